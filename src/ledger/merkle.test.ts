@@ -276,6 +276,8 @@ function inclusionCorruptions(
     ['trailing root', [index, size, leaf, [...proof, root], root]],
     ['preceding garbage', [index, size, leaf, [new Uint8Array(), ...proof], root]],
     ['preceding root', [index, size, leaf, [root, ...proof], root]],
+    // Past the top of the tree the RFC stops (step 4a), or this would pass.
+    ['extra level above the root', [index, size, leaf, [...proof, SOME_HASH], nodeHash(SOME_HASH, root)]],
   ];
   proof.forEach((_, i) => {
     const bad = proof.map((h, j) => (j === i ? flipped(h, 0, 8) : h));
@@ -313,6 +315,11 @@ function consistencyCorruptions(
     ['preceding root2', [size1, size2, [root2, ...proof], root1, root2]],
     ['preceding proof[0]', [size1, size2, [proof[0]!, ...proof], root1, root2]],
     ['truncated proof', [size1, size2, proof.slice(0, -1), root1, root2]],
+    // Past the top of the tree the RFC stops (step 6a), or this would pass.
+    [
+      'extra level above the roots',
+      [size1, size2, [...proof, SOME_HASH], nodeHash(SOME_HASH, root1), nodeHash(SOME_HASH, root2)],
+    ],
   ];
   proof.forEach((_, i) => {
     const bad = proof.map((h, j) => (j === i ? flipped(h, 0, 16) : h));
