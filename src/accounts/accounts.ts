@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { AccountStatus, Principal } from '../http/auth.ts';
+import type { AppContext } from '../http/context.ts';
+import { accountRoutes } from './account-routes.ts';
+import { createApiTokenResolver } from './api-tokens.ts';
+import type { AppendAudit, UsageSource } from './deps.ts';
+import { getWorkspace } from './directory.ts';
+import { operatorRoutes } from './operator-routes.ts';
+import { accountStatus } from './plans.ts';
+import { safeEqual } from './token-format.ts';
+import { workspaceRoutes } from './workspace-routes.ts';
+
+export interface AccountsModule {
+  /** Resolves API tokens and the operator token; other kinds are someone else's. */
+  resolve(token: string): Promise<Principal | null>;
+  accountStatus(tenantId: string): Promise<AccountStatus | null>;
+  routes(app: FastifyInstance): Promise<void>;
+}
+
+export function createAccounts(
+  ctx: AppContext,
+  opts: { pepper: Buffer; appendAudit: AppendAudit; usage: UsageSource },
+): AccountsModule {
+  const deps = { ctx, ...opts };
+  const resolveApiToken = createApiTokenResolver(ctx.db, (err) => console.error('last_used_at update failed', err));
+  const operatorToken = ctx.config.operatorToken;
+  return {
+    async resolve(token) {
+      if (token.startsWith('svc_live_')) return resolveApiToken(token);
+      if (operatorToken !== undefined && safeEqual(token, operatorToken)) return { kind: 'operator' };
+      return null;
+    },
+    async accountStatus(tenantId) {
+      const ws = await getWorkspace(ctx.db, tenantId);
+      return ws ? accountStatus(ws, ctx.now()) : null;
+    },
+    async routes(app) {
+      await accountRoutes(app, deps);
+      await workspaceRoutes(app, deps);
+      if (operatorToken !== undefined) await operatorRoutes(app, deps);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import type { Queryable } from '../db/db.ts';
+import type { Principal, Role } from '../http/auth.ts';
+import { newToken, parseToken } from './token-format.ts';
+
+export interface TokenRow {
+  token_id: string;
+  prefix: string;
+  name: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface IssuedToken {
+  token: string;
+  token_id: string;
+  prefix: string;
+  name: string;
+}
+
+export async function issueApiToken(
+  tx: Queryable,
+  tenantId: string,
+  accountId: string,
+  name: string,
+  now: Date,
+): Promise<IssuedToken> {
+  const t = newToken('svc_live_');
+  const [row] = await tx.query<{ token_id: string }>(
+    `INSERT INTO api_tokens (tenant_id, account_id, name, prefix, token_hash, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING token_id`,
+    [tenantId, accountId, name, t.displayPrefix, t.hash, now],
+  );
+  return { token: t.token, token_id: row!.token_id, prefix: t.displayPrefix, name };
+}
+
+export async function listOwnTokens(db: Queryable, tenantId: string, accountId: string): Promise<TokenRow[]> {
+  return db.query<TokenRow & Record<string, unknown>>(
+    `SELECT token_id, prefix, name, created_at, last_used_at, revoked_at FROM api_tokens
+     WHERE tenant_id = $1 AND account_id = $2 ORDER BY created_at, token_id`,
+    [tenantId, accountId],
+  );
+}
+
+/**
+ * Revokes a token the caller may revoke: their own, or any of the workspace
+ * when they are an admin. Returns the token's owner, or null when there is no
+ * such token for this caller (404: never reveal other workspaces' tokens).
+ */
+export async function revokeApiToken(
+  tx: Queryable,
+  caller: { tenantId: string; accountId: string; role: Role },
+  tokenId: string,
+  now: Date,
+): Promise<{ account_id: string; newly: boolean } | null> {
+  const [row] = await tx.query<{ account_id: string; revoked_at: Date | null }>(
+    `SELECT account_id, revoked_at FROM api_tokens WHERE tenant_id = $1 AND token_id = $2 FOR UPDATE`,
+    [caller.tenantId, tokenId],
+  );
+  if (!row) return null;
+  if (row.account_id !== caller.accountId && caller.role !== 'admin') return null;
+  if (row.revoked_at) return { account_id: row.account_id, newly: false };
+  await tx.query('UPDATE api_tokens SET revoked_at = $3 WHERE tenant_id = $1 AND token_id = $2', [
+    caller.tenantId,
+    tokenId,
+    now,
+  ]);
+  return { account_id: row.account_id, newly: true };
+}
+
+/** How stale last_used_at may get before a request refreshes it. */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+/**
+ * Looks the token up on every request (so revocation is immediate on every
+ * node) and refreshes last_used_at at most once a minute per token, after the
+ * lookup and without waiting for it: no database write on every request.
+ */
+export function createApiTokenResolver(db: Queryable, onError: (err: unknown) => void) {
+  const touched = new Map<string, number>();
+  return async function resolve(token: string): Promise<Extract<Principal, { kind: 'account' }> | null> {
+    const parsed = parseToken(token);
+    if (parsed?.prefix !== 'svc_live_') return null;
+    const [row] = await db.query<{
+      token_id: string;
+      tenant_id: string;
+      account_id: string;
+      role: Role;
+      email: string;
+      last_used_at: Date | null;
+    }>(
+      `SELECT t.token_id, t.tenant_id, t.account_id, t.last_used_at, a.role, a.email
+       FROM api_tokens t JOIN accounts a ON a.tenant_id = t.tenant_id AND a.account_id = t.account_id
+       WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
+      [parsed.hash],
+    );
+    if (!row) return null;
+    const nowMs = Date.now();
+    const seen = Math.max(row.last_used_at?.getTime() ?? 0, touched.get(row.token_id) ?? 0);
+    if (nowMs - seen >= LAST_USED_GRANULARITY_MS) {
+      touched.set(row.token_id, nowMs);
+      if (touched.size > 100_000) touched.clear();
+      db.query(
+        `UPDATE api_tokens SET last_used_at = now() WHERE tenant_id = $1 AND token_id = $2
+           AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`,
+        [row.tenant_id, row.token_id],
+      ).catch(onError);
+    }
+    return {
+      kind: 'account',
+      accountId: row.account_id,
+      tenantId: row.tenant_id,
+      role: row.role,
+      tokenId: row.token_id,
+      email: row.email,
+    };
+  };
+}

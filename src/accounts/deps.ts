@@ -1,0 +1,21 @@
+import type { Queryable } from '../db/db.ts';
+
+/** An account-side change that matters to an auditor, recorded as a leaf of the workspace log. */
+export interface AuditEntry {
+  kind: 'token_issued' | 'token_revoked' | 'member_change' | 'subscription_change' | 'workspace_created';
+  [field: string]: unknown;
+}
+
+/** Appends an entry to the workspace's log inside the caller's transaction. */
+export type AppendAudit = (tx: Queryable, tenantId: string, entry: AuditEntry) => Promise<void>;
+
+/** Live usage figures owned by other modules (ingest), read for quotas. */
+export interface UsageSource {
+  invocationsToday(tenantId: string, now: Date): Promise<number>;
+  agentsRegistered(tenantId: string): Promise<number>;
+}
+
+export const noUsage: UsageSource = {
+  invocationsToday: async () => 0,
+  agentsRegistered: async () => 0,
+};

@@ -1,0 +1,35 @@
+import { loadConfig } from '../config/config.ts';
+import { createService } from '../service/service.ts';
+
+export async function serveCommand(_args: string[]): Promise<number> {
+  const config = loadConfig();
+  const started = performance.now();
+  const service = await createService(config);
+  const { app } = service;
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { store: service.ctx.db.kind, startup_ms: Math.round(performance.now() - started) },
+    `agent-ledger serving on ${config.host}:${config.port} (${service.ctx.db.kind === 'pglite' ? `embedded store in ${config.dataDir}` : 'PostgreSQL'})`,
+  );
+  // Graceful shutdown: stop accepting, let in-flight requests finish, close the database.
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      app.log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => {
+        app.log.error('shutdown took over 25 s; exiting');
+        process.exit(1);
+      }, 25_000);
+      force.unref();
+      service.close().then(resolve, (err: unknown) => {
+        app.log.error({ err }, 'error during shutdown');
+        resolve();
+      });
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  return 0;
+}

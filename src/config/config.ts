@@ -1,0 +1,146 @@
+// Configuration comes from the environment only. Every variable is validated at
+// start; a bad value stops the start with one line naming the variable.
+
+export type PlanTier = 'free' | 'team' | 'enterprise';
+
+export interface PlanCaps {
+  invocations_per_day: number;
+  multi_judge_calls_per_month: number;
+  personas: number;
+  agents: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  databaseReadUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  ledgerOrigin: string;
+  ledgerSigningKey: string | undefined;
+  ingressFallbackToken: string | undefined;
+  operatorToken: string | undefined;
+  publicUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  trialDays: number;
+  plans: Record<PlanTier, PlanCaps>;
+  signupLimitPerIp: number;
+  signupLimitPerEmail: number;
+  /** Seconds of the sign-up rate-limit window. */
+  signupLimitWindow: number;
+}
+
+export const DEFAULT_PLANS: Record<PlanTier, PlanCaps> = {
+  free: { invocations_per_day: 1_000, multi_judge_calls_per_month: 0, personas: 1, agents: 3 },
+  team: { invocations_per_day: 100_000, multi_judge_calls_per_month: 1_000, personas: 10, agents: 50 },
+  enterprise: { invocations_per_day: 10_000_000, multi_judge_calls_per_month: 100_000, personas: 100, agents: 10_000 },
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, dflt: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(u.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+function secret(env: Env, name: string): string | undefined {
+  const v = str(env, name);
+  if (v !== undefined && v.length < 16) throw new ConfigError(`${name} must be at least 16 characters long`);
+  return v;
+}
+
+function plans(env: Env): Record<PlanTier, PlanCaps> {
+  const raw = str(env, 'PLAN_CAPS');
+  if (raw === undefined) return DEFAULT_PLANS;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('PLAN_CAPS must be JSON, e.g. {"team":{"agents":100}}');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError('PLAN_CAPS must be a JSON object keyed by plan tier');
+  }
+  const out = structuredClone(DEFAULT_PLANS);
+  for (const [tier, caps] of Object.entries(parsed)) {
+    if (!(tier in out)) throw new ConfigError(`PLAN_CAPS names an unknown plan tier ${JSON.stringify(tier)}`);
+    if (!caps || typeof caps !== 'object') throw new ConfigError(`PLAN_CAPS.${tier} must be an object`);
+    for (const [k, v] of Object.entries(caps)) {
+      if (!(k in out[tier as PlanTier])) throw new ConfigError(`PLAN_CAPS.${tier} has an unknown cap ${JSON.stringify(k)}`);
+      if (!Number.isSafeInteger(v) || (v as number) < 0) {
+        throw new ConfigError(`PLAN_CAPS.${tier}.${k} must be a whole number ≥ 0`);
+      }
+      out[tier as PlanTier][k as keyof PlanCaps] = v as number;
+    }
+  }
+  return out;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const origin = str(env, 'LEDGER_ORIGIN') ?? 'agent-ledger.local';
+  // The origin is the first line of every checkpoint and the signing key's name:
+  // it must not hold spaces, '+' (the verifier-key separator) or newlines.
+  if (!/^[\x21-\x2a\x2c-\x7e]{1,200}$/.test(origin)) {
+    throw new ConfigError('LEDGER_ORIGIN must be 1-200 printable ASCII characters without spaces or "+"');
+  }
+  const mailFrom = str(env, 'MAIL_FROM') ?? 'agent-ledger <no-reply@agent-ledger.local>';
+  if (!/@/.test(mailFrom)) throw new ConfigError('MAIL_FROM must hold an e-mail address');
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseReadUrl: url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']),
+    dataDir: str(env, 'DATA_DIR') ?? './data',
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom,
+    ledgerOrigin: origin,
+    ledgerSigningKey: str(env, 'LEDGER_SIGNING_KEY'),
+    ingressFallbackToken: secret(env, 'INGRESS_FALLBACK_TOKEN'),
+    operatorToken: secret(env, 'OPERATOR_TOKEN'),
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
+    logLevel: logLevel as Config['logLevel'],
+    trialDays: int(env, 'TRIAL_DAYS', 14, 0, 3650),
+    plans: plans(env),
+    signupLimitPerIp: int(env, 'SIGNUP_LIMIT_PER_IP', 20, 1, 1_000_000),
+    signupLimitPerEmail: int(env, 'SIGNUP_LIMIT_PER_EMAIL', 5, 1, 1_000_000),
+    signupLimitWindow: int(env, 'SIGNUP_LIMIT_WINDOW_SECONDS', 3600, 1, 86_400),
+  };
+}

@@ -1,0 +1,45 @@
+// The database seam: one small interface over PGlite (embedded default) and
+// node-postgres (production), so every module writes plain SQL once and runs it
+// unchanged on both stores.
+
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  /** Runs one statement with $1… parameters and returns its rows. */
+  query<R extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * A transaction scoped to one workspace: it switches to the row-level-security
+   * role and sets `app.tenant_id`, so a query that forgets its tenant filter
+   * still cannot see or write another workspace's rows (defence in depth).
+   */
+  withTenant<T>(tenantId: string, fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The role tenant-scoped transactions run as; created by the first migration. */
+export const TENANT_ROLE = 'agent_ledger_tenant';
+
+export const TENANT_SCOPE_SQL = `SELECT set_config('role', '${TENANT_ROLE}', true), set_config('app.tenant_id', $1, true)`;
+
+/** PostgreSQL error codes the modules react to. */
+export const PgCode = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  serializationFailure: '40001',
+  deadlockDetected: '40P01',
+} as const;
+
+export function pgErrorCode(err: unknown): string | undefined {
+  if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code;
+  return undefined;
+}

@@ -1,0 +1,38 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { type Db, type Queryable, type Row, TENANT_SCOPE_SQL } from './db.ts';
+
+// int8 as a JS number: ids and log indexes stay far below 2^53.
+const parsers = { 20: (v: string) => Number(v) };
+
+/** Opens the embedded store in dataDir (created if missing), or in memory when dataDir is undefined. */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pg = await PGlite.create(dataDir ? { dataDir, parsers } : { parsers });
+  const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }): Queryable => ({
+    async query<R extends Row>(sql: string, params?: readonly unknown[]) {
+      const res = await q.query<R>(sql, params ? [...params] : undefined);
+      return res.rows;
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  });
+  const db: Db = {
+    kind: 'pglite',
+    ...wrap(pg),
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    withTenant: (tenantId, fn) =>
+      pg.transaction(async (tx) => {
+        await tx.query(TENANT_SCOPE_SQL, [tenantId]);
+        return fn(wrap(tx));
+      }),
+    async ping() {
+      await pg.query('SELECT 1');
+    },
+    async close() {
+      if (!pg.closed) await pg.close();
+    },
+  };
+  return db;
+}

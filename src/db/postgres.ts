@@ -1,0 +1,72 @@
+import pg from 'pg';
+import { type Db, type Queryable, type Row, TENANT_SCOPE_SQL } from './db.ts';
+
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    // int8 as a JS number: ids and log indexes stay far below 2^53.
+    if (oid === 20) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export interface PostgresOptions {
+  max?: number;
+  /** Fail fast when the server is gone instead of waiting forever for a connection. */
+  connectionTimeoutMillis?: number;
+}
+
+export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 5000,
+    types,
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const run = async <R extends Row>(c: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
+    (await c.query<R>(sql, params ? [...params] : undefined)).rows;
+
+  async function transaction<T>(scope: string | null, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      if (scope) await client.query(TENANT_SCOPE_SQL, [scope]);
+      const result = await fn({
+        query: (sql, params) => run(client, sql, params),
+        exec: async (sql) => {
+          await client.query(sql);
+        },
+      });
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true; // the connection is unusable; do not return it to the pool
+      }
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  const db: Db = {
+    kind: 'postgres',
+    query: (sql, params) => run(pool, sql, params),
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    transaction: (fn) => transaction(null, fn),
+    withTenant: (tenantId, fn) => transaction(tenantId, fn),
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+  return db;
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import scalar from '@scalar/fastify-api-reference';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { type AuthServices, registerAuth } from './auth.ts';
+import type { AppContext } from './context.ts';
+import { registerErrorHandling } from './errors.ts';
+import { registerHealth } from './health.ts';
+import { ProblemSchema } from './schemas.ts';
+import { validatorCompiler } from './validation.ts';
+
+/**
+ * The largest accepted request body. Six text fields of 32,000 code points,
+ * each up to 4 UTF-8 bytes (or a 6-byte \u escape), plus metadata, fit in 2 MiB.
+ */
+export const BODY_LIMIT = 2 * 1024 * 1024;
+
+export interface AppModules {
+  auth: AuthServices;
+  /** Each module registers its routes; they run in this order. */
+  routes: Array<(app: FastifyInstance) => void | Promise<void>>;
+}
+
+export async function buildApp(ctx: AppContext, modules: AppModules): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: ctx.config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    bodyLimit: BODY_LIMIT,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: process.env.TRUST_PROXY === '1',
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: {} },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ProblemSchema);
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (req, reply) => {
+    void reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    ctx.metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
+    ctx.metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'agent-ledger',
+        version: '1',
+        description: 'Signed, tamper-evident audit trail of what AI agents do.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+    },
+  });
+  await app.register(scalar, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerAuth(app, modules.auth);
+  registerHealth(app, ctx);
+  for (const register of modules.routes) await register(app);
+  return app;
+}

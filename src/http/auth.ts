@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpProblem, forbidden, unauthorized } from './problem.ts';
+
+export type Role = 'admin' | 'operator' | 'viewer' | 'auditor';
+export const ROLES: readonly Role[] = ['admin', 'operator', 'viewer', 'auditor'];
+
+/** Who is calling, as resolved from the bearer token. */
+export type Principal =
+  | { kind: 'account'; accountId: string; tenantId: string; role: Role; tokenId: string; email: string }
+  | { kind: 'ingress'; tenantId: string; tokenId: string }
+  | { kind: 'fallback' }
+  | { kind: 'operator' };
+
+/**
+ * What a route accepts:
+ * - `account`: API tokens (`svc_live_`), optionally limited to `roles`;
+ * - `ingest`: API tokens of an allowed role, scoped ingress tokens, the fallback token;
+ * - `operator`: the operator token only;
+ * - `none`: public.
+ * `write: true` routes need an active account (402 otherwise).
+ */
+export interface RouteAuth {
+  auth: 'none' | 'account' | 'ingest' | 'operator';
+  roles?: readonly Role[];
+  write?: boolean;
+}
+
+export type AccountStatus = 'active' | 'trial_expired' | 'sub_lapsed' | 'sub_canceled';
+
+export interface AuthServices {
+  /** Resolves a bearer token to a principal, or null when it is unknown, revoked or malformed. */
+  resolve(token: string): Promise<Principal | null>;
+  /** The derived account status of a workspace (null when the workspace does not exist). */
+  accountStatus(tenantId: string): Promise<AccountStatus | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig extends Partial<RouteAuth> {}
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+
+export function paymentRequired(status: AccountStatus): HttpProblem {
+  const why: Record<AccountStatus, string> = {
+    active: '',
+    trial_expired: 'The trial of this workspace has ended',
+    sub_lapsed: 'The subscription of this workspace is past due',
+    sub_canceled: 'The subscription of this workspace was canceled',
+  };
+  return new HttpProblem(402, 'payment_required', `${why[status]}; writes are disabled until it is renewed.`);
+}
+
+/** Throws 402 unless the workspace may write. */
+export async function requireActive(services: AuthServices, tenantId: string): Promise<void> {
+  const status = await services.accountStatus(tenantId);
+  if (status === null) throw forbidden('Unknown workspace.');
+  if (status !== 'active') throw paymentRequired(status);
+}
+
+/**
+ * Authenticates every request before its body is parsed: an unauthenticated
+ * caller never costs a JSON parse, and 401/403/402 come before 422.
+ */
+export function registerAuth(app: FastifyInstance, services: AuthServices): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    const cfg = req.routeOptions.config;
+    const mode = cfg.auth ?? 'none';
+    if (mode === 'none') return;
+    const m = BEARER.exec(req.headers.authorization ?? '');
+    if (!m) throw unauthorized();
+    const principal = await services.resolve(m[1]!);
+    if (!principal) throw unauthorized('The bearer token is unknown, revoked or expired.');
+    const allowed =
+      mode === 'operator'
+        ? principal.kind === 'operator'
+        : mode === 'account'
+          ? principal.kind === 'account'
+          : principal.kind === 'account' || principal.kind === 'ingress' || principal.kind === 'fallback';
+    if (!allowed) {
+      // A valid token of the wrong kind is a 401 for operator routes (the
+      // operator API must not reveal itself) and a 403 elsewhere.
+      if (mode === 'operator') throw unauthorized();
+      throw forbidden('This token cannot call this endpoint.');
+    }
+    if (principal.kind === 'account' && cfg.roles && !cfg.roles.includes(principal.role)) {
+      throw forbidden(`The ${principal.role} role cannot call this endpoint.`);
+    }
+    req.principal = principal;
+    if (cfg.write && (principal.kind === 'account' || principal.kind === 'ingress')) {
+      await requireActive(services, principal.tenantId);
+    }
+  });
+}
+
+export function accountOf(req: FastifyRequest): Extract<Principal, { kind: 'account' }> {
+  const p = req.principal;
+  if (p?.kind !== 'account') throw unauthorized();
+  return p;
+}

@@ -1,0 +1,37 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One registry per app instance, so several apps in one process (tests) never collide. */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests by route and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by route',
+      labelNames: ['method', 'route'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    events: new Counter({
+      name: 'agent_ledger_events_total',
+      help: 'Recorded events by kind and verdict',
+      labelNames: ['kind', 'verdict'] as const,
+      registers: [registry],
+    }),
+    ledgerAppends: new Histogram({
+      name: 'agent_ledger_append_batch_size',
+      help: 'Leaves appended per log transaction',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+
+// Shared schemas: the problem shape and the pieces many routes reuse.
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String(),
+    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details' },
+);
+
+/** Error responses documented for a route: each refers to the Problem schema. */
+export function problems(...statuses: number[]) {
+  const out: Record<number, unknown> = {};
+  for (const s of statuses) out[s] = { description: 'Problem details (application/problem+json)', ...ProblemRef };
+  return out;
+}
+
+const ProblemRef = Type.Ref('Problem');
+
+export const Uuid = Type.String({ format: 'uuid' });
+/** A date-time in responses: handlers may return a Date; the serializer writes ISO 8601 with Z. */
+export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+/** The security requirement of bearer-token routes, for OpenAPI. */
+export const bearer = [{ bearer: [] }];

@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createAccounts } from '../accounts/accounts.ts';
+import { noUsage } from '../accounts/deps.ts';
+import type { Config } from '../config/config.ts';
+import type { Db } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
+import { openDb } from '../db/open.ts';
+import { openPostgres } from '../db/postgres.ts';
+import { buildApp } from '../http/app.ts';
+import type { AppContext } from '../http/context.ts';
+import { createMetrics } from '../http/metrics.ts';
+import { registerRateLimits } from '../http/rate-limit.ts';
+import { createMailer, type Mailer } from '../mail/mailer.ts';
+import { deriveSecret, loadSigningKey } from './secrets.ts';
+
+export interface ServiceOverrides {
+  db?: Db;
+  mailer?: Mailer;
+  now?: () => Date;
+}
+
+export interface Service {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: opens the store, applies migrations, wires the modules
+ * and builds the HTTP app. The CLI calls it to serve; tests call it with their
+ * own database, mailer and clock.
+ */
+export async function createService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
+  const db = overrides.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') }));
+  await migrate(db);
+  const readDb = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl) : db;
+  const signingKey = await loadSigningKey(config);
+  const metrics = createMetrics();
+  const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
+  const mailer =
+    overrides.mailer ??
+    createMailer({
+      ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
+      from: config.mailFrom,
+      outboxDir: join(config.dataDir, 'outbox'),
+      log,
+    });
+  const ctx: AppContext = { config, db, readDb, mailer, metrics, now: overrides.now ?? (() => new Date()), redisUrl: config.redisUrl };
+
+  const accounts = createAccounts(ctx, {
+    pepper: deriveSecret(signingKey, 'signin-code-pepper'),
+    appendAudit: async () => {},
+    usage: noUsage,
+  });
+
+  const app: FastifyInstance = await buildApp(ctx, {
+    auth: {
+      resolve: (token) => accounts.resolve(token),
+      accountStatus: (tenantId) => accounts.accountStatus(tenantId),
+    },
+    routes: [(a) => registerRateLimits(a, config.redisUrl), (a) => accounts.routes(a)],
+  });
+  await app.ready();
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await mailer.close();
+      if (readDb !== db) await readDb.close();
+      await db.close();
+    },
+  };
+}
