@@ -65,7 +65,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       await pool.query('SELECT 1');
     },
     async close() {
-      await pool.end();
+      if (!pool.ended && !pool.ending) await pool.end();
     },
   };
   return db;
