@@ -1,0 +1,98 @@
+import type { Queryable } from '../db/db.ts';
+import { emptyRoot, type NodeId, type StoredNode } from './merkle.ts';
+
+// The SQL of the log tables. Every function takes the caller's transaction,
+// which must be scoped to the tenant (row-level security).
+
+export interface Head {
+  size: number;
+  root: Uint8Array;
+}
+
+/** Scopes the current transaction to a workspace, for RLS (idempotent within it). */
+export async function scopeToTenant(tx: Queryable, tenantId: string): Promise<void> {
+  await tx.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
+}
+
+/**
+ * Locks the head of a workspace's log for the rest of the transaction,
+ * creating an empty log on first use. Every append to the log, from any node,
+ * goes through this row lock: that is what orders the log.
+ */
+export async function lockHead(tx: Queryable, tenantId: string): Promise<Head> {
+  const [row] = await tx.query<{ size: number; root: Uint8Array }>(
+    `INSERT INTO log_heads (tenant_id, size, root) VALUES ($1, 0, $2)
+     ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id
+     RETURNING size, root`,
+    [tenantId, Buffer.from(emptyRoot())],
+  );
+  return { size: row!.size, root: new Uint8Array(row!.root) };
+}
+
+export async function readHead(db: Queryable, tenantId: string): Promise<Head> {
+  const [row] = await db.query<{ size: number; root: Uint8Array }>(
+    'SELECT size, root FROM log_heads WHERE tenant_id = $1',
+    [tenantId],
+  );
+  return row ? { size: row.size, root: new Uint8Array(row.root) } : { size: 0, root: emptyRoot() };
+}
+
+/** Reads stored nodes in one query. */
+export async function readNodes(db: Queryable, tenantId: string, ids: readonly NodeId[]): Promise<StoredNode[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<{ level: number; idx: number; hash: Uint8Array }>(
+    `SELECT n.level, n.idx, n.hash FROM log_nodes n
+     JOIN unnest($2::int[], $3::bigint[]) AS want(level, idx) ON n.level = want.level AND n.idx = want.idx
+     WHERE n.tenant_id = $1`,
+    [tenantId, ids.map((i) => i.level), ids.map((i) => i.index)],
+  );
+  return rows.map((r) => ({ level: r.level, index: r.idx, hash: new Uint8Array(r.hash) }));
+}
+
+export interface NewEntry {
+  index: number;
+  leaf: string;
+  createdAt: Date;
+}
+
+/** Writes appended entries, their new nodes and the new head, in three statements. */
+export async function writeAppend(
+  tx: Queryable,
+  tenantId: string,
+  entries: readonly NewEntry[],
+  nodes: readonly StoredNode[],
+  head: Head,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO log_entries (tenant_id, idx, leaf, created_at)
+     SELECT $1, e.idx, e.leaf, e.created_at FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) AS e(idx, leaf, created_at)`,
+    [tenantId, entries.map((e) => e.index), entries.map((e) => e.leaf), entries.map((e) => e.createdAt.toISOString())],
+  );
+  await tx.query(
+    `INSERT INTO log_nodes (tenant_id, level, idx, hash)
+     SELECT $1, n.level, n.idx, decode(n.hash, 'hex') FROM unnest($2::int[], $3::bigint[], $4::text[]) AS n(level, idx, hash)`,
+    [tenantId, nodes.map((n) => n.level), nodes.map((n) => n.index), nodes.map((n) => Buffer.from(n.hash).toString('hex'))],
+  );
+  await tx.query('UPDATE log_heads SET size = $2, root = $3, updated_at = now() WHERE tenant_id = $1', [
+    tenantId,
+    head.size,
+    Buffer.from(head.root),
+  ]);
+}
+
+export interface StoredEntry {
+  index: number;
+  leaf: string;
+  leafHash: Uint8Array;
+}
+
+/** Entries [start, end) with their stored leaf hashes, in index order. */
+export async function readEntries(db: Queryable, tenantId: string, start: number, end: number): Promise<StoredEntry[]> {
+  const rows = await db.query<{ idx: number; leaf: string; hash: Uint8Array | null }>(
+    `SELECT e.idx, e.leaf, n.hash FROM log_entries e
+     LEFT JOIN log_nodes n ON n.tenant_id = e.tenant_id AND n.level = 0 AND n.idx = e.idx
+     WHERE e.tenant_id = $1 AND e.idx >= $2 AND e.idx < $3 ORDER BY e.idx`,
+    [tenantId, start, end],
+  );
+  return rows.map((r) => ({ index: r.idx, leaf: r.leaf, leafHash: new Uint8Array(r.hash ?? []) }));
+}
