@@ -11,6 +11,7 @@ import { buildApp } from '../http/app.ts';
 import type { AppContext } from '../http/context.ts';
 import { createMetrics } from '../http/metrics.ts';
 import { registerRateLimits } from '../http/rate-limit.ts';
+import { createLedger } from '../ledger/ledger.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
 
@@ -36,7 +37,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const db = overrides.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') }));
   await migrate(db);
   const readDb = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl) : db;
-  const signingKey = await loadSigningKey(config);
+  const signingKey = loadSigningKey(config);
   const metrics = createMetrics();
   const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
   const mailer =
@@ -49,9 +50,12 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     });
   const ctx: AppContext = { config, db, readDb, mailer, metrics, now: overrides.now ?? (() => new Date()), redisUrl: config.redisUrl };
 
+  const ledger = await createLedger(ctx, signingKey.key.seed);
   const accounts = createAccounts(ctx, {
-    pepper: deriveSecret(signingKey, 'signin-code-pepper'),
-    appendAudit: async () => {},
+    pepper: deriveSecret(signingKey.key, 'signin-code-pepper'),
+    appendAudit: async (tx, tenantId, entry) => {
+      await ledger.appendInTx(tx, tenantId, [entry], ctx.now());
+    },
     usage: noUsage,
   });
 
@@ -60,7 +64,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       resolve: (token) => accounts.resolve(token),
       accountStatus: (tenantId) => accounts.accountStatus(tenantId),
     },
-    routes: [(a) => registerRateLimits(a, config.redisUrl), (a) => accounts.routes(a)],
+    routes: [(a) => registerRateLimits(a, config.redisUrl), (a) => accounts.routes(a), (a) => ledger.routes(a)],
   });
   await app.ready();
 
@@ -72,6 +76,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       if (closed) return;
       closed = true;
       await app.close();
+      await ledger.close();
       await mailer.close();
       if (readDb !== db) await readDb.close();
       await db.close();

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import type { Queryable } from '../db/db.ts';
+import type { AppContext } from '../http/context.ts';
+import { type LogEntry, beginAppend } from './append.ts';
+import { auditRoutes } from './audit-routes.ts';
+import { CheckpointScheduler, originOf, signHead } from './checkpoints.ts';
+import { LogWriter } from './log-writer.ts';
+import { formatVerifierKey, keyId, type SignerKey, signerKeyFromSeed, type VerifierKey, verifierKeyFor } from './note.ts';
+
+export interface LedgerModule {
+  /** Groups concurrent appends to one workspace's log into one transaction (ingest). */
+  writer: LogWriter;
+  /** Appends entries inside the caller's own transaction (account-side changes). */
+  appendInTx(tx: Queryable, tenantId: string, entries: LogEntry[], time: Date): Promise<number[]>;
+  origin(tenantId: string): string;
+  verifierKey(tenantId: string): VerifierKey;
+  /** Verifier keys of every key this service signed with, current first. */
+  verifierKeys(tenantId: string): Promise<string[]>;
+  /** Signs the current head now (on demand) unless already signed. */
+  signNow(tx: Queryable, tenantId: string): ReturnType<typeof signHead>;
+  routes(app: FastifyInstance): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<LedgerModule> {
+  const signer: SignerKey = signerKeyFromSeed(ctx.config.ledgerOrigin, seed);
+  // Publish the key before signing with it, so rotated keys stay listed.
+  await ctx.db.query('INSERT INTO signing_keys (public_key) VALUES ($1) ON CONFLICT DO NOTHING', [
+    Buffer.from(signer.publicKey),
+  ]);
+  const origin = (tenantId: string) => originOf(ctx.config.ledgerOrigin, tenantId);
+  const signNow = (tx: Queryable, tenantId: string) => signHead(tx, tenantId, origin(tenantId), signer);
+  const scheduler = new CheckpointScheduler(ctx.db, signNow, {
+    onError: (err) => console.error('checkpoint signing failed', err),
+  });
+  const writer = new LogWriter(ctx.db, {
+    onCommitted: (tenantId) => scheduler.grew(tenantId),
+    onBatch: (n) => ctx.metrics.ledgerAppends.observe(n),
+  });
+  const ledger: LedgerModule = {
+    writer,
+    async appendInTx(tx, tenantId, entries, time) {
+      const log = await beginAppend(tx, tenantId);
+      const indexes = entries.map((e) => log.add(e, time));
+      await log.commit(tx);
+      // The caller's transaction commits after this returns; a checkpoint
+      // scheduled now is signed an interval later, after that commit.
+      scheduler.grew(tenantId);
+      return indexes;
+    },
+    origin,
+    verifierKey: (tenantId) => verifierKeyFor(signer, origin(tenantId)),
+    async verifierKeys(tenantId) {
+      const rows = await ctx.readDb.query<{ public_key: Uint8Array }>(
+        'SELECT public_key FROM signing_keys ORDER BY first_used_at DESC, public_key',
+      );
+      const current = formatVerifierKey(ledger.verifierKey(tenantId));
+      const others = rows
+        .map((r) => new Uint8Array(r.public_key))
+        .filter((pk) => Buffer.compare(Buffer.from(pk), Buffer.from(signer.publicKey)) !== 0)
+        .map((publicKey) => {
+          const name = origin(tenantId);
+          return formatVerifierKey({ name, keyId: keyId(name, publicKey), publicKey });
+        });
+      return [current, ...others];
+    },
+    signNow,
+    routes: (app) => auditRoutes(app, ctx, ledger),
+    close: () => scheduler.close(),
+  };
+  return ledger;
+}
