@@ -57,7 +57,7 @@ export class LogWriter {
       const batch = queue.splice(0, this.#maxBatch);
       try {
         const results = await this.#run(tenantId, batch);
-        batch.forEach((p, i) => p.resolve(results[i]));
+        for (const [i, p] of batch.entries()) p.resolve(results[i]);
       } catch (err) {
         if (batch.length === 1) batch[0]!.reject(err);
         else {
