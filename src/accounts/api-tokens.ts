@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import type { Principal, Role } from '../http/auth.ts';
+import { lastUsedToucher } from './last-used.ts';
 import { newToken, parseToken } from './token-format.ts';
 
 export interface TokenRow {
@@ -68,16 +69,17 @@ export async function revokeApiToken(
   return { account_id: row.account_id, newly: true };
 }
 
-/** How stale last_used_at may get before a request refreshes it. */
-const LAST_USED_GRANULARITY_MS = 60_000;
-
-/**
- * Looks the token up on every request (so revocation is immediate on every
- * node) and refreshes last_used_at at most once a minute per token, after the
- * lookup and without waiting for it: no database write on every request.
- */
+/** Looks the token up on every request, so revocation is immediate on every node. */
 export function createApiTokenResolver(db: Queryable, onError: (err: unknown) => void) {
-  const touched = new Map<string, number>();
+  const touch = lastUsedToucher(
+    (tenantId, tokenId) =>
+      db.query(
+        `UPDATE api_tokens SET last_used_at = now() WHERE tenant_id = $1 AND token_id = $2
+           AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`,
+        [tenantId, tokenId],
+      ),
+    onError,
+  );
   return async function resolve(token: string): Promise<Extract<Principal, { kind: 'account' }> | null> {
     const parsed = parseToken(token);
     if (parsed?.prefix !== 'svc_live_') return null;
@@ -95,17 +97,7 @@ export function createApiTokenResolver(db: Queryable, onError: (err: unknown) =>
       [parsed.hash],
     );
     if (!row) return null;
-    const nowMs = Date.now();
-    const seen = Math.max(row.last_used_at?.getTime() ?? 0, touched.get(row.token_id) ?? 0);
-    if (nowMs - seen >= LAST_USED_GRANULARITY_MS) {
-      touched.set(row.token_id, nowMs);
-      if (touched.size > 100_000) touched.clear();
-      db.query(
-        `UPDATE api_tokens SET last_used_at = now() WHERE tenant_id = $1 AND token_id = $2
-           AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`,
-        [row.tenant_id, row.token_id],
-      ).catch(onError);
-    }
+    touch(row.tenant_id, row.token_id, row.last_used_at);
     return {
       kind: 'account',
       accountId: row.account_id,
