@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { PlanCaps } from '../config/config.ts';
 import type { AccountStatus, Principal } from '../http/auth.ts';
 import type { AppContext } from '../http/context.ts';
 import { accountRoutes } from './account-routes.ts';
@@ -14,6 +15,8 @@ export interface AccountsModule {
   /** Resolves API tokens and the operator token; other kinds are someone else's. */
   resolve(token: string): Promise<Principal | null>;
   accountStatus(tenantId: string): Promise<AccountStatus | null>;
+  /** Status and plan caps of a workspace, for the event endpoints' gate and caps. */
+  workspacePlan(tenantId: string): Promise<{ status: AccountStatus; caps: PlanCaps } | null>;
   routes(app: FastifyInstance): Promise<void>;
 }
 
@@ -33,6 +36,10 @@ export function createAccounts(
     async accountStatus(tenantId) {
       const ws = await getWorkspace(ctx.db, tenantId);
       return ws ? accountStatus(ws, ctx.now()) : null;
+    },
+    async workspacePlan(tenantId) {
+      const ws = await getWorkspace(ctx.db, tenantId);
+      return ws ? { status: accountStatus(ws, ctx.now()), caps: ctx.config.plans[ws.plan_tier] } : null;
     },
     async routes(app) {
       await accountRoutes(app, deps);

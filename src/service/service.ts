@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createAccounts } from '../accounts/accounts.ts';
-import { noUsage } from '../accounts/deps.ts';
 import type { Config } from '../config/config.ts';
-import type { Db } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDb } from '../db/open.ts';
 import { openPostgres } from '../db/postgres.ts';
@@ -11,7 +10,12 @@ import { buildApp } from '../http/app.ts';
 import type { AppContext } from '../http/context.ts';
 import { createMetrics } from '../http/metrics.ts';
 import { registerRateLimits } from '../http/rate-limit.ts';
+import { createIngest } from '../ingest/ingest.ts';
+import { noScanner } from '../ingest/prepare.ts';
+import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
+import { DEFAULT_POLICY } from '../policy/default-policy.ts';
+import { decide } from '../policy/engine.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
 
@@ -51,20 +55,36 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const ctx: AppContext = { config, db, readDb, mailer, metrics, now: overrides.now ?? (() => new Date()), redisUrl: config.redisUrl };
 
   const ledger = await createLedger(ctx, signingKey.key.seed);
+  const appendInTx = async (tx: Queryable, tenantId: string, entry: LogEntry) => {
+    await ledger.appendInTx(tx, tenantId, [entry], ctx.now());
+  };
   const accounts = createAccounts(ctx, {
     pepper: deriveSecret(signingKey.key, 'signin-code-pepper'),
-    appendAudit: async (tx, tenantId, entry) => {
-      await ledger.appendInTx(tx, tenantId, [entry], ctx.now());
+    appendAudit: appendInTx,
+    usage: {
+      invocationsToday: (tenantId, now) => ingest.usage.invocationsToday(tenantId, now),
+      agentsRegistered: (tenantId) => ingest.usage.agentsRegistered(tenantId),
     },
-    usage: noUsage,
+  });
+  const ingest = createIngest({
+    ctx,
+    writer: ledger.writer,
+    scan: noScanner,
+    workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
+    policyFor: async () => ({ version: 1, decide: (facts) => decide(DEFAULT_POLICY, facts) }),
+    toolInScope: async () => undefined,
+    appendInTx,
   });
 
   const app: FastifyInstance = await buildApp(ctx, {
     auth: {
-      resolve: (token) => accounts.resolve(token),
+      resolve: async (token) => (await accounts.resolve(token)) ?? ingest.resolve(token),
       accountStatus: (tenantId) => accounts.accountStatus(tenantId),
     },
-    routes: [(a) => registerRateLimits(a, config.redisUrl), (a) => accounts.routes(a), (a) => ledger.routes(a)],
+    routes: [(a) => registerRateLimits(a, config.redisUrl), (a) => accounts.routes(a),
+      (a) => ingest.routes(a),
+      (a) => ledger.routes(a),
+    ],
   });
   await app.ready();
 

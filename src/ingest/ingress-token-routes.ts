@@ -1,0 +1,105 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { accountOf } from '../http/auth.ts';
+import { notFound } from '../http/problem.ts';
+import { bearer, NullableTimestamp, problems, Timestamp, Uuid } from '../http/schemas.ts';
+import type { IngestDeps } from './ingest.ts';
+import { issueIngressToken, listIngressTokens, revokeIngressToken } from './ingress-tokens.ts';
+
+const ADMIN = ['admin'] as const;
+const IngressToken = Type.Object({
+  token_id: Uuid,
+  prefix: Type.String(),
+  name: Type.String(),
+  created_by: Uuid,
+  created_at: Timestamp,
+  last_used_at: NullableTimestamp,
+  revoked_at: NullableTimestamp,
+});
+
+export async function ingressTokenRoutes(fastify: FastifyInstance, deps: IngestDeps): Promise<void> {
+  const { ctx } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['workspace'];
+
+  app.post(
+    '/api/v1/workspace/ingress-tokens',
+    {
+      config: { auth: 'account', roles: ADMIN, write: true },
+      schema: {
+        tags,
+        summary: 'Issue a scoped ingress token (the two event endpoints, this workspace only)',
+        security: bearer,
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: {
+          201: Type.Object({ token: Type.String({ description: 'The secret; shown this once.' }), ...IngressToken.properties }),
+          ...problems(400, 401, 402, 403, 422),
+        },
+      },
+    },
+    async (req, reply) => {
+      const me = accountOf(req);
+      const issued = await ctx.db.transaction(async (tx) => {
+        const t = await issueIngressToken(tx, me.tenantId, req.body.name, me.accountId, ctx.now());
+        await deps.appendInTx(tx, me.tenantId, {
+          kind: 'token_issued',
+          token_kind: 'ingress',
+          token_id: t.token_id,
+          token_prefix: t.prefix,
+          by_account_id: me.accountId,
+        });
+        return t;
+      });
+      return reply.code(201).send(issued);
+    },
+  );
+
+  app.get(
+    '/api/v1/workspace/ingress-tokens',
+    {
+      config: { auth: 'account', roles: ADMIN },
+      schema: {
+        tags,
+        summary: 'Ingress tokens of the workspace (never their secrets)',
+        security: bearer,
+        response: { 200: Type.Object({ items: Type.Array(IngressToken), next_cursor: Type.Null() }), ...problems(401, 403) },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      return { items: await listIngressTokens(ctx.db, me.tenantId), next_cursor: null };
+    },
+  );
+
+  app.delete(
+    '/api/v1/workspace/ingress-tokens/:token_id',
+    {
+      config: { auth: 'account', roles: ADMIN },
+      schema: {
+        tags,
+        summary: 'Revoke an ingress token; immediate on every node, allowed in every account status',
+        security: bearer,
+        params: Type.Object({ token_id: Uuid }),
+        response: { 204: Type.Null(), ...problems(401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      const me = accountOf(req);
+      const r = await ctx.db.transaction(async (tx) => {
+        const revoked = await revokeIngressToken(tx, me.tenantId, req.params.token_id, ctx.now());
+        if (revoked) {
+          await deps.appendInTx(tx, me.tenantId, {
+            kind: 'token_revoked',
+            token_kind: 'ingress',
+            token_id: req.params.token_id,
+            by_account_id: me.accountId,
+          });
+        }
+        return revoked;
+      });
+      if (r === null) throw notFound('No such ingress token.');
+      return reply.code(204).send(null);
+    },
+  );
+}

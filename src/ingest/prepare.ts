@@ -1,0 +1,74 @@
+import type { Static } from 'typebox';
+import { commitment, newSalt } from '../ledger/leaf.ts';
+import type { ContentField, Decision, FieldFindings, Finding } from '../policy/engine.ts';
+import type { InvocationBody, RogueBody } from './schemas.ts';
+
+export const CONTENT_FIELDS: readonly ContentField[] = ['prompt', 'response', 'context', 'tool_input', 'tool_output'];
+
+/** What the detectors say of one text: findings, and the text to store (redacted). */
+export interface ScanResult {
+  findings: Finding[];
+  stored: string;
+  pii_count: number;
+}
+
+export type Scanner = (field: ContentField, text: string) => ScanResult;
+
+/** Until detection is configured: no findings, the text stored as sent. */
+export const noScanner: Scanner = (_field, text) => ({ findings: [], stored: text, pii_count: 0 });
+
+export interface StoredText {
+  field: ContentField;
+  body: string;
+  salt: Uint8Array;
+  commitment: string;
+}
+
+export interface PreparedInvocation {
+  tenantId: string;
+  agentKey: string;
+  mode: 'observed' | 'enforced' | 'shadow';
+  outcome: string;
+  durationMs: number | undefined;
+  principalKind: 'user' | 'agent' | undefined;
+  principalId: string;
+  parentInvocationId: number | undefined;
+  correlationId: string | undefined;
+  toolName: string | undefined;
+  content: StoredText[];
+  findings: FieldFindings[];
+  /** PII findings in tool_input; undefined when it held none (the response then omits pii_count). */
+  piiCount: number | undefined;
+  decision: Decision;
+  policyVersion: number;
+  toolInScope: boolean | undefined;
+}
+
+export type InvocationInput = Static<typeof InvocationBody>;
+export type RogueInput = Static<typeof RogueBody>;
+
+/** Scans and commits each text field; everything before the write that needs no database. */
+export function scanContent(body: InvocationInput, scan: Scanner) {
+  const content: StoredText[] = [];
+  const findings: FieldFindings[] = [];
+  let piiCount: number | undefined;
+  for (const field of CONTENT_FIELDS) {
+    const text = body[field];
+    if (text === undefined) continue;
+    const r = scan(field, text);
+    if (r.findings.length > 0) findings.push({ field, findings: r.findings });
+    if (field === 'tool_input' && r.pii_count > 0) piiCount = r.pii_count;
+    const salt = newSalt();
+    content.push({ field, body: r.stored, salt, commitment: commitment(salt, r.stored) });
+  }
+  return { content, findings, piiCount };
+}
+
+/** Strings PostgreSQL cannot store as text: a NUL, or a lone UTF-16 surrogate. */
+export function unstorableFields(body: Record<string, unknown>): string[] {
+  const bad: string[] = [];
+  for (const [k, v] of Object.entries(body)) {
+    if (typeof v === 'string' && (v.includes('\u0000') || !v.isWellFormed())) bad.push(k);
+  }
+  return bad;
+}

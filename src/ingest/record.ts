@@ -1,0 +1,173 @@
+import type { PlanCaps } from '../config/config.ts';
+import type { Queryable } from '../db/db.ts';
+import type { OpenAppend } from '../ledger/append.ts';
+import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import type { PreparedInvocation, RogueInput } from './prepare.ts';
+
+// The work done inside the grouped append transaction, for one event. A job
+// that must refuse (a cap) decides before it writes anything, and returns the
+// refusal instead of throwing, so the other events of the batch still commit.
+
+export type Refusal = { refused: 'plan_limit' } | { refused: 'quota_exceeded' };
+
+export interface InvocationRecorded {
+  invocation_id: number;
+  evidence_id: number;
+}
+
+/** Agents this process has seen registered: agents are never deleted, so the check can be skipped. */
+export class KnownAgents {
+  readonly #set = new Set<string>();
+  has(tenantId: string, agentKey: string): boolean {
+    return this.#set.has(`${tenantId}\u0000${agentKey}`);
+  }
+  add(tenantId: string, agentKey: string): void {
+    if (this.#set.size >= 200_000) this.#set.clear();
+    this.#set.add(`${tenantId}\u0000${agentKey}`);
+  }
+}
+
+export function utcDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+export async function recordInvocation(
+  tx: Queryable,
+  log: OpenAppend,
+  p: PreparedInvocation,
+  caps: PlanCaps,
+  known: KnownAgents,
+  now: Date,
+): Promise<InvocationRecorded | Refusal> {
+  const tenant = p.tenantId;
+  // 1. Is this a new agent, and does the plan allow one more?
+  let isNew = false;
+  if (!known.has(tenant, p.agentKey)) {
+    const [row] = await tx.query<{ known: boolean; agents: number }>(
+      `SELECT EXISTS (SELECT 1 FROM agents WHERE tenant_id = $1 AND agent_key = $2) AS known,
+              (SELECT count(*)::int FROM agents WHERE tenant_id = $1) AS agents`,
+      [tenant, p.agentKey],
+    );
+    if (row!.known) known.add(tenant, p.agentKey);
+    else if (row!.agents >= caps.agents) return { refused: 'plan_limit' };
+    else isNew = true;
+  }
+  // 2. Count it against today's cap; the conditional upsert refuses at the cap.
+  if (caps.invocations_per_day <= 0) return { refused: 'quota_exceeded' };
+  const [used] = await tx.query(
+    `INSERT INTO usage_daily (tenant_id, day, invocations) VALUES ($1, $2, 1)
+     ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + 1
+       WHERE usage_daily.invocations < $3
+     RETURNING invocations`,
+    [tenant, utcDay(now), caps.invocations_per_day],
+  );
+  if (!used) return { refused: 'quota_exceeded' };
+  // 3. Register the agent (its own leaf), then the invocation and its leaf.
+  if (isNew) {
+    await tx.query('INSERT INTO agents (tenant_id, agent_key, first_seen_at) VALUES ($1, $2, $3)', [tenant, p.agentKey, now]);
+    log.add({ kind: 'agent_registered', agent_key: p.agentKey }, now);
+  }
+  const [{ id }] = (await tx.query<{ id: number }>("SELECT nextval('invocation_ids')::bigint AS id")) as [{ id: number }];
+  const index = log.add(invocationLeaf(id, p), now);
+  await tx.query(
+    `WITH inv AS (
+       INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
+         principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
+         log_index, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+     )
+     INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt)
+     SELECT $1, $2, c.field, c.body, decode(c.salt, 'hex') FROM unnest($18::text[], $19::text[], $20::text[]) AS c(field, body, salt)`,
+    [
+      tenant,
+      id,
+      p.agentKey,
+      p.mode,
+      p.outcome,
+      p.durationMs ?? null,
+      p.principalKind ?? null,
+      p.principalId,
+      p.parentInvocationId ?? null,
+      p.correlationId ?? null,
+      p.toolName ?? null,
+      p.decision.verdict,
+      JSON.stringify(p.decision.reasons),
+      p.policyVersion,
+      p.piiCount ?? null,
+      index,
+      now,
+      p.content.map((c) => c.field),
+      p.content.map((c) => c.body),
+      p.content.map((c) => Buffer.from(c.salt).toString('hex')),
+    ],
+  );
+  // 4. A tool outside the agent's scope is also a rogue event of its own.
+  if (p.toolInScope === false && p.toolName !== undefined) {
+    await insertRogue(tx, log, tenant, {
+      event_type: 'oos_tool',
+      agent_key: p.agentKey,
+      tool: p.toolName,
+      source: 'agent-ledger',
+      severity: p.mode === 'shadow' ? 'info' : 'high',
+      invocation_id: id,
+    }, now);
+  }
+  return { invocation_id: id, evidence_id: evidenceIdOf(index) };
+}
+
+function invocationLeaf(id: number, p: PreparedInvocation) {
+  const leaf: Record<string, unknown> = {
+    kind: 'invocation',
+    invocation_id: id,
+    agent_key: p.agentKey,
+    mode: p.mode,
+    outcome: p.outcome,
+    principal_id: p.principalId,
+    verdict: p.decision.verdict,
+    reasons: p.decision.reasons,
+    policy_version: p.policyVersion,
+    content: Object.fromEntries(p.content.map((c) => [c.field, c.commitment])),
+    findings: p.findings.map((f) => ({ field: f.field, types: [...new Set(f.findings.map((x) => x.type))].sort() })),
+  };
+  const optional = {
+    duration_ms: p.durationMs,
+    principal_kind: p.principalKind,
+    parent_invocation_id: p.parentInvocationId,
+    correlation_id: p.correlationId,
+    tool_name: p.toolName,
+    pii_count: p.piiCount,
+  };
+  for (const [k, v] of Object.entries(optional)) if (v !== undefined) leaf[k] = v;
+  return leaf as { kind: string };
+}
+
+export interface RogueRecord extends Omit<RogueInput, 'tenant_id'> {
+  invocation_id?: number;
+}
+
+export async function insertRogue(tx: Queryable, log: OpenAppend, tenantId: string, e: RogueRecord, now: Date): Promise<number> {
+  const fields: Record<string, unknown> = { kind: 'rogue', event_type: e.event_type, agent_key: e.agent_key };
+  for (const k of ['actor_agent_key', 'tool', 'user_id', 'severity', 'source', 'invocation_id'] as const) {
+    if (e[k] !== undefined) fields[k] = e[k];
+  }
+  const index = log.add(fields as { kind: string }, now);
+  await tx.query(
+    `INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id,
+       severity, source, invocation_id, log_index, created_at)
+     VALUES ($1, nextval('rogue_event_ids'), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      tenantId,
+      e.event_type,
+      e.agent_key,
+      e.actor_agent_key ?? null,
+      e.tool ?? null,
+      e.user_id ?? null,
+      e.severity ?? null,
+      e.source ?? null,
+      e.invocation_id ?? null,
+      index,
+      now,
+    ],
+  );
+  return index;
+}

@@ -1,0 +1,131 @@
+// The verdict: a workspace's policy maps findings and facts to allow,
+// flag_for_review or deny. Pure functions; the ids of the rules that fired are
+// the reasons stored with the record.
+
+export type Verdict = 'allow' | 'flag_for_review' | 'deny';
+export type ContentField = 'prompt' | 'response' | 'context' | 'tool_input' | 'tool_output';
+
+export interface Finding {
+  type: string;
+  start: number;
+  end: number;
+  score: number;
+}
+
+export interface FieldFindings {
+  field: ContentField;
+  findings: readonly Finding[];
+}
+
+export interface Facts {
+  agent_key: string;
+  tool_name?: string | undefined;
+  mode: 'observed' | 'enforced' | 'shadow';
+  outcome: string;
+  principal_kind?: 'user' | 'agent' | undefined;
+  principal_id: string;
+  findings: readonly FieldFindings[];
+  /** false when the tool is outside the agent's allowed scope; true or undefined otherwise. */
+  tool_in_scope?: boolean | undefined;
+}
+
+export interface RuleCondition {
+  /** Any finding of one of these types (in `fields`, at `min_score` or more). */
+  finding_types?: string[];
+  fields?: ContentField[];
+  min_score?: number;
+  agents?: string[];
+  tools?: string[];
+  modes?: Array<Facts['mode']>;
+  outcomes?: string[];
+  principal_kinds?: Array<'user' | 'agent'>;
+  principal_ids?: string[];
+}
+
+export interface Rule {
+  id: string;
+  description?: string;
+  when: RuleCondition;
+  verdict: Verdict;
+}
+
+export interface PolicyDocument {
+  default_verdict: Verdict;
+  rules: Rule[];
+}
+
+export interface Decision {
+  verdict: Verdict;
+  reasons: string[];
+}
+
+/** The built-in reason of a tool call outside the agent's scope: always a deny. */
+export const OUT_OF_SCOPE_REASON = 'tool_out_of_scope';
+export const DEFAULT_REASON = 'default';
+
+const SEVERITY: Record<Verdict, number> = { allow: 0, flag_for_review: 1, deny: 2 };
+
+/**
+ * Glob match with `*` (any run) and `?` (one character), in linear time: a
+ * greedy two-pointer walk that backtracks only to the last star.
+ */
+export function globMatch(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      mark = t;
+    } else if (star !== -1) {
+      p = star + 1;
+      t = ++mark;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
+}
+
+const anyGlob = (patterns: string[] | undefined, value: string | undefined) =>
+  patterns === undefined || (value !== undefined && patterns.some((g) => globMatch(g, value)));
+
+function fires(rule: Rule, facts: Facts): boolean {
+  const w = rule.when;
+  if (!anyGlob(w.agents, facts.agent_key)) return false;
+  if (!anyGlob(w.tools, facts.tool_name)) return false;
+  if (w.modes && !w.modes.includes(facts.mode)) return false;
+  if (!anyGlob(w.outcomes, facts.outcome)) return false;
+  if (w.principal_kinds && (facts.principal_kind === undefined || !w.principal_kinds.includes(facts.principal_kind))) return false;
+  if (!anyGlob(w.principal_ids, facts.principal_id)) return false;
+  if (w.finding_types) {
+    const types = new Set(w.finding_types);
+    const minScore = w.min_score ?? 0;
+    const hit = facts.findings.some(
+      (ff) => (!w.fields || w.fields.includes(ff.field)) && ff.findings.some((f) => types.has(f.type) && f.score >= minScore),
+    );
+    if (!hit) return false;
+  }
+  return true;
+}
+
+/** The verdict is the most severe of the rules that fire; all of them are the reasons. */
+export function decide(policy: PolicyDocument, facts: Facts): Decision {
+  const reasons: string[] = [];
+  let verdict: Verdict = 'allow';
+  if (facts.tool_in_scope === false) {
+    reasons.push(OUT_OF_SCOPE_REASON);
+    verdict = 'deny';
+  }
+  for (const rule of policy.rules) {
+    if (!fires(rule, facts)) continue;
+    reasons.push(rule.id);
+    if (SEVERITY[rule.verdict] > SEVERITY[verdict]) verdict = rule.verdict;
+  }
+  if (reasons.length === 0) return { verdict: policy.default_verdict, reasons: [DEFAULT_REASON] };
+  if (SEVERITY[policy.default_verdict] > SEVERITY[verdict]) verdict = policy.default_verdict;
+  return { verdict, reasons };
+}
