@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../config/config.ts';
-import { type SmtpPeer, startSmtpPeer } from '../mail/testing/smtp-peer.ts';
+import { type SmtpPeer, type SmtpPeerOptions, startSmtpPeer } from '../mail/testing/smtp-peer.ts';
 import { createService, type Service } from '../service/service.ts';
 import { createTestDb, type Store, type TestDb, testStores } from './test-db.ts';
 
@@ -35,6 +35,8 @@ export interface TestService {
   clock: TestClock;
   dataDir: string;
   request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  /** POSTs a sign-up for the address and returns the code from the mail the SMTP peer received. */
+  requestCode(email: string): Promise<string>;
   /** Signs up (or in) through the real flow: the code is read from the mail the SMTP peer received. */
   signIn(email: string): Promise<SignedIn>;
   close(): Promise<void>;
@@ -50,11 +52,13 @@ export interface TestServiceOptions {
   env?: Record<string, string>;
   /** Use this clock instead of a fresh one (default: the real time is NOT used; the clock starts fixed). */
   clock?: TestClock;
+  /** Options of the SMTP peer (e.g. recipients it refuses). */
+  smtp?: SmtpPeerOptions;
 }
 
 export async function startTestService(store: Store, opts: TestServiceOptions = {}): Promise<TestService> {
   const testDb = await createTestDb(store);
-  const smtp = await startSmtpPeer();
+  const smtp = await startSmtpPeer(opts.smtp);
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-ledger-test-'));
   const clock = opts.clock ?? new TestClock();
   const config = loadConfig({
@@ -82,13 +86,17 @@ export async function startTestService(store: Store, opts: TestServiceOptions = 
         headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
       });
     },
-    async signIn(email) {
+    async requestCode(email) {
       const seen = new Set(smtp.messages);
       const res = await ts.request({ method: 'POST', url: '/api/v1/accounts/signup', payload: { email } });
       if (res.statusCode !== 200) throw new Error(`signup ${email}: ${res.statusCode} ${res.body}`);
-      const mail = await smtp.waitFor((m) => !seen.has(m) && m.to.includes(email.toLowerCase()));
+      const mail = await smtp.waitFor((m) => !seen.has(m) && m.to.includes(email.trim().toLowerCase()));
       const code = /\b(\d{6,})\b/.exec(mail.subject)?.[1];
       if (!code) throw new Error(`no code in mail to ${email}`);
+      return code;
+    },
+    async signIn(email) {
+      const code = await ts.requestCode(email);
       const v = await ts.request({ method: 'POST', url: '/api/v1/accounts/verify', payload: { email, code } });
       if (v.statusCode !== 200) throw new Error(`verify ${email}: ${v.statusCode} ${v.body}`);
       return v.json() as SignedIn;
