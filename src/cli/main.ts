@@ -1,7 +1,9 @@
 import { ConfigError } from '../config/config.ts';
 import { adminCommand } from './admin.ts';
+import { keygenCommand } from './keygen.ts';
 import { migrateCommand } from './migrate.ts';
 import { serveCommand } from './serve.ts';
+import { verifyCommand } from './verify.ts';
 
 const USAGE = `usage: agent-ledger <command> [options]
 
@@ -12,12 +14,20 @@ commands:
                              change a workspace's plan through the operator API
                              (--url, default http://127.0.0.1:$PORT; OPERATOR_TOKEN from the environment)
   admin workspaces           list workspaces through the operator API
+  keygen [--name ORIGIN] [--out FILE] [--tenant ID]
+                             print a new Ed25519 signer key for LEDGER_SIGNING_KEY (verifier key on stderr)
+  verify (--url URL | --bundle FILE) [--key K | --key-file F] [--evidence ID]… [--since FILE]
+         [--save-checkpoint FILE] [--export FILE]
+                             check a workspace's audit trail from its signed checkpoint and public key
+                             (token: --token or AGENT_LEDGER_TOKEN); exit 1 when verification fails
 `;
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
   serve: serveCommand,
   migrate: migrateCommand,
   admin: adminCommand,
+  keygen: keygenCommand,
+  verify: verifyCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -12,7 +12,7 @@ import {
   type StoredNode,
 } from './merkle.ts';
 import { formatVerifierKey, generateSignerKey, type SignerKey, signCheckpoint, verifierKeyFor } from './note.ts';
-import { type Bundle, type BundleEntry, type Failure, verifyBundle } from './verify-bundle.ts';
+import { type Bundle, type BundleEntry, type EvidenceJson, type Failure, prefixRoots, verifyBundle } from './verify-bundle.ts';
 
 const ORIGIN = 'agent-ledger.local/3f0c2d7e-1a2b-4c3d-8e9f-0a1b2c3d4e5f';
 const service = generateSignerKey('agent-ledger.local');
@@ -259,5 +259,77 @@ describe('verifyBundle: incomplete or broken input', () => {
       'an entry has an invalid index -1',
       'an entry has an invalid index 1.5',
     ]);
+  });
+});
+
+describe('verifyBundle: evidence records', () => {
+  // GET /api/v1/audit/evidence/{id}: an entry with a proof against the checkpoint current at the time.
+  const evidence = (index: number, n: number, from = log): EvidenceJson => ({
+    evidence_id: index + 1,
+    index,
+    leaf: from.entries[index]!.leaf,
+    leaf_hash: from.entries[index]!.leaf_hash,
+    checkpoint: from.checkpoint(n),
+    inclusion: { tree_size: n, hashes: from.inclusion(index, n).hashes },
+  });
+
+  it('passes evidence against the same, an older or a newer checkpoint', () => {
+    assert.deepEqual(verifyBundle(complete({ evidence: [evidence(0, 42), evidence(17, 42), evidence(41, 42)] })), []);
+    // Older: the whole log gives the older root; without it, a consistency proof does.
+    assert.deepEqual(verifyBundle(complete({ evidence: [evidence(17, 30), evidence(0, 1)] })), []);
+    const linked = { ...evidence(17, 30), consistency: log.consistency(30, 42) };
+    assert.deepEqual(verifyBundle(partial([3], { evidence: [linked] })), []);
+    // Newer (the log grew between the two requests): a proof from the bundle's size to the evidence's.
+    const newer = { ...evidence(35, 42), consistency: log.consistency(30, 42) };
+    const at30 = complete({ checkpoint: log.checkpoint(30), entries: log.entries.slice(0, 30), evidence: [newer] });
+    assert.deepEqual(verifyBundle(at30), []);
+  });
+
+  it('prefixRoots gives the root of every prefix', () => {
+    const hashes = log.entries.map((e) => leafHashOf(e.leaf));
+    const roots = prefixRoots(hashes);
+    for (let n = 0; n <= hashes.length; n++) assert.deepEqual(roots(n), rootFromLeafHashes(hashes.slice(0, n)));
+    assert.throws(() => roots(43), RangeError);
+  });
+
+  it('evidence whose leaf is not the log entry at its index', () => {
+    const wrong = { ...evidence(5, 42), leaf: log.entries[6]!.leaf, leaf_hash: log.entries[6]!.leaf_hash };
+    const failures = verifyBundle(complete({ evidence: [wrong] }));
+    assert.deepEqual(messages(failures), [
+      "evidence 6 (entry 5): leaf differs from the log's entry at that index",
+      'evidence 6 (entry 5): inclusion proof does not lead to its checkpoint root',
+    ]);
+    assert.ok(failures.every((f) => f.kind === 'evidence' && f.index === 5));
+  });
+
+  it('evidence from a rewritten log, signed by the genuine key', () => {
+    const fork = makeLog(42, ' (rewritten)');
+    assert.deepEqual(messages(verifyBundle(complete({ evidence: [evidence(3, 20, fork)] }))), [
+      "evidence 4 (entry 3): leaf differs from the log's entry at that index",
+      'evidence 4 (entry 3): its checkpoint (size 20) is not consistent with the checkpoint of size 42: entries 0..19 do not hash to its root',
+    ]);
+    const linked = { ...evidence(3, 20, fork), consistency: log.consistency(20, 42) };
+    assert.deepEqual(messages(verifyBundle(partial([], { evidence: [linked] }))), [
+      'evidence 4 (entry 3): its checkpoint (size 20) is not consistent with the checkpoint of size 42',
+    ]);
+  });
+
+  it('evidence with a wrong id, a forged checkpoint, a bad proof, or no link to the bundle', () => {
+    assert.deepEqual(messages(verifyBundle(complete({ evidence: [{ ...evidence(5, 42), evidence_id: 5 }] }))), [
+      'evidence 5 (entry 5): evidence id is not the entry index + 1',
+    ]);
+    const mallory = generateSignerKey('agent-ledger.local');
+    const forged = { ...evidence(5, 42), checkpoint: log.checkpoint(42, mallory) };
+    const [unsigned] = messages(verifyBundle(complete({ evidence: [forged] })));
+    assert.match(unsigned!, /^evidence 6 \(entry 5\) checkpoint is not signed by a known key: /);
+    const badProof = { ...evidence(5, 42), inclusion: { tree_size: 42, hashes: log.inclusion(6).hashes } };
+    assert.deepEqual(messages(verifyBundle(complete({ evidence: [badProof] }))), [
+      'evidence 6 (entry 5): inclusion proof does not lead to its checkpoint root',
+    ]);
+    assert.deepEqual(messages(verifyBundle(partial([], { evidence: [evidence(5, 30)] }))), [
+      'evidence 6 (entry 5): no consistency proof from size 30 to 42',
+    ]);
+    const missing = complete({ entries: log.entries.filter((e) => e.index !== 5), evidence: [evidence(5, 42)] });
+    assert.deepEqual(messages(verifyBundle(missing)), ['missing entry 5', 'evidence 6 (entry 5): the log has no entry at that index']);
   });
 });

@@ -8,10 +8,23 @@
 //             must hash to the checkpoint's root (any row changed, removed or
 //             reordered shows up here);
 //   otherwise: each entry needs an inclusion proof to the checkpoint's root.
+//
+// Evidence (what GET /api/v1/audit/evidence/{id} hands out: an entry, the
+// checkpoint current when it was asked for, and an inclusion proof against it)
+// is checked on its own terms, against the bundle's entry at the same index,
+// and for consistency with the bundle's checkpoint.
 
 import { decodeBase64, equalBytes } from './bytes.ts';
 import { encodeLeaf, leafHashOf } from './leaf.ts';
-import { rootFromLeafHashes, verifyConsistency, verifyInclusion } from './merkle.ts';
+import {
+  appendLeaves,
+  rootFromLeafHashes,
+  rootFromNodes,
+  rootNeeds,
+  type StoredNode,
+  verifyConsistency,
+  verifyInclusion,
+} from './merkle.ts';
 import {
   type Checkpoint,
   NoteError,
@@ -28,6 +41,22 @@ export type InclusionProofJson = { readonly index: number; readonly tree_size: n
 /** As GET /api/v1/audit/proof/consistency returns it; hashes are base64. */
 export type ConsistencyProofJson = { readonly first: number; readonly second: number; readonly hashes: readonly string[] };
 
+/**
+ * As GET /api/v1/audit/evidence/{evidence_id} returns it. `consistency` links its
+ * checkpoint to the bundle's: from the smaller size to the larger. It may be
+ * left out when the bundle holds the whole log and the evidence's checkpoint is
+ * not the larger one (the older root is then recomputed from the entries).
+ */
+export type EvidenceJson = {
+  readonly evidence_id: number;
+  readonly index: number;
+  readonly leaf: string;
+  readonly leaf_hash: string;
+  readonly checkpoint: string;
+  readonly inclusion: { readonly tree_size: number; readonly hashes: readonly string[] };
+  readonly consistency?: ConsistencyProofJson;
+};
+
 export type Bundle = {
   /** Trusted note verifier key strings, rotated-out keys included. */
   readonly verifierKeys: readonly string[];
@@ -42,9 +71,11 @@ export type Bundle = {
   readonly inclusion?: readonly InclusionProofJson[];
   /** A checkpoint seen earlier, which the new one must extend; the proof may be left out when `complete`. */
   readonly previous?: { readonly checkpoint: string; readonly consistency?: ConsistencyProofJson };
+  /** Evidence records to check, each against its own checkpoint and against this bundle. */
+  readonly evidence?: readonly EvidenceJson[];
 };
 
-export type FailureKind = 'key' | 'checkpoint' | 'entry' | 'root' | 'inclusion' | 'consistency';
+export type FailureKind = 'key' | 'checkpoint' | 'entry' | 'root' | 'inclusion' | 'consistency' | 'evidence';
 /** One finding: what failed, and the entry index when one entry is to blame. */
 export type Failure = { readonly kind: FailureKind; readonly index?: number; readonly message: string };
 
@@ -68,7 +99,28 @@ export function verifyBundle(bundle: Bundle): Failure[] {
   }
   if (latest) checkInclusion(bundle, hashes, unusable, latest, fail);
   if (bundle.previous && latest) checkPrevious(bundle.previous, verifiers, latest, wholeLog, fail);
+  if (bundle.evidence && bundle.evidence.length > 0) {
+    const prefixRoot = wholeLog ? prefixRoots(wholeLog) : undefined;
+    for (const ev of bundle.evidence) checkEvidence(ev, bundle, verifiers, latest, hashes, unusable, prefixRoot, fail);
+  }
   return failures;
+}
+
+/**
+ * The root of every prefix of a list of leaf hashes, each in O(log n) after one
+ * O(n) pass: the complete subtrees are built once, as the service stores them.
+ */
+export function prefixRoots(leafHashes: readonly Uint8Array[]): (size: number) => Uint8Array {
+  const { nodes } = appendLeaves(0, leafHashes, []);
+  const byId = new Map<string, StoredNode>(nodes.map((n) => [`${n.level}/${n.index}`, n]));
+  return (size) => {
+    if (!Number.isSafeInteger(size) || size < 0 || size > leafHashes.length) {
+      throw new RangeError(`prefix size ${size} is not within 0..${leafHashes.length}`);
+    }
+    // The complete subtrees making up [0, size): all were built above.
+    const needed = rootNeeds(size).map((id) => byId.get(`${id.level}/${id.index}`)!);
+    return rootFromNodes(size, needed);
+  };
 }
 
 type Fail = (kind: FailureKind, message: string, index?: number) => void;
@@ -250,6 +302,68 @@ function checkPrevious(
     }
   } else if (!proof) {
     fail('consistency', `no consistency proof from size ${older.size} to ${latest.size}`);
+  }
+}
+
+function checkEvidence(
+  ev: EvidenceJson,
+  bundle: Bundle,
+  verifiers: readonly VerifierKey[],
+  latest: Checkpoint | undefined,
+  hashes: Map<number, Uint8Array>,
+  unusable: Set<number>,
+  prefixRoot: ((size: number) => Uint8Array) | undefined,
+  fail: Fail,
+): void {
+  const i = ev.index;
+  const id = ev.evidence_id;
+  if (!Number.isSafeInteger(i) || i < 0) {
+    fail('evidence', `evidence ${JSON.stringify(id)} has an invalid index ${JSON.stringify(i)}`);
+    return;
+  }
+  const label = `evidence ${id} (entry ${i})`;
+  const failAt = (message: string): void => fail('evidence', `${label}: ${message}`, i);
+  if (id !== i + 1) failAt('evidence id is not the entry index + 1');
+  if (typeof ev.leaf !== 'string' || !ev.leaf.isWellFormed()) {
+    failAt('leaf is not text');
+    return;
+  }
+  const hash = leafHashOf(ev.leaf);
+  const claimed = typeof ev.leaf_hash === 'string' ? decodeBase64(ev.leaf_hash) : undefined;
+  if (!claimed || !equalBytes(claimed, hash)) failAt('leaf_hash does not match leaf bytes');
+  const inLog = hashes.get(i);
+  if (inLog !== undefined && !equalBytes(inLog, hash)) failAt("leaf differs from the log's entry at that index");
+  else if (inLog === undefined && !unusable.has(i) && bundle.complete && latest && i < latest.size) {
+    failAt('the log has no entry at that index');
+  }
+
+  const own = openOrFail(ev.checkpoint, verifiers, `${label} checkpoint`, fail);
+  if (!own) return;
+  if (latest && own.origin !== latest.origin) {
+    failAt(`checkpoint is for origin ${own.origin}, not ${latest.origin}`);
+    return;
+  }
+  const proof = ev.inclusion;
+  if (!proof || proof.tree_size !== own.size) {
+    failAt(`inclusion proof is for tree size ${proof?.tree_size}, its checkpoint's is ${own.size}`);
+  } else {
+    const path = decodeHashes(proof.hashes);
+    if (!path || !verifyInclusion(i, own.size, hash, path, own.root)) failAt('inclusion proof does not lead to its checkpoint root');
+  }
+  if (!latest) return;
+  // Its checkpoint and the bundle's must be two states of one append-only log.
+  const [small, large] = own.size <= latest.size ? [own, latest] : [latest, own];
+  const link = ev.consistency;
+  const inconsistent = `its checkpoint (size ${own.size}) is not consistent with the checkpoint of size ${latest.size}`;
+  if (own.size === latest.size) {
+    if (!equalBytes(own.root, latest.root)) failAt(`its checkpoint has another root than the checkpoint of the same size ${latest.size}`);
+  } else if (link) {
+    const path = link.first === small.size && link.second === large.size ? decodeHashes(link.hashes) : undefined;
+    if (!path || !verifyConsistency(small.size, large.size, path, small.root, large.root)) failAt(inconsistent);
+  } else if (prefixRoot && own.size <= latest.size) {
+    if (!equalBytes(prefixRoot(own.size), own.root)) failAt(`${inconsistent}: ${span(own.size)} do not hash to its root`);
+  } else {
+    failAt(`no consistency proof from size ${small.size} to ${large.size}`);
   }
 }
 
