@@ -7,21 +7,27 @@ export const CONTENT_FIELDS: readonly ContentField[] = ['prompt', 'response', 'c
 
 /** What the detectors say of one text: findings, and the text to store (redacted). */
 export interface ScanResult {
+  /** Findings in the original text (what policy decides on). */
   findings: Finding[];
+  /** The text to store, PII and secrets replaced by typed placeholders. */
   stored: string;
+  /** Findings re-indexed into the stored text. */
+  storedFindings: Finding[];
   pii_count: number;
 }
 
 export type Scanner = (field: ContentField, text: string) => ScanResult;
 
 /** Until detection is configured: no findings, the text stored as sent. */
-export const noScanner: Scanner = (_field, text) => ({ findings: [], stored: text, pii_count: 0 });
+export const noScanner: Scanner = (_field, text) => ({ findings: [], stored: text, storedFindings: [], pii_count: 0 });
 
 export interface StoredText {
   field: ContentField;
   body: string;
   salt: Uint8Array;
   commitment: string;
+  /** Findings with offsets into body; null while the text awaits its background scan. */
+  findings: Finding[] | null;
 }
 
 export interface PreparedInvocation {
@@ -47,7 +53,11 @@ export interface PreparedInvocation {
 export type InvocationInput = Static<typeof InvocationBody>;
 export type RogueInput = Static<typeof RogueBody>;
 
-/** Scans and commits each text field; everything before the write that needs no database. */
+/**
+ * Scans, redacts and commits each text field: everything before the write
+ * that needs no database. tool_output is stored as sent and scanned later by
+ * a background job (DESIGN §4), so the agent is not kept waiting for it.
+ */
 export function scanContent(body: InvocationInput, scan: Scanner) {
   const content: StoredText[] = [];
   const findings: FieldFindings[] = [];
@@ -55,11 +65,15 @@ export function scanContent(body: InvocationInput, scan: Scanner) {
   for (const field of CONTENT_FIELDS) {
     const text = body[field];
     if (text === undefined) continue;
+    const salt = newSalt();
+    if (field === 'tool_output') {
+      content.push({ field, body: text, salt, commitment: commitment(salt, text), findings: null });
+      continue;
+    }
     const r = scan(field, text);
     if (r.findings.length > 0) findings.push({ field, findings: r.findings });
     if (field === 'tool_input' && r.pii_count > 0) piiCount = r.pii_count;
-    const salt = newSalt();
-    content.push({ field, body: r.stored, salt, commitment: commitment(salt, r.stored) });
+    content.push({ field, body: r.stored, salt, commitment: commitment(salt, r.stored), findings: r.storedFindings });
   }
   return { content, findings, piiCount };
 }

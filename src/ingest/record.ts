@@ -2,7 +2,11 @@ import type { PlanCaps } from '../config/config.ts';
 import type { Queryable } from '../db/db.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import { enqueue } from '../jobs/jobs.ts';
 import type { PreparedInvocation, RogueInput } from './prepare.ts';
+
+/** The kind of the background job that scans an invocation's tool_output. */
+export const OUTPUT_SCAN_JOB = 'tool_output_scan';
 
 // The work done inside the grouped append transaction, for one event. A job
 // that must refuse (a cap) decides before it writes anything, and returns the
@@ -73,11 +77,12 @@ export async function recordInvocation(
     `WITH inv AS (
        INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
          principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
-         log_index, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         log_index, created_at, review_status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $21)
      )
-     INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt)
-     SELECT $1, $2, c.field, c.body, decode(c.salt, 'hex') FROM unnest($18::text[], $19::text[], $20::text[]) AS c(field, body, salt)`,
+     INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
+     SELECT $1, $2, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb
+     FROM unnest($18::text[], $19::text[], $20::text[], $22::text[]) AS c(field, body, salt, findings)`,
     [
       tenant,
       id,
@@ -99,8 +104,13 @@ export async function recordInvocation(
       p.content.map((c) => c.field),
       p.content.map((c) => c.body),
       p.content.map((c) => Buffer.from(c.salt).toString('hex')),
+      needsReview(p.decision.verdict, p.mode) ? 'pending' : null,
+      p.content.map((c) => (c.findings === null ? null : JSON.stringify(c.findings))),
     ],
   );
+  if (p.content.some((c) => c.findings === null)) {
+    await enqueue(tx, tenant, OUTPUT_SCAN_JOB, { invocation_id: id });
+  }
   // 4. A tool outside the agent's scope is also a rogue event of its own.
   if (p.toolInScope === false && p.toolName !== undefined) {
     await insertRogue(tx, log, tenant, {
@@ -113,6 +123,11 @@ export async function recordInvocation(
     }, now);
   }
   return { invocation_id: id, evidence_id: evidenceIdOf(index) };
+}
+
+/** flag_for_review puts an invocation in the review queue; shadow-mode verdicts never count. */
+export function needsReview(verdict: string, mode: string): boolean {
+  return verdict === 'flag_for_review' && mode !== 'shadow';
 }
 
 function invocationLeaf(id: number, p: PreparedInvocation) {

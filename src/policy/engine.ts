@@ -5,11 +5,14 @@
 export type Verdict = 'allow' | 'flag_for_review' | 'deny';
 export type ContentField = 'prompt' | 'response' | 'context' | 'tool_input' | 'tool_output';
 
+export type FindingCategory = 'pii' | 'secret' | 'injection';
+
 export interface Finding {
   type: string;
   start: number;
   end: number;
   score: number;
+  category?: FindingCategory;
 }
 
 export interface FieldFindings {
@@ -32,6 +35,8 @@ export interface Facts {
 export interface RuleCondition {
   /** Any finding of one of these types (in `fields`, at `min_score` or more). */
   finding_types?: string[];
+  /** Any finding of one of these categories (same field and score limits). */
+  finding_categories?: FindingCategory[];
   fields?: ContentField[];
   min_score?: number;
   agents?: string[];
@@ -101,12 +106,20 @@ function fires(rule: Rule, facts: Facts): boolean {
   if (!anyGlob(w.outcomes, facts.outcome)) return false;
   if (w.principal_kinds && (facts.principal_kind === undefined || !w.principal_kinds.includes(facts.principal_kind))) return false;
   if (!anyGlob(w.principal_ids, facts.principal_id)) return false;
-  if (w.finding_types) {
-    const types = new Set(w.finding_types);
+  if (w.finding_types || w.finding_categories) {
+    const types = w.finding_types ? new Set(w.finding_types) : null;
+    const categories = w.finding_categories ? new Set(w.finding_categories) : null;
     const minScore = w.min_score ?? 0;
-    const hit = facts.findings.some(
-      (ff) => (!w.fields || w.fields.includes(ff.field)) && ff.findings.some((f) => types.has(f.type) && f.score >= minScore),
-    );
+    const matches = (f: Finding) =>
+      f.score >= minScore &&
+      (types === null || types.has(f.type)) &&
+      (categories === null || (f.category !== undefined && categories.has(f.category)));
+    const hit = facts.findings.some((ff) => (!w.fields || w.fields.includes(ff.field)) && ff.findings.some(matches));
+    if (!hit) return false;
+  } else if (w.fields || w.min_score !== undefined) {
+    // Field and score limits qualify findings; alone they match any finding there.
+    const minScore = w.min_score ?? 0;
+    const hit = facts.findings.some((ff) => (!w.fields || w.fields.includes(ff.field)) && ff.findings.some((f) => f.score >= minScore));
     if (!hit) return false;
   }
   return true;

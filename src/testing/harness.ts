@@ -71,7 +71,7 @@ export async function startTestService(store: Store, opts: TestServiceOptions = 
     SIGNUP_LIMIT_PER_EMAIL: '1000',
     ...opts.env,
   });
-  const service = await createService(config, { db: testDb.db, now: clock.now });
+  const service = await createService(config, { db: testDb.db, now: clock.now, manualJobs: opts.manualJobs ?? false });
   const ts: TestService = {
     store,
     testDb,

@@ -30,6 +30,13 @@ CREATE TABLE invocations (
   pii_count integer,
   -- The position of this invocation's leaf in the workspace log.
   log_index bigint NOT NULL,
+  -- Review queue: 'pending' when policy flagged it (at write time or after the
+  -- tool_output scan), then the reviewer's decision. Shadow mode never enters it.
+  review_status text CHECK (review_status IN ('pending', 'approved', 'rejected')),
+  -- The background scan of tool_output: its verdict and reasons, once done.
+  output_scan_verdict text CHECK (output_scan_verdict IN ('allow', 'flag_for_review', 'deny')),
+  output_scan_reasons jsonb,
+  output_scanned_at timestamptz,
   created_at timestamptz NOT NULL,
   PRIMARY KEY (tenant_id, invocation_id)
 );
@@ -44,6 +51,8 @@ CREATE TABLE invocation_content (
   field text NOT NULL CHECK (field IN ('prompt', 'response', 'context', 'tool_input', 'tool_output')),
   body text NOT NULL,
   salt bytea NOT NULL,
+  -- Detector findings with offsets into body; null while awaiting the background scan.
+  findings jsonb,
   PRIMARY KEY (tenant_id, invocation_id, field)
 );
 

@@ -1,0 +1,102 @@
+import type { Queryable } from '../db/db.ts';
+import type { JobHandler } from '../jobs/jobs.ts';
+import { commitment, newSalt } from '../ledger/leaf.ts';
+import type { LogWriter } from '../ledger/log-writer.ts';
+import { OUT_OF_SCOPE_REASON, type ContentField, type Decision, type Facts, type FieldFindings, type Finding } from '../policy/engine.ts';
+import type { Scanner } from './prepare.ts';
+import { needsReview } from './record.ts';
+
+interface Deps {
+  writer: LogWriter;
+  scan: Scanner;
+  policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
+  now(): Date;
+}
+
+interface InvocationRow {
+  agent_key: string;
+  tool_name: string | null;
+  mode: Facts['mode'];
+  outcome: string;
+  principal_kind: 'user' | 'agent' | null;
+  principal_id: string;
+  reasons: string[];
+  review_status: string | null;
+  output_scanned_at: Date | null;
+}
+
+/**
+ * The background scan of a stored tool_output: redact it, record what was
+ * found, decide again with every finding of the invocation, put it in the
+ * review queue when policy says so, and append a tool_output_scan leaf — all
+ * in one transaction with the job's own deletion, so a crash anywhere makes
+ * the whole scan run again and a finished scan never runs twice.
+ */
+export function outputScanHandler(deps: Deps): JobHandler {
+  return async (job, claim) => {
+    const tenantId = job.tenant_id;
+    const invocationId = Number(job.payload.invocation_id);
+    const policy = await deps.policyFor(tenantId);
+    await deps.writer.submit(tenantId, async (tx, log) => {
+      if (!(await claim(tx))) return;
+      const inv = await loadInvocation(tx, tenantId, invocationId);
+      if (!inv || inv.row.output_scanned_at !== null || inv.output === null) return;
+      const r = deps.scan('tool_output', inv.output);
+      const findings: FieldFindings[] = [...inv.otherFindings];
+      if (r.findings.length > 0) findings.push({ field: 'tool_output', findings: r.findings });
+      const decision = policy.decide({
+        agent_key: inv.row.agent_key,
+        tool_name: inv.row.tool_name ?? undefined,
+        mode: inv.row.mode,
+        outcome: inv.row.outcome,
+        principal_kind: inv.row.principal_kind ?? undefined,
+        principal_id: inv.row.principal_id,
+        findings,
+        tool_in_scope: inv.row.reasons.includes(OUT_OF_SCOPE_REASON) ? false : undefined,
+      });
+      const now = deps.now();
+      const salt = newSalt();
+      await tx.query(
+        `UPDATE invocation_content SET body = $3, salt = $4, findings = $5
+         WHERE tenant_id = $1 AND invocation_id = $2 AND field = 'tool_output'`,
+        [tenantId, invocationId, r.stored, Buffer.from(salt), JSON.stringify(r.storedFindings)],
+      );
+      const review = inv.row.review_status === null && needsReview(decision.verdict, inv.row.mode) ? 'pending' : inv.row.review_status;
+      await tx.query(
+        `UPDATE invocations SET output_scan_verdict = $3, output_scan_reasons = $4, output_scanned_at = $5, review_status = $6
+         WHERE tenant_id = $1 AND invocation_id = $2`,
+        [tenantId, invocationId, decision.verdict, JSON.stringify(decision.reasons), now, review],
+      );
+      log.add(
+        {
+          kind: 'tool_output_scan',
+          invocation_id: invocationId,
+          content: { tool_output: commitment(salt, r.stored) },
+          findings: [...new Set(r.findings.map((f) => f.type))].sort(),
+          verdict: decision.verdict,
+          reasons: decision.reasons,
+          policy_version: policy.version,
+        },
+        now,
+      );
+    });
+  };
+}
+
+async function loadInvocation(tx: Queryable, tenantId: string, invocationId: number) {
+  const [row] = await tx.query<InvocationRow & Record<string, unknown>>(
+    `SELECT agent_key, tool_name, mode, outcome, principal_kind, principal_id, reasons, review_status, output_scanned_at
+     FROM invocations WHERE tenant_id = $1 AND invocation_id = $2 FOR UPDATE`,
+    [tenantId, invocationId],
+  );
+  if (!row) return null;
+  const content = await tx.query<{ field: ContentField; body: string; findings: Finding[] | null }>(
+    'SELECT field, body, findings FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2',
+    [tenantId, invocationId],
+  );
+  const output = content.find((c) => c.field === 'tool_output' && c.findings === null)?.body ?? null;
+  const otherFindings = content
+    .filter((c) => c.field !== 'tool_output' && c.findings && c.findings.length > 0)
+    .map((c) => ({ field: c.field, findings: c.findings! }));
+  return { row, output, otherFindings };
+}

@@ -1,0 +1,128 @@
+import type { Db, Queryable } from '../db/db.ts';
+
+export interface Job {
+  tenant_id: string;
+  job_id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+/**
+ * Runs a job. It must delete its row with `claim(tx)` inside the transaction
+ * that does its work; when claim returns false the job was already done.
+ */
+export type JobHandler = (job: Job, claim: (tx: Queryable) => Promise<boolean>) => Promise<void>;
+
+/** Enqueues a job inside the caller's transaction: it exists exactly when the caller's work commits. */
+export async function enqueue(tx: Queryable, tenantId: string, kind: string, payload: Record<string, unknown>): Promise<void> {
+  await tx.query('INSERT INTO jobs (tenant_id, kind, payload) VALUES ($1, $2, $3)', [tenantId, kind, JSON.stringify(payload)]);
+}
+
+export interface WorkerOptions {
+  /** How long a taken job stays invisible to other workers. */
+  leaseMs?: number;
+  pollMs?: number;
+  batch?: number;
+  maxAttempts?: number;
+  onError?: (err: unknown, job?: Job) => void;
+}
+
+/**
+ * Polls the jobs table on every node. Jobs are leased with SKIP LOCKED, so
+ * nodes never take the same job at once; a failed job is retried with
+ * backoff, and a crashed worker's job is retried when its lease ends.
+ */
+export class JobWorker {
+  readonly #db: Db;
+  readonly #handlers: Record<string, JobHandler>;
+  readonly #opts: Required<Omit<WorkerOptions, 'onError'>> & Pick<WorkerOptions, 'onError'>;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+  #wake = false;
+
+  constructor(db: Db, handlers: Record<string, JobHandler>, opts: WorkerOptions = {}) {
+    this.#db = db;
+    this.#handlers = handlers;
+    this.#opts = { leaseMs: 60_000, pollMs: 500, batch: 16, maxAttempts: 10, ...opts };
+  }
+
+  start(): void {
+    this.#schedule(0);
+  }
+
+  /** Work was just enqueued on this node: look now instead of at the next poll. */
+  poke(): void {
+    if (this.#stopped) return;
+    if (this.#running) this.#wake = true;
+    else this.#schedule(0);
+  }
+
+  /** Runs until no job is due; for tests and shutdown. */
+  async drain(): Promise<void> {
+    while ((await this.#tick()) > 0) {}
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  #schedule(ms: number): void {
+    clearTimeout(this.#timer);
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      if (this.#running) return;
+      this.#running = this.#tick()
+        .catch((err) => {
+          this.#opts.onError?.(err);
+          return 0;
+        })
+        .then((n) => {
+          this.#running = undefined;
+          const again = n > 0 || this.#wake;
+          this.#wake = false;
+          this.#schedule(again ? 0 : this.#opts.pollMs);
+        });
+    }, ms);
+    this.#timer.unref();
+  }
+
+  /** Leases due jobs and runs them; returns how many it took. */
+  async #tick(): Promise<number> {
+    const jobs = await this.#db.query<Job & Record<string, unknown>>(
+      `UPDATE jobs SET locked_until = now() + ($1::int * interval '1 millisecond'), attempts = attempts + 1
+       WHERE (tenant_id, job_id) IN (
+         SELECT tenant_id, job_id FROM jobs
+         WHERE run_after <= now() AND (locked_until IS NULL OR locked_until < now()) AND attempts < $3
+         ORDER BY run_after LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING tenant_id, job_id, kind, payload, attempts`,
+      [this.#opts.leaseMs, this.#opts.batch, this.#opts.maxAttempts],
+    );
+    for (const job of jobs) await this.#run(job);
+    return jobs.length;
+  }
+
+  async #run(job: Job): Promise<void> {
+    const handler = this.#handlers[job.kind];
+    const claim = async (tx: Queryable) =>
+      (await tx.query('DELETE FROM jobs WHERE tenant_id = $1 AND job_id = $2 RETURNING 1', [job.tenant_id, job.job_id])).length === 1;
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler(job, claim);
+    } catch (err) {
+      this.#opts.onError?.(err, job);
+      // Exponential backoff from 1 s, at most an hour.
+      const delay = Math.min(3_600_000, 1000 * 2 ** Math.min(job.attempts, 12));
+      await this.#db
+        .query(
+          `UPDATE jobs SET locked_until = NULL, run_after = now() + ($3::int * interval '1 millisecond'), last_error = $4
+           WHERE tenant_id = $1 AND job_id = $2`,
+          [job.tenant_id, job.job_id, delay, String(err instanceof Error ? err.message : err).slice(0, 1000)],
+        )
+        .catch((e) => this.#opts.onError?.(e, job));
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { accountOf } from '../http/auth.ts';
+import { unprocessable } from '../http/problem.ts';
+import { bearer, problems, Timestamp } from '../http/schemas.ts';
+import type { PolicyModuleDeps } from './policy.ts';
+import { PolicyDocumentSchema, PolicyView } from './schema.ts';
+import { currentPolicy, saveAgentScope, savePolicy } from './store.ts';
+
+const EDITORS = ['admin', 'operator'] as const;
+
+export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleDeps, invalidate: (tenantId: string) => void): Promise<void> {
+  const { ctx } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['policy'];
+
+  app.get(
+    '/api/v1/policy',
+    {
+      config: { auth: 'account', roles: EDITORS },
+      schema: { tags, summary: 'The workspace policy document in force', security: bearer, response: { 200: PolicyView, ...problems(401, 403) } },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      const p = await ctx.readDb.withTenant(me.tenantId, (tx) => currentPolicy(tx, me.tenantId));
+      return { version: p.version, ...p.document, updated_at: p.updated_at?.toISOString() ?? null };
+    },
+  );
+
+  app.put(
+    '/api/v1/policy',
+    {
+      config: { auth: 'account', roles: EDITORS, write: true },
+      schema: {
+        tags,
+        summary: 'Store a new version of the policy; it decides every event from then on',
+        description: 'Each change is an audit-trail entry (`policy_change`) holding the whole document.',
+        security: bearer,
+        body: PolicyDocumentSchema,
+        response: { 200: PolicyView, ...problems(400, 401, 402, 403, 422) },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      const doc = req.body;
+      const seen = new Set<string>();
+      doc.rules.forEach((r, i) => {
+        if (seen.has(r.id)) throw unprocessable('Rule ids must be unique.', [{ field: `/rules/${i}/id`, message: 'duplicates an earlier rule id' }]);
+        seen.add(r.id);
+      });
+      const now = ctx.now();
+      const saved = await ctx.db.withTenant(me.tenantId, async (tx) => {
+        const p = await savePolicy(tx, me.tenantId, doc, me.accountId, now);
+        await deps.appendInTx(tx, me.tenantId, { kind: 'policy_change', version: p.version, policy: doc, by_account_id: me.accountId });
+        return p;
+      });
+      invalidate(me.tenantId);
+      return { version: saved.version, ...saved.document, updated_at: now.toISOString() };
+    },
+  );
+
+  app.put(
+    '/api/v1/agents/:agent_key/scope',
+    {
+      config: { auth: 'account', roles: EDITORS, write: true },
+      schema: {
+        tags,
+        summary: "Set the tools an agent may call (glob patterns); a call outside is denied and recorded as a rogue oos_tool event",
+        security: bearer,
+        params: Type.Object({ agent_key: Type.String({ minLength: 1, maxLength: 512 }) }),
+        body: Type.Object({
+          allowed_tools: Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 500, uniqueItems: true }),
+        }),
+        response: {
+          200: Type.Object({ agent_key: Type.String(), allowed_tools: Type.Array(Type.String()), updated_at: Timestamp }),
+          ...problems(400, 401, 402, 403, 422),
+        },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      const { agent_key } = req.params;
+      const tools = req.body.allowed_tools;
+      const now = ctx.now();
+      await ctx.db.withTenant(me.tenantId, async (tx) => {
+        const { before } = await saveAgentScope(tx, me.tenantId, agent_key, tools, me.accountId, now);
+        await deps.appendInTx(tx, me.tenantId, {
+          kind: 'scope_change',
+          agent_key,
+          allowed_tools: tools,
+          previous_allowed_tools: before,
+          by_account_id: me.accountId,
+        });
+      });
+      invalidate(me.tenantId);
+      return { agent_key, allowed_tools: tools, updated_at: now };
+    },
+  );
+}
