@@ -54,6 +54,15 @@ export async function cancelInvitation(tx: Queryable, tenantId: string, invitati
 }
 
 /**
+ * Serializes the role changes and removals of one workspace on its row. Row
+ * locks on the accounts alone deadlock when two admins demote each other at
+ * once (each holds its target and waits for the other admin).
+ */
+async function lockMembers(tx: Queryable, tenantId: string): Promise<void> {
+  await tx.query('SELECT 1 FROM workspaces WHERE tenant_id = $1 FOR UPDATE', [tenantId]);
+}
+
+/**
  * Locks the workspace's admins so that two concurrent demotions cannot both
  * pass the "at least one admin remains" check.
  */
@@ -71,6 +80,7 @@ export async function changeRole(
   accountId: string,
   role: Role,
 ): Promise<{ before: Role; after: Account } | null> {
+  await lockMembers(tx, tenantId);
   const [row] = await tx.query<{ role: Role }>(
     'SELECT role FROM accounts WHERE tenant_id = $1 AND account_id = $2 FOR UPDATE',
     [tenantId, accountId],
@@ -89,6 +99,7 @@ export async function changeRole(
 
 /** Removes a member; their API tokens go with them. */
 export async function removeMember(tx: Queryable, tenantId: string, accountId: string): Promise<Account | null> {
+  await lockMembers(tx, tenantId);
   const [row] = await tx.query<{ role: Role }>(
     'SELECT role FROM accounts WHERE tenant_id = $1 AND account_id = $2 FOR UPDATE',
     [tenantId, accountId],

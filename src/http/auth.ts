@@ -41,7 +41,8 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+// The scheme is case-insensitive (RFC 9110 §11.1); the token itself is not.
+const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] ([\x21-\x7e]{1,512})$/;
 
 export function paymentRequired(status: AccountStatus): HttpProblem {
   const why: Record<AccountStatus, string> = {
