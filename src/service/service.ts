@@ -11,11 +11,13 @@ import type { AppContext } from '../http/context.ts';
 import { createMetrics } from '../http/metrics.ts';
 import { registerRateLimits } from '../http/rate-limit.ts';
 import { createIngest } from '../ingest/ingest.ts';
-import { noScanner } from '../ingest/prepare.ts';
+import { outputScanHandler } from '../ingest/output-scan.ts';
+import { OUTPUT_SCAN_JOB } from '../ingest/record.ts';
+import { noScanner as detectScanner } from '../ingest/prepare.ts';
+import { JobWorker } from '../jobs/jobs.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
-import { DEFAULT_POLICY } from '../policy/default-policy.ts';
-import { decide } from '../policy/engine.ts';
+import { createPolicy } from '../policy/policy.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
 
@@ -23,11 +25,14 @@ export interface ServiceOverrides {
   db?: Db;
   mailer?: Mailer;
   now?: () => Date;
+  /** Do not poll for background jobs; the caller runs them with jobs.drain(). */
+  manualJobs?: boolean;
 }
 
 export interface Service {
   app: FastifyInstance;
   ctx: AppContext;
+  jobs: JobWorker;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -66,15 +71,31 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       agentsRegistered: (tenantId) => ingest.usage.agentsRegistered(tenantId),
     },
   });
+  const policy = createPolicy({ ctx, appendInTx });
   const ingest = createIngest({
     ctx,
     writer: ledger.writer,
-    scan: noScanner,
+    scan: detectScanner,
     workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
-    policyFor: async () => ({ version: 1, decide: (facts) => decide(DEFAULT_POLICY, facts) }),
-    toolInScope: async () => undefined,
+    policyFor: (tenantId) => policy.policyFor(tenantId),
+    toolInScope: (tenantId, agentKey, tool) => policy.toolInScope(tenantId, agentKey, tool),
     appendInTx,
+    afterInvocation: (_tenantId, _id, prepared) => {
+      if (prepared.content.some((c) => c.findings === null)) jobs.poke();
+    },
   });
+  const jobs = new JobWorker(
+    db,
+    {
+      [OUTPUT_SCAN_JOB]: outputScanHandler({
+        writer: ledger.writer,
+        scan: detectScanner,
+        policyFor: (tenantId) => policy.policyFor(tenantId),
+        now: ctx.now,
+      }),
+    },
+    { onError: (err, job) => app.log.error({ err, job_id: job?.job_id, kind: job?.kind }, 'background job failed') },
+  );
 
   const app: FastifyInstance = await buildApp(ctx, {
     auth: {
@@ -83,19 +104,23 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     },
     routes: [(a) => registerRateLimits(a, config.redisUrl), (a) => accounts.routes(a),
       (a) => ingest.routes(a),
+      (a) => policy.routes(a),
       (a) => ledger.routes(a),
     ],
   });
   await app.ready();
+  if (!overrides.manualJobs) jobs.start();
 
   let closed = false;
   return {
     app,
     ctx,
+    jobs,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
+      await jobs.stop();
       await ledger.close();
       await mailer.close();
       if (readDb !== db) await readDb.close();

@@ -54,6 +54,8 @@ export interface TestServiceOptions {
   clock?: TestClock;
   /** Options of the SMTP peer (e.g. recipients it refuses). */
   smtp?: SmtpPeerOptions;
+  /** Background jobs run only when the test calls `t.service.jobs.drain()`. */
+  manualJobs?: boolean;
 }
 
 export async function startTestService(store: Store, opts: TestServiceOptions = {}): Promise<TestService> {
