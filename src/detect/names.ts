@@ -1,0 +1,275 @@
+// Person names, locations and street addresses. Offline only: dictionaries shipped in npm packages
+// (@faker-js/faker locale data: first names, last names, cities, countries, street suffixes, for
+// ~70 locales; @cspell/dict-people-names) combined with context cues (labels such as "Name:",
+// honorifics, JSON keys, "ship to …, <zip> <city>") and shape rules. All scans are bounded.
+
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { allLocales } from "@faker-js/faker";
+import type { Finding } from "./types.ts";
+
+interface Dicts {
+  first: Set<string>;
+  last: Set<string>;
+  places: Set<string>;
+  countries: Set<string>;
+}
+
+let dicts: Dicts | undefined;
+
+function norm(s: string): string {
+  return s.toLowerCase();
+}
+
+function loadDicts(): Dicts {
+  if (dicts) return dicts;
+  const first = new Set<string>();
+  const last = new Set<string>();
+  const places = new Set<string>();
+  const countries = new Set<string>();
+  const addAll = (set: Set<string>, v: unknown) => {
+    if (Array.isArray(v)) for (const x of v) if (typeof x === "string" && !x.includes("{")) set.add(norm(x));
+  };
+  for (const loc of Object.values(allLocales) as Record<string, Record<string, unknown> | undefined>[]) {
+    const person = loc["person"];
+    if (person) {
+      for (const k of ["first_name", "last_name", "middle_name"]) {
+        const v = person[k];
+        const target = k === "last_name" ? last : first;
+        if (Array.isArray(v)) addAll(target, v);
+        else if (v && typeof v === "object") for (const arr of Object.values(v)) addAll(target, arr);
+      }
+    }
+    const location = loc["location"];
+    if (location) {
+      addAll(places, location["city_name"]);
+      addAll(places, location["state"]);
+      addAll(countries, location["country"]);
+    }
+  }
+  try {
+    const req = createRequire(import.meta.url);
+    const dir = req.resolve("@cspell/dict-people-names/cspell-ext.json").replace(/cspell-ext\.json$/, "");
+    for (const line of readFileSync(dir + "dict/people-names.txt", "utf8").split("\n")) {
+      const w = line.trim();
+      if (w && !w.startsWith("#")) last.add(norm(w));
+    }
+  } catch {
+    // optional dictionary
+  }
+  for (const c of EXTRA_COUNTRIES) countries.add(c);
+  for (const w of COMMON_WORDS) {
+    first.delete(w);
+    last.delete(w);
+  }
+  dicts = { first, last, places, countries };
+  return dicts;
+}
+
+const EXTRA_COUNTRIES = ["usa", "uk", "england", "scotland", "wales", "czech republic", "south africa", "cyprus (greek)", "united states", "united kingdom"];
+
+/** Frequent words that are also names in some dictionary; never a name on their own. */
+const COMMON_WORDS = new Set(
+  (
+    "the a an and or but if of to in on at by for with from as is are was were be been am i you he she it we they me him her us them my your his its our their this that these those " +
+    "what which who whom whose when where why how all any both each few more most other some such no nor not only own same so than too very can will just should now new one two " +
+    "may june april august march will mark grace hope joy faith summer winter autumn spring dawn rose lily ivy pearl ruby amber crystal daisy violet iris holly heather sky star " +
+    "bill bob rob pat sue art jack frank sandy rich earl duke king prince princess major miles page park gray grey green brown black white young long short small little hill wood " +
+    "stone field lane street road north south east west day night love angel baby honey sunny happy lucky christian christmas easter august sunday monday tuesday wednesday thursday " +
+    "friday saturday january february july september october november december please thanks hello hi dear regards best kind team customer client user admin support service " +
+    "account card bank money order number phone email address name date time status info data note notes help call contact new old good great nice happy well done very yes ok " +
+    "tool result results error message file path id type value key field table row column page web site home office work job title company inc ltd llc gmbh corp group " +
+    "unit box apt suite floor building house city state country zip code postal post mail first last middle full given family"
+  ).split(/\s+/),
+);
+
+const HONORIFIC = /(?:^|[^\p{L}])(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|herr|frau|sr|sra|srta|m|mme|mlle)\.?\s+$/iu;
+const NAME_CUE =
+  /(?:my name is|name is|names? ?:|called|call me|i am|i'm|this is|signed,?|regards,?|sincerely,?|dear|hi|hello|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn:?|c\/o|ship (?:it |the \w+ )?to|send (?:it |the \w+ )?to|deliver(?: it)? to|an|à|a)\s*$/iu;
+const KEY_CUE = /["']?(?:full_?name|name|first_?name|last_?name|surname|contact|card_?holder|cardholder|customer_?name|holder|recipient|sender|owner|patient|employee|user_?name_?full|display_?name)["']?\s*[:=|,]\s*["']?\s*$/iu;
+const PARTICLES = new Set(["van", "de", "der", "den", "von", "bin", "binti", "da", "di", "du", "del", "della", "la", "le", "dos", "das", "ter", "ten", "al", "el", "y", "zu", "mac", "st."]);
+
+// a name token: capitalised word (any script), an initial "M." / "M", or a lower-case word in key-value context
+const TOKEN_RE = /[\p{Lu}][\p{Ll}\p{Lm}'’-]{1,24}|[\p{Lu}]\.?(?=\s)|[\p{Lu}]{2,20}(?=[\s,.]|$)|[\p{Ll}][\p{Ll}'’-]{1,24}/uy;
+
+interface Tok {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Reads up to `max` name tokens starting at `pos` (spaces only between them). */
+function readNameTokens(text: string, pos: number, max: number, allowLower: boolean): Tok[] {
+  const toks: Tok[] = [];
+  let i = pos;
+  while (toks.length < max && i < text.length) {
+    TOKEN_RE.lastIndex = i;
+    const m = TOKEN_RE.exec(text);
+    if (!m) break;
+    const t = m[0];
+    const lower = t[0] === t[0]!.toLowerCase() && t[0] !== t[0]!.toUpperCase();
+    if (lower && !allowLower && !PARTICLES.has(t)) break;
+    if (lower && PARTICLES.has(t) === false && !allowLower) break;
+    toks.push({ start: i, end: i + t.length, text: t });
+    i += t.length;
+    if (text[i] === "." && t.length === 1) i++;
+    // single space (or two) between tokens, no newline
+    let j = i;
+    while (j < text.length && j - i < 2 && text[j] === " ") j++;
+    if (j === i) break;
+    i = j;
+  }
+  // drop trailing particles / common words
+  while (toks.length > 0) {
+    const last = toks[toks.length - 1]!;
+    if (PARTICLES.has(last.text.toLowerCase()) || COMMON_WORDS.has(last.text.toLowerCase())) toks.pop();
+    else break;
+  }
+  return toks;
+}
+
+function isNameLike(t: string, d: Dicts): boolean {
+  const w = norm(t.replace(/\.$/, ""));
+  return d.first.has(w) || d.last.has(w);
+}
+
+const CAP_SEQ_RE = /(?<![\p{L}\p{N}_@.])[\p{Lu}][\p{Ll}'’-]{1,24}(?:\s{1,2}(?:[\p{Lu}]\.?|[\p{Lu}][\p{Ll}'’-]{1,24}|van|de|der|von|bin|da|di|del|la|le|dos)){1,3}(?![\p{L}\p{N}_@])/gu;
+
+export function detectPersons(text: string): Finding[] {
+  const d = loadDicts();
+  const out: Finding[] = [];
+  const taken = (s: number, e: number) => out.some((f) => f.start < e && s < f.end);
+  // (a) cue-triggered names
+  for (const re of [/(?:^|[\s"'(|,:{])(?=[\p{L}])/gu]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const pos = m.index + m[0].length;
+      if (m[0].length === 0) re.lastIndex++;
+      if (pos >= text.length) break;
+      const before = text.slice(Math.max(0, pos - 40), pos);
+      const keyCtx = KEY_CUE.test(before);
+      const hon = HONORIFIC.test(before);
+      const cue = keyCtx || hon || NAME_CUE.test(before);
+      if (!cue) continue;
+      const toks = readNameTokens(text, pos, 4, keyCtx);
+      if (toks.length === 0) continue;
+      const s = toks[0]!.start;
+      const e = toks[toks.length - 1]!.end;
+      if (taken(s, e)) continue;
+      const known = toks.filter((t) => isNameLike(t.text, d)).length;
+      const allCaps = toks.every((t) => /^[\p{Lu}.]+$/u.test(t.text));
+      let score = 0;
+      if (keyCtx) score = toks.length >= 2 ? 0.85 : known > 0 ? 0.75 : 0.55;
+      else if (hon) score = 0.85;
+      else if (known > 0) score = toks.length >= 2 || known === toks.length ? 0.8 : 0.5;
+      else score = toks.length >= 2 && !allCaps ? 0.55 : 0;
+      if (toks.some((t) => COMMON_WORDS.has(t.text.toLowerCase())) && !hon && !keyCtx) score -= 0.3;
+      if (score >= 0.5) out.push({ type: "PERSON", start: s, end: e, score });
+      re.lastIndex = Math.max(re.lastIndex, e);
+    }
+  }
+  // (b) dictionary-driven capitalised sequences: First [Middle] Last
+  CAP_SEQ_RE.lastIndex = 0;
+  for (let m = CAP_SEQ_RE.exec(text); m; m = CAP_SEQ_RE.exec(text)) {
+    const s = m.index;
+    const e = s + m[0].length;
+    if (taken(s, e)) continue;
+    const parts = m[0].split(/\s+/);
+    const firstW = norm(parts[0]!);
+    const lastW = norm(parts[parts.length - 1]!.replace(/\.$/, ""));
+    if (COMMON_WORDS.has(firstW) || COMMON_WORDS.has(lastW)) continue;
+    const firstOk = d.first.has(firstW);
+    const lastOk = d.last.has(lastW) || d.first.has(lastW);
+    if (d.countries.has(norm(m[0])) || d.places.has(norm(m[0]))) continue;
+    if (firstOk && lastOk) out.push({ type: "PERSON", start: s, end: e, score: 0.75 });
+    else if (firstOk && parts.length >= 2 && parts[parts.length - 1]!.length > 2) out.push({ type: "PERSON", start: s, end: e, score: 0.55 });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- addresses and locations
+
+const STREET_SUFFIX =
+  "street|st\\.?|road|rd\\.?|avenue|ave\\.?|drive|dr\\.?|lane|ln\\.?|court|ct\\.?|boulevard|blvd\\.?|way|place|pl\\.?|terrace|crescent|close|highway|hwy|parkway|pkwy|square|sq\\.?|trail|circle|row|walk|mews|grove|gardens|hill|view|path|loop|alley|plaza";
+const EN_STREET_RE = new RegExp(
+  `(?<![\\p{L}\\p{N}])\\d{1,6}[A-Za-z]?(?:\\s\\d{1,5})?\\s(?:[\\p{Lu}][\\p{L}'’.-]{0,24}\\s){1,4}(?:${STREET_SUFFIX})(?![\\p{L}])(?:,?\\s(?:apt\\.?|suite|unit|ste\\.?|#)\\s?\\w{1,6})?`,
+  "giu",
+);
+const CONT_STREET_RE =
+  /(?<![\p{L}\p{N}])(?:(?:rue|rua|via|calle|avenida|av\.|chemin|boulevard|piazza|plaza|carrer|viale|corso|praça|ulica|ul\.|strada)\s(?:[\p{L}'’.-]{1,24}\s){0,4}[\p{L}'’.-]{1,24},?\s\d{1,5}[a-z]?|[\p{Lu}][\p{Ll}\p{L}'’-]{1,30}(?:straße|strasse|str\.|gasse|weg|platz|allee|ring|damm|ufer|vej|gade|vägen|gatan|veien|vegen|laan|straat|utca|út|tie|katu|tee|iela|gatve|cesta|ulice)\s\d{1,5}[a-z]?)(?![\p{L}\p{N}])/giu;
+const MIL_RE = /(?<![\p{L}\p{N}])(?:PSC|Unit|CMR)\s\d{3,5},?\s(?:Box)\s\d{3,5}(?:\s{1,3}(?:APO|FPO|DPO)\s(?:AA|AE|AP)\s\d{5})?/giu;
+const ZIP_CITY_RE = /(?<=,\s{0,2})(\d{3}\s?\d{2}|\d{4,5})\s([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{Lu}\d][\p{L}'’.-]{0,30}){0,3})(?=\s*[,.\n]|$)/gu;
+const KEY_VALUE_RE = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$)/giu;
+const PLACE_CUE_RE = /(?:\b(?:from|in|at|to|near|visit(?:ed|ing)?|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from)\s)([\p{Lu}][\p{L}'’.-]{1,30}(?:\s(?:[\p{Lu}][\p{L}'’.-]{1,30}|\([\p{Lu}][\p{L}]{1,20}\))){0,3})/gu;
+
+export function detectLocations(text: string): Finding[] {
+  const d = loadDicts();
+  const out: Finding[] = [];
+  const push = (type: string, s: number, e: number, score: number) => {
+    while (e > s && /[\s,.]/.test(text[e - 1]!) && !(type === "STREET_ADDRESS" && text[e - 1] === "." && /(?:St|Str|Ave|Rd|Dr|Blvd)\.$/.test(text.slice(s, e)))) e--;
+    if (e > s) out.push({ type, start: s, end: e, score });
+  };
+  for (const re of [EN_STREET_RE, CONT_STREET_RE, MIL_RE]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) push("STREET_ADDRESS", m.index, m.index + m[0].length, 0.8);
+  }
+  KEY_VALUE_RE.lastIndex = 0;
+  for (let m = KEY_VALUE_RE.exec(text); m; m = KEY_VALUE_RE.exec(text)) {
+    const key = m[1]!.toLowerCase();
+    const val = m[2]!;
+    const vs = m.index + m[0].lastIndexOf(val);
+    if (/^(?:n\/a|none|null|unknown|redacted.*|-|\s*)$/i.test(val) || /REDACTED/i.test(val)) continue;
+    if (key.startsWith("street") || key.startsWith("address")) push("STREET_ADDRESS", vs, vs + val.length, 0.8);
+    else if (/[\p{L}]/u.test(val)) push("LOCATION", vs, vs + val.length, 0.75);
+  }
+  ZIP_CITY_RE.lastIndex = 0;
+  for (let m = ZIP_CITY_RE.exec(text); m; m = ZIP_CITY_RE.exec(text)) {
+    const city = m[2]!;
+    const cs = m.index + m[0].length - city.length;
+    push("LOCATION", cs, cs + city.length, 0.7);
+  }
+  PLACE_CUE_RE.lastIndex = 0;
+  for (let m = PLACE_CUE_RE.exec(text); m; m = PLACE_CUE_RE.exec(text)) {
+    const v = m[1]!;
+    const vs = m.index + m[0].length - v.length;
+    const n = norm(v);
+    if (d.countries.has(n) || d.places.has(n)) push("LOCATION", vs, vs + v.length, 0.75);
+    else if (/university of $/i.test(m[0].slice(0, m[0].length - v.length))) push("LOCATION", vs, vs + v.length, 0.6);
+  }
+  // country names anywhere (bounded word sequences); countries are few and distinctive
+  const COUNTRY_RE = /(?<![\p{L}])[\p{Lu}][\p{Ll}]{2,20}(?:\s[\p{Lu}][\p{Ll}]{2,20}){0,2}(?![\p{L}])/gu;
+  COUNTRY_RE.lastIndex = 0;
+  for (let m = COUNTRY_RE.exec(text); m; m = COUNTRY_RE.exec(text)) {
+    const words = m[0].split(" ");
+    // longest prefix that is a country
+    for (let k = words.length; k >= 1; k--) {
+      const cand = words.slice(0, k).join(" ");
+      if (d.countries.has(norm(cand))) {
+        push("LOCATION", m.index, m.index + cand.length, 0.7);
+        break;
+      }
+    }
+  }
+  return dedupe(out);
+}
+
+function dedupe(fs: Finding[]): Finding[] {
+  fs.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Finding[] = [];
+  for (const f of fs) {
+    const prev = out[out.length - 1];
+    if (prev && prev.type === f.type && f.start < prev.end) {
+      if (f.end > prev.end) prev.end = f.end;
+      prev.score = Math.max(prev.score, f.score);
+      continue;
+    }
+    out.push(f);
+  }
+  return out;
+}
+
+export function detectNames(text: string): Finding[] {
+  const locs = detectLocations(text);
+  const persons = detectPersons(text).filter((p) => !locs.some((l) => l.start < p.end && p.start < l.end && l.score >= p.score));
+  return [...persons, ...locs];
+}

@@ -1,0 +1,48 @@
+/** A detected span. `start`/`end` are JavaScript string indices (UTF-16 code units), end exclusive. */
+export interface Finding {
+  type: string;
+  start: number;
+  end: number;
+  /** Confidence in [0, 1]. */
+  score: number;
+}
+
+/** A pure detector: text in, findings out. Must run in time linear in `text.length`. */
+export type Detector = (text: string) => Finding[];
+
+export const INJECTION_TYPE = "PROMPT_INJECTION";
+
+/** Secret types (names follow the shared corpus; AGENT_LEDGER_TOKEN is our own `svc_live_` token). */
+export const SECRET_TYPES: ReadonlySet<string> = new Set([
+  "AWS_ACCESS_KEY",
+  "AWS_SECRET_KEY",
+  "AZURE_KEY",
+  "GOOGLE_API_KEY",
+  "GCP_SERVICE_ACCOUNT_KEY",
+  "GITHUB_TOKEN",
+  "GITLAB_TOKEN",
+  "SLACK_TOKEN",
+  "SLACK_WEBHOOK",
+  "STRIPE_KEY",
+  "NPM_TOKEN",
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "HUGGINGFACE_TOKEN",
+  "AGENT_LEDGER_TOKEN",
+  "PRIVATE_KEY",
+  "JWT",
+  "GENERIC_SECRET",
+]);
+
+export function isSecretType(type: string): boolean {
+  return SECRET_TYPES.has(type);
+}
+
+export function isInjectionType(type: string): boolean {
+  return type === INJECTION_TYPE;
+}
+
+/** Everything that is neither a secret nor an injection finding is PII (Presidio entity names). */
+export function isPiiType(type: string): boolean {
+  return !isSecretType(type) && !isInjectionType(type);
+}
