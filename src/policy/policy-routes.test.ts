@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { eachStore } from '../testing/harness.ts';
+import { addMember, auditLeaves } from '../testing/workspace.ts';
+import { DEFAULT_POLICY } from './default-policy.ts';
+
+const INVOKE = '/api/v1/admin/agents/events/invocation';
+
+eachStore('policy documents and agent scopes', (get) => {
+  test('a new workspace has the default policy as version 0; a PUT stores version 1 and appends a policy_change leaf', async () => {
+    const t = get();
+    const a = await t.signIn('admin@policy-co.io');
+    const first = await t.request({ method: 'GET', url: '/api/v1/policy', token: a.token });
+    assert.equal(first.statusCode, 200);
+    assert.equal(first.json().version, 0);
+    assert.deepEqual(first.json().rules, DEFAULT_POLICY.rules);
+
+    const doc = {
+      default_verdict: 'allow',
+      rules: [{ id: 'deny-shell', when: { tools: ['shell*'] }, verdict: 'deny' }],
+    };
+    const put = await t.request({ method: 'PUT', url: '/api/v1/policy', token: a.token, payload: doc });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.equal(put.json().version, 1);
+    const leaves = await auditLeaves(t, a.token);
+    const change = leaves.find((l) => l.kind === 'policy_change');
+    assert.deepEqual(change?.policy, doc);
+    assert.equal(change?.version, 1);
+
+    // The new policy decides the next event, and its rule id is the stored reason.
+    const ev = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'ops', tool_name: 'shell.exec' } });
+    assert.equal(ev.json().verdict, 'deny');
+    const [row] = await t.testDb.db.query<{ reasons: string[]; policy_version: number }>(
+      'SELECT reasons, policy_version FROM invocations WHERE invocation_id = $1',
+      [ev.json().invocation_id],
+    );
+    assert.deepEqual(row!.reasons, ['deny-shell']);
+    assert.equal(row!.policy_version, 1);
+    const other = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'ops', tool_name: 'search' } });
+    assert.equal(other.json().verdict, 'allow');
+  });
+
+  test('invalid policy documents are refused with 422 and the field', async () => {
+    const t = get();
+    const a = await t.signIn('admin@policy-bad.io');
+    const cases: Array<[unknown, string]> = [
+      [{ default_verdict: 'maybe', rules: [] }, '/default_verdict'],
+      [{ default_verdict: 'allow', rules: [{ id: 'X Y', when: {}, verdict: 'deny' }] }, '/rules/0/id'],
+      [{ default_verdict: 'allow', rules: [{ id: 'a', when: { tools: 'shell' }, verdict: 'deny' }] }, '/rules/0/when/tools'],
+      [{ default_verdict: 'allow', rules: [{ id: 'a', when: { min_score: 2 }, verdict: 'deny' }] }, '/rules/0/when/min_score'],
+      [{ default_verdict: 'allow', rules: [{ id: 'a', when: {}, verdict: 'deny' }, { id: 'a', when: {}, verdict: 'allow' }] }, '/rules/1/id'],
+      [{ default_verdict: 'allow', rules: [{ id: 'a', when: { colour: 'red' }, verdict: 'deny' }] }, '/rules/0/when'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await t.request({ method: 'PUT', url: '/api/v1/policy', token: a.token, payload: payload as object });
+      assert.equal(res.statusCode, 422, `${JSON.stringify(payload)} → ${res.body}`);
+      assert.ok(
+        res.json().errors.some((e: { field: string }) => e.field.startsWith(field)),
+        `${JSON.stringify(payload)}: ${res.body}`,
+      );
+    }
+    assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: a.token })).json().version, 0);
+  });
+
+  test('viewers and auditors cannot read or change the policy or scopes', async () => {
+    const t = get();
+    const a = await t.signIn('admin@policy-roles.io');
+    const viewer = await addMember(t, a, 'v@policy-roles.io', 'viewer');
+    const auditor = await addMember(t, a, 'au@policy-roles.io', 'auditor');
+    const operator = await addMember(t, a, 'op@policy-roles.io', 'operator');
+    for (const who of [viewer, auditor]) {
+      assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: who.token })).statusCode, 403);
+      const put = await t.request({ method: 'PUT', url: '/api/v1/agents/x/scope', token: who.token, payload: { allowed_tools: [] } });
+      assert.equal(put.statusCode, 403);
+    }
+    assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: operator.token })).statusCode, 200);
+  });
+
+  test('a tool outside the agent scope is denied and recorded as a rogue oos_tool event; shadow mode too, but never reviewed', async () => {
+    const t = get();
+    const a = await t.signIn('admin@scope-co.io');
+    const scope = await t.request({
+      method: 'PUT',
+      url: '/api/v1/agents/crm-bot/scope',
+      token: a.token,
+      payload: { allowed_tools: ['crm.*', 'search'] },
+    });
+    assert.equal(scope.statusCode, 200, scope.body);
+    const inScope = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'crm-bot', tool_name: 'crm.lookup' } });
+    assert.equal(inScope.json().verdict, 'allow');
+    const out = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'crm-bot', tool_name: 'payments.refund' } });
+    assert.equal(out.statusCode, 201);
+    assert.equal(out.json().verdict, 'deny');
+    const rogue = await t.testDb.db.query<{ event_type: string; tool: string; invocation_id: number }>(
+      'SELECT event_type, tool, invocation_id FROM rogue_events WHERE tenant_id = $1',
+      [a.account.tenant_id],
+    );
+    assert.deepEqual(rogue, [{ event_type: 'oos_tool', tool: 'payments.refund', invocation_id: out.json().invocation_id }]);
+    const leaves = await auditLeaves(t, a.token);
+    assert.ok(leaves.some((l) => l.kind === 'scope_change' && l.agent_key === 'crm-bot'));
+    assert.ok(leaves.some((l) => l.kind === 'rogue' && l.event_type === 'oos_tool' && l.tool === 'payments.refund'));
+    // Unscoped agents may call anything.
+    const free = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'other-bot', tool_name: 'payments.refund' } });
+    assert.equal(free.json().verdict, 'allow');
+  });
+});
