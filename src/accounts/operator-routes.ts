@@ -9,6 +9,8 @@ import { getWorkspace } from './directory.ts';
 import { listWorkspaces, planView } from './plan-view.ts';
 import { PlanTierSchema, PlanViewSchema, SubscriptionStatusSchema } from './schemas.ts';
 
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The operator API: registered only when OPERATOR_TOKEN is set. */
 export async function operatorRoutes(fastify: FastifyInstance, deps: AccountRouteDeps): Promise<void> {
   const { ctx } = deps;
@@ -31,8 +33,12 @@ export async function operatorRoutes(fastify: FastifyInstance, deps: AccountRout
       },
     },
     async (req) => {
-      const after = decodeCursor(req.query.cursor)?.[0];
-      const rows = await listWorkspaces(ctx.db, typeof after === 'string' ? after : null, req.query.limit + 1);
+      const after = decodeCursor(req.query.cursor)?.[0] ?? null;
+      // The key goes into a uuid comparison: anything else is a forged cursor, not a 500.
+      if (after !== null && (typeof after !== 'string' || !UUID_RE.test(after))) {
+        throw unprocessable('The cursor is not one this service issued.', [{ field: '/cursor', message: 'is invalid' }]);
+      }
+      const rows = await listWorkspaces(ctx.db, after, req.query.limit + 1);
       const now = ctx.now();
       const out = page(rows, req.query.limit, (w) => [w.tenant_id]);
       return { items: await Promise.all(out.items.map((w) => planView(ctx.config, deps.usage, w, now))), next_cursor: out.next_cursor };

@@ -103,13 +103,14 @@ export async function workspaceRoutes(fastify: FastifyInstance, deps: AccountRou
   app.delete(
     '/api/v1/workspace/invites/:invitation_id',
     {
-      config: { auth: 'account', roles: ADMIN },
+      // A write like any other: only token revocation is exempt from the 402 gate (API.md).
+      config: { auth: 'account', roles: ADMIN, write: true },
       schema: {
         tags,
         summary: 'Withdraw an open invitation',
         security: bearer,
         params: Type.Object({ invitation_id: Uuid }),
-        response: { 204: Type.Null(), ...problems(401, 403, 404) },
+        response: { 204: Type.Null(), ...problems(401, 402, 403, 404) },
       },
     },
     async (req, reply) => {
