@@ -29,13 +29,13 @@ const WEAK_OBJ = "(?:text|information|info|data|evidence|articles?|context|messa
 
 export const CUES: Cue[] = [
   // ---- instruction override (en)
-  { id: "override", re: new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|neglect|skip|discard|drop)\\w{0,3}\\s+${F}${STRONG_OBJ}\\b`, "i"), weight: 0.9 },
+  { id: "override", re: new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|neglect|skip|discard|drop)(?:ing)?\\s+${F}${STRONG_OBJ}\\b`, "i"), weight: 0.9 },
   {
     id: "override_weak",
-    re: new RegExp(`\\b(?:ignore|disregard|forget)\\w{0,3}\\s+(?:about\\s+)?(?:all\\s+|the\\s+)?(?:previous|prior|above|earlier|preceding|other|rest of)\\s+(?:the\\s+|this\\s+)?${WEAK_OBJ}`, "i"),
+    re: new RegExp(`\\b(?:ignore|disregard|forget)(?:ing)?\\s+(?:about\\s+)?(?:all\\s+|the\\s+)?(?:previous|prior|above|earlier|preceding|other|rest of)\\s+(?:the\\s+|this\\s+)?${WEAK_OBJ}`, "i"),
     weight: 0.85,
   },
-  { id: "override_above", re: /\b(?:ignore|disregard|forget)\w{0,3}\s+(?:the\s+)?(?:above|everything|all that|what (?:i|you) (?:said|were told))\b/i, weight: 0.85 },
+  { id: "override_above", re: /\b(?:ignore|disregard|forget)(?:ing)?\s+(?:the\s+)?(?:above|everything|all that|what (?:i|you) (?:said|were told))\b/i, weight: 0.85 },
   { id: "leave_behind", re: /\bleave\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|earlier)\s+\w{2,20}\s+behind\b/i, weight: 0.8 },
   { id: "instructions_void", re: /\b(?:previous|prior|above|earlier|old|out of date|outdated)\s*(?:instructions?|directions|rules)\s+(?:are|were|is)\s+(?:false|void|invalid|cancel+ed|obsolete|null|wrong|outdated|no longer valid)/i, weight: 0.85 },
   { id: "end_instructions", re: /\bend\s+(?:of\s+)?(?:out of date|previous|prior|old|system)\s+instructions\b|#{2,}\s*ignore\s+(?:above|below)\s*#{2,}|%%%\s*end\b/i, weight: 0.6 },
@@ -57,7 +57,7 @@ export const CUES: Cue[] = [
   { id: "new_task_de", re: /\b(?:nun folgen (?:neue|weitere) aufgaben|neue(?:n|r)? aufgabe|wir (?:starten|beginnen) (?:von neu|mit einer neuen))/i, weight: 0.5 },
   { id: "override_es", re: /\b(?:ignora|ignore|olvida|olvide|olvidá|descarta|omite|no hagas caso)\w{0,2}\b[^.!?\n]{0,40}?\b(?:instrucciones|indicaciones|reglas|todo lo (?:anterior|que))/i, weight: 0.9 },
   { id: "override_es2", re: /\bolvid[ae]\s+todo\b/i, weight: 0.8 },
-  { id: "override_fr", re: /\b(?:ignore[zr]?|oubliez|oublie|ne tenez pas compte)\b[^.!?\n]{0,40}?\b(?:instructions|consignes|règles|directives|tout ce qui précède)/i, weight: 0.9 },
+  { id: "override_fr", re: /\b(?:ignorez|ignorer|oubliez|oublie|ne tenez pas compte)\b[^.!?\n]{0,40}?(?:instructions|consignes|règles|directives|tout ce qui précède)|\bignore\s+(?:toutes|tous|les|tes|vos|ces)\b[^.!?\n]{0,30}?(?:instructions|consignes|règles|directives)/i, weight: 0.9 },
   { id: "override_it_pt_nl", re: /\b(?:dimentica|ignora|esqueça|esqueca|negeer|vergeet)\b[^.!?\n]{0,40}?\b(?:istruzioni|instruções|instrucoes|instructies|regole|regras)\b/i, weight: 0.9 },
   { id: "override_zh_ru_ja", re: /(?:忽略|无视|忘记|忘掉|無視|忘れ)[^。！？\n]{0,20}?(?:指令|指示|提示|规则|命令|之前|以上)|(?:игнорируй|забудь|проигнорируй)[^.!?\n]{0,40}?(?:инструкции|указания|правила)/i, weight: 0.9 },
   // ---- prompt extraction
@@ -69,7 +69,7 @@ export const CUES: Cue[] = [
   { id: "extract_above", re: /\bwhat (?:is|was) written (?:above|at the beginning|before)\b|\bsentences before the text\b|\brepeat (?:the|all)\s+(?:above|previous)\b|\b(?:my|your) (?:initial |original |previous |real )?instructions (?:say|were|are)\b/i, weight: 0.75 },
   { id: "extract_de", re: /\b(?:zeige?|gib|nenne|wiederhole)\w{0,2}\b[^.!?\n]{0,30}?\b(?:prompt-?texte?|anweisungen|instruktionen|systemprompt)\b|\bvorzeigen sämtlicher prompt/i, weight: 0.8 },
   // ---- role / system impersonation and delimiters
-  { id: "role_line", re: /(?:^|\n)\s*(?:system|assistant|user|developer|\[system(?: note| message)?[:\]]|<\|im_start\|>\s*system)\s*:/i, weight: 0.45, data: true },
+  { id: "role_line", re: /(?:^|\n)[ \t]{0,8}(?:system|assistant|user|developer|\[system(?: note| message)?[:\]]|<\|im_start\|>[ \t]{0,4}system)[ \t]{0,4}:/i, weight: 0.45, data: true },
   { id: "special_tokens", re: /<\|(?:im_start|im_end|endoftext|system|user|assistant)\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:system|instructions?|information)>|<end of session>|BEGIN USER INPUT|END USER INPUT/i, weight: 0.55 },
   { id: "system_note", re: /\[(?:system note|system message|admin request|system override)\s*:|\b(?:admin|system|developer) (?:request|override|mode)\s*::/i, weight: 0.75 },
   // ---- jailbreak framings
@@ -106,7 +106,7 @@ export const CUES: Cue[] = [
 /** Persona prompts written by the user ("I want you to act as…") are not injections by themselves. */
 const PERSONA_PROMPT = /\b(?:i want you to act as|act as an? |i will (?:provide|write|give|speak to) you|my first (?:suggestion |)request is)\b/i;
 
-const DATA_MARKERS = /(?:^|\n)\s*(?:SUBJECT:|EMAIL_FROM:|From:|To:|Date:|Web Result|Domain Name:|\| [^\n]{1,200} \||```|#+ |-{4,}|\{"|read_file\(|Tool (?:call|result)|\[\d+\])|\b(?:Hi|Dear|Hello) [A-Z][a-z]{1,20}\b|(?:Regards|Sincerely|Thanks|Cheers),?\s*\n/;
+const DATA_MARKERS = /(?:^|\n)[ \t]{0,8}(?:SUBJECT:|EMAIL_FROM:|From:|To:|Date:|Web Result|Domain Name:|\| [^\n]{1,200} \||```|#{1,6} |-{4}|\{"|read_file\(|Tool (?:call|result)|\[\d+\])|\b(?:Hi|Dear|Hello) [A-Z][a-z]{1,20}\b|(?:Regards|Sincerely|Thanks|Cheers),?[ \t]{0,4}\n/;
 
 // ---------------------------------------------------------------- de-obfuscation
 

@@ -87,6 +87,29 @@ const HONORIFIC = /(?:^|[^\p{L}])(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|herr|fra
 const NAME_CUE =
   /(?:my name is|name is|names? ?:|called|call me|i am|i'm|this is|signed,?|regards,?|sincerely,?|dear|hi|hello|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn:?|c\/o|ship (?:it |the \w+ )?to|send (?:it |the \w+ )?to|deliver(?: it)? to|an|à|a)\s*$/iu;
 const KEY_CUE = /["']?(?:full_?name|name|first_?name|last_?name|surname|contact|card_?holder|cardholder|customer_?name|holder|recipient|sender|owner|patient|employee|user_?name_?full|display_?name)["']?\s*[:=|,]\s*["']?\s*$/iu;
+const CUE_SCAN_RE = new RegExp(
+  "(?:(" +
+    KEY_CUE.source.replace(/\\s\*\$$/, "") +
+    ")|(?<![\\p{L}])(" +
+    HONORIFIC.source.replace("(?:^|[^\\p{L}])", "").replace(/\\s\+\$$/, "") +
+    ")|(?<![\\p{L}])" +
+    NAME_CUE.source.replace(/\\s\*\$$/, "") +
+    ")\\s*",
+  "giu",
+);
+
+/** Binary search in findings sorted by start: does [s, e) overlap one? */
+function occupied(sorted: readonly Finding[], s: number, e: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.end <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]!.start < e;
+}
+
 const PARTICLES = new Set(["van", "de", "der", "den", "von", "bin", "binti", "da", "di", "du", "del", "della", "la", "le", "dos", "das", "ter", "ten", "al", "el", "y", "zu", "mac", "st."]);
 
 // a name token: capitalised word (any script), an initial "M." / "M", or a lower-case word in key-value context
@@ -138,42 +161,38 @@ const CAP_SEQ_RE = /(?<![\p{L}\p{N}_@.])[\p{Lu}][\p{Ll}'’-]{1,24}(?:\s{1,2}(?:
 export function detectPersons(text: string): Finding[] {
   const d = loadDicts();
   const out: Finding[] = [];
-  const taken = (s: number, e: number) => out.some((f) => f.start < e && s < f.end);
-  // (a) cue-triggered names
-  for (const re of [/(?:^|[\s"'(|,:{])(?=[\p{L}])/gu]) {
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      const pos = m.index + m[0].length;
-      if (m[0].length === 0) re.lastIndex++;
-      if (pos >= text.length) break;
-      const before = text.slice(Math.max(0, pos - 40), pos);
-      const keyCtx = KEY_CUE.test(before);
-      const hon = HONORIFIC.test(before);
-      const cue = keyCtx || hon || NAME_CUE.test(before);
-      if (!cue) continue;
-      const toks = readNameTokens(text, pos, 4, keyCtx);
-      if (toks.length === 0) continue;
-      const s = toks[0]!.start;
-      const e = toks[toks.length - 1]!.end;
-      if (taken(s, e)) continue;
-      const known = toks.filter((t) => isNameLike(t.text, d)).length;
-      const allCaps = toks.every((t) => /^[\p{Lu}.]+$/u.test(t.text));
-      let score = 0;
-      if (keyCtx) score = toks.length >= 2 ? 0.85 : known > 0 ? 0.75 : 0.55;
-      else if (hon) score = 0.85;
-      else if (known > 0) score = toks.length >= 2 || known === toks.length ? 0.8 : 0.5;
-      else score = toks.length >= 2 && !allCaps ? 0.55 : 0;
-      if (toks.some((t) => COMMON_WORDS.has(t.text.toLowerCase())) && !hon && !keyCtx) score -= 0.3;
-      if (score >= 0.5) out.push({ type: "PERSON", start: s, end: e, score });
-      re.lastIndex = Math.max(re.lastIndex, e);
+  // (a) cue-triggered names: one pass over cue words, then read the name tokens after each cue
+  CUE_SCAN_RE.lastIndex = 0;
+  let lastEnd = -1;
+  for (let m = CUE_SCAN_RE.exec(text); m; m = CUE_SCAN_RE.exec(text)) {
+    const pos = m.index + m[0].length;
+    if (pos <= lastEnd) continue;
+    const keyCtx = m[1] !== undefined;
+    const hon = m[2] !== undefined;
+    const toks = readNameTokens(text, pos, 4, keyCtx);
+    if (toks.length === 0) continue;
+    const s = toks[0]!.start;
+    const e = toks[toks.length - 1]!.end;
+    const known = toks.filter((t) => isNameLike(t.text, d)).length;
+    const allCaps = toks.every((t) => /^[\p{Lu}.]+$/u.test(t.text));
+    let score = 0;
+    if (keyCtx) score = toks.length >= 2 ? 0.85 : known > 0 ? 0.75 : 0.55;
+    else if (hon) score = 0.85;
+    else if (known > 0) score = toks.length >= 2 || known === toks.length ? 0.8 : 0.5;
+    else score = toks.length >= 2 && !allCaps ? 0.55 : 0;
+    if (toks.some((t) => COMMON_WORDS.has(t.text.toLowerCase())) && !hon && !keyCtx) score -= 0.3;
+    if (score >= 0.5) {
+      out.push({ type: "PERSON", start: s, end: e, score });
+      lastEnd = e;
     }
   }
   // (b) dictionary-driven capitalised sequences: First [Middle] Last
+  const cueSpans = [...out];
   CAP_SEQ_RE.lastIndex = 0;
   for (let m = CAP_SEQ_RE.exec(text); m; m = CAP_SEQ_RE.exec(text)) {
     const s = m.index;
     const e = s + m[0].length;
-    if (taken(s, e)) continue;
+    if (occupied(cueSpans, s, e)) continue;
     const parts = m[0].split(/\s+/);
     const firstW = norm(parts[0]!);
     const lastW = norm(parts[parts.length - 1]!.replace(/\.$/, ""));
@@ -196,7 +215,8 @@ const EN_STREET_RE = new RegExp(
   "giu",
 );
 const CONT_STREET_RE =
-  /(?<![\p{L}\p{N}])(?:(?:rue|rua|via|calle|avenida|av\.|chemin|boulevard|piazza|plaza|carrer|viale|corso|praça|ulica|ul\.|strada)\s(?:[\p{L}'’.-]{1,24}\s){0,4}[\p{L}'’.-]{1,24},?\s\d{1,5}[a-z]?|[\p{Lu}][\p{Ll}\p{L}'’-]{1,30}(?:straße|strasse|str\.|gasse|weg|platz|allee|ring|damm|ufer|vej|gade|vägen|gatan|veien|vegen|laan|straat|utca|út|tie|katu|tee|iela|gatve|cesta|ulice)\s\d{1,5}[a-z]?)(?![\p{L}\p{N}])/giu;
+  /(?<![\p{L}\p{N}])(?:(?:rue|rua|via|calle|avenida|av\.|chemin|boulevard|piazza|plaza|carrer|viale|corso|praça|ulica|ul\.|strada)\s(?:[\p{L}'’.-]{1,24}\s){0,4}[\p{L}'’.-]{1,24},?\s\d{1,5}[a-z]?)(?![\p{L}\p{N}])/giu;
+const SUFFIX_NUM_RE = /(?<=\p{Ll})(?:straße|strasse|str\.|gasse|weg|platz|allee|ring|damm|ufer|vej|gade|vägen|gatan|veien|vegen|laan|straat|utca|út|tie|katu|tee|iela|gatve|cesta|ulice)\s\d{1,5}[a-z]?(?![\p{L}\p{N}])/giu;
 const MIL_RE = /(?<![\p{L}\p{N}])(?:PSC|Unit|CMR)\s\d{3,5},?\s(?:Box)\s\d{3,5}(?:\s{1,3}(?:APO|FPO|DPO)\s(?:AA|AE|AP)\s\d{5})?/giu;
 const ZIP_CITY_RE = /(?<=,\s{0,2})(\d{3}\s?\d{2}|\d{4,5})\s([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{Lu}\d][\p{L}'’.-]{0,30}){0,3})(?=\s*[,.\n]|$)/gu;
 const KEY_VALUE_RE = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$)/giu;
@@ -209,6 +229,13 @@ export function detectLocations(text: string): Finding[] {
     while (e > s && /[\s,.]/.test(text[e - 1]!) && !(type === "STREET_ADDRESS" && text[e - 1] === "." && /(?:St|Str|Ave|Rd|Dr|Blvd)\.$/.test(text.slice(s, e)))) e--;
     if (e > s) out.push({ type, start: s, end: e, score });
   };
+  SUFFIX_NUM_RE.lastIndex = 0;
+  for (let m = SUFFIX_NUM_RE.exec(text); m; m = SUFFIX_NUM_RE.exec(text)) {
+    let ws = m.index;
+    while (ws > 0 && m.index - ws < 30 && /[\p{L}'’-]/u.test(text[ws - 1]!)) ws--;
+    if (ws === m.index || !/\p{Lu}/u.test(text[ws]!) || (ws > 0 && /[\p{L}\p{N}]/u.test(text[ws - 1]!))) continue;
+    push("STREET_ADDRESS", ws, m.index + m[0].length, 0.8);
+  }
   for (const re of [EN_STREET_RE, CONT_STREET_RE, MIL_RE]) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) push("STREET_ADDRESS", m.index, m.index + m[0].length, 0.8);
@@ -270,6 +297,7 @@ function dedupe(fs: Finding[]): Finding[] {
 
 export function detectNames(text: string): Finding[] {
   const locs = detectLocations(text);
-  const persons = detectPersons(text).filter((p) => !locs.some((l) => l.start < p.end && p.start < l.end && l.score >= p.score));
+  const strong = locs.filter((l) => l.score >= 0.7).sort((a, b) => a.start - b.start);
+  const persons = detectPersons(text).filter((p) => !occupied(strong, p.start, p.end) || p.score > 0.8);
   return [...persons, ...locs];
 }

@@ -390,7 +390,7 @@ export const NUMERIC_RULES: Rule[] = [
     type: "CREDIT_CARD",
     check: (c) => {
       const n = c.digits.length;
-      if (n < 12 || n > 19 || !cardPrefixOk(c.digits) || allSame(c.digits.slice(1))) return 0;
+      if (n < 12 || n > 19 || !cardPrefixOk(c.digits) || allSame(c.digits)) return 0;
       if (!uniformSeps(c, " -")) return 0;
       if (c.groups.length > 1 && !(c.groups.slice(0, -1).every((g) => g === 4) || groupsAre(c, [4, 6, 5], [4, 6, 4]))) return 0;
       if (!luhn(c.digits)) return 0;
@@ -646,7 +646,15 @@ export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RUL
         }
       }
     }
+    const long = groups.length > 8;
     for (let a = 0; a < groups.length; a++) {
+      // in long chunks a window starts only at the chunk start or where the separator changes
+      if (long && a > 0) {
+        const prev = text.slice(groups[a - 1]!.end, groups[a]!.start);
+        const next = a + 1 < groups.length ? text.slice(groups[a]!.end, groups[a + 1]!.start) : "";
+        const before = a > 1 ? text.slice(groups[a - 2]!.end, groups[a - 1]!.start) : "";
+        if (prev === next && prev === before && prev.length === 1) continue;
+      }
       let digits = 0;
       for (let b = a; b < groups.length && b - a < MAX_GROUPS; b++) {
         const len = groups[b]!.end - groups[b]!.start;

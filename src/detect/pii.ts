@@ -58,10 +58,8 @@ function validEmailParts(local: string, domain: string): boolean {
 const COMMON_TLDS =
   "com|org|net|edu|gov|mil|int|info|biz|name|pro|io|ai|app|dev|co|me|tv|cloud|online|site|store|tech|xyz|shop|blog|news|" +
   "us|uk|de|fr|es|it|nl|be|at|ch|se|no|dk|fi|pl|cz|hu|pt|ie|gr|ro|bg|hr|si|sk|lt|lv|ee|ru|ua|tr|il|in|jp|cn|kr|au|nz|ca|br|mx|ar|cl|za|eu|is|lu|gl|cy";
-const BARE_DOMAIN_RE = new RegExp(
-  `(?<![\\w@.\\-/:])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.){1,4}(?:${COMMON_TLDS})(?![\\w@-]|\\.[a-z0-9])`,
-  "gi",
-);
+const TLD_RE = new RegExp(`\\.(?:${COMMON_TLDS})(?![\\w@-]|\\.[a-z0-9])`, "gi");
+const LABELS_BEFORE_RE = /(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){0,3}[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 const SCHEME_RE = /(?<![A-Za-z0-9+.-])(?:https?|ftp|ftps|sftp|wss?|git|ssh|s3):\/\//gi;
 const WWW_RE = /(?<![\w./@-])www\.(?=[a-z0-9-]{1,63}\.)/gi;
 const URL_STOP = /[\s<>"'`\][{}|\\^]/;
@@ -106,6 +104,7 @@ export function detectUrl(text: string): Finding[] {
     if (m.index < lastEnd) continue;
     const hostStart = m.index + m[0].length;
     const e = urlEnd(text, hostStart);
+    SCHEME_RE.lastIndex = Math.max(SCHEME_RE.lastIndex, e);
     const host = text.slice(hostStart, e).split(/[/?#]/, 1)[0] ?? "";
     // need a host with a dot (or an IP / bracketed IPv6 / localhost)
     if (!/^(?:[^@]{0,256}@)?(?:\[[0-9a-f:.]{2,45}\]|[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}|localhost)(?::\d{1,5})?$/i.test(host)) continue;
@@ -130,18 +129,23 @@ export function detectUrl(text: string): Finding[] {
 /** Bare domain names ("microsoft.com"): weaker, separate so that callers can leave them out. */
 export function detectBareDomain(text: string, taken: Finding[]): Finding[] {
   const out: Finding[] = [];
-  BARE_DOMAIN_RE.lastIndex = 0;
+  TLD_RE.lastIndex = 0;
   let ti = 0;
   const sorted = [...taken].sort((a, b) => a.start - b.start);
-  for (let m = BARE_DOMAIN_RE.exec(text); m; m = BARE_DOMAIN_RE.exec(text)) {
-    const s = m.index;
-    const e = s + m[0].length;
+  let lastEnd = -1;
+  for (let m = TLD_RE.exec(text); m; m = TLD_RE.exec(text)) {
+    const e = m.index + m[0].length;
+    // labels before the TLD (bounded look-back of 256 chars)
+    const lb = LABELS_BEFORE_RE.exec(text.slice(Math.max(lastEnd, m.index - 256, 0), m.index));
+    if (!lb) continue;
+    const s = m.index - lb[0].length;
+    if (s > 0 && /[\w@.\-/:]/.test(text[s - 1]!)) continue;
     while (ti < sorted.length && sorted[ti]!.end <= s) ti++;
     if (ti < sorted.length && sorted[ti]!.start < e) continue;
-    const name = m[0];
-    // file names like "index.co" are rare; skip names whose first label is a common code word
+    const name = text.slice(s, e);
     if (/^(?:os|sys|self|this|np|pd|re|json|math|console|document|window|file|obj|lib|app|main|index|setup)\./i.test(name)) continue;
     out.push({ type: "URL", start: s, end: e, score: 0.5 });
+    lastEnd = e;
   }
   return out;
 }
