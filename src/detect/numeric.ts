@@ -588,7 +588,10 @@ export const NUMERIC_RULES: Rule[] = [
 
 const PHONE_EXT = /^\s?(?:x|ext\.?|extension)\s?\d{1,5}/i;
 
-function phoneFinding(text: string, c: Candidate, end: number): Finding | null {
+/** libphonenumber costs ~10-50 µs a call: at most this many calls per text (plus one per 256 chars). */
+const PHONE_CALL_BASE = 32;
+
+function phoneFinding(text: string, c: Candidate, end: number, budget: { calls: number }): Finding | null {
   const nd = c.digits.length;
   if (nd < 7 || nd > 15) return null;
   if (c.groups.length > 7) return null;
@@ -602,7 +605,12 @@ function phoneFinding(text: string, c: Candidate, end: number): Finding | null {
   // cheapest bound first: an unformatted digit run needs context (or a bare value) to reach the threshold
   if (!c.plus && !formatted && !ctx && !standalone) return null;
   let base = 0;
-  if (c.plus) {
+  if (budget.calls <= 0) {
+    // budget spent (a text made of thousands of phone-like runs): shape-only, weaker score
+    base = c.plus || formatted ? 0.45 : 0;
+    if (base === 0) return null;
+  } else if (c.plus) {
+    budget.calls--;
     const p = parsePhoneNumberFromString(c.raw.replace(/^\(\+/, "+").replace(/^00/, "+").replace(/\)$/, ""));
     if (!p) return null;
     if (p.isValid()) base = 0.75;
@@ -611,6 +619,7 @@ function phoneFinding(text: string, c: Candidate, end: number): Finding | null {
   } else {
     if (!formatted && nd > 12) return null;
     for (const r of PHONE_REGIONS) {
+      if (budget.calls-- <= 0) break;
       const p = parsePhoneNumberFromString(c.raw, r);
       if (p?.isValid()) {
         base = formatted ? 0.55 : 0.4;
@@ -626,6 +635,7 @@ function phoneFinding(text: string, c: Candidate, end: number): Finding | null {
 /** Numeric-chunk detector: all rules over all bounded candidates; per type the best non-overlapping spans. */
 export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RULES): Finding[] {
   const raw: Finding[] = [];
+  const budget = { calls: PHONE_CALL_BASE + Math.floor(text.length / 256) };
   scanChunks(text, (groups, chunkStart) => {
     // phone: the whole chunk only (bounded number of libphonenumber calls per chunk)
     let total = 0;
@@ -641,7 +651,7 @@ export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RUL
           else ok = false;
         }
         if (ok) {
-          const f = phoneFinding(text, c, end);
+          const f = phoneFinding(text, c, end, budget);
           if (f) raw.push(f);
         }
       }
