@@ -13,7 +13,7 @@ import { registerRateLimits } from '../http/rate-limit.ts';
 import { createIngest } from '../ingest/ingest.ts';
 import { outputScanHandler } from '../ingest/output-scan.ts';
 import { OUTPUT_SCAN_JOB } from '../ingest/record.ts';
-import { noScanner as detectScanner } from '../ingest/prepare.ts';
+import { detectScanner } from '../ingest/scanner.ts';
 import { JobWorker } from '../jobs/jobs.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
