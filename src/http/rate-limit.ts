@@ -32,6 +32,12 @@ export async function registerRateLimits(app: FastifyInstance, redisUrl: string 
   });
 }
 
+/**
+ * A limit as a preHandler: over `max` requests per window for one key → 429
+ * with Retry-After. Several limiters may guard one route (per address and per
+ * e-mail): each is checked and counted. (`app.rateLimit()` handlers would not
+ * do: the plugin runs only the first of them per request.)
+ */
 export function limiter(
   app: FastifyInstance,
   name: string,
@@ -39,9 +45,13 @@ export function limiter(
   windowSeconds: number,
   key: (req: FastifyRequest) => string,
 ): preHandlerAsyncHookHandler {
-  return app.rateLimit({
+  const check = app.createRateLimit({
     max,
     timeWindow: windowSeconds * 1000,
     keyGenerator: (req) => `${name}:${key(req)}`,
-  }) as preHandlerAsyncHookHandler;
+  });
+  return async (req) => {
+    const r = await check(req);
+    if (!r.isAllowed && r.isExceeded) throw rateLimited(r.ttlInSeconds);
+  };
 }
