@@ -94,10 +94,11 @@ function plans(env: Env): Record<PlanTier, PlanCaps> {
   }
   const out = structuredClone(DEFAULT_PLANS);
   for (const [tier, caps] of Object.entries(parsed)) {
-    if (!(tier in out)) throw new ConfigError(`PLAN_CAPS names an unknown plan tier ${JSON.stringify(tier)}`);
+    // Own keys only: `in` would accept inherited names such as __proto__ or toString.
+    if (!Object.hasOwn(out, tier)) throw new ConfigError(`PLAN_CAPS names an unknown plan tier ${JSON.stringify(tier)}`);
     if (!caps || typeof caps !== 'object') throw new ConfigError(`PLAN_CAPS.${tier} must be an object`);
     for (const [k, v] of Object.entries(caps)) {
-      if (!(k in out[tier as PlanTier])) throw new ConfigError(`PLAN_CAPS.${tier} has an unknown cap ${JSON.stringify(k)}`);
+      if (!Object.hasOwn(out[tier as PlanTier], k)) throw new ConfigError(`PLAN_CAPS.${tier} has an unknown cap ${JSON.stringify(k)}`);
       if (!Number.isSafeInteger(v) || (v as number) < 0) {
         throw new ConfigError(`PLAN_CAPS.${tier}.${k} must be a whole number ≥ 0`);
       }

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, DEFAULT_PLANS, loadConfig } from './config.ts';
+
+/** Asserts loadConfig refuses the environment with a one-line ConfigError naming the variable. */
+function refuses(env: Record<string, string>, variable: string): string {
+  let caught: unknown;
+  try {
+    loadConfig(env);
+  } catch (err) {
+    caught = err;
+  }
+  assert.ok(caught instanceof ConfigError, `${JSON.stringify(env)} was accepted`);
+  const msg = caught.message;
+  assert.ok(msg.includes(variable), `"${msg}" does not name ${variable}`);
+  assert.doesNotMatch(msg, /\n/);
+  return msg;
+}
+
+describe('loadConfig', () => {
+  test('defaults: the embedded store on port 8080, team trials of 14 days, no operator API', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 8080);
+    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.databaseUrl, undefined);
+    assert.equal(c.databaseReadUrl, undefined);
+    assert.equal(c.dataDir, './data');
+    assert.equal(c.redisUrl, undefined);
+    assert.equal(c.smtpUrl, undefined);
+    assert.equal(c.operatorToken, undefined);
+    assert.equal(c.ingressFallbackToken, undefined);
+    assert.equal(c.logLevel, 'info');
+    assert.equal(c.trialDays, 14);
+    assert.equal(c.ledgerOrigin, 'agent-ledger.local');
+    assert.deepEqual(c.plans, DEFAULT_PLANS);
+    assert.equal(c.signupLimitPerIp, 20);
+    assert.equal(c.signupLimitPerEmail, 5);
+    assert.equal(c.signupLimitWindow, 3600);
+  });
+
+  test('accepts good values', () => {
+    const c = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://u:p@db:5432/ledger',
+      DATABASE_READ_URL: 'postgresql://u:p@replica/ledger',
+      DATA_DIR: '/var/lib/agent-ledger',
+      REDIS_URL: 'rediss://cache:6380',
+      SMTP_URL: 'smtps://u:p@mail:465',
+      MAIL_FROM: 'Ledger <ledger@example.com>',
+      LEDGER_ORIGIN: 'ledger.example.com',
+      OPERATOR_TOKEN: 'o'.repeat(16),
+      INGRESS_FALLBACK_TOKEN: 'f'.repeat(32),
+      PUBLIC_URL: 'https://ledger.example.com',
+      LOG_LEVEL: 'debug',
+      TRIAL_DAYS: '30',
+      PLAN_CAPS: '{"team":{"agents":100},"free":{"invocations_per_day":0}}',
+      SIGNUP_LIMIT_PER_IP: '100',
+      SIGNUP_LIMIT_PER_EMAIL: '10',
+      SIGNUP_LIMIT_WINDOW_SECONDS: '60',
+    });
+    assert.equal(c.port, 0);
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.databaseUrl, 'postgres://u:p@db:5432/ledger');
+    assert.equal(c.databaseReadUrl, 'postgresql://u:p@replica/ledger');
+    assert.equal(c.redisUrl, 'rediss://cache:6380');
+    assert.equal(c.smtpUrl, 'smtps://u:p@mail:465');
+    assert.equal(c.operatorToken, 'o'.repeat(16));
+    assert.equal(c.logLevel, 'debug');
+    assert.equal(c.trialDays, 30);
+    // PLAN_CAPS overrides only what it names.
+    assert.equal(c.plans.team.agents, 100);
+    assert.equal(c.plans.team.invocations_per_day, DEFAULT_PLANS.team.invocations_per_day);
+    assert.equal(c.plans.free.invocations_per_day, 0);
+    assert.deepEqual(c.plans.enterprise, DEFAULT_PLANS.enterprise);
+    assert.equal(DEFAULT_PLANS.team.agents, 50, 'the defaults were mutated');
+    assert.equal(c.signupLimitWindow, 60);
+  });
+
+  test('an empty variable counts as unset', () => {
+    const c = loadConfig({ PORT: '', DATABASE_URL: '', OPERATOR_TOKEN: '', LOG_LEVEL: '', PLAN_CAPS: '' });
+    assert.equal(c.port, 8080);
+    assert.equal(c.databaseUrl, undefined);
+    assert.equal(c.operatorToken, undefined);
+    assert.equal(c.logLevel, 'info');
+  });
+
+  test('PORT: a whole number 0-65535', () => {
+    for (const v of ['abc', '80.5', '-1', '65536', '1e3', ' 80', '0x50', '８０']) refuses({ PORT: v }, 'PORT');
+  });
+
+  test('URLs: parseable and of the right scheme', () => {
+    refuses({ DATABASE_URL: 'ftp://x' }, 'DATABASE_URL');
+    refuses({ DATABASE_URL: 'not a url' }, 'DATABASE_URL');
+    refuses({ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL');
+    refuses({ DATABASE_READ_URL: 'http://x' }, 'DATABASE_READ_URL');
+    refuses({ REDIS_URL: 'http://cache' }, 'REDIS_URL');
+    refuses({ SMTP_URL: 'mail.example.com:25' }, 'SMTP_URL');
+    refuses({ PUBLIC_URL: 'ftp://ledger' }, 'PUBLIC_URL');
+  });
+
+  test('a bad URL is reported without echoing it (it may hold a password)', () => {
+    const msg = refuses({ DATABASE_URL: 'mysql://user:s3cret-pw@db/x' }, 'DATABASE_URL');
+    assert.doesNotMatch(msg, /s3cret-pw/);
+  });
+
+  test('LOG_LEVEL: one of the pino levels', () => {
+    const msg = refuses({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL');
+    assert.match(msg, /info/);
+    refuses({ LOG_LEVEL: 'INFO' }, 'LOG_LEVEL');
+  });
+
+  test('PLAN_CAPS: a JSON object of known tiers and caps, whole numbers ≥ 0', () => {
+    refuses({ PLAN_CAPS: 'bad json' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '[1,2]' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '42' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: 'null' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '{"gold":{"agents":1}}' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '{"team":5}' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '{"team":{"robots":1}}' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '{"team":{"agents":-1}}' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '{"team":{"agents":1.5}}' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '{"team":{"agents":"5"}}' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '{"team":{"agents":null}}' }, 'PLAN_CAPS');
+  });
+
+  test('PLAN_CAPS cannot reach the prototype', () => {
+    const c = loadConfig({ PLAN_CAPS: '{"team":{"agents":7}}' });
+    assert.equal(c.plans.team.agents, 7);
+    refuses({ PLAN_CAPS: '{"__proto__":{"agents":1}}' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '{"team":{"__proto__":1}}' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '{"constructor":{"agents":1}}' }, 'PLAN_CAPS');
+    refuses({ PLAN_CAPS: '{"team":{"toString":1}}' }, 'PLAN_CAPS');
+    assert.equal(({} as Record<string, unknown>).agents, undefined);
+  });
+
+  test('secrets: OPERATOR_TOKEN and INGRESS_FALLBACK_TOKEN at least 16 characters, never echoed', () => {
+    const msg = refuses({ OPERATOR_TOKEN: 'short-secret' }, 'OPERATOR_TOKEN');
+    assert.doesNotMatch(msg, /short-secret/);
+    refuses({ OPERATOR_TOKEN: 'x'.repeat(15) }, 'OPERATOR_TOKEN');
+    refuses({ INGRESS_FALLBACK_TOKEN: 'abc' }, 'INGRESS_FALLBACK_TOKEN');
+    assert.equal(loadConfig({ OPERATOR_TOKEN: 'x'.repeat(16) }).operatorToken, 'x'.repeat(16));
+  });
+
+  test('numbers with bounds: TRIAL_DAYS, sign-up limits and window', () => {
+    refuses({ TRIAL_DAYS: '-3' }, 'TRIAL_DAYS');
+    refuses({ TRIAL_DAYS: '3651' }, 'TRIAL_DAYS');
+    refuses({ TRIAL_DAYS: 'two weeks' }, 'TRIAL_DAYS');
+    refuses({ SIGNUP_LIMIT_PER_IP: '0' }, 'SIGNUP_LIMIT_PER_IP');
+    refuses({ SIGNUP_LIMIT_PER_EMAIL: 'many' }, 'SIGNUP_LIMIT_PER_EMAIL');
+    refuses({ SIGNUP_LIMIT_WINDOW_SECONDS: '0' }, 'SIGNUP_LIMIT_WINDOW_SECONDS');
+    refuses({ SIGNUP_LIMIT_WINDOW_SECONDS: '86401' }, 'SIGNUP_LIMIT_WINDOW_SECONDS');
+    assert.equal(loadConfig({ TRIAL_DAYS: '0' }).trialDays, 0);
+  });
+
+  test('LEDGER_ORIGIN and MAIL_FROM', () => {
+    refuses({ LEDGER_ORIGIN: 'has space' }, 'LEDGER_ORIGIN');
+    refuses({ LEDGER_ORIGIN: 'a+b' }, 'LEDGER_ORIGIN');
+    refuses({ LEDGER_ORIGIN: 'x'.repeat(201) }, 'LEDGER_ORIGIN');
+    refuses({ MAIL_FROM: 'nobody' }, 'MAIL_FROM');
+  });
+});
