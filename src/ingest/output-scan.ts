@@ -4,7 +4,7 @@ import { commitment, newSalt } from '../ledger/leaf.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import { OUT_OF_SCOPE_REASON, type ContentField, type Decision, type Facts, type FieldFindings, type Finding } from '../policy/engine.ts';
 import type { Scanner } from './prepare.ts';
-import { needsReview } from './record.ts';
+import { countByType, needsReview } from './record.ts';
 
 interface Deps {
   writer: LogWriter;
@@ -72,7 +72,7 @@ export function outputScanHandler(deps: Deps): JobHandler {
           kind: 'tool_output_scan',
           invocation_id: invocationId,
           content: { tool_output: commitment(salt, r.stored) },
-          findings: [...new Set(r.findings.map((f) => f.type))].sort(),
+          findings: countByType(r.storedFindings),
           verdict: decision.verdict,
           reasons: decision.reasons,
           policy_version: policy.version,

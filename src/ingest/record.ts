@@ -125,6 +125,19 @@ export async function recordInvocation(
   return { invocation_id: id, evidence_id: evidenceIdOf(index) };
 }
 
+/** Findings by type, as stored: what a report totals, so a verifier can recount them from the leaves. */
+export function countByType(findings: readonly { type: string }[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const f of findings) out[f.type] = (out[f.type] ?? 0) + 1;
+  return out;
+}
+
+function storedFindingCounts(content: PreparedInvocation['content']): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const c of content) if (c.findings && c.findings.length > 0) out[c.field] = countByType(c.findings);
+  return out;
+}
+
 /** flag_for_review puts an invocation in the review queue; shadow-mode verdicts never count. */
 export function needsReview(verdict: string, mode: string): boolean {
   return verdict === 'flag_for_review' && mode !== 'shadow';
@@ -142,7 +155,7 @@ function invocationLeaf(id: number, p: PreparedInvocation) {
     reasons: p.decision.reasons,
     policy_version: p.policyVersion,
     content: Object.fromEntries(p.content.map((c) => [c.field, c.commitment])),
-    findings: p.findings.map((f) => ({ field: f.field, types: [...new Set(f.findings.map((x) => x.type))].sort() })),
+    findings: storedFindingCounts(p.content),
   };
   const optional = {
     duration_ms: p.durationMs,
