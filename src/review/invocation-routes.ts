@@ -1,0 +1,139 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { accountOf } from '../http/auth.ts';
+import { notFound } from '../http/problem.ts';
+import { bearer, problems } from '../http/schemas.ts';
+import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import { READERS, seesContent } from './access.ts';
+import { checkRange, checkText, decodeTimeKey, timePage } from './cursor.ts';
+import {
+  type ContentRow,
+  findInvocation,
+  invocationContent,
+  invocationSummary,
+  invocationTrace,
+  listInvocations,
+  TRACE_LIMIT,
+  type TraceRow,
+} from './invocation-queries.ts';
+import type { ReviewModuleDeps } from './review.ts';
+import { decisionView, reviewOf } from './review-store.ts';
+import { InvocationIdParams, InvocationPage, InvocationQuery, InvocationRecord } from './schemas.ts';
+
+export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewModuleDeps): Promise<void> {
+  const { ctx } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['read side'];
+
+  app.get(
+    '/api/v1/invocations',
+    {
+      config: { auth: 'account', roles: READERS },
+      schema: {
+        tags,
+        summary: 'Invocations of the workspace, newest first, with filters',
+        description: 'Metadata only (no stored content). Keyset paging: pass next_cursor back as cursor.',
+        security: bearer,
+        querystring: InvocationQuery,
+        response: { 200: InvocationPage, ...problems(401, 403, 422) },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      const { limit, cursor, ...filters } = req.query;
+      checkText(filters, ['agent_key', 'correlation_id']);
+      checkRange(filters.since, filters.until);
+      const after = decodeTimeKey(cursor);
+      const rows = await ctx.readDb.withTenant(me.tenantId, (tx) => listInvocations(tx, me.tenantId, filters, after, limit));
+      const p = timePage(rows, limit, (r) => r.invocation_id);
+      return { items: p.items.map(invocationSummary), next_cursor: p.next_cursor };
+    },
+  );
+
+  app.get(
+    '/api/v1/invocations/:invocation_id',
+    {
+      config: { auth: 'account', roles: READERS },
+      schema: {
+        tags,
+        summary: 'One invocation: metadata, stored content and findings, verdict and reasons, review state, evidence and trace',
+        description:
+          'Viewers get the record without stored content: no `content` and no review note; `finding_counts` (types and counts) is for every role.',
+        security: bearer,
+        params: InvocationIdParams,
+        response: { 200: InvocationRecord, ...problems(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      const id = req.params.invocation_id;
+      const withContent = seesContent(me.role);
+      const found = await ctx.readDb.withTenant(me.tenantId, async (tx) => {
+        const inv = await findInvocation(tx, me.tenantId, id);
+        if (!inv) return null;
+        const [content, trace, review] = [
+          await invocationContent(tx, me.tenantId, id, withContent),
+          await invocationTrace(tx, me.tenantId, inv),
+          await reviewOf(tx, me.tenantId, id),
+        ];
+        return { inv, content, trace, review };
+      });
+      if (!found) throw notFound('No such invocation.');
+      const { inv, content, trace, review } = found;
+      const output = content.find((c) => c.field === 'tool_output');
+      return {
+        ...invocationSummary(inv),
+        output_scan: {
+          status: output === undefined ? ('none' as const) : output.findings === null ? ('pending' as const) : ('done' as const),
+          verdict: inv.output_scan_verdict,
+          reasons: inv.output_scan_reasons,
+          scanned_at: inv.output_scanned_at,
+        },
+        review: review ? decisionView(review, withContent) : null,
+        finding_counts: content.map((c) => ({ field: c.field, counts: countTypes(c) })),
+        ...(withContent ? { content: content.map(contentView) } : {}),
+        trace: traceView(trace),
+      };
+    },
+  );
+}
+
+function countTypes(c: ContentRow): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const f of c.findings ?? []) counts[f.type] = (counts[f.type] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * A stored field as shown. A tool_output still awaiting its background scan
+ * is the text as the agent sent it, not yet redacted: it is withheld until
+ * the scan has replaced it.
+ */
+function contentView(c: ContentRow) {
+  const pending = c.findings === null;
+  return { field: c.field, text: pending ? null : c.body, findings: c.findings, scan_pending: pending };
+}
+
+function traceView(rows: TraceRow[]) {
+  const item = (r: TraceRow) => ({
+    invocation_id: r.invocation_id,
+    parent_invocation_id: r.parent_invocation_id,
+    agent_key: r.agent_key,
+    tool_name: r.tool_name,
+    mode: r.mode,
+    outcome: r.outcome,
+    verdict: r.verdict,
+    evidence_id: evidenceIdOf(r.log_index),
+    created_at: r.created_at,
+  });
+  const children = rows.filter((r) => r.rel === 'child');
+  const siblings = rows.filter((r) => r.rel === 'sibling');
+  const parent = rows.find((r) => r.rel === 'parent');
+  return {
+    parent: parent ? item(parent) : null,
+    children: children.slice(0, TRACE_LIMIT).map(item),
+    children_truncated: children.length > TRACE_LIMIT,
+    siblings: siblings.slice(0, TRACE_LIMIT).map(item),
+    siblings_truncated: siblings.length > TRACE_LIMIT,
+  };
+}

@@ -1,0 +1,104 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { accountOf } from '../http/auth.ts';
+import { conflict, notFound, unprocessable } from '../http/problem.ts';
+import { bearer, problems } from '../http/schemas.ts';
+import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import { READERS, REVIEWERS, seesContent } from './access.ts';
+import { decodeTimeKey, timePage } from './cursor.ts';
+import { invocationSummary } from './invocation-queries.ts';
+import type { ReviewModuleDeps } from './review.ts';
+import { decideReview, decisionView, listReviews } from './review-store.ts';
+import { InvocationIdParams, ReviewBody, ReviewDone, ReviewPage, ReviewQuery } from './schemas.ts';
+
+export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleDeps): Promise<void> {
+  const { ctx } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['review'];
+
+  app.get(
+    '/api/v1/reviews',
+    {
+      config: { auth: 'account', roles: READERS },
+      schema: {
+        tags,
+        summary: 'The review queue (status=pending, the default) or decided reviews, newest invocation first',
+        description: 'Viewers get the decisions without their notes.',
+        security: bearer,
+        querystring: ReviewQuery,
+        response: { 200: ReviewPage, ...problems(401, 403, 422) },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      const { limit, cursor } = req.query;
+      const status = req.query.status ?? 'pending';
+      const after = decodeTimeKey(cursor);
+      const rows = await ctx.readDb.withTenant(me.tenantId, (tx) => listReviews(tx, me.tenantId, status, after, limit));
+      const p = timePage(rows, limit, (r) => r.invocation_id);
+      const withNote = seesContent(me.role);
+      return {
+        items: p.items.map((r) => ({
+          ...invocationSummary(r),
+          review:
+            r.r_decision === null
+              ? null
+              : decisionView(
+                  { decision: r.r_decision, note: r.r_note ?? '', decided_by: r.r_decided_by!, decided_at: r.r_decided_at!, log_index: r.r_log_index! },
+                  withNote,
+                ),
+        })),
+        next_cursor: p.next_cursor,
+      };
+    },
+  );
+
+  app.post(
+    '/api/v1/reviews/:invocation_id',
+    {
+      config: { auth: 'account', roles: REVIEWERS, write: true },
+      schema: {
+        tags,
+        summary: 'Approve or reject a pending invocation, with a note',
+        description:
+          'Appends a `review` entry to the audit trail in the same transaction: {kind, invocation_id, decision, note: salted commitment, by_account_id}. ' +
+          'The note is stored, not put in the log. 404: no such invocation in this workspace; 409: not pending.',
+        security: bearer,
+        params: InvocationIdParams,
+        body: ReviewBody,
+        response: { 201: ReviewDone, ...problems(400, 401, 402, 403, 404, 409, 422) },
+      },
+    },
+    async (req, reply) => {
+      const me = accountOf(req);
+      const invocationId = req.params.invocation_id;
+      const note = req.body.note ?? '';
+      if (!note.isWellFormed() || note.includes('\u0000')) {
+        throw unprocessable('The note must be valid Unicode without NUL characters.', [
+          { field: '/note', message: 'must be valid Unicode text without U+0000' },
+        ]);
+      }
+      const now = ctx.now();
+      const result = await deps.writer.submit(me.tenantId, (tx, log) =>
+        decideReview(tx, log, { tenantId: me.tenantId, invocationId, decision: req.body.decision, note, by: me.accountId, now }),
+      );
+      if (!result.ok) {
+        if (result.reason === 'not_found') throw notFound('No such invocation.');
+        throw conflict(
+          result.status === null
+            ? 'This invocation is not in the review queue.'
+            : `This invocation is not pending review: it was already ${result.status}.`,
+        );
+      }
+      return reply.code(201).send({
+        invocation_id: invocationId,
+        review_status: result.status,
+        decision: result.review.decision,
+        note: result.review.note,
+        decided_by: result.review.decided_by,
+        decided_at: result.review.decided_at,
+        evidence_id: evidenceIdOf(result.review.log_index),
+      });
+    },
+  );
+}

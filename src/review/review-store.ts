@@ -1,0 +1,102 @@
+import type { Queryable } from '../db/db.ts';
+import type { OpenAppend } from '../ledger/append.ts';
+import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import { commitment, newSalt } from '../ledger/leaf.ts';
+import type { TimeKey } from './cursor.ts';
+import { type InvocationRow, invocationListQuery } from './invocation-queries.ts';
+
+// The review queue: invocations with review_status 'pending' (flagged at write
+// time or by the tool_output scan) until an admin or operator decides, and the
+// decisions themselves (table reviews).
+
+export type Decision = 'approve' | 'reject';
+
+export interface ReviewRow {
+  decision: Decision;
+  note: string;
+  decided_by: string;
+  decided_at: Date;
+  log_index: number;
+}
+
+export async function reviewOf(tx: Queryable, tenantId: string, invocationId: number): Promise<ReviewRow | null> {
+  const [row] = await tx.query<ReviewRow & Record<string, unknown>>(
+    'SELECT decision, note, decided_by, decided_at, log_index FROM reviews WHERE tenant_id = $1 AND invocation_id = $2',
+    [tenantId, invocationId],
+  );
+  return row ?? null;
+}
+
+/** A decision as shown: the note only to roles that may read stored content. */
+export function decisionView(r: ReviewRow, withNote: boolean) {
+  return {
+    decision: r.decision,
+    ...(withNote ? { note: r.note } : {}),
+    decided_by: r.decided_by,
+    decided_at: r.decided_at,
+    evidence_id: evidenceIdOf(r.log_index),
+  };
+}
+
+export type DecideResult =
+  | { ok: true; review: ReviewRow; status: 'approved' | 'rejected' }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'not_pending'; status: string | null };
+
+/**
+ * Decides a pending invocation inside the log writer's transaction: locks the
+ * invocation row (after the log head, the order the tool_output scan locks
+ * in too, so the two never deadlock), stores the decision and the note, sets
+ * the review status and appends a `review` leaf that commits to the note with
+ * a salted hash. Refusals are returned, not thrown, so the other jobs of the
+ * grouped transaction still commit.
+ */
+export async function decideReview(
+  tx: Queryable,
+  log: OpenAppend,
+  input: { tenantId: string; invocationId: number; decision: Decision; note: string; by: string; now: Date },
+): Promise<DecideResult> {
+  const { tenantId, invocationId, decision, note, by, now } = input;
+  const [inv] = await tx.query<{ review_status: string | null }>(
+    'SELECT review_status FROM invocations WHERE tenant_id = $1 AND invocation_id = $2 FOR UPDATE',
+    [tenantId, invocationId],
+  );
+  if (!inv) return { ok: false, reason: 'not_found' };
+  if (inv.review_status !== 'pending') return { ok: false, reason: 'not_pending', status: inv.review_status };
+  const salt = newSalt();
+  const status = decision === 'approve' ? 'approved' : 'rejected';
+  const index = log.add(
+    { kind: 'review', invocation_id: invocationId, decision, note: commitment(salt, note), by_account_id: by },
+    now,
+  );
+  await tx.query(
+    `WITH r AS (
+       INSERT INTO reviews (tenant_id, invocation_id, decision, note, note_salt, decided_by, decided_at, log_index)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     )
+     UPDATE invocations SET review_status = $9 WHERE tenant_id = $1 AND invocation_id = $2`,
+    [tenantId, invocationId, decision, note, Buffer.from(salt), by, now, index, status],
+  );
+  return { ok: true, status, review: { decision, note, decided_by: by, decided_at: now, log_index: index } };
+}
+
+export interface QueueRow extends InvocationRow {
+  r_decision: Decision | null;
+  r_note: string | null;
+  r_decided_by: string | null;
+  r_decided_at: Date | null;
+  r_log_index: number | null;
+}
+
+/** The invocations of one review status, newest first, with their decision (index invocations_review). */
+export function reviewListQuery(tenantId: string, status: string, after: TimeKey | null, limit: number) {
+  return invocationListQuery(tenantId, { review_status: status }, after, limit, {
+    columns: 'r.decision AS r_decision, r.note AS r_note, r.decided_by AS r_decided_by, r.decided_at AS r_decided_at, r.log_index AS r_log_index',
+    join: 'LEFT JOIN reviews r ON r.tenant_id = i.tenant_id AND r.invocation_id = i.invocation_id',
+  });
+}
+
+export async function listReviews(tx: Queryable, tenantId: string, status: string, after: TimeKey | null, limit: number) {
+  const q = reviewListQuery(tenantId, status, after, limit);
+  return tx.query<QueueRow & Record<string, unknown>>(q.sql, q.params);
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../http/context.ts';
+import type { LogWriter } from '../ledger/log-writer.ts';
+import { agentRoutes } from './agent-routes.ts';
+import { invocationRoutes } from './invocation-routes.ts';
+import { reviewRoutes } from './review-routes.ts';
+import { rogueRoutes } from './rogue-routes.ts';
+
+// The read side: invocations, rogue events, agents and the review queue
+// (API.md "Read side"). Reads go to ctx.readDb in tenant-scoped transactions;
+// review decisions go through the log writer, so each one and its audit leaf
+// commit together.
+
+export interface ReviewModuleDeps {
+  ctx: AppContext;
+  writer: LogWriter;
+}
+
+export interface ReviewModule {
+  routes(app: FastifyInstance): Promise<void>;
+}
+
+export function createReview(deps: ReviewModuleDeps): ReviewModule {
+  return {
+    async routes(app) {
+      await invocationRoutes(app, deps);
+      await rogueRoutes(app, deps);
+      await agentRoutes(app, deps);
+      await reviewRoutes(app, deps);
+    },
+  };
+}
