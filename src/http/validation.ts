@@ -41,22 +41,43 @@ function message(e: ErrorObject): string {
   return e.message ?? 'is invalid';
 }
 
+/**
+ * Errors of one field from the branches of a union (anyOf) are alternatives:
+ * one message says them all ("must be one of "free", "team"", "must be string
+ * or null") instead of one "must be equal to constant" per branch.
+ */
+function alternativesMessage(errs: ErrorObject[]): string {
+  const consts = errs.filter((e) => e.keyword === 'const').map((e) => (e.params as { allowedValue?: unknown }).allowedValue);
+  const types = errs.filter((e) => e.keyword === 'type').map((e) => String((e.params as { type?: unknown }).type));
+  if (consts.length > 0) {
+    const nullable = types.includes('null') ? ' or null' : '';
+    return `must be one of ${[...new Set(consts)].map((v) => JSON.stringify(v)).join(', ')}${nullable}`;
+  }
+  const parts = [...new Set(errs.filter((e) => e.keyword !== 'type').map(message))];
+  if (types.length > 0) parts.push(`must be ${[...new Set(types)].join(' or ')}`);
+  return parts.map((m, i) => (i === 0 ? m : m.replace(/^must /, ''))).join(' or ');
+}
+
 /** Turns Fastify's validation failure into the documented problem. */
 export function validationProblem(errors: ErrorObject[], context: string | undefined): HttpProblem {
   if (context === 'body' && errors.some((e) => e.instancePath === '' && e.keyword === 'type')) {
     return badRequest('The request body must be a JSON object.');
   }
   if (context === 'params') return notFound();
-  const seen = new Set<string>();
-  const fields: FieldError[] = [];
+  const byField = new Map<string, { alternatives: ErrorObject[]; other: ErrorObject[] }>();
   for (const e of errors) {
     // anyOf/oneOf wrappers add noise after their branches already reported.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
-    const f = { field: pointer(e), message: message(e) };
-    const key = `${f.field}\u0000${f.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    fields.push(f);
+    const field = pointer(e);
+    let slot = byField.get(field);
+    if (!slot) byField.set(field, (slot = { alternatives: [], other: [] }));
+    (e.schemaPath.includes('/anyOf/') ? slot.alternatives : slot.other).push(e);
+  }
+  const fields: FieldError[] = [];
+  for (const [field, { alternatives, other }] of byField) {
+    const messages = other.map(message);
+    if (alternatives.length > 0) messages.unshift(alternativesMessage(alternatives));
+    for (const m of new Set(messages)) fields.push({ field, message: m });
   }
   const where = context === 'querystring' ? 'query' : 'body';
   return new HttpProblem(422, 'unprocessable', `The request ${where} breaks ${fields.length === 1 ? 'a rule' : `${fields.length} rules`}.`, { errors: fields });
