@@ -30,6 +30,13 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   async function transaction<T>(scope: string | null, fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     let broken = false;
+    // The pool listens for errors of idle clients only: without a listener, a
+    // connection lost mid-transaction is an uncaught 'error' event that ends
+    // the process. The failing query reports the loss; the client is dropped.
+    const onLost = () => {
+      broken = true;
+    };
+    client.on('error', onLost);
     try {
       await client.query('BEGIN');
       if (scope) await client.query(TENANT_SCOPE_SQL, [scope]);
@@ -49,6 +56,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       }
       throw err;
     } finally {
+      client.removeListener('error', onLost);
       client.release(broken);
     }
   }
