@@ -12,6 +12,10 @@ import { InvocationBody, InvocationCreated, RogueBody, RogueCreated } from './sc
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WRITERS = ['admin', 'operator'] as const;
+/** The body fields that are stored or signed: the documented ones but tenant_id (unknown fields are ignored). */
+const storedFields = (schema: { properties: object }) => Object.keys(schema.properties).filter((k) => k !== 'tenant_id');
+const INVOCATION_FIELDS = storedFields(InvocationBody);
+const ROGUE_FIELDS = storedFields(RogueBody);
 
 export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): Promise<void> {
   const { ctx } = deps;
@@ -38,8 +42,8 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
     return { tenantId, caps: plan.caps };
   }
 
-  function rejectUnstorable(body: Record<string, unknown>) {
-    const bad = unstorableFields(body);
+  function rejectUnstorable(body: Record<string, unknown>, fields: readonly string[]) {
+    const bad = unstorableFields(body, fields);
     if (bad.length > 0) {
       throw unprocessable('Text fields must be valid Unicode without NUL characters.', bad.map((f) => ({ field: `/${f}`, message: 'must be valid Unicode text without U+0000' })));
     }
@@ -66,12 +70,13 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
     },
     async (req, reply) => {
       const body = req.body as InvocationInput;
-      rejectUnstorable(body);
+      rejectUnstorable(body, INVOCATION_FIELDS);
       const { tenantId, caps } = await workspaceFor(req, body.tenant_id);
       const prepared = await prepareInvocation(deps, tenantId, body);
       const now = ctx.now();
       const result = await deps.writer.submit(tenantId, (tx, log) => recordInvocation(tx, log, prepared, caps, deps.knownAgents, now));
       if ('refused' in result) throw refusal(result, caps);
+      deps.knownAgents.add(tenantId, body.agent_key);
       ctx.metrics.events.inc({ kind: 'invocation', verdict: prepared.decision.verdict });
       deps.afterInvocation?.(tenantId, result.invocation_id, prepared);
       return reply.code(201).send({
@@ -98,12 +103,15 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
     },
     async (req, reply) => {
       const body = req.body;
-      rejectUnstorable(body);
+      rejectUnstorable(body, ROGUE_FIELDS);
       if (body.event_type === 'oos_tool' && (body.tool === undefined || body.tool === '')) {
         throw badRequest('An oos_tool event must name the tool.');
       }
       const { tenantId } = await workspaceFor(req, body.tenant_id);
-      const { tenant_id: _ignored, ...event } = body;
+      // Only the documented fields: an unknown one (say invocation_id, which only
+      // the service itself sets) must not reach the row or the leaf.
+      const { event_type, agent_key, actor_agent_key, tool, user_id, severity, source } = body;
+      const event = { event_type, agent_key, actor_agent_key, tool, user_id, severity, source };
       const now = ctx.now();
       await deps.writer.submit(tenantId, (tx, log) => insertRogue(tx, log, tenantId, event, now));
       ctx.metrics.events.inc({ kind: 'rogue', verdict: 'n/a' });

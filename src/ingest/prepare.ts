@@ -78,11 +78,14 @@ export function scanContent(body: InvocationInput, scan: Scanner) {
   return { content, findings, piiCount };
 }
 
-/** Strings PostgreSQL cannot store as text: a NUL, or a lone UTF-16 surrogate. */
-export function unstorableFields(body: Record<string, unknown>): string[] {
-  const bad: string[] = [];
-  for (const [k, v] of Object.entries(body)) {
-    if (typeof v === 'string' && (v.includes('\u0000') || !v.isWellFormed())) bad.push(k);
-  }
-  return bad;
+/**
+ * Which of these fields hold strings PostgreSQL cannot store as text: a NUL,
+ * or a lone UTF-16 surrogate. Only fields that are stored are checked: unknown
+ * fields (and an ignored tenant_id) must never be a reason to refuse.
+ */
+export function unstorableFields(body: Record<string, unknown>, fields: readonly string[]): string[] {
+  return fields.filter((k) => {
+    const v = body[k];
+    return typeof v === 'string' && (v.includes('\u0000') || !v.isWellFormed());
+  });
 }

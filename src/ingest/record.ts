@@ -52,9 +52,13 @@ export async function recordInvocation(
               (SELECT count(*)::int FROM agents WHERE tenant_id = $1) AS agents`,
       [tenant, p.agentKey],
     );
-    if (row!.known) known.add(tenant, p.agentKey);
-    else if (row!.agents >= caps.agents) return { refused: 'plan_limit' };
-    else isNew = true;
+    // The cache learns an agent only after the commit (event-routes): an agent
+    // seen here may have been registered by an earlier job of this very batch,
+    // and a batch that rolls back must not leave it "known" but unstored.
+    if (!row!.known) {
+      if (row!.agents >= caps.agents) return { refused: 'plan_limit' };
+      isNew = true;
+    }
   }
   // 2. Count it against today's cap; the conditional upsert refuses at the cap.
   if (caps.invocations_per_day <= 0) return { refused: 'quota_exceeded' };
