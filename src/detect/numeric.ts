@@ -5,7 +5,8 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import type { CountryCode } from "libphonenumber-js/max";
 import { iso7064Mod11_10, luhn, validDate, verhoeff, weightedSum } from "./checksums.ts";
-import { clamp01, hasContext, isAsciiDigit, isStandalone, isWordChar } from "./context.ts";
+import { clamp01, isAsciiDigit, isStandalone, isWordChar, keywordList, textContext } from "./context.ts";
+import type { KeywordList, TextContext } from "./context.ts";
 import type { Finding } from "./types.ts";
 
 const MAX_GROUPS = 8;
@@ -23,6 +24,8 @@ export interface Candidate {
   seps: string[];
   /** A '+' (or "00") international prefix is part of the candidate. */
   plus: boolean;
+  /** A literal '+' precedes the digits (not just a "00" prefix). */
+  plusSign: boolean;
   /** A letter or digit touches the candidate on the right (e.g. "x565" extension, "123abc"). */
   gluedRight: boolean;
   raw: string;
@@ -106,10 +109,11 @@ function makeCandidate(text: string, groups: Group[], a: number, b: number, chun
     lens.push(gr.end - gr.start);
     if (g < b) seps.push(text.slice(gr.end, groups[g + 1]!.start));
   }
+  const plusSign = plus;
   if (!plus && digits.startsWith("00") && digits.length > 9 && lens[0]! <= 4) plus = true;
   const gluedRight = end < text.length && isWordChar(text.charCodeAt(end));
   if (end < text.length && text[end] === ")" && text.slice(start, end).includes("(") && !text.slice(start, end).includes(")")) end++;
-  return { start, end, digits, groups: lens, seps, plus, gluedRight, raw: text.slice(start, end) };
+  return { start, end, digits, groups: lens, seps, plus, plusSign, gluedRight, raw: text.slice(start, end) };
 }
 
 // ---------------------------------------------------------------- helpers
@@ -139,11 +143,13 @@ function looksLikeDate(c: Candidate): boolean {
   return false;
 }
 
-interface Rule {
+export interface Rule {
   type: string;
   /** returns a base score (>0) when the candidate is acceptable, else 0 */
   check: (c: Candidate) => number;
-  context: readonly string[];
+  context: KeywordList;
+  /** digit counts the rule can accept (a cheap pre-filter before `check`) */
+  lengths: readonly number[];
   /** score added when a context word precedes the value */
   boost?: number;
   /** if set, no finding without context (or a bare standalone value) */
@@ -356,7 +362,7 @@ function cpfOk(d: string): boolean {
 
 const PHONE_REGIONS: CountryCode[] = ["US", "GB", "DE", "FR", "IN", "BR", "IT", "ES", "AU", "IL", "TR", "PH", "NL", "BE"];
 
-const PHONE_CONTEXT = [
+const PHONE_CONTEXT: string[] = [
   "phone",
   "mobile",
   "tel",
@@ -364,7 +370,6 @@ const PHONE_CONTEXT = [
   "fax",
   "cell",
   "contact",
-  "number",
   "reach",
   "whatsapp",
   "sms",
@@ -388,6 +393,7 @@ const PHONE_CONTEXT = [
 export const NUMERIC_RULES: Rule[] = [
   {
     type: "CREDIT_CARD",
+    lengths: [12,13,14,15,16,17,18,19],
     check: (c) => {
       const n = c.digits.length;
       if (n < 12 || n > 19 || !cardPrefixOk(c.digits) || allSame(c.digits)) return 0;
@@ -396,191 +402,220 @@ export const NUMERIC_RULES: Rule[] = [
       if (!luhn(c.digits)) return 0;
       return n >= 15 ? 0.6 : 0.45;
     },
-    context: ["card", "credit", "debit", "visa", "mastercard", "amex", "cc ", "cc#", "cc:", "cc=", "kreditkarte", "tarjeta", "carte", "payment", "pan"],
+    context: keywordList(["card", "credit", "debit", "visa", "mastercard", "amex", "cc ", "cc#", "cc:", "cc=", "kreditkarte", "tarjeta", "carte", "payment", "pan"]),
     boost: 0.35,
   },
   {
     type: "US_SSN",
+    lengths: [9],
     check: (c) => {
       if (c.digits.length !== 9 || !groupsAre(c, [3, 2, 4]) || !uniformSeps(c, "- .")) return 0;
       if (!ssnParts(c.digits)) return 0;
       return c.groups.length === 3 ? 0.5 : 0.3;
     },
-    context: ["ssn", "social security", "social sec", "ss#", "ss #", "ssa"],
+    context: keywordList(["ssn", "social security", "social sec", "ss#", "ss #", "ssa"]),
     boost: 0.4,
   },
   {
     type: "US_ITIN",
+    lengths: [9],
     check: (c) => (c.digits.length === 9 && groupsAre(c, [3, 2, 4]) && uniformSeps(c, "- ") && itinOk(c.digits) ? (c.groups.length === 3 ? 0.5 : 0.3) : 0),
-    context: ["itin", "taxpayer", "tax id", "individual taxpayer"],
+    context: keywordList(["itin", "taxpayer", "tax id", "individual taxpayer"]),
     boost: 0.4,
   },
   {
     type: "UK_NHS",
+    lengths: [10],
     check: (c) => (groupsAre(c, [3, 3, 4]) && uniformSeps(c, "- ") && nhsOk(c.digits) ? 0.5 : 0),
-    context: ["nhs", "national health", "health service", "patient"],
+    context: keywordList(["nhs", "national health", "health service", "patient"]),
     boost: 0.4,
   },
   {
     type: "CA_SIN",
+    lengths: [9],
     check: (c) => (groupsAre(c, [3, 3, 3]) && uniformSeps(c, "- ") && sinOk(c.digits) ? (c.groups.length === 3 ? 0.45 : 0.3) : 0),
-    context: ["sin", "social insurance", "nas", "numéro d'assurance sociale", "assurance sociale"],
+    context: keywordList(["sin", "social insurance", "nas", "numéro d'assurance sociale", "assurance sociale"]),
     boost: 0.4,
   },
   {
     type: "ABA_ROUTING_NUMBER",
+    lengths: [9],
     check: (c) => (groupsAre(c, [4, 4, 1]) && uniformSeps(c, "-") && abaOk(c.digits) ? 0.4 : 0),
-    context: ["routing", "aba", "rtn", "bank"],
+    context: keywordList(["routing", "aba", "rtn", "bank"]),
     boost: 0.45,
   },
   {
     type: "AU_ABN",
+    lengths: [11],
     check: (c) => (groupsAre(c, [2, 3, 3, 3]) && uniformSeps(c, " ") && abnOk(c.digits) ? 0.45 : 0),
-    context: ["abn", "australian business number", "business number"],
+    context: keywordList(["abn", "australian business number", "business number"]),
     boost: 0.45,
   },
   {
     type: "AU_ACN",
+    lengths: [9],
     check: (c) => (groupsAre(c, [3, 3, 3]) && uniformSeps(c, " ") && acnOk(c.digits) ? 0.4 : 0),
-    context: ["acn", "australian company number", "company number"],
+    context: keywordList(["acn", "australian company number", "company number"]),
     boost: 0.45,
   },
   {
     type: "AU_TFN",
+    lengths: [9],
     check: (c) => (groupsAre(c, [3, 3, 3]) && uniformSeps(c, " ") && tfnOk(c.digits) ? 0.4 : 0),
-    context: ["tfn", "tax file number", "tax file"],
+    context: keywordList(["tfn", "tax file number", "tax file"]),
     boost: 0.45,
   },
   {
     type: "AU_MEDICARE",
+    lengths: [10, 11],
     check: (c) => (groupsAre(c, [4, 5, 1], [4, 5, 1, 1]) && uniformSeps(c, " ") && medicareOk(c.digits) ? 0.4 : 0),
-    context: ["medicare"],
+    context: keywordList(["medicare"]),
     boost: 0.45,
   },
   {
     type: "US_NPI",
+    lengths: [10],
     check: (c) => (groupsAre(c, [4, 3, 3], [3, 3, 4]) && uniformSeps(c, " -") && npiOk(c.digits) ? 0.4 : 0),
-    context: ["npi", "national provider", "provider identifier", "provider id", "provider"],
+    context: keywordList(["npi", "national provider", "provider identifier", "provider id", "provider"]),
     boost: 0.45,
   },
   {
     type: "IN_AADHAAR",
+    lengths: [12],
     check: (c) => (groupsAre(c, [4, 4, 4]) && uniformSeps(c, " -") && aadhaarOk(c.digits) ? 0.5 : 0),
-    context: ["aadhaar", "aadhar", "uidai", "uid"],
+    context: keywordList(["aadhaar", "aadhar", "uidai", "uid"]),
     boost: 0.4,
   },
   {
     type: "TR_NATIONAL_ID",
+    lengths: [11],
     check: (c) => (c.groups.length === 1 && trIdOk(c.digits) ? 0.45 : 0),
-    context: ["kimlik", "tc no", "t.c.", "tckn", "turkish id", "turkish national", "national id", "citizen"],
+    context: keywordList(["kimlik", "tc no", "t.c.", "tckn", "turkish id", "turkish national", "national id", "citizen"]),
     boost: 0.45,
   },
   {
     type: "PL_PESEL",
+    lengths: [11],
     check: (c) => (c.groups.length === 1 && peselOk(c.digits) ? 0.45 : 0),
-    context: ["pesel", "numer ewidencyjny", "national id", "id number"],
+    context: keywordList(["pesel", "numer ewidencyjny", "national id", "id number"]),
     boost: 0.45,
   },
   {
     type: "KR_RRN",
+    lengths: [13],
     check: (c) => (groupsAre(c, [6, 7]) && uniformSeps(c, "-") && krRrnOk(c.digits, false) ? 0.5 : 0),
-    context: ["rrn", "resident registration", "주민등록번호", "주민번호"],
+    context: keywordList(["rrn", "resident registration", "주민등록번호", "주민번호"]),
     boost: 0.4,
   },
   {
     type: "KR_FRN",
+    lengths: [13],
     check: (c) => (groupsAre(c, [6, 7]) && uniformSeps(c, "-") && krRrnOk(c.digits, true) ? 0.5 : 0),
-    context: ["frn", "foreigner registration", "foreign registration", "외국인등록번호"],
+    context: keywordList(["frn", "foreigner registration", "foreign registration", "외국인등록번호"]),
     boost: 0.4,
   },
   {
     type: "KR_BRN",
+    lengths: [10],
     check: (c) => (groupsAre(c, [3, 2, 5]) && uniformSeps(c, "-") && krBrnOk(c.digits) ? 0.45 : 0),
-    context: ["brn", "business registration", "사업자등록번호", "사업자"],
+    context: keywordList(["brn", "business registration", "사업자등록번호", "사업자"]),
     boost: 0.45,
   },
   {
     type: "KR_DRIVER_LICENSE",
+    lengths: [12],
     check: (c) => {
       if (c.digits.length !== 12 || !groupsAre(c, [2, 2, 6, 2]) || !uniformSeps(c, "-")) return 0;
       const region = Number(c.digits.slice(0, 2));
       return region >= 11 && region <= 28 ? 0.4 : 0;
     },
-    context: ["driver", "license", "licence", "운전면허"],
+    context: keywordList(["driver", "license", "licence", "운전면허"]),
     boost: 0.45,
   },
   {
     type: "TH_TNIN",
+    lengths: [13],
     check: (c) => (groupsAre(c, [1, 4, 5, 2, 1]) && uniformSeps(c, " -") && thTninOk(c.digits) ? 0.45 : 0),
-    context: ["tnin", "thai id", "thai national", "national id", "บัตรประชาชน", "id card"],
+    context: keywordList(["tnin", "thai id", "thai national", "national id", "บัตรประชาชน", "id card"]),
     boost: 0.45,
   },
   {
     type: "ZA_ID_NUMBER",
+    lengths: [13],
     check: (c) => (groupsAre(c, [6, 4, 3], [6, 4, 1, 1, 1]) && uniformSeps(c, " -") && zaIdOk(c.digits) ? 0.45 : 0),
-    context: ["id number", "identity number", "south african id", "national id", "sa id", "permanent resident", "id no", "identity document"],
+    context: keywordList(["id number", "identity number", "south african id", "national id", "sa id", "permanent resident", "id no", "identity document"]),
     boost: 0.45,
   },
   {
     type: "SE_PERSONNUMMER",
+    lengths: [10, 12],
     check: (c) => ((groupsAre(c, [6, 4], [8, 4]) && uniformSeps(c, "-+")) || c.groups.length === 1) && sePnrOk(c.digits) ? 0.45 : 0,
-    context: ["personnummer", "pnr", "personal identity", "person number", "personal number", "identity code"],
+    context: keywordList(["personnummer", "pnr", "personal identity", "person number", "personal number", "identity code"]),
     boost: 0.45,
   },
   {
     type: "SE_ORGANISATIONSNUMMER",
+    lengths: [10, 12],
     check: (c) => ((groupsAre(c, [6, 4], [8, 4]) && uniformSeps(c, "-")) || c.groups.length === 1) && seOrgOk(c.digits) ? 0.45 : 0,
-    context: ["organisationsnummer", "org.nr", "orgnr", "organisation number", "organization number", "company identity", "company id"],
+    context: keywordList(["organisationsnummer", "org.nr", "orgnr", "organisation number", "organization number", "company identity", "company id"]),
     boost: 0.45,
   },
   {
     type: "IT_VAT_CODE",
+    lengths: [11],
     check: (c) => (c.groups.length === 1 && itVatOk(c.digits) ? 0.45 : 0),
-    context: ["partita iva", "p.iva", "piva", "vat", "iva"],
+    context: keywordList(["partita iva", "p.iva", "piva", "vat", "iva"]),
     boost: 0.45,
   },
   {
     type: "DE_TAX_ID",
+    lengths: [11],
     check: (c) => (groupsAre(c, [2, 3, 3, 3]) && uniformSeps(c, " ") && deTaxIdOk(c.digits) ? 0.45 : 0),
-    context: ["steuer-id", "steuerid", "steueridentifikationsnummer", "idnr", "identifikationsnummer", "tax id", "tin"],
+    context: keywordList(["steuer-id", "steuerid", "steueridentifikationsnummer", "idnr", "identifikationsnummer", "tax id", "tin"]),
     boost: 0.45,
   },
   {
     type: "DE_LANR",
+    lengths: [9],
     check: (c) => (c.groups.length === 1 && lanrOk(c.digits) && !allSame(c.digits.slice(0, 6)) ? 0.4 : 0),
-    context: ["lanr", "arztnummer", "lebenslange arztnummer"],
+    context: keywordList(["lanr", "arztnummer", "lebenslange arztnummer"]),
     boost: 0.45,
   },
   {
     type: "BR_CPF",
+    lengths: [11],
     check: (c) => ((groupsAre(c, [3, 3, 3, 2]) && c.seps.length === 3 && c.seps[0] === "." && c.seps[1] === "." && c.seps[2] === "-") || c.groups.length === 1) && cpfOk(c.digits) ? 0.45 : 0,
-    context: ["cpf", "cadastro de pessoas"],
+    context: keywordList(["cpf", "cadastro de pessoas"]),
     boost: 0.45,
   },
   {
     type: "PH_TIN",
+    lengths: [9, 12, 14],
     check: (c) => (c.groups.length >= 3 && groupsAre(c, [3, 3, 3], [3, 3, 3, 3], [3, 3, 3, 5]) && uniformSeps(c, "-") ? 0.35 : 0),
-    context: ["tin", "tax identification", "bir"],
+    context: keywordList(["tin", "tax identification", "bir"]),
     boost: 0.45,
   },
   {
     type: "US_BANK_NUMBER",
+    lengths: [8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
     check: (c) => (c.groups.length === 1 && c.digits.length >= 8 && c.digits.length <= 17 ? 0.05 : 0),
-    context: ["bank account", "account number", "account no", "acct", "checking account", "savings account"],
+    context: keywordList(["bank account", "account number", "account no", "acct", "checking account", "savings account"]),
     boost: 0.6,
     needsContext: true,
   },
   {
     type: "US_DRIVER_LICENSE",
+    lengths: [7, 8, 9, 10, 11, 12, 13],
     check: (c) => (c.digits.length >= 7 && c.digits.length <= 13 && c.groups.length <= 3 ? 0.05 : 0),
-    context: ["driver license", "driver's license", "drivers license", "driver licence", "driving license", "driver's licence", "dl#", "dl #", "dl number", "license number", "licence number"],
+    context: keywordList(["driver license", "driver's license", "drivers license", "driver licence", "driving license", "driver's licence", "dl#", "dl #", "dl number", "license number", "licence number"]),
     boost: 0.6,
     needsContext: true,
   },
   {
     type: "DE_PLZ",
+    lengths: [5],
     check: (c) => (c.groups.length === 1 && c.digits.length === 5 && c.digits !== "00000" && c.digits !== "99999" ? 0.05 : 0),
-    context: ["plz", "postleitzahl"],
+    context: keywordList(["plz", "postleitzahl"]),
     boost: 0.6,
     needsContext: true,
   },
@@ -588,60 +623,146 @@ export const NUMERIC_RULES: Rule[] = [
 
 const PHONE_EXT = /^\s?(?:x|ext\.?|extension)\s?\d{1,5}/i;
 
-/** libphonenumber costs ~10-50 µs a call: at most this many calls per text (plus one per 256 chars). */
-const PHONE_CALL_BASE = 32;
+const PHONE_CTX = keywordList(PHONE_CONTEXT);
+const NUMBER_WORD = keywordList(["number", "no.", "nr."]);
+/** "number" right after one of these names another identifier ("license number"), not a phone. */
+const OTHER_NUMBER = keywordList([
+  "licen", "account", "card", "passport", "routing", "tax", "ssn", "social", "policy", "order", "invoice", "member", "customer", "case",
+  "ticket", "tracking", "serial", "id ", "id:", "identi", "insurance", "nhs", "npi", "aadhaar", "sin ", "iban", "vat", "registration",
+]);
 
-function phoneFinding(text: string, c: Candidate, end: number, budget: { calls: number }): Finding | null {
+/** libphonenumber costs ~5-15 µs a call: at most this many calls per text (plus one per 512 chars). */
+const PHONE_CALL_BASE = 16;
+
+const NANP: CountryCode[] = ["US"];
+const TRUNK_ZERO: CountryCode[] = ["GB", "DE", "FR", "IT", "IN"];
+const TRUNK_ZERO_MORE: CountryCode[] = ["BR", "AU", "NL", "BE", "TR", "PH", "IL", "ES"];
+const NO_TRUNK: CountryCode[] = ["US", "IN", "ES", "IT"];
+
+/** Bounded memo of libphonenumber results (repeated numbers in logs are common). */
+const PHONE_MEMO = new Map<string, number>();
+
+function phoneValidity(raw: string, region: CountryCode | undefined, budget: { calls: number }): number {
+  const key = (region ?? "+") + raw;
+  const hit = PHONE_MEMO.get(key);
+  if (hit !== undefined) return hit;
+  if (budget.calls <= 0) return -1;
+  budget.calls--;
+  const p = parsePhoneNumberFromString(raw, { defaultCountry: region, extract: false });
+  const v = !p ? 0 : p.isValid() ? 2 : p.isPossible() ? 1 : 0;
+  if (PHONE_MEMO.size >= 4096) PHONE_MEMO.clear();
+  PHONE_MEMO.set(key, v);
+  return v;
+}
+
+/** Regions worth trying for a national-format number, most likely first (few calls per candidate). */
+function regionsFor(c: Candidate, ctx: boolean): CountryCode[] {
+  const g = c.groups;
+  const nd = c.digits.length;
+  if (nd === 10 && c.digits[0] !== "0" && c.digits[0] !== "1" && (c.raw.startsWith("(") || (g.length === 3 && g[0] === 3 && g[1] === 3))) return NANP;
+  if (c.digits[0] === "0") return ctx ? [...TRUNK_ZERO, ...TRUNK_ZERO_MORE] : TRUNK_ZERO;
+  return NO_TRUNK;
+}
+
+function phoneFinding(tc: TextContext, c: Candidate, end: number, budget: { calls: number }): Finding | null {
+  const text = tc.text;
   const nd = c.digits.length;
   if (nd < 7 || nd > 15) return null;
   if (c.groups.length > 7) return null;
-  for (let g = 1; g < c.groups.length; g++) if (c.groups[g]! < 2) return null;
+  const trunk = c.plus && c.raw.includes("(0)"); // "+41 (0)71 …": the national trunk prefix in parentheses
+  for (let g = 1; g < c.groups.length; g++) if (c.groups[g]! < 2 && !(trunk && c.groups[g] === 1)) return null;
   if (looksLikeDate(c) || (c.groups.length > 3 && looksLikeDate({ ...c, groups: c.groups.slice(0, 3), seps: c.seps.slice(0, 2) }))) return null;
   if (c.seps.length >= 2 && c.seps.every((s) => s === ".") && c.groups.every((g) => g <= 3)) return null;
   if (allSame(c.digits)) return null;
-  const ctx = hasContext(text, c.start, end, PHONE_CONTEXT, 40);
+  const ctx = tc.has(PHONE_CTX, c.start, end, 40) || (tc.has(NUMBER_WORD, c.start, end, 40) && !tc.has(OTHER_NUMBER, c.start, end, 40));
   const standalone = isStandalone(text, c.start, end);
   const formatted = c.groups.length >= 2 || c.raw.startsWith("(");
-  // cheapest bound first: an unformatted digit run needs context (or a bare value) to reach the threshold
-  if (!c.plus && !formatted && !ctx && !standalone) return null;
+  // cheapest bounds first: without a '+' prefix, context or a bare value, only a formatted number of
+  // national length that does not start like a year ("2024-118") can reach the threshold
+  if (!c.plus && !ctx && !standalone) {
+    if (!formatted || nd < 9) return null;
+    if (c.groups[0] === 4 && /^(?:19|20)/.test(c.digits) && c.seps[0] === "-") return null;
+  }
   let base = 0;
-  if (budget.calls <= 0) {
-    // budget spent (a text made of thousands of phone-like runs): shape-only, weaker score
-    base = c.plus || formatted ? 0.45 : 0;
-    if (base === 0) return null;
-  } else if (c.plus) {
-    budget.calls--;
-    const p = parsePhoneNumberFromString(c.raw.replace(/^\(\+/, "+").replace(/^00/, "+").replace(/\)$/, ""));
-    if (!p) return null;
-    if (p.isValid()) base = 0.75;
-    else if (p.isPossible()) base = 0.6;
+  if (c.plus) {
+    const v = phoneValidity(c.raw.replace("(0)", "").replace(/^\(\+/, "+").replace(/^00/, "+").replace(/\)$/, ""), undefined, budget);
+    if (v === 2) base = 0.75;
+    else if (v === 1) base = 0.6;
+    else if (v < 0) base = 0.45; // budget spent: shape only
     else return null;
   } else {
     if (!formatted && nd > 12) return null;
-    for (const r of PHONE_REGIONS) {
-      if (budget.calls-- <= 0) break;
-      const p = parsePhoneNumberFromString(c.raw, r);
-      if (p?.isValid()) {
+    let spent = false;
+    for (const r of regionsFor(c, ctx)) {
+      const v = phoneValidity(c.raw, r, budget);
+      if (v < 0) {
+        spent = true;
+        break;
+      }
+      if (v === 2) {
         base = formatted ? 0.55 : 0.4;
         break;
       }
     }
+    // a formatted number right after a phone cue ("Phone: 60-56-85-91") even when no region validates it
+    if (base === 0 && ((spent && formatted) || (ctx && (formatted || (nd >= 9 && nd <= 12))))) base = 0.45;
     if (base === 0) return null;
   }
   const s = ctx ? base + 0.3 : standalone ? base + 0.25 : base;
   return { type: "PHONE_NUMBER", start: c.start, end, score: clamp01(s) };
 }
 
-/** Numeric-chunk detector: all rules over all bounded candidates; per type the best non-overlapping spans. */
-export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RULES): Finding[] {
+/** Rules indexed by the digit counts they accept. */
+function rulesByLength(rules: readonly Rule[]): Rule[][] {
+  const t: Rule[][] = Array.from({ length: MAX_DIGITS + 1 }, () => []);
+  for (const r of rules) for (const n of r.lengths) if (n <= MAX_DIGITS) t[n]!.push(r);
+  return t;
+}
+const DEFAULT_TABLE = rulesByLength(NUMERIC_RULES);
+
+/** Is the window [a, b] part of a longer run of groups joined by the same separator (e.g. the first 12 digits of "4567-8901-2345-6789")? */
+function isFragment(text: string, groups: Group[], a: number, b: number): boolean {
+  const sepAt = (g: number) => text.slice(groups[g]!.end, groups[g + 1]!.start);
+  const inner = b > a ? sepAt(a) : "";
+  if (a > 0) {
+    const s = sepAt(a - 1);
+    if (inner ? s === inner : s === "-" || s === "." || s === "/") return true;
+  }
+  if (b < groups.length - 1) {
+    const s = sepAt(b);
+    if (inner ? s === inner : s === "-" || s === "." || s === "/") return true;
+  }
+  return false;
+}
+
+/**
+ * Numeric-chunk detector: all rules over all bounded candidates; per type the best non-overlapping spans.
+ * With `minScore`, findings that cannot reach it are not produced (rules needing absent context are skipped).
+ */
+export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RULES, shared?: TextContext, minScore = 0): Finding[] {
+  const tc = textContext(text, shared);
+  if (!tc.hasDigit) return [];
   const raw: Finding[] = [];
-  const budget = { calls: PHONE_CALL_BASE + Math.floor(text.length / 256) };
+  const budget = { calls: PHONE_CALL_BASE + Math.floor(text.length / 512) };
+  const table = rules === NUMERIC_RULES ? DEFAULT_TABLE : rulesByLength(rules);
+  // rules that need context are dropped when none of their keywords occurs in the text
+  const live = new Set(rules.filter((r) => !r.needsContext || tc.any(r.context)));
+  const short = text.length <= 64; // only then can a value be "standalone" (isStandalone)
   scanChunks(text, (groups, chunkStart) => {
     // phone: the whole chunk only (bounded number of libphonenumber calls per chunk)
     let total = 0;
     for (const g of groups) total += g.end - g.start;
-    if (total <= 15 && groups.length <= 7) {
-      const c = makeCandidate(text, groups, 0, groups.length - 1, chunkStart);
+    // phone: the whole chunk, or what follows a space when the chunk is "<zip> <phone>"-like
+    let first = 0;
+    if (total > 15 || groups.length > 7 || (groups.length >= 3 && text.slice(groups[0]!.end, groups[1]!.start) === " " && text.slice(groups[1]!.end, groups[2]!.start) !== " ")) {
+      first = 1;
+      while (first < groups.length - 1 && text.slice(groups[first - 1]!.end, groups[first]!.start) !== " ") first++;
+      total = 0;
+      for (let g = first; g < groups.length; g++) total += groups[g]!.end - groups[g]!.start;
+      if (groups.length - first < 2) total = 99;
+    }
+    if (total <= 15 && groups.length - first <= 7) {
+      const c = makeCandidate(text, groups, first, groups.length - 1, chunkStart);
       if (c) {
         let end = c.end;
         let ok = true;
@@ -651,8 +772,8 @@ export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RUL
           else ok = false;
         }
         if (ok) {
-          const f = phoneFinding(text, c, end, budget);
-          if (f) raw.push(f);
+          const f = phoneFinding(tc, c, end, budget);
+          if (f && f.score >= minScore) raw.push(f);
         }
       }
     }
@@ -671,17 +792,25 @@ export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RUL
         if (len > MAX_GROUP_LEN) break;
         digits += len;
         if (digits > MAX_DIGITS) break;
-        if (digits < 5) continue;
-        const c = makeCandidate(text, groups, a, b, chunkStart);
-        if (!c || c.gluedRight) continue;
-        // a candidate must not be preceded by a group separated by a single '-' or '.' (a longer number)
-        for (const r of rules) {
+        const candidates = table[digits]!;
+        if (candidates.length === 0) continue;
+        let c: Candidate | null | undefined;
+        let fragment: boolean | undefined;
+        for (const r of candidates) {
+          if (!live.has(r)) continue;
+          if (c === undefined) {
+            c = makeCandidate(text, groups, a, b, chunkStart);
+            if (!c || c.gluedRight || c.plusSign) break;
+            fragment = !long && isFragment(text, groups, a, b);
+          }
+          if (!c || fragment) break;
           let s = r.check(c);
           if (s <= 0) continue;
-          const ctx = hasContext(text, c.start, c.end, r.context, 40);
+          const ctx = tc.has(r.context, c.start, c.end, 40);
           if (r.needsContext && !ctx) continue;
           if (ctx) s += r.boost ?? 0.35;
-          else if (isStandalone(text, c.start, c.end)) s += 0.25;
+          else if (short && isStandalone(text, c.start, c.end)) s += 0.25;
+          if (s < minScore) continue;
           raw.push({ type: r.type, start: c.start, end: c.end, score: clamp01(s) });
         }
       }

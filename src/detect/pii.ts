@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { base58Decode, bech32Verify, ibanMod97 } from "./checksums.ts";
-import { clamp01, hasContext, isAsciiAlnum, isStandalone } from "./context.ts";
+import { clamp01, isAsciiAlnum, isStandalone, keywordList, textContext } from "./context.ts";
+import type { KeywordList, TextContext } from "./context.ts";
 import type { Finding } from "./types.ts";
 
 // ---------------------------------------------------------------- e-mail
@@ -190,13 +191,16 @@ export function detectIp(text: string): Finding[] {
 
 const MAC_RE = /(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.[0-9A-Fa-f])/g;
 
-export function detectMac(text: string): Finding[] {
+const MAC_CTX = keywordList(["mac", "hardware", "ethernet", "wifi", "wi-fi", "bssid", "ether"]);
+
+export function detectMac(text: string, shared?: TextContext): Finding[] {
+  if (text.indexOf(":") < 0 && text.indexOf("-") < 0 && text.indexOf(".") < 0) return [];
   const out: Finding[] = [];
   MAC_RE.lastIndex = 0;
   for (let m = MAC_RE.exec(text); m; m = MAC_RE.exec(text)) {
     const hex = m[0].replace(/[:.-]/g, "").toLowerCase();
     if (hex === "ffffffffffff" || hex === "000000000000") continue;
-    const ctx = hasContext(text, m.index, m.index + m[0].length, ["mac", "hardware", "ethernet", "wifi", "wi-fi", "bssid", "ether"]);
+    const ctx = textContext(text, shared).has(MAC_CTX, m.index, m.index + m[0].length);
     out.push({ type: "MAC_ADDRESS", start: m.index, end: m.index + m[0].length, score: ctx ? 0.9 : 0.6 });
   }
   return out;
@@ -207,7 +211,7 @@ export function detectMac(text: string): Finding[] {
 const BTC_B58_RE = /(?<![\w])[13][1-9A-HJ-NP-Za-km-z]{25,34}(?![\w])/g;
 const BTC_BECH_RE = /(?<![\w])(?:bc1|tb1|BC1|TB1)[02-9ac-hj-np-zAC-HJ-NP-Z]{8,87}(?![\w])/g;
 const ETH_RE = /(?<![\w])0x[0-9a-fA-F]{40}(?![\w])/g;
-const CRYPTO_CONTEXT = ["wallet", "bitcoin", "btc", "eth", "ethereum", "crypto", "address", "send to", "usdt"];
+const CRYPTO_CONTEXT = keywordList(["wallet", "bitcoin", "btc", "eth", "ethereum", "crypto", "address", "send to", "usdt"]);
 
 function base58CheckOk(s: string): boolean {
   const bytes = base58Decode(s);
@@ -218,7 +222,7 @@ function base58CheckOk(s: string): boolean {
   return payload[0] === 0x00 || payload[0] === 0x05;
 }
 
-export function detectCrypto(text: string): Finding[] {
+export function detectCrypto(text: string, shared?: TextContext): Finding[] {
   const out: Finding[] = [];
   for (const re of [BTC_B58_RE, BTC_BECH_RE, ETH_RE]) {
     re.lastIndex = 0;
@@ -227,7 +231,7 @@ export function detectCrypto(text: string): Finding[] {
       let score = 0;
       if (re === BTC_B58_RE) score = base58CheckOk(v) ? 0.9 : 0;
       else if (re === BTC_BECH_RE) score = bech32Verify(v) ? 0.9 : 0;
-      else score = hasContext(text, m.index, m.index + v.length, CRYPTO_CONTEXT) ? 0.85 : 0.45;
+      else score = textContext(text, shared).has(CRYPTO_CONTEXT, m.index, m.index + v.length) ? 0.85 : 0.45;
       if (score > 0) out.push({ type: "CRYPTO", start: m.index, end: m.index + v.length, score });
     }
   }
@@ -246,7 +250,9 @@ const IBAN_LENGTHS: Record<string, number> = {
 };
 const IBAN_START_RE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?=[ -]?[A-Z0-9])/g;
 
-export function detectIban(text: string): Finding[] {
+const IBAN_CTX = keywordList(["iban", "account", "bank", "transfer", "konto", "cuenta", "compte"]);
+
+export function detectIban(text: string, shared?: TextContext): Finding[] {
   const out: Finding[] = [];
   IBAN_START_RE.lastIndex = 0;
   for (let m = IBAN_START_RE.exec(text); m; m = IBAN_START_RE.exec(text)) {
@@ -268,7 +274,7 @@ export function detectIban(text: string): Finding[] {
     if (compact.length !== len) continue;
     if (i < text.length && /[A-Za-z0-9]/.test(text[i]!)) continue;
     if (!ibanMod97(compact)) continue;
-    const ctx = hasContext(text, m.index, i, ["iban", "account", "bank", "transfer", "konto", "cuenta", "compte"]);
+    const ctx = textContext(text, shared).has(IBAN_CTX, m.index, i);
     out.push({ type: "IBAN_CODE", start: m.index, end: i, score: ctx ? 0.95 : 0.85 });
     IBAN_START_RE.lastIndex = i;
   }
@@ -277,11 +283,11 @@ export function detectIban(text: string): Finding[] {
 
 // ---------------------------------------------------------------- alphanumeric national ids
 
-interface PatternRule {
+export interface PatternRule {
   type: string;
   re: RegExp;
   base: number;
-  context: readonly string[];
+  context: KeywordList;
   boost?: number;
   needsContext?: boolean;
   validate?: (v: string) => boolean;
@@ -396,75 +402,75 @@ export const PATTERN_RULES: PatternRule[] = [
     type: "UK_NINO",
     re: /(?<![\w])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\w])/g,
     base: 0.55,
-    context: ["national insurance", "nino", "ni number", "ni no"],
+    context: keywordList(["national insurance", "nino", "ni number", "ni no"]),
   },
   {
     type: "UK_POSTCODE",
     re: /(?<![\w])(?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})(?![\w])/g,
     base: 0.5,
-    context: ["postcode", "post code", "address", "london", "uk", "united kingdom", "england"],
+    context: keywordList(["postcode", "post code", "address", "london", "uk", "united kingdom", "england"]),
   },
   {
     type: "UK_VEHICLE_REGISTRATION",
     re: /(?<![\w])[A-HJ-PR-Y]{2}(?:0[2-9]|[1-7]\d) ?[A-HJ-PR-Z]{3}(?![\w])/g,
     base: 0.45,
-    context: ["registration", "vehicle", "number plate", "reg ", "car ", "plate"],
+    context: keywordList(["registration", "vehicle", "number plate", "reg ", "car ", "plate"]),
   },
   {
     type: "UK_DRIVING_LICENCE",
     re: /(?<![\w])[A-Z9]{5}\d[0156]\d[0-3]\d\d[A-Z9]{2}\d[A-Z]{2}(?![\w])/g,
     base: 0.6,
-    context: ["driving licence", "driving license", "licence", "dvla"],
+    context: keywordList(["driving licence", "driving license", "licence", "dvla"]),
   },
-  { type: "UK_PASSPORT", re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/g, base: 0.3, context: PASSPORT_CTX, needsContext: true },
-  { type: "US_PASSPORT", re: /(?<![\w])(?:[A-Z]\d{8}|\d{9})(?![\w])/g, base: 0.3, context: PASSPORT_CTX, needsContext: true },
+  { type: "UK_PASSPORT", re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "US_PASSPORT", re: /(?<![\w])(?:[A-Z]\d{8}|\d{9})(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
   {
     type: "US_MBI",
     re: /(?<![\w])[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d(-?)[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d\1[AC-HJKMNP-RT-Y]{2}\d{2}(?![\w])/gi,
     base: 0.55,
-    context: ["medicare", "mbi", "beneficiary", "patient"],
+    context: keywordList(["medicare", "mbi", "beneficiary", "patient"]),
   },
   {
     type: "MEDICAL_LICENSE",
     re: /(?<![\w])[ABCDEFGHJKLMPRSTUX][A-Z9]\d{7}(?![\w])/g,
     base: 0.45,
-    context: ["dea", "medical license", "license", "prescriber"],
+    context: keywordList(["dea", "medical license", "license", "prescriber"]),
     validate: deaOk,
   },
   {
     type: "DE_PASSPORT",
     re: /(?<![\w])[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{7}\d(?![\w])/g,
     base: 0.45,
-    context: PASSPORT_CTX,
+    context: keywordList(PASSPORT_CTX),
     validate: (v) => icaoCheck(v.slice(0, 8), v[8]!),
   },
   {
     type: "DE_FUEHRERSCHEIN",
     re: /(?<![\w])[A-Z0-9]{2}\d{8}[A-Z0-9](?![\w])/g,
     base: 0.3,
-    context: ["führerschein", "fuehrerschein", "fahrerlaubnis", "driving licen", "driver's licen", "driver licen"],
+    context: keywordList(["führerschein", "fuehrerschein", "fahrerlaubnis", "driving licen", "driver's licen", "driver licen"]),
     validate: (v) => /[A-Z]/.test(v),
   },
   {
     type: "DE_HEALTH_INSURANCE",
     re: /(?<![\w])[A-Z]\d{9}(?![\w])/g,
     base: 0.45,
-    context: ["krankenversicherung", "versichertennummer", "kvnr", "krankenkasse", "health insurance"],
+    context: keywordList(["krankenversicherung", "versichertennummer", "kvnr", "krankenkasse", "health insurance"]),
     validate: deHealthOk,
   },
   {
     type: "DE_SOCIAL_SECURITY",
     re: /(?<![\w])\d{8}[A-Z]\d{3}(?![\w])/g,
     base: 0.5,
-    context: ["rentenversicherung", "sozialversicherung", "rvnr", "social security", "versicherungsnummer"],
+    context: keywordList(["rentenversicherung", "sozialversicherung", "rvnr", "social security", "versicherungsnummer"]),
     validate: deRvnrOk,
   },
-  { type: "DE_HANDELSREGISTER", re: /(?<![\w])HR[AB] ?\d{1,6}(?: ?[A-Z]{1,2})?(?![\w])/g, base: 0.6, context: ["handelsregister", "amtsgericht", "registergericht", "eingetragen"] },
+  { type: "DE_HANDELSREGISTER", re: /(?<![\w])HR[AB] ?\d{1,6}(?: ?[A-Z]{1,2})?(?![\w])/g, base: 0.6, context: keywordList(["handelsregister", "amtsgericht", "registergericht", "eingetragen"]) },
   {
     type: "DE_TAX_NUMBER",
     re: /(?<![\w/])(?:\d{2,3}\/\d{3,4}\/\d{4,5})(?![\w/])/g,
     base: 0.45,
-    context: ["steuernummer", "st.-nr", "stnr", "st-nr", "steuer-nr", "tax number"],
+    context: keywordList(["steuernummer", "st.-nr", "stnr", "st-nr", "steuer-nr", "tax number"]),
     validate: (v) => {
       const n = v.replace(/\//g, "").length;
       return n === 10 || n === 11;
@@ -474,96 +480,135 @@ export const PATTERN_RULES: PatternRule[] = [
     type: "DE_KFZ",
     re: /(?<![\w])[A-ZÄÖÜ]{1,3}[ -][A-Z]{1,2} ?\d{1,4}[EH]?(?![\w])/g,
     base: 0.3,
-    context: ["kennzeichen", "kfz", "nummernschild", "fahrzeug", "license plate"],
+    context: keywordList(["kennzeichen", "kfz", "nummernschild", "fahrzeug", "license plate"]),
   },
-  { type: "ES_NIF", re: /(?<![\w])\d{7,8}-?[A-Za-z](?![\w])/g, base: 0.5, context: ["nif", "dni", "documento nacional"], validate: esNifOk },
-  { type: "ES_NIE", re: /(?<![\w])[XYZ]-?\d{7}-?[A-Z](?![\w])/g, base: 0.55, context: ["nie", "extranjero", "identificación"], validate: esNieOk },
-  { type: "ES_PASSPORT", re: /(?<![\w])[A-Za-z]{3}\d{6}(?![\w])/g, base: 0.3, context: PASSPORT_CTX, needsContext: true },
+  { type: "ES_NIF", re: /(?<![\w])\d{7,8}-?[A-Za-z](?![\w])/g, base: 0.5, context: keywordList(["nif", "dni", "documento nacional"]), validate: esNifOk },
+  { type: "ES_NIE", re: /(?<![\w])[XYZ]-?\d{7}-?[A-Z](?![\w])/g, base: 0.55, context: keywordList(["nie", "extranjero", "identificación"]), validate: esNieOk },
+  { type: "ES_PASSPORT", re: /(?<![\w])[A-Za-z]{3}\d{6}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
   {
     type: "FI_PERSONAL_IDENTITY_CODE",
     re: /(?<!\d)\d{6}[-+ABCDEFYXWVU]\d{3}[0-9A-Y](?![\w])/g,
     base: 0.6,
-    context: ["henkilötunnus", "hetu", "personal identity code", "identity code", "id code"],
+    context: keywordList(["henkilötunnus", "hetu", "personal identity code", "identity code", "id code"]),
     validate: fiHetuOk,
   },
   {
     type: "IT_FISCAL_CODE",
     re: /(?<![\w])[A-Z]{6}[\dLMNP-V]{2}[A-EHLMPR-T][\dLMNP-V]{2}[A-Z][\dLMNP-V]{3}[A-Z](?![\w])/gi,
     base: 0.6,
-    context: ["codice fiscale", "fiscal code", "cf"],
+    context: keywordList(["codice fiscale", "fiscal code", "cf"]),
     validate: itFiscalOk,
   },
   {
     type: "IT_DRIVER_LICENSE",
     re: /(?<![\w])(?:[A-Z]{2}\d{7}[A-Z]|U1[A-Z0-9]{7}[A-Z])(?![\w])/gi,
     base: 0.3,
-    context: ["patente", "driver license", "driving license", "license", "licence"],
+    context: keywordList(["patente", "driver license", "driving license", "license", "licence"]),
     needsContext: true,
   },
-  { type: "IT_IDENTITY_CARD", re: /(?<![\w])(?:[A-Z]{2}\d{7}|[A-Z]{2}\d{5}[A-Z]{2}|\d{7}[A-Z]{2})(?![\w])/gi, base: 0.3, context: ["carta d'identità", "carta di identità", "identity card", "id card"], needsContext: true },
-  { type: "IT_PASSPORT", re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/gi, base: 0.3, context: ["passaporto", "italian passport"], needsContext: true },
+  { type: "IT_IDENTITY_CARD", re: /(?<![\w])(?:[A-Z]{2}\d{7}|[A-Z]{2}\d{5}[A-Z]{2}|\d{7}[A-Z]{2})(?![\w])/gi, base: 0.3, context: keywordList(["carta d'identità", "carta di identità", "identity card", "id card"]), needsContext: true },
+  { type: "IT_PASSPORT", re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/gi, base: 0.3, context: keywordList(["passaporto", "italian passport"]), needsContext: true },
   {
     type: "IN_PAN",
     re: /(?<![\w])[A-Z]{5}\d{4}[A-Z](?![\w])/g,
     base: 0.3,
-    context: ["pan", "permanent account", "income tax"],
+    context: keywordList(["pan", "permanent account", "income tax"]),
     validate: () => true,
   },
-  { type: "IN_PASSPORT", re: /(?<![\w])[A-Z][1-9]\d{6}(?![\w])/g, base: 0.3, context: PASSPORT_CTX, needsContext: true },
+  { type: "IN_PASSPORT", re: /(?<![\w])[A-Z][1-9]\d{6}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
   {
     type: "IN_VEHICLE_REGISTRATION",
     re: /(?<![\w])[A-Z]{2}[ -]?\d{1,2}[ -]?[A-Z]{1,3}[ -]?\d{4}(?![\w])/g,
     base: 0.45,
-    context: ["registration", "vehicle", "bike", "car", "number plate"],
+    context: keywordList(["registration", "vehicle", "bike", "car", "number plate"]),
     validate: (v) => IN_STATES.has(v.slice(0, 2)),
   },
-  { type: "IN_VOTER", re: /(?<![\w])[A-Z]{3}\d{7}(?![\w])/g, base: 0.45, context: ["voter", "epic", "election"] },
+  { type: "IN_VOTER", re: /(?<![\w])[A-Z]{3}\d{7}(?![\w])/g, base: 0.45, context: keywordList(["voter", "epic", "election"]) },
   {
     type: "KR_PASSPORT",
     re: /(?<![\w])[MSROD](?:\d{3}[A-Z]\d{4}|\d{8})(?![\w])/g,
     base: 0.45,
-    context: PASSPORT_CTX,
+    context: keywordList(PASSPORT_CTX),
     validate: (v) => /[A-Z]/.test(v.slice(1)) || false,
   },
-  { type: "KR_PASSPORT", re: /(?<![\w])[MSROD]\d{8}(?![\w])/g, base: 0.3, context: PASSPORT_CTX, needsContext: true },
-  { type: "SG_NRIC_FIN", re: /(?<![\w])[STFGM]\d{7}[A-Z](?![\w])/gi, base: 0.6, context: ["nric", "fin", "identity card"], validate: sgNricOk },
+  { type: "KR_PASSPORT", re: /(?<![\w])[MSROD]\d{8}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "SG_NRIC_FIN", re: /(?<![\w])[STFGM]\d{7}[A-Z](?![\w])/gi, base: 0.6, context: keywordList(["nric", "fin", "identity card"]), validate: sgNricOk },
   {
     type: "SG_UEN",
     re: /(?<![\w])(?:\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])(?![\w])/g,
     base: 0.45,
-    context: ["uen", "unique entity", "acra", "company registration"],
+    context: keywordList(["uen", "unique entity", "acra", "company registration"]),
   },
-  { type: "NG_VEHICLE_REGISTRATION", re: /(?<![\w])[A-Z]{3} ?\d{3}[A-Z]{2}(?![\w])/g, base: 0.45, context: ["plate", "vehicle", "registration"] },
+  { type: "NG_VEHICLE_REGISTRATION", re: /(?<![\w])[A-Z]{3} ?\d{3}[A-Z]{2}(?![\w])/g, base: 0.45, context: keywordList(["plate", "vehicle", "registration"]) },
   {
     type: "TR_LICENSE_PLATE",
     re: /(?<![\w])(?:0[1-9]|[1-7]\d|8[01]) (?:[A-Z] \d{4,5}|[A-Z]{2} \d{3,4}|[A-Z]{3} \d{2,3}|[A-Z] \d{3}|[A-Z]{2} \d{2})(?![\w])/g,
     base: 0.3,
-    context: ["plaka", "plate", "vehicle", "araç"],
+    context: keywordList(["plaka", "plate", "vehicle", "araç"]),
   },
   {
     type: "US_DRIVER_LICENSE",
     re: /(?<![\w])[A-Z]\d{3}-?\d{3,4}-?\d{2,5}(?:-?\d{1,3})?(?![\w])/g,
     base: 0.2,
-    context: ["driver license", "driver's license", "drivers license", "driver licence", "driving license", "dl#", "dl number", "license number"],
+    context: keywordList(["driver license", "driver's license", "drivers license", "driver licence", "driving license", "dl#", "dl number", "license number"]),
     needsContext: true,
   },
 ];
 
-export function detectPatterns(text: string, rules: readonly PatternRule[] = PATTERN_RULES): Finding[] {
+/**
+ * Alphanumeric national ids. With `minScore`, a rule whose base score (without context) cannot reach
+ * it only runs when one of its context keywords occurs in the text, and then only in the windows that
+ * follow those keywords.
+ */
+export function detectPatterns(text: string, rules: readonly PatternRule[] = PATTERN_RULES, shared?: TextContext, minScore = 0): Finding[] {
+  const tc = textContext(text, shared);
+  if (!tc.hasDigit) return [];
   const out: Finding[] = [];
+  const short = text.length <= 64; // only then can a value be "standalone"
   for (const r of rules) {
-    r.re.lastIndex = 0;
-    for (let m = r.re.exec(text); m; m = r.re.exec(text)) {
-      const v = m[0];
-      const s = m.index;
+    const ctxAny = tc.any(r.context);
+    if (!ctxAny && !short && (r.needsContext || r.base < minScore)) continue;
+    const emit = (v: string, s: number) => {
       const e = s + v.length;
-      if (r.validate && !r.validate(v)) continue;
-      const ctx = hasContext(text, s, e, r.context, 48);
-      const standalone = isStandalone(text, s, e);
-      if (r.needsContext && !ctx && !standalone) continue;
-      const score = r.base + (ctx ? (r.boost ?? 0.4) : standalone ? 0.25 : 0);
-      out.push({ type: r.type, start: s, end: e, score: clamp01(score) });
+      if (r.validate && !r.validate(v)) return;
+      const ctx = ctxAny && tc.has(r.context, s, e, 48);
+      const standalone = short && isStandalone(text, s, e);
+      if (r.needsContext && !ctx && !standalone) return;
+      const score = clamp01(r.base + (ctx ? (r.boost ?? 0.4) : standalone ? 0.25 : 0));
+      if (score >= minScore) out.push({ type: r.type, start: s, end: e, score });
+    };
+    if (short || r.base >= minScore) {
+      r.re.lastIndex = 0;
+      for (let m = r.re.exec(text); m; m = r.re.exec(text)) emit(m[0], m.index);
+      continue;
     }
+    // context required: search only the bounded windows after each keyword
+    let lastEnd = -1;
+    for (const w of mergeWindows(tc.positions(r.context), text.length)) {
+      const slice = text.slice(w.start, w.end);
+      r.re.lastIndex = 0;
+      for (let m = r.re.exec(slice); m; m = r.re.exec(slice)) {
+        const s = w.start + m.index;
+        const e = s + m[0].length;
+        // the slice hides the characters around it: re-check the word boundaries in the full text
+        if (s <= lastEnd || (s > 0 && /\w/.test(text[s - 1]!)) || (e < text.length && /\w/.test(text[e]!))) continue;
+        emit(m[0], s);
+        lastEnd = e;
+      }
+    }
+  }
+  return out;
+}
+
+/** Windows where a value preceded by a context keyword (within 48 chars) can lie: [kw end, kw start + 48 + 40). */
+function mergeWindows(kws: { start: number; end: number }[], n: number): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const k of kws) {
+    const s = k.end;
+    const e = Math.min(n, k.start + 88);
+    const prev = out[out.length - 1];
+    if (prev && s <= prev.end) prev.end = Math.max(prev.end, e);
+    else out.push({ start: s, end: e });
   }
   return out;
 }
