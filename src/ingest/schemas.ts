@@ -17,7 +17,9 @@ export const InvocationBody = Type.Object({
   principal_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Defaults to agent_key' })),
   parent_invocation_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
   correlation_id: Type.Optional(Type.String({ maxLength: 64 })),
-  tenant_id: Type.Optional(Type.String({ maxLength: 64, description: 'Only read with the fallback ingress token' })),
+  // No length rule: API.md makes it a plain string, ignored with API and scoped
+  // tokens (whatever it holds); the fallback token needs a workspace's UUID (403 otherwise).
+  tenant_id: Type.Optional(Type.String({ description: 'Only read with the fallback ingress token' })),
   prompt: Type.Optional(text('Up to 32,000 characters')),
   response: Type.Optional(text('Up to 32,000 characters')),
   context: Type.Optional(text('Up to 32,000 characters')),
@@ -40,7 +42,7 @@ export const RogueBody = Type.Object({
   actor_agent_key: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
   tool: Type.Optional(Type.String({ maxLength: 256, description: 'Required when event_type is oos_tool' })),
   user_id: Type.Optional(Type.String({ maxLength: 512 })),
-  tenant_id: Type.Optional(Type.String({ maxLength: 64 })),
+  tenant_id: Type.Optional(Type.String({ description: 'Only read with the fallback ingress token' })),
   severity: Type.Optional(Type.String({ maxLength: 64 })),
   source: Type.Optional(Type.String({ maxLength: 64 })),
 });
