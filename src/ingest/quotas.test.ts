@@ -35,7 +35,11 @@ function expectQuota(res: Awaited<ReturnType<typeof post>>, seconds: number): vo
   assert.equal(res.headers['retry-after'], String(seconds));
 }
 
-const statusCounts = (codes: number[]) => codes.reduce<Record<number, number>>((m, c) => ({ ...m, [c]: (m[c] ?? 0) + 1 }), {});
+function statusCounts(codes: number[]): Record<number, number> {
+  const m: Record<number, number> = {};
+  for (const c of codes) m[c] = (m[c] ?? 0) + 1;
+  return m;
+}
 
 eachStore(
   'plan caps on the event path',
