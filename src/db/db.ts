@@ -21,6 +21,8 @@ export interface Db extends Queryable {
    * still cannot see or write another workspace's rows (defence in depth).
    */
   withTenant<T>(tenantId: string, fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** A read-only tenant-scoped transaction on one consistent snapshot (REPEATABLE READ), for reports. */
+  snapshot<T>(tenantId: string, fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

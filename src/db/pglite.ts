@@ -27,6 +27,8 @@ export async function openPglite(dataDir?: string): Promise<Db> {
         await tx.query(TENANT_SCOPE_SQL, [tenantId]);
         return fn(wrap(tx));
       }),
+    // One connection, one transaction at a time: every transaction already sees one snapshot.
+    snapshot: (tenantId, fn) => db.withTenant(tenantId, fn),
     async ping() {
       await pg.query('SELECT 1');
     },

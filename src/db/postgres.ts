@@ -27,7 +27,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   const run = async <R extends Row>(c: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
     (await c.query<R>(sql, params ? [...params] : undefined)).rows;
 
-  async function transaction<T>(scope: string | null, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async function transaction<T>(scope: string | null, fn: (tx: Queryable) => Promise<T>, begin = 'BEGIN'): Promise<T> {
     const client = await pool.connect();
     let broken = false;
     // The pool listens for errors of idle clients only: without a listener, a
@@ -38,7 +38,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     };
     client.on('error', onLost);
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       if (scope) await client.query(TENANT_SCOPE_SQL, [scope]);
       const result = await fn({
         query: (sql, params) => run(client, sql, params),
@@ -69,6 +69,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     },
     transaction: (fn) => transaction(null, fn),
     withTenant: (tenantId, fn) => transaction(tenantId, fn),
+    snapshot: (tenantId, fn) => transaction(tenantId, fn, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
     async ping() {
       await pool.query('SELECT 1');
     },

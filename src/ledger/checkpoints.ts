@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db/db.ts';
-import { readHead } from './log-store.ts';
+import { readHead, readNodes } from './log-store.ts';
+import { rootFromNodes, rootNeeds } from './merkle.ts';
 import { type SignerKey, signCheckpoint } from './note.ts';
 
 export interface StoredCheckpoint {
@@ -44,6 +45,29 @@ export async function signHead(tx: Queryable, tenantId: string, origin: string, 
     [tenantId, head.size, Buffer.from(head.root), note],
   );
   return { size: head.size, root: head.root, note };
+}
+
+/**
+ * A checkpoint of exactly `size` (at most the head): the stored one, or one
+ * signed now over the root recomputed from the stored nodes. Reports use it
+ * to state the log size their facts were read at.
+ */
+export async function checkpointOfSize(
+  tx: Queryable,
+  tenantId: string,
+  size: number,
+  origin: string,
+  signer: SignerKey,
+): Promise<StoredCheckpoint> {
+  const existing = await checkpointAt(tx, tenantId, size);
+  if (existing) return existing;
+  const root = rootFromNodes(size, await readNodes(tx, tenantId, rootNeeds(size)));
+  const note = signCheckpoint({ origin, size, root }, signer);
+  await tx.query(
+    'INSERT INTO checkpoints (tenant_id, size, root, note) VALUES ($1, $2, $3, $4) ON CONFLICT (tenant_id, size) DO NOTHING',
+    [tenantId, size, Buffer.from(root), note],
+  );
+  return { size, root, note };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/db.ts';
 import type { AppContext } from '../http/context.ts';
 import { type LogEntry, beginAppend } from './append.ts';
 import { auditRoutes } from './audit-routes.ts';
-import { CheckpointScheduler, originOf, signHead } from './checkpoints.ts';
+import { CheckpointScheduler, checkpointOfSize, originOf, signHead } from './checkpoints.ts';
 import { LogWriter } from './log-writer.ts';
 import { formatVerifierKey, keyId, type SignerKey, signerKeyFromSeed, type VerifierKey, verifierKeyFor } from './note.ts';
 
@@ -18,6 +18,8 @@ export interface LedgerModule {
   verifierKeys(tenantId: string): Promise<string[]>;
   /** Signs the current head now (on demand) unless already signed. */
   signNow(tx: Queryable, tenantId: string): ReturnType<typeof signHead>;
+  /** A checkpoint of exactly this size (stored, or signed now). */
+  checkpointOfSize(tx: Queryable, tenantId: string, size: number): ReturnType<typeof signHead>;
   routes(app: FastifyInstance): Promise<void>;
   close(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<L
       return [current, ...others];
     },
     signNow,
+    checkpointOfSize: (tx, tenantId, size) => checkpointOfSize(tx, tenantId, size, origin(tenantId), signer),
     routes: (app) => auditRoutes(app, ctx, ledger),
     close: () => scheduler.close(),
   };

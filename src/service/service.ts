@@ -18,6 +18,7 @@ import { JobWorker } from '../jobs/jobs.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
 import { createPolicy } from '../policy/policy.ts';
+import { reportRoutes } from '../reports/routes.ts';
 import { createReview } from '../review/review.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
@@ -107,6 +108,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       (a) => ingest.routes(a),
       (a) => policy.routes(a),
       (a) => ledger.routes(a),
+      (a) => reportRoutes(a, ctx, ledger),
       (a) => createReview({ ctx, writer: ledger.writer }).routes(a),
     ],
   });

@@ -1,0 +1,56 @@
+import type { AppContext } from '../http/context.ts';
+import type { LedgerModule } from '../ledger/ledger.ts';
+import { readHead } from '../ledger/log-store.ts';
+import { formatVerifierKey } from '../ledger/note.ts';
+import { factsFromTables } from './compliance.ts';
+import type { Period, ReportFacts } from './facts.ts';
+
+export interface ComplianceReport extends ReportFacts {
+  report: 'agent-ledger compliance report';
+  format_version: 1;
+  tenant_id: string;
+  period: Period;
+  generated_at: string;
+  evidence: {
+    origin: string;
+    verifier_key: string;
+    /** The signed checkpoint of the log size the facts describe (C2SP signed note). */
+    checkpoint: string;
+    tree_size: number;
+  };
+  how_to_verify: string;
+}
+
+export const HOW_TO_VERIFY =
+  'Save this report as JSON, then run: agent-ledger verify --report FILE --url <service URL> --token <API token> --key <verifier_key>. ' +
+  'It checks the checkpoint signature with the public key alone, recomputes the log root from every entry up to tree_size, ' +
+  'and recounts every total of the report from the log leaves; any difference fails the verification.';
+
+/**
+ * Builds a report: facts from one database snapshot, and a checkpoint signed
+ * for exactly the log size of that snapshot (older than the head if the log
+ * grew meanwhile, which is just as verifiable).
+ */
+export async function buildReport(
+  ctx: AppContext,
+  ledger: LedgerModule,
+  tenantId: string,
+  period: Period,
+): Promise<ComplianceReport> {
+  const { facts, size } = await ctx.db.snapshot(tenantId, async (tx) => {
+    const head = await readHead(tx, tenantId);
+    return { facts: await factsFromTables(tx, tenantId, period, head.size), size: head.size };
+  });
+  const origin = ledger.origin(tenantId);
+  const checkpoint = await ctx.db.withTenant(tenantId, (tx) => ledger.checkpointOfSize(tx, tenantId, size));
+  return {
+    report: 'agent-ledger compliance report',
+    format_version: 1,
+    tenant_id: tenantId,
+    period,
+    generated_at: ctx.now().toISOString(),
+    ...facts,
+    evidence: { origin, verifier_key: formatVerifierKey(ledger.verifierKey(tenantId)), checkpoint: checkpoint.note, tree_size: size },
+    how_to_verify: HOW_TO_VERIFY,
+  };
+}
