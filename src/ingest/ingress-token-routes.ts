@@ -2,12 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
-import { notFound } from '../http/problem.ts';
+import { decodeCursor, page, PageQuery } from '../http/paging.ts';
+import { notFound, unprocessable } from '../http/problem.ts';
 import { bearer, NullableTimestamp, problems, Timestamp, Uuid } from '../http/schemas.ts';
 import type { IngestDeps } from './ingest.ts';
 import { issueIngressToken, listIngressTokens, revokeIngressToken } from './ingress-tokens.ts';
 
 const ADMIN = ['admin'] as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IngressToken = Type.Object({
   token_id: Uuid,
   prefix: Type.String(),
@@ -61,14 +63,25 @@ export async function ingressTokenRoutes(fastify: FastifyInstance, deps: IngestD
       config: { auth: 'account', roles: ADMIN },
       schema: {
         tags,
-        summary: 'Ingress tokens of the workspace (never their secrets)',
+        summary: 'Ingress tokens of the workspace (never their secrets), oldest first',
         security: bearer,
-        response: { 200: Type.Object({ items: Type.Array(IngressToken), next_cursor: Type.Null() }), ...problems(401, 403) },
+        querystring: Type.Object(PageQuery),
+        response: {
+          200: Type.Object({ items: Type.Array(IngressToken), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...problems(401, 403, 422),
+        },
       },
     },
     async (req) => {
       const me = accountOf(req);
-      return { items: await listIngressTokens(ctx.db, me.tenantId), next_cursor: null };
+      const key = decodeCursor(req.query.cursor);
+      const [createdAt, tokenId] = key ?? [];
+      if (key && !(typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && typeof tokenId === 'string' && UUID.test(tokenId))) {
+        throw unprocessable('The cursor is not one this service issued.', [{ field: '/cursor', message: 'is invalid' }]);
+      }
+      const after = key ? { createdAt: createdAt as string, tokenId: tokenId as string } : null;
+      const rows = await listIngressTokens(ctx.db, me.tenantId, after, req.query.limit + 1);
+      return page(rows, req.query.limit, (r) => [r.created_at.toISOString(), r.token_id]);
     },
   );
 

@@ -25,10 +25,18 @@ export async function issueIngressToken(tx: Queryable, tenantId: string, name: s
   return { token: t.token, ...row! };
 }
 
-export async function listIngressTokens(db: Queryable, tenantId: string): Promise<IngressTokenRow[]> {
+/** A page of the workspace's tokens in (created_at, token_id) order, after the given key. */
+export async function listIngressTokens(
+  db: Queryable,
+  tenantId: string,
+  after: { createdAt: string; tokenId: string } | null,
+  limit: number,
+): Promise<IngressTokenRow[]> {
   return db.query<IngressTokenRow & Record<string, unknown>>(
-    `SELECT ${COLS} FROM ingress_tokens WHERE tenant_id = $1 ORDER BY created_at, token_id`,
-    [tenantId],
+    `SELECT ${COLS} FROM ingress_tokens WHERE tenant_id = $1
+       AND ($2::timestamptz IS NULL OR (created_at, token_id) > ($2::timestamptz, $3::uuid))
+     ORDER BY created_at, token_id LIMIT $4`,
+    [tenantId, after?.createdAt ?? null, after?.tokenId ?? null, limit],
   );
 }
 
