@@ -49,7 +49,7 @@ export function isStandalone(text: string, start: number, end: number): boolean 
 }
 
 export function clamp01(x: number): number {
-  return x < 0 ? 0 : x > 1 ? 1 : x;
+  return Math.min(1, Math.max(0, x));
 }
 
 // ---------------------------------------------------------------- shared per-text analysis

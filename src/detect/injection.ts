@@ -3,6 +3,7 @@
 // in several languages, plus de-obfuscation: Unicode tag characters, zero-width characters and bounded
 // base64 / hex payloads are decoded and rescanned. Every pattern is bounded; decoding is capped.
 
+import { lowerSameLength } from "./context.ts";
 import { INJECTION_TYPE } from "./types.ts";
 import type { Finding } from "./types.ts";
 
@@ -102,6 +103,84 @@ export const CUES: Cue[] = [
   { id: "dangerous_code", re: /subprocess\.(?:check_output|call|Popen|run)\(|os\.system\(|requests\.post\([^)\n]{0,200}data=|\/bin\/(?:ba)?sh\b|\brm\s+-rf\s+\/|\bcurl\s+[^\n|]{1,200}\|\s*(?:ba)?sh\b|\/boot\/grub|\bsudo reboot\b|socket\.socket\(|\bnc\s+-e\b/i, weight: 0.3 },
   { id: "urgent_marker", re: /\b(?:IMPORTANT|CRITICAL|URGENT)\s*(?:!{1,3}|:)\s*(?:ignore|override|this candidate|you must|the assistant|disregard|new instructions)/i, weight: 0.5 },
 ];
+
+/**
+ * Cheap gate: each cue runs only when one of its stems (lower-case substrings that every match of the
+ * cue contains) occurs in the text. One alternation pass over the lower-cased text finds all stems.
+ */
+export const CUE_STEMS: Record<string, readonly string[]> = {
+  override: ["ignor", "disregard", "forget", "overrid", "bypass", "neglect", "skip", "discard", "drop"],
+  override_weak: ["ignor", "disregard", "forget"],
+  override_above: ["ignor", "disregard", "forget"],
+  leave_behind: ["behind"],
+  instructions_void: ["instruction", "direction", "rule"],
+  end_instructions: ["instruction", "ignor", "%%%"],
+  disregarding: ["disregard"],
+  disregard_except: ["disregard", "ignor"],
+  dont_remember: ["remember", "erinnern"],
+  new_instructions: ["instruction", "task"],
+  keep_previous_but: ["instruction"],
+  new_task: ["task", "challenge", "assignment", "mission", "role", "start"],
+  praise_then: ["now", "nun"],
+  stop_now: ["stop", "halt", "achtung", "attention", "alert"],
+  override_de: ["ignorier", "vergiss", "vergessen", "missacht", "überspring", "abweichend"],
+  obige_de: ["obigen", "vorherigen", "bisherigen", "vorangegangenen"],
+  new_task_de: ["aufgabe", "starten", "beginnen"],
+  override_es: ["ignor", "olvid", "descarta", "omite", "hagas caso"],
+  override_es2: ["olvid"],
+  override_fr: ["ignor", "oubli", "tenez pas compte"],
+  override_it_pt_nl: ["dimentica", "ignor", "esqueç", "esquec", "negeer", "vergeet"],
+  override_zh_ru_ja: ["忽略", "无视", "忘记", "忘掉", "無視", "忘れ", "игнорир", "забудь"],
+  extract: ["prompt", "instruction", "system message", "directive"],
+  extract_above: ["written", "sentences before", "repeat", "instruction"],
+  extract_de: ["prompt", "anweisung", "instruktion"],
+  role_line: ["system", "assistant", "user", "developer", "im_start"],
+  special_tokens: ["<|", "inst]", "<<", "<system", "</system", "<instruction", "</instruction", "<information", "</information", "<end of session>", "user input"],
+  system_note: ["system", "admin", "developer"],
+  dan: ["mode", "stands for", "do anything now", "jailbr"],
+  stay_in_character: ["character", "role", "rollen"],
+  no_limits: ["without", "free ", "ethical", "moral", "bound", "abide", "broken free", "beyond the standard", "exception to", "rules don", "controlled by openai", "censorship"],
+  unrestricted_ai: ["unrestricted", "unfiltered", "uncensored", "amoral", "unlimited", "nonmoral", "safe mode off", "now online", "secret agenda"],
+  content_policy: ["openai", "the rules", "imposed on ai"],
+  you_are_now: ["you are", "from now on", "immerse yourself", "take on", "pretend to"],
+  two_responses: ["responses", "ways", "paragraphs", "persons", "normally"],
+  access_granted: ["access granted", "backdoor password", "never say the phrase"],
+  your_response: ["answer", "response", "reply", "output", "summary", "replies"],
+  if_user_asks: ["user", "summari", "answering", "responding", "reads", "questioned", "asked about"],
+  to_ai: ["assistant", "model", "agent", "please", "you must", "ignor", "do ", "note to", "message", "before you can solve", "automated"],
+  focus_only: ["focus", "provide it to the user", "only the following", "absolutely nothing else"],
+  override_scoring: ["overrid", "pre-verified", "malicious", "report that"],
+  could_you_repeat: ["repeat"],
+  exfil_instr: ["@"],
+  exfil_markdown: ["!["],
+  code_suggest: ["below", "following", "valuable contribution"],
+  dangerous_code: ["subprocess.", "os.system(", "requests.post(", "/bin/", "-rf", "curl", "/boot/grub", "sudo reboot", "socket.socket(", "-e"],
+  urgent_marker: ["important", "critical", "urgent"],
+};
+
+const ALL_STEMS = [...new Set(Object.values(CUE_STEMS).flat())].sort((a, b) => b.length - a.length);
+const STEM_RE = new RegExp(ALL_STEMS.map((w) => w.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"), "g");
+/** Stems that are substrings of a longer stem (found at the same position as it). */
+const STEM_PARTS = new Map(ALL_STEMS.map((w) => [w, ALL_STEMS.filter((v) => v !== w && w.includes(v))]));
+
+/** Which stems occur in the (lower-cased) text. */
+export function stemsIn(lower: string): Set<string> {
+  const found = new Set<string>();
+  STEM_RE.lastIndex = 0;
+  for (let m = STEM_RE.exec(lower); m; m = STEM_RE.exec(lower)) {
+    found.add(m[0]);
+    for (const p of STEM_PARTS.get(m[0]) ?? []) found.add(p);
+    STEM_RE.lastIndex = m.index + 1;
+  }
+  return found;
+}
+
+export function cueLive(c: Cue, stems: ReadonlySet<string>): boolean {
+  const st = CUE_STEMS[c.id];
+  if (!st) return true;
+  for (const w of st) if (stems.has(w)) return true;
+  return false;
+}
 
 /** Persona prompts written by the user ("I want you to act as…") are not injections by themselves. */
 const PERSONA_PROMPT = /\b(?:i want you to act as|act as an? |i will (?:provide|write|give|speak to) you|my first (?:suggestion |)request is)\b/i;
@@ -204,9 +283,9 @@ function combine(weights: number[]): number {
   return 1 - p;
 }
 
-function cuesIn(layer: string, dataLike: boolean): { id: string; weight: number; index: number; length: number }[] {
+function cuesIn(layer: string, dataLike: boolean, live: readonly Cue[]): { id: string; weight: number; index: number; length: number }[] {
   const hits: { id: string; weight: number; index: number; length: number }[] = [];
-  for (const c of CUES) {
+  for (const c of live) {
     if (c.data && !dataLike) continue;
     const m = c.re.exec(layer);
     if (m) hits.push({ id: c.id, weight: c.weight, index: m.index, length: m[0].length });
@@ -229,11 +308,14 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
 
   const byId = new Map<string, { weight: number; f: Finding }>();
   const scanLayer = (layer: Layer) => {
+    const stems = stemsIn(lowerSameLength(layer.text));
+    const live = CUES.filter((c) => cueLive(c, stems));
+    if (live.length === 0) return;
     const WINDOW = 4096;
     const STEP = 3584;
     for (let off = 0; off < layer.text.length; off += STEP) {
       const chunk = layer.text.slice(off, off + WINDOW);
-      for (const h of cuesIn(chunk, dataLike)) {
+      for (const h of cuesIn(chunk, dataLike, live)) {
         let weight = h.weight;
         if (h.id === "your_response" || h.id === "if_user_asks") {
           if (dataLike) weight += 0.25;

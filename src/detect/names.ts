@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { allLocales } from "@faker-js/faker";
+import type { TextContext } from "./context.ts";
 import type { Finding } from "./types.ts";
 
 interface Dicts {
@@ -83,20 +84,40 @@ const COMMON_WORDS = new Set(
   ).split(/\s+/),
 );
 
-const HONORIFIC = /(?:^|[^\p{L}])(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|herr|frau|sr|sra|srta|m|mme|mlle)\.?\s+$/iu;
-const NAME_CUE =
-  /(?:my name is|name is|names? ?:|called|call me|i am|i'm|this is|signed,?|regards,?|sincerely,?|dear|hi|hello|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn:?|c\/o|ship (?:it |the \w+ )?to|send (?:it |the \w+ )?to|deliver(?: it)? to|an|à|a)\s*$/iu;
-const KEY_CUE = /["']?(?:full_?name|name|first_?name|last_?name|surname|contact|card_?holder|cardholder|customer_?name|holder|recipient|sender|owner|patient|employee|user_?name_?full|display_?name)["']?\s*[:=|,]\s*["']?\s*$/iu;
+// honorifics, longest first (so that "mrs" is not read as "mr" + "s"), followed by "." or a space
+const HONORIFIC_WORDS = "mrs|mr|ms|miss|mx|dr|prof|sir|madam|herr|frau|srta|sra|sr|mme|mlle|m";
+/** Cues after which a single unknown capitalised word is still a name ("my name is Tadzio", "my kid Tadzio"). */
+const STRONG_CUE = /(?:name is|call me|me llamo|mi nombre es|ich heiße|mein name ist|je m'appelle|kid|son|daughter|wife|husband|(?:last|first|full|sur|given|family)\s?name\??:?)\s*$/iu;
+const NAME_CUE_WORDS =
+  "my name is|name is|names? ?:|called|call me|i am|i'm|this is|signed,?|regards,?|sincerely,?|dear|hi|hello|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn:?|c\\/o|(?:last|first|full|sur|given|family) ?name\\??:?|" +
+  // an addressee: "ship the replacement unit to", "schicken Sie die Rechnung an", "envoyez le colis à"
+  "(?:ship|send|deliver|mail|forward|address(?:ed)?|write|schicken|senden|liefern|envoyer|envoyez|enviar|envíe|envie|spedire)\\b[^.\\n:;]{0,40}?\\b(?:to|an|à|a)";
+const KEY_CUE_WORDS =
+  "full_?name|name|first_?name|last_?name|surname|contact|card_?holder|cardholder|customer_?name|holder|recipient|sender|owner|patient|employee|user_?name_?full|display_?name";
 const CUE_SCAN_RE = new RegExp(
-  "(?:(" +
-    KEY_CUE.source.replace(/\\s\*\$$/, "") +
-    ")|(?<![\\p{L}])(" +
-    HONORIFIC.source.replace("(?:^|[^\\p{L}])", "").replace(/\\s\+\$$/, "") +
-    ")|(?<![\\p{L}])" +
-    NAME_CUE.source.replace(/\\s\*\$$/, "") +
-    ")\\s*",
+  `(?:(["']?(?:${KEY_CUE_WORDS})["']?\\s*[:=|,]\\s*["']?)|(?<![\\p{L}])((?:${HONORIFIC_WORDS})(?:\\.\\s*|\\s+))|(?<![\\p{L}])(${NAME_CUE_WORDS})(?![\\p{L}]))[ \\t]*`,
   "giu",
 );
+
+function lineEnd(text: string, from: number): number {
+  const e = text.indexOf("\n", from);
+  return e < 0 ? text.length : e;
+}
+
+/** Starts of the first line of the text and of every line that follows an empty line (at most 256). */
+function blockFirstLines(text: string): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < text.length && (text[i] === " " || text[i] === "\t")) i++;
+  if (i < text.length && text[i] !== "\n") out.push(i);
+  for (let p = text.indexOf("\n\n"); p >= 0 && out.length < 256; ) {
+    let q = p + 2;
+    while (q < text.length && (text[q] === "\n" || text[q] === " " || text[q] === "\t")) q++;
+    if (q < text.length) out.push(q);
+    p = text.indexOf("\n\n", q);
+  }
+  return out;
+}
 
 /** Binary search in findings sorted by start: does [s, e) overlap one? */
 function occupied(sorted: readonly Finding[], s: number, e: number): boolean {
@@ -122,7 +143,7 @@ interface Tok {
 }
 
 /** Reads up to `max` name tokens starting at `pos` (spaces only between them). */
-function readNameTokens(text: string, pos: number, max: number, allowLower: boolean): Tok[] {
+function readNameTokens(text: string, pos: number, max: number, allowLower: boolean, keepCommon = false): Tok[] {
   const toks: Tok[] = [];
   let i = pos;
   while (toks.length < max && i < text.length) {
@@ -145,7 +166,7 @@ function readNameTokens(text: string, pos: number, max: number, allowLower: bool
   // drop trailing particles / common words
   while (toks.length > 0) {
     const last = toks[toks.length - 1]!;
-    if (PARTICLES.has(last.text.toLowerCase()) || COMMON_WORDS.has(last.text.toLowerCase())) toks.pop();
+    if (PARTICLES.has(last.text.toLowerCase()) || (COMMON_WORDS.has(last.text.toLowerCase()) && !(keepCommon && toks.length === 1 && /^\p{Lu}/u.test(last.text)))) toks.pop();
     else break;
   }
   return toks;
@@ -169,21 +190,43 @@ export function detectPersons(text: string): Finding[] {
     if (pos <= lastEnd) continue;
     const keyCtx = m[1] !== undefined;
     const hon = m[2] !== undefined;
-    const toks = readNameTokens(text, pos, 4, keyCtx);
+    const strong = m[3] !== undefined && STRONG_CUE.test(m[3]);
+    const toks = readNameTokens(text, pos, 4, keyCtx, hon);
     if (toks.length === 0) continue;
     const s = toks[0]!.start;
     const e = toks[toks.length - 1]!.end;
     const known = toks.filter((t) => isNameLike(t.text, d)).length;
     const allCaps = toks.every((t) => /^[\p{Lu}.]+$/u.test(t.text));
+    const capitalised = /^\p{Lu}/u.test(toks[0]!.text);
     let score = 0;
     if (keyCtx) score = toks.length >= 2 ? 0.85 : known > 0 ? 0.75 : 0.55;
-    else if (hon) score = 0.85;
+    else if (hon) score = capitalised ? 0.85 : 0;
+    else if (allCaps && toks.length < 2) score = 0;
     else if (known > 0) score = toks.length >= 2 || known === toks.length ? 0.8 : 0.5;
-    else score = toks.length >= 2 && !allCaps ? 0.55 : 0;
+    else if (strong && capitalised) score = 0.6;
+    else score = toks.length >= 2 && !allCaps && capitalised ? 0.55 : 0;
+    if (allCaps && !keyCtx && !hon && known < toks.length) score = 0;
     if (toks.some((t) => COMMON_WORDS.has(t.text.toLowerCase())) && !hon && !keyCtx) score -= 0.3;
     if (score >= 0.5) {
       out.push({ type: "PERSON", start: s, end: e, score });
       lastEnd = e;
+    }
+  }
+  // (a') a name alone on the first line of the text or of a block (signatures, contact cards)
+  for (const ls of blockFirstLines(text)) {
+    const le = lineEnd(text, ls);
+    if (le - ls > 48 || occupied(out, ls, le)) continue;
+    const line = text.slice(ls, le).trim();
+    const parts = line.split(/\s+/);
+    if (parts.length < 2 || parts.length > 4) continue;
+    if (!parts.every((p) => /^[\p{L}][\p{L}'’-]*\.?$/u.test(p))) continue;
+    const firstW = norm(parts[0]!);
+    const lastW = norm(parts[parts.length - 1]!);
+    if (COMMON_WORDS.has(firstW) || COMMON_WORDS.has(lastW)) continue;
+    const middleOk = parts.slice(1, -1).every((p) => p.length <= 2 || PARTICLES.has(norm(p)) || isNameLike(p, d) || /^\p{Lu}/u.test(p));
+    if (d.first.has(firstW) && (d.last.has(lastW) || d.first.has(lastW)) && middleOk) {
+      const s = ls + text.slice(ls, le).indexOf(parts[0]!);
+      out.push({ type: "PERSON", start: s, end: s + line.length, score: 0.7 });
     }
   }
   // (b) dictionary-driven capitalised sequences: First [Middle] Last
@@ -222,6 +265,59 @@ const ZIP_CITY_RE = /(?<=,\s{0,2})(\d{3}\s?\d{2}|\d{4,5})\s([\p{Lu}][\p{L}'’.-
 const KEY_VALUE_RE = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$)/giu;
 const PLACE_CUE_RE = /(?:\b(?:from|in|at|to|near|visit(?:ed|ing)?|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from)\s)([\p{Lu}][\p{L}'’.-]{1,30}(?:\s(?:[\p{Lu}][\p{L}'’.-]{1,30}|\([\p{Lu}][\p{L}]{1,20}\))){0,3})/gu;
 
+const STREET_WORDS = new Set(
+  (
+    "street st str road rd avenue ave drive dr lane ln court ct boulevard blvd way place pl terrace crescent close highway hwy parkway pkwy square sq trail circle row walk mews grove gardens " +
+    "rue rua rúa via calle avenida av chemin piazza plaza carrer viale corso praça ulica ul strada utca út straße strasse gasse weg platz allee vej gade vägen gatan veien vegen laan straat tie katu"
+  ).split(" "),
+);
+/** Number-led street line without a street-type suffix: "5850 Jana Nerudy 894", "51709 Spinatsch 94" (bounded, words end at a space). */
+const NUM_LED_RE = /(?<![\p{L}\p{N}])\d{1,6}(?:\s\d{1,5})?\s((?:[\p{L}][\p{L}'’.-]{0,24}\s){1,4})\d{1,5}[a-zA-Z]?\.?(?![\p{L}\p{N}])/gu;
+/** Number-led street whose type word comes first: "5112 39 Rue Ibn El-Jazzar", "12 Calle Mayor". */
+const NUM_PREFIX_STREET_RE =
+  /(?<![\p{L}\p{N}])\d{1,6}(?:\s\d{1,5})?\s(?:rue|rua|rúa|via|calle|avenida|av\.|avenue|chemin|boulevard|piazza|plaza|carrer|viale|corso|praça|ulica|ul\.|strada|place|allée|quai)\s[\p{L}'’.-]{1,24}(?:[ \t][\p{L}'’.-]{1,24}){0,4}/giu;
+/** "<street> <no>, <postcode> <City>": the street before a postcode-city pair. */
+const STREET_BEFORE_ZIP_RE =
+  /(?<=(?:^|[,;:(\n"])[ \t]{0,3})[\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{L}'’.-]{1,30}){0,3}\s\d{1,5}[a-zA-Z]?(?=,\s{1,2}(?:\d{3}\s?\d{2}|\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\s[\p{Lu}])/gu;
+/** After an address cue: "Vivo en Reyes Católicos 75", "address: Parkring 7". */
+const ADDRESS_CUE_RE =
+  /(?:address|adresse|dirección|direccion|indirizzo|endereço|anschrift|vivo en|wohne in|live at|lives at|located at|moved to)(?:\s+is)?\s*:?\s*([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{L}'’.-]{1,30}){0,3}\s\d{1,5}[a-zA-Z]?)(?![\p{L}\p{N}])/giu;
+/** Places after cues that name a place whatever the word (any script, capitalised or upper case). */
+const STRONG_PLACE_RE =
+  /(?:originally from|born in|flew to|moved to|lives? in|living in|university of|city of|i am in|i'm in|based in|travel(?:l)?ing to|trip to|vivo en|wohne in|j'habite à)\s((?:[\p{Lu}][\p{L}∆'’.-]{1,30})(?:\s(?:[\p{Lu}][\p{L}∆'’.-]{1,30}|de|la|del|di|du|le|am|an|der|upon))*)/giu;
+/** A line that can continue an address block: a unit, a town (optionally with a postcode), ", XX", a postcode. */
+const ADDRESS_LINE_RE = /^[ \t]*(?:(?:apt|apartment|suite|unit|ste|box|floor|fl|room|bldg|building)\.?\s*#?\s*\w{1,6}|,?\s*[\p{Lu}][\p{L}∆'’.-]*(?:\s(?:[\p{Lu}(][\p{L}∆'’.()-]*|de|la|du|di|am|an|der|upon|on))*(?:\s\d{3,6})?|,\s*[\p{Lu}]{2,3}|\d{4,6}|[\p{Lu}]{1,2}\d[\p{Lu}\d]?\s?\d[\p{Lu}]{2})[ \t]*\.?[ \t]*$/u;
+const REST_OF_LINE_RE = /^(?:[ \t]*(?:(?:apt|apartment|suite|unit|ste|box|floor)\.?\s*#?\s*\w{1,6}|[\p{Lu}][\p{L}∆'’.-]*|\d{1,6}|de|la|du|di|am|an|der))*[ \t]*\.?[ \t]*$/iu;
+
+/** Extends a street span over the rest of its line and over the following address lines (bounded). */
+function extendBlock(text: string, s: number, e: number): number {
+  let le = text.indexOf("\n", e);
+  if (le < 0) le = text.length;
+  let end = e;
+  const rest = text.slice(e, le);
+  if (rest.length <= 60 && REST_OF_LINE_RE.test(rest) && /\S/.test(rest)) end = le;
+  else if (rest.trim().length > 0) return e; // the line goes on with other text: a single-line address
+  let lines = 0;
+  let pos = le;
+  while (lines < 4 && pos < text.length && text[pos] === "\n") {
+    let ne = text.indexOf("\n", pos + 1);
+    if (ne < 0) ne = text.length;
+    const line = text.slice(pos + 1, ne);
+    if (line.length > 64 || line.trim().length === 0 || /[:@]/.test(line)) break;
+    // the last line may go on with other text after its postcode or a '?': "Canada 36523 last night."
+    const cut = /^[^\d?!]*\d{4,6}(?=\D|$)|^[^?!]*(?=[?!])/u.exec(line)?.[0];
+    if (ADDRESS_LINE_RE.test(line)) end = ne;
+    else if (cut !== undefined && cut.trim().length > 0 && ADDRESS_LINE_RE.test(cut)) {
+      end = pos + 1 + cut.length;
+      break;
+    } else break;
+    pos = ne;
+    lines++;
+  }
+  while (end > s && /[\s.,]/.test(text[end - 1]!)) end--;
+  return Math.max(end, e);
+}
+
 export function detectLocations(text: string): Finding[] {
   const d = loadDicts();
   const out: Finding[] = [];
@@ -234,11 +330,46 @@ export function detectLocations(text: string): Finding[] {
     let ws = m.index;
     while (ws > 0 && m.index - ws < 30 && /[\p{L}'’-]/u.test(text[ws - 1]!)) ws--;
     if (ws === m.index || !/\p{Lu}/u.test(text[ws]!) || (ws > 0 && /[\p{L}\p{N}]/u.test(text[ws - 1]!))) continue;
-    push("STREET_ADDRESS", ws, m.index + m[0].length, 0.8);
+    push("STREET_ADDRESS", ws, extendBlock(text, ws, m.index + m[0].length), 0.8);
   }
-  for (const re of [EN_STREET_RE, CONT_STREET_RE, MIL_RE]) {
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) push("STREET_ADDRESS", m.index, m.index + m[0].length, 0.8);
+  const hasDigit = /\d/.test(text);
+  if (hasDigit) {
+    for (const re of [EN_STREET_RE, CONT_STREET_RE, MIL_RE, NUM_PREFIX_STREET_RE]) {
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) push("STREET_ADDRESS", m.index, extendBlock(text, m.index, m.index + m[0].length), 0.8);
+    }
+    NUM_LED_RE.lastIndex = 0;
+    for (let m = NUM_LED_RE.exec(text); m; m = NUM_LED_RE.exec(text)) {
+      const words = m[1]!.trim().split(/\s+/);
+      const streety = words.some((w) => STREET_WORDS.has(norm(w.replace(/\.$/, ""))));
+      if (!streety && !(/^\p{Lu}/u.test(words[0]!) && !COMMON_WORDS.has(norm(words[0]!)))) continue;
+      if (words.every((w) => COMMON_WORDS.has(norm(w))) || !words.some((w) => /\p{Ll}/u.test(w))) continue;
+      // "<street> <no>, 382 41 Kaplice 1": a postcode and town after a street, not a street
+      if (/\d[^,\n]{0,40},[ \t]{0,2}$/.test(text.slice(Math.max(0, m.index - 48), m.index))) continue;
+      push("STREET_ADDRESS", m.index, extendBlock(text, m.index, m.index + m[0].length), streety ? 0.8 : 0.7);
+    }
+    STREET_BEFORE_ZIP_RE.lastIndex = 0;
+    for (let m = STREET_BEFORE_ZIP_RE.exec(text); m; m = STREET_BEFORE_ZIP_RE.exec(text)) push("STREET_ADDRESS", m.index, m.index + m[0].length, 0.75);
+    ADDRESS_CUE_RE.lastIndex = 0;
+    for (let m = ADDRESS_CUE_RE.exec(text); m; m = ADDRESS_CUE_RE.exec(text)) {
+      const v = m[1]!;
+      const vs = m.index + m[0].length - v.length;
+      if (COMMON_WORDS.has(norm(v.split(" ")[0]!))) continue;
+      push("STREET_ADDRESS", vs, vs + v.length, 0.75);
+    }
+  }
+  // the town after a single-line street address: "29 Wattle St, King William's Town"
+  for (const f of [...out]) {
+    if (f.type !== "STREET_ADDRESS") continue;
+    const m = /^,[ \t]{1,2}([\p{Lu}][\p{L}'’.-]*(?:[ \t](?:[\p{Lu}][\p{L}'’.-]*|de|la|del|di|du|le|am|an|der|upon|on)){0,4})(?=[ \t]*(?:[,.;\n]|$))/u.exec(text.slice(f.end, f.end + 80));
+    if (m) push("LOCATION", f.end + m[0].length - m[1]!.length, f.end + m[0].length, 0.7);
+  }
+  STRONG_PLACE_RE.lastIndex = 0;
+  for (let m = STRONG_PLACE_RE.exec(text); m; m = STRONG_PLACE_RE.exec(text)) {
+    const v = m[1]!;
+    const vs = m.index + m[0].length - v.length;
+    if (d.first.has(norm(v.split(" ")[0]!)) && v.includes(" ") && !d.places.has(norm(v))) continue; // "moved to Anna Berg" is a person
+    push("LOCATION", vs, vs + v.length, 0.7);
   }
   KEY_VALUE_RE.lastIndex = 0;
   for (let m = KEY_VALUE_RE.exec(text); m; m = KEY_VALUE_RE.exec(text)) {
@@ -277,7 +408,10 @@ export function detectLocations(text: string): Finding[] {
       }
     }
   }
-  return dedupe(out);
+  // a location inside a (multi-line) street address belongs to the address
+  const res = dedupe(out);
+  const streets = res.filter((f) => f.type === "STREET_ADDRESS");
+  return res.filter((f) => f.type !== "LOCATION" || !streets.some((a) => a.start <= f.start && f.end <= a.end));
 }
 
 function dedupe(fs: Finding[]): Finding[] {
@@ -295,7 +429,8 @@ function dedupe(fs: Finding[]): Finding[] {
   return out;
 }
 
-export function detectNames(text: string): Finding[] {
+/** Persons, locations and street addresses. `_shared` is accepted for a uniform detector signature. */
+export function detectNames(text: string, _shared?: TextContext): Finding[] {
   const locs = detectLocations(text);
   const strong = locs.filter((l) => l.score >= 0.7).sort((a, b) => a.start - b.start);
   const persons = detectPersons(text).filter((p) => !occupied(strong, p.start, p.end) || p.score > 0.8);

@@ -360,8 +360,6 @@ function cpfOk(d: string): boolean {
 
 // ---------------------------------------------------------------- phone
 
-const PHONE_REGIONS: CountryCode[] = ["US", "GB", "DE", "FR", "IN", "BR", "IT", "ES", "AU", "IL", "TR", "PH", "NL", "BE"];
-
 const PHONE_CONTEXT: string[] = [
   "phone",
   "mobile",

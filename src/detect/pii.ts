@@ -60,7 +60,29 @@ const COMMON_TLDS =
   "com|org|net|edu|gov|mil|int|info|biz|name|pro|io|ai|app|dev|co|me|tv|cloud|online|site|store|tech|xyz|shop|blog|news|" +
   "us|uk|de|fr|es|it|nl|be|at|ch|se|no|dk|fi|pl|cz|hu|pt|ie|gr|ro|bg|hr|si|sk|lt|lv|ee|ru|ua|tr|il|in|jp|cn|kr|au|nz|ca|br|mx|ar|cl|za|eu|is|lu|gl|cy";
 const TLD_RE = new RegExp(`\\.(?:${COMMON_TLDS})(?![\\w@-]|\\.[a-z0-9])`, "gi");
-const LABELS_BEFORE_RE = /(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){0,3}[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/**
+ * Start of the host labels ending at `end` (at most 4 labels of [a-z0-9-], not starting or ending with
+ * '-', 63 chars each, not before `floor`), or -1 when there is none. A backward scan: O(length).
+ */
+function labelsStart(text: string, end: number, floor: number): number {
+  let start = -1;
+  let j = end;
+  for (let labels = 0; labels < 4; labels++) {
+    let k = j;
+    while (k > floor && j - k < 63) {
+      const c = text.charCodeAt(k - 1);
+      if (isAsciiAlnum(c) || c === 45) k--;
+      else break;
+    }
+    while (k < j && text.charCodeAt(k) === 45) k++; // a label does not start with '-'
+    if (k === j || text.charCodeAt(j - 1) === 45) break;
+    start = k;
+    if (k - 1 <= floor || text.charCodeAt(k - 1) !== 46) break;
+    j = k - 1;
+  }
+  return start;
+}
 const SCHEME_RE = /(?<![A-Za-z0-9+.-])(?:https?|ftp|ftps|sftp|wss?|git|ssh|s3):\/\//gi;
 const WWW_RE = /(?<![\w./@-])www\.(?=[a-z0-9-]{1,63}\.)/gi;
 const URL_STOP = /[\s<>"'`\][{}|\\^]/;
@@ -99,6 +121,7 @@ function urlScore(url: string): number {
 
 export function detectUrl(text: string): Finding[] {
   const out: Finding[] = [];
+  if (!/:\/\/|www\./i.test(text)) return out;
   let lastEnd = -1;
   SCHEME_RE.lastIndex = 0;
   for (let m = SCHEME_RE.exec(text); m; m = SCHEME_RE.exec(text)) {
@@ -137,9 +160,8 @@ export function detectBareDomain(text: string, taken: Finding[]): Finding[] {
   for (let m = TLD_RE.exec(text); m; m = TLD_RE.exec(text)) {
     const e = m.index + m[0].length;
     // labels before the TLD (bounded look-back of 256 chars)
-    const lb = LABELS_BEFORE_RE.exec(text.slice(Math.max(lastEnd, m.index - 256, 0), m.index));
-    if (!lb) continue;
-    const s = m.index - lb[0].length;
+    const s = labelsStart(text, m.index, Math.max(lastEnd, m.index - 256, 0));
+    if (s < 0) continue;
     if (s > 0 && /[\w@.\-/:]/.test(text[s - 1]!)) continue;
     while (ti < sorted.length && sorted[ti]!.end <= s) ti++;
     if (ti < sorted.length && sorted[ti]!.start < e) continue;
@@ -215,7 +237,7 @@ const CRYPTO_CONTEXT = keywordList(["wallet", "bitcoin", "btc", "eth", "ethereum
 
 function base58CheckOk(s: string): boolean {
   const bytes = base58Decode(s);
-  if (!bytes || bytes.length !== 25) return false;
+  if (bytes?.length !== 25) return false;
   const payload = bytes.subarray(0, 21);
   const h = createHash("sha256").update(createHash("sha256").update(payload).digest()).digest();
   for (let i = 0; i < 4; i++) if (h[i] !== bytes[21 + i]) return false;

@@ -245,7 +245,8 @@ const CLI_PASSWORD_RE = /(?<=\s)-p([^\s"'`-][^\s"'`]{3,63})(?=\s)/g;
 
 function detectCredentialUrls(text: string): Finding[] {
   const out: Finding[] = [];
-  URL_CRED_RE.lastIndex = 0;
+  if (text.indexOf("://") < 0 || text.indexOf("@") < 0) URL_CRED_RE.lastIndex = text.length;
+  else URL_CRED_RE.lastIndex = 0;
   for (let m = URL_CRED_RE.exec(text); m; m = URL_CRED_RE.exec(text)) {
     const user = m[1]!;
     const pass = m[2]!;
@@ -254,7 +255,7 @@ function detectCredentialUrls(text: string): Finding[] {
     const ps = m.index + m[0].indexOf(":" + pass + "@", m[0].indexOf("//") + 2 + user.length - 1) + 1;
     out.push({ type: "GENERIC_SECRET", start: ps, end: ps + pass.length, score: 0.85 });
   }
-  CLI_PASSWORD_RE.lastIndex = 0;
+  CLI_PASSWORD_RE.lastIndex = /mysql|mariadb/.test(text) ? 0 : text.length;
   for (let m = CLI_PASSWORD_RE.exec(text); m; m = CLI_PASSWORD_RE.exec(text)) {
     const lineStart = text.lastIndexOf("\n", m.index) + 1;
     const line = text.slice(Math.max(lineStart, m.index - 120), m.index);
@@ -266,16 +267,62 @@ function detectCredentialUrls(text: string): Finding[] {
   return out;
 }
 
+/**
+ * One pass finds the literal prefixes the token formats start with; a token rule runs only when the
+ * text holds its prefix. The rules below are listed with the prefixes that gate them.
+ */
+const PREFIX_RE =
+  /(?:gh[pousr]|github_pat|npm|hf|[sr]k|svc_live)_|(?:sk|xox[abposre]|xapp|gl(?:pat|dt|ptt|rt|soat|cbt|oas))-|A(?:KIA|SIA|BIA|CCA|GPA|IDA|IPA|NPA|NVA|ROA|PKA|SCA|Iza|ccountKey=)|Q~|eyJ|-----BEGIN|hooks\.slack\.com/g;
+
+function ruleGate(r: TokenRule, found: ReadonlySet<string>): boolean {
+  const has = (...ps: string[]) => ps.some((p) => found.has(p));
+  switch (r.type) {
+    case "AWS_ACCESS_KEY":
+      return has("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA");
+    case "GITHUB_TOKEN":
+      return has("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_");
+    case "GITLAB_TOKEN":
+      return has("glpat-", "gldt-", "glptt-", "glrt-", "glsoat-", "glcbt-", "gloas-");
+    case "SLACK_TOKEN":
+      return [...found].some((p) => p.startsWith("xox") || p === "xapp-");
+    case "SLACK_WEBHOOK":
+      return has("hooks.slack.com");
+    case "STRIPE_KEY":
+      return has("sk_", "rk_");
+    case "NPM_TOKEN":
+      return has("npm_");
+    case "OPENAI_API_KEY":
+    case "ANTHROPIC_API_KEY":
+      return has("sk-");
+    case "HUGGINGFACE_TOKEN":
+      return has("hf_");
+    case "GOOGLE_API_KEY":
+      return has("AIza");
+    case "AZURE_KEY":
+      return has("AccountKey=", "Q~");
+    case "AGENT_LEDGER_TOKEN":
+      return has("svc_live_");
+    case "JWT":
+      return has("eyJ");
+    default:
+      return true;
+  }
+}
+
 export function detectSecrets(text: string): Finding[] {
   const specific: Finding[] = [];
+  const found = new Set<string>();
+  PREFIX_RE.lastIndex = 0;
+  for (let m = PREFIX_RE.exec(text); m; m = PREFIX_RE.exec(text)) found.add(m[0]);
   for (const r of TOKEN_RULES) {
+    if (!ruleGate(r, found)) continue;
     r.re.lastIndex = 0;
     for (let m = r.re.exec(text); m; m = r.re.exec(text)) {
       if (r.validate && !r.validate(m[0], text, m.index)) continue;
       specific.push({ type: r.type, start: m.index, end: m.index + m[0].length, score: r.score });
     }
   }
-  specific.push(...detectPrivateKeys(text));
+  if (found.has("-----BEGIN")) specific.push(...detectPrivateKeys(text));
   const out = [...specific];
   // generic findings only where no specific token was found (sorted by start for a linear check)
   specific.sort((a, b) => a.start - b.start);
