@@ -70,14 +70,18 @@ export async function setPolicy(t: TestService, token: string, rules: unknown[])
 export const REVIEW_PAYMENTS = { id: 'review-payments', when: { tools: ['payments.*'] }, verdict: 'flag_for_review' };
 export const DENY_SHELL = { id: 'deny-shell', when: { tools: ['shell.*'] }, verdict: 'deny' };
 
+/** A parsed response body: tests read it field by field and assert on what they find. */
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions, not by the compiler
+export type Body = any;
+
 /** GETs a path as the caller and returns status and parsed body. */
-export async function get<T = any>(t: TestService, token: string | undefined, url: string): Promise<{ status: number; body: T; raw: string }> {
+export async function get<T = Body>(t: TestService, token: string | undefined, url: string): Promise<{ status: number; body: T; raw: string }> {
   const res = await t.request({ method: 'GET', url, ...(token ? { token } : {}) });
   return { status: res.statusCode, body: (res.body ? JSON.parse(res.body) : null) as T, raw: res.body };
 }
 
 /** Every item of a list endpoint, following next_cursor with this page size. */
-export async function all<T = any>(t: TestService, token: string, url: string, limit: number): Promise<{ items: T[]; pages: number }> {
+export async function all<T = Body>(t: TestService, token: string, url: string, limit: number): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let cursor: string | null = null;
   let pages = 0;

@@ -1,0 +1,306 @@
+// Every endpoint of the service × every caller: the four roles, no token, a
+// revoked token, and another workspace's admin. The endpoint list comes from
+// GET /openapi.json, and the test fails for an endpoint without a row here,
+// so a new endpoint cannot ship without its access rules being written down.
+// Roles follow the table of API.md; another workspace's token must get a 404
+// or its own (empty) data, never this workspace's.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
+import { assertNoLeak, assertProblem } from '../testing/problems.ts';
+import { invoke, newTeam, REVIEW_PAYMENTS, rogue, setPolicy, type Team } from './review-test-kit.ts';
+
+type Caller = 'admin' | 'operator' | 'viewer' | 'auditor' | 'none' | 'revoked' | 'other';
+const CALLERS: readonly Caller[] = ['admin', 'operator', 'viewer', 'auditor', 'none', 'revoked', 'other'];
+
+interface World {
+  t: TestService;
+  a: Team;
+  other: SignedIn;
+  revoked: string;
+  /** Strings only workspace A's data holds: never in a response to another workspace. */
+  marks: string[];
+  agentKey: string;
+  invocationId: number;
+  contentMark: string;
+}
+
+interface Call {
+  url: string;
+  payload?: unknown;
+}
+
+interface Row {
+  /** The request, built per caller (a call that consumes a resource gets a fresh one). */
+  request(w: World, caller: Caller): Call | Promise<Call>;
+  expect: Record<Caller, number>;
+  /** More assertions on a response. */
+  check?(res: LightMyRequestResponse, caller: Caller, w: World): void;
+}
+
+/** Statuses by role, another workspace's admin, and without a valid token (401 unless the route is public). */
+function statuses(roles: [admin: number, operator: number, viewer: number, auditor: number], other: number, unauthenticated = 401): Record<Caller, number> {
+  const [admin, operator, viewer, auditor] = roles;
+  return { admin, operator, viewer, auditor, other, none: unauthenticated, revoked: unauthenticated };
+}
+const everyRole = (s: number, other = s) => statuses([s, s, s, s], other);
+const adminOnly = (s: number, other = s) => statuses([s, 403, 403, 403], other);
+const editors = (s: number, other = s) => statuses([s, s, 403, 403], other);
+
+let n = 0;
+const fresh = (label: string) => `${label}-${++n}-${randomUUID().slice(0, 8)}`;
+
+const json = (res: LightMyRequestResponse) => JSON.parse(res.body);
+
+const MATRIX: Record<string, Row> = {
+  'POST /api/v1/accounts/signup': {
+    request: () => ({ url: '/api/v1/accounts/signup', payload: { email: `new@${fresh('matrix-signup')}.review-tests.dev` } }),
+    expect: statuses([200, 200, 200, 200], 200, 200),
+    check: (res) => assert.deepEqual(json(res), { status: 'verification_sent' }),
+  },
+  'POST /api/v1/accounts/verify': {
+    request: () => ({ url: '/api/v1/accounts/verify', payload: { email: `nobody@${fresh('matrix-verify')}.review-tests.dev`, code: '00000000' } }),
+    expect: statuses([401, 401, 401, 401], 401, 401),
+    check: (res) => assert.equal(json(res).code, 'invalid_code'),
+  },
+  'GET /api/v1/accounts/me': {
+    request: () => ({ url: '/api/v1/accounts/me' }),
+    expect: everyRole(200),
+    check: (res, caller, w) => {
+      if (caller === 'other') assert.equal(json(res).account.tenant_id, w.other.account.tenant_id);
+      else assert.equal(json(res).account.role, caller);
+    },
+  },
+  'POST /api/v1/accounts/tokens': { request: () => ({ url: '/api/v1/accounts/tokens', payload: { name: 'matrix' } }), expect: everyRole(200) },
+  'GET /api/v1/accounts/tokens': { request: () => ({ url: '/api/v1/accounts/tokens' }), expect: everyRole(200) },
+  'DELETE /api/v1/accounts/tokens/{token_id}': { request: () => ({ url: `/api/v1/accounts/tokens/${randomUUID()}` }), expect: everyRole(404) },
+  'GET /api/v1/workspace/members': { request: () => ({ url: '/api/v1/workspace/members' }), expect: adminOnly(200) },
+  'GET /api/v1/workspace/invites': { request: () => ({ url: '/api/v1/workspace/invites' }), expect: adminOnly(200) },
+  'POST /api/v1/workspace/invites': {
+    request: () => ({ url: '/api/v1/workspace/invites', payload: { email: `${fresh('m')}@matrix-invitee.review-tests.dev`, role: 'viewer' } }),
+    expect: adminOnly(201),
+  },
+  'DELETE /api/v1/workspace/invites/{invitation_id}': { request: () => ({ url: `/api/v1/workspace/invites/${randomUUID()}` }), expect: adminOnly(404) },
+  'PATCH /api/v1/workspace/members/{account_id}': {
+    request: () => ({ url: `/api/v1/workspace/members/${randomUUID()}`, payload: { role: 'viewer' } }),
+    expect: adminOnly(404),
+  },
+  'DELETE /api/v1/workspace/members/{account_id}': { request: () => ({ url: `/api/v1/workspace/members/${randomUUID()}` }), expect: adminOnly(404) },
+  // The operator API takes the operator token only, and does not reveal itself to others.
+  'GET /api/v1/operator/workspaces': { request: () => ({ url: '/api/v1/operator/workspaces' }), expect: everyRole(401) },
+  'PUT /api/v1/operator/workspaces/{tenant_id}/subscription': {
+    request: (w) => ({ url: `/api/v1/operator/workspaces/${w.a.tenantId}/subscription`, payload: { plan_tier: 'enterprise' } }),
+    expect: everyRole(401),
+  },
+  'POST /api/v1/admin/agents/events/invocation': {
+    request: () => ({ url: '/api/v1/admin/agents/events/invocation', payload: { agent_key: 'matrix-writer' } }),
+    expect: editors(201),
+    check: (res, caller, w) => assert.equal(json(res).tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId),
+  },
+  'POST /api/v1/admin/agents/events/rogue': {
+    request: () => ({ url: '/api/v1/admin/agents/events/rogue', payload: { agent_key: 'matrix-writer', event_type: 'probe' } }),
+    expect: editors(201),
+  },
+  'POST /api/v1/workspace/ingress-tokens': { request: () => ({ url: '/api/v1/workspace/ingress-tokens', payload: { name: 'matrix' } }), expect: adminOnly(201) },
+  'GET /api/v1/workspace/ingress-tokens': { request: () => ({ url: '/api/v1/workspace/ingress-tokens' }), expect: adminOnly(200) },
+  'DELETE /api/v1/workspace/ingress-tokens/{token_id}': {
+    request: () => ({ url: `/api/v1/workspace/ingress-tokens/${randomUUID()}` }),
+    expect: adminOnly(404),
+  },
+  'GET /api/v1/policy': { request: () => ({ url: '/api/v1/policy' }), expect: editors(200) },
+  'PUT /api/v1/policy': { request: () => ({ url: '/api/v1/policy', payload: { default_verdict: 'allow', rules: [REVIEW_PAYMENTS] } }), expect: editors(200) },
+  'PUT /api/v1/agents/{agent_key}/scope': {
+    request: () => ({ url: '/api/v1/agents/matrix-scoped/scope', payload: { allowed_tools: ['search', 'payments.*'] } }),
+    expect: editors(200),
+  },
+  'GET /api/v1/audit/checkpoint': {
+    request: () => ({ url: '/api/v1/audit/checkpoint' }),
+    expect: everyRole(200),
+    check: (res, caller, w) => assert.ok(res.body.split('\n')[0]!.endsWith(caller === 'other' ? w.other.account.tenant_id : w.a.tenantId)),
+  },
+  'GET /api/v1/audit/key': { request: () => ({ url: '/api/v1/audit/key' }), expect: everyRole(200) },
+  'GET /api/v1/audit/entries/{index}': {
+    request: () => ({ url: '/api/v1/audit/entries/0' }),
+    expect: everyRole(200),
+    check: (res, caller, w) => assert.equal(JSON.parse(json(res).leaf).tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId),
+  },
+  'GET /api/v1/audit/entries': { request: () => ({ url: '/api/v1/audit/entries?start=0&end=2' }), expect: everyRole(200) },
+  'GET /api/v1/audit/proof/inclusion': { request: () => ({ url: '/api/v1/audit/proof/inclusion?index=0&tree_size=2' }), expect: everyRole(200) },
+  'GET /api/v1/audit/proof/consistency': { request: () => ({ url: '/api/v1/audit/proof/consistency?first=1&second=2' }), expect: everyRole(200) },
+  'GET /api/v1/audit/evidence/{evidence_id}': { request: () => ({ url: '/api/v1/audit/evidence/1' }), expect: everyRole(200) },
+  'GET /api/v1/reports/compliance': {
+    request: (w) => ({ url: `/api/v1/reports/compliance?from=2026-01-01T00:00:00Z&to=${new Date(w.t.clock.now().getTime() + 3_600_000).toISOString()}` }),
+    expect: statuses([200, 403, 403, 200], 200),
+  },
+  'GET /api/v1/invocations': {
+    request: () => ({ url: '/api/v1/invocations?limit=500' }),
+    expect: everyRole(200),
+    check: (res, caller, w) => {
+      const ids = json(res).items.map((i: { invocation_id: number }) => i.invocation_id);
+      if (caller !== 'other') assert.ok(ids.includes(w.invocationId));
+      assert.doesNotMatch(res.body, /"text"|"content"/);
+    },
+  },
+  'GET /api/v1/invocations/{invocation_id}': {
+    request: (w) => ({ url: `/api/v1/invocations/${w.invocationId}` }),
+    expect: everyRole(200, 404),
+    check: (res, caller, w) => {
+      if (caller === 'other') return;
+      const body = json(res);
+      assert.equal(body.invocation_id, w.invocationId);
+      assert.ok(body.finding_counts.length > 0);
+      if (caller === 'viewer') {
+        // Per the roles table, viewers never see stored content.
+        assert.equal(body.content, undefined);
+        assert.ok(!res.body.includes(w.contentMark));
+      } else {
+        assert.ok(body.content.some((c: { text: string | null }) => c.text?.includes(w.contentMark)));
+      }
+    },
+  },
+  'GET /api/v1/rogue-events': {
+    request: () => ({ url: '/api/v1/rogue-events?limit=500' }),
+    expect: everyRole(200),
+    check: (res, caller, w) => {
+      if (caller !== 'other') assert.ok(json(res).items.some((e: { agent_key: string }) => e.agent_key === w.agentKey));
+    },
+  },
+  'GET /api/v1/agents': {
+    request: () => ({ url: '/api/v1/agents?limit=500' }),
+    expect: everyRole(200),
+    check: (res, caller, w) => {
+      if (caller !== 'other') assert.ok(json(res).items.some((a: { agent_key: string }) => a.agent_key === w.agentKey));
+    },
+  },
+  'GET /api/v1/agents/{agent_key}': { request: (w) => ({ url: `/api/v1/agents/${w.agentKey}` }), expect: everyRole(200, 404) },
+  'GET /api/v1/reviews': {
+    request: () => ({ url: '/api/v1/reviews?status=pending&limit=500' }),
+    expect: everyRole(200),
+    check: (res, caller, w) => {
+      if (caller !== 'other') assert.ok(json(res).items.some((i: { agent_key: string }) => i.agent_key === w.agentKey));
+    },
+  },
+  'POST /api/v1/reviews/{invocation_id}': {
+    // A fresh pending invocation of workspace A for every call.
+    request: async (w) => {
+      const r = await invoke(w.t, w.a.admin.token, { agent_key: w.agentKey, tool_name: 'payments.refund' });
+      assert.equal(r.verdict, 'flag_for_review');
+      return { url: `/api/v1/reviews/${r.invocation_id}`, payload: { decision: 'approve', note: 'matrix' } };
+    },
+    expect: statuses([201, 201, 403, 403], 404),
+  },
+};
+
+/** The operations GET /openapi.json lists, as "METHOD /path". */
+async function documentedOperations(t: TestService): Promise<string[]> {
+  const res = await t.request({ method: 'GET', url: '/openapi.json' });
+  assert.equal(res.statusCode, 200);
+  const doc = json(res) as { paths: Record<string, Record<string, unknown>> };
+  const ops: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of Object.keys(item)) {
+      if (['get', 'put', 'post', 'patch', 'delete', 'head', 'options'].includes(method)) ops.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  return ops.sort();
+}
+
+eachStore('access: every endpoint × every caller', (getT) => {
+  test('every documented endpoint has a row in the matrix, and every row an endpoint', async () => {
+    const ops = await documentedOperations(getT());
+    assert.ok(ops.length >= 30, `only ${ops.length} operations documented`);
+    assert.deepEqual(
+      ops.filter((o) => !(o in MATRIX)),
+      [],
+      'endpoints without access expectations: add a row to MATRIX in src/review/access-matrix.test.ts',
+    );
+    assert.deepEqual(Object.keys(MATRIX).filter((k) => !ops.includes(k)).sort(), [], 'rows for endpoints the service does not have');
+  });
+
+  test('each endpoint answers each caller as the roles table says, and never with another workspace’s data', async () => {
+    const t = getT();
+    const a = await newTeam(t, 'matrix-a');
+    const other = await t.signIn(`admin@${fresh('matrix-b')}.review-tests.dev`);
+    // A revoked token of A's admin.
+    const issued = await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: a.admin.token, payload: { name: 'to revoke' } });
+    assert.equal(issued.statusCode, 200, issued.body);
+    const del = await t.request({ method: 'DELETE', url: `/api/v1/accounts/tokens/${json(issued).token_id}`, token: a.admin.token });
+    assert.equal(del.statusCode, 204);
+    // Workspace A's data: an invocation with content and findings, a rogue event, a pending review.
+    const agentKey = fresh('matrix-secret-agent');
+    const contentMark = fresh('MATRIXCONTENTMARK');
+    await setPolicy(t, a.admin.token, [REVIEW_PAYMENTS]);
+    const inv = await invoke(t, a.admin.token, {
+      agent_key: agentKey,
+      tool_name: 'payments.refund',
+      prompt: `${contentMark} for ines.garcia@example.com`,
+      correlation_id: 'matrix-run',
+    });
+    await rogue(t, a.admin.token, { agent_key: agentKey, event_type: 'matrix_probe' });
+    // Both logs hold at least two entries under a signed checkpoint (for the proof endpoints).
+    await invoke(t, other.token, { agent_key: 'b-agent' });
+    for (const token of [a.admin.token, other.token]) {
+      assert.equal((await t.request({ method: 'GET', url: '/api/v1/audit/checkpoint', token })).statusCode, 200);
+    }
+    const w: World = {
+      t,
+      a,
+      other,
+      revoked: json(issued).token as string,
+      marks: [a.tenantId, a.domain, agentKey, contentMark, 'ines.garcia'],
+      agentKey,
+      invocationId: inv.invocation_id,
+      contentMark,
+    };
+    const tokenOf: Record<Caller, string | undefined> = {
+      admin: a.admin.token,
+      operator: a.operator.token,
+      viewer: a.viewer.token,
+      auditor: a.auditor.token,
+      none: undefined,
+      revoked: w.revoked,
+      other: other.token,
+    };
+
+    const failures: string[] = [];
+    let calls = 0;
+    for (const op of await documentedOperations(t)) {
+      const row = MATRIX[op];
+      if (!row) continue; // reported by the test above
+      const method = op.slice(0, op.indexOf(' ')) as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+      for (const caller of CALLERS) {
+        const call = await row.request(w, caller);
+        const token = tokenOf[caller];
+        const res = await t.request({
+          method,
+          url: call.url,
+          ...(token ? { token } : {}),
+          ...(call.payload === undefined ? {} : { payload: call.payload as object }),
+        });
+        calls += 1;
+        const want: number = row.expect[caller];
+        try {
+          assert.equal(res.statusCode, want, `expected ${want}, got ${res.statusCode}: ${res.body.slice(0, 300)}`);
+          assertNoLeak(res.body);
+          if (res.statusCode >= 400) {
+            const p = assertProblem(res, want);
+            if (want === 401 && p.code === 'unauthorized') assert.equal(res.headers['www-authenticate'], 'Bearer');
+            if (want === 403) assert.equal(p.code, 'forbidden');
+            if (want === 404) assert.equal(p.code, 'not_found');
+          } else {
+            row.check?.(res, caller, w);
+          }
+          if (caller === 'other' || caller === 'none' || caller === 'revoked') {
+            for (const mark of w.marks) assert.ok(!res.body.includes(mark), `the response shows workspace A's ${mark}`);
+          }
+        } catch (err) {
+          failures.push(`${op} as ${caller}: ${(err as Error).message.split('\n')[0]}`);
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
+    assert.equal(calls, Object.keys(MATRIX).length * CALLERS.length);
+  });
+});
