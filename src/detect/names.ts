@@ -189,9 +189,11 @@ export function detectPersons(text: string): Finding[] {
     const pos = m.index + m[0].length;
     if (pos <= lastEnd) continue;
     const keyCtx = m[1] !== undefined;
-    const hon = m[2] !== undefined;
     const strong = m[3] !== undefined && STRONG_CUE.test(m[3]);
-    const toks = readNameTokens(text, pos, 4, keyCtx, hon);
+    // "call me Mrs. May": the honorific after a cue is part of the cue
+    const honAfter = /^(?:mrs|mr|ms|miss|mx|dr|prof|sir|herr|frau|mme|mlle)(?:\.\s*|\s+)/iu.exec(text.slice(pos, pos + 8));
+    const hon = m[2] !== undefined || honAfter !== null;
+    const toks = readNameTokens(text, pos + (honAfter ? honAfter[0].length : 0), 4, keyCtx, hon);
     if (toks.length === 0) continue;
     const s = toks[0]!.start;
     const e = toks[toks.length - 1]!.end;
@@ -289,6 +291,8 @@ const STRONG_PLACE_RE =
 const ADDRESS_LINE_RE = /^[ \t]*(?:(?:apt|apartment|suite|unit|ste|box|floor|fl|room|bldg|building)\.?\s*#?\s*\w{1,6}|,?\s*[\p{Lu}][\p{L}∆'’.-]*(?:\s(?:[\p{Lu}(][\p{L}∆'’.()-]*|de|la|du|di|am|an|der|upon|on))*(?:\s\d{3,6})?|,\s*[\p{Lu}]{2,3}|\d{4,6}|[\p{Lu}]{1,2}\d[\p{Lu}\d]?\s?\d[\p{Lu}]{2})[ \t]*\.?[ \t]*$/u;
 const REST_OF_LINE_RE = /^(?:[ \t]*(?:(?:apt|apartment|suite|unit|ste|box|floor)\.?\s*#?\s*\w{1,6}|[\p{Lu}][\p{L}∆'’.-]*|\d{1,6}|de|la|du|di|am|an|der))*[ \t]*\.?[ \t]*$/iu;
 
+const UNIT_WORD_RE = /\b(?:apt|apartment|suite|unit|ste|box|floor|fl|room|bldg|building)\b/gi;
+
 /** Extends a street span over the rest of its line and over the following address lines (bounded). */
 function extendBlock(text: string, s: number, e: number): number {
   let le = text.indexOf("\n", e);
@@ -302,7 +306,7 @@ function extendBlock(text: string, s: number, e: number): number {
   while (lines < 4 && pos < text.length && text[pos] === "\n") {
     let ne = text.indexOf("\n", pos + 1);
     if (ne < 0) ne = text.length;
-    const line = text.slice(pos + 1, ne);
+    const line = text.slice(pos + 1, ne).replace(UNIT_WORD_RE, (w) => w.toLowerCase());
     if (line.length > 64 || line.trim().length === 0 || /[:@]/.test(line)) break;
     // the last line may go on with other text after its postcode or a '?': "Canada 36523 last night."
     const cut = /^[^\d?!]*\d{4,6}(?=\D|$)|^[^?!]*(?=[?!])/u.exec(line)?.[0];
@@ -398,8 +402,14 @@ export function detectLocations(text: string): Finding[] {
   const COUNTRY_RE = /(?<![\p{L}])[\p{Lu}][\p{Ll}]{2,20}(?:\s[\p{Lu}][\p{Ll}]{2,20}){0,2}(?![\p{L}])/gu;
   COUNTRY_RE.lastIndex = 0;
   for (let m = COUNTRY_RE.exec(text); m; m = COUNTRY_RE.exec(text)) {
-    const words = m[0].split(" ");
-    // longest prefix that is a country
+    // longest prefix (of at most 3 words) that is a country; single words without allocating a split
+    const v = m[0];
+    const sp1 = v.indexOf(" ");
+    if (sp1 < 0) {
+      if (d.countries.has(norm(v))) push("LOCATION", m.index, m.index + v.length, 0.7);
+      continue;
+    }
+    const words = v.split(" ");
     for (let k = words.length; k >= 1; k--) {
       const cand = words.slice(0, k).join(" ");
       if (d.countries.has(norm(cand))) {

@@ -211,7 +211,9 @@ export function detectIp(text: string): Finding[] {
 
 // ---------------------------------------------------------------- MAC
 
-const MAC_RE = /(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.[0-9A-Fa-f])/g;
+// the first hex digit comes before the look-behind (which then checks the character before it), so that
+// the engine's fast scan for a first character applies: about twice as fast as a leading look-behind
+const MAC_RE = /[0-9A-Fa-f](?<![\w:.-][0-9A-Fa-f])(?:[0-9A-Fa-f]([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}|[0-9A-Fa-f]{3}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.[0-9A-Fa-f])/g;
 
 const MAC_CTX = keywordList(["mac", "hardware", "ethernet", "wifi", "wi-fi", "bssid", "ether"]);
 
