@@ -44,6 +44,17 @@ export async function buildApp(ctx: AppContext, modules: AppModules): Promise<Fa
   app.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });
+  // Closing waits for every open connection. A keep-alive connection whose
+  // request was in flight at close time would otherwise stay open after its
+  // answer and hold the shutdown until the force-exit timer: answer it with
+  // `Connection: close` instead.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     ctx.metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });

@@ -3,12 +3,13 @@
 // several nodes on one PostgreSQL, shared Redis state, start-up failures,
 // signals. Every child is killed when the test process exits, whatever happens.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { pgliteTemplate } from './test-db.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** The Node 24 the project pins; the machine's `node` may be older. */
@@ -91,6 +92,12 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** How long to wait for /healthz. */
   timeoutMs?: number;
+  /**
+   * Embedded store only: let the server create its store itself (initdb and
+   * every migration) instead of starting from a copy of the migrated test
+   * template, which is several times faster.
+   */
+  freshStore?: boolean;
 }
 
 function spawnMain(args: string[], env: Record<string, string>): ChildProcess {
@@ -113,6 +120,7 @@ function collect(child: ChildProcess) {
 export async function startServerProcess(opts: ServerOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-ledger-proc-'));
+  if (!opts.databaseUrl && !opts.freshStore) cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
   const env: Record<string, string> = {
     ...baseEnv(),
     PORT: String(port),

@@ -90,7 +90,7 @@ export async function createTestDb(store: Store): Promise<TestDb> {
  * private directory and renamed into place, so concurrent builders never see
  * half a cluster).
  */
-async function pgliteTemplate(): Promise<string> {
+export async function pgliteTemplate(): Promise<string> {
   const pkg = new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url);
   const version = (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
   const key = createHash('sha256')
