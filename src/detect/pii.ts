@@ -272,8 +272,7 @@ const IBAN_LENGTHS: Record<string, number> = {
   PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, RU: 33, SA: 24, SC: 31, SD: 18, SE: 24, SI: 19, SK: 24, SM: 27, SO: 23, ST: 25, SV: 28,
   TL: 23, TN: 24, TR: 26, UA: 29, VA: 22, VG: 24, XK: 20, YE: 30,
 };
-// first letter before the look-behind (see MAC_RE): the engine scans for an upper-case letter quickly
-const IBAN_START_RE = /[A-Z](?<![A-Za-z0-9][A-Z])[A-Z]\d{2}(?=[ -]?[A-Z0-9])/g;
+const IBAN_START_RE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?=[ -]?[A-Z0-9])/g;
 
 const IBAN_CTX = keywordList(["iban", "account", "bank", "transfer", "konto", "cuenta", "compte"]);
 
