@@ -103,10 +103,17 @@ try {
     path: string;
     plan?: { sql: string; params: unknown[] };
   }
-  const inv = (name: string, query: string, f: Parameters<typeof invocationListQuery>[1]): Case => ({
+  const inv = (name: string, query: string, f: Parameters<typeof invocationListQuery>[1], limit = 50): Case => ({
     name,
     path: `/api/v1/invocations${query}`,
-    plan: invocationListQuery(tenant, f, null, 50),
+    plan: invocationListQuery(tenant, f, null, limit),
+  });
+  // The key of the 50th newest invocation: where page 2 starts.
+  const page2 = await db.withTenant(tenant, async (tx) => {
+    const q = invocationListQuery(tenant, {}, null, 49);
+    const rows = await tx.query<{ created_us: number; invocation_id: number }>(q.sql, q.params);
+    const last = rows[49]!;
+    return { us: last.created_us, id: last.invocation_id };
   });
   const rogue = (name: string, query: string, f: Parameters<typeof rogueListQuery>[1]): Case => ({
     name,
@@ -119,8 +126,8 @@ try {
   const old = iso(new Date(size.oldest.getTime() + 7 * day));
   const cases: Case[] = [
     inv('invocations, no filter', '', {}),
-    { name: 'invocations, no filter, page 2', path: await secondPage('/api/v1/invocations') },
-    inv('invocations, limit=500', '?limit=500', {}),
+    { name: 'invocations, no filter, page 2', path: await secondPage('/api/v1/invocations'), plan: invocationListQuery(tenant, {}, page2, 50) },
+    inv('invocations, limit=500', '?limit=500', {}, 500),
     inv('invocations, agent_key (busiest)', `?agent_key=${facts.busiest.agent_key}`, { agent_key: facts.busiest.agent_key }),
     inv('invocations, agent_key (rarest)', `?agent_key=${facts.rarest.agent_key}`, { agent_key: facts.rarest.agent_key }),
     inv('invocations, verdict=deny', '?verdict=deny', { verdict: 'deny' }),
@@ -135,6 +142,12 @@ try {
       verdict: 'deny',
     }),
     inv('invocations, verdict=deny+until (first week)', `?verdict=deny&until=${old}`, { verdict: 'deny', until: old }),
+    // The worst case we know: a combination no single index serves, rare in the busiest agent's history.
+    inv('invocations, busiest agent+shadow+deny', `?agent_key=${facts.busiest.agent_key}&mode=shadow&verdict=deny`, {
+      agent_key: facts.busiest.agent_key,
+      mode: 'shadow',
+      verdict: 'deny',
+    }),
     { name: 'invocation record (with trace)', path: `/api/v1/invocations/${facts.traced.invocation_id}` },
     rogue('rogue-events, no filter', '', {}),
     rogue('rogue-events, agent_key (busiest)', `?agent_key=${facts.busiest.agent_key}`, { agent_key: facts.busiest.agent_key }),
@@ -183,7 +196,7 @@ try {
   console.log(over.length === 0 ? `\nall medians under ${TARGET_MS} ms` : `\n${over.length} medians at or over ${TARGET_MS} ms`);
 
   if (!values['no-plans']) {
-    console.log('\nplans (EXPLAIN ANALYZE, first page, limit 50, in the workspace scope):');
+    console.log('\nplans (EXPLAIN ANALYZE of the exact SQL, in the workspace scope):');
     for (const c of cases) {
       if (!c.plan) continue;
       const plan = await db.withTenant(tenant, (tx: Queryable) =>

@@ -47,7 +47,10 @@ export const INVOCATION_COLUMNS = `i.invocation_id, i.agent_key, i.mode, i.outco
 
 /**
  * The list query, as SQL and parameters (the benchmark explains exactly
- * this). `extraColumns` and `join` let the review queue add its decision.
+ * this). It runs in two steps: the page's keys by an index-only scan (each
+ * filter's index holds or includes every filtered column, so a combination
+ * of filters is checked without reading the table), then those rows by
+ * primary key. `extra` lets the review queue add its decision.
  */
 export function invocationListQuery(
   tenantId: string,
@@ -56,21 +59,25 @@ export function invocationListQuery(
   limit: number,
   extra: { columns?: string; join?: string } = {},
 ): { sql: string; params: unknown[] } {
-  const w = new Where().add('i.tenant_id = ?', tenantId);
-  if (f.agent_key !== undefined) w.add('i.agent_key = ?', f.agent_key);
-  if (f.verdict !== undefined) w.add('i.verdict = ?', f.verdict);
-  if (f.mode !== undefined) w.add('i.mode = ?', f.mode);
-  if (f.correlation_id !== undefined) w.add('i.correlation_id = ?', f.correlation_id);
-  if (f.review_status !== undefined) w.add('i.review_status = ?', f.review_status);
-  if (f.since !== undefined) w.add('i.created_at >= ?::timestamptz', f.since);
-  if (f.until !== undefined) w.add('i.created_at < ?::timestamptz', f.until);
-  if (after) w.add('(i.created_at, i.invocation_id) < (?::timestamptz, ?::bigint)', isoMicros(after.us), after.id);
+  const w = new Where().add('tenant_id = ?', tenantId);
+  if (f.agent_key !== undefined) w.add('agent_key = ?', f.agent_key);
+  if (f.verdict !== undefined) w.add('verdict = ?', f.verdict);
+  if (f.mode !== undefined) w.add('mode = ?', f.mode);
+  if (f.correlation_id !== undefined) w.add('correlation_id = ?', f.correlation_id);
+  if (f.review_status !== undefined) w.add('review_status = ?', f.review_status);
+  if (f.since !== undefined) w.add('created_at >= ?::timestamptz', f.since);
+  if (f.until !== undefined) w.add('created_at < ?::timestamptz', f.until);
+  if (after) w.add('(created_at, invocation_id) < (?::timestamptz, ?::bigint)', isoMicros(after.us), after.id);
   const lim = w.param(limit + 1);
   const sql = `SELECT ${INVOCATION_COLUMNS}${extra.columns ? `, ${extra.columns}` : ''}
-FROM invocations i${extra.join ? ` ${extra.join}` : ''}
-WHERE ${w.sql()}
-ORDER BY i.created_at DESC, i.invocation_id DESC
-LIMIT ${lim}`;
+FROM (
+  SELECT tenant_id, invocation_id, created_at FROM invocations
+  WHERE ${w.sql()}
+  ORDER BY created_at DESC, invocation_id DESC
+  LIMIT ${lim}
+) k
+JOIN invocations i ON i.tenant_id = k.tenant_id AND i.invocation_id = k.invocation_id${extra.join ? `\n${extra.join}` : ''}
+ORDER BY k.created_at DESC, k.invocation_id DESC`;
   return { sql, params: w.params };
 }
 
