@@ -69,8 +69,8 @@ export function validationProblem(errors: ErrorObject[], context: string | undef
     // anyOf/oneOf wrappers add noise after their branches already reported.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
     const field = pointer(e);
-    let slot = byField.get(field);
-    if (!slot) byField.set(field, (slot = { alternatives: [], other: [] }));
+    const slot = byField.get(field) ?? { alternatives: [], other: [] };
+    byField.set(field, slot);
     (e.schemaPath.includes('/anyOf/') ? slot.alternatives : slot.other).push(e);
   }
   const fields: FieldError[] = [];
