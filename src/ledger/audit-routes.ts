@@ -137,7 +137,9 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
         ]);
       }
       const entries = await ctx.readDb.withTenant(me.tenantId, (tx) => readEntries(tx, me.tenantId, start, end));
-      return { start, end: start + entries.length, entries: entries.map(entryView) };
+      // The index after the last entry returned (entries may stop short of `end` at the log's tail).
+      const last = entries.at(-1);
+      return { start, end: last ? last.index + 1 : start, entries: entries.map(entryView) };
     },
   );
 

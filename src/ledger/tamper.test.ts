@@ -55,7 +55,7 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
     assert.equal(before.code, 0, show(before));
     const leaf = async (idx: number) =>
       (await sql.query<{ leaf: string }>('SELECT leaf FROM log_entries WHERE tenant_id = $1 AND idx = $2', [tenant, idx])).rows[0]!.leaf;
-    return { tenant, size, note, verify, leaf };
+    return { tenant, size, note, verify, leaf, auth: { authorization: `Bearer ${admin.token}` } };
   }
 
   test('a stored field of one leaf changed', async () => {
@@ -74,6 +74,9 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
   test('one log_entries row deleted', async () => {
     const w = await workspace();
     await sql.query('DELETE FROM log_entries WHERE tenant_id = $1 AND idx = $2', [w.tenant, 9]);
+    // The range still ends after its last entry: a client paging by `end` neither repeats nor skips.
+    const page = await (await fetch(`${url}/api/v1/audit/entries?start=0&end=${w.size}`, { headers: w.auth })).json();
+    assert.deepEqual([page.entries.length, page.end], [w.size - 1, w.size]);
     const r = await w.verify();
     assert.equal(r.code, 1, show(r));
     assert.match(r.stdout, /FAILED +missing entry 9$/m);
