@@ -339,7 +339,8 @@ async function gatherOnline(opts: Options, client: Client): Promise<Gathered> {
     // Against the checkpoint verified here: the service's inclusion proof at its size.
     if (index < size) {
       const p = await client.get(`/api/v1/audit/proof/inclusion?index=${index}&tree_size=${size}`);
-      if (p.status === 200) g.inclusion.push(parseJson<InclusionProofJson>(p.text, 'inclusion proof'));
+      const proof = p.status === 200 ? parseJson<InclusionProofJson | null>(p.text, 'inclusion proof') : null;
+      if (isObject(proof)) g.inclusion.push({ ...proof, index });
       else fail(`the service gave no inclusion proof at size ${size} (HTTP ${p.status}: ${problemDetail(p.text)})`);
     }
     // What a holder of the evidence id is handed: the entry with a proof against the then latest checkpoint.
@@ -352,7 +353,11 @@ async function gatherOnline(opts: Options, client: Client): Promise<Gathered> {
       fail(`the service did not return it (HTTP ${e.status}: ${problemDetail(e.text)})`);
       continue;
     }
-    const ev = parseJson<EvidenceJson>(e.text, 'evidence');
+    const ev = parseJson<EvidenceJson | null>(e.text, 'evidence');
+    if (!isObject(ev)) {
+      fail('the service returned no evidence record');
+      continue;
+    }
     const evSize = tryParseCheckpoint(ev.checkpoint)?.size;
     if (evSize !== undefined && evSize !== size) {
       const [first, second] = evSize < size ? [evSize, size] : [size, evSize];
@@ -387,7 +392,12 @@ async function consistency(client: Client, first: number, second: number): Promi
   // The API serves proofs for 1 ≤ first ≤ second; from the empty tree the proof is empty.
   if (first === 0 || first === second) return { first, second, hashes: [] };
   const res = await client.get(`/api/v1/audit/proof/consistency?first=${first}&second=${second}`);
-  return res.status === 200 ? parseJson<ConsistencyProofJson>(res.text, 'consistency proof') : undefined;
+  const proof = res.status === 200 ? parseJson<ConsistencyProofJson | null>(res.text, 'consistency proof') : null;
+  return isObject(proof) ? proof : undefined;
+}
+
+function isObject<T>(value: T | null): value is T {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseJson<T>(text: string, what: string): T {
@@ -496,8 +506,8 @@ async function locateDivergence(client: Client, note: string, keys: readonly str
     const mid = good + Math.floor((bad - good) / 2);
     const proof = await consistency(client, mid, cp.size);
     proofs++;
-    const path = proof?.hashes.map((h) => decodeBase64(h));
-    const ok = path?.every((h) => h !== undefined) && verifyConsistency(mid, cp.size, path as Uint8Array[], rootAt(mid), cp.root);
+    const path = Array.isArray(proof?.hashes) ? proof.hashes.map((h) => (typeof h === 'string' ? decodeBase64(h) : undefined)) : [undefined];
+    const ok = path.every((h) => h !== undefined) && verifyConsistency(mid, cp.size, path as Uint8Array[], rootAt(mid), cp.root);
     if (ok) good = mid;
     else bad = mid;
   }
