@@ -1,7 +1,8 @@
 // Fills one new workspace of a PostgreSQL database with many invocations
 // (with stored content), rogue events, agents, scopes and review decisions,
 // for benchmarking the read side (bench/read.ts). Set-based SQL
-// (generate_series), not HTTP: a million invocations take a few minutes.
+// (generate_series), not HTTP: a million invocations take about a minute
+// on two cores (31-74 s measured, depending on the load of the machine).
 //
 //   ./node_modules/.bin/node scripts/seed.ts --database-url postgres://… --invocations 1000000
 //     [--agents 200] [--days 90] [--chunk 100000]
