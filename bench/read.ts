@@ -26,13 +26,23 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '41' },
     'no-plans': { type: 'boolean', default: false },
   },
+  // bench/run.ts passes its arguments to every script.
+  strict: false,
 });
-const url = values['database-url'] ?? process.env.DATABASE_URL;
+const url = stringArg('database-url') ?? process.env.DATABASE_URL;
 if (!url) {
-  console.error('usage: bench/read.ts --database-url postgres://… [--tenant ID] [--runs N] [--no-plans]');
-  process.exit(2);
+  // Under `npm run bench` without a seeded database: say how, and skip.
+  console.log('skipped: bench/read.ts needs a PostgreSQL database seeded by scripts/seed.ts:');
+  console.log('  ./node_modules/.bin/node scripts/seed.ts --database-url URL --invocations 1000000');
+  console.log('  ./node_modules/.bin/node bench/read.ts --database-url URL [--tenant ID] [--runs N] [--no-plans]');
+  process.exit(0);
 }
-const RUNS = Math.max(5, Number(values.runs) || 41);
+const RUNS = Math.max(5, Number(stringArg('runs')) || 41);
+
+function stringArg(name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+}
 const TARGET_MS = 50;
 /** scripts/seed.ts names its workspaces so. */
 const SEED_DOMAIN_SUFFIX = '.seed.agent-ledger.invalid';
@@ -40,8 +50,9 @@ const SEED_DOMAIN_SUFFIX = '.seed.agent-ledger.invalid';
 const db = await openPostgres(url, { max: 2 });
 const server = await startServerProcess({ databaseUrl: url, env: { LOG_LEVEL: 'warn' } });
 try {
-  const [ws] = values.tenant
-    ? await db.query<{ tenant_id: string }>('SELECT tenant_id FROM workspaces WHERE tenant_id = $1', [values.tenant])
+  const tenantArg = stringArg('tenant');
+  const [ws] = tenantArg
+    ? await db.query<{ tenant_id: string }>('SELECT tenant_id FROM workspaces WHERE tenant_id = $1', [tenantArg])
     : await db.query<{ tenant_id: string }>(
         `SELECT tenant_id FROM workspaces WHERE domain LIKE '%' || $1 ORDER BY created_at DESC LIMIT 1`,
         [SEED_DOMAIN_SUFFIX],
