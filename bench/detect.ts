@@ -1,12 +1,23 @@
-// Detector benchmark: throughput of scan() on mixed text and worst-case time per detector on
-// adversarial 32,000-character inputs (medians over several runs), each next to a baseline measured in
-// the same run on the same data: one `text.toLowerCase()` plus one simple global regex pass.
-// Run: ./node_modules/.bin/node bench/detect.ts
+// Detector benchmark: throughput of scan() and of each detector on mixed text, and the worst case per
+// detector on adversarial 32,000-character inputs. Every figure is a median over RUNS runs, measured as
+// process CPU time (process.cpuUsage(): user + system, robust on a shared, loaded machine) and as wall
+// time, next to a baseline measured in the same run on the same data: one `text.toLowerCase()` plus one
+// simple global regex pass.
+// Run: ./node_modules/.bin/node bench/detect.ts [--runs N] [--mb N] [--only name,name]
 
 import { adversarialInputs } from "../src/detect/adversarial.ts";
 import { DETECTORS, scan } from "../src/detect/index.ts";
 
-function median(xs: number[]): number {
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const RUNS = Math.max(5, Number(arg("runs") ?? 7));
+const MB_TARGET = Number(arg("mb") ?? 1);
+const ONLY = arg("only")?.split(",");
+
+function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 }
@@ -51,73 +62,80 @@ function baseline(t: string): number {
   return n;
 }
 
-const RUNS = 7;
+interface Sample {
+  cpu: number;
+  wall: number;
+}
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** One run of `body`, repeated until at least `minMs` of wall time has passed; per-repetition CPU and wall ms. */
+function measure(body: () => void, minMs = 0): Sample {
+  let reps = 0;
+  const c0 = cpuMs();
+  const w0 = performance.now();
+  do {
+    body();
+    reps++;
+  } while (performance.now() - w0 < minMs);
+  return { cpu: (cpuMs() - c0) / reps, wall: (performance.now() - w0) / reps };
+}
+
+function medians(body: () => void, minMs = 0): Sample {
+  const xs: Sample[] = [];
+  for (let r = 0; r < RUNS; r++) xs.push(measure(body, minMs));
+  return { cpu: median(xs.map((x) => x.cpu)), wall: median(xs.map((x) => x.wall)) };
+}
+
+const pad = (s: string, n: number) => s.padStart(n);
+const rate = (mb: number, ms: number) => (mb / (ms / 1000)).toFixed(1);
 
 // warm-up (dictionary loading, JIT)
 for (let i = 0; i < 3; i++) scan(mixedText(50_000));
 
-const text = mixedText(1_000_000);
+const text = mixedText(Math.round(MB_TARGET * 1_000_000));
 const records: string[] = [];
 for (let off = 0; off < text.length; off += 4096) records.push(text.slice(off, off + 4096));
 const mb = Buffer.byteLength(text) / 1e6;
+const overRecords = (f: (t: string) => unknown) => () => {
+  for (const rec of records) f(rec);
+};
 
-function timeRecords(f: (t: string) => unknown): number {
-  const times: number[] = [];
-  for (let r = 0; r < RUNS; r++) {
-    const t0 = performance.now();
-    for (const rec of records) f(rec);
-    times.push(performance.now() - t0);
-  }
-  return median(times);
-}
-
-const baseMs = timeRecords(baseline);
-const scanMs = timeRecords((t) => scan(t));
-console.log(`scan() on mixed text: ${(mb / (scanMs / 1000)).toFixed(1)} MB/s (median of ${RUNS} runs, ${mb.toFixed(2)} MB in 4 KB records, ${scanMs.toFixed(0)} ms)`);
-console.log(`baseline (toLowerCase + one regex pass): ${(mb / (baseMs / 1000)).toFixed(1)} MB/s; scan() costs ${(scanMs / baseMs).toFixed(1)}x the baseline`);
-
-console.log("\nper detector on the same records (median, MB/s):");
+const base = medians(overRecords(baseline));
+console.log(`mixed text: ${mb.toFixed(2)} MB in 4 KB records; medians of ${RUNS} runs; MB/s by CPU time (process.cpuUsage) and by wall time`);
+console.log(`  ${"".padEnd(14)} ${pad("cpu MB/s", 9)} ${pad("wall MB/s", 9)} ${pad("cpu ms/MB", 9)} ${pad("x baseline", 10)}`);
+const row = (name: string, s: Sample) =>
+  console.log(`  ${name.padEnd(14)} ${pad(rate(mb, s.cpu), 9)} ${pad(rate(mb, s.wall), 9)} ${pad((s.cpu / mb).toFixed(1), 9)} ${pad((s.cpu / base.cpu).toFixed(1), 10)}`);
+row("baseline", base);
+const scanS = medians(overRecords((t) => scan(t)));
+row("scan()", scanS);
 for (const [name, det] of Object.entries(DETECTORS)) {
-  const ms = timeRecords(det);
-  console.log(`  ${name.padEnd(14)} ${(mb / (ms / 1000)).toFixed(1).padStart(8)} MB/s`);
+  if (ONLY && !ONLY.includes(name)) continue;
+  row(name, medians(overRecords(det)));
 }
 
-const whole: number[] = [];
-for (let r = 0; r < RUNS; r++) {
-  const t0 = performance.now();
-  scan(text);
-  whole.push(performance.now() - t0);
-}
-console.log(`\nscan() on one 1 MB text: ${(mb / (median(whole) / 1000)).toFixed(1)} MB/s`);
+const whole = medians(() => scan(text));
+console.log(`\nscan() on one ${mb.toFixed(2)} MB text: ${rate(mb, whole.cpu)} MB/s cpu, ${rate(mb, whole.wall)} MB/s wall`);
 
-console.log("\nworst case per detector on adversarial 32,000-char inputs (median of runs, ms; ratio to the baseline on the same input):");
+console.log("\nworst case per detector on adversarial 32,000-char inputs (median ms per call, CPU and wall; ratio of CPU time to the baseline on the same input):");
 const adv = adversarialInputs();
-const baseAdv = new Map<string, number>();
-for (const [inName, input] of Object.entries(adv)) {
-  const ts: number[] = [];
-  for (let r = 0; r < RUNS; r++) {
-    const t0 = performance.now();
-    baseline(input);
-    ts.push(performance.now() - t0);
-  }
-  baseAdv.set(inName, Math.max(median(ts), 0.001));
-}
+const baseAdv = new Map<string, Sample>();
+for (const [inName, input] of Object.entries(adv)) baseAdv.set(inName, medians(() => baseline(input), 5));
+console.log(`  ${"".padEnd(14)} ${pad("cpu ms", 8)} ${pad("wall ms", 8)}  input`);
 for (const [name, det] of Object.entries({ ...DETECTORS, scan: (t: string) => scan(t).findings })) {
-  let worst = 0;
+  if (ONLY && !ONLY.includes(name) && name !== "scan") continue;
+  let worst: Sample = { cpu: -1, wall: 0 };
   let worstInput = "";
   for (const [inName, input] of Object.entries(adv)) {
-    const ts: number[] = [];
-    for (let r = 0; r < RUNS; r++) {
-      const t0 = performance.now();
-      det(input);
-      ts.push(performance.now() - t0);
-    }
-    const m = median(ts);
-    if (m > worst) {
-      worst = m;
+    const s = medians(() => det(input), 5);
+    if (s.cpu > worst.cpu) {
+      worst = s;
       worstInput = inName;
     }
   }
-  const ratio = worst / baseAdv.get(worstInput)!;
-  console.log(`  ${name.padEnd(14)} ${worst.toFixed(2).padStart(8)} ms  (${worstInput}; ${ratio.toFixed(0)}x baseline)`);
+  const b = baseAdv.get(worstInput)!;
+  console.log(`  ${name.padEnd(14)} ${pad(worst.cpu.toFixed(2), 8)} ${pad(worst.wall.toFixed(2), 8)}  ${worstInput} (${(worst.cpu / Math.max(b.cpu, 0.001)).toFixed(0)}x baseline)`);
 }

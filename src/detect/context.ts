@@ -183,6 +183,72 @@ export class TextContext {
   }
 }
 
+/**
+ * One linear pass over a text, shared by the detectors: where ASCII word runs and digit runs start and
+ * end, and a prefix count of ASCII digits (so that "are there k digits in [a, b)" is one subtraction).
+ * The arrays live in module scratch buffers, reused by the next call with another text: use the
+ * result synchronously, do not keep it. No per-character allocation.
+ */
+export interface Tokens {
+  readonly text: string;
+  /** digitPrefix[i] = number of ASCII digits in text[0, i). */
+  readonly digitPrefix: Int32Array;
+  /**
+   * Starts of [A-Za-z0-9_] runs (not preceded by [A-Za-z0-9_]), plus Ä/Ö/Ü not preceded by one, in
+   * increasing order; wordEnds[k] is where the [A-Za-z0-9_] run from wordStarts[k] ends.
+   */
+  readonly wordStarts: Int32Array;
+  readonly wordEnds: Int32Array;
+  readonly wordCount: number;
+  /** Starts of ASCII digit runs (not preceded by a digit), in increasing order. */
+  readonly digitRunStarts: Int32Array;
+  readonly digitRunCount: number;
+  readonly digitCount: number;
+}
+
+let scratch: Tokens | undefined;
+
+export function tokenize(text: string): Tokens {
+  if (scratch && scratch.text === text) return scratch;
+  const n = text.length;
+  const old = scratch;
+  const digitPrefix = old && old.digitPrefix.length > n ? old.digitPrefix : new Int32Array(Math.max(n + 1, 8192));
+  const cap = Math.max((n >> 1) + 2, 4096);
+  const wordStarts = old && old.wordStarts.length >= cap ? old.wordStarts : new Int32Array(cap);
+  const wordEnds = old && old.wordEnds.length >= cap ? old.wordEnds : new Int32Array(cap);
+  const digitRunStarts = old && old.digitRunStarts.length >= cap ? old.digitRunStarts : new Int32Array(cap);
+  let wordCount = 0;
+  let digitRunCount = 0;
+  let digits = 0;
+  let prevW = false;
+  let prevD = false;
+  digitPrefix[0] = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const d = c >= 48 && c <= 57;
+    const w = d || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    if (d) {
+      digits++;
+      if (!prevD) digitRunStarts[digitRunCount++] = i;
+    }
+    if (!prevW) {
+      if (w || c === 0xc4 || c === 0xd6 || c === 0xdc) {
+        if (wordCount > 0 && wordEnds[wordCount - 1]! < 0) wordEnds[wordCount - 1] = i;
+        wordStarts[wordCount] = i;
+        wordEnds[wordCount++] = w ? -1 : i;
+      }
+    } else if (!w) wordEnds[wordCount - 1] = i;
+    digitPrefix[i + 1] = digits;
+    prevW = w;
+    prevD = d;
+  }
+  if (wordCount > 0 && wordEnds[wordCount - 1]! < 0) wordEnds[wordCount - 1] = n;
+  scratch = { text, digitPrefix, wordStarts, wordEnds, wordCount, digitRunStarts, digitRunCount, digitCount: digits };
+  return scratch;
+}
+
+
+
 /** Is there a value v in sorted `arr` with lo <= v <= hi? */
 function firstAtLeast(arr: readonly number[], lo: number, hi: number): boolean {
   if (hi < lo) return false;

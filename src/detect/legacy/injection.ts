@@ -1,0 +1,347 @@
+// Frozen copy of the detectors before the performance rewrite: the oracle of the equivalence tests
+// (equivalence.test.ts). Not used at run time.
+// Prompt-injection detection by weighted cues (direct overrides, prompt extraction, role/system
+// impersonation, jailbreak framings, instructions aimed at the model hidden in data, exfiltration links)
+// in several languages, plus de-obfuscation: Unicode tag characters, zero-width characters and bounded
+// base64 / hex payloads are decoded and rescanned. Every pattern is bounded; decoding is capped.
+
+import { lowerSameLength } from "./context.ts";
+import { INJECTION_TYPE } from "../types.ts";
+import type { Finding } from "../types.ts";
+
+export type Field = "prompt" | "context" | "tool_input" | "tool_output" | "output" | (string & {});
+
+export interface InjectionResult {
+  detected: boolean;
+  score: number;
+  findings: Finding[];
+}
+
+interface Cue {
+  id: string;
+  re: RegExp;
+  weight: number;
+  /** cue only counts when the text looks like data an agent reads (or the field is context/tool_output) */
+  data?: boolean;
+}
+
+// filler words allowed between an override verb and its object ("ignore all of the previous instructions")
+const F = "(?:(?:all|any|the|your|my|of|previous|prior|above|earlier|preceding|initial|original|system|other|every|these|those|and|current|existing|given|old|entire|whole|rest|about|such|remaining|so far|before|till now|up to now|you(?:'ve| have)? (?:got|received|been given)|prompt|developer|safety|evidence|default|just|everything)\\s+){0,6}";
+const STRONG_OBJ = "(?:instructions?|instruktionen|directions?|prompts?|rules|guidelines|commands?|assignments?|tasks?|guidance|directives?|constraints|orders|programming|restrictions)";
+const WEAK_OBJ = "(?:text|information|info|data|evidence|articles?|context|messages?|input|conversation|above|before|that)";
+
+export const CUES: Cue[] = [
+  // ---- instruction override (en)
+  { id: "override", re: new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|neglect|skip|discard|drop)(?:ing)?\\s+${F}${STRONG_OBJ}\\b`, "i"), weight: 0.9 },
+  {
+    id: "override_weak",
+    re: new RegExp(`\\b(?:ignore|disregard|forget)(?:ing)?\\s+(?:about\\s+)?(?:all\\s+|the\\s+)?(?:previous|prior|above|earlier|preceding|other|rest of)\\s+(?:the\\s+|this\\s+)?${WEAK_OBJ}`, "i"),
+    weight: 0.85,
+  },
+  { id: "override_above", re: /\b(?:ignore|disregard|forget)(?:ing)?\s+(?:the\s+)?(?:above|everything|all that|what (?:i|you) (?:said|were told))\b/i, weight: 0.85 },
+  { id: "leave_behind", re: /\bleave\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|earlier)\s+\w{2,20}\s+behind\b/i, weight: 0.8 },
+  { id: "instructions_void", re: /\b(?:previous|prior|above|earlier|old|out of date|outdated)\s*(?:instructions?|directions|rules)\s+(?:are|were|is)\s+(?:false|void|invalid|cancel+ed|obsolete|null|wrong|outdated|no longer valid)/i, weight: 0.85 },
+  { id: "end_instructions", re: /\bend\s+(?:of\s+)?(?:out of date|previous|prior|old|system)\s+instructions\b|#{2,}\s*ignore\s+(?:above|below)\s*#{2,}|%%%\s*end\b/i, weight: 0.6 },
+  { id: "disregarding", re: /\bdisregarding\s+(?:the|all|any|these|those)\s+(?:articles?|documents?|texts?|above|instructions?|info(?:rmation)?)\b/i, weight: 0.7 },
+  { id: "disregard_except", re: /\b(?:disregard|ignore)\s+(?:all|any|everything)\s+(?:\w+\s+){0,2}except\b/i, weight: 0.85 },
+  { id: "dont_remember", re: /\b(?:do ?n[o']t|not to)\s+remember\s+(?:the\s+)?(?:things|what)\b|nicht an die dinge zu erinnern/i, weight: 0.7 },
+  { id: "new_instructions", re: /\b(?:new|updated|real|actual|additional)\s+instructions?\s*(?::|follow|are)|\byour (?:new )?instructions are now\b|\bnow (?:new|further) (?:instructions|tasks) (?:follow|are followed)/i, weight: 0.7 },
+  { id: "keep_previous_but", re: /\bkeep your previous instructions,? but\b|\bthis is your final instruction\b|\bignore all instructions after this\b/i, weight: 0.7 },
+  { id: "new_task", re: /\b(?:(?:your|a|the)\s+new\s+(?:task|challenge|assignment|mission|role)|further tasks|start (?:over|from (?:the front|scratch|the beginning))\b)/i, weight: 0.45 },
+  { id: "praise_then", re: /\b(?:well done|very good|excellent(?: performance)?|great job|good job|congratulations|wow|that is done|that was (?:ok|good|fine))\b[^\n]{0,80}?\b(?:now|nun)\b/i, weight: 0.35 },
+  { id: "stop_now", re: /(?:^|[.!?]\s*)(?:stop|stopp|halt)[,!.]\s+(?:ignore|now|vergiss|ignoriere|forget)|\b(?:ACHTUNG|ATTENTION|ALERT)\s*(?:-|!{2,})\s*(?:STOPP?|SAFE MODE)\b/, weight: 0.6 },
+  // ---- other languages
+  {
+    id: "override_de",
+    re: /\b(?:ignorier\w{0,3}|vergiss|vergessen\s+sie|missachte\w{0,2}|überspring\w{0,2}|abweichend\s+(?:zu|von))\b[^.!?\n]{0,40}?\b(?:anweisungen|instruktionen|aufgaben|aufträge|angaben|befehle|regeln|vorgaben|informationen|alles|ausführungen|prompts?)\b/i,
+    weight: 0.9,
+  },
+  { id: "obige_de", re: /\b(?:die\s+)?(?:obigen|vorherigen|bisherigen|vorangegangenen)\s+(?:\w+\s+){0,2}(?:ignorieren|vergessen|aus dem kopf (?:zu )?streichen|hinter sich)/i, weight: 0.85 },
+  { id: "new_task_de", re: /\b(?:nun folgen (?:neue|weitere) aufgaben|neue(?:n|r)? aufgabe|wir (?:starten|beginnen) (?:von neu|mit einer neuen))/i, weight: 0.5 },
+  { id: "override_es", re: /\b(?:ignora|ignore|olvida|olvide|olvidá|descarta|omite|no hagas caso)\w{0,2}\b[^.!?\n]{0,40}?\b(?:instrucciones|indicaciones|reglas|todo lo (?:anterior|que))/i, weight: 0.9 },
+  { id: "override_es2", re: /\bolvid[ae]\s+todo\b/i, weight: 0.8 },
+  { id: "override_fr", re: /\b(?:ignorez|ignorer|oubliez|oublie|ne tenez pas compte)\b[^.!?\n]{0,40}?(?:instructions|consignes|règles|directives|tout ce qui précède)|\bignore\s+(?:toutes|tous|les|tes|vos|ces)\b[^.!?\n]{0,30}?(?:instructions|consignes|règles|directives)/i, weight: 0.9 },
+  { id: "override_it_pt_nl", re: /\b(?:dimentica|ignora|esqueça|esqueca|negeer|vergeet)\b[^.!?\n]{0,40}?\b(?:istruzioni|instruções|instrucoes|instructies|regole|regras)\b/i, weight: 0.9 },
+  { id: "override_zh_ru_ja", re: /(?:忽略|无视|忘记|忘掉|無視|忘れ)[^。！？\n]{0,20}?(?:指令|指示|提示|规则|命令|之前|以上)|(?:игнорируй|забудь|проигнорируй)[^.!?\n]{0,40}?(?:инструкции|указания|правила)/i, weight: 0.9 },
+  // ---- prompt extraction
+  {
+    id: "extract",
+    re: /\b(?:show|print|reveal|output|repeat|display|return|tell me|list|translate|spell[- ]check|give me|write (?:out|down)|dump|leak|disclose|recite)\b[^.!?\n]{0,30}?\b(?:your|the|all|initial|initials|previous|above|original|system|hidden|secret|full|entire|exact|my)\b[^.!?\n]{0,20}?\b(?:prompt|instructions|pre-prompt|system message|directives|prompt text)\b/i,
+    weight: 0.8,
+  },
+  { id: "extract_above", re: /\bwhat (?:is|was) written (?:above|at the beginning|before)\b|\bsentences before the text\b|\brepeat (?:the|all)\s+(?:above|previous)\b|\b(?:my|your) (?:initial |original |previous |real )?instructions (?:say|were|are)\b/i, weight: 0.75 },
+  { id: "extract_de", re: /\b(?:zeige?|gib|nenne|wiederhole)\w{0,2}\b[^.!?\n]{0,30}?\b(?:prompt-?texte?|anweisungen|instruktionen|systemprompt)\b|\bvorzeigen sämtlicher prompt/i, weight: 0.8 },
+  // ---- role / system impersonation and delimiters
+  { id: "role_line", re: /(?:^|\n)[ \t]{0,8}(?:system|assistant|user|developer|\[system(?: note| message)?[:\]]|<\|im_start\|>[ \t]{0,4}system)[ \t]{0,4}:/i, weight: 0.45, data: true },
+  { id: "special_tokens", re: /<\|(?:im_start|im_end|endoftext|system|user|assistant)\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:system|instructions?|information)>|<end of session>|BEGIN USER INPUT|END USER INPUT/i, weight: 0.55 },
+  { id: "system_note", re: /\[(?:system note|system message|admin request|system override)\s*:|\b(?:admin|system|developer) (?:request|override|mode)\s*::/i, weight: 0.75 },
+  // ---- jailbreak framings
+  { id: "dan", re: /\b(?:DAN|STAN|AIM|DUDE)\b[^\n]{0,80}\b(?:do anything now|stands for|mode)\b|\bdo anything now\b|\bdeveloper mode (?:enabled|on)\b|\bDAN Mode\b|\/jailbroken\b|\bjailbr(?:eak|oken)\b/i, weight: 0.85 },
+  { id: "stay_in_character", re: /\bstay(?:ing)? (?:fully )?in (?:character|(?:their|your|his|her) roles?)\b|\bbreak(?:ing)? (?:of )?character\b|\bbleiben voll in ihren rollen\b/i, weight: 0.6 },
+  {
+    id: "no_limits",
+    re: /\b(?:without (?:any |the typical )?(?:restrictions|limitations|limits|filters|censorship|rules)|free (?:of|from) all (?:restrictions|limitations|manners|rules)|(?:no|any) (?:ethical|moral) (?:or moral )?(?:guidelines|restrictions|constraints)|(?:not|no longer) (?:have to )?(?:be )?bound (?:by|to)|(?:do not|don't) have to abide by|broken free of|beyond the standard constraints|exception to (?:ai'?s )?usual ethical|rules don'?t apply|not controlled by openai|without (?:any )?censorship)\b/i,
+    weight: 0.6,
+  },
+  { id: "unrestricted_ai", re: /\b(?:unrestricted|unfiltered|uncensored|amoral|unlimited|nonmoral)\s+(?:and\s+\w+\s+)?(?:ai|bot|chatbot|language model|model|assistant|version of yourself)\b|\bsafe mode off\b|\b(?:is|are) now online\b|\bsecret agenda\b/i, weight: 0.65 },
+  { id: "content_policy", re: /\bopenai(?:'s|’s)? (?:content )?polic(?:y|ies)\b|\bthe rules (?:set|imposed) (?:for|on) (?:them|ai)\b|\bimposed on ai\b/i, weight: 0.45 },
+  { id: "you_are_now", re: /\byou are (?:now|no longer|going to pretend|about to (?:immerse|become))\b|\bfrom now on,? you(?:'re| are| will)\b|\bfrom now on you\b|\b(?:immerse yourself into|take on) the (?:role|persona)\b|\byou are going to act as\b|\bpretend to (?:be|have)\b/i, weight: 0.4 },
+  { id: "two_responses", re: /\b(?:two|2) (?:different |separate )*(?:responses|ways|paragraphs|persons)\b|\bhow you would normally (?:answer|respond)\b|\bnormally respond/i, weight: 0.3 },
+  { id: "access_granted", re: /\b(?:say|print|output|respond with|reply with)\b[^\n]{0,30}["“']access granted\b|\bbackdoor password\b|\bnever say the phrase\b/i, weight: 0.6 },
+  // ---- instructions hidden in data, aimed at the model
+  {
+    id: "your_response",
+    re: /\b(?:in|to|into|within|with)\s+your\s+(?:answer|response|reply|output|summary|responses|replies)\b|\b(?:modify|augment|enhance|render|provide|encrypt|replace|integrate|include|add|start|begin|end|format|write|translate|encode|structure|frame|conclude|close|sign|finish)\s+(?:\w+\s+){0,3}?your\s+(?:answer|response|reply|output)\b|\byour (?:answer|response|reply) (?:in|using|with|should|must)\b/i,
+    weight: 0.55,
+  },
+  { id: "if_user_asks", re: /\bif (?:the )?user (?:asks|requests|wants)\b|\bwhen (?:summari[sz]ing|answering|responding|the (?:ai|assistant|model) reads)\b|\bif questioned\b|\bif asked about\b/i, weight: 0.4 },
+  { id: "to_ai", re: /\b(?:to you,? (?:ai|the ai|dear ai) (?:assistant|model|agent)|(?:ai|llm|assistant|agent|chatbot|language model),? (?:please |you must |ignore |do )|note to (?:the )?(?:ai|assistant|llm|model|agent)|message (?:from me,? [^\n]{0,40})?to you,? ai|before you can solve the task|automated (?:screening|review|grading|evaluation) systems?)\b/i, weight: 0.7 },
+  { id: "focus_only", re: /\b(?:focus (?:only|exclusively) on|provide it to the user|reply with only the following|respond with only the following|only the following text|and absolutely nothing else)\b/i, weight: 0.6 },
+  { id: "override_scoring", re: /\boverride (?:manual |the )?(?:scoring|review|evaluation|assessment|decision|classification)\b|\bpre-verified by\b|\b(?:is|are) (?:clearly |definitely |really )?not malicious\b|\breport that (?:this|the) [\w ]{1,20} is (?:not malicious|safe|legitimate)\b/i, weight: 0.65 },
+  { id: "could_you_repeat", re: /\bcould you repeat\s*<[^>\n]{1,200}>|\bplease repeat the following sentence\b|\brepeat with me\b/i, weight: 0.55 },
+  { id: "exfil_instr", re: /\b(?:e-?mail|send|forward|post|upload|transfer)\b[^.\n]{0,60}\b(?:conversation|chat history|contents?|messages|password|credentials|api key|secrets?|history|inbox)\b[^.\n]{0,60}\b(?:to|at)\s+[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,63}/i, weight: 0.8 },
+  { id: "exfil_markdown", re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s]{1,2048}[?&][\w-]{1,40}=(?:[^)\s&]{16,}|[^)\s]{0,40}(?:\{|\$|%7B))/i, weight: 0.85 },
+  { id: "code_suggest", re: /\b(?:incorporate|include|including|add|use|insert|run|execute)\s+(?:the\s+)?(?:below|following)\s+(?:code|snippet|command)|\bcould be a valuable contribution\b/i, weight: 0.3 },
+  { id: "dangerous_code", re: /subprocess\.(?:check_output|call|Popen|run)\(|os\.system\(|requests\.post\([^)\n]{0,200}data=|\/bin\/(?:ba)?sh\b|\brm\s+-rf\s+\/|\bcurl\s+[^\n|]{1,200}\|\s*(?:ba)?sh\b|\/boot\/grub|\bsudo reboot\b|socket\.socket\(|\bnc\s+-e\b/i, weight: 0.3 },
+  { id: "urgent_marker", re: /\b(?:IMPORTANT|CRITICAL|URGENT)\s*(?:!{1,3}|:)\s*(?:ignore|override|this candidate|you must|the assistant|disregard|new instructions)/i, weight: 0.5 },
+];
+
+/**
+ * Cheap gate: each cue runs only when one of its stems (lower-case substrings that every match of the
+ * cue contains) occurs in the text. One alternation pass over the lower-cased text finds all stems.
+ */
+export const CUE_STEMS: Record<string, readonly string[]> = {
+  override: ["ignor", "disregard", "forget", "overrid", "bypass", "neglect", "skip", "discard", "drop"],
+  override_weak: ["ignor", "disregard", "forget"],
+  override_above: ["ignor", "disregard", "forget"],
+  leave_behind: ["behind"],
+  instructions_void: ["instruction", "direction", "rule"],
+  end_instructions: ["instruction", "ignor", "%%%"],
+  disregarding: ["disregard"],
+  disregard_except: ["disregard", "ignor"],
+  dont_remember: ["remember", "erinnern"],
+  new_instructions: ["instruction", "task"],
+  keep_previous_but: ["instruction"],
+  new_task: ["task", "challenge", "assignment", "mission", "role", "start"],
+  praise_then: ["now", "nun"],
+  stop_now: ["stop", "halt", "achtung", "attention", "alert"],
+  override_de: ["ignorier", "vergiss", "vergessen", "missacht", "überspring", "abweichend"],
+  obige_de: ["obigen", "vorherigen", "bisherigen", "vorangegangenen"],
+  new_task_de: ["aufgabe", "starten", "beginnen"],
+  override_es: ["ignor", "olvid", "descarta", "omite", "hagas caso"],
+  override_es2: ["olvid"],
+  override_fr: ["ignor", "oubli", "tenez pas compte"],
+  override_it_pt_nl: ["dimentica", "ignor", "esqueç", "esquec", "negeer", "vergeet"],
+  override_zh_ru_ja: ["忽略", "无视", "忘记", "忘掉", "無視", "忘れ", "игнорир", "забудь"],
+  extract: ["prompt", "instruction", "system message", "directive"],
+  extract_above: ["written", "sentences before", "repeat", "instruction"],
+  extract_de: ["prompt", "anweisung", "instruktion"],
+  role_line: ["system", "assistant", "user", "developer", "im_start"],
+  special_tokens: ["<|", "inst]", "<<", "<system", "</system", "<instruction", "</instruction", "<information", "</information", "<end of session>", "user input"],
+  system_note: ["system", "admin", "developer"],
+  dan: ["mode", "stands for", "do anything now", "jailbr"],
+  stay_in_character: ["character", "role", "rollen"],
+  no_limits: ["without", "free ", "ethical", "moral", "bound", "abide", "broken free", "beyond the standard", "exception to", "rules don", "controlled by openai", "censorship"],
+  unrestricted_ai: ["unrestricted", "unfiltered", "uncensored", "amoral", "unlimited", "nonmoral", "safe mode off", "now online", "secret agenda"],
+  content_policy: ["openai", "the rules", "imposed on ai"],
+  you_are_now: ["you are", "from now on", "immerse yourself", "take on", "pretend to"],
+  two_responses: ["responses", "ways", "paragraphs", "persons", "normally"],
+  access_granted: ["access granted", "backdoor password", "never say the phrase"],
+  your_response: ["answer", "response", "reply", "output", "summary", "replies"],
+  if_user_asks: ["user", "summari", "answering", "responding", "reads", "questioned", "asked about"],
+  to_ai: ["assistant", "model", "agent", "please", "you must", "ignor", "do ", "note to", "message", "before you can solve", "automated"],
+  focus_only: ["focus", "provide it to the user", "only the following", "absolutely nothing else"],
+  override_scoring: ["overrid", "pre-verified", "malicious", "report that"],
+  could_you_repeat: ["repeat"],
+  exfil_instr: ["@"],
+  exfil_markdown: ["!["],
+  code_suggest: ["below", "following", "valuable contribution"],
+  dangerous_code: ["subprocess.", "os.system(", "requests.post(", "/bin/", "-rf", "curl", "/boot/grub", "sudo reboot", "socket.socket(", "-e"],
+  urgent_marker: ["important", "critical", "urgent"],
+};
+
+const ALL_STEMS = [...new Set(Object.values(CUE_STEMS).flat())].sort((a, b) => b.length - a.length);
+const STEM_RE = new RegExp(ALL_STEMS.map((w) => w.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"), "g");
+/** Stems that are substrings of a longer stem (found at the same position as it). */
+const STEM_PARTS = new Map(ALL_STEMS.map((w) => [w, ALL_STEMS.filter((v) => v !== w && w.includes(v))]));
+
+/** Which stems occur in the (lower-cased) text. */
+export function stemsIn(lower: string): Set<string> {
+  const found = new Set<string>();
+  STEM_RE.lastIndex = 0;
+  for (let m = STEM_RE.exec(lower); m; m = STEM_RE.exec(lower)) {
+    found.add(m[0]);
+    for (const p of STEM_PARTS.get(m[0]) ?? []) found.add(p);
+    STEM_RE.lastIndex = m.index + 1;
+  }
+  return found;
+}
+
+export function cueLive(c: Cue, stems: ReadonlySet<string>): boolean {
+  const st = CUE_STEMS[c.id];
+  if (!st) return true;
+  for (const w of st) if (stems.has(w)) return true;
+  return false;
+}
+
+/** Persona prompts written by the user ("I want you to act as…") are not injections by themselves. */
+const PERSONA_PROMPT = /\b(?:i want you to act as|act as an? |i will (?:provide|write|give|speak to) you|my first (?:suggestion |)request is)\b/i;
+
+const DATA_MARKERS = /(?:^|\n)[ \t]{0,8}(?:SUBJECT:|EMAIL_FROM:|From:|To:|Date:|Web Result|Domain Name:|\| [^\n]{1,200} \||```|#{1,6} |-{4}|\{"|read_file\(|Tool (?:call|result)|\[\d+\])|\b(?:Hi|Dear|Hello) [A-Z][a-z]{1,20}\b|(?:Regards|Sincerely|Thanks|Cheers),?[ \t]{0,4}\n/;
+
+// ---------------------------------------------------------------- de-obfuscation
+
+const TAG_RE = /(?:\uDB40[\uDC00-\uDC7F]){1,4096}/g;
+const ZERO_WIDTH_RE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u180E]/g;
+const BASE64_RE = /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{24,4096}={0,2}(?![A-Za-z0-9+/=])/g;
+const HEX_RE = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){16,2048}(?![0-9a-fA-F])/g;
+const MAX_DECODED = 16384;
+const MAX_PAYLOADS = 16;
+
+function printableRatio(s: string): number {
+  if (s.length === 0) return 0;
+  let ok = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 32 && c < 127) || c === 10 || c === 13 || c === 9 || (c >= 160 && c !== 0xfffd)) ok++;
+  }
+  return ok / s.length;
+}
+
+interface Layer {
+  text: string;
+  /** where the layer's text comes from in the original (for finding spans) */
+  start: number;
+  end: number;
+  kind: "plain" | "tags" | "zero_width" | "base64" | "hex";
+}
+
+function decodeLayers(text: string): { layers: Layer[]; obfuscation: Finding[] } {
+  const layers: Layer[] = [];
+  const obfuscation: Finding[] = [];
+  let budget = MAX_DECODED;
+  // Unicode tag characters: decode to ASCII
+  TAG_RE.lastIndex = 0;
+  for (let m = TAG_RE.exec(text); m; m = TAG_RE.exec(text)) {
+    let decoded = "";
+    for (let i = 1; i < m[0].length; i += 2) decoded += String.fromCharCode(m[0].charCodeAt(i) - 0xdc00);
+    if (decoded.length >= 3) {
+      obfuscation.push({ type: INJECTION_TYPE, start: m.index, end: m.index + m[0].length, score: 0.85 });
+      if (budget > 0) {
+        layers.push({ text: decoded.slice(0, budget), start: m.index, end: m.index + m[0].length, kind: "tags" });
+        budget -= decoded.length;
+      }
+    }
+  }
+  // zero-width characters inside text: strip and rescan
+  ZERO_WIDTH_RE.lastIndex = 0;
+  let zw = 0;
+  let first = -1;
+  let last = -1;
+  for (let m = ZERO_WIDTH_RE.exec(text); m; m = ZERO_WIDTH_RE.exec(text)) {
+    zw++;
+    if (first < 0) first = m.index;
+    last = m.index + 1;
+  }
+  if (zw > 0) {
+    layers.push({ text: text.replace(ZERO_WIDTH_RE, ""), start: first, end: last, kind: "zero_width" });
+    if (zw >= 8) obfuscation.push({ type: INJECTION_TYPE, start: first, end: last, score: 0.35 });
+  }
+  let payloads = 0;
+  BASE64_RE.lastIndex = 0;
+  for (let m = BASE64_RE.exec(text); m && payloads < MAX_PAYLOADS && budget > 0; m = BASE64_RE.exec(text)) {
+    const v = m[0];
+    if (!/[a-z]/.test(v) || !/[A-Z]/.test(v)) continue;
+    const decoded = Buffer.from(v.slice(0, Math.min(v.length, budget * 2)), "base64").toString("utf8");
+    if (decoded.length < 12 || printableRatio(decoded) < 0.95 || !/\s/.test(decoded)) continue;
+    payloads++;
+    budget -= decoded.length;
+    layers.push({ text: decoded, start: m.index, end: m.index + v.length, kind: "base64" });
+  }
+  HEX_RE.lastIndex = 0;
+  for (let m = HEX_RE.exec(text); m && payloads < MAX_PAYLOADS && budget > 0; m = HEX_RE.exec(text)) {
+    const hex = m[0].replace(/[ :]/g, "");
+    const decoded = Buffer.from(hex.slice(0, budget * 2), "hex").toString("utf8");
+    if (decoded.length < 12 || printableRatio(decoded) < 0.95 || !/\s/.test(decoded)) continue;
+    payloads++;
+    budget -= decoded.length;
+    layers.push({ text: decoded, start: m.index, end: m.index + m[0].length, kind: "hex" });
+  }
+  return { layers, obfuscation };
+}
+
+// ---------------------------------------------------------------- scoring
+
+export interface InjectionOptions {
+  field?: Field;
+  threshold?: number;
+}
+
+const MAX_SCAN = 200_000;
+
+function combine(weights: number[]): number {
+  let p = 1;
+  for (const w of weights) p *= 1 - w;
+  return 1 - p;
+}
+
+function cuesIn(layer: string, dataLike: boolean, live: readonly Cue[]): { id: string; weight: number; index: number; length: number }[] {
+  const hits: { id: string; weight: number; index: number; length: number }[] = [];
+  for (const c of live) {
+    if (c.data && !dataLike) continue;
+    const m = c.re.exec(layer);
+    if (m) hits.push({ id: c.id, weight: c.weight, index: m.index, length: m[0].length });
+  }
+  return hits;
+}
+
+/**
+ * Scores a text for prompt injection. Long texts are scanned in bounded, overlapping windows so that
+ * every cue regex sees at most WINDOW characters at a time.
+ */
+export function detectInjection(text: string, opts: InjectionOptions = {}): InjectionResult {
+  const threshold = opts.threshold ?? 0.5;
+  const field = opts.field;
+  const src = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
+  const dataField = field === "context" || field === "tool_output" || field === "output";
+  const dataLike = dataField || DATA_MARKERS.test(src.slice(0, 4096));
+  const persona = PERSONA_PROMPT.test(src.slice(0, 4096));
+  const { layers, obfuscation } = decodeLayers(src);
+
+  const byId = new Map<string, { weight: number; f: Finding }>();
+  const scanLayer = (layer: Layer) => {
+    const stems = stemsIn(lowerSameLength(layer.text));
+    const live = CUES.filter((c) => cueLive(c, stems));
+    if (live.length === 0) return;
+    const WINDOW = 4096;
+    const STEP = 3584;
+    for (let off = 0; off < layer.text.length; off += STEP) {
+      const chunk = layer.text.slice(off, off + WINDOW);
+      for (const h of cuesIn(chunk, dataLike, live)) {
+        let weight = h.weight;
+        if (h.id === "your_response" || h.id === "if_user_asks") {
+          if (dataLike) weight += 0.25;
+          if (persona) weight -= 0.35;
+        }
+        if (layer.kind !== "plain") weight = Math.min(0.95, weight + 0.2);
+        const f: Finding =
+          layer.kind === "plain"
+            ? { type: INJECTION_TYPE, start: off + h.index, end: off + h.index + h.length, score: weight }
+            : { type: INJECTION_TYPE, start: layer.start, end: layer.end, score: weight };
+        const prev = byId.get(h.id);
+        if (!prev || prev.weight < weight) byId.set(h.id, { weight, f });
+      }
+      if (off + WINDOW >= layer.text.length) break;
+    }
+  };
+  scanLayer({ text: src, start: 0, end: src.length, kind: "plain" });
+  for (const l of layers) scanLayer(l);
+
+  const weights = [...byId.values()].map((v) => v.weight).filter((w) => w > 0);
+  for (const o of obfuscation) weights.push(o.score);
+  const score = combine(weights);
+  const detected = score >= threshold;
+  const findings = detected ? [...[...byId.values()].map((v) => ({ ...v.f, score: Math.round(v.weight * 100) / 100 })), ...obfuscation] : [];
+  findings.sort((a, b) => a.start - b.start);
+  return { detected, score: Math.round(score * 1000) / 1000, findings };
+}
