@@ -87,6 +87,24 @@ eachStore('plans, subscription state and the account status gate', (get) => {
     assert.equal(mv.trial_ends_at, body.trial_ends_at);
   });
 
+  test('/me quotas count the live data: events today, agents registered; the day count resets at UTC midnight', async () => {
+    const t = get();
+    const alice = await fresh(t);
+    const record = (agent_key: string) =>
+      t.request({ method: 'POST', url: '/api/v1/admin/agents/events/invocation', token: alice.token, payload: { agent_key } });
+    for (const agent of ['agent-a', 'agent-b', 'agent-a']) assert.equal((await record(agent)).statusCode, 201);
+    const q = (await me(t, alice)).quotas;
+    assert.equal(q.invocations_used_today, 3);
+    assert.equal(q.agents_registered, 2);
+    for (const v of Object.values(q)) assert.ok(Number.isInteger(v));
+    // Another workspace's usage is its own.
+    assert.equal((await me(t, await fresh(t))).quotas.invocations_used_today, 0);
+    const tomorrow = new Date(Date.UTC(t.clock.now().getUTCFullYear(), t.clock.now().getUTCMonth(), t.clock.now().getUTCDate() + 1, 0, 0, 1));
+    const next = await withClockAt(t, tomorrow, () => me(t, alice));
+    assert.equal(next.quotas.invocations_used_today, 0);
+    assert.equal(next.quotas.agents_registered, 2);
+  });
+
   test('the caps follow the plan tier', async () => {
     const t = get();
     const alice = await fresh(t);
