@@ -10,8 +10,9 @@ import { freePort, multiProcessSkip, runCli, startServerProcess } from '../testi
 import { createTestDb, pgliteTemplate } from '../testing/test-db.ts';
 
 describe('agent-ledger serve: configuration errors stop the start', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-ledger-badenv-'));
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  let dir: string | undefined;
+  const dataDir = () => (dir ??= mkdtempSync(join(tmpdir(), 'agent-ledger-badenv-')));
+  after(() => dir && rmSync(dir, { recursive: true, force: true }));
 
   const cases: Array<[Record<string, string>, string]> = [
     // Every variable's rules are unit-tested in src/config/config.test.ts; these prove the process side.
@@ -25,7 +26,7 @@ describe('agent-ledger serve: configuration errors stop the start', () => {
 
   test('exit code ≠ 0 and exactly one stderr line naming the variable, for each bad value', async () => {
     const results = await Promise.all(
-      cases.map(([env]) => runCli(['serve'], { DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: '0', ...env }, 60_000)),
+      cases.map(([env]) => runCli(['serve'], { DATA_DIR: dataDir(), LOG_LEVEL: 'warn', PORT: '0', ...env }, 60_000)),
     );
     for (const [i, r] of results.entries()) {
       const [env, variable] = cases[i]!;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -100,6 +100,7 @@ export async function pgliteTemplate(): Promise<string> {
     .slice(0, 16);
   const path = join(tmpdir(), `agent-ledger-pglite-template-${key}`);
   if (existsSync(path)) return path;
+  pruneTemplates(path);
   const build = mkdtempSync(join(tmpdir(), 'agent-ledger-pglite-build-'));
   const db = await openPglite(build);
   try {
@@ -114,4 +115,17 @@ export async function pgliteTemplate(): Promise<string> {
     if (!existsSync(path)) throw new Error(`could not create the PGlite template ${path}`);
   }
   return path;
+}
+
+/** Templates of other migration sets, built over an hour ago, are stale (about 40 MB each). */
+function pruneTemplates(keep: string): void {
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!name.startsWith('agent-ledger-pglite-template-') || path === keep) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // gone already
+    }
+  }
 }
