@@ -54,21 +54,37 @@ export class LogWriter {
   async #drain(tenantId: string): Promise<void> {
     const queue = this.#queues.get(tenantId)!;
     while (queue.length > 0) {
-      const batch = queue.splice(0, this.#maxBatch);
-      try {
-        const results = await this.#run(tenantId, batch);
-        for (const [i, p] of batch.entries()) p.resolve(results[i]);
-      } catch (err) {
-        if (batch.length === 1) batch[0]!.reject(err);
-        else {
-          // One failing job must not fail the others: run each on its own.
-          for (const p of batch) {
-            try {
-              const [r] = await this.#run(tenantId, [p]);
-              p.resolve(r);
-            } catch (e) {
-              p.reject(e);
+      let batch = queue.splice(0, this.#maxBatch);
+      while (batch.length > 0) {
+        try {
+          const results = await this.#run(tenantId, batch);
+          for (const [i, p] of batch.entries()) p.resolve(results[i]);
+          batch = [];
+        } catch (err) {
+          if (err instanceof JobFailure) {
+            // That job failed and the transaction rolled back: it alone is
+            // refused, the others run again without it.
+            batch[err.index]!.reject(err.cause);
+            batch = batch.filter((_, i) => i !== err.index);
+          } else if (err instanceof BeforeCommitFailure && batch.length > 1) {
+            // Failed before COMMIT was sent (a lost connection, say): nothing
+            // was stored, so each job can run again on its own without
+            // recording twice, and one bad connection fails one request.
+            for (const p of batch) {
+              try {
+                const [r] = await this.#run(tenantId, [p]);
+                p.resolve(r);
+              } catch (e) {
+                p.reject(e instanceof JobFailure || e instanceof BeforeCommitFailure ? e.cause : e);
+              }
             }
+            batch = [];
+          } else {
+            // Failed at BEGIN or COMMIT: a failed COMMIT may still have stored
+            // everything, and retrying could record twice. Refuse them all.
+            const cause = err instanceof BeforeCommitFailure ? err.cause : err;
+            for (const p of batch) p.reject(cause);
+            batch = [];
           }
         }
       }
@@ -78,13 +94,48 @@ export class LogWriter {
 
   async #run(tenantId: string, batch: Pending[]): Promise<unknown[]> {
     const { results, head } = await this.#db.withTenant(tenantId, async (tx) => {
-      const log = await beginAppend(tx, tenantId);
-      const out: unknown[] = [];
-      for (const p of batch) out.push(await p.job(tx, log));
-      return { results: out, head: await log.commit(tx) };
+      try {
+        const log = await beginAppend(tx, tenantId);
+        const out: unknown[] = [];
+        for (const [i, p] of batch.entries()) {
+          try {
+            out.push(await p.job(tx, log));
+          } catch (err) {
+            throw new JobFailure(i, err);
+          }
+        }
+        return { results: out, head: await log.commit(tx) };
+      } catch (err) {
+        throw err instanceof JobFailure ? err : new BeforeCommitFailure(err);
+      }
     });
-    this.#opts.onBatch?.(batch.length);
-    this.#opts.onCommitted?.(tenantId, head);
+    // Committed: nothing below may turn that into a failure.
+    try {
+      this.#opts.onBatch?.(batch.length);
+      this.#opts.onCommitted?.(tenantId, head);
+    } catch {
+      // Metrics and checkpoint scheduling are best effort.
+    }
     return results;
+  }
+}
+
+/** The batch failed inside its transaction, not in a job: nothing was committed. */
+class BeforeCommitFailure extends Error {
+  override readonly cause: unknown;
+  constructor(cause: unknown) {
+    super('append batch failed before commit');
+    this.cause = cause;
+  }
+}
+
+/** A job threw inside a batch; its transaction was rolled back. */
+class JobFailure extends Error {
+  readonly index: number;
+  override readonly cause: unknown;
+  constructor(index: number, cause: unknown) {
+    super('append job failed');
+    this.index = index;
+    this.cause = cause;
   }
 }
