@@ -40,6 +40,7 @@ export class JobWorker {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
+  #started = false;
   #wake = false;
 
   constructor(db: Db, handlers: Record<string, JobHandler>, opts: WorkerOptions = {}) {
@@ -49,12 +50,14 @@ export class JobWorker {
   }
 
   start(): void {
+    this.#started = true;
     this.#schedule(0);
   }
 
   /** Work was just enqueued on this node: look now instead of at the next poll. */
   poke(): void {
-    if (this.#stopped) return;
+    // A worker that was not started (tests that run jobs by hand) stays idle.
+    if (this.#stopped || !this.#started) return;
     if (this.#running) this.#wake = true;
     else this.#schedule(0);
   }
