@@ -6,7 +6,17 @@ export async function serveCommand(_args: string[]): Promise<number> {
   const started = performance.now();
   const service = await createService(config);
   const { app } = service;
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await service.close();
+    throw err;
+  }
+  if (config.databaseUrl && config.ledgerSigningKey === undefined) {
+    app.log.warn(
+      'LEDGER_SIGNING_KEY is not set: this node signs with its own key in DATA_DIR. Nodes sharing one database must share one key (agent-ledger keygen).',
+    );
+  }
   app.log.info(
     { store: service.ctx.db.kind, startup_ms: Math.round(performance.now() - started) },
     `agent-ledger serving on ${config.host}:${config.port} (${service.ctx.db.kind === 'pglite' ? `embedded store in ${config.dataDir}` : 'PostgreSQL'})`,

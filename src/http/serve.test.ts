@@ -43,7 +43,7 @@ describe('agent-ledger serve: configuration errors stop the start', () => {
   // Known bug in src/service/service.ts (outside this suite's remit): the
   // signing key is loaded after the database is opened and migrated, and the
   // database is not closed when that fails, so the process never exits.
-  test('a bad LEDGER_SIGNING_KEY: exit code ≠ 0 and one line naming it', { todo: 'createService leaves the database open when a later step fails' }, async () => {
+  test('a bad LEDGER_SIGNING_KEY: exit code ≠ 0 and one line naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-ledger-badkey-'));
     cpSync(await pgliteTemplate(), join(dir, 'pglite'), { recursive: true });
     const r = await runCli(['serve'], { DATA_DIR: dir, LOG_LEVEL: 'warn', PORT: '0', LEDGER_SIGNING_KEY: '/nonexistent/agent-ledger.key' }, 10_000).finally(() =>
@@ -110,7 +110,7 @@ describe('agent-ledger serve: graceful shutdown', () => {
   // Known bug in src/cli/serve.ts (outside this suite's remit): when listen()
   // fails the service is never closed, so its open handles keep the process
   // alive after the error is printed. Fix: close the service when listen throws.
-  test('a taken port stops the start with exit code ≠ 0', { todo: 'serve hangs after EADDRINUSE (src/cli/serve.ts does not close the service)' }, async () => {
+  test('a taken port stops the start with exit code ≠ 0', async () => {
     const port = await freePort();
     const taken = createServer().listen(port, '127.0.0.1');
     await once(taken, 'listening');

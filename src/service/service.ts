@@ -45,10 +45,16 @@ export interface Service {
  * own database, mailer and clock.
  */
 export async function createService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
-  const db = overrides.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') }));
-  await migrate(db);
-  const readDb = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl) : db;
+  // The key first: a bad LEDGER_SIGNING_KEY must stop the start before anything is opened.
   const signingKey = loadSigningKey(config);
+  const db = overrides.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') }));
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
+  const readDb = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl) : db;
   const metrics = createMetrics();
   const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
   const mailer =
