@@ -153,6 +153,13 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ TRIAL_DAYS: '0' }).trialDays, 0);
   });
 
+  test('TRUST_PROXY is a flag', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, true);
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+    refuses({ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY');
+  });
+
   test('LEDGER_ORIGIN and MAIL_FROM', () => {
     refuses({ LEDGER_ORIGIN: 'has space' }, 'LEDGER_ORIGIN');
     refuses({ LEDGER_ORIGIN: 'a+b' }, 'LEDGER_ORIGIN');

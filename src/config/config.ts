@@ -31,6 +31,8 @@ export interface Config {
   signupLimitPerEmail: number;
   /** Seconds of the sign-up rate-limit window. */
   signupLimitWindow: number;
+  /** Take the client address from X-Forwarded-For (behind a load balancer). */
+  trustProxy: boolean;
 }
 
 export const DEFAULT_PLANS: Record<PlanTier, PlanCaps> = {
@@ -78,6 +80,13 @@ function secret(env: Env, name: string): string | undefined {
   const v = str(env, name);
   if (v !== undefined && v.length < 16) throw new ConfigError(`${name} must be at least 16 characters long`);
   return v;
+}
+
+function flag(env: Env, name: string): boolean {
+  const v = str(env, name);
+  if (v === undefined || v === '0' || v === 'false') return false;
+  if (v === '1' || v === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0 (true or false), got ${JSON.stringify(v)}`);
 }
 
 function plans(env: Env): Record<PlanTier, PlanCaps> {
@@ -143,5 +152,6 @@ export function loadConfig(env: Env = process.env): Config {
     signupLimitPerIp: int(env, 'SIGNUP_LIMIT_PER_IP', 20, 1, 1_000_000),
     signupLimitPerEmail: int(env, 'SIGNUP_LIMIT_PER_EMAIL', 5, 1, 1_000_000),
     signupLimitWindow: int(env, 'SIGNUP_LIMIT_WINDOW_SECONDS', 3600, 1, 86_400),
+    trustProxy: flag(env, 'TRUST_PROXY'),
   };
 }

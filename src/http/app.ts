@@ -32,7 +32,7 @@ export async function buildApp(ctx: AppContext, modules: AppModules): Promise<Fa
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: ctx.config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: {} },
