@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { type Ack, fetchAllEntries, getJson, mapLimit, pinnedVerifierKey, postEvents } from '../testing/audit-load.ts';
+import { type Ack, fetchAllEntries, getJson, hasToolOutput, mapLimit, pinnedVerifierKey, postEvents } from '../testing/audit-load.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { runCli } from '../testing/server-process.ts';
 import { parseCheckpoint } from './note.ts';
@@ -17,6 +17,8 @@ import { verifyBundle } from './verify-bundle.ts';
 
 const EVENTS = 300;
 const HALF = 150;
+// Invocations, one in four with a tool_output (scanned by a background job that appends its own leaf), and rogue events.
+const MIX = { rogueEvery: 7, toolOutputEvery: 4, run: 'a' };
 
 function checkpointSize(note: string): number {
   return parseCheckpoint(note.slice(0, note.lastIndexOf('\n\n') + 1)).size;
@@ -42,9 +44,10 @@ eachStore('audit trail under load', (get) => {
     admin = await t.signIn('audit@trail-co.io');
     key = pinnedVerifierKey(t, admin.account.tenant_id);
 
-    acks = await postEvents([url], admin.token, HALF, { clients: 16, rogueEvery: 7, run: 'a' });
+    acks = await postEvents([url], admin.token, HALF, { clients: 16, ...MIX });
     first = await checkpointText(url, admin.token);
-    acks.push(...(await postEvents([url], admin.token, EVENTS - HALF, { clients: 16, rogueEvery: 7, run: 'a', start: HALF })));
+    acks.push(...(await postEvents([url], admin.token, EVENTS - HALF, { clients: 16, ...MIX, start: HALF })));
+    await t.service.jobs.drain(); // the tool_output scans, each appending a leaf of its own
     assert.deepEqual(
       acks.filter((a) => a.status !== 201),
       [],
@@ -86,6 +89,11 @@ eachStore('audit trail under load', (get) => {
     assert.deepEqual(
       invocationIds.sort(),
       acks.filter((a) => a.kind === 'invocation').map((a) => a.body.invocation_id).sort(),
+    );
+    // And one tool_output_scan leaf per invocation that had a tool_output, appended later by the background job.
+    assert.deepEqual(
+      leaves.filter((l) => l.kind === 'tool_output_scan').map((l) => l.invocation_id).sort(),
+      acks.filter((a) => hasToolOutput(a.seq, MIX)).map((a) => a.body.invocation_id).sort(),
     );
     const rogueUsers = leaves.filter((l) => l.kind === 'rogue').map((l) => l.user_id);
     assert.deepEqual(

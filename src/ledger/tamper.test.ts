@@ -75,7 +75,10 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
     const w = await workspace();
     await sql.query('DELETE FROM log_entries WHERE tenant_id = $1 AND idx = $2', [w.tenant, 9]);
     // The range still ends after its last entry: a client paging by `end` neither repeats nor skips.
-    const page = await (await fetch(`${url}/api/v1/audit/entries?start=0&end=${w.size}`, { headers: w.auth })).json();
+    const page = (await (await fetch(`${url}/api/v1/audit/entries?start=0&end=${w.size}`, { headers: w.auth })).json()) as {
+      entries: unknown[];
+      end: number;
+    };
     assert.deepEqual([page.entries.length, page.end], [w.size - 1, w.size]);
     const r = await w.verify();
     assert.equal(r.code, 1, show(r));

@@ -20,8 +20,24 @@ export interface Ack {
   url: string;
 }
 
+export interface EventMix {
+  /** Every rogueEvery-th event is a rogue event (default: none). */
+  rogueEvery?: number;
+  /** Every toolOutputEvery-th event that is an invocation carries a tool_output, scanned later by a background job (default: none). */
+  toolOutputEvery?: number;
+  /** Agents the events are spread over (default 3). */
+  agents?: number;
+  /** Tags correlation and user ids, so runs can be told apart. */
+  run?: string;
+}
+
+/** Whether the seq-th event of a mix is an invocation with a tool_output. */
+export function hasToolOutput(seq: number, opts: EventMix): boolean {
+  return eventBody(seq, opts).payload.tool_output !== undefined;
+}
+
 /** The body of the seq-th event of a run: an invocation with content and PII, or every `rogueEvery`-th a rogue event. */
-export function eventBody(seq: number, opts: { rogueEvery?: number; agents?: number; run?: string } = {}): {
+export function eventBody(seq: number, opts: EventMix = {}): {
   kind: EventKind;
   path: string;
   payload: Record<string, unknown>;
@@ -57,6 +73,9 @@ export function eventBody(seq: number, opts: { rogueEvery?: number; agents?: num
       response: `Ticket ${seq}: the customer asked for a refund; call +1 415 555 ${String(1000 + (seq % 9000)).padStart(4, '0')}.`,
       context: `previous turns of conversation ${seq}`,
       tool_input: `{"email":"customer${seq}@example.org","query":"orders"}`,
+      ...(opts.toolOutputEvery && seq % opts.toolOutputEvery === 0
+        ? { tool_output: `3 orders for customer${seq}@example.org, card ending 4242, shipped to 1 Main St` }
+        : {}),
     },
   };
 }
@@ -70,7 +89,7 @@ export async function postEvents(
   urls: readonly string[],
   token: string,
   count: number,
-  opts: { clients?: number; rogueEvery?: number; agents?: number; run?: string; start?: number } = {},
+  opts: EventMix & { clients?: number; start?: number } = {},
 ): Promise<Ack[]> {
   const clients = opts.clients ?? 16;
   const start = opts.start ?? 0;
