@@ -13,6 +13,7 @@ import { decodeBase64, encodeBase64 } from '../ledger/bytes.ts';
 import { leafHashOf } from '../ledger/leaf.ts';
 import { verifyConsistency } from '../ledger/merkle.ts';
 import { type Checkpoint, NoteError, openCheckpoint, parseCheckpoint, parseVerifierKey } from '../ledger/note.ts';
+import { checkReport, parseReport, type ReportFile } from './verify-report.ts';
 import {
   type Bundle,
   type BundleEntry,
@@ -36,6 +37,8 @@ export const VERIFY_USAGE = `usage: agent-ledger verify (--url URL [--token T] |
   --since FILE            a checkpoint saved earlier: the log must have only grown since
   --save-checkpoint FILE  write the verified checkpoint (for --since next time)
   --export FILE           write a bundle (checkpoint, keys, origin, all entries) for --bundle
+  --report FILE           a compliance report (JSON): its checkpoint must verify, and every
+                          figure in it must be what the log's leaves say
 
 exit status: 0 intact, 1 verification failed, 2 usage or connection error
 `;
@@ -69,6 +72,7 @@ interface Options {
   since: string | undefined;
   saveCheckpoint: string | undefined;
   export: string | undefined;
+  report: ReportFile | undefined;
 }
 
 // ---- output --------------------------------------------------------------------
@@ -108,6 +112,7 @@ const OPTIONS = {
   since: { type: 'string' },
   'save-checkpoint': { type: 'string' },
   export: { type: 'string' },
+  report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -162,7 +167,14 @@ function parseOptions(args: string[]): Options | 'help' {
     since: values.since,
     saveCheckpoint: values['save-checkpoint'],
     export: values.export,
+    report: values.report === undefined ? undefined : readReport(values.report),
   };
+}
+
+function readReport(path: string): ReportFile {
+  const r = parseReport(readText(path, '--report'));
+  if (typeof r === 'string') throw new CannotVerify(`--report ${path}: ${r}`);
+  return r;
 }
 
 function readText(path: string, what: string): string {
@@ -260,6 +272,7 @@ async function run(opts: Options): Promise<number> {
     evidence: g.evidence,
   };
   const failures = [...g.fetchFailures, ...verifyBundle(bundle)];
+  if (opts.report) failures.push(...checkReport(opts.report, g.keys, g.entries));
   if (failures.some((f) => f.kind === 'root') && !failures.some((f) => f.kind === 'entry') && g.client) {
     const located = await locateDivergence(g.client, g.checkpoint, g.keys, g.entries);
     if (located) failures.push(located);
@@ -302,7 +315,8 @@ async function gatherOnline(opts: Options, client: Client): Promise<Gathered> {
     warnUnpinned('the service itself', k.verifier_key);
   }
 
-  const checkpoint = await client.must('/api/v1/audit/checkpoint');
+  // A report is checked against the checkpoint it cites (the log may have grown since).
+  const checkpoint = opts.report?.evidence.checkpoint ?? (await client.must('/api/v1/audit/checkpoint'));
   const fetchFailures: Failure[] = [];
   const g: Gathered = {
     source: opts.url!,
@@ -571,6 +585,14 @@ function report(g: Gathered, opts: Options, failures: readonly Failure[]): void 
           `${failed('consistency').length ? 'FAILED' : `consistent (${proof}older root recomputed from the leaves)`}`,
       );
     }
+  }
+  if (opts.report) {
+    const bad = failures.filter((f) => f.kind === 'report');
+    row(
+      'report',
+      `${opts.report.period.from} to ${opts.report.period.to}, ${opts.report.totals.invocations} invocation(s): ` +
+        (bad.length ? 'FAILED' : 'every figure recounted from the leaves'),
+    );
   }
   for (const f of failures) out(`FAILED      ${f.message}`);
 }

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { openCheckpoint, parseVerifierKey } from '../ledger/note.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
+import { runCli } from '../testing/server-process.ts';
 import { addMember } from '../testing/workspace.ts';
 import { compareFacts, type ReportFacts } from './facts.ts';
 import { recountFacts } from './recount.ts';
@@ -97,6 +98,47 @@ eachStore(
       const r = (await t.request({ method: 'GET', url: `/api/v1/reports/compliance?${PERIOD}`, token: a.token })).json();
       const diff = compareFacts(r, recountFacts(await entriesUpTo(t, a.token, r.evidence.tree_size), r.period));
       assert.ok(diff.some((d) => d.startsWith('totals.invocations_by_verdict')), diff.join('\n'));
+    });
+
+    test('agent-ledger verify --report: a saved report verifies; a changed log row or a report of changed rows fails', async () => {
+      const t = get();
+      const a = await t.signIn('cco@verify-report.io');
+      await seed(t, a);
+      const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const dir = mkdtempSync(join(tmpdir(), 'verify-report-'));
+      const save = async (name: string) => {
+        const res = await t.request({ method: 'GET', url: `/api/v1/reports/compliance?${PERIOD}`, token: a.token });
+        assert.equal(res.statusCode, 200);
+        writeFileSync(join(dir, name), res.body);
+        return res.json();
+      };
+      const r = await save('good.json');
+      const verify = (file: string) =>
+        runCli(['verify', '--url', url, '--token', a.token, '--key', r.evidence.verifier_key, '--report', join(dir, file)]);
+      const ok = await verify('good.json');
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+      assert.match(ok.stdout, /report .*every figure recounted from the leaves/);
+
+      // A report made after a stored row was changed behind the service's back disagrees with the log.
+      await t.testDb.db.query(`UPDATE rogue_events SET event_type = 'benign' WHERE tenant_id = $1`, [a.account.tenant_id]);
+      await save('of-changed-rows.json');
+      const bad = await verify('of-changed-rows.json');
+      assert.equal(bad.code, 1, bad.stdout);
+      assert.match(bad.stdout, /FAILED .*rogue_events_by_type/);
+
+      // A changed log entry fails the saved report too, naming the entry.
+      const [entry] = await t.testDb.db.query<{ idx: number; leaf: string }>(
+        `SELECT idx, leaf FROM log_entries WHERE tenant_id = $1 AND leaf LIKE '%"agent_key":"pay-bot"%' AND leaf LIKE '%"kind":"invocation"%' ORDER BY idx LIMIT 1`,
+        [a.account.tenant_id],
+      );
+      await t.testDb.db.query('UPDATE log_entries SET leaf = $3 WHERE tenant_id = $1 AND idx = $2', [
+        a.account.tenant_id,
+        entry!.idx,
+        entry!.leaf.replace('"agent_key":"pay-bot"', '"agent_key":"pay-b0t"'),
+      ]);
+      const tampered = await verify('good.json');
+      assert.equal(tampered.code, 1, tampered.stdout);
+      assert.match(tampered.stdout, new RegExp(`entry ${entry!.idx}`));
     });
 
     test('CSV and PDF renderings; roles; bad periods', async () => {
