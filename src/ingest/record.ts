@@ -2,7 +2,6 @@ import type { PlanCaps } from '../config/config.ts';
 import type { Queryable } from '../db/db.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { evidenceIdOf } from '../ledger/audit-routes.ts';
-import { enqueue } from '../jobs/jobs.ts';
 import type { PreparedInvocation, RogueInput } from './prepare.ts';
 
 /** The kind of the background job that scans an invocation's tool_output. */
@@ -60,36 +59,40 @@ export async function recordInvocation(
       isNew = true;
     }
   }
-  // 2. Count it against today's cap; the conditional upsert refuses at the cap.
+  // 2. One statement: count it against today's cap (the conditional upsert
+  // refuses at the cap, and then nothing below it writes), register a new
+  // agent, insert the invocation with its content, and enqueue the scan of a
+  // tool_output. One round trip per event while the log head is locked.
   if (caps.invocations_per_day <= 0) return { refused: 'quota_exceeded' };
-  const [used] = await tx.query(
-    `INSERT INTO usage_daily (tenant_id, day, invocations) VALUES ($1, $2, 1)
-     ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + 1
-       WHERE usage_daily.invocations < $3
-     RETURNING invocations`,
-    [tenant, utcDay(now), caps.invocations_per_day],
-  );
-  if (!used) return { refused: 'quota_exceeded' };
-  // 3. Register the agent (its own leaf), then the invocation and its leaf.
-  if (isNew) {
-    await tx.query('INSERT INTO agents (tenant_id, agent_key, first_seen_at) VALUES ($1, $2, $3)', [tenant, p.agentKey, now]);
-    log.add({ kind: 'agent_registered', agent_key: p.agentKey }, now);
-  }
-  const [{ id }] = (await tx.query<{ id: number }>("SELECT nextval('invocation_ids')::bigint AS id")) as [{ id: number }];
-  const index = log.add(invocationLeaf(id, p), now);
-  await tx.query(
-    `WITH inv AS (
+  const agentIndex = isNew ? log.nextIndex : -1;
+  const index = log.nextIndex + (isNew ? 1 : 0);
+  const [row] = await tx.query<{ id: number }>(
+    `WITH used AS (
+       INSERT INTO usage_daily (tenant_id, day, invocations) VALUES ($1, $23, 1)
+       ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + 1
+         WHERE usage_daily.invocations < $24
+       RETURNING 1
+     ), agent AS (
+       INSERT INTO agents (tenant_id, agent_key, first_seen_at) SELECT $1, $3, $17 FROM used WHERE $25::boolean
+     ), inv AS (
        INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
          principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
          log_index, created_at, review_status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $21)
+       SELECT $1, nextval('invocation_ids'), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $21
+       FROM used
+       RETURNING invocation_id
+     ), content AS (
+       INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
+       SELECT $1, inv.invocation_id, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb
+       FROM inv, unnest($18::text[], $19::text[], $20::text[], $22::text[]) AS c(field, body, salt, findings)
+     ), job AS (
+       INSERT INTO jobs (tenant_id, kind, payload)
+       SELECT $1, $2, jsonb_build_object('invocation_id', inv.invocation_id) FROM inv WHERE $26::boolean
      )
-     INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
-     SELECT $1, $2, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb
-     FROM unnest($18::text[], $19::text[], $20::text[], $22::text[]) AS c(field, body, salt, findings)`,
+     SELECT invocation_id AS id FROM inv`,
     [
       tenant,
-      id,
+      OUTPUT_SCAN_JOB,
       p.agentKey,
       p.mode,
       p.outcome,
@@ -110,11 +113,19 @@ export async function recordInvocation(
       p.content.map((c) => Buffer.from(c.salt).toString('hex')),
       needsReview(p.decision.verdict, p.mode) ? 'pending' : null,
       p.content.map((c) => (c.findings === null ? null : JSON.stringify(c.findings))),
+      utcDay(now),
+      caps.invocations_per_day,
+      isNew,
+      p.content.some((c) => c.findings === null),
     ],
   );
-  if (p.content.some((c) => c.findings === null)) {
-    await enqueue(tx, tenant, OUTPUT_SCAN_JOB, { invocation_id: id });
+  if (!row) return { refused: 'quota_exceeded' };
+  const id = row.id;
+  // 3. The leaves, at the positions the rows already name.
+  if (isNew && log.add({ kind: 'agent_registered', agent_key: p.agentKey }, now) !== agentIndex) {
+    throw new Error('log index moved during an append');
   }
+  if (log.add(invocationLeaf(id, p), now) !== index) throw new Error('log index moved during an append');
   // 4. A tool outside the agent's scope is also a rogue event of its own.
   if (p.toolInScope === false && p.toolName !== undefined) {
     await insertRogue(tx, log, tenant, {
