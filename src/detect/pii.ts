@@ -6,8 +6,7 @@ import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { base58Decode, bech32Verify, ibanMod97 } from "./checksums.ts";
 import { clamp01, isAsciiAlnum, isStandalone, keywordList, textContext } from "./context.ts";
-import type { KeywordList, TextContext, Tokens } from "./context.ts";
-import { tokenize } from "./context.ts";
+import type { KeywordList, TextContext } from "./context.ts";
 import type { Finding } from "./types.ts";
 
 // ---------------------------------------------------------------- e-mail
@@ -317,16 +316,6 @@ export interface PatternRule {
   boost?: number;
   needsContext?: boolean;
   validate?: (v: string) => boolean;
-  /**
-   * Candidate filter (all three or none): every match holds at least `minDigits` ASCII digits within
-   * its at most `maxLen` characters and starts at a word start (or, with `startsAtDigitRun`, at a digit
-   * not preceded by one); with `tokenLens`, a match is exactly one [A-Za-z0-9_] token of such a length.
-   * Rules without them run their global regex over the whole text.
-   */
-  minDigits?: number;
-  maxLen?: number;
-  tokenLens?: readonly number[];
-  startsAtDigitRun?: boolean;
 }
 
 const ICAO: Record<string, number> = {};
@@ -435,75 +424,75 @@ const PASSPORT_CTX = ["passport", "pasaporte", "passeport", "reisepass", "passap
 
 export const PATTERN_RULES: PatternRule[] = [
   {
-    type: "UK_NINO", minDigits: 6, maxLen: 13,
+    type: "UK_NINO",
     re: /(?<![\w])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\w])/g,
     base: 0.55,
     context: keywordList(["national insurance", "nino", "ni number", "ni no"]),
   },
   {
-    type: "UK_POSTCODE", minDigits: 1, maxLen: 8,
+    type: "UK_POSTCODE",
     re: /(?<![\w])(?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})(?![\w])/g,
     base: 0.5,
     context: keywordList(["postcode", "post code", "address", "london", "uk", "united kingdom", "england"]),
   },
   {
-    type: "UK_VEHICLE_REGISTRATION", minDigits: 2, maxLen: 8,
+    type: "UK_VEHICLE_REGISTRATION",
     re: /(?<![\w])[A-HJ-PR-Y]{2}(?:0[2-9]|[1-7]\d) ?[A-HJ-PR-Z]{3}(?![\w])/g,
     base: 0.45,
     context: keywordList(["registration", "vehicle", "number plate", "reg ", "car ", "plate"]),
   },
   {
-    type: "UK_DRIVING_LICENCE", minDigits: 6, maxLen: 16, tokenLens: [16],
+    type: "UK_DRIVING_LICENCE",
     re: /(?<![\w])[A-Z9]{5}\d[0156]\d[0-3]\d\d[A-Z9]{2}\d[A-Z]{2}(?![\w])/g,
     base: 0.6,
     context: keywordList(["driving licence", "driving license", "licence", "dvla"]),
   },
-  { type: "UK_PASSPORT", minDigits: 7, maxLen: 9, tokenLens: [9], re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
-  { type: "US_PASSPORT", minDigits: 8, maxLen: 9, tokenLens: [9], re: /(?<![\w])(?:[A-Z]\d{8}|\d{9})(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "UK_PASSPORT", re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "US_PASSPORT", re: /(?<![\w])(?:[A-Z]\d{8}|\d{9})(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
   {
-    type: "US_MBI", minDigits: 5, maxLen: 13,
+    type: "US_MBI",
     re: /(?<![\w])[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d(-?)[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d\1[AC-HJKMNP-RT-Y]{2}\d{2}(?![\w])/gi,
     base: 0.55,
     context: keywordList(["medicare", "mbi", "beneficiary", "patient"]),
   },
   {
-    type: "MEDICAL_LICENSE", minDigits: 7, maxLen: 9, tokenLens: [9],
+    type: "MEDICAL_LICENSE",
     re: /(?<![\w])[ABCDEFGHJKLMPRSTUX][A-Z9]\d{7}(?![\w])/g,
     base: 0.45,
     context: keywordList(["dea", "medical license", "license", "prescriber"]),
     validate: deaOk,
   },
   {
-    type: "DE_PASSPORT", minDigits: 1, maxLen: 9, tokenLens: [9],
+    type: "DE_PASSPORT",
     re: /(?<![\w])[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{7}\d(?![\w])/g,
     base: 0.45,
     context: keywordList(PASSPORT_CTX),
     validate: (v) => icaoCheck(v.slice(0, 8), v[8]!),
   },
   {
-    type: "DE_FUEHRERSCHEIN", minDigits: 8, maxLen: 11, tokenLens: [11],
+    type: "DE_FUEHRERSCHEIN",
     re: /(?<![\w])[A-Z0-9]{2}\d{8}[A-Z0-9](?![\w])/g,
     base: 0.3,
     context: keywordList(["führerschein", "fuehrerschein", "fahrerlaubnis", "driving licen", "driver's licen", "driver licen"]),
     validate: (v) => /[A-Z]/.test(v),
   },
   {
-    type: "DE_HEALTH_INSURANCE", minDigits: 9, maxLen: 10, tokenLens: [10],
+    type: "DE_HEALTH_INSURANCE",
     re: /(?<![\w])[A-Z]\d{9}(?![\w])/g,
     base: 0.45,
     context: keywordList(["krankenversicherung", "versichertennummer", "kvnr", "krankenkasse", "health insurance"]),
     validate: deHealthOk,
   },
   {
-    type: "DE_SOCIAL_SECURITY", minDigits: 11, maxLen: 12, tokenLens: [12],
+    type: "DE_SOCIAL_SECURITY",
     re: /(?<![\w])\d{8}[A-Z]\d{3}(?![\w])/g,
     base: 0.5,
     context: keywordList(["rentenversicherung", "sozialversicherung", "rvnr", "social security", "versicherungsnummer"]),
     validate: deRvnrOk,
   },
-  { type: "DE_HANDELSREGISTER", minDigits: 1, maxLen: 13, re: /(?<![\w])HR[AB] ?\d{1,6}(?: ?[A-Z]{1,2})?(?![\w])/g, base: 0.6, context: keywordList(["handelsregister", "amtsgericht", "registergericht", "eingetragen"]) },
+  { type: "DE_HANDELSREGISTER", re: /(?<![\w])HR[AB] ?\d{1,6}(?: ?[A-Z]{1,2})?(?![\w])/g, base: 0.6, context: keywordList(["handelsregister", "amtsgericht", "registergericht", "eingetragen"]) },
   {
-    type: "DE_TAX_NUMBER", minDigits: 9, maxLen: 14,
+    type: "DE_TAX_NUMBER",
     re: /(?<![\w/])(?:\d{2,3}\/\d{3,4}\/\d{4,5})(?![\w/])/g,
     base: 0.45,
     context: keywordList(["steuernummer", "st.-nr", "stnr", "st-nr", "steuer-nr", "tax number"]),
@@ -513,77 +502,77 @@ export const PATTERN_RULES: PatternRule[] = [
     },
   },
   {
-    type: "DE_KFZ", minDigits: 1, maxLen: 12,
+    type: "DE_KFZ",
     re: /(?<![\w])[A-ZÄÖÜ]{1,3}[ -][A-Z]{1,2} ?\d{1,4}[EH]?(?![\w])/g,
     base: 0.3,
     context: keywordList(["kennzeichen", "kfz", "nummernschild", "fahrzeug", "license plate"]),
   },
-  { type: "ES_NIF", minDigits: 7, maxLen: 10, re: /(?<![\w])\d{7,8}-?[A-Za-z](?![\w])/g, base: 0.5, context: keywordList(["nif", "dni", "documento nacional"]), validate: esNifOk },
-  { type: "ES_NIE", minDigits: 7, maxLen: 11, re: /(?<![\w])[XYZ]-?\d{7}-?[A-Z](?![\w])/g, base: 0.55, context: keywordList(["nie", "extranjero", "identificación"]), validate: esNieOk },
-  { type: "ES_PASSPORT", minDigits: 6, maxLen: 9, tokenLens: [9], re: /(?<![\w])[A-Za-z]{3}\d{6}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "ES_NIF", re: /(?<![\w])\d{7,8}-?[A-Za-z](?![\w])/g, base: 0.5, context: keywordList(["nif", "dni", "documento nacional"]), validate: esNifOk },
+  { type: "ES_NIE", re: /(?<![\w])[XYZ]-?\d{7}-?[A-Z](?![\w])/g, base: 0.55, context: keywordList(["nie", "extranjero", "identificación"]), validate: esNieOk },
+  { type: "ES_PASSPORT", re: /(?<![\w])[A-Za-z]{3}\d{6}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
   {
-    type: "FI_PERSONAL_IDENTITY_CODE", minDigits: 9, maxLen: 11, startsAtDigitRun: true,
+    type: "FI_PERSONAL_IDENTITY_CODE",
     re: /(?<!\d)\d{6}[-+ABCDEFYXWVU]\d{3}[0-9A-Y](?![\w])/g,
     base: 0.6,
     context: keywordList(["henkilötunnus", "hetu", "personal identity code", "identity code", "id code"]),
     validate: fiHetuOk,
   },
   {
-    type: "IT_FISCAL_CODE", minDigits: 0, maxLen: 16, tokenLens: [16],
+    type: "IT_FISCAL_CODE",
     re: /(?<![\w])[A-Z]{6}[\dLMNP-V]{2}[A-EHLMPR-T][\dLMNP-V]{2}[A-Z][\dLMNP-V]{3}[A-Z](?![\w])/gi,
     base: 0.6,
     context: keywordList(["codice fiscale", "fiscal code", "cf"]),
     validate: itFiscalOk,
   },
   {
-    type: "IT_DRIVER_LICENSE", minDigits: 1, maxLen: 10, tokenLens: [10],
+    type: "IT_DRIVER_LICENSE",
     re: /(?<![\w])(?:[A-Z]{2}\d{7}[A-Z]|U1[A-Z0-9]{7}[A-Z])(?![\w])/gi,
     base: 0.3,
     context: keywordList(["patente", "driver license", "driving license", "license", "licence"]),
     needsContext: true,
   },
-  { type: "IT_IDENTITY_CARD", minDigits: 5, maxLen: 9, tokenLens: [9], re: /(?<![\w])(?:[A-Z]{2}\d{7}|[A-Z]{2}\d{5}[A-Z]{2}|\d{7}[A-Z]{2})(?![\w])/gi, base: 0.3, context: keywordList(["carta d'identità", "carta di identità", "identity card", "id card"]), needsContext: true },
-  { type: "IT_PASSPORT", minDigits: 7, maxLen: 9, tokenLens: [9], re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/gi, base: 0.3, context: keywordList(["passaporto", "italian passport"]), needsContext: true },
+  { type: "IT_IDENTITY_CARD", re: /(?<![\w])(?:[A-Z]{2}\d{7}|[A-Z]{2}\d{5}[A-Z]{2}|\d{7}[A-Z]{2})(?![\w])/gi, base: 0.3, context: keywordList(["carta d'identità", "carta di identità", "identity card", "id card"]), needsContext: true },
+  { type: "IT_PASSPORT", re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/gi, base: 0.3, context: keywordList(["passaporto", "italian passport"]), needsContext: true },
   {
-    type: "IN_PAN", minDigits: 4, maxLen: 10, tokenLens: [10],
+    type: "IN_PAN",
     re: /(?<![\w])[A-Z]{5}\d{4}[A-Z](?![\w])/g,
     base: 0.3,
     context: keywordList(["pan", "permanent account", "income tax"]),
     validate: () => true,
   },
-  { type: "IN_PASSPORT", minDigits: 7, maxLen: 8, tokenLens: [8], re: /(?<![\w])[A-Z][1-9]\d{6}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "IN_PASSPORT", re: /(?<![\w])[A-Z][1-9]\d{6}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
   {
-    type: "IN_VEHICLE_REGISTRATION", minDigits: 5, maxLen: 14,
+    type: "IN_VEHICLE_REGISTRATION",
     re: /(?<![\w])[A-Z]{2}[ -]?\d{1,2}[ -]?[A-Z]{1,3}[ -]?\d{4}(?![\w])/g,
     base: 0.45,
     context: keywordList(["registration", "vehicle", "bike", "car", "number plate"]),
     validate: (v) => IN_STATES.has(v.slice(0, 2)),
   },
-  { type: "IN_VOTER", minDigits: 7, maxLen: 10, tokenLens: [10], re: /(?<![\w])[A-Z]{3}\d{7}(?![\w])/g, base: 0.45, context: keywordList(["voter", "epic", "election"]) },
+  { type: "IN_VOTER", re: /(?<![\w])[A-Z]{3}\d{7}(?![\w])/g, base: 0.45, context: keywordList(["voter", "epic", "election"]) },
   {
-    type: "KR_PASSPORT", minDigits: 7, maxLen: 9, tokenLens: [9],
+    type: "KR_PASSPORT",
     re: /(?<![\w])[MSROD](?:\d{3}[A-Z]\d{4}|\d{8})(?![\w])/g,
     base: 0.45,
     context: keywordList(PASSPORT_CTX),
     validate: (v) => /[A-Z]/.test(v.slice(1)) || false,
   },
-  { type: "KR_PASSPORT", minDigits: 7, maxLen: 9, tokenLens: [9], re: /(?<![\w])[MSROD]\d{8}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
-  { type: "SG_NRIC_FIN", minDigits: 7, maxLen: 9, tokenLens: [9], re: /(?<![\w])[STFGM]\d{7}[A-Z](?![\w])/gi, base: 0.6, context: keywordList(["nric", "fin", "identity card"]), validate: sgNricOk },
+  { type: "KR_PASSPORT", re: /(?<![\w])[MSROD]\d{8}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "SG_NRIC_FIN", re: /(?<![\w])[STFGM]\d{7}[A-Z](?![\w])/gi, base: 0.6, context: keywordList(["nric", "fin", "identity card"]), validate: sgNricOk },
   {
-    type: "SG_UEN", minDigits: 6, maxLen: 10, tokenLens: [9, 10],
+    type: "SG_UEN",
     re: /(?<![\w])(?:\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])(?![\w])/g,
     base: 0.45,
     context: keywordList(["uen", "unique entity", "acra", "company registration"]),
   },
-  { type: "NG_VEHICLE_REGISTRATION", minDigits: 3, maxLen: 9, re: /(?<![\w])[A-Z]{3} ?\d{3}[A-Z]{2}(?![\w])/g, base: 0.45, context: keywordList(["plate", "vehicle", "registration"]) },
+  { type: "NG_VEHICLE_REGISTRATION", re: /(?<![\w])[A-Z]{3} ?\d{3}[A-Z]{2}(?![\w])/g, base: 0.45, context: keywordList(["plate", "vehicle", "registration"]) },
   {
-    type: "TR_LICENSE_PLATE", minDigits: 4, maxLen: 10,
+    type: "TR_LICENSE_PLATE",
     re: /(?<![\w])(?:0[1-9]|[1-7]\d|8[01]) (?:[A-Z] \d{4,5}|[A-Z]{2} \d{3,4}|[A-Z]{3} \d{2,3}|[A-Z] \d{3}|[A-Z]{2} \d{2})(?![\w])/g,
     base: 0.3,
     context: keywordList(["plaka", "plate", "vehicle", "araç"]),
   },
   {
-    type: "US_DRIVER_LICENSE", minDigits: 8, maxLen: 19,
+    type: "US_DRIVER_LICENSE",
     re: /(?<![\w])[A-Z]\d{3}-?\d{3,4}-?\d{2,5}(?:-?\d{1,3})?(?![\w])/g,
     base: 0.2,
     context: keywordList(["driver license", "driver's license", "drivers license", "driver licence", "driving license", "dl#", "dl number", "license number"]),
@@ -601,7 +590,6 @@ export function detectPatterns(text: string, rules: readonly PatternRule[] = PAT
   if (!tc.hasDigit) return [];
   const out: Finding[] = [];
   const short = text.length <= 64; // only then can a value be "standalone"
-  let cands: Candidates | undefined;
   for (const r of rules) {
     const ctxAny = tc.any(r.context);
     if (!ctxAny && !short && (r.needsContext || r.base < minScore)) continue;
@@ -615,45 +603,8 @@ export function detectPatterns(text: string, rules: readonly PatternRule[] = PAT
       if (score >= minScore) out.push({ type: r.type, start: s, end: e, score });
     };
     if (short || r.base >= minScore) {
-      const sticky = stickyOf(r);
-      if (!sticky) {
-        r.re.lastIndex = 0;
-        for (let m = r.re.exec(text); m; m = r.re.exec(text)) emit(m[0], m.index);
-        continue;
-      }
-      // the same matches as the global regex, tried only where one can start
-      if (!cands) cands = candidates(text);
-      const pre = cands.tk.digitPrefix;
-      const n = text.length;
-      const minDigits = r.minDigits ?? 0;
-      const maxLen = r.maxLen ?? n;
-      const lens = r.tokenLens;
-      let list: Int32Array;
-      let count: number;
-      if (r.startsAtDigitRun) {
-        list = cands.tk.digitRunStarts;
-        count = cands.tk.digitRunCount;
-      } else if (minDigits > 0) {
-        list = cands.near;
-        count = cands.nearCount;
-      } else {
-        list = cands.tk.wordStarts;
-        count = cands.tk.wordCount;
-      }
-      const ends = cands.tk.wordEnds;
-      let lastEnd = 0;
-      for (let k = 0; k < count; k++) {
-        const idx = list === cands.near ? cands.nearIdx[k]! : k;
-        const p = list[k]!;
-        if (p < lastEnd) continue;
-        if (pre[Math.min(n, p + maxLen)]! - pre[p]! < minDigits) continue;
-        if (lens && !r.startsAtDigitRun && !lens.includes(ends[idx]! - p)) continue;
-        sticky.lastIndex = p;
-        const m = sticky.exec(text);
-        if (!m) continue;
-        emit(m[0], p);
-        lastEnd = p + m[0].length;
-      }
+      r.re.lastIndex = 0;
+      for (let m = r.re.exec(text); m; m = r.re.exec(text)) emit(m[0], m.index);
       continue;
     }
     // context required: search only the bounded windows after each keyword
@@ -672,50 +623,6 @@ export function detectPatterns(text: string, rules: readonly PatternRule[] = PAT
     }
   }
   return out;
-}
-
-interface Candidates {
-  tk: Tokens;
-  /** Word starts with an ASCII digit among their next NEAR characters, and their index in tk.wordStarts. */
-  near: Int32Array;
-  nearIdx: Int32Array;
-  nearCount: number;
-}
-
-/** Longest maxLen of the rules with minDigits > 0. */
-const NEAR = 20;
-let nearScratch = new Int32Array(1024);
-let nearIdxScratch = new Int32Array(1024);
-
-function candidates(text: string): Candidates {
-  const tk = tokenize(text);
-  const pre = tk.digitPrefix;
-  const n = text.length;
-  if (nearScratch.length < tk.wordCount) {
-    nearScratch = new Int32Array(tk.wordCount * 2);
-    nearIdxScratch = new Int32Array(tk.wordCount * 2);
-  }
-  let c = 0;
-  for (let k = 0; k < tk.wordCount; k++) {
-    const p = tk.wordStarts[k]!;
-    if (pre[Math.min(n, p + NEAR)]! > pre[p]!) {
-      nearScratch[c] = p;
-      nearIdxScratch[c++] = k;
-    }
-  }
-  return { tk, near: nearScratch, nearIdx: nearIdxScratch, nearCount: c };
-}
-
-const STICKY = new WeakMap<PatternRule, RegExp | null>();
-
-/** The rule's regex as a sticky regex, when the rule declares its candidate filter. */
-function stickyOf(r: PatternRule): RegExp | null {
-  let re = STICKY.get(r);
-  if (re === undefined) {
-    re = r.minDigits !== undefined && r.maxLen !== undefined ? new RegExp(r.re.source, r.re.flags.replace("g", "") + "y") : null;
-    STICKY.set(r, re);
-  }
-  return re;
 }
 
 /** Windows where a value preceded by a context keyword (within 48 chars) can lie: [kw end, kw start + 48 + 40). */
