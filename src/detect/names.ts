@@ -200,7 +200,7 @@ export function detectPersons(text: string): Finding[] {
     const known = toks.filter((t) => isNameLike(t.text, d)).length;
     const allCaps = toks.every((t) => /^[\p{Lu}.]+$/u.test(t.text));
     const capitalised = /^\p{Lu}/u.test(toks[0]!.text);
-    let score = 0;
+    let score: number;
     if (keyCtx) score = toks.length >= 2 ? 0.85 : known > 0 ? 0.75 : 0.55;
     else if (hon) score = capitalised ? 0.85 : 0;
     else if (allCaps && toks.length < 2) score = 0;

@@ -252,7 +252,7 @@ export function detectCrypto(text: string, shared?: TextContext): Finding[] {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const v = m[0];
-      let score = 0;
+      let score: number;
       if (re === BTC_B58_RE) score = base58CheckOk(v) ? 0.9 : 0;
       else if (re === BTC_BECH_RE) score = bech32Verify(v) ? 0.9 : 0;
       else score = textContext(text, shared).has(CRYPTO_CONTEXT, m.index, m.index + v.length) ? 0.85 : 0.45;

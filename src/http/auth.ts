@@ -35,6 +35,7 @@ export interface AuthServices {
 }
 
 declare module 'fastify' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds RouteAuth to Fastify's route config
   interface FastifyContextConfig extends Partial<RouteAuth> {}
   interface FastifyRequest {
     principal: Principal | null;

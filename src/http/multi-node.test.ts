@@ -17,7 +17,7 @@ interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely, as with inject()'s json()
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely, as with inject()'s json()
   json(): any;
 }
 

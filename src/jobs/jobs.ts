@@ -64,7 +64,9 @@ export class JobWorker {
 
   /** Runs until no job is due; for tests and shutdown. */
   async drain(): Promise<void> {
-    while ((await this.#tick()) > 0) {}
+    while ((await this.#tick()) > 0) {
+      // keep taking due jobs
+    }
   }
 
   async stop(): Promise<void> {

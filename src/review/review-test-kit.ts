@@ -71,7 +71,7 @@ export const REVIEW_PAYMENTS = { id: 'review-payments', when: { tools: ['payment
 export const DENY_SHELL = { id: 'deny-shell', when: { tools: ['shell.*'] }, verdict: 'deny' };
 
 /** A parsed response body: tests read it field by field and assert on what they find. */
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions, not by the compiler
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by assertions, not by the compiler
 export type Body = any;
 
 /** GETs a path as the caller and returns status and parsed body. */

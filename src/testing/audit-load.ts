@@ -105,7 +105,7 @@ export async function postEvents(
         body: JSON.stringify(payload),
       });
       const text = await res.text();
-      let body: Record<string, unknown> = {};
+      let body: Record<string, unknown>;
       try {
         body = JSON.parse(text) as Record<string, unknown>;
       } catch {
