@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'src/detect/legacy/**'] },
+  { ignores: ['node_modules/**', 'data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,34 +3,14 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
+import { dumpTables as dumpDb } from '../testing/db-dump.ts';
 import { eachStore, type TestService } from '../testing/harness.ts';
 import { addMember } from '../testing/workspace.ts';
 
 const run = promisify(execFile);
 
-/** Every row of every table of the service's database, as text; bytes as hex and as raw latin1. */
-async function dumpTables(t: TestService): Promise<{ text: string; tables: string[] }> {
-  const db = t.service.ctx.db;
-  const tables = await db.query<{ schema: string; name: string }>(
-    `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
-     WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')
-     ORDER BY 1, 2`,
-  );
-  const parts: string[] = [];
-  for (const { schema, name } of tables) {
-    const rows = await db.query(`SELECT * FROM "${schema}"."${name}"`);
-    for (const row of rows) {
-      for (const [col, v] of Object.entries(row)) {
-        let s: string;
-        if (v instanceof Uint8Array) s = `${Buffer.from(v).toString('hex')} ${Buffer.from(v).toString('latin1')}`;
-        else if (v instanceof Date) s = v.toISOString();
-        else s = typeof v === 'string' ? v : JSON.stringify(v);
-        parts.push(`${schema}.${name}.${col}=${s}`);
-      }
-    }
-  }
-  return { text: parts.join('\n'), tables: tables.map((x) => `${x.schema}.${x.name}`) };
-}
+/** Every row of every table of the service's database, as text. */
+const dumpTables = (t: TestService) => dumpDb(t.service.ctx.db);
 
 const sha256hex = (s: string) => createHash('sha256').update(s).digest('hex');
 
