@@ -41,5 +41,8 @@ export function adversarialInputs(n = 32_000): Record<string, string> {
     mixed_ws: rep(" \t\n\r"),
     names_seq: rep("Mr. John "),
     street_near: rep("12 Main "),
+    // A street whose line goes on with one long run of letters that is not an
+    // address: a regex that may split a word anywhere backtracks exponentially.
+    street_then_run: rep("1 Main Street abcdefghijabcdefghijabcdefghijabcdefghijabcdefghij!\n"),
   };
 }

@@ -289,7 +289,24 @@ const STRONG_PLACE_RE =
   /(?:originally from|born in|flew to|moved to|lives? in|living in|university of|city of|i am in|i'm in|based in|travel(?:l)?ing to|trip to|vivo en|wohne in|j'habite à)\s((?:[\p{Lu}][\p{L}∆'’.-]{1,30})(?:\s(?:[\p{Lu}][\p{L}∆'’.-]{1,30}|de|la|del|di|du|le|am|an|der|upon))*)/giu;
 /** A line that can continue an address block: a unit, a town (optionally with a postcode), ", XX", a postcode. */
 const ADDRESS_LINE_RE = /^[ \t]*(?:(?:apt|apartment|suite|unit|ste|box|floor|fl|room|bldg|building)\.?\s*#?\s*\w{1,6}|,?\s*[\p{Lu}][\p{L}∆'’.-]*(?:\s(?:[\p{Lu}(][\p{L}∆'’.()-]*|de|la|du|di|am|an|der|upon|on))*(?:\s\d{3,6})?|,\s*[\p{Lu}]{2,3}|\d{4,6}|[\p{Lu}]{1,2}\d[\p{Lu}\d]?\s?\d[\p{Lu}]{2})[ \t]*\.?[ \t]*$/u;
-const REST_OF_LINE_RE = /^(?:[ \t]*(?:(?:apt|apartment|suite|unit|ste|box|floor)\.?\s*#?\s*\w{1,6}|[\p{Lu}][\p{L}∆'’.-]*|\d{1,6}|de|la|du|di|am|an|der))*[ \t]*\.?[ \t]*$/iu;
+/**
+ * One token of a line that can end an address after its street: a word, a
+ * number, a unit with its number ("Apt.#4B"), or a unit number ("#4B", "12A").
+ * Checked token by token: a single regex over the whole line, with words that
+ * may follow each other without a space, backtracked exponentially on lines
+ * that do not match.
+ */
+const REST_TOKEN_RE = /^(?:[\p{L}][\p{L}∆'’.-]*|\d{1,6}|#?\w{1,6}|(?:apt|apartment|suite|unit|ste|box|floor)\.?#?\w{1,6}|\.)$/iu;
+
+function restOfLineIsAddress(rest: string): boolean {
+  let any = false;
+  for (const token of rest.split(/[ \t]+/)) {
+    if (token === '') continue;
+    if (!REST_TOKEN_RE.test(token)) return false;
+    any = true;
+  }
+  return any;
+}
 
 const UNIT_WORD_RE = /\b(?:apt|apartment|suite|unit|ste|box|floor|fl|room|bldg|building)\b/gi;
 
@@ -299,7 +316,7 @@ function extendBlock(text: string, s: number, e: number): number {
   if (le < 0) le = text.length;
   let end = e;
   const rest = text.slice(e, le);
-  if (rest.length <= 60 && REST_OF_LINE_RE.test(rest) && /\S/.test(rest)) end = le;
+  if (rest.length <= 60 && restOfLineIsAddress(rest)) end = le;
   else if (rest.trim().length > 0) return e; // the line goes on with other text: a single-line address
   let lines = 0;
   let pos = le;
