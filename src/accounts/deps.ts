@@ -14,8 +14,3 @@ export interface UsageSource {
   invocationsToday(tenantId: string, now: Date): Promise<number>;
   agentsRegistered(tenantId: string): Promise<number>;
 }
-
-export const noUsage: UsageSource = {
-  invocationsToday: async () => 0,
-  agentsRegistered: async () => 0,
-};

@@ -18,8 +18,6 @@ export interface ScanResult {
 
 export type Scanner = (field: ContentField, text: string) => ScanResult;
 
-/** Until detection is configured: no findings, the text stored as sent. */
-export const noScanner: Scanner = (_field, text) => ({ findings: [], stored: text, storedFindings: [], pii_count: 0 });
 
 export interface StoredText {
   field: ContentField;
