@@ -116,6 +116,7 @@ export class TextContext {
   private lowerText: string | undefined;
   private hits: Map<string, number[]> | undefined;
   private digitFlag: number = -1;
+  private readonly perList = new Map<number, ListHits>();
 
   constructor(text: string) {
     this.text = text;
@@ -169,31 +170,46 @@ export class TextContext {
 
   /**
    * Same as hasContext(): a keyword of the list lies entirely within the `before` characters preceding
-   * `start` (or the `after` characters following `end`). Binary search per keyword.
+   * `start` (or the `after` characters following `end`). One binary search in the list's hits.
    */
   has(list: KeywordList, start: number, end: number, before = 48, after = 0): boolean {
+    const hits = this.listHits(list);
+    if (hits.starts.length === 0) return false;
+    if (hitWithin(hits, Math.max(0, start - before), start)) return true;
+    return after > 0 && hitWithin(hits, end, end + after);
+  }
+
+  /** Every hit of the list's keywords, sorted by start (computed once per list and text). */
+  private listHits(list: KeywordList): ListHits {
+    let h = this.perList.get(list.id);
+    if (h) return h;
     const hits = this.keywordHits();
-    for (const w of list.words) {
-      const arr = hits.get(w);
-      if (!arr) continue;
-      if (firstAtLeast(arr, Math.max(0, start - before), start - w.length)) return true;
-      if (after > 0 && firstAtLeast(arr, end, end + after - w.length)) return true;
-    }
-    return false;
+    const spans: [number, number][] = [];
+    for (const w of list.words) for (const p of hits.get(w) ?? []) spans.push([p, p + w.length]);
+    spans.sort((a, b) => a[0] - b[0]);
+    h = { starts: Int32Array.from(spans, (x) => x[0]), ends: Int32Array.from(spans, (x) => x[1]) };
+    this.perList.set(list.id, h);
+    return h;
   }
 }
 
-/** Is there a value v in sorted `arr` with lo <= v <= hi? */
-function firstAtLeast(arr: readonly number[], lo: number, hi: number): boolean {
-  if (hi < lo) return false;
+interface ListHits {
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/** Does a hit lie entirely within [lo, hi)? Binary search to the first start >= lo, then a bounded walk. */
+function hitWithin(h: ListHits, lo: number, hi: number): boolean {
+  const { starts, ends } = h;
   let a = 0;
-  let b = arr.length;
+  let b = starts.length;
   while (a < b) {
     const mid = (a + b) >> 1;
-    if (arr[mid]! < lo) a = mid + 1;
+    if (starts[mid]! < lo) a = mid + 1;
     else b = mid;
   }
-  return a < arr.length && arr[a]! <= hi;
+  for (let i = a; i < starts.length && starts[i]! < hi; i++) if (ends[i]! <= hi) return true;
+  return false;
 }
 
 /** Single-entry cache so that detectors called one by one on the same text share the analysis. */
