@@ -5,8 +5,10 @@
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { base58Decode, bech32Verify, ibanMod97 } from "./checksums.ts";
-import { clamp01, isAsciiAlnum, isStandalone, keywordList, textContext } from "./context.ts";
+import { clamp01, hasContext, isAsciiAlnum, isStandalone, keywordList, textContext } from "./context.ts";
 import type { KeywordList, TextContext } from "./context.ts";
+import { scanTokenRules } from "./token-scan.ts";
+import type { TokenRule } from "./token-scan.ts";
 import type { Finding } from "./types.ts";
 
 // ---------------------------------------------------------------- e-mail
@@ -308,9 +310,8 @@ export function detectIban(text: string, shared?: TextContext): Finding[] {
 
 // ---------------------------------------------------------------- alphanumeric national ids
 
-export interface PatternRule {
+export interface PatternRule extends TokenRule {
   type: string;
-  re: RegExp;
   base: number;
   context: KeywordList;
   boost?: number;
@@ -422,42 +423,50 @@ const IN_STATES = new Set(
 
 const PASSPORT_CTX = ["passport", "pasaporte", "passeport", "reisepass", "passaporto", "travel document", "여권"];
 
+// A rule's `shape` tells the scan where its match can start (see TokenShape in token-scan.ts);
+// token-scan.test.ts checks that the scan finds every match of the regex.
 export const PATTERN_RULES: PatternRule[] = [
   {
     type: "UK_NINO",
     re: /(?<![\w])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\w])/g,
+    shape: { lengths: [9], parts: [2, 4, 6, 8], joiners: " ", first: "A-Z", lead: 3 },
     base: 0.55,
     context: keywordList(["national insurance", "nino", "ni number", "ni no"]),
   },
   {
     type: "UK_POSTCODE",
     re: /(?<![\w])(?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})(?![\w])/g,
+    shape: { lengths: [5, 6, 7], parts: [2, 3, 4], joiners: " ", first: "A-Z", lead: 4 },
     base: 0.5,
     context: keywordList(["postcode", "post code", "address", "london", "uk", "united kingdom", "england"]),
   },
   {
     type: "UK_VEHICLE_REGISTRATION",
     re: /(?<![\w])[A-HJ-PR-Y]{2}(?:0[2-9]|[1-7]\d) ?[A-HJ-PR-Z]{3}(?![\w])/g,
+    shape: { lengths: [7], parts: [4], joiners: " ", first: "A-Z" },
     base: 0.45,
     context: keywordList(["registration", "vehicle", "number plate", "reg ", "car ", "plate"]),
   },
   {
     type: "UK_DRIVING_LICENCE",
     re: /(?<![\w])[A-Z9]{5}\d[0156]\d[0-3]\d\d[A-Z9]{2}\d[A-Z]{2}(?![\w])/g,
+    shape: { lengths: [16], first: "A-Z9" },
     base: 0.6,
     context: keywordList(["driving licence", "driving license", "licence", "dvla"]),
   },
-  { type: "UK_PASSPORT", re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
-  { type: "US_PASSPORT", re: /(?<![\w])(?:[A-Z]\d{8}|\d{9})(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "UK_PASSPORT", re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/g, shape: { lengths: [9], first: "A-Z" }, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "US_PASSPORT", re: /(?<![\w])(?:[A-Z]\d{8}|\d{9})(?![\w])/g, shape: { lengths: [9], first: "A-Z0-9" }, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
   {
     type: "US_MBI",
     re: /(?<![\w])[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d(-?)[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d\1[AC-HJKMNP-RT-Y]{2}\d{2}(?![\w])/gi,
+    shape: { lengths: [11], parts: [4], joiners: "-", first: "1-9" },
     base: 0.55,
     context: keywordList(["medicare", "mbi", "beneficiary", "patient"]),
   },
   {
     type: "MEDICAL_LICENSE",
     re: /(?<![\w])[ABCDEFGHJKLMPRSTUX][A-Z9]\d{7}(?![\w])/g,
+    shape: { lengths: [9], first: "A-Z" },
     base: 0.45,
     context: keywordList(["dea", "medical license", "license", "prescriber"]),
     validate: deaOk,
@@ -465,6 +474,7 @@ export const PATTERN_RULES: PatternRule[] = [
   {
     type: "DE_PASSPORT",
     re: /(?<![\w])[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{7}\d(?![\w])/g,
+    shape: { lengths: [9], first: "A-Z" },
     base: 0.45,
     context: keywordList(PASSPORT_CTX),
     validate: (v) => icaoCheck(v.slice(0, 8), v[8]!),
@@ -472,6 +482,7 @@ export const PATTERN_RULES: PatternRule[] = [
   {
     type: "DE_FUEHRERSCHEIN",
     re: /(?<![\w])[A-Z0-9]{2}\d{8}[A-Z0-9](?![\w])/g,
+    shape: { lengths: [11], first: "A-Z0-9" },
     base: 0.3,
     context: keywordList(["führerschein", "fuehrerschein", "fahrerlaubnis", "driving licen", "driver's licen", "driver licen"]),
     validate: (v) => /[A-Z]/.test(v),
@@ -479,6 +490,7 @@ export const PATTERN_RULES: PatternRule[] = [
   {
     type: "DE_HEALTH_INSURANCE",
     re: /(?<![\w])[A-Z]\d{9}(?![\w])/g,
+    shape: { lengths: [10], first: "A-Z" },
     base: 0.45,
     context: keywordList(["krankenversicherung", "versichertennummer", "kvnr", "krankenkasse", "health insurance"]),
     validate: deHealthOk,
@@ -486,14 +498,22 @@ export const PATTERN_RULES: PatternRule[] = [
   {
     type: "DE_SOCIAL_SECURITY",
     re: /(?<![\w])\d{8}[A-Z]\d{3}(?![\w])/g,
+    shape: { lengths: [12], first: "0-9" },
     base: 0.5,
     context: keywordList(["rentenversicherung", "sozialversicherung", "rvnr", "social security", "versicherungsnummer"]),
     validate: deRvnrOk,
   },
-  { type: "DE_HANDELSREGISTER", re: /(?<![\w])HR[AB] ?\d{1,6}(?: ?[A-Z]{1,2})?(?![\w])/g, base: 0.6, context: keywordList(["handelsregister", "amtsgericht", "registergericht", "eingetragen"]) },
+  {
+    type: "DE_HANDELSREGISTER",
+    re: /(?<![\w])HR[AB] ?\d{1,6}(?: ?[A-Z]{1,2})?(?![\w])/g,
+    shape: { lengths: [4, 5, 6, 7, 8, 9, 10, 11], parts: [3, 4, 5, 6, 7, 8, 9], joiners: " ", first: "H", lead: 4 },
+    base: 0.6,
+    context: keywordList(["handelsregister", "amtsgericht", "registergericht", "eingetragen"]),
+  },
   {
     type: "DE_TAX_NUMBER",
     re: /(?<![\w/])(?:\d{2,3}\/\d{3,4}\/\d{4,5})(?![\w/])/g,
+    shape: { lengths: [], parts: [2, 3], joiners: "/", first: "0-9" },
     base: 0.45,
     context: keywordList(["steuernummer", "st.-nr", "stnr", "st-nr", "steuer-nr", "tax number"]),
     validate: (v) => {
@@ -504,15 +524,17 @@ export const PATTERN_RULES: PatternRule[] = [
   {
     type: "DE_KFZ",
     re: /(?<![\w])[A-ZÄÖÜ]{1,3}[ -][A-Z]{1,2} ?\d{1,4}[EH]?(?![\w])/g,
+    shape: { lengths: [], parts: [1, 2, 3], joiners: " -", first: "A-Z", lead: 7, wholeTextIf: /[ÄÖÜ]/ },
     base: 0.3,
     context: keywordList(["kennzeichen", "kfz", "nummernschild", "fahrzeug", "license plate"]),
   },
-  { type: "ES_NIF", re: /(?<![\w])\d{7,8}-?[A-Za-z](?![\w])/g, base: 0.5, context: keywordList(["nif", "dni", "documento nacional"]), validate: esNifOk },
-  { type: "ES_NIE", re: /(?<![\w])[XYZ]-?\d{7}-?[A-Z](?![\w])/g, base: 0.55, context: keywordList(["nie", "extranjero", "identificación"]), validate: esNieOk },
-  { type: "ES_PASSPORT", re: /(?<![\w])[A-Za-z]{3}\d{6}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "ES_NIF", re: /(?<![\w])\d{7,8}-?[A-Za-z](?![\w])/g, shape: { lengths: [8, 9], parts: [7, 8], joiners: "-", first: "0-9" }, base: 0.5, context: keywordList(["nif", "dni", "documento nacional"]), validate: esNifOk },
+  { type: "ES_NIE", re: /(?<![\w])[XYZ]-?\d{7}-?[A-Z](?![\w])/g, shape: { lengths: [9], parts: [1, 8], joiners: "-", first: "XYZ", lead: 2 }, base: 0.55, context: keywordList(["nie", "extranjero", "identificación"]), validate: esNieOk },
+  { type: "ES_PASSPORT", re: /(?<![\w])[A-Za-z]{3}\d{6}(?![\w])/g, shape: { lengths: [9], first: "A-Za-z" }, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
   {
     type: "FI_PERSONAL_IDENTITY_CODE",
     re: /(?<!\d)\d{6}[-+ABCDEFYXWVU]\d{3}[0-9A-Y](?![\w])/g,
+    shape: { lengths: [11], parts: [6], joiners: "-+", first: "0-9", startsInRun: true },
     base: 0.6,
     context: keywordList(["henkilötunnus", "hetu", "personal identity code", "identity code", "id code"]),
     validate: fiHetuOk,
@@ -520,6 +542,7 @@ export const PATTERN_RULES: PatternRule[] = [
   {
     type: "IT_FISCAL_CODE",
     re: /(?<![\w])[A-Z]{6}[\dLMNP-V]{2}[A-EHLMPR-T][\dLMNP-V]{2}[A-Z][\dLMNP-V]{3}[A-Z](?![\w])/gi,
+    shape: { lengths: [16], first: "A-Z", digitOptional: true },
     base: 0.6,
     context: keywordList(["codice fiscale", "fiscal code", "cf"]),
     validate: itFiscalOk,
@@ -527,53 +550,60 @@ export const PATTERN_RULES: PatternRule[] = [
   {
     type: "IT_DRIVER_LICENSE",
     re: /(?<![\w])(?:[A-Z]{2}\d{7}[A-Z]|U1[A-Z0-9]{7}[A-Z])(?![\w])/gi,
+    shape: { lengths: [10], first: "A-Z" },
     base: 0.3,
     context: keywordList(["patente", "driver license", "driving license", "license", "licence"]),
     needsContext: true,
   },
-  { type: "IT_IDENTITY_CARD", re: /(?<![\w])(?:[A-Z]{2}\d{7}|[A-Z]{2}\d{5}[A-Z]{2}|\d{7}[A-Z]{2})(?![\w])/gi, base: 0.3, context: keywordList(["carta d'identità", "carta di identità", "identity card", "id card"]), needsContext: true },
-  { type: "IT_PASSPORT", re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/gi, base: 0.3, context: keywordList(["passaporto", "italian passport"]), needsContext: true },
+  { type: "IT_IDENTITY_CARD", re: /(?<![\w])(?:[A-Z]{2}\d{7}|[A-Z]{2}\d{5}[A-Z]{2}|\d{7}[A-Z]{2})(?![\w])/gi, shape: { lengths: [9], first: "A-Z0-9" }, base: 0.3, context: keywordList(["carta d'identità", "carta di identità", "identity card", "id card"]), needsContext: true },
+  { type: "IT_PASSPORT", re: /(?<![\w])[A-Z]{2}\d{7}(?![\w])/gi, shape: { lengths: [9], first: "A-Z" }, base: 0.3, context: keywordList(["passaporto", "italian passport"]), needsContext: true },
   {
     type: "IN_PAN",
     re: /(?<![\w])[A-Z]{5}\d{4}[A-Z](?![\w])/g,
+    shape: { lengths: [10], first: "A-Z" },
     base: 0.3,
     context: keywordList(["pan", "permanent account", "income tax"]),
     validate: () => true,
   },
-  { type: "IN_PASSPORT", re: /(?<![\w])[A-Z][1-9]\d{6}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "IN_PASSPORT", re: /(?<![\w])[A-Z][1-9]\d{6}(?![\w])/g, shape: { lengths: [8], first: "A-Z" }, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
   {
     type: "IN_VEHICLE_REGISTRATION",
     re: /(?<![\w])[A-Z]{2}[ -]?\d{1,2}[ -]?[A-Z]{1,3}[ -]?\d{4}(?![\w])/g,
+    shape: { lengths: [8, 9, 10, 11], parts: [2, 3, 4, 5, 6, 7], joiners: " -", first: "A-Z", lead: 3 },
     base: 0.45,
     context: keywordList(["registration", "vehicle", "bike", "car", "number plate"]),
     validate: (v) => IN_STATES.has(v.slice(0, 2)),
   },
-  { type: "IN_VOTER", re: /(?<![\w])[A-Z]{3}\d{7}(?![\w])/g, base: 0.45, context: keywordList(["voter", "epic", "election"]) },
+  { type: "IN_VOTER", re: /(?<![\w])[A-Z]{3}\d{7}(?![\w])/g, shape: { lengths: [10], first: "A-Z" }, base: 0.45, context: keywordList(["voter", "epic", "election"]) },
   {
     type: "KR_PASSPORT",
     re: /(?<![\w])[MSROD](?:\d{3}[A-Z]\d{4}|\d{8})(?![\w])/g,
+    shape: { lengths: [9], first: "MSROD" },
     base: 0.45,
     context: keywordList(PASSPORT_CTX),
     validate: (v) => /[A-Z]/.test(v.slice(1)) || false,
   },
-  { type: "KR_PASSPORT", re: /(?<![\w])[MSROD]\d{8}(?![\w])/g, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
-  { type: "SG_NRIC_FIN", re: /(?<![\w])[STFGM]\d{7}[A-Z](?![\w])/gi, base: 0.6, context: keywordList(["nric", "fin", "identity card"]), validate: sgNricOk },
+  { type: "KR_PASSPORT", re: /(?<![\w])[MSROD]\d{8}(?![\w])/g, shape: { lengths: [9], first: "MSROD" }, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
+  { type: "SG_NRIC_FIN", re: /(?<![\w])[STFGM]\d{7}[A-Z](?![\w])/gi, shape: { lengths: [9], first: "STFGM" }, base: 0.6, context: keywordList(["nric", "fin", "identity card"]), validate: sgNricOk },
   {
     type: "SG_UEN",
     re: /(?<![\w])(?:\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])(?![\w])/g,
+    shape: { lengths: [9, 10], first: "0-9TSR" },
     base: 0.45,
     context: keywordList(["uen", "unique entity", "acra", "company registration"]),
   },
-  { type: "NG_VEHICLE_REGISTRATION", re: /(?<![\w])[A-Z]{3} ?\d{3}[A-Z]{2}(?![\w])/g, base: 0.45, context: keywordList(["plate", "vehicle", "registration"]) },
+  { type: "NG_VEHICLE_REGISTRATION", re: /(?<![\w])[A-Z]{3} ?\d{3}[A-Z]{2}(?![\w])/g, shape: { lengths: [8], parts: [3], joiners: " ", first: "A-Z", lead: 4 }, base: 0.45, context: keywordList(["plate", "vehicle", "registration"]) },
   {
     type: "TR_LICENSE_PLATE",
     re: /(?<![\w])(?:0[1-9]|[1-7]\d|8[01]) (?:[A-Z] \d{4,5}|[A-Z]{2} \d{3,4}|[A-Z]{3} \d{2,3}|[A-Z] \d{3}|[A-Z]{2} \d{2})(?![\w])/g,
+    shape: { lengths: [], parts: [2], joiners: " ", first: "0-9" },
     base: 0.3,
     context: keywordList(["plaka", "plate", "vehicle", "araç"]),
   },
   {
     type: "US_DRIVER_LICENSE",
     re: /(?<![\w])[A-Z]\d{3}-?\d{3,4}-?\d{2,5}(?:-?\d{1,3})?(?![\w])/g,
+    shape: { lengths: [9, 10, 11, 12, 13, 14, 15, 16], parts: [4, 7, 8, 9, 10, 11, 12, 13], joiners: "-", first: "A-Z" },
     base: 0.2,
     context: keywordList(["driver license", "driver's license", "drivers license", "driver licence", "driving license", "dl#", "dl number", "license number"]),
     needsContext: true,
@@ -581,59 +611,27 @@ export const PATTERN_RULES: PatternRule[] = [
 ];
 
 /**
- * Alphanumeric national ids. With `minScore`, a rule whose base score (without context) cannot reach
- * it only runs when one of its context keywords occurs in the text, and then only in the windows that
- * follow those keywords.
+ * Alphanumeric national ids. Every rule's regex is only run where its match could start (see
+ * token-scan.ts); a context keyword counts when it lies within the 48 characters before the value.
+ * With `minScore`, only findings scoring at least that much are returned.
  */
 export function detectPatterns(text: string, rules: readonly PatternRule[] = PATTERN_RULES, shared?: TextContext, minScore = 0): Finding[] {
-  const tc = textContext(text, shared);
-  if (!tc.hasDigit) return [];
+  if (!textContext(text, shared).hasDigit) return [];
   const out: Finding[] = [];
   const short = text.length <= 64; // only then can a value be "standalone"
-  for (const r of rules) {
-    const ctxAny = tc.any(r.context);
-    if (!ctxAny && !short && (r.needsContext || r.base < minScore)) continue;
-    const emit = (v: string, s: number) => {
-      const e = s + v.length;
-      if (r.validate && !r.validate(v)) return;
-      const ctx = ctxAny && tc.has(r.context, s, e, 48);
+  const found = scanTokenRules(text, rules);
+  rules.forEach((r, i) => {
+    const spans = found[i]!;
+    for (let k = 0; k < spans.length; k += 2) {
+      const s = spans[k]!;
+      const e = spans[k + 1]!;
+      if (r.validate && !r.validate(text.slice(s, e))) continue;
+      const ctx = hasContext(text, s, e, r.context.words);
       const standalone = short && isStandalone(text, s, e);
-      if (r.needsContext && !ctx && !standalone) return;
+      if (r.needsContext && !ctx && !standalone) continue;
       const score = clamp01(r.base + (ctx ? (r.boost ?? 0.4) : standalone ? 0.25 : 0));
       if (score >= minScore) out.push({ type: r.type, start: s, end: e, score });
-    };
-    if (short || r.base >= minScore) {
-      r.re.lastIndex = 0;
-      for (let m = r.re.exec(text); m; m = r.re.exec(text)) emit(m[0], m.index);
-      continue;
     }
-    // context required: search only the bounded windows after each keyword
-    let lastEnd = -1;
-    for (const w of mergeWindows(tc.positions(r.context), text.length)) {
-      const slice = text.slice(w.start, w.end);
-      r.re.lastIndex = 0;
-      for (let m = r.re.exec(slice); m; m = r.re.exec(slice)) {
-        const s = w.start + m.index;
-        const e = s + m[0].length;
-        // the slice hides the characters around it: re-check the word boundaries in the full text
-        if (s <= lastEnd || (s > 0 && /\w/.test(text[s - 1]!)) || (e < text.length && /\w/.test(text[e]!))) continue;
-        emit(m[0], s);
-        lastEnd = e;
-      }
-    }
-  }
-  return out;
-}
-
-/** Windows where a value preceded by a context keyword (within 48 chars) can lie: [kw end, kw start + 48 + 40). */
-function mergeWindows(kws: { start: number; end: number }[], n: number): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
-  for (const k of kws) {
-    const s = k.end;
-    const e = Math.min(n, k.start + 88);
-    const prev = out[out.length - 1];
-    if (prev && s <= prev.end) prev.end = Math.max(prev.end, e);
-    else out.push({ start: s, end: e });
-  }
+  });
   return out;
 }

@@ -1,0 +1,261 @@
+// Finds the matches of many short token patterns (the alphanumeric national ids) in one pass over the
+// text. Each pattern's match is a run of word characters, or a few runs joined by single separators,
+// and (with one declared exception) holds a digit: so instead of running every regex over the whole
+// text, the scan visits the word runs that hold digits, derives where a match could start, and runs a
+// rule's regex (sticky) only at starts whose first run has a length and first character the rule
+// allows. The result is exactly what each regex finds when run over the whole text on its own.
+
+/** Where a rule's match can start, described by its first run of ASCII word characters [A-Za-z0-9_]. */
+export interface TokenShape {
+  /** Lengths of the match's first word run when that run is the whole match. */
+  lengths: readonly number[];
+  /** Lengths of the match's first word run when the match goes on after it, past one of `joiners`. */
+  parts?: readonly number[];
+  /** The characters that can follow a first run of a length in `parts`. */
+  joiners?: string;
+  /** Character class (regex class syntax, without brackets) of the match's first character. */
+  first: string;
+  /** Characters of the match that can come before the word run holding its first digit (default 0). */
+  lead?: number;
+  /** The match may start inside a word run (its first run is then a suffix of that run). */
+  startsInRun?: boolean;
+  /** The match may hold no digit: every word run of a length in `lengths` is tried. */
+  digitOptional?: boolean;
+  /** On texts this matches, the rule's regex runs over the whole text (the shape only covers ASCII). */
+  wholeTextIf?: RegExp;
+}
+
+export interface TokenRule {
+  /** Global regex: its matches are what the scan returns. */
+  re: RegExp;
+  shape: TokenShape;
+}
+
+/** ASCII word characters [A-Za-z0-9_] (what \\w means without the u flag), by char code (table: fast). */
+const IS_WORD = new Uint8Array(65536);
+for (let c = 0; c < 128; c++) IS_WORD[c] = /\w/.test(String.fromCharCode(c)) ? 1 : 0;
+
+/** Separators that can join the runs of a match before the run holding its first digit. */
+function isLeadSeparator(c: number): boolean {
+  return c === 32 || c === 45; // space, '-'
+}
+
+function runStart(text: string, i: number): number {
+  while (i > 0 && IS_WORD[text.charCodeAt(i - 1)] === 1) i--;
+  return i;
+}
+
+/** Start of the run holding text[i], or -1 when it starts before `floor`. */
+function runStartAtLeast(text: string, i: number, floor: number): number {
+  while (i > floor && IS_WORD[text.charCodeAt(i - 1)] === 1) i--;
+  return i > 0 && IS_WORD[text.charCodeAt(i - 1)] === 1 ? -1 : i;
+}
+
+function runEnd(text: string, i: number): number {
+  while (i < text.length && IS_WORD[text.charCodeAt(i)] === 1) i++;
+  return i;
+}
+
+interface CompiledRule {
+  index: number;
+  sticky: RegExp;
+  /** Indexed by char code (< 128): can the match start with this character? */
+  first: Uint8Array;
+  /** Indexed by char code (< 128): can this character follow a first run of a length in `parts`? */
+  joiner: Uint8Array;
+  /** The first run's possible lengths, longest first, each with whether a joiner must follow the run. */
+  firstRuns: readonly FirstRun[];
+}
+
+interface FirstRun {
+  len: number;
+  needsJoiner: boolean;
+}
+
+interface Plan {
+  /** Rules that start at a whole word run, at [len * 128 + first char code], for a run that is the whole match… */
+  whole: (readonly CompiledRule[])[];
+  /** … and for a run after which the match goes on past a joiner. */
+  part: (readonly CompiledRule[])[];
+  /** The longest first run of any rule (the tables end there). */
+  maxRun: number;
+  inRun: CompiledRule[];
+  digitOptional: CompiledRule[];
+  wholeTextIf: { rule: CompiledRule; when: RegExp; re: RegExp }[];
+  maxLead: number;
+}
+
+const PLANS = new WeakMap<readonly TokenRule[], Plan>();
+
+function asciiTable(cls: string, ignoreCase: boolean): Uint8Array {
+  const table = new Uint8Array(128);
+  if (cls === "") return table;
+  const re = new RegExp(`[${cls}]`, ignoreCase ? "i" : "");
+  for (let c = 0; c < 128; c++) if (re.test(String.fromCharCode(c))) table[c] = 1;
+  return table;
+}
+
+/** Longest first: for a rule starting inside a run, that is the earliest start. */
+function firstRuns(shape: TokenShape): FirstRun[] {
+  const runs = shape.lengths.map((len) => ({ len, needsJoiner: false }));
+  for (const len of shape.parts ?? []) if (!shape.lengths.includes(len)) runs.push({ len, needsJoiner: true });
+  return runs.sort((a, b) => b.len - a.len);
+}
+
+function compile(r: TokenRule, index: number): CompiledRule {
+  const flags = r.re.flags.replace("g", "");
+  const escapedJoiners = (r.shape.joiners ?? "").replace(/[-\\\]^]/g, "\\$&");
+  return {
+    index,
+    sticky: new RegExp(r.re.source, flags + "y"),
+    first: asciiTable(r.shape.first, flags.includes("i")),
+    joiner: asciiTable(escapedJoiners, false),
+    firstRuns: firstRuns(r.shape),
+  };
+}
+
+const NONE: readonly CompiledRule[] = [];
+
+function plan(rules: readonly TokenRule[]): Plan {
+  let p = PLANS.get(rules);
+  if (p) return p;
+  const maxRun = Math.max(0, ...rules.flatMap((r) => [...r.shape.lengths, ...(r.shape.parts ?? [])]));
+  const whole: CompiledRule[][] = [];
+  const part: CompiledRule[][] = [];
+  p = { whole, part, maxRun, inRun: [], digitOptional: [], wholeTextIf: [], maxLead: 0 };
+  for (let i = 0; i < rules.length; i++) {
+    const shape = rules[i]!.shape;
+    const c = compile(rules[i]!, i);
+    if (shape.wholeTextIf) p.wholeTextIf.push({ rule: c, when: shape.wholeTextIf, re: rules[i]!.re });
+    if (shape.digitOptional) p.digitOptional.push(c);
+    else if (shape.startsInRun) p.inRun.push(c);
+    else {
+      for (const run of c.firstRuns) {
+        const table = run.needsJoiner ? part : whole;
+        for (let ch = 0; ch < 128; ch++) if (c.first[ch] === 1) (table[run.len * 128 + ch] ??= []).push(c);
+      }
+    }
+    p.maxLead = Math.max(p.maxLead, shape.lead ?? 0);
+  }
+  for (let k = 0; k < (maxRun + 1) * 128; k++) {
+    whole[k] ??= NONE as CompiledRule[];
+    part[k] ??= NONE as CompiledRule[];
+  }
+  PLANS.set(rules, p);
+  return p;
+}
+
+/** Per-text state of a scan: each rule's matches so far ([start, end] pairs) and where its last one ended. */
+class Scan {
+  readonly text: string;
+  readonly found: number[][];
+  private readonly lastEnd: Int32Array;
+
+  constructor(text: string, ruleCount: number) {
+    this.text = text;
+    this.found = [];
+    for (let i = 0; i < ruleCount; i++) this.found.push([]);
+    this.lastEnd = new Int32Array(ruleCount);
+  }
+
+  /** Takes the matches of the rule's whole-text regex, and leaves the rule out of the candidate scan. */
+  takeWholeText(rule: CompiledRule, re: RegExp): void {
+    re.lastIndex = 0;
+    for (let m = re.exec(this.text); m; m = re.exec(this.text)) this.found[rule.index]!.push(m.index, m.index + m[0].length);
+    this.lastEnd[rule.index] = this.text.length + 1;
+  }
+
+  /** Tries the rule at `p`; starts must come in increasing order per rule (as a global regex visits them). */
+  tryAt(rule: CompiledRule, p: number): void {
+    const c = this.text.charCodeAt(p);
+    if (p < this.lastEnd[rule.index]! || c >= 128 || rule.first[c] !== 1) return;
+    rule.sticky.lastIndex = p;
+    if (!rule.sticky.test(this.text)) return;
+    this.found[rule.index]!.push(p, rule.sticky.lastIndex);
+    this.lastEnd[rule.index] = rule.sticky.lastIndex;
+  }
+}
+
+/**
+ * The matches of each rule's regex over the whole text, as [start, end, start, end, …] per rule (same
+ * order as `rules`). Linear: every word run is expanded a bounded number of times.
+ */
+export function scanTokenRules(text: string, rules: readonly TokenRule[]): number[][] {
+  const p = plan(rules);
+  const scan = new Scan(text, rules.length);
+  for (const w of p.wholeTextIf) if (w.when.test(text)) scan.takeWholeText(w.rule, w.re);
+  scanDigitRuns(scan, p);
+  for (const rule of p.digitOptional) scanRunsOfLength(scan, rule);
+  return scan.found;
+}
+
+const DIGIT_RE = /[0-9]/g;
+
+/** Visits every word run holding a digit, after the runs chained before it, in text order. */
+function scanDigitRuns(scan: Scan, p: Plan): void {
+  const text = scan.text;
+  // a chained run and its separator take at least 2 characters: at most maxLead / 2 + 1 runs fit
+  const starts = new Int32Array(p.maxLead + 1);
+  const ends = new Int32Array(p.maxLead + 1);
+  let tried = 0; // word runs starting before this have been tried
+  DIGIT_RE.lastIndex = 0;
+  while (DIGIT_RE.test(text)) {
+    const digit = DIGIT_RE.lastIndex - 1;
+    const ws = runStart(text, digit);
+    const we = runEnd(text, digit + 1);
+    // runs joined to this one by single separators, starting at most maxLead characters before it
+    let n = 0;
+    const floor = Math.max(tried, ws - p.maxLead);
+    for (let q = ws; q - 2 >= floor && isLeadSeparator(text.charCodeAt(q - 1)) && IS_WORD[text.charCodeAt(q - 2)] === 1; ) {
+      const s = runStartAtLeast(text, q - 2, floor);
+      if (s < 0) break;
+      starts[n] = s;
+      ends[n++] = q - 1;
+      q = s;
+    }
+    for (let i = n - 1; i >= 0; i--) tryRunStart(scan, p, starts[i]!, ends[i]!);
+    tryRunStart(scan, p, ws, we);
+    for (const rule of p.inRun) tryInRun(scan, rule, ws, we);
+    tried = we;
+    DIGIT_RE.lastIndex = we;
+  }
+}
+
+function tryRunStart(scan: Scan, p: Plan, start: number, end: number): void {
+  const len = end - start;
+  if (len > p.maxRun) return;
+  const k = len * 128 + scan.text.charCodeAt(start);
+  for (const rule of p.whole[k]!) scan.tryAt(rule, start);
+  const part = p.part[k]!;
+  if (part.length === 0) return;
+  const next = scan.text.charCodeAt(end);
+  for (const rule of part) if (next < 128 && rule.joiner[next] === 1) scan.tryAt(rule, start);
+}
+
+/** A rule starting inside a run: its first run is a suffix of [start, end). */
+function tryInRun(scan: Scan, rule: CompiledRule, start: number, end: number): void {
+  const next = scan.text.charCodeAt(end);
+  const joined = next < 128 && rule.joiner[next] === 1;
+  for (const run of rule.firstRuns) if (end - run.len >= start && (joined || !run.needsJoiner)) scan.tryAt(rule, end - run.len);
+}
+
+/**
+ * Tries the rule at every word run of a length it allows as a whole match. Probing every `stride`-th
+ * character (the shortest such length) is enough: a run that long holds a probed position.
+ */
+function scanRunsOfLength(scan: Scan, rule: CompiledRule): void {
+  const text = scan.text;
+  const lengths = rule.firstRuns.filter((r) => !r.needsJoiner).map((r) => r.len);
+  const stride = Math.min(...lengths);
+  let i = stride - 1;
+  while (i < text.length) {
+    if (IS_WORD[text.charCodeAt(i)] !== 1) {
+      i += stride;
+      continue;
+    }
+    const s = runStart(text, i);
+    const e = runEnd(text, i + 1);
+    if (lengths.includes(e - s)) scan.tryAt(rule, s);
+    i = e + stride; // text[e] is no word character: a later run of `stride` characters holds this probe or a later one
+  }
+}
