@@ -44,11 +44,15 @@ export function ibanMod97(iban: string): boolean {
   let rem = 0;
   for (let i = 0; i < re.length; i++) {
     const c = re.charCodeAt(i);
-    if (c >= 48 && c <= 57) rem = (rem * 10 + (c - 48)) % 97;
-    else if (c >= 65 && c <= 90) rem = (rem * 100 + (c - 55)) % 97;
-    else return false;
+    if ((c < 48 || c > 57) && (c < 65 || c > 90)) return false;
+    rem = mod97Step(rem, c);
   }
   return rem === 1;
+}
+
+/** The mod-97 remainder after one more IBAN character (char code of a digit or of A-Z: 10-35). */
+export function mod97Step(rem: number, c: number): number {
+  return c <= 57 ? (rem * 10 + (c - 48)) % 97 : (rem * 100 + (c - 55)) % 97;
 }
 
 const VERHOEFF_D = [

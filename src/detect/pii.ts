@@ -4,7 +4,7 @@
 
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
-import { base58Decode, bech32Verify, ibanMod97 } from "./checksums.ts";
+import { base58Decode, bech32Verify, mod97Step } from "./checksums.ts";
 import { clamp01, hasContext, isAsciiAlnum, isStandalone, keywordList, textContext } from "./context.ts";
 import type { KeywordList, TextContext } from "./context.ts";
 import { scanTokenRules } from "./token-scan.ts";
@@ -274,36 +274,58 @@ const IBAN_LENGTHS: Record<string, number> = {
   PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, RU: 33, SA: 24, SC: 31, SD: 18, SE: 24, SI: 19, SK: 24, SM: 27, SO: 23, ST: 25, SV: 28,
   TL: 23, TN: 24, TR: 26, UA: 29, VA: 22, VG: 24, XK: 20, YE: 30,
 };
+// IBAN length by country code, at (first letter - 'A') * 26 + (second letter - 'A'); 0 for no IBAN country
+const IBAN_LENGTH_BY_CODE = new Uint8Array(26 * 26);
+for (const [code, len] of Object.entries(IBAN_LENGTHS)) IBAN_LENGTH_BY_CODE[(code.charCodeAt(0) - 65) * 26 + code.charCodeAt(1) - 65] = len;
+
+// country code and check digits (exactly 4 characters: the look-ahead consumes nothing)
 const IBAN_START_RE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?=[ -]?[A-Z0-9])/g;
 
 const IBAN_CTX = keywordList(["iban", "account", "bank", "transfer", "konto", "cuenta", "compte"]);
+
+function isUpperOrDigit(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+}
+
+/**
+ * End of the IBAN of `len` characters whose first four are at `start`, or -1: upper-case letters and
+ * digits, grouped by single spaces or single dashes (one kind throughout), not followed by a letter or
+ * digit, with a valid mod-97 check (computed on the way: the first four characters count last).
+ */
+function ibanEnd(text: string, start: number, len: number): number {
+  let n = 4;
+  let i = start + 4;
+  let sep = -1;
+  let rem = 0;
+  while (n < len && i < text.length) {
+    const c = text.charCodeAt(i);
+    if (isUpperOrDigit(c)) {
+      rem = mod97Step(rem, c);
+      n++;
+      i++;
+    } else if ((c === 32 || c === 45) && (sep === -1 || sep === c) && isUpperOrDigit(text.charCodeAt(i + 1))) {
+      sep = c;
+      i++;
+    } else break;
+  }
+  if (n !== len || isAsciiAlnum(text.charCodeAt(i))) return -1;
+  for (let k = start; k < start + 4; k++) rem = mod97Step(rem, text.charCodeAt(k));
+  return rem === 1 ? i : -1;
+}
 
 export function detectIban(text: string, shared?: TextContext): Finding[] {
   const out: Finding[] = [];
   if (!textContext(text, shared).hasDigit) return out;
   IBAN_START_RE.lastIndex = 0;
-  for (let m = IBAN_START_RE.exec(text); m; m = IBAN_START_RE.exec(text)) {
-    const len = IBAN_LENGTHS[m[0].slice(0, 2)];
-    if (!len) continue;
-    let compact = m[0];
-    let i = m.index + 4;
-    let sep = "";
-    while (compact.length < len && i < text.length) {
-      const ch = text[i]!;
-      if (/[A-Z0-9]/.test(ch)) {
-        compact += ch;
-        i++;
-      } else if ((ch === " " || ch === "-") && (sep === "" || sep === ch) && i + 1 < text.length && /[A-Z0-9]/.test(text[i + 1]!)) {
-        sep = ch;
-        i++;
-      } else break;
-    }
-    if (compact.length !== len) continue;
-    if (i < text.length && /[A-Za-z0-9]/.test(text[i]!)) continue;
-    if (!ibanMod97(compact)) continue;
-    const ctx = textContext(text, shared).has(IBAN_CTX, m.index, i);
-    out.push({ type: "IBAN_CODE", start: m.index, end: i, score: ctx ? 0.95 : 0.85 });
-    IBAN_START_RE.lastIndex = i;
+  while (IBAN_START_RE.test(text)) {
+    const start = IBAN_START_RE.lastIndex - 4;
+    const len = IBAN_LENGTH_BY_CODE[(text.charCodeAt(start) - 65) * 26 + text.charCodeAt(start + 1) - 65]!;
+    if (len === 0) continue;
+    const end = ibanEnd(text, start, len);
+    if (end < 0) continue;
+    const ctx = hasContext(text, start, end, IBAN_CTX.words);
+    out.push({ type: "IBAN_CODE", start, end, score: ctx ? 0.95 : 0.85 });
+    IBAN_START_RE.lastIndex = end;
   }
   return out;
 }
