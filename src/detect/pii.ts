@@ -178,13 +178,45 @@ export function detectBareDomain(text: string, taken: Finding[]): Finding[] {
 // ---------------------------------------------------------------- IP
 
 const IPV4_RE = /(?<![\w.:])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?![\w]|\.\d)/g;
-const IPV6_RE = /(?<![\w:.%])(?=[0-9a-f]{0,4}:[0-9a-f:])[0-9a-f:.]{2,45}(?:%[\w]{1,15})?/gi;
+// sticky: tried only where a match can start (see ipv6Matches)
+const IPV6_AT = /(?<![\w:.%])(?=[0-9a-f]{0,4}:[0-9a-f:])[0-9a-f:.]{2,45}(?:%[\w]{1,15})?/iy;
+
+function isHexDigit(c: number): boolean {
+  return (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102);
+}
+
+/** Characters IPV6_AT's look-behind excludes before a match: [\w:.%]. */
+function joinsIpv6(c: number): boolean {
+  return isAsciiAlnum(c) || c === 95 || c === 58 || c === 46 || c === 37;
+}
+
+/**
+ * What IPV6_AT finds over the whole text, as a global regex would. Its look-ahead needs a colon followed
+ * by a hex digit or a colon, at most 4 hex digits after the start, and its look-behind no hex digit just
+ * before the start: so a match can only start where the run of hex digits before such a colon starts.
+ */
+function ipv6Matches(text: string): { index: number; value: string }[] {
+  const out: { index: number; value: string }[] = [];
+  let lastEnd = 0;
+  for (let colon = text.indexOf(":"); colon >= 0; colon = text.indexOf(":", colon + 1)) {
+    const next = text.charCodeAt(colon + 1);
+    if (next !== 58 && !isHexDigit(next)) continue;
+    let s = colon;
+    while (s > 0 && colon - s <= 4 && isHexDigit(text.charCodeAt(s - 1))) s--;
+    if (colon - s > 4 || s < lastEnd || (s > 0 && joinsIpv6(text.charCodeAt(s - 1)))) continue;
+    IPV6_AT.lastIndex = s;
+    const m = IPV6_AT.exec(text);
+    if (!m) continue;
+    out.push({ index: s, value: m[0] });
+    lastEnd = s + m[0].length;
+  }
+  return out;
+}
 
 export function detectIp(text: string): Finding[] {
   const out: Finding[] = [];
-  IPV6_RE.lastIndex = 0;
-  for (let m = IPV6_RE.exec(text); m; m = IPV6_RE.exec(text)) {
-    let cand = m[0];
+  for (const m of ipv6Matches(text)) {
+    let cand = m.value;
     let zone = "";
     const pct = cand.indexOf("%");
     if (pct >= 0) {
@@ -196,7 +228,7 @@ export function detectIp(text: string): Finding[] {
     const after = text.charCodeAt(end);
     if (end < text.length && (isAsciiAlnum(after) || after === 95)) continue;
     if (text[end] === ":" && /^:[0-9a-f]/i.test(text.slice(end, end + 2))) continue;
-    if (!isIPv6(cand)) continue;
+    if (cand.indexOf(":") === cand.lastIndexOf(":") || !isIPv6(cand)) continue; // an IPv6 address has 2 colons or more
     if (!cand.includes("::") && cand.split(":").length < 8 && !cand.includes(".")) continue;
     out.push({ type: "IP_ADDRESS", start: m.index, end, score: cand === "::" ? 0.3 : 0.8 });
   }
