@@ -11,6 +11,15 @@ import { scanTokenRules } from "./token-scan.ts";
 import type { TokenRule } from "./token-scan.ts";
 import type { Finding } from "./types.ts";
 
+/**
+ * Does a keyword of the list lie within the 48 characters before `start`? From the shared analysis when
+ * there is one (its keyword pass runs once per text anyway), else read off that window (so that a
+ * detector run on its own needs no keyword pass over the whole text).
+ */
+function contextBefore(text: string, list: KeywordList, start: number, end: number, shared: TextContext | undefined): boolean {
+  return shared?.text === text ? shared.has(list, start, end) : hasContext(text, start, end, list.words);
+}
+
 // ---------------------------------------------------------------- e-mail
 
 function isLocalChar(c: number): boolean {
@@ -245,21 +254,47 @@ export function detectIp(text: string): Finding[] {
 
 // ---------------------------------------------------------------- MAC
 
-// the first hex digit comes before the look-behind (which then checks the character before it), so that
-// the engine's fast scan for a first character applies: about twice as fast as a leading look-behind
-const MAC_RE = /[0-9A-Fa-f](?<![\w:.-][0-9A-Fa-f])(?:[0-9A-Fa-f]([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}|[0-9A-Fa-f]{3}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.[0-9A-Fa-f])/g;
+// sticky: tried only where a match can start (see macStarts); the first hex digit comes before the
+// look-behind (which then checks the character before it)
+const MAC_AT = /[0-9A-Fa-f](?<![\w:.-][0-9A-Fa-f])(?:[0-9A-Fa-f]([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}|[0-9A-Fa-f]{3}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.[0-9A-Fa-f])/y;
+// the start of the colon or dash form: two hex digits, a separator, two hex digits, the same separator
+const MAC_PAIRS_RE = /[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}\1/g;
 
 const MAC_CTX = keywordList(["mac", "hardware", "ethernet", "wifi", "wi-fi", "bssid", "ether"]);
 
+/**
+ * Sorted positions where MAC_AT can match: where MAC_PAIRS_RE matches, and 4 characters before a '.'
+ * between hex digits that has another '.' 5 characters on.
+ */
+function macStarts(text: string): number[] {
+  const starts: number[] = [];
+  MAC_PAIRS_RE.lastIndex = 0;
+  while (MAC_PAIRS_RE.test(text)) {
+    const s = MAC_PAIRS_RE.lastIndex - 6;
+    starts.push(s);
+    MAC_PAIRS_RE.lastIndex = s + 1;
+  }
+  const pairs = starts.length;
+  for (let dot = text.indexOf(".", 4); dot >= 0; dot = text.indexOf(".", dot + 1)) {
+    if (text.charCodeAt(dot + 5) === 46 && isHexDigit(text.charCodeAt(dot - 1)) && isHexDigit(text.charCodeAt(dot + 1))) starts.push(dot - 4);
+  }
+  return starts.length > pairs ? starts.sort((a, b) => a - b) : starts;
+}
+
 export function detectMac(text: string, shared?: TextContext): Finding[] {
-  if (text.indexOf(":") < 0 && text.indexOf("-") < 0 && text.indexOf(".") < 0) return [];
   const out: Finding[] = [];
-  MAC_RE.lastIndex = 0;
-  for (let m = MAC_RE.exec(text); m; m = MAC_RE.exec(text)) {
+  let lastEnd = 0;
+  for (const s of macStarts(text)) {
+    if (s < lastEnd) continue;
+    MAC_AT.lastIndex = s;
+    const m = MAC_AT.exec(text);
+    if (!m) continue;
+    const end = s + m[0].length;
+    lastEnd = end;
     const hex = m[0].replace(/[:.-]/g, "").toLowerCase();
     if (hex === "ffffffffffff" || hex === "000000000000") continue;
-    const ctx = textContext(text, shared).has(MAC_CTX, m.index, m.index + m[0].length);
-    out.push({ type: "MAC_ADDRESS", start: m.index, end: m.index + m[0].length, score: ctx ? 0.9 : 0.6 });
+    const ctx = contextBefore(text, MAC_CTX, s, end, shared);
+    out.push({ type: "MAC_ADDRESS", start: s, end, score: ctx ? 0.9 : 0.6 });
   }
   return out;
 }
@@ -355,7 +390,7 @@ export function detectIban(text: string, shared?: TextContext): Finding[] {
     if (len === 0) continue;
     const end = ibanEnd(text, start, len);
     if (end < 0) continue;
-    const ctx = hasContext(text, start, end, IBAN_CTX.words);
+    const ctx = contextBefore(text, IBAN_CTX, start, end, shared);
     out.push({ type: "IBAN_CODE", start, end, score: ctx ? 0.95 : 0.85 });
     IBAN_START_RE.lastIndex = end;
   }
@@ -680,7 +715,7 @@ export function detectPatterns(text: string, rules: readonly PatternRule[] = PAT
       const s = spans[k]!;
       const e = spans[k + 1]!;
       if (r.validate && !r.validate(text.slice(s, e))) continue;
-      const ctx = hasContext(text, s, e, r.context.words);
+      const ctx = contextBefore(text, r.context, s, e, shared);
       const standalone = short && isStandalone(text, s, e);
       if (r.needsContext && !ctx && !standalone) continue;
       const score = clamp01(r.base + (ctx ? (r.boost ?? 0.4) : standalone ? 0.25 : 0));
