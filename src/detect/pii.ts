@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { base58Decode, bech32Verify, mod97Step } from "./checksums.ts";
-import { clamp01, hasContext, isAsciiAlnum, isStandalone, keywordList, textContext } from "./context.ts";
+import { clamp01, hasContext, isAsciiAlnum, isAsciiAlpha, isStandalone, keywordList, textContext } from "./context.ts";
 import type { KeywordList, TextContext } from "./context.ts";
 import { scanTokenRules } from "./token-scan.ts";
 import type { TokenRule } from "./token-scan.ts";
@@ -30,6 +30,10 @@ function isDomainChar(c: number): boolean {
   return isAsciiAlnum(c) || c === 46 || c === 45;
 }
 
+function isDotOrDash(c: number): boolean {
+  return c === 46 || c === 45;
+}
+
 /** Anchored on '@': expansions stop at the previous/next '@', so the total work is O(n). */
 export function detectEmail(text: string): Finding[] {
   const out: Finding[] = [];
@@ -41,28 +45,41 @@ export function detectEmail(text: string): Finding[] {
     while (e < text.length && e - at < 254 && isDomainChar(text.charCodeAt(e))) e++;
     const next = text.indexOf("@", at + 1);
     // trim
-    while (s < at && (text[s] === "." || text[s] === "-")) s++;
-    while (e > at + 1 && (text[e - 1] === "." || text[e - 1] === "-")) e--;
-    const tooLong = (s > 0 && isLocalChar(text.charCodeAt(s - 1)) && text[s - 1] !== "." && text[s - 1] !== "-") || (e < text.length && e - at >= 254);
-    if (!tooLong && s < at && e > at + 3) {
-      const local = text.slice(s, at);
-      const domain = text.slice(at + 1, e);
-      if (validEmailParts(local, domain)) out.push({ type: "EMAIL_ADDRESS", start: s, end: e, score: 0.95 });
-    }
+    while (s < at && isDotOrDash(text.charCodeAt(s))) s++;
+    while (e > at + 1 && isDotOrDash(text.charCodeAt(e - 1))) e--;
+    const before = text.charCodeAt(s - 1);
+    const tooLong = (s > 0 && isLocalChar(before) && !isDotOrDash(before)) || (e < text.length && e - at >= 254);
+    if (!tooLong && s < at && e > at + 3 && validEmailParts(text, s, at, e)) out.push({ type: "EMAIL_ADDRESS", start: s, end: e, score: 0.95 });
     at = next;
   }
   return out;
 }
 
-function validEmailParts(local: string, domain: string): boolean {
-  if (local.length === 0 || local.length > 64 || local.includes("..")) return false;
-  const labels = domain.split(".");
-  if (labels.length < 2) return false;
-  for (const l of labels) {
-    if (l.length === 0 || l.length > 63 || l.startsWith("-") || l.endsWith("-")) return false;
+/**
+ * The local part [s, at) and the domain (at, e) (letters, digits, '.' and '-' only) are well formed: no
+ * ".." in the local part, 2 labels or more of 1-63 characters not starting or ending with '-', and a
+ * top-level label of 2-24 letters or an "xn--" one.
+ */
+function validEmailParts(text: string, s: number, at: number, e: number): boolean {
+  if (at - s > 64) return false;
+  for (let i = s + 1; i < at; i++) if (text.charCodeAt(i) === 46 && text.charCodeAt(i - 1) === 46) return false;
+  let labels = 0;
+  let label = at + 1;
+  for (let i = at + 1; i <= e; i++) {
+    if (i < e && text.charCodeAt(i) !== 46) continue;
+    const len = i - label;
+    if (len === 0 || len > 63 || text.charCodeAt(label) === 45 || text.charCodeAt(i - 1) === 45) return false;
+    labels++;
+    if (i < e) label = i + 1;
   }
-  const tld = labels[labels.length - 1]!;
-  return /^(?:[A-Za-z]{2,24}|xn--[A-Za-z0-9-]{1,59})$/.test(tld);
+  return labels >= 2 && isTopLevelLabel(text, label, e);
+}
+
+function isTopLevelLabel(text: string, s: number, e: number): boolean {
+  if (text.startsWith("xn--", s)) return e - s >= 5;
+  if (e - s < 2 || e - s > 24) return false;
+  for (let i = s; i < e; i++) if (!isAsciiAlpha(text.charCodeAt(i))) return false;
+  return true;
 }
 
 // ---------------------------------------------------------------- URL
