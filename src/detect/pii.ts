@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { base58Decode, bech32Verify, mod97Step } from "./checksums.ts";
-import { clamp01, hasContext, isAsciiAlnum, isAsciiAlpha, isStandalone, keywordList, textContext } from "./context.ts";
+import { clamp01, hasContext, isAsciiAlnum, isAsciiAlpha, isAsciiDigit, isStandalone, keywordList, textContext } from "./context.ts";
 import type { KeywordList, TextContext } from "./context.ts";
 import { scanTokenRules } from "./token-scan.ts";
 import type { TokenRule } from "./token-scan.ts";
@@ -203,8 +203,8 @@ export function detectBareDomain(text: string, taken: Finding[]): Finding[] {
 
 // ---------------------------------------------------------------- IP
 
-const IPV4_RE = /(?<![\w.:])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?![\w]|\.\d)/g;
-// sticky: tried only where a match can start (see ipv6Matches)
+// sticky, like IPV6_AT: tried only where a match can start (see ipv4Matches)
+const IPV4_AT = /(?<![\w.:])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?![\w]|\.\d)/y;
 const IPV6_AT = /(?<![\w:.%])(?=[0-9a-f]{0,4}:[0-9a-f:])[0-9a-f:.]{2,45}(?:%[\w]{1,15})?/iy;
 
 function isHexDigit(c: number): boolean {
@@ -216,25 +216,54 @@ function joinsIpv6(c: number): boolean {
   return isAsciiAlnum(c) || c === 95 || c === 58 || c === 46 || c === 37;
 }
 
+/** Does the run of [0-9a-fA-F:.] at `s` hold two colons within the 45 characters IPV6_AT can take? */
+function twoColonsAhead(text: string, s: number): boolean {
+  let colons = 0;
+  for (let i = s; i < s + 45; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 58) {
+      if (++colons === 2) return true;
+    } else if (c !== 46 && !isHexDigit(c)) return false;
+  }
+  return false;
+}
+
 /**
- * What IPV6_AT finds over the whole text, as a global regex would. Its look-ahead needs a colon followed
- * by a hex digit or a colon, at most 4 hex digits after the start, and its look-behind no hex digit just
- * before the start: so a match can only start where the run of hex digits before such a colon starts.
+ * IPV6_AT's matches that hold two colons or more (an IPv6 address does). Its look-ahead needs a colon
+ * followed by a hex digit or a colon, at most 4 hex digits after the start, and its look-behind no hex
+ * digit just before the start: so a match can only start where the run of hex digits before such a
+ * colon starts. The look-behind also excludes every character a match holds, so no match starts inside
+ * another: each start can be tried on its own.
  */
 function ipv6Matches(text: string): { index: number; value: string }[] {
   const out: { index: number; value: string }[] = [];
-  let lastEnd = 0;
   for (let colon = text.indexOf(":"); colon >= 0; colon = text.indexOf(":", colon + 1)) {
     const next = text.charCodeAt(colon + 1);
     if (next !== 58 && !isHexDigit(next)) continue;
     let s = colon;
     while (s > 0 && colon - s <= 4 && isHexDigit(text.charCodeAt(s - 1))) s--;
-    if (colon - s > 4 || s < lastEnd || (s > 0 && joinsIpv6(text.charCodeAt(s - 1)))) continue;
+    if (colon - s > 4 || (s > 0 && joinsIpv6(text.charCodeAt(s - 1))) || !twoColonsAhead(text, s)) continue;
     IPV6_AT.lastIndex = s;
     const m = IPV6_AT.exec(text);
-    if (!m) continue;
-    out.push({ index: s, value: m[0] });
-    lastEnd = s + m[0].length;
+    if (m) out.push({ index: s, value: m[0] });
+  }
+  return out;
+}
+
+/**
+ * IPV4_AT's matches: a match starts with 1-3 digits before a '.' followed by a digit, and its look-behind
+ * excludes digits, '.' and ':' before the start (so, as for IPv6, no match starts inside another).
+ */
+function ipv4Matches(text: string): { index: number; value: string }[] {
+  const out: { index: number; value: string }[] = [];
+  for (let dot = text.indexOf("."); dot >= 0; dot = text.indexOf(".", dot + 1)) {
+    if (!isAsciiDigit(text.charCodeAt(dot + 1))) continue;
+    let s = dot;
+    while (s > 0 && dot - s <= 3 && isAsciiDigit(text.charCodeAt(s - 1))) s--;
+    if (s === dot || dot - s > 3) continue;
+    IPV4_AT.lastIndex = s;
+    const m = IPV4_AT.exec(text);
+    if (m) out.push({ index: s, value: m[0] });
   }
   return out;
 }
@@ -254,17 +283,16 @@ export function detectIp(text: string): Finding[] {
     const after = text.charCodeAt(end);
     if (end < text.length && (isAsciiAlnum(after) || after === 95)) continue;
     if (text[end] === ":" && /^:[0-9a-f]/i.test(text.slice(end, end + 2))) continue;
-    if (cand.indexOf(":") === cand.lastIndexOf(":") || !isIPv6(cand)) continue; // an IPv6 address has 2 colons or more
+    if (!isIPv6(cand)) continue;
     if (!cand.includes("::") && cand.split(":").length < 8 && !cand.includes(".")) continue;
     out.push({ type: "IP_ADDRESS", start: m.index, end, score: cand === "::" ? 0.3 : 0.8 });
   }
-  IPV4_RE.lastIndex = 0;
-  for (let m = IPV4_RE.exec(text); m; m = IPV4_RE.exec(text)) {
+  for (const m of ipv4Matches(text)) {
     const s = m.index;
     if (out.some((f) => f.start <= s && s < f.end)) continue;
-    if (!isIPv4(m[0])) continue;
+    if (!isIPv4(m.value)) continue;
     // version strings "v1.2.3.4" and OIDs are preceded by letters/dots (excluded by the look-behind)
-    out.push({ type: "IP_ADDRESS", start: s, end: s + m[0].length, score: 0.8 });
+    out.push({ type: "IP_ADDRESS", start: s, end: s + m.value.length, score: 0.8 });
   }
   return out;
 }
