@@ -234,28 +234,34 @@ function tryRunStart(scan: Scan, p: Plan, start: number, end: number): void {
 
 /** A rule starting inside a run: its first run is a suffix of [start, end). */
 function tryInRun(scan: Scan, rule: CompiledRule, start: number, end: number): void {
-  const next = scan.text.charCodeAt(end);
-  const joined = next < 128 && rule.joiner[next] === 1;
-  for (const run of rule.firstRuns) if (end - run.len >= start && (joined || !run.needsJoiner)) scan.tryAt(rule, end - run.len);
+  for (const run of rule.firstRuns) {
+    if (end - run.len < start) continue;
+    const next = scan.text.charCodeAt(end);
+    if (!run.needsJoiner || (next < 128 && rule.joiner[next] === 1)) scan.tryAt(rule, end - run.len);
+  }
 }
 
 /**
- * Tries the rule at every word run of a length it allows as a whole match. Probing every `stride`-th
- * character (the shortest such length) is enough: a run that long holds a probed position.
+ * Tries the rule at every word run of a length it allows as a whole match. Windows of the shortest such
+ * length are read from their last character back: a non-word character at k rules out every such run
+ * through k, so the next window ends that length past k (as in Horspool's search); most windows of prose
+ * are ruled out after a few characters.
  */
 function scanRunsOfLength(scan: Scan, rule: CompiledRule): void {
   const text = scan.text;
   const lengths = rule.firstRuns.filter((r) => !r.needsJoiner).map((r) => r.len);
-  const stride = Math.min(...lengths);
-  let i = stride - 1;
-  while (i < text.length) {
-    if (IS_WORD[text.charCodeAt(i)] !== 1) {
-      i += stride;
+  const shortest = Math.min(...lengths);
+  let end = shortest - 1; // last character of the window
+  while (end < text.length) {
+    let k = end;
+    while (k > end - shortest && IS_WORD[text.charCodeAt(k)] === 1) k--;
+    if (k > end - shortest) {
+      end = k + shortest;
       continue;
     }
-    const s = runStart(text, i);
-    const e = runEnd(text, i + 1);
+    const s = runStart(text, k + 1);
+    const e = runEnd(text, end + 1);
     if (lengths.includes(e - s)) scan.tryAt(rule, s);
-    i = e + stride; // text[e] is no word character: a later run of `stride` characters holds this probe or a later one
+    end = e + shortest;
   }
 }
