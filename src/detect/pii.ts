@@ -1,6 +1,8 @@
 // Structured PII found by anchors and bounded patterns: e-mail, URL, IP, MAC, crypto wallets, IBAN and
 // alphanumeric national identifiers. Every regex starts with a negative look-behind on word characters
-// (so a run of word characters is entered once) and has bounded quantifiers only.
+// (so a run of word characters is entered once) and has bounded quantifiers only. A leading look-behind
+// keeps V8 from scanning fast for a first character, so the IP, MAC and national-id regexes are sticky
+// and only tried where a match can start (found with indexOf or a cheaper scan).
 
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
