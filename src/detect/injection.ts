@@ -3,7 +3,6 @@
 // in several languages, plus de-obfuscation: Unicode tag characters, zero-width characters and bounded
 // base64 / hex payloads are decoded and rescanned. Every pattern is bounded; decoding is capped.
 
-import { lowerSameLength } from "./context.ts";
 import { INJECTION_TYPE } from "./types.ts";
 import type { Finding } from "./types.ts";
 
@@ -106,7 +105,7 @@ export const CUES: Cue[] = [
 
 /**
  * Cheap gate: each cue runs only when one of its stems (lower-case substrings that every match of the
- * cue contains) occurs in the text. One alternation pass over the lower-cased text finds all stems.
+ * cue contains) occurs in the text. One pass of a LiteralSet over the text finds all stems.
  */
 export const CUE_STEMS: Record<string, readonly string[]> = {
   override: ["ignor", "disregard", "forget", "overrid", "bypass", "neglect", "skip", "discard", "drop"],
@@ -158,32 +157,168 @@ export const CUE_STEMS: Record<string, readonly string[]> = {
   urgent_marker: ["important", "critical", "urgent"],
 };
 
-const ALL_STEMS = [...new Set(Object.values(CUE_STEMS).flat())].sort((a, b) => b.length - a.length);
-const STEM_RE = new RegExp(ALL_STEMS.map((w) => w.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"), "g");
-/** Stems that are substrings of a longer stem (found at the same position as it). */
-const STEM_PARTS = new Map(ALL_STEMS.map((w) => [w, ALL_STEMS.filter((v) => v !== w && w.includes(v))]));
+// ---------------------------------------------------------------- literal search
 
-/** Which stems occur in the (lower-cased) text. */
-export function stemsIn(lower: string): Set<string> {
-  const found = new Set<string>();
-  STEM_RE.lastIndex = 0;
-  for (let m = STEM_RE.exec(lower); m; m = STEM_RE.exec(lower)) {
-    found.add(m[0]);
-    for (const p of STEM_PARTS.get(m[0]) ?? []) found.add(p);
-    STEM_RE.lastIndex = m.index + 1;
+/**
+ * lowerSameLength's lower case of one UTF-16 code unit: the unit itself where its lower case is not a single
+ * unit (U+0130). Per unit it equals the lower-casing of whole strings except for context-dependent sigma and
+ * surrogate pairs, neither of which occurs in a literal below.
+ */
+function lowerUnit(c: number): number {
+  if (c < 128) return c >= 65 && c <= 90 ? c + 32 : c;
+  const l = String.fromCharCode(c).toLowerCase();
+  return l.length === 1 ? l.charCodeAt(0) : c;
+}
+
+/**
+ * Finds which of many lower-case literals occur in a text, ignoring case, in one pass: an Aho-Corasick
+ * automaton compiled into a dense transition table over the literals' own characters. Each character costs
+ * two array reads however many literals there are, and no lower-cased copy of the text is made (case is
+ * folded by the character-class table). A regex alternation of the literals costs several times more.
+ */
+class LiteralSet {
+  readonly words: readonly string[];
+  /** Character class by code unit (of its lower case); 0 for characters in no literal. */
+  private readonly classOf: Uint16Array;
+  private readonly classes: number;
+  /** delta[state * classes + class] = next state, bit-inverted (negative) when literals end in that state. */
+  private readonly delta: Int32Array;
+  /** Literals ending in each state (its own and its suffixes'): outWords[outStart[s] .. outStart[s + 1]). */
+  private readonly outStart: Int32Array;
+  private readonly outWords: Int32Array;
+
+  constructor(words: readonly string[]) {
+    this.words = words;
+    const classOfLower = new Map<number, number>();
+    for (const w of words) for (let i = 0; i < w.length; i++) if (!classOfLower.has(w.charCodeAt(i))) classOfLower.set(w.charCodeAt(i), classOfLower.size + 1);
+    const classes = classOfLower.size + 1;
+    const classOf = new Uint16Array(65536);
+    for (let c = 0; c < 65536; c++) classOf[c] = classOfLower.get(lowerUnit(c)) ?? 0;
+
+    // the trie
+    const children: Map<number, number>[] = [new Map()];
+    const ending: number[][] = [[]];
+    words.forEach((w, index) => {
+      let s = 0;
+      for (let i = 0; i < w.length; i++) {
+        const k = classOfLower.get(w.charCodeAt(i))!;
+        let next = children[s]!.get(k);
+        if (next === undefined) {
+          next = children.length;
+          children.push(new Map());
+          ending.push([]);
+          children[s]!.set(k, next);
+        }
+        s = next;
+      }
+      ending[s]!.push(index);
+    });
+
+    // failure links in breadth-first order complete the transitions and the outputs
+    const states = children.length;
+    const next = new Int32Array(states * classes);
+    const out: number[][] = ending.map((e) => [...e]);
+    const fail = new Int32Array(states);
+    const queue: number[] = [];
+    for (let k = 0; k < classes; k++) {
+      const c = children[0]!.get(k);
+      if (c !== undefined) {
+        next[k] = c;
+        queue.push(c);
+      }
+    }
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q]!;
+      out[s]!.push(...out[fail[s]!]!);
+      for (let k = 0; k < classes; k++) {
+        const c = children[s]!.get(k);
+        if (c === undefined) {
+          next[s * classes + k] = next[fail[s]! * classes + k]!;
+        } else {
+          next[s * classes + k] = c;
+          fail[c] = next[fail[s]! * classes + k]!;
+          queue.push(c);
+        }
+      }
+    }
+    const delta = new Int32Array(states * classes);
+    for (let i = 0; i < delta.length; i++) delta[i] = out[next[i]!]!.length > 0 ? ~next[i]! : next[i]!;
+    const outStart = new Int32Array(states + 1);
+    for (let s = 0; s < states; s++) outStart[s + 1] = outStart[s]! + out[s]!.length;
+    this.classOf = classOf;
+    this.classes = classes;
+    this.delta = delta;
+    this.outStart = outStart;
+    this.outWords = Int32Array.from(out.flat());
   }
-  return found;
+
+  /** For each literal (by index), the end of its first occurrence in `text`, or 0 if it does not occur. */
+  firstEnds(text: string): Int32Array {
+    const ends = new Int32Array(this.words.length);
+    const { classOf, classes, delta, outStart, outWords } = this;
+    let s = 0;
+    for (let i = 0; i < text.length; i++) {
+      s = delta[s * classes + classOf[text.charCodeAt(i)]!]!;
+      if (s < 0) {
+        s = ~s;
+        for (let j = outStart[s]!; j < outStart[s + 1]!; j++) if (ends[outWords[j]!] === 0) ends[outWords[j]!] = i + 1;
+      }
+    }
+    return ends;
+  }
 }
 
-export function cueLive(c: Cue, stems: ReadonlySet<string>): boolean {
-  const st = CUE_STEMS[c.id];
-  if (!st) return true;
-  for (const w of st) if (stems.has(w)) return true;
-  return false;
-}
+/**
+ * Tighter gates where a cue's stems are common words: every match of the cue also contains one literal of
+ * each group (ASCII with the regex's literal spaces, so that a case-insensitive match shows in the lower case).
+ */
+const CUE_ALSO: Record<string, readonly (readonly string[])[]> = {
+  to_ai: [
+    [
+      "to you",
+      "note to ",
+      "before you can solve the task",
+      "automated ",
+      // "<addressee>,? <verb>"
+      ...["ai", "llm", "assistant", "agent", "chatbot", "language model"].flatMap((who) =>
+        [" ", ", "].flatMap((sep) => ["please ", "you must ", "ignore ", "do "].map((verb) => who + sep + verb)),
+      ),
+    ],
+  ],
+  exfil_instr: [
+    ["email", "e-mail", "send", "forward", "post", "upload", "transfer"],
+    ["conversation", "chat history", "content", "messages", "password", "credentials", "api key", "secret", "history", "inbox"],
+  ],
+};
 
 /** Persona prompts written by the user ("I want you to act as…") are not injections by themselves. */
 const PERSONA_PROMPT = /\b(?:i want you to act as|act as an? |i will (?:provide|write|give|speak to) you|my first (?:suggestion |)request is)\b/i;
+/** Every PERSONA_PROMPT match contains one of these. */
+const PERSONA_LITERALS = ["act as", "i will ", "my first "];
+
+const GATES = new Map(CUES.map((c) => [c.id, [...(CUE_STEMS[c.id] ? [CUE_STEMS[c.id]!] : []), ...(CUE_ALSO[c.id] ?? [])]]));
+const LITERALS = new LiteralSet([...new Set([...GATES.values()].flat(2).concat(PERSONA_LITERALS))]);
+const literalIndex = new Map(LITERALS.words.map((w, i) => [w, i]));
+/** Per cue, its gate as groups of literal indices. */
+const CUE_GATES = CUES.map((c) => GATES.get(c.id)!.map((g) => g.map((w) => literalIndex.get(w)!)));
+const PERSONA_GATE = PERSONA_LITERALS.map((w) => literalIndex.get(w)!);
+
+/** Which stems (and other gate literals) occur in the (lower-cased) text. */
+export function stemsIn(lower: string): Set<string> {
+  const ends = LITERALS.firstEnds(lower);
+  return new Set(LITERALS.words.filter((_, i) => ends[i]! > 0));
+}
+
+export function cueLive(c: Cue, stems: ReadonlySet<string>): boolean {
+  return GATES.get(c.id)!.every((g) => g.some((w) => stems.has(w)));
+}
+
+/** The cues whose gates pass, given the first ends of the literals in a text. */
+function liveCues(ends: Int32Array): Cue[] {
+  const live: Cue[] = [];
+  for (let i = 0; i < CUES.length; i++) if (CUE_GATES[i]!.every((g) => g.some((w) => ends[w]! > 0))) live.push(CUES[i]!);
+  return live;
+}
 
 const DATA_MARKERS = /(?:^|\n)[ \t]{0,8}(?:SUBJECT:|EMAIL_FROM:|From:|To:|Date:|Web Result|Domain Name:|\| [^\n]{1,200} \||```|#{1,6} |-{4}|\{"|read_file\(|Tool (?:call|result)|\[\d+\])|\b(?:Hi|Dear|Hello) [A-Z][a-z]{1,20}\b|(?:Regards|Sincerely|Thanks|Cheers),?[ \t]{0,4}\n/;
 
@@ -191,8 +326,112 @@ const DATA_MARKERS = /(?:^|\n)[ \t]{0,8}(?:SUBJECT:|EMAIL_FROM:|From:|To:|Date:|
 
 const TAG_RE = /(?:\uDB40[\uDC00-\uDC7F]){1,4096}/g;
 const ZERO_WIDTH_RE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u180E]/g;
-const BASE64_RE = /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{24,4096}={0,2}(?![A-Za-z0-9+/=])/g;
-const HEX_RE = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){16,2048}(?![0-9a-fA-F])/g;
+// Base64 and hex payloads are found by char-code scans over a class table, not by regexes retried at every
+// position; the scans match exactly what these regexes (kept here as the specification) would:
+//   /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{24,4096}={0,2}(?![A-Za-z0-9+/=])/g
+//   /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){16,2048}(?![0-9a-fA-F])/g
+const B64 = 1; // [A-Za-z0-9+/]
+const PAD = 2; // =
+const HEX = 4; // [0-9a-fA-F]
+const SEP = 8; // [ :]
+const KIND = new Uint8Array(65536);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  KIND[c] = (/[A-Za-z0-9+/]/.test(ch) ? B64 : 0) | (ch === "=" ? PAD : 0) | (/[0-9a-fA-F]/.test(ch) ? HEX : 0) | (/[ :]/.test(ch) ? SEP : 0);
+}
+const B64_MIN = 24;
+const B64_MAX = 4096;
+const HEX_MIN_GROUPS = 16;
+const HEX_MAX_GROUPS = 2048;
+
+/** Are text[i, i + len) all of `kind`? If not, the position of the last one that is not (read from the end). */
+function lastNotOfKind(text: string, i: number, len: number, kind: number): number {
+  let j = i + len - 1;
+  while (j >= i && (KIND[text.charCodeAt(j)]! & kind) !== 0) j--;
+  return j;
+}
+
+/**
+ * The next base64 payload at or after `from` (where no run of base64 characters goes on from before), as
+ * [start, end). A match is always a whole maximal run of [A-Za-z0-9+/=] (its look-arounds see no such
+ * character on either side): 24-4096 base64 characters, then at most two '='. Windows of 24 characters are
+ * read from their end, so that a character outside the class skips the window past it.
+ */
+function nextBase64(text: string, from: number): [number, number] | null {
+  const n = text.length;
+  let i = from;
+  while (i + B64_MIN <= n) {
+    const j = lastNotOfKind(text, i, B64_MIN, B64);
+    if (j >= i) {
+      i = j + 1;
+      continue;
+    }
+    let s = i;
+    while (s > from && (KIND[text.charCodeAt(s - 1)]! & (B64 | PAD)) !== 0) s--;
+    let e = i + B64_MIN;
+    while (e < n && (KIND[text.charCodeAt(e)]! & (B64 | PAD)) !== 0) e++;
+    let digits = s;
+    while (digits < e && (KIND[text.charCodeAt(digits)]! & B64) !== 0) digits++;
+    let pads = digits;
+    while (pads < e && text.charCodeAt(pads) === 61 /* = */) pads++;
+    if (digits - s >= B64_MIN && digits - s <= B64_MAX && pads === e && e - digits <= 2) return [s, e];
+    i = e + 1;
+  }
+  return null;
+}
+
+const isKindAt = (text: string, i: number, kind: number) => i < text.length && (KIND[text.charCodeAt(i)]! & kind) !== 0;
+const isHexAt = (text: string, i: number) => isKindAt(text, i, HEX);
+
+/**
+ * Where the hex regex's match starting at p ends, or -1. Greedily it takes as many hex pairs (each with the
+ * ':' or ' ' after it) as there are, up to the cap, then backs off to the last end not followed by a hex
+ * digit: the latest group first, its separator before none.
+ */
+function hexMatchEnd(text: string, p: number): number {
+  let best = -1;
+  let i = p;
+  for (let groups = 1; groups <= HEX_MAX_GROUPS && isHexAt(text, i) && isHexAt(text, i + 1); groups++) {
+    i += 2;
+    const bare = i;
+    const withSep = isKindAt(text, i, SEP);
+    if (withSep) i++;
+    if (groups >= HEX_MIN_GROUPS) {
+      if (withSep && !isHexAt(text, i)) best = i;
+      else if (!isHexAt(text, bare)) best = bare;
+    }
+  }
+  return best;
+}
+
+/**
+ * The next hex payload starting at or after `from`, as [start, end). Matches lie in runs of [0-9a-fA-F :] of
+ * at least 32 characters; those are found with windows read from their end, and the regex is simulated at
+ * each start of a hex run in them.
+ */
+function nextHex(text: string, from: number): [number, number] | null {
+  const n = text.length;
+  const minLength = 2 * HEX_MIN_GROUPS;
+  let i = from;
+  while (i + minLength <= n) {
+    const j = lastNotOfKind(text, i, minLength, HEX | SEP);
+    if (j >= i) {
+      i = j + 1;
+      continue;
+    }
+    let s = i;
+    while (s > from && (KIND[text.charCodeAt(s - 1)]! & (HEX | SEP)) !== 0) s--;
+    let e = i + minLength;
+    while (e < n && (KIND[text.charCodeAt(e)]! & (HEX | SEP)) !== 0) e++;
+    for (let p = s; p + minLength <= e; p++) {
+      if (!isHexAt(text, p) || (p > 0 && isHexAt(text, p - 1))) continue;
+      const end = hexMatchEnd(text, p);
+      if (end >= 0) return [p, end];
+    }
+    i = e + 1;
+  }
+  return null;
+}
 const MAX_DECODED = 16384;
 const MAX_PAYLOADS = 16;
 
@@ -246,24 +485,22 @@ function decodeLayers(text: string): { layers: Layer[]; obfuscation: Finding[] }
     if (zw >= 8) obfuscation.push({ type: INJECTION_TYPE, start: first, end: last, score: 0.35 });
   }
   let payloads = 0;
-  BASE64_RE.lastIndex = 0;
-  for (let m = BASE64_RE.exec(text); m && payloads < MAX_PAYLOADS && budget > 0; m = BASE64_RE.exec(text)) {
-    const v = m[0];
+  for (let m = nextBase64(text, 0); m && payloads < MAX_PAYLOADS && budget > 0; m = nextBase64(text, m[1])) {
+    const v = text.slice(m[0], m[1]);
     if (!/[a-z]/.test(v) || !/[A-Z]/.test(v)) continue;
     const decoded = Buffer.from(v.slice(0, Math.min(v.length, budget * 2)), "base64").toString("utf8");
     if (decoded.length < 12 || printableRatio(decoded) < 0.95 || !/\s/.test(decoded)) continue;
     payloads++;
     budget -= decoded.length;
-    layers.push({ text: decoded, start: m.index, end: m.index + v.length, kind: "base64" });
+    layers.push({ text: decoded, start: m[0], end: m[1], kind: "base64" });
   }
-  HEX_RE.lastIndex = 0;
-  for (let m = HEX_RE.exec(text); m && payloads < MAX_PAYLOADS && budget > 0; m = HEX_RE.exec(text)) {
-    const hex = m[0].replace(/[ :]/g, "");
+  for (let m = nextHex(text, 0); m && payloads < MAX_PAYLOADS && budget > 0; m = nextHex(text, m[1])) {
+    const hex = text.slice(m[0], m[1]).replace(/[ :]/g, "");
     const decoded = Buffer.from(hex.slice(0, budget * 2), "hex").toString("utf8");
     if (decoded.length < 12 || printableRatio(decoded) < 0.95 || !/\s/.test(decoded)) continue;
     payloads++;
     budget -= decoded.length;
-    layers.push({ text: decoded, start: m.index, end: m.index + m[0].length, kind: "hex" });
+    layers.push({ text: decoded, start: m[0], end: m[1], kind: "hex" });
   }
   return { layers, obfuscation };
 }
@@ -303,13 +540,13 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   const src = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
   const dataField = field === "context" || field === "tool_output" || field === "output";
   const dataLike = dataField || DATA_MARKERS.test(src.slice(0, 4096));
-  const persona = PERSONA_PROMPT.test(src.slice(0, 4096));
+  const plainLiterals = LITERALS.firstEnds(src);
+  const persona = PERSONA_GATE.some((w) => plainLiterals[w]! > 0 && plainLiterals[w]! <= 4096) && PERSONA_PROMPT.test(src.slice(0, 4096));
   const { layers, obfuscation } = decodeLayers(src);
 
   const byId = new Map<string, { weight: number; f: Finding }>();
-  const scanLayer = (layer: Layer) => {
-    const stems = stemsIn(lowerSameLength(layer.text));
-    const live = CUES.filter((c) => cueLive(c, stems));
+  const scanLayer = (layer: Layer, literalEnds: Int32Array) => {
+    const live = liveCues(literalEnds);
     if (live.length === 0) return;
     const WINDOW = 4096;
     const STEP = 3584;
@@ -332,8 +569,8 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
       if (off + WINDOW >= layer.text.length) break;
     }
   };
-  scanLayer({ text: src, start: 0, end: src.length, kind: "plain" });
-  for (const l of layers) scanLayer(l);
+  scanLayer({ text: src, start: 0, end: src.length, kind: "plain" }, plainLiterals);
+  for (const l of layers) scanLayer(l, LITERALS.firstEnds(l.text));
 
   const weights = [...byId.values()].map((v) => v.weight).filter((w) => w > 0);
   for (const o of obfuscation) weights.push(o.score);
