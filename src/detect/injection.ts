@@ -170,6 +170,18 @@ function lowerUnit(c: number): number {
   return l.length === 1 ? l.charCodeAt(0) : c;
 }
 
+let unitBuffer = Buffer.allocUnsafeSlow(2 * 8192);
+
+/**
+ * The text's UTF-16 code units, copied (natively, verbatim) into a reused buffer: loops over a typed array
+ * run about twice as fast as charCodeAt, notably on sliced strings. Valid until the next call.
+ */
+function codeUnits(text: string): Uint16Array {
+  if (2 * text.length > unitBuffer.length) unitBuffer = Buffer.allocUnsafeSlow(2 * text.length);
+  unitBuffer.write(text, 0, "utf16le");
+  return new Uint16Array(unitBuffer.buffer, unitBuffer.byteOffset, text.length);
+}
+
 /**
  * Finds which of many lower-case literals occur in a text, ignoring case, in one pass: an Aho-Corasick
  * automaton compiled into a dense transition table over the literals' own characters. Each character costs
@@ -178,10 +190,14 @@ function lowerUnit(c: number): number {
  */
 class LiteralSet {
   readonly words: readonly string[];
+  private readonly longest: number;
   /** Character class by code unit (of its lower case); 0 for characters in no literal. */
-  private readonly classOf: Uint16Array;
+  private readonly classOf: Uint8Array;
   private readonly classes: number;
-  /** delta[state * classes + class] = next state, bit-inverted (negative) when literals end in that state. */
+  /**
+   * delta[row + class] = row of the next state, where a state's row is its number times `classes`;
+   * bit-inverted (negative) when literals end in that state.
+   */
   private readonly delta: Int32Array;
   /** Literals ending in each state (its own and its suffixes'): outWords[outStart[s] .. outStart[s + 1]). */
   private readonly outStart: Int32Array;
@@ -189,10 +205,12 @@ class LiteralSet {
 
   constructor(words: readonly string[]) {
     this.words = words;
+    this.longest = Math.max(...words.map((w) => w.length));
     const classOfLower = new Map<number, number>();
     for (const w of words) for (let i = 0; i < w.length; i++) if (!classOfLower.has(w.charCodeAt(i))) classOfLower.set(w.charCodeAt(i), classOfLower.size + 1);
     const classes = classOfLower.size + 1;
-    const classOf = new Uint16Array(65536);
+    if (classes > 256) throw new Error("LiteralSet: too many distinct characters");
+    const classOf = new Uint8Array(65536);
     for (let c = 0; c < 65536; c++) classOf[c] = classOfLower.get(lowerUnit(c)) ?? 0;
 
     // the trie
@@ -242,7 +260,7 @@ class LiteralSet {
       }
     }
     const delta = new Int32Array(states * classes);
-    for (let i = 0; i < delta.length; i++) delta[i] = out[next[i]!]!.length > 0 ? ~next[i]! : next[i]!;
+    for (let i = 0; i < delta.length; i++) delta[i] = out[next[i]!]!.length > 0 ? ~(next[i]! * classes) : next[i]! * classes;
     const outStart = new Int32Array(states + 1);
     for (let s = 0; s < states; s++) outStart[s + 1] = outStart[s]! + out[s]!.length;
     this.classOf = classOf;
@@ -252,19 +270,45 @@ class LiteralSet {
     this.outWords = Int32Array.from(out.flat());
   }
 
-  /** For each literal (by index), the end of its first occurrence in `text`, or 0 if it does not occur. */
+  /**
+   * For each literal (by index), the end of its first occurrence in `text`, or 0 if it does not occur.
+   * The automaton's steps form a chain of dependent reads, so the text is walked as two halves at once: the
+   * second half from `longest - 1` characters before the middle, in its own state from the root, so that
+   * every occurrence ending after the middle lies wholly in it.
+   */
   firstEnds(text: string): Int32Array {
     const ends = new Int32Array(this.words.length);
-    const { classOf, classes, delta, outStart, outWords } = this;
-    let s = 0;
-    for (let i = 0; i < text.length; i++) {
-      s = delta[s * classes + classOf[text.charCodeAt(i)]!]!;
-      if (s < 0) {
-        s = ~s;
-        for (let j = outStart[s]!; j < outStart[s + 1]!; j++) if (ends[outWords[j]!] === 0) ends[outWords[j]!] = i + 1;
+    const units = codeUnits(text);
+    const n = units.length;
+    const { classOf, delta } = this;
+    let half = n >> 1;
+    let from2 = half - (this.longest - 1);
+    if (from2 <= 0) half = from2 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    for (let i = 0; i < half; i++) {
+      s1 = delta[s1 + classOf[units[i]!]!]!;
+      s2 = delta[s2 + classOf[units[from2 + i]!]!]!;
+      if ((s1 | s2) < 0) {
+        if (s1 < 0) s1 = this.record(ends, ~s1, i + 1);
+        if (s2 < 0) s2 = this.record(ends, ~s2, from2 + i + 1);
       }
     }
+    for (let i = from2 + half; i < n; i++) {
+      s2 = delta[s2 + classOf[units[i]!]!]!;
+      if (s2 < 0) s2 = this.record(ends, ~s2, i + 1);
+    }
     return ends;
+  }
+
+  /** Records `end` for the literals ending in the state at `row` (keeping the earliest end); returns the row. */
+  private record(ends: Int32Array, row: number, end: number): number {
+    const s = row / this.classes;
+    for (let j = this.outStart[s]!; j < this.outStart[s + 1]!; j++) {
+      const w = this.outWords[j]!;
+      if (ends[w] === 0 || ends[w]! > end) ends[w] = end;
+    }
+    return row;
   }
 }
 
@@ -296,12 +340,21 @@ const PERSONA_PROMPT = /\b(?:i want you to act as|act as an? |i will (?:provide|
 /** Every PERSONA_PROMPT match contains one of these. */
 const PERSONA_LITERALS = ["act as", "i will ", "my first "];
 
+/**
+ * Characters that hide text: Unicode tag characters (surrogate pairs led by U+DB40) and the zero-width ones
+ * of ZERO_WIDTH_RE. decodeLayers runs its scans for them only where the literal search saw one.
+ */
+const TAG_LEAD = "\uDB40";
+const ZERO_WIDTH = [..."\u200B\u200C\u200D\u200E\u200F\u2060\u2061\u2062\u2063\u2064\uFEFF\u00AD\u180E"];
+
 const GATES = new Map(CUES.map((c) => [c.id, [...(CUE_STEMS[c.id] ? [CUE_STEMS[c.id]!] : []), ...(CUE_ALSO[c.id] ?? [])]]));
-const LITERALS = new LiteralSet([...new Set([...GATES.values()].flat(2).concat(PERSONA_LITERALS))]);
+const LITERALS = new LiteralSet([...new Set([...GATES.values()].flat(2).concat(PERSONA_LITERALS, TAG_LEAD, ZERO_WIDTH))]);
 const literalIndex = new Map(LITERALS.words.map((w, i) => [w, i]));
 /** Per cue, its gate as groups of literal indices. */
 const CUE_GATES = CUES.map((c) => GATES.get(c.id)!.map((g) => g.map((w) => literalIndex.get(w)!)));
 const PERSONA_GATE = PERSONA_LITERALS.map((w) => literalIndex.get(w)!);
+const TAG_LEAD_INDEX = literalIndex.get(TAG_LEAD)!;
+const ZERO_WIDTH_GATE = ZERO_WIDTH.map((w) => literalIndex.get(w)!);
 
 /** Which stems (and other gate literals) occur in the (lower-cased) text. */
 export function stemsIn(lower: string): Set<string> {
@@ -344,12 +397,15 @@ const B64_MAX = 4096;
 const HEX_MIN_GROUPS = 16;
 const HEX_MAX_GROUPS = 2048;
 
-/** Are text[i, i + len) all of `kind`? If not, the position of the last one that is not (read from the end). */
-function lastNotOfKind(text: string, i: number, len: number, kind: number): number {
+/** Are units[i, i + len) all of `kind`? If not, the position of the last one that is not (read from the end). */
+function lastNotOfKind(units: Uint16Array, i: number, len: number, kind: number): number {
   let j = i + len - 1;
-  while (j >= i && (KIND[text.charCodeAt(j)]! & kind) !== 0) j--;
+  while (j >= i && (KIND[units[j]!]! & kind) !== 0) j--;
   return j;
 }
+
+const isKindAt = (units: Uint16Array, i: number, kind: number) => i < units.length && (KIND[units[i]!]! & kind) !== 0;
+const isHexAt = (units: Uint16Array, i: number) => isKindAt(units, i, HEX);
 
 /**
  * The next base64 payload at or after `from` (where no run of base64 characters goes on from before), as
@@ -357,48 +413,45 @@ function lastNotOfKind(text: string, i: number, len: number, kind: number): numb
  * character on either side): 24-4096 base64 characters, then at most two '='. Windows of 24 characters are
  * read from their end, so that a character outside the class skips the window past it.
  */
-function nextBase64(text: string, from: number): [number, number] | null {
-  const n = text.length;
+function nextBase64(units: Uint16Array, from: number): [number, number] | null {
+  const n = units.length;
   let i = from;
   while (i + B64_MIN <= n) {
-    const j = lastNotOfKind(text, i, B64_MIN, B64);
+    const j = lastNotOfKind(units, i, B64_MIN, B64);
     if (j >= i) {
       i = j + 1;
       continue;
     }
     let s = i;
-    while (s > from && (KIND[text.charCodeAt(s - 1)]! & (B64 | PAD)) !== 0) s--;
+    while (s > from && isKindAt(units, s - 1, B64 | PAD)) s--;
     let e = i + B64_MIN;
-    while (e < n && (KIND[text.charCodeAt(e)]! & (B64 | PAD)) !== 0) e++;
+    while (isKindAt(units, e, B64 | PAD)) e++;
     let digits = s;
-    while (digits < e && (KIND[text.charCodeAt(digits)]! & B64) !== 0) digits++;
+    while (digits < e && isKindAt(units, digits, B64)) digits++;
     let pads = digits;
-    while (pads < e && text.charCodeAt(pads) === 61 /* = */) pads++;
+    while (pads < e && units[pads] === 61 /* = */) pads++;
     if (digits - s >= B64_MIN && digits - s <= B64_MAX && pads === e && e - digits <= 2) return [s, e];
     i = e + 1;
   }
   return null;
 }
 
-const isKindAt = (text: string, i: number, kind: number) => i < text.length && (KIND[text.charCodeAt(i)]! & kind) !== 0;
-const isHexAt = (text: string, i: number) => isKindAt(text, i, HEX);
-
 /**
  * Where the hex regex's match starting at p ends, or -1. Greedily it takes as many hex pairs (each with the
  * ':' or ' ' after it) as there are, up to the cap, then backs off to the last end not followed by a hex
  * digit: the latest group first, its separator before none.
  */
-function hexMatchEnd(text: string, p: number): number {
+function hexMatchEnd(units: Uint16Array, p: number): number {
   let best = -1;
   let i = p;
-  for (let groups = 1; groups <= HEX_MAX_GROUPS && isHexAt(text, i) && isHexAt(text, i + 1); groups++) {
+  for (let groups = 1; groups <= HEX_MAX_GROUPS && isHexAt(units, i) && isHexAt(units, i + 1); groups++) {
     i += 2;
     const bare = i;
-    const withSep = isKindAt(text, i, SEP);
+    const withSep = isKindAt(units, i, SEP);
     if (withSep) i++;
     if (groups >= HEX_MIN_GROUPS) {
-      if (withSep && !isHexAt(text, i)) best = i;
-      else if (!isHexAt(text, bare)) best = bare;
+      if (withSep && !isHexAt(units, i)) best = i;
+      else if (!isHexAt(units, bare)) best = bare;
     }
   }
   return best;
@@ -409,23 +462,23 @@ function hexMatchEnd(text: string, p: number): number {
  * at least 32 characters; those are found with windows read from their end, and the regex is simulated at
  * each start of a hex run in them.
  */
-function nextHex(text: string, from: number): [number, number] | null {
-  const n = text.length;
+function nextHex(units: Uint16Array, from: number): [number, number] | null {
+  const n = units.length;
   const minLength = 2 * HEX_MIN_GROUPS;
   let i = from;
   while (i + minLength <= n) {
-    const j = lastNotOfKind(text, i, minLength, HEX | SEP);
+    const j = lastNotOfKind(units, i, minLength, HEX | SEP);
     if (j >= i) {
       i = j + 1;
       continue;
     }
     let s = i;
-    while (s > from && (KIND[text.charCodeAt(s - 1)]! & (HEX | SEP)) !== 0) s--;
+    while (s > from && isKindAt(units, s - 1, HEX | SEP)) s--;
     let e = i + minLength;
-    while (e < n && (KIND[text.charCodeAt(e)]! & (HEX | SEP)) !== 0) e++;
+    while (isKindAt(units, e, HEX | SEP)) e++;
     for (let p = s; p + minLength <= e; p++) {
-      if (!isHexAt(text, p) || (p > 0 && isHexAt(text, p - 1))) continue;
-      const end = hexMatchEnd(text, p);
+      if (!isHexAt(units, p) || (p > 0 && isHexAt(units, p - 1))) continue;
+      const end = hexMatchEnd(units, p);
       if (end >= 0) return [p, end];
     }
     i = e + 1;
@@ -453,13 +506,19 @@ interface Layer {
   kind: "plain" | "tags" | "zero_width" | "base64" | "hex";
 }
 
-function decodeLayers(text: string): { layers: Layer[]; obfuscation: Finding[] } {
+/** Which kinds of hidden characters a text may hold (none where its literal search saw none). */
+interface Hidden {
+  tags: boolean;
+  zeroWidth: boolean;
+}
+
+function decodeLayers(text: string, hidden: Hidden): { layers: Layer[]; obfuscation: Finding[] } {
   const layers: Layer[] = [];
   const obfuscation: Finding[] = [];
   let budget = MAX_DECODED;
   // Unicode tag characters: decode to ASCII
   TAG_RE.lastIndex = 0;
-  for (let m = TAG_RE.exec(text); m; m = TAG_RE.exec(text)) {
+  for (let m = hidden.tags ? TAG_RE.exec(text) : null; m; m = TAG_RE.exec(text)) {
     let decoded = "";
     for (let i = 1; i < m[0].length; i += 2) decoded += String.fromCharCode(m[0].charCodeAt(i) - 0xdc00);
     if (decoded.length >= 3) {
@@ -475,7 +534,7 @@ function decodeLayers(text: string): { layers: Layer[]; obfuscation: Finding[] }
   let zw = 0;
   let first = -1;
   let last = -1;
-  for (let m = ZERO_WIDTH_RE.exec(text); m; m = ZERO_WIDTH_RE.exec(text)) {
+  for (let m = hidden.zeroWidth ? ZERO_WIDTH_RE.exec(text) : null; m; m = ZERO_WIDTH_RE.exec(text)) {
     zw++;
     if (first < 0) first = m.index;
     last = m.index + 1;
@@ -485,7 +544,8 @@ function decodeLayers(text: string): { layers: Layer[]; obfuscation: Finding[] }
     if (zw >= 8) obfuscation.push({ type: INJECTION_TYPE, start: first, end: last, score: 0.35 });
   }
   let payloads = 0;
-  for (let m = nextBase64(text, 0); m && payloads < MAX_PAYLOADS && budget > 0; m = nextBase64(text, m[1])) {
+  const units = codeUnits(text);
+  for (let m = nextBase64(units, 0); m && payloads < MAX_PAYLOADS && budget > 0; m = nextBase64(units, m[1])) {
     const v = text.slice(m[0], m[1]);
     if (!/[a-z]/.test(v) || !/[A-Z]/.test(v)) continue;
     const decoded = Buffer.from(v.slice(0, Math.min(v.length, budget * 2)), "base64").toString("utf8");
@@ -494,7 +554,7 @@ function decodeLayers(text: string): { layers: Layer[]; obfuscation: Finding[] }
     budget -= decoded.length;
     layers.push({ text: decoded, start: m[0], end: m[1], kind: "base64" });
   }
-  for (let m = nextHex(text, 0); m && payloads < MAX_PAYLOADS && budget > 0; m = nextHex(text, m[1])) {
+  for (let m = nextHex(units, 0); m && payloads < MAX_PAYLOADS && budget > 0; m = nextHex(units, m[1])) {
     const hex = text.slice(m[0], m[1]).replace(/[ :]/g, "");
     const decoded = Buffer.from(hex.slice(0, budget * 2), "hex").toString("utf8");
     if (decoded.length < 12 || printableRatio(decoded) < 0.95 || !/\s/.test(decoded)) continue;
@@ -542,7 +602,8 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   const dataLike = dataField || DATA_MARKERS.test(src.slice(0, 4096));
   const plainLiterals = LITERALS.firstEnds(src);
   const persona = PERSONA_GATE.some((w) => plainLiterals[w]! > 0 && plainLiterals[w]! <= 4096) && PERSONA_PROMPT.test(src.slice(0, 4096));
-  const { layers, obfuscation } = decodeLayers(src);
+  const hidden = { tags: plainLiterals[TAG_LEAD_INDEX]! > 0, zeroWidth: ZERO_WIDTH_GATE.some((w) => plainLiterals[w]! > 0) };
+  const { layers, obfuscation } = decodeLayers(src, hidden);
 
   const byId = new Map<string, { weight: number; f: Finding }>();
   const scanLayer = (layer: Layer, literalEnds: Int32Array) => {
