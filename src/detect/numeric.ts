@@ -5,7 +5,7 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import type { CountryCode } from "libphonenumber-js/max";
 import { iso7064Mod11_10, luhn, validDate, verhoeff, weightedSum } from "./checksums.ts";
-import { clamp01, isAsciiDigit, isStandalone, isWordChar, keywordList, textContext } from "./context.ts";
+import { clamp01, isStandalone, isWordChar, keywordList, textContext } from "./context.ts";
 import type { KeywordList, TextContext } from "./context.ts";
 import type { Finding } from "./types.ts";
 
@@ -31,91 +31,31 @@ export interface Candidate {
   raw: string;
 }
 
-interface Group {
-  start: number;
-  end: number;
+// ---------------------------------------------------------------- character classes
+
+/** Separator characters between digit groups, coded 1..7 (0: not a separator). */
+const SEP_CODE = new Uint8Array(0xa1);
+const SPACE = 1;
+const DASH = 2;
+const DOT = 3;
+const SLASH = 4;
+for (const [ch, code] of [[" ", SPACE], ["-", DASH], [".", DOT], ["/", SLASH], ["(", 5], [")", 6], ["\u00a0", 7]] as const) SEP_CODE[ch.charCodeAt(0)] = code;
+
+/** A separator (1-3 chars) is kept as one number, c1 + 8*c2 + 64*c3: equal strings have equal codes, single chars codes below 8. */
+const SINGLE_CHAR_SEP = 8;
+
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
-const SEP_CHARS = new Set([" ", "-", ".", "/", "(", ")", "\u00a0"]);
-
-/** Calls `onChunk` with the groups of each numeric chunk of `text`. */
-function scanChunks(text: string, onChunk: (groups: Group[], chunkStart: number) => void): void {
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (!isAsciiDigit(c)) {
-      i++;
-      continue;
-    }
-    // left boundary: not glued to a letter/digit/underscore
-    if (i > 0) {
-      const p = text.charCodeAt(i - 1);
-      if (isWordChar(p)) {
-        // skip the rest of this alnum token
-        while (i < n && isWordChar(text.charCodeAt(i))) i++;
-        continue;
-      }
-    }
-    let chunkStart = i;
-    // include "+" / "(" / "(+" prefixes
-    if (i > 0 && (text[i - 1] === "+" || text[i - 1] === "(")) {
-      chunkStart = i - 1;
-      if (chunkStart > 0 && text[chunkStart - 1] === "(" && text[chunkStart] === "+") chunkStart--;
-    }
-    const groups: Group[] = [];
-    let j = i;
-    for (;;) {
-      const gs = j;
-      while (j < n && isAsciiDigit(text.charCodeAt(j))) j++;
-      groups.push({ start: gs, end: j });
-      // separator of 1..3 chars followed by a digit
-      let k = j;
-      let spaces = 0;
-      while (k < n && k - j < 3 && SEP_CHARS.has(text[k]!)) {
-        if (text[k] === " ") spaces++;
-        k++;
-      }
-      if (k > j && k < n && isAsciiDigit(text.charCodeAt(k)) && spaces <= 2) {
-        j = k;
-        continue;
-      }
-      break;
-    }
-    onChunk(groups, chunkStart);
-    i = j;
-  }
+/** isWordChar() remembered per UTF-16 code unit (its non-ASCII path tests a Unicode regex). */
+const WORD_CACHE = new Uint8Array(0x10000); // 0: not yet known, 1: word char, 2: not
+function isWord(c: number): boolean {
+  if (c < 128) return isWordChar(c);
+  let v = WORD_CACHE[c]!;
+  if (v === 0) WORD_CACHE[c] = v = isWordChar(c) ? 1 : 2;
+  return v === 1;
 }
-
-function makeCandidate(text: string, groups: Group[], a: number, b: number, chunkStart: number): Candidate | null {
-  const ga = groups[a]!;
-  const gb = groups[b]!;
-  let start = ga.start;
-  let plus = false;
-  if (a === 0 && chunkStart < ga.start) {
-    start = chunkStart;
-    plus = text.slice(chunkStart, ga.start).includes("+");
-  } else if (a > 0 && text[ga.start - 1] === "(") {
-    start = ga.start - 1;
-  }
-  let end = gb.end;
-  // closing parenthesis right after the last group belongs to it only if we opened one
-  let digits = "";
-  const lens: number[] = [];
-  const seps: string[] = [];
-  for (let g = a; g <= b; g++) {
-    const gr = groups[g]!;
-    digits += text.slice(gr.start, gr.end);
-    lens.push(gr.end - gr.start);
-    if (g < b) seps.push(text.slice(gr.end, groups[g + 1]!.start));
-  }
-  const plusSign = plus;
-  if (!plus && digits.startsWith("00") && digits.length > 9 && lens[0]! <= 4) plus = true;
-  const gluedRight = end < text.length && isWordChar(text.charCodeAt(end));
-  if (end < text.length && text[end] === ")" && text.slice(start, end).includes("(") && !text.slice(start, end).includes(")")) end++;
-  return { start, end, digits, groups: lens, seps, plus, plusSign, gluedRight, raw: text.slice(start, end) };
-}
-
 // ---------------------------------------------------------------- helpers
 
 function uniformSeps(c: Candidate, allowed: string): boolean {
@@ -133,14 +73,6 @@ function groupsAre(c: Candidate, ...patterns: number[][]): boolean {
 function allSame(s: string): boolean {
   for (let i = 1; i < s.length; i++) if (s[i] !== s[0]) return false;
   return true;
-}
-
-function looksLikeDate(c: Candidate): boolean {
-  const g = c.groups;
-  if (g.length === 3 && c.seps.every((s) => s === "-" || s === "." || s === "/")) {
-    if ((g[0] === 4 && g[1]! <= 2 && g[2]! <= 2) || (g[0]! <= 2 && g[1]! <= 2 && (g[2] === 4 || g[2] === 2))) return true;
-  }
-  return false;
 }
 
 export interface Rule {
@@ -619,7 +551,8 @@ export const NUMERIC_RULES: Rule[] = [
   },
 ];
 
-const PHONE_EXT = /^\s?(?:x|ext\.?|extension)\s?\d{1,5}/i;
+/** A phone extension glued to the number ("…-0100x565"); at most 16 chars, tried at the number's end only. */
+const PHONE_EXT = /\s?(?:x|ext\.?|extension)\s?\d{1,5}/iy;
 
 const PHONE_CTX = keywordList(PHONE_CONTEXT);
 const NUMBER_WORD = keywordList(["number", "no.", "nr."]);
@@ -628,6 +561,9 @@ const OTHER_NUMBER = keywordList([
   "licen", "account", "card", "passport", "routing", "tax", "ssn", "social", "policy", "order", "invoice", "member", "customer", "case",
   "ticket", "tracking", "serial", "id ", "id:", "identi", "insurance", "nhs", "npi", "aadhaar", "sin ", "iban", "vat", "registration",
 ]);
+
+/** Context keywords are looked for this many chars before a value. */
+const CONTEXT_BEFORE = 40;
 
 /** libphonenumber costs ~5-15 µs a call: at most this many calls per text (plus one per 512 chars). */
 const PHONE_CALL_BASE = 16;
@@ -653,62 +589,57 @@ function phoneValidity(raw: string, region: CountryCode | undefined, budget: { c
   return v;
 }
 
-/** Regions worth trying for a national-format number, most likely first (few calls per candidate). */
-function regionsFor(c: Candidate, ctx: boolean): CountryCode[] {
-  const g = c.groups;
-  const nd = c.digits.length;
-  if (nd === 10 && c.digits[0] !== "0" && c.digits[0] !== "1" && (c.raw.startsWith("(") || (g.length === 3 && g[0] === 3 && g[1] === 3))) return NANP;
-  if (c.digits[0] === "0") return ctx ? [...TRUNK_ZERO, ...TRUNK_ZERO_MORE] : TRUNK_ZERO;
-  return NO_TRUNK;
+/** Day-month-year-like group lengths ("2024-01-15", "15.01.24"). */
+function dateLengths(g0: number, g1: number, g2: number): boolean {
+  return (g0 === 4 && g1 <= 2 && g2 <= 2) || (g0 <= 2 && g1 <= 2 && (g2 === 4 || g2 === 2));
 }
 
-function phoneFinding(tc: TextContext, c: Candidate, end: number, budget: { calls: number }): Finding | null {
-  const text = tc.text;
-  const nd = c.digits.length;
-  if (nd < 7 || nd > 15) return null;
-  if (c.groups.length > 7) return null;
-  const trunk = c.plus && c.raw.includes("(0)"); // "+41 (0)71 …": the national trunk prefix in parentheses
-  for (let g = 1; g < c.groups.length; g++) if (c.groups[g]! < 2 && !(trunk && c.groups[g] === 1)) return null;
-  if (looksLikeDate(c) || (c.groups.length > 3 && looksLikeDate({ ...c, groups: c.groups.slice(0, 3), seps: c.seps.slice(0, 2) }))) return null;
-  if (c.seps.length >= 2 && c.seps.every((s) => s === ".") && c.groups.every((g) => g <= 3)) return null;
-  if (allSame(c.digits)) return null;
-  const ctx = tc.has(PHONE_CTX, c.start, end, 40) || (tc.has(NUMBER_WORD, c.start, end, 40) && !tc.has(OTHER_NUMBER, c.start, end, 40));
-  const standalone = isStandalone(text, c.start, end);
-  const formatted = c.groups.length >= 2 || c.raw.startsWith("(");
-  // cheapest bounds first: without a '+' prefix, context or a bare value, only a formatted number of
-  // national length that does not start like a year ("2024-118") can reach the threshold
-  if (!c.plus && !ctx && !standalone) {
-    if (!formatted || nd < 9) return null;
-    if (c.groups[0] === 4 && /^(?:19|20)/.test(c.digits) && c.seps[0] === "-") return null;
-  }
-  let base = 0;
-  if (c.plus) {
-    const v = phoneValidity(c.raw.replace("(0)", "").replace(/^\(\+/, "+").replace(/^00/, "+").replace(/\)$/, ""), undefined, budget);
-    if (v === 2) base = 0.75;
-    else if (v === 1) base = 0.6;
-    else if (v < 0) base = 0.45; // budget spent: shape only
-    else return null;
-  } else {
-    if (!formatted && nd > 12) return null;
-    let spent = false;
-    for (const r of regionsFor(c, ctx)) {
-      const v = phoneValidity(c.raw, r, budget);
-      if (v < 0) {
-        spent = true;
-        break;
-      }
-      if (v === 2) {
-        base = formatted ? 0.55 : 0.4;
-        break;
-      }
-    }
-    // a formatted number right after a phone cue ("Phone: 60-56-85-91") even when no region validates it
-    if (base === 0 && ((spent && formatted) || (ctx && (formatted || (nd >= 9 && nd <= 12))))) base = 0.45;
-    if (base === 0) return null;
-  }
-  const s = ctx ? base + 0.3 : standalone ? base + 0.25 : base;
-  return { type: "PHONE_NUMBER", start: c.start, end, score: clamp01(s) };
+function isDateSep(s: number): boolean {
+  return s === DASH || s === DOT || s === SLASH;
 }
+
+// ---------------------------------------------------------------- context keywords
+
+/** A keyword list indexed by first char, for looking keywords up in one short window. */
+interface Matcher {
+  ascii: (string[] | undefined)[];
+  other: Map<number, string[]>;
+}
+
+const MATCHERS = new Map<number, Matcher>();
+
+function matcherOf(list: KeywordList): Matcher {
+  let m = MATCHERS.get(list.id);
+  if (m) return m;
+  m = { ascii: [], other: new Map() };
+  for (const w of list.words) {
+    if (w.length === 0) continue;
+    const c = w.charCodeAt(0);
+    const arr = c < 128 ? (m.ascii[c] ??= []) : m.other.get(c) ?? [];
+    arr.push(w);
+    if (c >= 128) m.other.set(c, arr);
+  }
+  MATCHERS.set(list.id, m);
+  return m;
+}
+
+/**
+ * Same answer as tc.has(list, start, start, before) (a keyword lies entirely within the `before` chars
+ * preceding `start` of the lower-cased text), found by reading the window itself: candidates that need
+ * context are few, so this avoids the whole-text keyword pass.
+ */
+function cueBefore(lower: string, list: KeywordList, start: number, before: number): boolean {
+  const m = matcherOf(list);
+  for (let p = Math.max(0, start - before); p < start; p++) {
+    const c = lower.charCodeAt(p);
+    const words = c < 128 ? m.ascii[c] : m.other.get(c);
+    if (!words) continue;
+    for (const w of words) if (p + w.length <= start && lower.startsWith(w, p)) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------- the scan
 
 /** Rules indexed by the digit counts they accept. */
 function rulesByLength(rules: readonly Rule[]): Rule[][] {
@@ -718,103 +649,369 @@ function rulesByLength(rules: readonly Rule[]): Rule[][] {
 }
 const DEFAULT_TABLE = rulesByLength(NUMERIC_RULES);
 
-/** Is the window [a, b] part of a longer run of groups joined by the same separator (e.g. the first 12 digits of "4567-8901-2345-6789")? */
-function isFragment(text: string, groups: Group[], a: number, b: number): boolean {
-  const sepAt = (g: number) => text.slice(groups[g]!.end, groups[g + 1]!.start);
-  const inner = b > a ? sepAt(a) : "";
-  if (a > 0) {
-    const s = sepAt(a - 1);
-    if (inner ? s === inner : s === "-" || s === "." || s === "/") return true;
+/** A phone number has at least this many digits. */
+const PHONE_MIN_DIGITS = 7;
+
+const CHUNK_RES = new Map<number, RegExp>();
+
+/**
+ * The start of every chunk with at least as many digits as the shortest rule (or phone) accepts: a digit
+ * not preceded by an ASCII word char, followed by more digits each after 0-3 separator chars. A chunk
+ * with fewer digits yields nothing; no match starts inside a chunk that does not match at its own start
+ * (the digits reachable from a later position are reachable from the start too). Runs in linear time: the
+ * separators and digits are disjoint classes, so each repetition has one way to match.
+ */
+function chunkStartRe(table: readonly Rule[][]): RegExp {
+  let min = PHONE_MIN_DIGITS;
+  for (let d = 1; d < min; d++) if (table[d]!.length > 0) min = d;
+  let re = CHUNK_RES.get(min);
+  if (!re) {
+    re = new RegExp(`(?<![A-Za-z0-9_])[0-9](?:[ \\-./()\u00a0]{0,3}[0-9]){${min - 1}}`, "g");
+    CHUNK_RES.set(min, re);
   }
-  if (b < groups.length - 1) {
-    const s = sepAt(b);
-    if (inner ? s === inner : s === "-" || s === "." || s === "/") return true;
+  return re;
+}
+
+/** Does separator `s` continue the run of window separators `inner` (or, for a one-group window, a date-like run)? */
+function continuesRun(s: number, inner: number): boolean {
+  return inner ? s === inner : isDateSep(s);
+}
+
+/**
+ * One detectNumeric() call. A numeric chunk is a run of digit groups joined by 1-3 separator chars; its
+ * groups live in reused typed arrays (no allocation per digit run), and a Candidate (strings) is only
+ * built for windows that a rule or the phone check can still accept.
+ */
+class NumericScan {
+  readonly text: string;
+  readonly tc: TextContext;
+  readonly table: Rule[][];
+  readonly minScore: number;
+  readonly found: Finding[] = [];
+  readonly budget: { calls: number };
+  /** only in a short text can a value be "standalone" (isStandalone) */
+  readonly short: boolean;
+  /** finds the chunks with enough digits for a rule or a phone number */
+  readonly chunkRe: RegExp;
+  private lowerText: string | undefined;
+  // the current chunk: group g spans [gs[g], ge[g]); sep[g] is the code of the separator after it
+  private gs = new Int32Array(32);
+  private ge = new Int32Array(32);
+  private sep = new Int32Array(32);
+  private count = 0;
+  private chunkStart = 0;
+  /** a '+' precedes the first group (the chunk starts with "+" or "(+") */
+  private plusPrefix = false;
+  /** a word char touches the last group on the right */
+  private glued = false;
+
+  constructor(tc: TextContext, table: Rule[][], minScore: number) {
+    this.text = tc.text;
+    this.tc = tc;
+    this.table = table;
+    this.minScore = minScore;
+    this.budget = { calls: PHONE_CALL_BASE + Math.floor(tc.text.length / 512) };
+    this.short = tc.text.length <= 64;
+    this.chunkRe = chunkStartRe(table);
   }
-  return false;
+
+  run(): void {
+    const text = this.text;
+    const n = text.length;
+    const re = this.chunkRe;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      let i = m.index;
+      // left boundary: not glued to a letter/digit/underscore (the regex only rules out ASCII ones); else
+      // skip the rest of this token
+      if (i > 0 && isWord(text.charCodeAt(i - 1))) {
+        while (i < n && isWord(text.charCodeAt(i))) i++;
+      } else {
+        i = this.readChunk(i);
+        this.phoneOfChunk();
+        this.windows();
+      }
+      re.lastIndex = i;
+    }
+  }
+
+  private cue(list: KeywordList, start: number): boolean {
+    this.lowerText ??= this.tc.lower;
+    return cueBefore(this.lowerText, list, start, CONTEXT_BEFORE);
+  }
+
+  /** Reads the chunk whose first digit is at `i` into the group arrays; returns the end of its last group. */
+  private readChunk(i: number): number {
+    const text = this.text;
+    const n = text.length;
+    // include "+" / "(" / "(+" prefixes
+    const p = i > 0 ? text.charCodeAt(i - 1) : 0;
+    let chunkStart = i;
+    if (p === 43 || p === 40) {
+      chunkStart = i - 1;
+      if (p === 43 && chunkStart > 0 && text.charCodeAt(chunkStart - 1) === 40) chunkStart--;
+    }
+    this.chunkStart = chunkStart;
+    this.plusPrefix = p === 43;
+    let g = 0;
+    let j = i;
+    for (;;) {
+      if (g === this.gs.length) this.grow();
+      this.gs[g] = j;
+      while (j < n && isDigitCode(text.charCodeAt(j))) j++;
+      this.ge[g] = j;
+      g++;
+      // separator of 1..3 chars (at most two spaces) followed by a digit
+      let k = j;
+      let spaces = 0;
+      let code = 0;
+      for (let mul = 1; k < n && k - j < 3; mul *= 8) {
+        const c = text.charCodeAt(k);
+        const s = c <= 0xa0 ? SEP_CODE[c]! : 0;
+        if (s === 0) break;
+        if (s === SPACE) spaces++;
+        code += s * mul;
+        k++;
+      }
+      if (k > j && k < n && isDigitCode(text.charCodeAt(k)) && spaces <= 2) {
+        this.sep[g - 1] = code;
+        j = k;
+        continue;
+      }
+      break;
+    }
+    this.count = g;
+    this.glued = j < n && isWord(text.charCodeAt(j));
+    return j;
+  }
+
+  private grow(): void {
+    const size = this.gs.length * 2;
+    for (const k of ["gs", "ge", "sep"] as const) {
+      const a = new Int32Array(size);
+      a.set(this[k]);
+      this[k] = a;
+    }
+  }
+
+  /** Where a candidate of groups a.. starts: with the chunk's "+"/"(" prefix, or an opening parenthesis. */
+  private startOf(a: number): number {
+    const gsa = this.gs[a]!;
+    if (a === 0) return this.chunkStart;
+    return this.text.charCodeAt(gsa - 1) === 40 ? gsa - 1 : gsa;
+  }
+
+  /** Where a candidate ending with group b ends: a closing parenthesis belongs to it only if it opened one. */
+  private endOf(start: number, b: number): number {
+    const text = this.text;
+    const end = this.ge[b]!;
+    if (end >= text.length || text.charCodeAt(end) !== 41) return end;
+    let open = false;
+    for (let p = start; p < end; p++) {
+      const c = text.charCodeAt(p);
+      if (c === 41) return end;
+      if (c === 40) open = true;
+    }
+    return open ? end + 1 : end;
+  }
+
+  /** The `k`-th digit (char code) of the concatenated groups a..; k is within them. */
+  private digitAt(a: number, k: number): number {
+    let g = a;
+    for (let len = this.ge[g]! - this.gs[g]!; k >= len; len = this.ge[g]! - this.gs[g]!) {
+      k -= len;
+      g++;
+    }
+    return this.text.charCodeAt(this.gs[g]! + k);
+  }
+
+  /** A "+"/"00" international prefix: a '+' before the first group, or leading "00" on more than 9 digits. */
+  private hasPlus(a: number, nd: number): boolean {
+    if (a === 0 && this.plusPrefix) return true;
+    return nd > 9 && this.ge[a]! - this.gs[a]! <= 4 && this.digitAt(a, 0) === 48 && this.digitAt(a, 1) === 48;
+  }
+
+  private allSameDigit(a: number, b: number): boolean {
+    const text = this.text;
+    const d0 = text.charCodeAt(this.gs[a]!);
+    for (let g = a; g <= b; g++) for (let p = this.gs[g]!; p < this.ge[g]!; p++) if (text.charCodeAt(p) !== d0) return false;
+    return true;
+  }
+
+  private makeCandidate(a: number, b: number): Candidate {
+    const { text, gs, ge } = this;
+    const start = this.startOf(a);
+    let digits = "";
+    const lens: number[] = [];
+    const seps: string[] = [];
+    for (let g = a; g <= b; g++) {
+      digits += text.slice(gs[g]!, ge[g]!);
+      lens.push(ge[g]! - gs[g]!);
+      if (g < b) seps.push(text.slice(ge[g]!, gs[g + 1]!));
+    }
+    const plusSign = a === 0 && this.plusPrefix;
+    const plus = this.hasPlus(a, digits.length);
+    const gluedRight = b === this.count - 1 && this.glued;
+    const end = this.endOf(start, b);
+    return { start, end, digits, groups: lens, seps, plus, plusSign, gluedRight, raw: text.slice(start, end) };
+  }
+
+  /** Phone: the whole chunk, or what follows a space when the chunk is "<zip> <phone>"-like. */
+  private phoneOfChunk(): void {
+    const { gs, ge, sep } = this;
+    const count = this.count;
+    let total = 0;
+    for (let g = 0; g < count; g++) total += ge[g]! - gs[g]!;
+    let first = 0;
+    if (total > 15 || count > 7 || (count >= 3 && sep[0] === SPACE && sep[1] !== SPACE)) {
+      first = 1;
+      while (first < count - 1 && sep[first - 1] !== SPACE) first++;
+      if (count - first < 2) return;
+      total = 0;
+      for (let g = first; g < count; g++) total += ge[g]! - gs[g]!;
+    }
+    // 7-15 digits in at most 7 groups
+    if (total >= 7 && total <= 15 && count - first <= 7) this.phone(first, count - 1, total);
+  }
+
+  /** A phone number made of groups a..b (nd digits), if plausible and, where needed, valid per libphonenumber. */
+  private phone(a: number, b: number, nd: number): void {
+    const { text, gs, ge, sep } = this;
+    const ng = b - a + 1;
+    const start = this.startOf(a);
+    // the finding may extend past the number's raw text by an extension
+    let rawEnd: number;
+    let end: number;
+    if (this.glued) {
+      // only an extension may touch the number ("x565", "ext. 12")
+      rawEnd = ge[b]!;
+      PHONE_EXT.lastIndex = rawEnd;
+      const m = PHONE_EXT.exec(text);
+      if (!m || (rawEnd + m[0].length < text.length && isWord(text.charCodeAt(rawEnd + m[0].length)))) return;
+      end = rawEnd + m[0].length;
+    } else {
+      rawEnd = end = this.endOf(start, b);
+    }
+    const plus = this.hasPlus(a, nd);
+    // groups after the first have 2+ digits, except a "(0)" trunk prefix after a '+' ("+41 (0)71 …")
+    let trunk: boolean | undefined;
+    for (let g = a + 1; g <= b; g++) {
+      if (ge[g]! - gs[g]! >= 2) continue;
+      trunk ??= plus && text.slice(start, rawEnd).includes("(0)");
+      if (!(trunk && ge[g]! - gs[g]! === 1)) return;
+    }
+    if (ng >= 3 && isDateSep(sep[a]!) && isDateSep(sep[a + 1]!) && dateLengths(ge[a]! - gs[a]!, ge[a + 1]! - gs[a + 1]!, ge[a + 2]! - gs[a + 2]!)) return;
+    if (ng >= 3) {
+      // "1.2.3.4"-like dotted short groups (versions, addresses)
+      let dotted = true;
+      for (let g = a; g <= b && dotted; g++) dotted = ge[g]! - gs[g]! <= 3 && (g === b || sep[g] === DOT);
+      if (dotted) return;
+    }
+    if (this.allSameDigit(a, b)) return;
+    const ctx = this.cue(PHONE_CTX, start) || (this.cue(NUMBER_WORD, start) && !this.cue(OTHER_NUMBER, start));
+    const standalone = isStandalone(text, start, end);
+    const formatted = ng >= 2 || text.charCodeAt(start) === 40;
+    // cheapest bounds first: without a '+' prefix, context or a bare value, only a formatted number of
+    // national length that does not start like a year ("2024-118") can reach the threshold
+    if (!plus && !ctx && !standalone) {
+      if (!formatted || nd < 9) return;
+      const d0 = text.charCodeAt(gs[a]!);
+      const d1 = text.charCodeAt(gs[a]! + 1);
+      if (ng >= 2 && ge[a]! - gs[a]! === 4 && ((d0 === 49 && d1 === 57) || (d0 === 50 && d1 === 48)) && sep[a] === DASH) return;
+    }
+    const raw = text.slice(start, rawEnd);
+    let base = 0;
+    if (plus) {
+      const v = phoneValidity(raw.replace("(0)", "").replace(/^\(\+/, "+").replace(/^00/, "+").replace(/\)$/, ""), undefined, this.budget);
+      if (v === 2) base = 0.75;
+      else if (v === 1) base = 0.6;
+      else if (v < 0) base = 0.45; // budget spent: shape only
+      else return;
+    } else {
+      if (!formatted && nd > 12) return;
+      let spent = false;
+      for (const r of this.regionsFor(a, ng, nd, raw, ctx)) {
+        const v = phoneValidity(raw, r, this.budget);
+        if (v < 0) {
+          spent = true;
+          break;
+        }
+        if (v === 2) {
+          base = formatted ? 0.55 : 0.4;
+          break;
+        }
+      }
+      // a formatted number right after a phone cue ("Phone: 60-56-85-91") even when no region validates it
+      if (base === 0 && ((spent && formatted) || (ctx && (formatted || (nd >= 9 && nd <= 12))))) base = 0.45;
+      if (base === 0) return;
+    }
+    const s = clamp01(ctx ? base + 0.3 : standalone ? base + 0.25 : base);
+    if (s >= this.minScore) this.found.push({ type: "PHONE_NUMBER", start, end, score: s });
+  }
+
+  /** Regions worth trying for a national-format number, most likely first (few calls per candidate). */
+  private regionsFor(a: number, ng: number, nd: number, raw: string, ctx: boolean): CountryCode[] {
+    const d0 = this.text.charCodeAt(this.gs[a]!);
+    const len = (g: number) => this.ge[g]! - this.gs[g]!;
+    if (nd === 10 && d0 !== 48 && d0 !== 49 && (raw.startsWith("(") || (ng === 3 && len(a) === 3 && len(a + 1) === 3))) return NANP;
+    if (d0 === 48) return ctx ? [...TRUNK_ZERO, ...TRUNK_ZERO_MORE] : TRUNK_ZERO;
+    return NO_TRUNK;
+  }
+
+  /** Is the window [a, b] part of a longer run of groups joined by the same separator (e.g. the first 12 digits of "4567-8901-2345-6789")? */
+  private isFragment(a: number, b: number): boolean {
+    const inner = b > a ? this.sep[a]! : 0;
+    return (a > 0 && continuesRun(this.sep[a - 1]!, inner)) || (b < this.count - 1 && continuesRun(this.sep[b]!, inner));
+  }
+
+  /** Every rule over every window of at most MAX_GROUPS groups and MAX_DIGITS digits. */
+  private windows(): void {
+    const { gs, ge, sep, text } = this;
+    const count = this.count;
+    const long = count > 8;
+    // a window that starts at a '+' is a phone number or nothing
+    for (let a = this.plusPrefix ? 1 : 0; a < count; a++) {
+      // in long chunks a window starts only at the chunk start or where the separator changes
+      if (long && a > 0) {
+        const prev = sep[a - 1]!;
+        if (prev < SINGLE_CHAR_SEP && a + 1 < count && a > 1 && sep[a] === prev && sep[a - 2] === prev) continue;
+      }
+      let digits = 0;
+      for (let b = a; b < count && b - a < MAX_GROUPS; b++) {
+        const len = ge[b]! - gs[b]!;
+        if (len > MAX_GROUP_LEN) break;
+        digits += len;
+        if (digits > MAX_DIGITS) break;
+        const rules = this.table[digits]!;
+        if (rules.length === 0) continue;
+        // glued to a word on the right ("123abc"), or a piece of a longer run: no finding
+        if ((b === count - 1 && this.glued) || (!long && this.isFragment(a, b))) continue;
+        const c = this.makeCandidate(a, b);
+        for (const r of rules) {
+          let s = r.check(c);
+          if (s <= 0) continue;
+          const ctx = this.cue(r.context, c.start);
+          if (r.needsContext && !ctx) continue;
+          if (ctx) s += r.boost ?? 0.35;
+          else if (this.short && isStandalone(text, c.start, c.end)) s += 0.25;
+          if (s < this.minScore) continue;
+          this.found.push({ type: r.type, start: c.start, end: c.end, score: clamp01(s) });
+        }
+      }
+    }
+  }
 }
 
 /**
  * Numeric-chunk detector: all rules over all bounded candidates; per type the best non-overlapping spans.
- * With `minScore`, findings that cannot reach it are not produced (rules needing absent context are skipped).
+ * With `minScore`, findings that cannot reach it are not produced.
  */
 export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RULES, shared?: TextContext, minScore = 0): Finding[] {
   const tc = textContext(text, shared);
   if (!tc.hasDigit) return [];
-  const raw: Finding[] = [];
-  const budget = { calls: PHONE_CALL_BASE + Math.floor(text.length / 512) };
-  const table = rules === NUMERIC_RULES ? DEFAULT_TABLE : rulesByLength(rules);
-  // rules that need context are dropped when none of their keywords occurs in the text
-  const live = new Set(rules.filter((r) => !r.needsContext || tc.any(r.context)));
-  const short = text.length <= 64; // only then can a value be "standalone" (isStandalone)
-  scanChunks(text, (groups, chunkStart) => {
-    // phone: the whole chunk only (bounded number of libphonenumber calls per chunk)
-    let total = 0;
-    for (const g of groups) total += g.end - g.start;
-    // phone: the whole chunk, or what follows a space when the chunk is "<zip> <phone>"-like
-    let first = 0;
-    if (total > 15 || groups.length > 7 || (groups.length >= 3 && text.slice(groups[0]!.end, groups[1]!.start) === " " && text.slice(groups[1]!.end, groups[2]!.start) !== " ")) {
-      first = 1;
-      while (first < groups.length - 1 && text.slice(groups[first - 1]!.end, groups[first]!.start) !== " ") first++;
-      total = 0;
-      for (let g = first; g < groups.length; g++) total += groups[g]!.end - groups[g]!.start;
-      if (groups.length - first < 2) total = 99;
-    }
-    if (total <= 15 && groups.length - first <= 7) {
-      const c = makeCandidate(text, groups, first, groups.length - 1, chunkStart);
-      if (c) {
-        let end = c.end;
-        let ok = true;
-        if (c.gluedRight) {
-          const m = PHONE_EXT.exec(text.slice(c.end, c.end + 16));
-          if (m && (end + m[0].length >= text.length || !isWordChar(text.charCodeAt(end + m[0].length)))) end += m[0].length;
-          else ok = false;
-        }
-        if (ok) {
-          const f = phoneFinding(tc, c, end, budget);
-          if (f && f.score >= minScore) raw.push(f);
-        }
-      }
-    }
-    const long = groups.length > 8;
-    for (let a = 0; a < groups.length; a++) {
-      // in long chunks a window starts only at the chunk start or where the separator changes
-      if (long && a > 0) {
-        const prev = text.slice(groups[a - 1]!.end, groups[a]!.start);
-        const next = a + 1 < groups.length ? text.slice(groups[a]!.end, groups[a + 1]!.start) : "";
-        const before = a > 1 ? text.slice(groups[a - 2]!.end, groups[a - 1]!.start) : "";
-        if (prev === next && prev === before && prev.length === 1) continue;
-      }
-      let digits = 0;
-      for (let b = a; b < groups.length && b - a < MAX_GROUPS; b++) {
-        const len = groups[b]!.end - groups[b]!.start;
-        if (len > MAX_GROUP_LEN) break;
-        digits += len;
-        if (digits > MAX_DIGITS) break;
-        const candidates = table[digits]!;
-        if (candidates.length === 0) continue;
-        let c: Candidate | null | undefined;
-        let fragment: boolean | undefined;
-        for (const r of candidates) {
-          if (!live.has(r)) continue;
-          if (c === undefined) {
-            c = makeCandidate(text, groups, a, b, chunkStart);
-            if (!c || c.gluedRight || c.plusSign) break;
-            fragment = !long && isFragment(text, groups, a, b);
-          }
-          if (!c || fragment) break;
-          let s = r.check(c);
-          if (s <= 0) continue;
-          const ctx = tc.has(r.context, c.start, c.end, 40);
-          if (r.needsContext && !ctx) continue;
-          if (ctx) s += r.boost ?? 0.35;
-          else if (short && isStandalone(text, c.start, c.end)) s += 0.25;
-          if (s < minScore) continue;
-          raw.push({ type: r.type, start: c.start, end: c.end, score: clamp01(s) });
-        }
-      }
-    }
-  });
-  return bestPerType(raw, text.length);
+  const scan = new NumericScan(tc, rules === NUMERIC_RULES ? DEFAULT_TABLE : rulesByLength(rules), minScore);
+  scan.run();
+  return bestPerType(scan.found, text.length);
 }
 
 /** Per type: keep the best (highest score, then longest) non-overlapping spans. O(k log k + total span length). */
