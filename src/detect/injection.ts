@@ -387,11 +387,13 @@ const B64 = 1; // [A-Za-z0-9+/]
 const PAD = 2; // =
 const HEX = 4; // [0-9a-fA-F]
 const SEP = 8; // [ :]
+const ZW = 16; // ZERO_WIDTH_RE
 const KIND = new Uint8Array(65536);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
   KIND[c] = (/[A-Za-z0-9+/]/.test(ch) ? B64 : 0) | (ch === "=" ? PAD : 0) | (/[0-9a-fA-F]/.test(ch) ? HEX : 0) | (/[ :]/.test(ch) ? SEP : 0);
 }
+for (const z of ZERO_WIDTH) KIND[z.charCodeAt(0)] = ZW;
 const B64_MIN = 24;
 const B64_MAX = 4096;
 const HEX_MIN_GROUPS = 16;
@@ -530,21 +532,21 @@ function decodeLayers(text: string, hidden: Hidden): { layers: Layer[]; obfuscat
     }
   }
   // zero-width characters inside text: strip and rescan
-  ZERO_WIDTH_RE.lastIndex = 0;
+  const units = codeUnits(text);
   let zw = 0;
   let first = -1;
   let last = -1;
-  for (let m = hidden.zeroWidth ? ZERO_WIDTH_RE.exec(text) : null; m; m = ZERO_WIDTH_RE.exec(text)) {
+  for (let i = 0; hidden.zeroWidth && i < units.length; i++) {
+    if (KIND[units[i]!] !== ZW) continue;
     zw++;
-    if (first < 0) first = m.index;
-    last = m.index + 1;
+    if (first < 0) first = i;
+    last = i + 1;
   }
   if (zw > 0) {
     layers.push({ text: text.replace(ZERO_WIDTH_RE, ""), start: first, end: last, kind: "zero_width" });
     if (zw >= 8) obfuscation.push({ type: INJECTION_TYPE, start: first, end: last, score: 0.35 });
   }
   let payloads = 0;
-  const units = codeUnits(text);
   for (let m = nextBase64(units, 0); m && payloads < MAX_PAYLOADS && budget > 0; m = nextBase64(units, m[1])) {
     const v = text.slice(m[0], m[1]);
     if (!/[a-z]/.test(v) || !/[A-Z]/.test(v)) continue;
