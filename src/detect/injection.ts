@@ -362,6 +362,7 @@ export function stemsIn(lower: string): Set<string> {
   return new Set(LITERALS.words.filter((_, i) => ends[i]! > 0));
 }
 
+/** Does the cue's gate pass: is a literal of each of its groups (its stems, CUE_ALSO's) among `stems`? */
 export function cueLive(c: Cue, stems: ReadonlySet<string>): boolean {
   return GATES.get(c.id)!.every((g) => g.some((w) => stems.has(w)));
 }
