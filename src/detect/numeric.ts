@@ -562,6 +562,9 @@ const OTHER_NUMBER = keywordList([
   "ticket", "tracking", "serial", "id ", "id:", "identi", "insurance", "nhs", "npi", "aadhaar", "sin ", "iban", "vat", "registration",
 ]);
 
+/** Phone cues (bit 1) and "number" words (bit 2), looked up in one pass. */
+const PHONE_CUES = matcherFor([PHONE_CTX, NUMBER_WORD]);
+
 /** Context keywords are looked for this many chars before a value. */
 const CONTEXT_BEFORE = 40;
 
@@ -600,43 +603,77 @@ function isDateSep(s: number): boolean {
 
 // ---------------------------------------------------------------- context keywords
 
-/** A keyword list indexed by first char, for looking keywords up in one short window. */
-interface Matcher {
-  ascii: (string[] | undefined)[];
-  other: Map<number, string[]>;
+/** A keyword with the bit of the list it belongs to. */
+interface Keyword {
+  word: string;
+  bit: number;
 }
 
-const MATCHERS = new Map<number, Matcher>();
+/** Keyword lists indexed by first char, for looking their keywords up in one short window. */
+interface Matcher {
+  /** bit c1 * 128 + c2 is set when a keyword starts with ASCII chars c1 c2 (or is the single char c1, any c2) */
+  asciiStart: Uint32Array;
+  ascii: Keyword[][];
+  other: Map<number, Keyword[]>;
+}
 
-function matcherOf(list: KeywordList): Matcher {
-  let m = MATCHERS.get(list.id);
-  if (m) return m;
-  m = { ascii: [], other: new Map() };
-  for (const w of list.words) {
-    if (w.length === 0) continue;
-    const c = w.charCodeAt(0);
-    const arr = c < 128 ? (m.ascii[c] ??= []) : m.other.get(c) ?? [];
-    arr.push(w);
-    if (c >= 128) m.other.set(c, arr);
-  }
-  MATCHERS.set(list.id, m);
+/** A matcher for `lists`, the i-th list reported as bit 1 << i. */
+function matcherFor(lists: readonly KeywordList[]): Matcher {
+  const m: Matcher = { asciiStart: new Uint32Array((128 * 128) / 32), ascii: Array.from({ length: 128 }, () => []), other: new Map() };
+  lists.forEach((list, i) => {
+    for (const word of list.words) {
+      if (word.length === 0) continue;
+      const k = { word, bit: 1 << i };
+      const c = word.charCodeAt(0);
+      if (c < 128) {
+        const c2 = word.length > 1 ? word.charCodeAt(1) : -1;
+        for (let d = 0; d < 128; d++) if (c2 < 0 || d === c2) m.asciiStart[(c * 128 + d) >> 5]! |= 1 << (d & 31);
+        m.ascii[c]!.push(k);
+      } else {
+        const arr = m.other.get(c) ?? [];
+        arr.push(k);
+        m.other.set(c, arr);
+      }
+    }
+  });
   return m;
 }
 
-/**
- * Same answer as tc.has(list, start, start, before) (a keyword lies entirely within the `before` chars
- * preceding `start` of the lower-cased text), found by reading the window itself: candidates that need
- * context are few, so this avoids the whole-text keyword pass.
- */
-function cueBefore(lower: string, list: KeywordList, start: number, before: number): boolean {
-  const m = matcherOf(list);
-  for (let p = Math.max(0, start - before); p < start; p++) {
-    const c = lower.charCodeAt(p);
-    const words = c < 128 ? m.ascii[c] : m.other.get(c);
-    if (!words) continue;
-    for (const w of words) if (p + w.length <= start && lower.startsWith(w, p)) return true;
+/** One-list matchers by list id. */
+const MATCHERS: Matcher[] = [];
+
+function matcherOf(list: KeywordList): Matcher {
+  return (MATCHERS[list.id] ??= matcherFor([list]));
+}
+
+/** Lower-cases an ASCII capital, as toLowerCase() does anywhere in a text. */
+function foldAscii(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+/** Does keyword `w` occur at `p` of the text's code units, ignoring ASCII case? (false at any non-ASCII char) */
+function asciiMatchAt(units: Uint16Array, p: number, w: string): boolean {
+  for (let i = 0; i < w.length; i++) {
+    const c = units[p + i]!;
+    if (c >= 128 || foldAscii(c) !== w.charCodeAt(i)) return false;
   }
-  return false;
+  return true;
+}
+
+/**
+ * The lists (bits) with a keyword entirely within [lo, start) of the lower-cased text, as tc.has() would
+ * say; stops once all the `want` bits are found.
+ */
+function cuesIn(lower: string, m: Matcher, lo: number, start: number, want: number): number {
+  let found = 0;
+  for (let p = lo; p < start; p++) {
+    const c = lower.charCodeAt(p);
+    const ks = c < 128 ? m.ascii[c] : m.other.get(c);
+    if (!ks) continue;
+    for (const k of ks) if ((found & k.bit) === 0 && p + k.word.length <= start && lower.startsWith(k.word, p)) found |= k.bit;
+    if ((found & want) === want) return found;
+  }
+  return found;
 }
 
 // ---------------------------------------------------------------- the scan
@@ -648,6 +685,22 @@ function rulesByLength(rules: readonly Rule[]): Rule[][] {
   return t;
 }
 const DEFAULT_TABLE = rulesByLength(NUMERIC_RULES);
+
+let unitBuffer = Buffer.allocUnsafeSlow(2 * 8192);
+
+/** A copy of the text's UTF-16 code units, in a buffer reused by the next call. */
+function codeUnits(text: string): Uint16Array {
+  if (2 * text.length > unitBuffer.length) unitBuffer = Buffer.allocUnsafeSlow(2 * text.length);
+  unitBuffer.write(text, 0, "utf16le");
+  return new Uint16Array(unitBuffer.buffer, unitBuffer.byteOffset, text.length);
+}
+
+/** Do the two digits at `p` read "19" or "20"? */
+function startsLikeYear(units: Uint16Array, p: number): boolean {
+  const d0 = units[p]!;
+  const d1 = units[p + 1]!;
+  return (d0 === 49 && d1 === 57) || (d0 === 50 && d1 === 48);
+}
 
 /** A phone number has at least this many digits. */
 const PHONE_MIN_DIGITS = 7;
@@ -684,6 +737,8 @@ function continuesRun(s: number, inner: number): boolean {
  */
 class NumericScan {
   readonly text: string;
+  /** the text's UTF-16 code units (typed-array reads are about twice as fast as charCodeAt on sliced strings) */
+  readonly units: Uint16Array;
   readonly tc: TextContext;
   readonly table: Rule[][];
   readonly minScore: number;
@@ -707,6 +762,7 @@ class NumericScan {
 
   constructor(tc: TextContext, table: Rule[][], minScore: number) {
     this.text = tc.text;
+    this.units = codeUnits(tc.text);
     this.tc = tc;
     this.table = table;
     this.minScore = minScore;
@@ -716,7 +772,7 @@ class NumericScan {
   }
 
   run(): void {
-    const text = this.text;
+    const { text, units } = this;
     const n = text.length;
     const re = this.chunkRe;
     re.lastIndex = 0;
@@ -724,8 +780,8 @@ class NumericScan {
       let i = m.index;
       // left boundary: not glued to a letter/digit/underscore (the regex only rules out ASCII ones); else
       // skip the rest of this token
-      if (i > 0 && isWord(text.charCodeAt(i - 1))) {
-        while (i < n && isWord(text.charCodeAt(i))) i++;
+      if (i > 0 && isWord(units[i - 1]!)) {
+        while (i < n && isWord(units[i]!)) i++;
       } else {
         i = this.readChunk(i);
         this.phoneOfChunk();
@@ -735,21 +791,55 @@ class NumericScan {
     }
   }
 
+  /** A phone cue before `start`, or "number" that does not name another identifier ("license number"). */
+  private phoneCue(start: number): boolean {
+    const bits = this.cues(PHONE_CUES, start, 1);
+    return (bits & 1) !== 0 || ((bits & 2) !== 0 && !this.cue(OTHER_NUMBER, start));
+  }
+
+  /** A keyword of the list within the CONTEXT_BEFORE chars before `start` (as tc.has()). */
   private cue(list: KeywordList, start: number): boolean {
-    this.lowerText ??= this.tc.lower;
-    return cueBefore(this.lowerText, list, start, CONTEXT_BEFORE);
+    return this.cues(matcherOf(list), start, 1) !== 0;
+  }
+
+  /**
+   * The lists (bits) of `m` with a keyword within the CONTEXT_BEFORE chars before `start`; stops once all
+   * the `want` bits are found. Candidates that need context are few, so reading their window beats a
+   * whole-text keyword pass. An ASCII window is read in place, folding ASCII case (toLowerCase() maps
+   * ASCII chars the same way anywhere in a text); a window with another char is read from the lower-cased text.
+   */
+  private cues(m: Matcher, start: number, want: number): number {
+    const units = this.units;
+    const lo = Math.max(0, start - CONTEXT_BEFORE);
+    if (lo >= start) return 0;
+    let found = 0;
+    // c: the (case-folded) char at p, d: the one after it (0 past the window)
+    let c = foldAscii(units[lo]!);
+    for (let p = lo; p < start; p++) {
+      const d = p + 1 < start ? foldAscii(units[p + 1]!) : 0;
+      if (c >= 128 || d >= 128) {
+        this.lowerText ??= this.tc.lower;
+        return cuesIn(this.lowerText, m, lo, start, want);
+      }
+      if ((m.asciiStart[(c * 128 + d) >> 5]! & (1 << (d & 31))) !== 0) {
+        for (const k of m.ascii[c]!) if ((found & k.bit) === 0 && p + k.word.length <= start && asciiMatchAt(units, p, k.word)) found |= k.bit;
+        if ((found & want) === want) return found;
+      }
+      c = d;
+    }
+    return found;
   }
 
   /** Reads the chunk whose first digit is at `i` into the group arrays; returns the end of its last group. */
   private readChunk(i: number): number {
-    const text = this.text;
+    const { text, units } = this;
     const n = text.length;
     // include "+" / "(" / "(+" prefixes
-    const p = i > 0 ? text.charCodeAt(i - 1) : 0;
+    const p = i > 0 ? units[i - 1]! : 0;
     let chunkStart = i;
     if (p === 43 || p === 40) {
       chunkStart = i - 1;
-      if (p === 43 && chunkStart > 0 && text.charCodeAt(chunkStart - 1) === 40) chunkStart--;
+      if (p === 43 && chunkStart > 0 && units[chunkStart - 1]! === 40) chunkStart--;
     }
     this.chunkStart = chunkStart;
     this.plusPrefix = p === 43;
@@ -758,7 +848,7 @@ class NumericScan {
     for (;;) {
       if (g === this.gs.length) this.grow();
       this.gs[g] = j;
-      while (j < n && isDigitCode(text.charCodeAt(j))) j++;
+      while (j < n && isDigitCode(units[j]!)) j++;
       this.ge[g] = j;
       g++;
       // separator of 1..3 chars (at most two spaces) followed by a digit
@@ -766,14 +856,14 @@ class NumericScan {
       let spaces = 0;
       let code = 0;
       for (let mul = 1; k < n && k - j < 3; mul *= 8) {
-        const c = text.charCodeAt(k);
+        const c = units[k]!;
         const s = c <= 0xa0 ? SEP_CODE[c]! : 0;
         if (s === 0) break;
         if (s === SPACE) spaces++;
         code += s * mul;
         k++;
       }
-      if (k > j && k < n && isDigitCode(text.charCodeAt(k)) && spaces <= 2) {
+      if (k > j && k < n && isDigitCode(units[k]!) && spaces <= 2) {
         this.sep[g - 1] = code;
         j = k;
         continue;
@@ -781,7 +871,7 @@ class NumericScan {
       break;
     }
     this.count = g;
-    this.glued = j < n && isWord(text.charCodeAt(j));
+    this.glued = j < n && isWord(units[j]!);
     return j;
   }
 
@@ -798,17 +888,17 @@ class NumericScan {
   private startOf(a: number): number {
     const gsa = this.gs[a]!;
     if (a === 0) return this.chunkStart;
-    return this.text.charCodeAt(gsa - 1) === 40 ? gsa - 1 : gsa;
+    return this.units[gsa - 1]! === 40 ? gsa - 1 : gsa;
   }
 
   /** Where a candidate ending with group b ends: a closing parenthesis belongs to it only if it opened one. */
   private endOf(start: number, b: number): number {
-    const text = this.text;
+    const { text, units } = this;
     const end = this.ge[b]!;
-    if (end >= text.length || text.charCodeAt(end) !== 41) return end;
+    if (end >= text.length || units[end]! !== 41) return end;
     let open = false;
     for (let p = start; p < end; p++) {
-      const c = text.charCodeAt(p);
+      const c = units[p]!;
       if (c === 41) return end;
       if (c === 40) open = true;
     }
@@ -822,7 +912,7 @@ class NumericScan {
       k -= len;
       g++;
     }
-    return this.text.charCodeAt(this.gs[g]! + k);
+    return this.units[this.gs[g]! + k]!;
   }
 
   /** A "+"/"00" international prefix: a '+' before the first group, or leading "00" on more than 9 digits. */
@@ -832,9 +922,9 @@ class NumericScan {
   }
 
   private allSameDigit(a: number, b: number): boolean {
-    const text = this.text;
-    const d0 = text.charCodeAt(this.gs[a]!);
-    for (let g = a; g <= b; g++) for (let p = this.gs[g]!; p < this.ge[g]!; p++) if (text.charCodeAt(p) !== d0) return false;
+    const units = this.units;
+    const d0 = units[this.gs[a]!]!;
+    for (let g = a; g <= b; g++) for (let p = this.gs[g]!; p < this.ge[g]!; p++) if (units[p]! !== d0) return false;
     return true;
   }
 
@@ -876,7 +966,7 @@ class NumericScan {
 
   /** A phone number made of groups a..b (nd digits), if plausible and, where needed, valid per libphonenumber. */
   private phone(a: number, b: number, nd: number): void {
-    const { text, gs, ge, sep } = this;
+    const { text, units, gs, ge, sep } = this;
     const ng = b - a + 1;
     const start = this.startOf(a);
     // the finding may extend past the number's raw text by an extension
@@ -887,7 +977,7 @@ class NumericScan {
       rawEnd = ge[b]!;
       PHONE_EXT.lastIndex = rawEnd;
       const m = PHONE_EXT.exec(text);
-      if (!m || (rawEnd + m[0].length < text.length && isWord(text.charCodeAt(rawEnd + m[0].length)))) return;
+      if (!m || (rawEnd + m[0].length < text.length && isWord(units[rawEnd + m[0].length]!))) return;
       end = rawEnd + m[0].length;
     } else {
       rawEnd = end = this.endOf(start, b);
@@ -908,27 +998,29 @@ class NumericScan {
       if (dotted) return;
     }
     if (this.allSameDigit(a, b)) return;
-    const ctx = this.cue(PHONE_CTX, start) || (this.cue(NUMBER_WORD, start) && !this.cue(OTHER_NUMBER, start));
     const standalone = isStandalone(text, start, end);
-    const formatted = ng >= 2 || text.charCodeAt(start) === 40;
-    // cheapest bounds first: without a '+' prefix, context or a bare value, only a formatted number of
-    // national length that does not start like a year ("2024-118") can reach the threshold
-    if (!plus && !ctx && !standalone) {
-      if (!formatted || nd < 9) return;
-      const d0 = text.charCodeAt(gs[a]!);
-      const d1 = text.charCodeAt(gs[a]! + 1);
-      if (ng >= 2 && ge[a]! - gs[a]! === 4 && ((d0 === 49 && d1 === 57) || (d0 === 50 && d1 === 48)) && sep[a] === DASH) return;
-    }
-    const raw = text.slice(start, rawEnd);
+    const formatted = ng >= 2 || units[start]! === 40;
+    let ctx: boolean;
     let base = 0;
     if (plus) {
+      const raw = text.slice(start, rawEnd);
       const v = phoneValidity(raw.replace("(0)", "").replace(/^\(\+/, "+").replace(/^00/, "+").replace(/\)$/, ""), undefined, this.budget);
       if (v === 2) base = 0.75;
       else if (v === 1) base = 0.6;
       else if (v < 0) base = 0.45; // budget spent: shape only
       else return;
+      // the context only raises the score of an international number: read once the number is kept
+      ctx = this.phoneCue(start);
     } else {
+      ctx = this.phoneCue(start);
+      // cheapest bounds first: without a '+' prefix, context or a bare value, only a formatted number of
+      // national length that does not start like a year ("2024-118") can reach the threshold
+      if (!ctx && !standalone) {
+        if (!formatted || nd < 9) return;
+        if (ng >= 2 && ge[a]! - gs[a]! === 4 && sep[a] === DASH && startsLikeYear(units, gs[a]!)) return;
+      }
       if (!formatted && nd > 12) return;
+      const raw = text.slice(start, rawEnd);
       let spent = false;
       for (const r of this.regionsFor(a, ng, nd, raw, ctx)) {
         const v = phoneValidity(raw, r, this.budget);
@@ -951,7 +1043,7 @@ class NumericScan {
 
   /** Regions worth trying for a national-format number, most likely first (few calls per candidate). */
   private regionsFor(a: number, ng: number, nd: number, raw: string, ctx: boolean): CountryCode[] {
-    const d0 = this.text.charCodeAt(this.gs[a]!);
+    const d0 = this.units[this.gs[a]!]!;
     const len = (g: number) => this.ge[g]! - this.gs[g]!;
     if (nd === 10 && d0 !== 48 && d0 !== 49 && (raw.startsWith("(") || (ng === 3 && len(a) === 3 && len(a + 1) === 3))) return NANP;
     if (d0 === 48) return ctx ? [...TRUNK_ZERO, ...TRUNK_ZERO_MORE] : TRUNK_ZERO;
@@ -1016,6 +1108,7 @@ export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RUL
 
 /** Per type: keep the best (highest score, then longest) non-overlapping spans. O(k log k + total span length). */
 export function bestPerType(fs: Finding[], textLength: number): Finding[] {
+  if (fs.length <= 1) return fs.slice();
   const byType = new Map<string, Finding[]>();
   for (const f of fs) {
     const arr = byType.get(f.type);
@@ -1023,24 +1116,36 @@ export function bestPerType(fs: Finding[], textLength: number): Finding[] {
     else byType.set(f.type, [f]);
   }
   const out: Finding[] = [];
-  const occ = new Uint8Array(textLength + 1);
+  let occ: Uint8Array | undefined;
   for (const arr of byType.values()) {
     arr.sort((a, b) => b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
-    const kept: Finding[] = [];
-    for (const f of arr) {
-      let free = true;
-      for (let i = f.start; i < f.end; i++)
-        if (occ[i]) {
-          free = false;
-          break;
-        }
-      if (!free) continue;
-      occ.fill(1, f.start, f.end);
-      kept.push(f);
-    }
-    for (const k of kept) occ.fill(0, k.start, k.end);
+    // few spans: compare with the kept ones; many: mark the kept positions (linear in their total length)
+    const kept = arr.length <= 16 ? keepDisjointFew(arr) : keepDisjoint(arr, (occ ??= new Uint8Array(textLength + 1)));
     out.push(...kept);
   }
   return out.sort((a, b) => a.start - b.start);
 }
 
+function keepDisjointFew(arr: readonly Finding[]): Finding[] {
+  const kept: Finding[] = [];
+  for (const f of arr) if (!kept.some((k) => k.start < f.end && f.start < k.end)) kept.push(f);
+  return kept;
+}
+
+/** `occ` is all zero on entry and on return. */
+function keepDisjoint(arr: readonly Finding[], occ: Uint8Array): Finding[] {
+  const kept: Finding[] = [];
+  for (const f of arr) {
+    let free = true;
+    for (let i = f.start; i < f.end; i++)
+      if (occ[i]) {
+        free = false;
+        break;
+      }
+    if (!free) continue;
+    occ.fill(1, f.start, f.end);
+    kept.push(f);
+  }
+  for (const k of kept) occ.fill(0, k.start, k.end);
+  return kept;
+}
