@@ -592,6 +592,14 @@ function phoneValidity(raw: string, region: CountryCode | undefined, budget: { c
   return v;
 }
 
+/** "+41 (0)71 …", "(+41) 71 …", "0041 71 …" as libphonenumber reads them: "+41 71 …" (without the trunk "(0)"). */
+function internationalForm(raw: string): string {
+  let s = raw.replace("(0)", "");
+  if (s.startsWith("(+")) s = "+" + s.slice(2);
+  if (s.startsWith("00")) s = "+" + s.slice(2);
+  return s.endsWith(")") ? s.slice(0, -1) : s;
+}
+
 /** Day-month-year-like group lengths ("2024-01-15", "15.01.24"). */
 function dateLengths(g0: number, g1: number, g2: number): boolean {
   return (g0 === 4 && g1 <= 2 && g2 <= 2) || (g0 <= 2 && g1 <= 2 && (g2 === 4 || g2 === 2));
@@ -759,6 +767,9 @@ class NumericScan {
   private plusPrefix = false;
   /** a word char touches the last group on the right */
   private glued = false;
+  /** the last phoneValidity() question, when it was about an international number ("" otherwise), and its answer */
+  private lastIntl = "";
+  private lastIntlValidity = 0;
 
   constructor(tc: TextContext, table: Rule[][], minScore: number) {
     this.text = tc.text;
@@ -1003,8 +1014,7 @@ class NumericScan {
     let ctx: boolean;
     let base = 0;
     if (plus) {
-      const raw = text.slice(start, rawEnd);
-      const v = phoneValidity(raw.replace("(0)", "").replace(/^\(\+/, "+").replace(/^00/, "+").replace(/\)$/, ""), undefined, this.budget);
+      const v = this.internationalValidity(start, rawEnd);
       if (v === 2) base = 0.75;
       else if (v === 1) base = 0.6;
       else if (v < 0) base = 0.45; // budget spent: shape only
@@ -1023,6 +1033,7 @@ class NumericScan {
       const raw = text.slice(start, rawEnd);
       let spent = false;
       for (const r of this.regionsFor(a, ng, nd, raw, ctx)) {
+        this.lastIntl = "";
         const v = phoneValidity(raw, r, this.budget);
         if (v < 0) {
           spent = true;
@@ -1039,6 +1050,20 @@ class NumericScan {
     }
     const s = clamp01(ctx ? base + 0.3 : standalone ? base + 0.25 : base);
     if (s >= this.minScore) this.found.push({ type: "PHONE_NUMBER", start, end, score: s });
+  }
+
+  /**
+   * phoneValidity() of the international number text[start, end). The same number as the scan's
+   * previous question (repeated numbers in logs) gets the same answer without building strings: no
+   * call came between, so the memo and the budget are as they were.
+   */
+  private internationalValidity(start: number, end: number): number {
+    const last = this.lastIntl;
+    if (last.length === end - start && last.length > 0 && this.text.startsWith(last, start)) return this.lastIntlValidity;
+    const raw = this.text.slice(start, end);
+    this.lastIntlValidity = phoneValidity(internationalForm(raw), undefined, this.budget);
+    this.lastIntl = raw;
+    return this.lastIntlValidity;
   }
 
   /** Regions worth trying for a national-format number, most likely first (few calls per candidate). */
