@@ -1,6 +1,8 @@
 // Numeric identifiers found in "numeric chunks": runs of digit groups joined by short separators.
-// One linear scan builds the chunks; every candidate is a window of at most MAX_GROUPS groups and
-// MAX_DIGITS digits, so the total work is O(n * MAX_GROUPS).
+// One linear regex pass finds the chunks with enough digits for any rule; every candidate is a window of
+// at most MAX_GROUPS groups and MAX_DIGITS digits, so the total work is O(n * MAX_GROUPS). Most digit runs
+// (timestamps, latencies, dates) are rejected on the group lengths and separator codes alone, before any
+// string is built; context keywords are read from each candidate's 40-char window.
 
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import type { CountryCode } from "libphonenumber-js/max";
