@@ -272,7 +272,8 @@ function keywordMatches(text: string): number[] {
 function keywordStarts(lower: string): number[] {
   const starts: number[] = [];
   for (let q = lower.indexOf("pass"); q !== -1; q = lower.indexOf("pass", q + 1)) starts.push(q);
-  for (let q = lower.indexOf("pwd"); q !== -1; q = lower.indexOf("pwd", q + 1)) starts.push(q);
+  // "pwd" from its "wd": 'w' is rarer than 'p', and indexOf's cost goes with its first character's count
+  for (let q = lower.indexOf("wd"); q !== -1; q = lower.indexOf("wd", q + 1)) if (lower.charCodeAt(q - 1) === 112) starts.push(q - 1);
   for (let q = lower.indexOf("ke"); q !== -1; q = lower.indexOf("ke", q + 1)) {
     if (startsAt(lower, "token", q - 2)) starts.push(q - 2);
     else if (lower.charCodeAt(q + 2) === 121 /* y */) {
@@ -347,6 +348,7 @@ function secretValueOk(value: string, passwordLike: boolean): boolean {
       if (c <= 90 && i > 0) upperAfterFirst = true;
     } else other = true;
     if (!((c >= 65 && c <= 90) || c === 95)) capsOrUnderscore = false;
+    if (letter && !capsOrUnderscore && (passwordLike ? digit || other || upperAfterFirst : digit)) break; // all known
   }
   // a letter, and a digit (passwords: a digit, a symbol or an inner capital); this also rules out
   // all-digit values and (no digit) camelCase identifiers
@@ -522,26 +524,8 @@ function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean 
   let beginMarker = false;
   for (let q = text.indexOf("-"); q !== -1; q = text.indexOf("-", q + 1)) {
     const p = text.charCodeAt(q - 1);
-    let prefixEnd = false;
-    if (p === 107 && startsAt(text, "sk", q - 2)) {
-      add("sk-", q - 2);
-      prefixEnd = true;
-    }
-    if (SLACK_TYPES.has(p) && startsAt(text, "xox", q - 4)) {
-      add("xox", q - 4);
-      prefixEnd = true;
-    }
-    if (p === 112 && startsAt(text, "xapp", q - 4)) {
-      add("xapp", q - 4);
-      prefixEnd = true;
-    }
-    if (p === 116 || p === 115) {
-      const gl = GITLAB_PREFIXES.find((lit) => startsAt(text, lit, q - lit.length));
-      if (gl) {
-        add("gl", q - gl.length);
-        prefixEnd = true;
-      }
-    }
+    // all these prefixes end in a lowercase letter
+    const prefixEnd = p >= 97 && p <= 122 && dashPrefix(text, q, p, add);
     // only the first dash of a run can end a prefix; a "-----BEGIN" starts 5 dashes before the run's end
     let r = q + 1;
     while (text.charCodeAt(r) === 45) r++;
@@ -553,7 +537,7 @@ function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean 
     // a run of letters and digits counts, the rest of the run is skipped
     if (!isAsciiAlnum(text.charCodeAt(q - 1))) {
       const n = text.charCodeAt(q + 1);
-      if (n >= 65 && n <= 90) add("aws", q); // AKIA, ASIA, ...: the regex checks which
+      if (n >= 65 && n <= 90 && text.charCodeAt(q + 3) === 65) add("aws", q); // AKIA, ASIA, ...: the regex checks which
       if (n === 73 && text.startsWith("AIza", q)) add("aiza", q);
       if (n === 99 && text.startsWith("AccountKey=", q)) add("acct", q);
     }
@@ -566,6 +550,31 @@ function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean 
     if (startsAt(text, "https:", q - 6)) add("hook", q - 6);
   }
   return { starts, beginMarker };
+}
+
+/** Adds the start of the prefix (sk-, xox?-, xapp-, gl*-) that the dash at q ends, if any; p: the char before. */
+function dashPrefix(text: string, q: number, p: number, add: (k: TokenStart, pos: number) => void): boolean {
+  let prefixEnd = false;
+  if (p === 107 && startsAt(text, "sk", q - 2)) {
+    add("sk-", q - 2);
+    prefixEnd = true;
+  }
+  if (SLACK_TYPES.has(p) && startsAt(text, "xox", q - 4)) {
+    add("xox", q - 4);
+    prefixEnd = true;
+  }
+  if (p === 112 && startsAt(text, "xapp", q - 4)) {
+    add("xapp", q - 4);
+    prefixEnd = true;
+  }
+  if (p === 116 || p === 115) {
+    const gl = GITLAB_PREFIXES.find((lit) => startsAt(text, lit, q - lit.length));
+    if (gl) {
+      add("gl", q - gl.length);
+      prefixEnd = true;
+    }
+  }
+  return prefixEnd;
 }
 
 function isAsciiAlnum(c: number): boolean {
@@ -596,15 +605,21 @@ export function detectSecrets(text: string): Finding[] {
   if (beginMarker) specific.push(...detectPrivateKeys(text));
   const out = [...specific];
   // generic findings only where no specific token was found (sorted by start for a linear check)
-  specific.sort((a, b) => a.start - b.start);
-  const generic = [...detectAssignments(text, specific), ...detectCredentialUrls(text)].sort((a, b) => a.start - b.start);
+  sortByStart(specific);
+  const generic = sortByStart([...detectAssignments(text, specific), ...detectCredentialUrls(text)]);
   let lastEnd = -1;
   for (const f of generic) {
     if (f.start < lastEnd || overlapsSorted(f.start, f.end, specific)) continue;
     out.push(f);
     lastEnd = f.end;
   }
-  return out.sort((a, b) => a.start - b.start);
+  return sortByStart(out);
+}
+
+/** Stable sort by start, in place; most lists come already sorted, and then no sort runs. */
+function sortByStart(fs: Finding[]): Finding[] {
+  for (let i = 1; i < fs.length; i++) if (fs[i]!.start < fs[i - 1]!.start) return fs.sort((a, b) => a.start - b.start);
+  return fs;
 }
 
 function overlapsSorted(start: number, end: number, sorted: readonly Finding[]): boolean {
