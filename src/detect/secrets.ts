@@ -1,8 +1,9 @@
 // Secret detectors: provider tokens with fixed prefixes, private key blocks, JWTs, our own svc_live_
 // tokens (CRC-checked), credentials in URLs and high-entropy values assigned to secret-looking names.
 // Documented example keys and placeholders are rejected.
-// Speed: no regex runs over the whole text; indexOf finds the literals a match must hold (tokenStarts,
-// keywordStarts, credentialUrlMatches) and sticky regexes are tried only there, giving the same matches.
+// Speed: the token, keyword and credential-URL regexes are sticky and tried only where indexOf found a
+// literal their match must hold (tokenStarts, keywordStarts, credentialUrlMatches), giving the matches
+// of a whole-text scan; the private-key and mysql -p regexes run only when their literal is present.
 
 import { crc32 } from "node:zlib";
 import type { Finding } from "./types.ts";
