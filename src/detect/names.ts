@@ -98,6 +98,107 @@ const CUE_SCAN_RE = new RegExp(
   `(?:(["']?(?:${KEY_CUE_WORDS})["']?\\s*[:=|,]\\s*["']?)|(?<![\\p{L}])((?:${HONORIFIC_WORDS})(?:\\.\\s*|\\s+))|(?<![\\p{L}])(${NAME_CUE_WORDS})(?![\\p{L}]))[ \\t]*`,
   "giu",
 );
+const CUE_SCAN_AT = sticky(CUE_SCAN_RE);
+/** Prefilter (folded text): an honorific or the first words of a cue, after a non-letter. */
+const CUE_WORD_PRE = new RegExp(
+  `(?:^|[^a-z])((?:${HONORIFIC_WORDS})[.\\s]|my name|name|called|call me|i am|i'm|this is|signed|regards|sincerely|dear|hi|hello|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn|c/o|last|first|full|sur|given|family|ship|send|deliver|mail|forward|address|write|schicken|senden|liefern|envoyer|envoyez|enviar|envíe|envie|spedire)`,
+  "g",
+);
+/** The keys of KEY_CUE_WORDS, spelled out. */
+const CUE_KEYS = [
+  "full_name", "fullname", "name", "first_name", "firstname", "last_name", "lastname", "surname", "contact", "card_holder", "cardholder", "holder",
+  "customer_name", "customername", "recipient", "sender", "owner", "patient", "employee",
+  "user_name_full", "username_full", "user_namefull", "usernamefull", "display_name", "displayname",
+];
+/**
+ * Prefilter (folded text): a `:`, `=`, `|` or `,` after a key of the person cues or of KEY_VALUE_RE
+ * (the keys' last words), an optional quote and spaces.
+ */
+const KEY_ANCHOR_PRE = /[:=|,](?<=(?:name|contact|holder|recipient|sender|owner|patient|employee|full|street|address|line_?1|city|country|town|state|region|location)["']?\s*[:=|,])/g;
+
+// ---------------------------------------------------------------- candidate starts
+//
+// Every rule below is a global regex whose matches follow each other left to right. Running those
+// regexes (with /u, \p{..} classes, look-behinds and long alternations) at every position of the text
+// was most of the detector's time. Each rule now keeps its regex, made sticky, and tries it only at
+// candidate starts: a superset of the positions where it can match, found by a cheap prefilter (a
+// plain regex over a lower-cased copy, mostly an anchor character with a look-behind) plus a few
+// char-code checks. `execAt` then reproduces the global scan: candidates in order, a match hides the
+// candidates it covers.
+
+/** A sticky copy of a global regex, to be tried at given positions. */
+function sticky(re: RegExp): RegExp {
+  return new RegExp(re.source, re.flags.replace("g", "") + "y");
+}
+
+/** Runs a sticky regex at the candidate starts (sorted ascending) like its global scan would run. */
+function execAt(re: RegExp, text: string, starts: readonly number[], each: (m: RegExpExecArray) => void): void {
+  let from = 0;
+  for (const p of starts) {
+    if (p < from) continue;
+    from = p + 1;
+    // a global /u scan never starts inside a surrogate pair
+    const c = text.charCodeAt(p);
+    if (c >= 0xdc00 && c <= 0xdfff && p > 0 && (text.charCodeAt(p - 1) & 0xfc00) === 0xd800) continue;
+    re.lastIndex = p;
+    const m = re.exec(text);
+    if (m) {
+      each(m);
+      from = p + m[0].length;
+    }
+  }
+}
+
+const ascending = (a: number, b: number) => a - b;
+
+/**
+ * A lower-cased copy of the text, index for index, for case-insensitive literal prefilters: "İ"
+ * (whose lower case is two units) is mapped to "i", and "ſ" to "s" (/iu matches it as "s"; the
+ * Kelvin sign, the only other such letter, lower-cases to "k").
+ */
+function foldedCopy(text: string): string {
+  let lo = text.toLowerCase();
+  if (lo.length !== text.length) lo = text.replaceAll("\u0130", "i").toLowerCase();
+  if (lo.includes("\u017f")) lo = lo.replaceAll("\u017f", "s");
+  return lo;
+}
+
+/** JavaScript's \s. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Collects the matches of a prefilter regex (global) as positions; the scan goes on one past each match start. */
+function prefilterHits(re: RegExp, s: string, at: (m: RegExpExecArray) => void): void {
+  re.lastIndex = 0;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    at(m);
+    re.lastIndex = m.index + 1;
+  }
+}
+
+/**
+ * Starts of the literals (lower-case, from a list) that end at `end` in the folded text, each also
+ * one further back when a quote precedes it (rules whose key may be quoted).
+ */
+function literalsEndingAt(lo: string, end: number, literals: readonly string[], quoted: boolean, out: number[]): void {
+  for (const w of literals) {
+    const s = end - w.length;
+    if (s < 0 || !lo.startsWith(w, s)) continue;
+    out.push(s);
+    if (quoted && s > 0 && (lo[s - 1] === '"' || lo[s - 1] === "'")) out.push(s - 1);
+  }
+}
+
+/** Where a key ends before the `:`/`=`/… at q: before the spaces and an optional quote. */
+function keyEndBefore(lo: string, q: number): number {
+  let e = q;
+  while (e > 0 && isSpace(lo.charCodeAt(e - 1))) e--;
+  if (e > 0 && (lo[e - 1] === '"' || lo[e - 1] === "'")) e--;
+  return e;
+}
 
 function lineEnd(text: string, from: number): number {
   const e = text.indexOf("\n", from);
@@ -178,23 +279,38 @@ function isNameLike(t: string, d: Dicts): boolean {
 }
 
 const CAP_SEQ_RE = /(?<![\p{L}\p{N}_@.])[\p{Lu}][\p{Ll}'’-]{1,24}(?:\s{1,2}(?:[\p{Lu}]\.?|[\p{Lu}][\p{Ll}'’-]{1,24}|van|de|der|von|bin|da|di|del|la|le|dos)){1,3}(?![\p{L}\p{N}_@])/gu;
+const CAP_SEQ_AT = sticky(CAP_SEQ_RE);
+/**
+ * Prefilter (original text): CAP_SEQ_RE's first word and what follows it, with any non-ASCII character
+ * as a letter, but of the astral planes only those whose lead surrogate (d801 … d83a) has cased
+ * letters (not emoji or tag characters, which would each start a 24-character probe).
+ */
+const CAP_SEQ_PRE =
+  /[A-Z\u0080-\ud7ff\ue000-\uffff\ud801\ud803\ud806\ud81b\ud835\ud837\ud83a](?<![A-Za-z0-9_@.].)[a-z'\u0080-\ud7ff\ue000-\uffff\ud801\ud803\ud806\ud81b\ud835\ud837\ud83a\udc00-\udfff-]{1,24}\s{1,2}(?:[A-Z\u0080-\ud7ff\ue000-\uffff\ud801\ud803\ud806\ud81b\ud835\ud837\ud83a]|van|de|der|von|bin|da|di|del|la|le|dos)/g;
 
-export function detectPersons(text: string): Finding[] {
+/** Candidate starts of CUE_SCAN_RE: cue words and honorifics at word starts, keys before their `:`/`=`/`|`/`,`. */
+function cueStarts(lo: string): number[] {
+  const starts: number[] = [];
+  prefilterHits(CUE_WORD_PRE, lo, (m) => starts.push(m.index + m[0].length - m[1]!.length));
+  prefilterHits(KEY_ANCHOR_PRE, lo, (m) => literalsEndingAt(lo, keyEndBefore(lo, m.index), CUE_KEYS, true, starts));
+  return starts.sort(ascending);
+}
+
+export function detectPersons(text: string, lo = foldedCopy(text)): Finding[] {
   const d = loadDicts();
   const out: Finding[] = [];
   // (a) cue-triggered names: one pass over cue words, then read the name tokens after each cue
-  CUE_SCAN_RE.lastIndex = 0;
   let lastEnd = -1;
-  for (let m = CUE_SCAN_RE.exec(text); m; m = CUE_SCAN_RE.exec(text)) {
+  execAt(CUE_SCAN_AT, text, cueStarts(lo), (m) => {
     const pos = m.index + m[0].length;
-    if (pos <= lastEnd) continue;
+    if (pos <= lastEnd) return;
     const keyCtx = m[1] !== undefined;
     const strong = m[3] !== undefined && STRONG_CUE.test(m[3]);
     // "call me Mrs. May": the honorific after a cue is part of the cue
     const honAfter = /^(?:mrs|mr|ms|miss|mx|dr|prof|sir|herr|frau|mme|mlle)(?:\.\s*|\s+)/iu.exec(text.slice(pos, pos + 8));
     const hon = m[2] !== undefined || honAfter !== null;
     const toks = readNameTokens(text, pos + (honAfter ? honAfter[0].length : 0), 4, keyCtx, hon);
-    if (toks.length === 0) continue;
+    if (toks.length === 0) return;
     const s = toks[0]!.start;
     const e = toks[toks.length - 1]!.end;
     const known = toks.filter((t) => isNameLike(t.text, d)).length;
@@ -213,7 +329,7 @@ export function detectPersons(text: string): Finding[] {
       out.push({ type: "PERSON", start: s, end: e, score });
       lastEnd = e;
     }
-  }
+  });
   // (a') a name alone on the first line of the text or of a block (signatures, contact cards)
   for (const ls of blockFirstLines(text)) {
     const le = lineEnd(text, ls);
@@ -233,21 +349,22 @@ export function detectPersons(text: string): Finding[] {
   }
   // (b) dictionary-driven capitalised sequences: First [Middle] Last
   const cueSpans = [...out];
-  CAP_SEQ_RE.lastIndex = 0;
-  for (let m = CAP_SEQ_RE.exec(text); m; m = CAP_SEQ_RE.exec(text)) {
+  const capStarts: number[] = [];
+  prefilterHits(CAP_SEQ_PRE, text, (m) => capStarts.push(m.index));
+  execAt(CAP_SEQ_AT, text, capStarts, (m) => {
     const s = m.index;
     const e = s + m[0].length;
-    if (occupied(cueSpans, s, e)) continue;
+    if (occupied(cueSpans, s, e)) return;
     const parts = m[0].split(/\s+/);
     const firstW = norm(parts[0]!);
     const lastW = norm(parts[parts.length - 1]!.replace(/\.$/, ""));
-    if (COMMON_WORDS.has(firstW) || COMMON_WORDS.has(lastW)) continue;
+    if (COMMON_WORDS.has(firstW) || COMMON_WORDS.has(lastW)) return;
     const firstOk = d.first.has(firstW);
     const lastOk = d.last.has(lastW) || d.first.has(lastW);
-    if (d.countries.has(norm(m[0])) || d.places.has(norm(m[0]))) continue;
+    if (d.countries.has(norm(m[0])) || d.places.has(norm(m[0]))) return;
     if (firstOk && lastOk) out.push({ type: "PERSON", start: s, end: e, score: 0.75 });
     else if (firstOk && parts.length >= 2 && parts[parts.length - 1]!.length > 2) out.push({ type: "PERSON", start: s, end: e, score: 0.55 });
-  }
+  });
   return out;
 }
 
@@ -339,45 +456,161 @@ function extendBlock(text: string, s: number, e: number): number {
   return Math.max(end, e);
 }
 
-export function detectLocations(text: string): Finding[] {
+// candidate starts of the address and place rules (see execAt)
+
+const EN_STREET_AT = sticky(EN_STREET_RE);
+const CONT_STREET_AT = sticky(CONT_STREET_RE);
+const SUFFIX_NUM_AT = sticky(SUFFIX_NUM_RE);
+const MIL_AT = sticky(MIL_RE);
+const ZIP_CITY_AT = sticky(ZIP_CITY_RE);
+const KEY_VALUE_AT = sticky(KEY_VALUE_RE);
+const PLACE_CUE_AT = sticky(PLACE_CUE_RE);
+const NUM_LED_AT = sticky(NUM_LED_RE);
+const NUM_PREFIX_STREET_AT = sticky(NUM_PREFIX_STREET_RE);
+const STREET_BEFORE_ZIP_AT = sticky(STREET_BEFORE_ZIP_RE);
+const ADDRESS_CUE_AT = sticky(ADDRESS_CUE_RE);
+const STRONG_PLACE_AT = sticky(STRONG_PLACE_RE);
+
+/** SUFFIX_NUM_RE's street types. */
+const NUM_SUFFIXES = ["straße", "strasse", "str.", "gasse", "weg", "platz", "allee", "ring", "damm", "ufer", "vej", "gade", "vägen", "gatan", "veien", "vegen", "laan", "straat", "utca", "út", "tie", "katu", "tee", "iela", "gatve", "cesta", "ulice"];
+/** Prefilter (folded text): the space and digit after one of them. */
+const SUFFIX_NUM_PRE = new RegExp(`\\s\\d(?<=(?:${NUM_SUFFIXES.map((w) => w.replace(".", "\\.")).join("|")})\\s\\d)`, "g");
+/** Prefilter (original text): a space and a letter after a number (and an optional letter), where a number-led street goes on. */
+const NUM_WORD_PRE = /\s[A-Za-z\u0080-\uffff](?<=\d[A-Za-z\u017f\u212a]?\s[^])/g;
+/** Prefilter (folded text): the street type of CONT_STREET_RE or the unit of MIL_RE, after a non-letter, and a space. */
+const CONT_MIL_PRE = /(?:^|[^a-z0-9])((?:rue|rua|via|calle|avenida|av\.|chemin|boulevard|piazza|plaza|carrer|viale|corso|praça|ulica|ul\.|strada|psc|unit|cmr)\s)/g;
+/** Prefilter (original text): a comma and at most two spaces before a postcode (ZIP_CITY_RE, STREET_BEFORE_ZIP_RE). */
+const ZIP_PRE = /,\s{0,2}[\dA-Z]/g;
+/** Prefilter (folded text): ADDRESS_CUE_RE's cues. */
+const ADDRESS_CUE_PRE = /address|adresse|dirección|direccion|indirizzo|endereço|anschrift|vivo en|wohne in|live at|lives at|located at|moved to/g;
+/** Prefilter (folded text): the space between a place cue's last word and a letter. */
+const PLACE_ANCHOR_PRE = /\s[a-z\u0080-\uffff](?<=(?:from|in|at|to|near|visit|visited|visiting|of|en|à)\s[^])/g;
+const PLACE_CUES = ["from", "in", "at", "to", "near", "visit", "visited", "visiting", "flew to", "moved to", "live in", "lives in", "living in", "born in", "university of", "city of", "originally from"];
+const STRONG_PLACE_CUES = ["originally from", "born in", "flew to", "moved to", "live in", "lives in", "living in", "university of", "city of", "i am in", "i'm in", "based in", "traveling to", "travelling to", "trip to", "vivo en", "wohne in", "j'habite à"];
+/** KEY_VALUE_RE's keys, spelled out. */
+const LOCATION_KEYS = ["street", "address", "address_line_1", "address_line1", "addressline_1", "addressline1", "city", "country", "town", "state", "region", "location"];
+
+const isDigitAt = (s: string, i: number) => {
+  const c = s.charCodeAt(i);
+  return c >= 48 && c <= 57;
+};
+const isAsciiLetterAt = (s: string, i: number) => {
+  const c = s.charCodeAt(i) | 32;
+  return c >= 97 && c <= 122;
+};
+
+/** Starts of number-led streets (EN_STREET_RE, NUM_LED_RE, NUM_PREFIX_STREET_RE): the number before the first word, or the first of two numbers. */
+function numberLedStarts(text: string): number[] {
+  const out: number[] = [];
+  prefilterHits(NUM_WORD_PRE, text, (m) => {
+    let r = m.index - 1;
+    if (!isDigitAt(text, r)) r--; // the letter after the house number: "12A Main St"
+    while (r > 0 && isDigitAt(text, r - 1)) r--;
+    out.push(r);
+    // "12 34 Main": the optional second number
+    let k = r - 1;
+    if (k < 1 || !isSpace(text.charCodeAt(k))) return;
+    k--;
+    if (!isDigitAt(text, k) && (isAsciiLetterAt(text, k) || text[k] === "\u017f" || text[k] === "\u212a")) k--;
+    if (k < 0 || !isDigitAt(text, k)) return;
+    while (k > 0 && isDigitAt(text, k - 1)) k--;
+    out.push(k);
+  });
+  return out.sort(ascending);
+}
+
+/**
+ * Do the 48 characters before `end` end with a digit, at most 40 characters other than "," and
+ * newline, a comma and at most two spaces or tabs (/\d[^,\n]{0,40},[ \t]{0,2}$/, without its
+ * backtracking over the window)?
+ */
+function postcodeTownBefore(text: string, end: number): boolean {
+  const from = Math.max(0, end - 48);
+  let c = end - 1;
+  while (c >= from && end - 1 - c < 2 && (text[c] === " " || text[c] === "\t")) c--;
+  if (c < from || text[c] !== ",") return false;
+  for (let d = c - 1; d >= from && c - 1 - d <= 40; d--) {
+    if (isDigitAt(text, d)) return true;
+    if (text[d] === "," || text[d] === "\n") return false;
+  }
+  return false;
+}
+
+/** ASCII characters that STREET_BEFORE_ZIP_RE's street words and the spaces between them may hold. */
+function streetWordChar(c: number): boolean {
+  return c >= 0x80 || isSpace(c) || c === 39 || c === 45 || c === 46 || ((c | 32) >= 97 && (c | 32) <= 122);
+}
+
+/**
+ * Starts of STREET_BEFORE_ZIP_RE before the comma at `comma` ("Hauptstr. 5, 80331 München"): capital
+ * letters (or non-ASCII) after a delimiter, a space or a tab, in the street words before the number.
+ */
+function streetBeforeZipStarts(text: string, comma: number, out: number[]): void {
+  let r = comma - 1;
+  if (r >= 0 && isAsciiLetterAt(text, r)) r--;
+  if (r < 0 || !isDigitAt(text, r)) return;
+  while (r > 0 && isDigitAt(text, r - 1)) r--;
+  r--; // the space before the number
+  if (r < 1 || !isSpace(text.charCodeAt(r))) return;
+  // at most 31 + 3 * 31 characters of words and spaces before that space
+  for (let p = r - 1, stop = Math.max(0, r - 130); p >= stop; p--) {
+    const c = text.charCodeAt(p);
+    if (!streetWordChar(c)) break;
+    if ((c >= 65 && c <= 90) || c >= 0x80) {
+      const b = p === 0 ? -1 : text.charCodeAt(p - 1);
+      // ^, [,;:(\n"] or [ \t] before it
+      if (b === -1 || b === 44 || b === 59 || b === 58 || b === 40 || b === 10 || b === 34 || b === 32 || b === 9) out.push(p);
+    }
+  }
+}
+
+export function detectLocations(text: string, lo = foldedCopy(text)): Finding[] {
   const d = loadDicts();
   const out: Finding[] = [];
   const push = (type: string, s: number, e: number, score: number) => {
     while (e > s && /[\s,.]/.test(text[e - 1]!) && !(type === "STREET_ADDRESS" && text[e - 1] === "." && /(?:St|Str|Ave|Rd|Dr|Blvd)\.$/.test(text.slice(s, e)))) e--;
     if (e > s) out.push({ type, start: s, end: e, score });
   };
-  SUFFIX_NUM_RE.lastIndex = 0;
-  for (let m = SUFFIX_NUM_RE.exec(text); m; m = SUFFIX_NUM_RE.exec(text)) {
+  const suffixStarts: number[] = [];
+  prefilterHits(SUFFIX_NUM_PRE, lo, (m) => literalsEndingAt(lo, m.index, NUM_SUFFIXES, false, suffixStarts));
+  execAt(SUFFIX_NUM_AT, text, suffixStarts.sort(ascending), (m) => {
     let ws = m.index;
     while (ws > 0 && m.index - ws < 30 && /[\p{L}'’-]/u.test(text[ws - 1]!)) ws--;
-    if (ws === m.index || !/\p{Lu}/u.test(text[ws]!) || (ws > 0 && /[\p{L}\p{N}]/u.test(text[ws - 1]!))) continue;
+    if (ws === m.index || !/\p{Lu}/u.test(text[ws]!) || (ws > 0 && /[\p{L}\p{N}]/u.test(text[ws - 1]!))) return;
     push("STREET_ADDRESS", ws, extendBlock(text, ws, m.index + m[0].length), 0.8);
-  }
+  });
   const hasDigit = /\d/.test(text);
   if (hasDigit) {
-    for (const re of [EN_STREET_RE, CONT_STREET_RE, MIL_RE, NUM_PREFIX_STREET_RE]) {
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) push("STREET_ADDRESS", m.index, extendBlock(text, m.index, m.index + m[0].length), 0.8);
-    }
-    NUM_LED_RE.lastIndex = 0;
-    for (let m = NUM_LED_RE.exec(text); m; m = NUM_LED_RE.exec(text)) {
+    const numStarts = numberLedStarts(text);
+    const contStarts: number[] = [];
+    prefilterHits(CONT_MIL_PRE, lo, (m) => contStarts.push(m.index + m[0].length - m[1]!.length));
+    const street = (m: RegExpExecArray) => push("STREET_ADDRESS", m.index, extendBlock(text, m.index, m.index + m[0].length), 0.8);
+    execAt(EN_STREET_AT, text, numStarts, street);
+    execAt(CONT_STREET_AT, text, contStarts, street);
+    execAt(MIL_AT, text, contStarts, street);
+    execAt(NUM_PREFIX_STREET_AT, text, numStarts, street);
+    execAt(NUM_LED_AT, text, numStarts, (m) => {
       const words = m[1]!.trim().split(/\s+/);
       const streety = words.some((w) => STREET_WORDS.has(norm(w.replace(/\.$/, ""))));
-      if (!streety && !(/^\p{Lu}/u.test(words[0]!) && !COMMON_WORDS.has(norm(words[0]!)))) continue;
-      if (words.every((w) => COMMON_WORDS.has(norm(w))) || !words.some((w) => /\p{Ll}/u.test(w))) continue;
+      if (!streety && !(/^\p{Lu}/u.test(words[0]!) && !COMMON_WORDS.has(norm(words[0]!)))) return;
+      if (words.every((w) => COMMON_WORDS.has(norm(w))) || !words.some((w) => /\p{Ll}/u.test(w))) return;
       // "<street> <no>, 382 41 Kaplice 1": a postcode and town after a street, not a street
-      if (/\d[^,\n]{0,40},[ \t]{0,2}$/.test(text.slice(Math.max(0, m.index - 48), m.index))) continue;
+      if (postcodeTownBefore(text, m.index)) return;
       push("STREET_ADDRESS", m.index, extendBlock(text, m.index, m.index + m[0].length), streety ? 0.8 : 0.7);
-    }
-    STREET_BEFORE_ZIP_RE.lastIndex = 0;
-    for (let m = STREET_BEFORE_ZIP_RE.exec(text); m; m = STREET_BEFORE_ZIP_RE.exec(text)) push("STREET_ADDRESS", m.index, m.index + m[0].length, 0.75);
-    ADDRESS_CUE_RE.lastIndex = 0;
-    for (let m = ADDRESS_CUE_RE.exec(text); m; m = ADDRESS_CUE_RE.exec(text)) {
+    });
+    const beforeZipStarts: number[] = [];
+    prefilterHits(ZIP_PRE, text, (m) => {
+      if (m[0].length > 2) streetBeforeZipStarts(text, m.index, beforeZipStarts);
+    });
+    execAt(STREET_BEFORE_ZIP_AT, text, beforeZipStarts.sort(ascending), (m) => push("STREET_ADDRESS", m.index, m.index + m[0].length, 0.75));
+    const cueStarts: number[] = [];
+    prefilterHits(ADDRESS_CUE_PRE, lo, (m) => cueStarts.push(m.index));
+    execAt(ADDRESS_CUE_AT, text, cueStarts, (m) => {
       const v = m[1]!;
       const vs = m.index + m[0].length - v.length;
-      if (COMMON_WORDS.has(norm(v.split(" ")[0]!))) continue;
+      if (COMMON_WORDS.has(norm(v.split(" ")[0]!))) return;
       push("STREET_ADDRESS", vs, vs + v.length, 0.75);
-    }
+    });
   }
   // the town after a single-line street address: "29 Wattle St, King William's Town"
   for (const f of [...out]) {
@@ -385,36 +618,47 @@ export function detectLocations(text: string): Finding[] {
     const m = /^,[ \t]{1,2}([\p{Lu}][\p{L}'’.-]*(?:[ \t](?:[\p{Lu}][\p{L}'’.-]*|de|la|del|di|du|le|am|an|der|upon|on)){0,4})(?=[ \t]*(?:[,.;\n]|$))/u.exec(text.slice(f.end, f.end + 80));
     if (m) push("LOCATION", f.end + m[0].length - m[1]!.length, f.end + m[0].length, 0.7);
   }
-  STRONG_PLACE_RE.lastIndex = 0;
-  for (let m = STRONG_PLACE_RE.exec(text); m; m = STRONG_PLACE_RE.exec(text)) {
+  const strongStarts: number[] = [];
+  const placeStarts: number[] = [];
+  prefilterHits(PLACE_ANCHOR_PRE, lo, (m) => {
+    literalsEndingAt(lo, m.index, STRONG_PLACE_CUES, false, strongStarts);
+    literalsEndingAt(lo, m.index, PLACE_CUES, false, placeStarts);
+  });
+  execAt(STRONG_PLACE_AT, text, strongStarts.sort(ascending), (m) => {
     const v = m[1]!;
     const vs = m.index + m[0].length - v.length;
-    if (d.first.has(norm(v.split(" ")[0]!)) && v.includes(" ") && !d.places.has(norm(v))) continue; // "moved to Anna Berg" is a person
+    if (d.first.has(norm(v.split(" ")[0]!)) && v.includes(" ") && !d.places.has(norm(v))) return; // "moved to Anna Berg" is a person
     push("LOCATION", vs, vs + v.length, 0.7);
-  }
-  KEY_VALUE_RE.lastIndex = 0;
-  for (let m = KEY_VALUE_RE.exec(text); m; m = KEY_VALUE_RE.exec(text)) {
+  });
+  const keyStarts: number[] = [];
+  prefilterHits(KEY_ANCHOR_PRE, lo, (m) => {
+    if (m[0] === ":" || m[0] === "=") literalsEndingAt(lo, keyEndBefore(lo, m.index), LOCATION_KEYS, true, keyStarts);
+  });
+  execAt(KEY_VALUE_AT, text, keyStarts.sort(ascending), (m) => {
     const key = m[1]!.toLowerCase();
     const val = m[2]!;
     const vs = m.index + m[0].lastIndexOf(val);
-    if (/^(?:n\/a|none|null|unknown|redacted.*|-|\s*)$/i.test(val) || /REDACTED/i.test(val)) continue;
+    if (/^(?:n\/a|none|null|unknown|redacted.*|-|\s*)$/i.test(val) || /REDACTED/i.test(val)) return;
     if (key.startsWith("street") || key.startsWith("address")) push("STREET_ADDRESS", vs, vs + val.length, 0.8);
     else if (/[\p{L}]/u.test(val)) push("LOCATION", vs, vs + val.length, 0.75);
-  }
-  ZIP_CITY_RE.lastIndex = 0;
-  for (let m = ZIP_CITY_RE.exec(text); m; m = ZIP_CITY_RE.exec(text)) {
+  });
+  const zipStarts: number[] = [];
+  prefilterHits(ZIP_PRE, text, (m) => {
+    const z = m.index + m[0].length - 1;
+    if (isDigitAt(text, z)) zipStarts.push(z);
+  });
+  execAt(ZIP_CITY_AT, text, zipStarts, (m) => {
     const city = m[2]!;
     const cs = m.index + m[0].length - city.length;
     push("LOCATION", cs, cs + city.length, 0.7);
-  }
-  PLACE_CUE_RE.lastIndex = 0;
-  for (let m = PLACE_CUE_RE.exec(text); m; m = PLACE_CUE_RE.exec(text)) {
+  });
+  execAt(PLACE_CUE_AT, text, placeStarts.sort(ascending), (m) => {
     const v = m[1]!;
     const vs = m.index + m[0].length - v.length;
     const n = norm(v);
     if (d.countries.has(n) || d.places.has(n)) push("LOCATION", vs, vs + v.length, 0.75);
     else if (/university of $/i.test(m[0].slice(0, m[0].length - v.length))) push("LOCATION", vs, vs + v.length, 0.6);
-  }
+  });
   // country names anywhere (bounded word sequences); countries are few and distinctive
   const COUNTRY_RE = /(?<![\p{L}])[\p{Lu}][\p{Ll}]{2,20}(?:\s[\p{Lu}][\p{Ll}]{2,20}){0,2}(?![\p{L}])/gu;
   COUNTRY_RE.lastIndex = 0;
@@ -458,8 +702,9 @@ function dedupe(fs: Finding[]): Finding[] {
 
 /** Persons, locations and street addresses. `_shared` is accepted for a uniform detector signature. */
 export function detectNames(text: string, _shared?: TextContext): Finding[] {
-  const locs = detectLocations(text);
+  const lo = foldedCopy(text);
+  const locs = detectLocations(text, lo);
   const strong = locs.filter((l) => l.score >= 0.7).sort((a, b) => a.start - b.start);
-  const persons = detectPersons(text).filter((p) => !occupied(strong, p.start, p.end) || p.score > 0.8);
+  const persons = detectPersons(text, lo).filter((p) => !occupied(strong, p.start, p.end) || p.score > 0.8);
   return [...persons, ...locs];
 }
