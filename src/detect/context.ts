@@ -54,44 +54,14 @@ export function clamp01(x: number): number {
 
 // ---------------------------------------------------------------- shared per-text analysis
 
-/** A registered list of lower-case context keywords (substring semantics, as in hasContext). */
+/** A list of lower-case context keywords (substring semantics, as in hasContext). */
 export interface KeywordList {
-  readonly id: number;
   readonly words: readonly string[];
 }
 
-const REGISTRY: string[] = [];
-const REGISTERED = new Set<string>();
-const LISTS: KeywordList[] = [];
-let compiled: { re: RegExp; prefixes: Map<string, string[]> } | undefined;
-
-/** Registers a keyword list (at module load) so that one pass over a text finds every keyword of every list. */
+/** A keyword list, lower-cased once (at module load). */
 export function keywordList(words: readonly string[]): KeywordList {
-  const list: KeywordList = { id: LISTS.length, words: words.map((w) => w.toLowerCase()) };
-  LISTS.push(list);
-  for (const w of list.words) {
-    if (w.length > 0 && !REGISTERED.has(w)) {
-      REGISTERED.add(w);
-      REGISTRY.push(w);
-      compiled = undefined;
-    }
-  }
-  return list;
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
-}
-
-function compile(): { re: RegExp; prefixes: Map<string, string[]> } {
-  if (compiled) return compiled;
-  // longest first, so that a match is the longest keyword at its position; shorter keywords that are
-  // prefixes of it are recorded from `prefixes`, keywords starting later are found by stepping one char.
-  const words = [...REGISTRY].sort((a, b) => b.length - a.length);
-  const prefixes = new Map<string, string[]>();
-  for (const w of words) prefixes.set(w, words.filter((v) => v !== w && w.startsWith(v)));
-  compiled = { re: new RegExp(words.map(escapeRe).join("|"), "g"), prefixes };
-  return compiled;
+  return { words: words.map((w) => w.toLowerCase()) };
 }
 
 /** Lower-cases without changing string length (so that indices stay valid). */
@@ -108,15 +78,13 @@ export function lowerSameLength(text: string): string {
 }
 
 /**
- * Per-text analysis shared by the detectors: the lower-cased text and the positions of every registered
- * context keyword, each computed at most once (lazily) in one linear pass.
+ * Per-text analysis shared by the detectors: the lower-cased text (same length, so indices stay valid),
+ * computed at most once, and context-keyword look-ups in bounded windows of it.
  */
 export class TextContext {
   readonly text: string;
   private lowerText: string | undefined;
-  private hits: Map<string, number[]> | undefined;
   private digitFlag: number = -1;
-  private readonly perList = new Map<number, ListHits>();
 
   constructor(text: string) {
     this.text = text;
@@ -133,82 +101,20 @@ export class TextContext {
     return this.digitFlag === 1;
   }
 
-  private keywordHits(): Map<string, number[]> {
-    if (this.hits) return this.hits;
-    const { re, prefixes } = compile();
-    const hits = new Map<string, number[]>();
-    const add = (w: string, i: number) => {
-      const arr = hits.get(w);
-      if (arr) arr.push(i);
-      else hits.set(w, [i]);
-    };
-    const lower = this.lower;
-    re.lastIndex = 0;
-    for (let m = re.exec(lower); m; m = re.exec(lower)) {
-      add(m[0], m.index);
-      for (const p of prefixes.get(m[0]) ?? []) add(p, m.index);
-      re.lastIndex = m.index + 1;
-    }
-    this.hits = hits;
-    return hits;
-  }
-
-  /** Does any keyword of the list occur anywhere in the text? */
-  any(list: KeywordList): boolean {
-    const hits = this.keywordHits();
-    for (const w of list.words) if (hits.has(w)) return true;
-    return false;
-  }
-
-  /** Sorted start positions of the list's keywords (for windows after a cue). */
-  positions(list: KeywordList): { start: number; end: number }[] {
-    const hits = this.keywordHits();
-    const out: { start: number; end: number }[] = [];
-    for (const w of list.words) for (const p of hits.get(w) ?? []) out.push({ start: p, end: p + w.length });
-    return out.sort((a, b) => a.start - b.start);
-  }
-
   /**
    * Same as hasContext(): a keyword of the list lies entirely within the `before` characters preceding
-   * `start` (or the `after` characters following `end`). One binary search in the list's hits.
+   * `start` (or the `after` characters following `end`). Read off those windows of the lower-cased text:
+   * detectors ask about a few candidates per text, which costs less than a keyword pass over all of it.
    */
   has(list: KeywordList, start: number, end: number, before = 48, after = 0): boolean {
-    const hits = this.listHits(list);
-    if (hits.starts.length === 0) return false;
-    if (hitWithin(hits, Math.max(0, start - before), start)) return true;
-    return after > 0 && hitWithin(hits, end, end + after);
-  }
-
-  /** Every hit of the list's keywords, sorted by start (computed once per list and text). */
-  private listHits(list: KeywordList): ListHits {
-    let h = this.perList.get(list.id);
-    if (h) return h;
-    const hits = this.keywordHits();
-    const spans: [number, number][] = [];
-    for (const w of list.words) for (const p of hits.get(w) ?? []) spans.push([p, p + w.length]);
-    spans.sort((a, b) => a[0] - b[0]);
-    h = { starts: Int32Array.from(spans, (x) => x[0]), ends: Int32Array.from(spans, (x) => x[1]) };
-    this.perList.set(list.id, h);
-    return h;
+    const lower = this.lower;
+    if (keywordIn(lower.slice(Math.max(0, start - before), start), list.words)) return true;
+    return after > 0 && keywordIn(lower.slice(end, end + after), list.words);
   }
 }
 
-interface ListHits {
-  starts: Int32Array;
-  ends: Int32Array;
-}
-
-/** Does a hit lie entirely within [lo, hi)? Binary search to the first start >= lo, then a bounded walk. */
-function hitWithin(h: ListHits, lo: number, hi: number): boolean {
-  const { starts, ends } = h;
-  let a = 0;
-  let b = starts.length;
-  while (a < b) {
-    const mid = (a + b) >> 1;
-    if (starts[mid]! < lo) a = mid + 1;
-    else b = mid;
-  }
-  for (let i = a; i < starts.length && starts[i]! < hi; i++) if (ends[i]! <= hi) return true;
+function keywordIn(window: string, words: readonly string[]): boolean {
+  for (const k of words) if (k.length > 0 && window.includes(k)) return true;
   return false;
 }
 

@@ -649,11 +649,13 @@ function matcherFor(lists: readonly KeywordList[]): Matcher {
   return m;
 }
 
-/** One-list matchers by list id. */
-const MATCHERS: Matcher[] = [];
+/** One-list matchers, by list. */
+const MATCHERS = new WeakMap<KeywordList, Matcher>();
 
 function matcherOf(list: KeywordList): Matcher {
-  return (MATCHERS[list.id] ??= matcherFor([list]));
+  let m = MATCHERS.get(list);
+  if (!m) MATCHERS.set(list, (m = matcherFor([list])));
+  return m;
 }
 
 /** Lower-cases an ASCII capital, as toLowerCase() does anywhere in a text. */
