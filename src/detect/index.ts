@@ -45,24 +45,26 @@ export const DETECTORS: Record<string, Detector> = {
  */
 export function detectPii(text: string, minScore = 0, shared?: TextContext): Finding[] {
   const tc = shared && shared.text === text ? shared : new TextContext(text);
-  const email = detectEmail(text);
+  const out = detectEmail(text);
   const url = detectUrl(text);
-  const bare = detectBareDomain(text, [...url, ...email]);
-  const ip = detectIp(text);
-  const structured = [...email, ...url, ...bare, ...ip, ...detectMac(text, tc), ...detectCrypto(text, tc), ...detectIban(text, tc)];
-  const numeric = detectNumeric(text, undefined, tc, minScore).filter((f) => !insideAny(f, structured));
-  const patterns = detectPatterns(text, undefined, tc, minScore).filter((f) => !insideAny(f, structured));
-  const names = detectNames(text, tc).filter((f) => !overlapsAny(f, [...email, ...url, ...bare]));
-  return [...structured, ...numeric, ...patterns, ...names];
+  for (const f of url) out.push(f);
+  for (const f of detectBareDomain(text, out)) out.push(f);
+  const webEnd = out.length; // e-mail, URL and bare-domain findings: names never overlap them
+  for (const list of [detectIp(text), detectMac(text, tc), detectCrypto(text, tc), detectIban(text, tc)]) for (const f of list) out.push(f);
+  const structuredEnd = out.length; // a numeric or pattern guess never lies over a structured finding of another type
+  for (const list of [detectNumeric(text, undefined, tc, minScore), detectPatterns(text, undefined, tc, minScore)]) {
+    for (const f of list) if (!overlapsOther(f, out, 0, structuredEnd, true)) out.push(f);
+  }
+  for (const f of detectNames(text, tc)) if (!overlapsOther(f, out, 0, webEnd, false)) out.push(f);
+  return out;
 }
 
-function insideAny(f: Finding, list: readonly Finding[]): boolean {
-  for (const g of list) if (g.start < f.end && f.start < g.end && g.type !== f.type) return true;
-  return false;
-}
-
-function overlapsAny(f: Finding, list: readonly Finding[]): boolean {
-  for (const g of list) if (g.start < f.end && f.start < g.end) return true;
+/** Does `f` overlap one of list[from, to) (of another type only, with `otherTypeOnly`)? */
+function overlapsOther(f: Finding, list: readonly Finding[], from: number, to: number, otherTypeOnly: boolean): boolean {
+  for (let i = from; i < to; i++) {
+    const g = list[i]!;
+    if (g.start < f.end && f.start < g.end && !(otherTypeOnly && g.type === f.type)) return true;
+  }
   return false;
 }
 
@@ -94,21 +96,23 @@ export function overlapRank(f: Finding): number {
  */
 export function resolveOverlaps(findings: readonly Finding[]): Finding[] {
   const sorted = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
-  const drop = new Set<Finding>();
-  const open: Finding[] = [];
-  for (const f of sorted) {
-    for (let i = open.length - 1; i >= 0; i--) if (open[i]!.end <= f.start) open.splice(i, 1);
-    const rf = overlapRank(f);
-    for (const g of open) {
-      if (g.type === f.type) continue;
-      const rg = overlapRank(g);
-      if (rg > rf + 1e-9) drop.add(f);
-      else if (rf > rg + 1e-9) drop.add(g);
+  const rank = sorted.map(overlapRank);
+  const dropped = new Uint8Array(sorted.length);
+  let open: number[] = []; // indices of the findings still open at the current start, oldest first
+  for (let i = 0; i < sorted.length; i++) {
+    const f = sorted[i]!;
+    open = open.filter((j) => sorted[j]!.end > f.start);
+    const rf = rank[i]!;
+    for (const j of open) {
+      if (sorted[j]!.type === f.type) continue;
+      const rg = rank[j]!;
+      if (rg > rf + 1e-9) dropped[i] = 1;
+      else if (rf > rg + 1e-9) dropped[j] = 1;
     }
-    open.push(f);
+    open.push(i);
     if (open.length > 64) open.shift();
   }
-  return sorted.filter((f) => !drop.has(f));
+  return sorted.filter((_, i) => dropped[i] === 0);
 }
 
 export interface ScanOptions {
