@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ibanMod97, luhn, verhoeff } from "./checksums.ts";
+import { ibanMod97, iso7064Mod11_10, luhn, verhoeff } from "./checksums.ts";
 import { detectInjection, isValidSvcToken, mergeSpans, redact, scan, scanAndRedact, svcTokenChecksum } from "./index.ts";
 import { detectNumeric } from "./numeric.ts";
 import { detectCrypto, detectEmail, detectIban, detectIp, detectMac, detectUrl } from "./pii.ts";
@@ -49,6 +49,39 @@ describe("structured PII", () => {
     const f = scan("NHS number 943 476 5919").findings;
     assert.ok(types(f).includes("UK_NHS"));
     assert.ok(!types(scan("NHS number 943 476 5918").findings).includes("UK_NHS"));
+  });
+
+  it("national ids: a keyword right after the value counts as context, on its line and before another number", () => {
+    const withCheck = (prefix: string, ok: (s: string) => boolean) => {
+      for (let d = 0; d < 10; d++) if (ok(prefix + String(d))) return prefix + String(d);
+      throw new Error(`no check digit for ${prefix}`);
+    };
+    const pnr = "19" + withCheck("850709980", luhn); // Swedish personnummer, century + 10 digits (Luhn)
+    const has = (t: string, type: string) => types(scan(t).findings).includes(type);
+    assert.ok(has(`${pnr} är mitt personnummer.`, "SE_PERSONNUMMER"));
+    assert.ok(has(`Personnummer: ${pnr}`, "SE_PERSONNUMMER"));
+    assert.ok(!has(`${pnr} är mitt.`, "SE_PERSONNUMMER"));
+    assert.ok(!has(`${pnr} är mitt\npersonnummer`, "SE_PERSONNUMMER"), "the keyword is on the next line");
+    assert.ok(!has(`${pnr} and 42 personnummer`, "SE_PERSONNUMMER"), "the keyword follows another number");
+  });
+
+  it("national ids: South African refugee ids and German tax ids written as one group", () => {
+    const withCheck = (prefix: string, ok: (s: string) => boolean) => {
+      for (let d = 0; d < 10; d++) if (ok(prefix + String(d))) return prefix + String(d);
+      throw new Error(`no check digit for ${prefix}`);
+    };
+    // YYMMDD SSSS, citizenship 2 (refugee), then 8 and the Luhn digit
+    const za = withCheck("800101500928", luhn);
+    assert.ok(types(scan(`ID number: ${za}`).findings).includes("ZA_ID_NUMBER"));
+    assert.ok(!types(scan(`ID number: ${withCheck("800101500938", luhn)}`).findings).includes("ZA_ID_NUMBER"), "citizenship digit 3");
+    // one digit repeated (as issued), and all ten distinct (accepted by Presidio's recognizer)
+    for (const body of ["8609574271", "1234567890"]) {
+      const id = withCheck(body, iso7064Mod11_10);
+      assert.ok(types(scan(`Steuer-ID ${id}`).findings).includes("DE_TAX_ID"), id);
+      const wrong = body + String((Number(id.at(-1)) + 1) % 10);
+      assert.ok(!types(scan(`Steuer-ID ${wrong}`).findings).includes("DE_TAX_ID"), wrong);
+    }
+    assert.ok(!types(scan(`Steuer-ID ${withCheck("1122345678", iso7064Mod11_10)}`).findings).includes("DE_TAX_ID"), "two digits repeated");
   });
 
   it("phone numbers validated with libphonenumber", () => {

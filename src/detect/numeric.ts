@@ -7,7 +7,7 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import type { CountryCode } from "libphonenumber-js/max";
 import { iso7064Mod11_10, luhn, validDate, verhoeff, weightedSum } from "./checksums.ts";
-import { clamp01, isStandalone, isWordChar, keywordList, textContext } from "./context.ts";
+import { clamp01, isAsciiDigit, isStandalone, isWordChar, keywordList, textContext } from "./context.ts";
 import type { KeywordList, TextContext } from "./context.ts";
 import type { Finding } from "./types.ts";
 
@@ -219,7 +219,7 @@ function zaIdOk(d: string): boolean {
   if (d.length !== 13) return false;
   const yy = Number(d.slice(0, 2));
   if (!validDate(2000 + yy, Number(d.slice(2, 4)), Number(d.slice(4, 6)))) return false;
-  if (d[10] !== "0" && d[10] !== "1") return false;
+  if (d[10] !== "0" && d[10] !== "1" && d[10] !== "2") return false; // citizen, permanent resident, refugee
   return luhn(d);
 }
 
@@ -260,7 +260,9 @@ function deTaxIdOk(d: string): boolean {
   const counts = new Map<string, number>();
   for (const ch of d.slice(0, 10)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   const multi = [...counts.values()].filter((v) => v > 1);
-  if (multi.length !== 1 || multi[0]! > 3) return false;
+  // issued ids repeat exactly one digit (2 or 3 times); all-distinct digits still pass the checksum in
+  // Presidio's recognizer and in test data, so they are accepted too
+  if (multi.length > 1 || (multi[0] ?? 0) > 3) return false;
   return iso7064Mod11_10(d);
 }
 
@@ -502,7 +504,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "DE_TAX_ID",
     lengths: [11],
-    check: (c) => (groupsAre(c, [2, 3, 3, 3]) && uniformSeps(c, " ") && deTaxIdOk(c.digits) ? 0.45 : 0),
+    check: (c) => (((groupsAre(c, [2, 3, 3, 3]) && uniformSeps(c, " ")) || c.groups.length === 1) && deTaxIdOk(c.digits) ? 0.45 : 0),
     context: keywordList(["steuer-id", "steuerid", "steueridentifikationsnummer", "idnr", "identifikationsnummer", "tax id", "tin"]),
     boost: 0.45,
   },
@@ -686,6 +688,27 @@ function cuesIn(lower: string, m: Matcher, lo: number, start: number, want: numb
     if ((found & want) === want) return found;
   }
   return found;
+}
+
+/** A keyword may also follow the value ("199109242397 är mitt pnr", "… is my SSN") within this many chars. */
+const CONTEXT_AFTER = 24;
+
+/**
+ * A keyword of the list right after the value: within CONTEXT_AFTER chars, on its line and before the next
+ * digit (a label after another number belongs to that number).
+ */
+function cueAfter(text: string, list: KeywordList, end: number): boolean {
+  let stop = end;
+  const max = Math.min(text.length, end + CONTEXT_AFTER);
+  while (stop < max) {
+    const c = text.charCodeAt(stop);
+    if (c === 10 || c === 13 || isAsciiDigit(c)) break;
+    stop++;
+  }
+  if (stop === end) return false;
+  const window = text.slice(end, stop).toLowerCase();
+  for (const k of list.words) if (k.length > 0 && window.includes(k)) return true;
+  return false;
 }
 
 // ---------------------------------------------------------------- the scan
@@ -1111,7 +1134,7 @@ class NumericScan {
         for (const r of rules) {
           let s = r.check(c);
           if (s <= 0) continue;
-          const ctx = this.cue(r.context, c.start);
+          const ctx = this.cue(r.context, c.start) || cueAfter(text, r.context, c.end);
           if (r.needsContext && !ctx) continue;
           if (ctx) s += r.boost ?? 0.35;
           else if (this.short && isStandalone(text, c.start, c.end)) s += 0.25;
