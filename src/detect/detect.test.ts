@@ -143,6 +143,13 @@ describe("secrets", () => {
     assert.ok(isPlaceholder("YOUR_API_KEY_HERE"));
   });
 
+  it("counting runs are placeholders, not secrets", () => {
+    for (const v of ["xoxp-1234567890", "sk_live_abcdefghijk", "9876543210", "7890123456"]) assert.ok(isPlaceholder(v), v);
+    for (const v of ["xoxp-1234567809", "q8Zr1234567890"]) assert.ok(!isPlaceholder(v), v);
+    assert.deepEqual(detectSecrets('{"token1": "xoxp-1234567890"}'), []);
+    assert.deepEqual(types(detectSecrets('{"token1": "xoxp-9f3k2j8d7s6a"}')), ["GENERIC_SECRET"]);
+  });
+
   it("password assignments, URL credentials, but not references", () => {
     assert.deepEqual(types(detectSecrets('db_password = "Tr0ub4dor&3x"')), ["GENERIC_SECRET"]);
     assert.deepEqual(types(detectSecrets("postgres://app:s3cr3tPw9@db.internal:5432/app")), ["GENERIC_SECRET"]);

@@ -13,7 +13,7 @@ import type { Finding } from "./types.ts";
 const PLACEHOLDER_WORDS =
   /example|sample|placeholder|dummy|changeme|change_me|your[_-]?|redacted|xxxx|\*\*\*|\.\.\.|<[^>]{0,40}>|\$\{|\{\{|%s|notarealkey|not_a_real|fake|insert|replace_?me|todo/i;
 
-/** True for obvious placeholders: documented examples, x-runs, very low variety, template markers. */
+/** True for obvious placeholders: documented examples, x-runs, very low variety, counting runs, template markers. */
 export function isPlaceholder(v: string): boolean {
   if (PLACEHOLDER_WORDS.test(v)) return true;
   // the "core" drops a short word prefix such as `sk_` or `ghp_live_` (/^[a-z]{2,6}[-_](?:[a-z]{2,8}[-_])?/i)
@@ -21,9 +21,19 @@ export function isPlaceholder(v: string): boolean {
   if (off > 0) off = wordPrefixEnd(v, off, 8) || off;
   const n = v.length - off;
   if (n < 8) return false;
+  if (isCountingRun(v, off)) return true;
   // at most 3 distinct characters, or at most 6 in a core of 16 or more
   const cap = n >= 16 ? 6 : 3;
   return distinctCodePoints(v, off, cap + 1) <= cap;
+}
+
+/** v[from..] counts up or down one step at a time ("1234567890", "abcdefgh", "9876543210"; 9 and 0 wrap). */
+function isCountingRun(v: string, from: number): boolean {
+  const step = (a: number, b: number) => (b - a === 1 || (a === 57 && b === 48) ? 1 : a - b === 1 || (a === 48 && b === 57) ? -1 : 0);
+  const dir = step(v.charCodeAt(from), v.charCodeAt(from + 1));
+  if (dir === 0) return false;
+  for (let i = from + 2; i < v.length; i++) if (step(v.charCodeAt(i - 1), v.charCodeAt(i)) !== dir) return false;
+  return true;
 }
 
 /** End (after the separator) of a run of 2..max ASCII letters at `from` followed by '-' or '_'; 0 if none. */
