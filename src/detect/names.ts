@@ -14,6 +14,8 @@ interface Dicts {
   last: Set<string>;
   places: Set<string>;
   countries: Set<string>;
+  /** See countryAt. */
+  countryFirsts: Uint8Array;
 }
 
 let dicts: Dicts | undefined;
@@ -63,7 +65,7 @@ function loadDicts(): Dicts {
     first.delete(w);
     last.delete(w);
   }
-  dicts = { first, last, places, countries };
+  dicts = { first, last, places, countries, countryFirsts: countryFirstSlots(countries) };
   return dicts;
 }
 
@@ -99,23 +101,12 @@ const CUE_SCAN_RE = new RegExp(
   "giu",
 );
 const CUE_SCAN_AT = sticky(CUE_SCAN_RE);
-/** Prefilter (folded text): an honorific or the first words of a cue, after a non-letter. */
-const CUE_WORD_PRE = new RegExp(
-  `(?:^|[^a-z])((?:${HONORIFIC_WORDS})[.\\s]|my name|name|called|call me|i am|i'm|this is|signed|regards|sincerely|dear|hi|hello|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn|c/o|last|first|full|sur|given|family|ship|send|deliver|mail|forward|address|write|schicken|senden|liefern|envoyer|envoyez|enviar|envíe|envie|spedire)`,
-  "g",
-);
 /** The keys of KEY_CUE_WORDS, spelled out. */
 const CUE_KEYS = [
   "full_name", "fullname", "name", "first_name", "firstname", "last_name", "lastname", "surname", "contact", "card_holder", "cardholder", "holder",
   "customer_name", "customername", "recipient", "sender", "owner", "patient", "employee",
   "user_name_full", "username_full", "user_namefull", "usernamefull", "display_name", "displayname",
 ];
-/**
- * Prefilter (folded text): a `:`, `=`, `|` or `,` after a key of the person cues or of KEY_VALUE_RE
- * (the keys' last words), an optional quote and spaces.
- */
-const KEY_ANCHOR_PRE = /[:=|,](?<=(?:name|contact|holder|recipient|sender|owner|patient|employee|full|street|address|line_?1|city|country|town|state|region|location)["']?\s*[:=|,])/g;
-
 // ---------------------------------------------------------------- candidate starts
 //
 // Every rule below is a global regex whose matches follow each other left to right. Running those
@@ -168,36 +159,6 @@ function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
-/** Collects the matches of a prefilter regex (global) as positions; the scan goes on one past each match start. */
-function prefilterHits(re: RegExp, s: string, at: (m: RegExpExecArray) => void): void {
-  re.lastIndex = 0;
-  for (let m = re.exec(s); m; m = re.exec(s)) {
-    at(m);
-    re.lastIndex = m.index + 1;
-  }
-}
-
-/**
- * Starts of the literals (lower-case, from a list) that end at `end` in the folded text, each also
- * one further back when a quote precedes it (rules whose key may be quoted).
- */
-function literalsEndingAt(lo: string, end: number, literals: readonly string[], quoted: boolean, out: number[]): void {
-  for (const w of literals) {
-    const s = end - w.length;
-    if (s < 0 || !lo.startsWith(w, s)) continue;
-    out.push(s);
-    if (quoted && s > 0 && (lo[s - 1] === '"' || lo[s - 1] === "'")) out.push(s - 1);
-  }
-}
-
-/** Where a key ends before the `:`/`=`/… at q: before the spaces and an optional quote. */
-function keyEndBefore(lo: string, q: number): number {
-  let e = q;
-  while (e > 0 && isSpace(lo.charCodeAt(e - 1))) e--;
-  if (e > 0 && (lo[e - 1] === '"' || lo[e - 1] === "'")) e--;
-  return e;
 }
 
 function lineEnd(text: string, from: number): number {
@@ -280,28 +241,12 @@ function isNameLike(t: string, d: Dicts): boolean {
 
 const CAP_SEQ_RE = /(?<![\p{L}\p{N}_@.])[\p{Lu}][\p{Ll}'’-]{1,24}(?:\s{1,2}(?:[\p{Lu}]\.?|[\p{Lu}][\p{Ll}'’-]{1,24}|van|de|der|von|bin|da|di|del|la|le|dos)){1,3}(?![\p{L}\p{N}_@])/gu;
 const CAP_SEQ_AT = sticky(CAP_SEQ_RE);
-/**
- * Prefilter (original text): CAP_SEQ_RE's first word and what follows it, with any non-ASCII character
- * as a letter, but of the astral planes only those whose lead surrogate (d801 … d83a) has cased
- * letters (not emoji or tag characters, which would each start a 24-character probe).
- */
-const CAP_SEQ_PRE =
-  /[A-Z\u0080-\ud7ff\ue000-\uffff\ud801\ud803\ud806\ud81b\ud835\ud837\ud83a](?<![A-Za-z0-9_@.].)[a-z'\u0080-\ud7ff\ue000-\uffff\ud801\ud803\ud806\ud81b\ud835\ud837\ud83a\udc00-\udfff-]{1,24}\s{1,2}(?:[A-Z\u0080-\ud7ff\ue000-\uffff\ud801\ud803\ud806\ud81b\ud835\ud837\ud83a]|van|de|der|von|bin|da|di|del|la|le|dos)/g;
-
-/** Candidate starts of CUE_SCAN_RE: cue words and honorifics at word starts, keys before their `:`/`=`/`|`/`,`. */
-function cueStarts(lo: string): number[] {
-  const starts: number[] = [];
-  prefilterHits(CUE_WORD_PRE, lo, (m) => starts.push(m.index + m[0].length - m[1]!.length));
-  prefilterHits(KEY_ANCHOR_PRE, lo, (m) => literalsEndingAt(lo, keyEndBefore(lo, m.index), CUE_KEYS, true, starts));
-  return starts.sort(ascending);
-}
-
-export function detectPersons(text: string, lo = foldedCopy(text)): Finding[] {
+export function detectPersons(text: string, cands = scanCandidates(text)): Finding[] {
   const d = loadDicts();
   const out: Finding[] = [];
   // (a) cue-triggered names: one pass over cue words, then read the name tokens after each cue
   let lastEnd = -1;
-  execAt(CUE_SCAN_AT, text, cueStarts(lo), (m) => {
+  execAt(CUE_SCAN_AT, text, cands.cue, (m) => {
     const pos = m.index + m[0].length;
     if (pos <= lastEnd) return;
     const keyCtx = m[1] !== undefined;
@@ -349,9 +294,7 @@ export function detectPersons(text: string, lo = foldedCopy(text)): Finding[] {
   }
   // (b) dictionary-driven capitalised sequences: First [Middle] Last
   const cueSpans = [...out];
-  const capStarts: number[] = [];
-  prefilterHits(CAP_SEQ_PRE, text, (m) => capStarts.push(m.index));
-  execAt(CAP_SEQ_AT, text, capStarts, (m) => {
+  execAt(CAP_SEQ_AT, text, cands.capSeq, (m) => {
     const s = m.index;
     const e = s + m[0].length;
     if (occupied(cueSpans, s, e)) return;
@@ -458,6 +401,9 @@ function extendBlock(text: string, s: number, e: number): number {
 
 // candidate starts of the address and place rules (see execAt)
 
+/** Country names: capitalised words, at most three (the global scan when the text has astral characters, else see countryAt). */
+const COUNTRY_RE = /(?<![\p{L}])[\p{Lu}][\p{Ll}]{2,20}(?:\s[\p{Lu}][\p{Ll}]{2,20}){0,2}(?![\p{L}])/gu;
+
 const EN_STREET_AT = sticky(EN_STREET_RE);
 const CONT_STREET_AT = sticky(CONT_STREET_RE);
 const SUFFIX_NUM_AT = sticky(SUFFIX_NUM_RE);
@@ -473,18 +419,6 @@ const STRONG_PLACE_AT = sticky(STRONG_PLACE_RE);
 
 /** SUFFIX_NUM_RE's street types. */
 const NUM_SUFFIXES = ["straße", "strasse", "str.", "gasse", "weg", "platz", "allee", "ring", "damm", "ufer", "vej", "gade", "vägen", "gatan", "veien", "vegen", "laan", "straat", "utca", "út", "tie", "katu", "tee", "iela", "gatve", "cesta", "ulice"];
-/** Prefilter (folded text): the space and digit after one of them. */
-const SUFFIX_NUM_PRE = new RegExp(`\\s\\d(?<=(?:${NUM_SUFFIXES.map((w) => w.replace(".", "\\.")).join("|")})\\s\\d)`, "g");
-/** Prefilter (original text): a space and a letter after a number (and an optional letter), where a number-led street goes on. */
-const NUM_WORD_PRE = /\s[A-Za-z\u0080-\uffff](?<=\d[A-Za-z\u017f\u212a]?\s[^])/g;
-/** Prefilter (folded text): the street type of CONT_STREET_RE or the unit of MIL_RE, after a non-letter, and a space. */
-const CONT_MIL_PRE = /(?:^|[^a-z0-9])((?:rue|rua|via|calle|avenida|av\.|chemin|boulevard|piazza|plaza|carrer|viale|corso|praça|ulica|ul\.|strada|psc|unit|cmr)\s)/g;
-/** Prefilter (original text): a comma and at most two spaces before a postcode (ZIP_CITY_RE, STREET_BEFORE_ZIP_RE). */
-const ZIP_PRE = /,\s{0,2}[\dA-Z]/g;
-/** Prefilter (folded text): ADDRESS_CUE_RE's cues. */
-const ADDRESS_CUE_PRE = /address|adresse|dirección|direccion|indirizzo|endereço|anschrift|vivo en|wohne in|live at|lives at|located at|moved to/g;
-/** Prefilter (folded text): the space between a place cue's last word and a letter. */
-const PLACE_ANCHOR_PRE = /\s[a-z\u0080-\uffff](?<=(?:from|in|at|to|near|visit|visited|visiting|of|en|à)\s[^])/g;
 const PLACE_CUES = ["from", "in", "at", "to", "near", "visit", "visited", "visiting", "flew to", "moved to", "live in", "lives in", "living in", "born in", "university of", "city of", "originally from"];
 const STRONG_PLACE_CUES = ["originally from", "born in", "flew to", "moved to", "live in", "lives in", "living in", "university of", "city of", "i am in", "i'm in", "based in", "traveling to", "travelling to", "trip to", "vivo en", "wohne in", "j'habite à"];
 /** KEY_VALUE_RE's keys, spelled out. */
@@ -498,26 +432,6 @@ const isAsciiLetterAt = (s: string, i: number) => {
   const c = s.charCodeAt(i) | 32;
   return c >= 97 && c <= 122;
 };
-
-/** Starts of number-led streets (EN_STREET_RE, NUM_LED_RE, NUM_PREFIX_STREET_RE): the number before the first word, or the first of two numbers. */
-function numberLedStarts(text: string): number[] {
-  const out: number[] = [];
-  prefilterHits(NUM_WORD_PRE, text, (m) => {
-    let r = m.index - 1;
-    if (!isDigitAt(text, r)) r--; // the letter after the house number: "12A Main St"
-    while (r > 0 && isDigitAt(text, r - 1)) r--;
-    out.push(r);
-    // "12 34 Main": the optional second number
-    let k = r - 1;
-    if (k < 1 || !isSpace(text.charCodeAt(k))) return;
-    k--;
-    if (!isDigitAt(text, k) && (isAsciiLetterAt(text, k) || text[k] === "\u017f" || text[k] === "\u212a")) k--;
-    if (k < 0 || !isDigitAt(text, k)) return;
-    while (k > 0 && isDigitAt(text, k - 1)) k--;
-    out.push(k);
-  });
-  return out.sort(ascending);
-}
 
 /**
  * Do the 48 characters before `end` end with a digit, at most 40 characters other than "," and
@@ -564,26 +478,550 @@ function streetBeforeZipStarts(text: string, comma: number, out: number[]): void
   }
 }
 
-export function detectLocations(text: string, lo = foldedCopy(text)): Finding[] {
+// ---------------------------------------------------------------- one pass for all candidate starts
+//
+// The candidate starts of every rule come from one loop over the text's code units (copied into a
+// Uint16Array, which loops read much faster than charCodeAt): at each word start of the folded text
+// (cue words, honorifics, street types, capitalised words), at each space (number-led streets,
+// street types before a number, place cues before a word), at each comma (postcodes), at each
+// `:`/`=`/`|`/`,` (keys) and at a few letters (address cues, which may start inside a word). Literal
+// lists are looked up by the two code units at a word's start or end (a flag table first, so that most
+// positions cost one table read), then compared code unit by code unit.
+
+/** A code unit of the folded text as a 7-bit key (code units that differ may share a key: lists are only a prefilter). */
+function keyUnit(c: number): number {
+  return c < 128 ? (c | 32) & 127 : c & 127;
+}
+/** keyUnit of the folded text at i. */
+function keyAt(t: Uint16Array, lo: string, i: number): number {
+  const u = t[i]!;
+  return u < 128 ? (u | 32) & 127 : lo.charCodeAt(i) & 127;
+}
+const pairKey = (a: number, b: number) => (a << 7) | b;
+
+interface Literal {
+  w: string;
+  kind: number;
+}
+/** Literals by the key of their first (or last) two code units, and a flag table of the keys' kinds. */
+interface LiteralTable {
+  lists: (Literal[] | undefined)[];
+  kinds: Uint8Array;
+}
+function newTable(): LiteralTable {
+  return { lists: new Array<Literal[] | undefined>(1 << 14).fill(undefined), kinds: new Uint8Array(1 << 14) };
+}
+function addLiteral(table: LiteralTable, key: number, w: string, kind: number): void {
+  (table.lists[key] ??= []).push({ w, kind });
+  table.kinds[key]! |= kind;
+}
+
+// what a word start may begin
+const W_CUE = 1; // a cue word of CUE_SCAN_RE
+const W_HONORIFIC = 2; // an honorific, then "." or a space
+const W_STREET = 4; // a street type of CONT_STREET_RE or a unit of MIL_RE, then a space (not after a digit)
+/** The code units of \s (keyUnit'ed): what may follow an honorific or a street type. */
+const SPACE_KEYS = [9, 10, 11, 12, 13, 32, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff].map(keyUnit);
+const WORD_STARTS = (() => {
+  const table = newTable();
+  const add = (w: string, kind: number) => {
+    // a one-letter honorific ("M."): keyed by what may follow it
+    const seconds = w.length > 1 ? [keyUnit(w.charCodeAt(1))] : [46, ...SPACE_KEYS];
+    for (const k of seconds) addLiteral(table, pairKey(keyUnit(w.charCodeAt(0)), k), w, kind);
+  };
+  const cues =
+    "my name|name|called|call me|i am|i'm|this is|signed|regards|sincerely|dear|hi|hello|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn|c/o|last|first|full|sur|given|family|ship|send|deliver|mail|forward|address|write|schicken|senden|liefern|envoyer|envoyez|enviar|envíe|envie|spedire".split(
+      "|",
+    );
+  // (a cue that starts with another one adds no start)
+  for (const w of cues) if (!cues.some((v) => v !== w && w.startsWith(v))) add(w, W_CUE);
+  for (const w of HONORIFIC_WORDS.split("|")) add(w, W_HONORIFIC);
+  for (const w of ["rue", "rua", "via", "calle", "avenida", "av.", "chemin", "boulevard", "piazza", "plaza", "carrer", "viale", "corso", "praça", "ulica", "ul.", "strada", "psc", "unit", "cmr"]) add(w, W_STREET);
+  return table;
+})();
+/** The first three code units (keyUnit'ed; the first one a-z) of a word start that may begin a literal of WORD_STARTS. */
+const WORD_START3 = (() => {
+  const flags = new Uint8Array(26 << 14);
+  const any = Array.from({ length: 128 }, (_, k) => k);
+  WORD_STARTS.lists.forEach((list, key) => {
+    for (const { w, kind } of list ?? []) {
+      // after a short literal, any code unit; after an honorific, "." or a space
+      const thirds = w.length > 2 ? [keyUnit(w.charCodeAt(2))] : w.length === 2 && kind === W_HONORIFIC ? [46, ...SPACE_KEYS] : any;
+      for (const k2 of thirds) flags[start3(key >> 7, key & 127, k2)] = 1;
+    }
+  });
+  return flags;
+})();
+function start3(k0: number, k1: number, k2: number): number {
+  return ((k0 - 97) << 14) | (k1 << 7) | k2;
+}
+
+// what may end before a space, or before a key's `:`/`=`/`|`/`,` (and spaces and a quote)
+const E_SUFFIX = 1; // SUFFIX_NUM_RE's street types (before a digit)
+const E_PLACE = 2; // PLACE_CUE_RE's cues (before a letter)
+const E_STRONG_PLACE = 4; // STRONG_PLACE_RE's cues (before a letter)
+const E_CUE_KEY = 8; // CUE_SCAN_RE's keys
+const E_LOCATION_KEY = 16; // KEY_VALUE_RE's keys
+const WORD_ENDS = (() => {
+  const table = newTable();
+  const add = (words: readonly string[], kind: number) => {
+    for (const w of words) addLiteral(table, pairKey(keyUnit(w.charCodeAt(w.length - 1)), keyUnit(w.charCodeAt(w.length - 2))), w, kind);
+  };
+  add(NUM_SUFFIXES, E_SUFFIX);
+  add(PLACE_CUES, E_PLACE);
+  add(STRONG_PLACE_CUES, E_STRONG_PLACE);
+  add(CUE_KEYS, E_CUE_KEY);
+  add(LOCATION_KEYS, E_LOCATION_KEY);
+  return table;
+})();
+
+/** ADDRESS_CUE_RE's cues (they may start inside a word), with the letters of their first word (1 << (code & 31)). */
+const ADDRESS_CUES = ["address", "adresse", "dirección", "direccion", "indirizzo", "endereço", "anschrift", "vivo en", "wohne in", "live at", "lives at", "located at", "moved to"].map((w) => {
+  let letters = 0;
+  for (const ch of w) {
+    if (ch < "a" || ch > "z") break;
+    letters |= 1 << (ch.charCodeAt(0) & 31);
+  }
+  return { w, letters };
+});
+const ADDRESS_CUE_LETTERS = Int32Array.from(ADDRESS_CUES, (c) => c.letters);
+/** Each address cue has one of the letters d, f, v, w. */
+const ADDRESS_LETTERS = (1 << (100 & 31)) | (1 << (102 & 31)) | (1 << (118 & 31)) | (1 << (119 & 31));
+
+/** Does the folded text hold the literal (lower case) at i? */
+function foldedHas(t: Uint16Array, lo: string, i: number, w: string): boolean {
+  if (i < 0 || i + w.length > t.length) return false;
+  for (let j = 0; j < w.length; j++) {
+    let u = t[i + j]!;
+    if (u >= 128) u = lo.charCodeAt(i + j);
+    else if (u >= 65 && u <= 90) u |= 32;
+    if (u !== w.charCodeAt(j)) return false;
+  }
+  return true;
+}
+
+/** Starts of the literals of the given kinds that end at `end` in the folded text, each also one further back after a quote when `quoted`. */
+function endingAt(t: Uint16Array, lo: string, end: number, kinds: number, quoted: boolean, out: number[]): void {
+  if (end < 2) return;
+  const key = pairKey(keyAt(t, lo, end - 1), keyAt(t, lo, end - 2));
+  if ((WORD_ENDS.kinds[key]! & kinds) === 0) return;
+  for (const { w, kind } of WORD_ENDS.lists[key]!) {
+    if ((kind & kinds) === 0) continue;
+    const s = end - w.length;
+    if (!foldedHas(t, lo, s, w)) continue;
+    out.push(s);
+    if (quoted && s > 0 && (t[s - 1] === 34 || t[s - 1] === 39)) out.push(s - 1);
+  }
+}
+
+// classes of ASCII code units
+const C_LOWER = 1;
+const C_UPPER = 2;
+const C_DIGIT = 3;
+const C_SPACE = 4;
+const C_COMMA = 5;
+const C_KEY = 6; // ':' '='
+const C_PIPE = 7;
+const ASCII_CLASS = (() => {
+  const t = new Uint8Array(128);
+  for (let c = 97; c <= 122; c++) t[c] = C_LOWER;
+  for (let c = 65; c <= 90; c++) t[c] = C_UPPER;
+  for (let c = 48; c <= 57; c++) t[c] = C_DIGIT;
+  for (const c of [9, 10, 11, 12, 13, 32]) t[c] = C_SPACE;
+  t[44] = C_COMMA;
+  t[58] = C_KEY;
+  t[61] = C_KEY;
+  t[124] = C_PIPE;
+  return t;
+})();
+// \p{L}, \p{Lu}, \p{Ll} of the BMP, built once from the regex classes
+const U_L = 1;
+const U_LU = 2;
+const U_LL = 4;
+const U_ASTRAL_LU = 8; // a lead surrogate of astral upper-case letters
+let bmpClasses: Uint8Array | undefined;
+/** \p{L}, \p{Lu} and \p{Ll} of every BMP code unit (surrogates: none, see Candidates.countries; but lead surrogates of upper-case letters are marked). */
+function bmpTable(): Uint8Array {
+  if (bmpClasses) return bmpClasses;
+  const t = new Uint8Array(65536);
+  let all = "";
+  for (let c = 0; c < 65536; c++) all += c >= 0xd800 && c <= 0xdfff ? " " : String.fromCharCode(c);
+  for (const [re, bit] of [[/\p{L}/gu, U_L], [/\p{Lu}/gu, U_LU], [/\p{Ll}/gu, U_LL]] as const) for (const m of all.matchAll(re)) t[m.index]! |= bit;
+  for (let lead = 0xd800; lead <= 0xdbff; lead++) {
+    let plane = "";
+    for (let trail = 0xdc00; trail <= 0xdfff; trail++) plane += String.fromCharCode(lead, trail);
+    if (/\p{Lu}/u.test(plane)) t[lead] = U_ASTRAL_LU;
+  }
+  bmpClasses = t;
+  return t;
+}
+
+let u16buf = Buffer.alloc(1 << 16);
+/** The text's code units, in a buffer reused from call to call. */
+function codeUnits(text: string): Uint16Array {
+  if (text.length * 2 > u16buf.length) u16buf = Buffer.alloc(text.length * 2 + 4096);
+  u16buf.write(text, 0, "utf16le");
+  return new Uint16Array(u16buf.buffer, u16buf.byteOffset, text.length);
+}
+
+/** Candidate starts of the rules (see execAt, each list ascending) and what the rules need to know about the text. */
+interface Candidates {
+  hasDigit: boolean;
+  /** CUE_SCAN_AT */
+  cue: number[];
+  /** CAP_SEQ_AT */
+  capSeq: number[];
+  /** SUFFIX_NUM_AT */
+  suffix: number[];
+  /** EN_STREET_AT, NUM_LED_AT, NUM_PREFIX_STREET_AT */
+  numberLed: number[];
+  /** CONT_STREET_AT, MIL_AT */
+  contMil: number[];
+  /** STREET_BEFORE_ZIP_AT */
+  beforeZip: number[];
+  /** ZIP_CITY_AT */
+  zip: number[];
+  /** ADDRESS_CUE_AT */
+  addressCue: number[];
+  /** STRONG_PLACE_AT */
+  strongPlace: number[];
+  /** PLACE_CUE_AT */
+  place: number[];
+  /** KEY_VALUE_AT */
+  locationKey: number[];
+  /**
+   * COUNTRY_RE's matches (start, end pairs) whose first word may begin a country name; undefined when
+   * the text has surrogates (astral letters, which the char-code emulation of COUNTRY_RE leaves out).
+   */
+  countries: number[] | undefined;
+}
+
+function ascendingInPlace(a: number[]): void {
+  for (let i = 1; i < a.length; i++) {
+    if (a[i]! < a[i - 1]!) {
+      a.sort(ascending);
+      return;
+    }
+  }
+}
+
+/** The state of one scan: the candidates so far, and COUNTRY_RE's global scan. */
+interface Scan {
+  t: Uint16Array;
+  lo: string;
+  bmp: Uint8Array;
+  firsts: Uint8Array;
+  c: Candidates;
+  countries: number[];
+  /** End of COUNTRY_RE's last match: its next one starts there or later. */
+  countryFrom: number;
+  astral: boolean;
+}
+
+function scanCandidates(text: string): Candidates {
+  const t = codeUnits(text);
+  // the folded copy is read at non-ASCII code units only
+  const lo = Buffer.byteLength(text, "utf8") === text.length ? text : foldedCopy(text);
+  const n = t.length;
+  const c: Candidates = {
+    hasDigit: false, cue: [], capSeq: [], suffix: [], numberLed: [], contMil: [], beforeZip: [], zip: [], addressCue: [], strongPlace: [], place: [], locationKey: [], countries: [],
+  };
+  const st: Scan = { t, lo, bmp: bmpTable(), firsts: loadDicts().countryFirsts, c, countries: [], countryFrom: 0, astral: false };
+  let i = 0;
+  while (i < n) {
+    const u = t[i]!;
+    if (u < 128) {
+      const cls = ASCII_CLASS[u]!;
+      if (cls <= C_UPPER && cls !== 0) {
+        i = scanWord(st, i);
+        continue;
+      }
+      if (cls === C_SPACE) atSpace(t, lo, i, c);
+      else if (cls === C_DIGIT) c.hasDigit = true;
+      else if (cls === C_COMMA) {
+        atComma(text, t, i, c);
+        atKeyAnchor(t, lo, i, false, c);
+      } else if (cls !== 0) atKeyAnchor(t, lo, i, cls === C_KEY, c);
+      i++;
+      continue;
+    }
+    const l = lo.charCodeAt(i); // "K" (Kelvin), "İ" and "ſ" fold to ASCII letters
+    if (l >= 97 && l <= 122) {
+      i = scanWord(st, i);
+      continue;
+    }
+    atNonAscii(st, i, u);
+    if (isSpace(u)) atSpace(t, lo, i, c);
+    i++;
+  }
+  ascendingInPlace(c.cue);
+  ascendingInPlace(c.numberLed);
+  ascendingInPlace(c.beforeZip);
+  ascendingInPlace(c.addressCue);
+  ascendingInPlace(c.strongPlace);
+  ascendingInPlace(c.place);
+  ascendingInPlace(c.locationKey);
+  c.countries = st.astral ? undefined : st.countries;
+  return c;
+}
+
+/** At a non-ASCII code unit: an upper-case letter may start a capitalised sequence or a country. */
+function atNonAscii(st: Scan, i: number, u: number): void {
+  const k = st.bmp[u]!;
+  if ((k & (U_LU | U_ASTRAL_LU)) !== 0) {
+    if (capSeqMayStart(st.t, i)) st.c.capSeq.push(i);
+    if ((k & U_LU) !== 0 && i >= st.countryFrom) st.countryFrom = countryAt(st, i);
+  }
+  if (u >= 0xd800 && u <= 0xdfff) st.astral = true;
+}
+
+/**
+ * A word of the folded text (a run of a-z) from s: what may start there (cue words, honorifics, street
+ * types; a capitalised sequence or a country after an ASCII capital), and the address cues inside it
+ * (only when it has their letters). Returns its end.
+ */
+function scanWord(st: Scan, s: number): number {
+  const { t, lo } = st;
+  const n = t.length;
+  let mask = 0; // the letters of the word, 1 << (code & 31)
+  let i = s;
+  for (;;) {
+    let u = 0;
+    while (i < n && (((u = t[i]!) | 32) - 97) >>> 0 < 26) {
+      mask |= 1 << (u & 31);
+      i++;
+    }
+    if (i >= n || u < 128) break;
+    const l = lo.charCodeAt(i);
+    if (l < 97 || l > 122) break;
+    atNonAscii(st, i, u);
+    mask |= 1 << (l & 31);
+    i++;
+  }
+  const k0 = keyAt(t, lo, s);
+  const k1 = s + 1 < n ? keyAt(t, lo, s + 1) : 0;
+  if (WORD_START3[start3(k0, k1, s + 2 < n ? keyAt(t, lo, s + 2) : 0)] === 1) wordStart(t, lo, s, pairKey(k0, k1), st.c);
+  const u0 = t[s]!;
+  if (u0 >= 65 && u0 <= 90) {
+    if (capSeqMayStart(t, s)) st.c.capSeq.push(s);
+    if (s >= st.countryFrom) st.countryFrom = countryAt(st, s);
+  }
+  if (i - s >= 4 && (mask & ADDRESS_LETTERS) !== 0) addressCuesIn(t, lo, s, i, mask, st.c.addressCue);
+  return i;
+}
+
+/** At a word start of the folded text (a-z after another code unit) whose first two code units begin a literal: cue words, honorifics, street types. */
+function wordStart(t: Uint16Array, lo: string, i: number, key: number, c: Candidates): void {
+  let cue = false;
+  for (const { w, kind } of WORD_STARTS.lists[key]!) {
+    if (!foldedHas(t, lo, i, w)) continue;
+    const after = i + w.length < t.length ? t[i + w.length]! : -1;
+    if (kind === W_CUE) cue = true;
+    else if (kind === W_HONORIFIC) cue ||= after === 46 || isSpace(after);
+    else if (isSpace(after) && !(i > 0 && isDigitCode(t[i - 1]!))) c.contMil.push(i);
+  }
+  if (cue) c.cue.push(i);
+}
+
+/** Is the code unit a letter (\p{L}; surrogates are not, see Candidates.countries)? */
+function isLetterUnit(bmp: Uint8Array, u: number): boolean {
+  return u < 128 ? ASCII_CLASS[u] === C_LOWER || ASCII_CLASS[u] === C_UPPER : (bmp[u]! & U_L) !== 0;
+}
+
+/** The end of COUNTRY_RE's word at p (an upper-case letter, 2 to 20 lower-case ones, then no letter), or -1. */
+function titleWordEnd(t: Uint16Array, bmp: Uint8Array, p: number): number {
+  const n = t.length;
+  if (p >= n) return -1;
+  const u0 = t[p]!;
+  if (u0 < 128 ? ASCII_CLASS[u0] !== C_UPPER : (bmp[u0]! & U_LU) === 0) return -1;
+  let j = p + 1;
+  for (; j < n && j - p <= 21; j++) {
+    const u = t[j]!;
+    if (u < 128 ? ASCII_CLASS[u] !== C_LOWER : (bmp[u]! & U_LL) === 0) break;
+  }
+  const run = j - p - 1;
+  if (run < 2 || run > 20 || (j < n && isLetterUnit(bmp, t[j]!))) return -1;
+  return j;
+}
+
+/**
+ * COUNTRY_RE's match at i, if there is one (its global scan being at st.countryFrom <= i): kept when its first
+ * word may begin a country name. Returns where the scan goes on.
+ */
+function countryAt(st: Scan, i: number): number {
+  const { t, bmp } = st;
+  if (i > 0 && isLetterUnit(bmp, t[i - 1]!)) return st.countryFrom;
+  const first = titleWordEnd(t, bmp, i);
+  if (first < 0) return st.countryFrom;
+  let e = first;
+  for (let k = 0; k < 2 && e < t.length && isSpace(t[e]!); k++) {
+    const next = titleWordEnd(t, bmp, e + 1);
+    if (next < 0) break;
+    e = next;
+  }
+  let h = 0;
+  for (let j = i; j < first; j++) {
+    const u = t[j]!;
+    if (u >= 128) {
+      st.countries.push(i, e); // (a non-ASCII first word: always looked up)
+      return e;
+    }
+    h = (Math.imul(h, 31) + (u | 32)) | 0;
+  }
+  if (st.firsts[wordHashSlot(h)] === 1) st.countries.push(i, e);
+  return e;
+}
+
+/** A slot in Dicts.countryFirsts for a word's hash (see countryAt). */
+function wordHashSlot(h: number): number {
+  return (h ^ (h >>> 16)) & 0xffff;
+}
+
+/** Slots of the first words of the country names, hashed as countryAt does. */
+function countryFirstSlots(countries: Set<string>): Uint8Array {
+  const slots = new Uint8Array(65536);
+  for (const name of countries) {
+    const w = name.split(/\s/)[0]!;
+    let h = 0;
+    for (let j = 0; j < w.length; j++) h = (Math.imul(h, 31) + (w.charCodeAt(j) | 32)) | 0;
+    slots[wordHashSlot(h)] = 1;
+  }
+  return slots;
+}
+
+/**
+ * Can CAP_SEQ_RE match at i (an upper-case letter, or the lead surrogate of one)? Not after [A-Za-z0-9_@.]; then
+ * 1 to 24 characters of its first word (lower-case ASCII, ', - or any non-ASCII code unit, two for an
+ * astral one), one or two spaces and an upper-case (or non-ASCII) letter or a particle.
+ */
+function capSeqMayStart(t: Uint16Array, i: number): boolean {
+  const n = t.length;
+  if (i > 0) {
+    const b = t[i - 1]!;
+    if (b < 128 && (ASCII_CLASS[b] === C_LOWER || ASCII_CLASS[b] === C_UPPER || ASCII_CLASS[b] === C_DIGIT || b === 95 || b === 64 || b === 46)) return false;
+  }
+  for (let j = i + 1; j < n && j <= i + 48; j++) {
+    const u = t[j]!;
+    if (!(u >= 128 || (u >= 97 && u <= 122) || u === 39 || u === 45)) return false;
+    let q = j + 1;
+    if (q < n && isSpace(t[q]!)) {
+      q++;
+      if (capSeqNext(t, q) || (q < n && isSpace(t[q]!) && capSeqNext(t, q + 1))) return true;
+    }
+  }
+  return false;
+}
+
+/** An upper-case (or non-ASCII) letter or the first letters of a particle of CAP_SEQ_RE at q. */
+function capSeqNext(t: Uint16Array, q: number): boolean {
+  if (q >= t.length) return false;
+  const u = t[q]!;
+  if ((u >= 65 && u <= 90) || (u >= 128 && !(u >= 0xdc00 && u <= 0xdfff))) return true;
+  const u1 = q + 1 < t.length ? t[q + 1]! : 0;
+  switch (u) {
+    case 118: // van, von
+      return u1 === 97 || u1 === 111;
+    case 100: // de, der, del, da, di, dos
+      return u1 === 101 || u1 === 97 || u1 === 105 || u1 === 111;
+    case 98: // bin
+      return u1 === 105;
+    case 108: // la, le
+      return u1 === 97 || u1 === 101;
+    default:
+      return false;
+  }
+}
+
+function isDigitCode(u: number): boolean {
+  return u >= 48 && u <= 57;
+}
+
+/** At a space: number-led streets (a number before it), street types before a number, place cues before a word. */
+function atSpace(t: Uint16Array, lo: string, i: number, c: Candidates): void {
+  const n = t.length;
+  if (i === 0 || i + 1 >= n) return;
+  const next = t[i + 1]!;
+  const prev = t[i - 1]!;
+  if (next >= 128 || ASCII_CLASS[next] === C_LOWER || ASCII_CLASS[next] === C_UPPER) {
+    // a number, or a number and a letter ("12A Main St"), before the space
+    if (prev < 128 && ASCII_CLASS[prev] !== 0 ? isDigitCode(prev) || (ASCII_CLASS[prev]! <= C_UPPER && i >= 2 && isDigitCode(t[i - 2]!)) : (prev === 0x17f || prev === 0x212a) && i >= 2 && isDigitCode(t[i - 2]!)) {
+      numberLedAt(t, i, c.numberLed);
+    }
+    if (i >= 2) {
+      const key = pairKey(keyAt(t, lo, i - 1), keyAt(t, lo, i - 2));
+      const kinds = WORD_ENDS.kinds[key]!;
+      if ((kinds & E_STRONG_PLACE) !== 0) endingAt(t, lo, i, E_STRONG_PLACE, false, c.strongPlace);
+      if ((kinds & E_PLACE) !== 0) endingAt(t, lo, i, E_PLACE, false, c.place);
+    }
+  } else if (isDigitCode(next)) {
+    endingAt(t, lo, i, E_SUFFIX, false, c.suffix);
+  }
+}
+
+/** Starts of number-led streets whose first word follows the space at i: the number before it, or the first of two numbers. */
+function numberLedAt(t: Uint16Array, i: number, out: number[]): void {
+  let r = i - 1;
+  if (!isDigitCode(t[r]!)) r--; // the letter after the house number: "12A Main St"
+  while (r > 0 && isDigitCode(t[r - 1]!)) r--;
+  out.push(r);
+  // "12 34 Main": the optional second number
+  let k = r - 1;
+  if (k < 1 || !isSpace(t[k]!)) return;
+  k--;
+  const u = t[k]!;
+  if (!isDigitCode(u) && ((u < 128 && (ASCII_CLASS[u] === C_LOWER || ASCII_CLASS[u] === C_UPPER)) || u === 0x17f || u === 0x212a)) k--;
+  if (k < 0 || !isDigitCode(t[k]!)) return;
+  while (k > 0 && isDigitCode(t[k - 1]!)) k--;
+  out.push(k);
+}
+
+/** At a comma: a postcode after it and at most two spaces (ZIP_CITY_RE), the street before it (STREET_BEFORE_ZIP_RE). */
+function atComma(text: string, t: Uint16Array, i: number, c: Candidates): void {
+  const n = t.length;
+  let k = i + 1;
+  while (k < n && k - i - 1 < 2 && isSpace(t[k]!)) k++;
+  if (k >= n) return;
+  const u = t[k]!;
+  const digit = isDigitCode(u);
+  if (!digit && !(u >= 65 && u <= 90)) return;
+  if (k - i > 1) streetBeforeZipStarts(text, i, c.beforeZip);
+  if (digit) c.zip.push(k);
+}
+
+/** At a `:`, `=`, `|` or `,`: the keys before it (CUE_SCAN_RE's, and KEY_VALUE_RE's before `:` or `=`), spaces and a quote between. */
+function atKeyAnchor(t: Uint16Array, lo: string, q: number, colonOrEquals: boolean, c: Candidates): void {
+  let e = q;
+  while (e > 0 && isSpace(t[e - 1]!)) e--;
+  if (e > 0 && (t[e - 1] === 34 || t[e - 1] === 39)) e--;
+  endingAt(t, lo, e, E_CUE_KEY, true, c.cue);
+  if (colonOrEquals) endingAt(t, lo, e, E_LOCATION_KEY, true, c.locationKey);
+}
+
+/** The address cues that start in the word [s, e) of the folded text (whose letters are `mask`). */
+function addressCuesIn(t: Uint16Array, lo: string, s: number, e: number, mask: number, out: number[]): void {
+  for (let k = 0; k < ADDRESS_CUE_LETTERS.length; k++) {
+    if ((mask & ADDRESS_CUE_LETTERS[k]!) !== ADDRESS_CUE_LETTERS[k]) continue;
+    const w = ADDRESS_CUES[k]!.w;
+    for (let p = s; p < e; p++) if (foldedHas(t, lo, p, w)) out.push(p);
+  }
+}
+
+export function detectLocations(text: string, cands = scanCandidates(text)): Finding[] {
   const d = loadDicts();
   const out: Finding[] = [];
   const push = (type: string, s: number, e: number, score: number) => {
     while (e > s && /[\s,.]/.test(text[e - 1]!) && !(type === "STREET_ADDRESS" && text[e - 1] === "." && /(?:St|Str|Ave|Rd|Dr|Blvd)\.$/.test(text.slice(s, e)))) e--;
     if (e > s) out.push({ type, start: s, end: e, score });
   };
-  const suffixStarts: number[] = [];
-  prefilterHits(SUFFIX_NUM_PRE, lo, (m) => literalsEndingAt(lo, m.index, NUM_SUFFIXES, false, suffixStarts));
-  execAt(SUFFIX_NUM_AT, text, suffixStarts.sort(ascending), (m) => {
+  execAt(SUFFIX_NUM_AT, text, cands.suffix, (m) => {
     let ws = m.index;
     while (ws > 0 && m.index - ws < 30 && /[\p{L}'’-]/u.test(text[ws - 1]!)) ws--;
     if (ws === m.index || !/\p{Lu}/u.test(text[ws]!) || (ws > 0 && /[\p{L}\p{N}]/u.test(text[ws - 1]!))) return;
     push("STREET_ADDRESS", ws, extendBlock(text, ws, m.index + m[0].length), 0.8);
   });
-  const hasDigit = /\d/.test(text);
-  if (hasDigit) {
-    const numStarts = numberLedStarts(text);
-    const contStarts: number[] = [];
-    prefilterHits(CONT_MIL_PRE, lo, (m) => contStarts.push(m.index + m[0].length - m[1]!.length));
+  if (cands.hasDigit) {
+    const numStarts = cands.numberLed;
+    const contStarts = cands.contMil;
     const street = (m: RegExpExecArray) => push("STREET_ADDRESS", m.index, extendBlock(text, m.index, m.index + m[0].length), 0.8);
     execAt(EN_STREET_AT, text, numStarts, street);
     execAt(CONT_STREET_AT, text, contStarts, street);
@@ -598,14 +1036,8 @@ export function detectLocations(text: string, lo = foldedCopy(text)): Finding[] 
       if (postcodeTownBefore(text, m.index)) return;
       push("STREET_ADDRESS", m.index, extendBlock(text, m.index, m.index + m[0].length), streety ? 0.8 : 0.7);
     });
-    const beforeZipStarts: number[] = [];
-    prefilterHits(ZIP_PRE, text, (m) => {
-      if (m[0].length > 2) streetBeforeZipStarts(text, m.index, beforeZipStarts);
-    });
-    execAt(STREET_BEFORE_ZIP_AT, text, beforeZipStarts.sort(ascending), (m) => push("STREET_ADDRESS", m.index, m.index + m[0].length, 0.75));
-    const cueStarts: number[] = [];
-    prefilterHits(ADDRESS_CUE_PRE, lo, (m) => cueStarts.push(m.index));
-    execAt(ADDRESS_CUE_AT, text, cueStarts, (m) => {
+    execAt(STREET_BEFORE_ZIP_AT, text, cands.beforeZip, (m) => push("STREET_ADDRESS", m.index, m.index + m[0].length, 0.75));
+    execAt(ADDRESS_CUE_AT, text, cands.addressCue, (m) => {
       const v = m[1]!;
       const vs = m.index + m[0].length - v.length;
       if (COMMON_WORDS.has(norm(v.split(" ")[0]!))) return;
@@ -618,23 +1050,13 @@ export function detectLocations(text: string, lo = foldedCopy(text)): Finding[] 
     const m = /^,[ \t]{1,2}([\p{Lu}][\p{L}'’.-]*(?:[ \t](?:[\p{Lu}][\p{L}'’.-]*|de|la|del|di|du|le|am|an|der|upon|on)){0,4})(?=[ \t]*(?:[,.;\n]|$))/u.exec(text.slice(f.end, f.end + 80));
     if (m) push("LOCATION", f.end + m[0].length - m[1]!.length, f.end + m[0].length, 0.7);
   }
-  const strongStarts: number[] = [];
-  const placeStarts: number[] = [];
-  prefilterHits(PLACE_ANCHOR_PRE, lo, (m) => {
-    literalsEndingAt(lo, m.index, STRONG_PLACE_CUES, false, strongStarts);
-    literalsEndingAt(lo, m.index, PLACE_CUES, false, placeStarts);
-  });
-  execAt(STRONG_PLACE_AT, text, strongStarts.sort(ascending), (m) => {
+  execAt(STRONG_PLACE_AT, text, cands.strongPlace, (m) => {
     const v = m[1]!;
     const vs = m.index + m[0].length - v.length;
     if (d.first.has(norm(v.split(" ")[0]!)) && v.includes(" ") && !d.places.has(norm(v))) return; // "moved to Anna Berg" is a person
     push("LOCATION", vs, vs + v.length, 0.7);
   });
-  const keyStarts: number[] = [];
-  prefilterHits(KEY_ANCHOR_PRE, lo, (m) => {
-    if (m[0] === ":" || m[0] === "=") literalsEndingAt(lo, keyEndBefore(lo, m.index), LOCATION_KEYS, true, keyStarts);
-  });
-  execAt(KEY_VALUE_AT, text, keyStarts.sort(ascending), (m) => {
+  execAt(KEY_VALUE_AT, text, cands.locationKey, (m) => {
     const key = m[1]!.toLowerCase();
     const val = m[2]!;
     const vs = m.index + m[0].lastIndexOf(val);
@@ -642,17 +1064,12 @@ export function detectLocations(text: string, lo = foldedCopy(text)): Finding[] 
     if (key.startsWith("street") || key.startsWith("address")) push("STREET_ADDRESS", vs, vs + val.length, 0.8);
     else if (/[\p{L}]/u.test(val)) push("LOCATION", vs, vs + val.length, 0.75);
   });
-  const zipStarts: number[] = [];
-  prefilterHits(ZIP_PRE, text, (m) => {
-    const z = m.index + m[0].length - 1;
-    if (isDigitAt(text, z)) zipStarts.push(z);
-  });
-  execAt(ZIP_CITY_AT, text, zipStarts, (m) => {
+  execAt(ZIP_CITY_AT, text, cands.zip, (m) => {
     const city = m[2]!;
     const cs = m.index + m[0].length - city.length;
     push("LOCATION", cs, cs + city.length, 0.7);
   });
-  execAt(PLACE_CUE_AT, text, placeStarts.sort(ascending), (m) => {
+  execAt(PLACE_CUE_AT, text, cands.place, (m) => {
     const v = m[1]!;
     const vs = m.index + m[0].length - v.length;
     const n = norm(v);
@@ -660,24 +1077,26 @@ export function detectLocations(text: string, lo = foldedCopy(text)): Finding[] 
     else if (/university of $/i.test(m[0].slice(0, m[0].length - v.length))) push("LOCATION", vs, vs + v.length, 0.6);
   });
   // country names anywhere (bounded word sequences); countries are few and distinctive
-  const COUNTRY_RE = /(?<![\p{L}])[\p{Lu}][\p{Ll}]{2,20}(?:\s[\p{Lu}][\p{Ll}]{2,20}){0,2}(?![\p{L}])/gu;
-  COUNTRY_RE.lastIndex = 0;
-  for (let m = COUNTRY_RE.exec(text); m; m = COUNTRY_RE.exec(text)) {
+  const country = (v: string, at: number) => {
     // longest prefix (of at most 3 words) that is a country; single words without allocating a split
-    const v = m[0];
-    const sp1 = v.indexOf(" ");
-    if (sp1 < 0) {
-      if (d.countries.has(norm(v))) push("LOCATION", m.index, m.index + v.length, 0.7);
-      continue;
+    if (v.indexOf(" ") < 0) {
+      if (d.countries.has(norm(v))) push("LOCATION", at, at + v.length, 0.7);
+      return;
     }
     const words = v.split(" ");
     for (let k = words.length; k >= 1; k--) {
       const cand = words.slice(0, k).join(" ");
       if (d.countries.has(norm(cand))) {
-        push("LOCATION", m.index, m.index + cand.length, 0.7);
+        push("LOCATION", at, at + cand.length, 0.7);
         break;
       }
     }
+  };
+  const matches = cands.countries;
+  if (matches) for (let k = 0; k < matches.length; k += 2) country(text.slice(matches[k], matches[k + 1]), matches[k]!);
+  else {
+    COUNTRY_RE.lastIndex = 0;
+    for (let m = COUNTRY_RE.exec(text); m; m = COUNTRY_RE.exec(text)) country(m[0], m.index);
   }
   // a location inside a (multi-line) street address belongs to the address
   const res = dedupe(out);
@@ -702,9 +1121,9 @@ function dedupe(fs: Finding[]): Finding[] {
 
 /** Persons, locations and street addresses. `_shared` is accepted for a uniform detector signature. */
 export function detectNames(text: string, _shared?: TextContext): Finding[] {
-  const lo = foldedCopy(text);
-  const locs = detectLocations(text, lo);
+  const cands = scanCandidates(text);
+  const locs = detectLocations(text, cands);
   const strong = locs.filter((l) => l.score >= 0.7).sort((a, b) => a.start - b.start);
-  const persons = detectPersons(text, lo).filter((p) => !occupied(strong, p.start, p.end) || p.score > 0.8);
+  const persons = detectPersons(text, cands).filter((p) => !occupied(strong, p.start, p.end) || p.score > 0.8);
   return [...persons, ...locs];
 }
