@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { adversarialInputs } from "./adversarial.ts";
+import { adversarialInputs, findingsDense } from "./adversarial.ts";
 import { DETECTORS, redact, scan } from "./index.ts";
 
 // Linear time: every detector finishes on each adversarial 32,000-character input well within a
@@ -36,6 +36,32 @@ describe("adversarial 32,000-character inputs", () => {
     const b = cost(big);
     assert.ok(b < a * 10, `8k: ${a.toFixed(1)} ms, 32k: ${b.toFixed(1)} ms`);
   });
+});
+
+describe("texts dense with findings", () => {
+  // 16x the text must cost about 16x, for every detector: one that compares each finding with every
+  // earlier one (an IPv4 address with all addresses before it did) costs ~256x. The floor keeps
+  // sub-millisecond timings of the small text from making the ratio noise.
+  const best = (f: () => unknown) => {
+    let ms = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      f();
+      ms = Math.min(ms, performance.now() - t0);
+    }
+    return ms;
+  };
+  const small = findingsDense(16_000);
+  const big = findingsDense(256_000);
+  for (const [name, det] of Object.entries({ ...DETECTORS, scan: (t: string) => scan(t).findings })) {
+    it(`${name}: 16x the text costs far less than 256x`, () => {
+      const out = det(big);
+      if (name === "scan") assert.ok(out.length > 10_000, `${out.length} findings`);
+      const a = best(() => det(small));
+      const b = best(() => det(big));
+      assert.ok(b < 48 * Math.max(a, 0.25), `16k: ${a.toFixed(2)} ms, 256k: ${b.toFixed(2)} ms`);
+    });
+  }
 });
 
 describe("properties", () => {

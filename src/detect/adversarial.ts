@@ -44,5 +44,13 @@ export function adversarialInputs(n = 32_000): Record<string, string> {
     // A street whose line goes on with one long run of letters that is not an
     // address: a regex that may split a word anywhere backtracks exponentially.
     street_then_run: rep("1 Main Street abcdefghijabcdefghijabcdefghijabcdefghijabcdefghij!\n"),
+    // thousands of real findings: any detector comparing each finding with all others is quadratic here
+    findings_dense: findingsDense(n),
   };
+}
+
+/** Text of `n` chars dense with findings: an e-mail, a phone, a card and an IPv4 address every 84 chars. */
+export function findingsDense(n: number): string {
+  const unit = "mail a.b@example.com or call +1 415 555 0100, card 4111 1111 1111 1111, ip 10.0.0.1; ";
+  return unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 }

@@ -46,26 +46,51 @@ export const DETECTORS: Record<string, Detector> = {
 export function detectPii(text: string, minScore = 0, shared?: TextContext): Finding[] {
   const tc = shared && shared.text === text ? shared : new TextContext(text);
   const out = detectEmail(text);
-  const url = detectUrl(text);
-  for (const f of url) out.push(f);
+  for (const f of detectUrl(text)) out.push(f);
   for (const f of detectBareDomain(text, out)) out.push(f);
-  const webEnd = out.length; // e-mail, URL and bare-domain findings: names never overlap them
+  const web = new SpanIndex(out); // names never overlap an e-mail address, a URL or a domain
   for (const list of [detectIp(text), detectMac(text, tc), detectCrypto(text, tc), detectIban(text, tc)]) for (const f of list) out.push(f);
-  const structuredEnd = out.length; // a numeric or pattern guess never lies over a structured finding of another type
+  const structured = new SpanIndex(out); // a numeric or pattern guess never lies over a structured finding of another type
   for (const list of [detectNumeric(text, undefined, tc, minScore), detectPatterns(text, undefined, tc, minScore)]) {
-    for (const f of list) if (!overlapsOther(f, out, 0, structuredEnd, true)) out.push(f);
+    for (const f of list) if (!structured.overlaps(f, true)) out.push(f);
   }
-  for (const f of detectNames(text, tc)) if (!overlapsOther(f, out, 0, webEnd, false)) out.push(f);
+  for (const f of detectNames(text, tc)) if (!web.overlaps(f, false)) out.push(f);
   return out;
 }
 
-/** Does `f` overlap one of list[from, to) (of another type only, with `otherTypeOnly`)? */
-function overlapsOther(f: Finding, list: readonly Finding[], from: number, to: number, otherTypeOnly: boolean): boolean {
-  for (let i = from; i < to; i++) {
-    const g = list[i]!;
-    if (g.start < f.end && f.start < g.end && !(otherTypeOnly && g.type === f.type)) return true;
+/**
+ * Findings sorted by start, with the running maximum of their ends, so that an overlap query visits only
+ * the findings that can reach the queried span (a scan of the whole list per query would make long texts
+ * with many findings quadratic).
+ */
+class SpanIndex {
+  private readonly sorted: Finding[];
+  private readonly maxEnd: Int32Array;
+
+  constructor(findings: readonly Finding[]) {
+    this.sorted = [...findings].sort((a, b) => a.start - b.start);
+    this.maxEnd = new Int32Array(this.sorted.length);
+    let m = 0;
+    this.sorted.forEach((g, i) => (this.maxEnd[i] = m = Math.max(m, g.end)));
   }
-  return false;
+
+  /** Does `f` overlap one of the findings (of another type only, with `otherTypeOnly`)? */
+  overlaps(f: Finding, otherTypeOnly: boolean): boolean {
+    const { sorted, maxEnd } = this;
+    // the last finding starting before f ends
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]!.start < f.end) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo - 1; i >= 0 && maxEnd[i]! > f.start; i--) {
+      const g = sorted[i]!;
+      if (g.end > f.start && !(otherTypeOnly && g.type === f.type)) return true;
+    }
+    return false;
+  }
 }
 
 /**

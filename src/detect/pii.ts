@@ -289,12 +289,20 @@ export function detectIp(text: string): Finding[] {
     if (!cand.includes("::") && cand.split(":").length < 8 && !cand.includes(".")) continue;
     out.push({ type: "IP_ADDRESS", start: m.index, end, score: cand === "::" ? 0.3 : 0.8 });
   }
+  // An IPv4 match starting inside an earlier finding is dropped (an IPv6 address ending in IPv4 form).
+  // Findings come in order of start (the IPv6 ones, then the IPv4 ones): so the earlier findings that
+  // start at or before s reach past it exactly when the largest of their ends does.
+  const v6 = out.length;
+  let next6 = 0;
+  let reach = 0;
   for (const m of ipv4Matches(text)) {
     const s = m.index;
-    if (out.some((f) => f.start <= s && s < f.end)) continue;
+    while (next6 < v6 && out[next6]!.start <= s) reach = Math.max(reach, out[next6++]!.end);
+    if (reach > s) continue;
     if (!isIPv4(m.value)) continue;
     // version strings "v1.2.3.4" and OIDs are preceded by letters/dots (excluded by the look-behind)
     out.push({ type: "IP_ADDRESS", start: s, end: s + m.value.length, score: 0.8 });
+    reach = Math.max(reach, s + m.value.length);
   }
   return out;
 }
