@@ -40,20 +40,19 @@ function isLeadSeparator(c: number): boolean {
   return c === 32 || c === 45; // space, '-'
 }
 
-function runStart(text: string, i: number): number {
-  while (i > 0 && IS_WORD[text.charCodeAt(i - 1)] === 1) i--;
-  return i;
+let unitBuffer = Buffer.allocUnsafeSlow(2 * 8192);
+
+/** A copy of the text's UTF-16 code units, in a buffer reused by the next call (reads beat charCodeAt). */
+function codeUnits(text: string): Uint16Array {
+  if (2 * text.length > unitBuffer.length) unitBuffer = Buffer.allocUnsafeSlow(2 * text.length);
+  unitBuffer.write(text, 0, "utf16le");
+  return new Uint16Array(unitBuffer.buffer, unitBuffer.byteOffset, text.length);
 }
 
-/** Start of the run holding text[i], or -1 when it starts before `floor`. */
-function runStartAtLeast(text: string, i: number, floor: number): number {
-  while (i > floor && IS_WORD[text.charCodeAt(i - 1)] === 1) i--;
-  return i > 0 && IS_WORD[text.charCodeAt(i - 1)] === 1 ? -1 : i;
-}
-
-function runEnd(text: string, i: number): number {
-  while (i < text.length && IS_WORD[text.charCodeAt(i)] === 1) i++;
-  return i;
+/** Start of the run holding units[i], or -1 when it starts before `floor`. */
+function runStartAtLeast(units: Uint16Array, i: number, floor: number): number {
+  while (i > floor && IS_WORD[units[i - 1]!] === 1) i--;
+  return i > 0 && IS_WORD[units[i - 1]!] === 1 ? -1 : i;
 }
 
 interface CompiledRule {
@@ -72,17 +71,27 @@ interface FirstRun {
   needsJoiner: boolean;
 }
 
+/** Bits of Plan.starts: some rule starts at a run of this length and first char as a whole match (1), or goes on past a joiner (2). */
+const WHOLE = 1;
+const PART = 2;
+
 interface Plan {
   /** Rules that start at a whole word run, at [len * 128 + first char code], for a run that is the whole match… */
   whole: (readonly CompiledRule[])[];
   /** … and for a run after which the match goes on past a joiner. */
   part: (readonly CompiledRule[])[];
+  /** WHOLE | PART bits at the same index: most runs of mixed text (timestamps, counts) start no rule. */
+  starts: Uint8Array;
   /** The longest first run of any rule (the tables end there). */
   maxRun: number;
   inRun: CompiledRule[];
+  /** The shortest first run of an `inRun` rule: shorter runs cannot hold its start. */
+  minInRun: number;
   digitOptional: CompiledRule[];
   wholeTextIf: { rule: CompiledRule; when: RegExp; re: RegExp }[];
   maxLead: number;
+  /** Per rule, where its last match ended (reset by each scan). */
+  lastEnd: Int32Array;
 }
 
 const PLANS = new WeakMap<readonly TokenRule[], Plan>();
@@ -122,17 +131,24 @@ function plan(rules: readonly TokenRule[]): Plan {
   const maxRun = Math.max(0, ...rules.flatMap((r) => [...r.shape.lengths, ...(r.shape.parts ?? [])]));
   const whole: CompiledRule[][] = [];
   const part: CompiledRule[][] = [];
-  p = { whole, part, maxRun, inRun: [], digitOptional: [], wholeTextIf: [], maxLead: 0 };
+  const starts = new Uint8Array((maxRun + 1) * 128);
+  p = { whole, part, starts, maxRun, inRun: [], minInRun: Infinity, digitOptional: [], wholeTextIf: [], maxLead: 0, lastEnd: new Int32Array(rules.length) };
   for (let i = 0; i < rules.length; i++) {
     const shape = rules[i]!.shape;
     const c = compile(rules[i]!, i);
     if (shape.wholeTextIf) p.wholeTextIf.push({ rule: c, when: shape.wholeTextIf, re: rules[i]!.re });
     if (shape.digitOptional) p.digitOptional.push(c);
-    else if (shape.startsInRun) p.inRun.push(c);
-    else {
+    else if (shape.startsInRun) {
+      p.inRun.push(c);
+      for (const run of c.firstRuns) p.minInRun = Math.min(p.minInRun, run.len);
+    } else {
       for (const run of c.firstRuns) {
         const table = run.needsJoiner ? part : whole;
-        for (let ch = 0; ch < 128; ch++) if (c.first[ch] === 1) (table[run.len * 128 + ch] ??= []).push(c);
+        for (let ch = 0; ch < 128; ch++) {
+          if (c.first[ch] !== 1) continue;
+          (table[run.len * 128 + ch] ??= []).push(c);
+          starts[run.len * 128 + ch]! |= run.needsJoiner ? PART : WHOLE;
+        }
       }
     }
     p.maxLead = Math.max(p.maxLead, shape.lead ?? 0);
@@ -145,34 +161,43 @@ function plan(rules: readonly TokenRule[]): Plan {
   return p;
 }
 
+/** The matches of a rule that has none (shared, never written). */
+const NO_MATCHES: readonly number[] = Object.freeze([]);
+
 /** Per-text state of a scan: each rule's matches so far ([start, end] pairs) and where its last one ended. */
 class Scan {
   readonly text: string;
-  readonly found: number[][];
+  readonly units: Uint16Array;
+  readonly found: (readonly number[])[];
   private readonly lastEnd: Int32Array;
 
-  constructor(text: string, ruleCount: number) {
+  constructor(text: string, ruleCount: number, lastEnd: Int32Array) {
     this.text = text;
-    this.found = [];
-    for (let i = 0; i < ruleCount; i++) this.found.push([]);
-    this.lastEnd = new Int32Array(ruleCount);
+    this.units = codeUnits(text);
+    this.found = new Array<readonly number[]>(ruleCount).fill(NO_MATCHES);
+    this.lastEnd = lastEnd.fill(0);
+  }
+
+  private add(rule: CompiledRule, start: number, end: number): void {
+    const f = this.found[rule.index]!;
+    if (f === NO_MATCHES) this.found[rule.index] = [start, end];
+    else (f as number[]).push(start, end);
+    this.lastEnd[rule.index] = end;
   }
 
   /** Takes the matches of the rule's whole-text regex, and leaves the rule out of the candidate scan. */
   takeWholeText(rule: CompiledRule, re: RegExp): void {
     re.lastIndex = 0;
-    for (let m = re.exec(this.text); m; m = re.exec(this.text)) this.found[rule.index]!.push(m.index, m.index + m[0].length);
+    for (let m = re.exec(this.text); m; m = re.exec(this.text)) this.add(rule, m.index, m.index + m[0].length);
     this.lastEnd[rule.index] = this.text.length + 1;
   }
 
-  /** Tries the rule at `p`; starts must come in increasing order per rule (as a global regex visits them). */
+  /** Tries the rule at `p` (< text length); starts must come in increasing order per rule (as a global regex visits them). */
   tryAt(rule: CompiledRule, p: number): void {
-    const c = this.text.charCodeAt(p);
+    const c = this.units[p]!;
     if (p < this.lastEnd[rule.index]! || c >= 128 || rule.first[c] !== 1) return;
     rule.sticky.lastIndex = p;
-    if (!rule.sticky.test(this.text)) return;
-    this.found[rule.index]!.push(p, rule.sticky.lastIndex);
-    this.lastEnd[rule.index] = rule.sticky.lastIndex;
+    if (rule.sticky.test(this.text)) this.add(rule, p, rule.sticky.lastIndex);
   }
 }
 
@@ -180,63 +205,74 @@ class Scan {
  * The matches of each rule's regex over the whole text, as [start, end, start, end, …] per rule (same
  * order as `rules`). Linear: every word run is expanded a bounded number of times.
  */
-export function scanTokenRules(text: string, rules: readonly TokenRule[]): number[][] {
+export function scanTokenRules(text: string, rules: readonly TokenRule[]): (readonly number[])[] {
   const p = plan(rules);
-  const scan = new Scan(text, rules.length);
+  const scan = new Scan(text, rules.length, p.lastEnd);
   for (const w of p.wholeTextIf) if (w.when.test(text)) scan.takeWholeText(w.rule, w.re);
   scanDigitRuns(scan, p);
   for (const rule of p.digitOptional) scanRunsOfLength(scan, rule);
   return scan.found;
 }
 
-const DIGIT_RE = /[0-9]/g;
+/** A digit and the rest of its word run: a match's lastIndex is the run's end. */
+const DIGIT_RUN_RE = /[0-9]\w*/g;
 
 /** Visits every word run holding a digit, after the runs chained before it, in text order. */
 function scanDigitRuns(scan: Scan, p: Plan): void {
-  const text = scan.text;
-  // a chained run and its separator take at least 2 characters: at most maxLead / 2 + 1 runs fit
-  const starts = new Int32Array(p.maxLead + 1);
-  const ends = new Int32Array(p.maxLead + 1);
+  const { text, units } = scan;
   let tried = 0; // word runs starting before this have been tried
-  DIGIT_RE.lastIndex = 0;
-  while (DIGIT_RE.test(text)) {
-    const digit = DIGIT_RE.lastIndex - 1;
-    const ws = runStart(text, digit);
-    const we = runEnd(text, digit + 1);
+  const re = DIGIT_RUN_RE;
+  re.lastIndex = 0;
+  while (re.test(text)) {
+    const we = re.lastIndex;
+    let ws = we - 1;
+    while (ws > 0 && IS_WORD[units[ws - 1]!] === 1) ws--;
     // runs joined to this one by single separators, starting at most maxLead characters before it
-    let n = 0;
-    const floor = Math.max(tried, ws - p.maxLead);
-    for (let q = ws; q - 2 >= floor && isLeadSeparator(text.charCodeAt(q - 1)) && IS_WORD[text.charCodeAt(q - 2)] === 1; ) {
-      const s = runStartAtLeast(text, q - 2, floor);
-      if (s < 0) break;
-      starts[n] = s;
-      ends[n++] = q - 1;
-      q = s;
-    }
-    for (let i = n - 1; i >= 0; i--) tryRunStart(scan, p, starts[i]!, ends[i]!);
+    if (ws - 2 >= tried && isLeadSeparator(units[ws - 1]!) && IS_WORD[units[ws - 2]!] === 1) tryLeadRuns(scan, p, ws, Math.max(tried, ws - p.maxLead));
     tryRunStart(scan, p, ws, we);
-    for (const rule of p.inRun) tryInRun(scan, rule, ws, we);
+    if (we - ws >= p.minInRun) for (const rule of p.inRun) tryInRun(scan, rule, ws, we);
     tried = we;
-    DIGIT_RE.lastIndex = we;
   }
+}
+
+// a chained run and its separator take at least 2 characters: at most maxLead / 2 + 1 runs fit
+const leadStarts = new Int32Array(64);
+const leadEnds = new Int32Array(64);
+
+/** Tries the runs chained before the run starting at `ws` by single lead separators, none starting before `floor`, first to last. */
+function tryLeadRuns(scan: Scan, p: Plan, ws: number, floor: number): void {
+  const units = scan.units;
+  let n = 0;
+  for (let q = ws; q - 2 >= floor && isLeadSeparator(units[q - 1]!) && IS_WORD[units[q - 2]!] === 1; ) {
+    const s = runStartAtLeast(units, q - 2, floor);
+    if (s < 0) break;
+    leadStarts[n] = s;
+    leadEnds[n++] = q - 1;
+    q = s;
+  }
+  for (let i = n - 1; i >= 0; i--) tryRunStart(scan, p, leadStarts[i]!, leadEnds[i]!);
 }
 
 function tryRunStart(scan: Scan, p: Plan, start: number, end: number): void {
   const len = end - start;
   if (len > p.maxRun) return;
-  const k = len * 128 + scan.text.charCodeAt(start);
-  for (const rule of p.whole[k]!) scan.tryAt(rule, start);
-  const part = p.part[k]!;
-  if (part.length === 0) return;
-  const next = scan.text.charCodeAt(end);
-  for (const rule of part) if (next < 128 && rule.joiner[next] === 1) scan.tryAt(rule, start);
+  const units = scan.units;
+  const k = len * 128 + units[start]!;
+  const has = p.starts[k]!;
+  if (has === 0) return;
+  if ((has & WHOLE) !== 0) for (const rule of p.whole[k]!) scan.tryAt(rule, start);
+  if ((has & PART) === 0) return;
+  const next = end < units.length ? units[end]! : 0;
+  if (next >= 128) return;
+  for (const rule of p.part[k]!) if (rule.joiner[next] === 1) scan.tryAt(rule, start);
 }
 
 /** A rule starting inside a run: its first run is a suffix of [start, end). */
 function tryInRun(scan: Scan, rule: CompiledRule, start: number, end: number): void {
+  const units = scan.units;
+  const next = end < units.length ? units[end]! : 0;
   for (const run of rule.firstRuns) {
     if (end - run.len < start) continue;
-    const next = scan.text.charCodeAt(end);
     if (!run.needsJoiner || (next < 128 && rule.joiner[next] === 1)) scan.tryAt(rule, end - run.len);
   }
 }
@@ -248,19 +284,22 @@ function tryInRun(scan: Scan, rule: CompiledRule, start: number, end: number): v
  * are ruled out after a few characters.
  */
 function scanRunsOfLength(scan: Scan, rule: CompiledRule): void {
-  const text = scan.text;
+  const units = scan.units;
+  const n = units.length;
   const lengths = rule.firstRuns.filter((r) => !r.needsJoiner).map((r) => r.len);
   const shortest = Math.min(...lengths);
   let end = shortest - 1; // last character of the window
-  while (end < text.length) {
+  while (end < n) {
     let k = end;
-    while (k > end - shortest && IS_WORD[text.charCodeAt(k)] === 1) k--;
+    while (k > end - shortest && IS_WORD[units[k]!] === 1) k--;
     if (k > end - shortest) {
       end = k + shortest;
       continue;
     }
-    const s = runStart(text, k + 1);
-    const e = runEnd(text, end + 1);
+    let s = k + 1;
+    while (s > 0 && IS_WORD[units[s - 1]!] === 1) s--;
+    let e = end + 1;
+    while (e < n && IS_WORD[units[e]!] === 1) e++;
     if (lengths.includes(e - s)) scan.tryAt(rule, s);
     end = e + shortest;
   }
