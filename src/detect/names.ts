@@ -585,6 +585,17 @@ const ADDRESS_CUES = ["address", "adresse", "dirección", "direccion", "indirizz
   return { w, letters };
 });
 const ADDRESS_CUE_LETTERS = Int32Array.from(ADDRESS_CUES, (c) => c.letters);
+/** By a word's letters l to w (bits 12 to 23 of its mask): the address cues (bit k: ADDRESS_CUES[k]) whose letters there it has. */
+const ADDRESS_CUES_BY_LW = (() => {
+  const table = new Uint16Array(4096);
+  for (let m = 0; m < 4096; m++) {
+    for (let k = 0; k < ADDRESS_CUES.length; k++) {
+      const need = (ADDRESS_CUE_LETTERS[k]! >>> 12) & 0xfff;
+      if ((m & need) === need) table[m]! |= 1 << k;
+    }
+  }
+  return table;
+})();
 /** Each address cue has one of the letters d, f, v, w. */
 const ADDRESS_LETTERS = (1 << (100 & 31)) | (1 << (102 & 31)) | (1 << (118 & 31)) | (1 << (119 & 31));
 
@@ -609,8 +620,8 @@ function endingAt(t: Uint16Array, lo: string, end: number, kinds: number, quoted
     if ((kind & kinds) === 0) continue;
     const s = end - w.length;
     if (!foldedHas(t, lo, s, w)) continue;
-    out.push(s);
-    if (quoted && s > 0 && (t[s - 1] === 34 || t[s - 1] === 39)) out.push(s - 1);
+    if (quoted && s > 0 && (t[s - 1] === 34 || t[s - 1] === 39)) pushAscending(out, s - 1);
+    pushAscending(out, s);
   }
 }
 
@@ -696,6 +707,14 @@ interface Candidates {
   countries: number[] | undefined;
 }
 
+/** Adds a start to a list kept ascending (a key's start is found at its `:`, after later word starts). */
+function pushAscending(a: number[], v: number): void {
+  let k = a.length;
+  while (k > 0 && a[k - 1]! > v) k--;
+  if (k === a.length) a.push(v);
+  else a.splice(k, 0, v);
+}
+
 function ascendingInPlace(a: number[]): void {
   for (let i = 1; i < a.length; i++) {
     if (a[i]! < a[i - 1]!) {
@@ -727,6 +746,7 @@ function scanCandidates(text: string): Candidates {
     hasDigit: false, cue: [], capSeq: [], suffix: [], numberLed: [], contMil: [], beforeZip: [], zip: [], addressCue: [], strongPlace: [], place: [], locationKey: [], countries: [],
   };
   const st: Scan = { t, lo, bmp: bmpTable(), firsts: loadDicts().countryFirsts, c, countries: [], countryFrom: 0, astral: false };
+  let hasDigit = false;
   let i = 0;
   while (i < n) {
     const u = t[i]!;
@@ -737,7 +757,7 @@ function scanCandidates(text: string): Candidates {
         continue;
       }
       if (cls === C_SPACE) atSpace(t, lo, i, c);
-      else if (cls === C_DIGIT) c.hasDigit = true;
+      else if (cls === C_DIGIT) hasDigit = true;
       else if (cls === C_COMMA) {
         atComma(text, t, i, c);
         atKeyAnchor(t, lo, i, false, c);
@@ -754,6 +774,7 @@ function scanCandidates(text: string): Candidates {
     if (isSpace(u)) atSpace(t, lo, i, c);
     i++;
   }
+  c.hasDigit = hasDigit;
   ascendingInPlace(c.cue);
   ascendingInPlace(c.numberLed);
   ascendingInPlace(c.beforeZip);
@@ -784,6 +805,7 @@ function scanWord(st: Scan, s: number): number {
   const { t, lo } = st;
   const n = t.length;
   let mask = 0; // the letters of the word, 1 << (code & 31)
+  let ascii = true;
   let i = s;
   for (;;) {
     let u = 0;
@@ -795,19 +817,42 @@ function scanWord(st: Scan, s: number): number {
     const l = lo.charCodeAt(i);
     if (l < 97 || l > 122) break;
     atNonAscii(st, i, u);
+    ascii = false;
     mask |= 1 << (l & 31);
     i++;
   }
   const k0 = keyAt(t, lo, s);
   const k1 = s + 1 < n ? keyAt(t, lo, s + 1) : 0;
-  if (WORD_START3[start3(k0, k1, s + 2 < n ? keyAt(t, lo, s + 2) : 0)] === 1) wordStart(t, lo, s, pairKey(k0, k1), st.c);
+  // (the pair's flag table first: it is small enough to stay in the cache)
+  if (WORD_STARTS.kinds[pairKey(k0, k1)] !== 0 && WORD_START3[start3(k0, k1, s + 2 < n ? keyAt(t, lo, s + 2) : 0)] === 1) wordStart(t, lo, s, pairKey(k0, k1), st.c);
   const u0 = t[s]!;
-  if (u0 >= 65 && u0 <= 90) {
+  if (u0 >= 65 && u0 <= 90) capitalWord(st, s, i, ascii);
+  if (i - s >= 4 && (mask & ADDRESS_LETTERS) !== 0) addressCuesIn(t, lo, s, i, mask, st.c.addressCue);
+  // the space after a word of two ASCII letters or more matters only after the ending of a literal
+  if (ascii && i < n && t[i] === 32 && i - s >= 2) {
+    if (WORD_ENDS.kinds[pairKey(t[i - 1]! | 32, t[i - 2]! | 32)] !== 0) atSpace(t, lo, i, st.c);
+    return i + 1;
+  }
+  return i;
+}
+
+/**
+ * At an ASCII capital that starts the word [s, e) (`ascii` when the word has no non-ASCII letters): a capitalised
+ * sequence or a country may start there. The common word, [A-Z][a-z]+ before an ASCII code unit that no rule
+ * reads as part of it, is checked from what the word scan already knows.
+ */
+function capitalWord(st: Scan, s: number, e: number, ascii: boolean): void {
+  const t = st.t;
+  const n = t.length;
+  let simple = ascii && e - s <= 48 && (e >= n || (t[e]! < 128 && t[e] !== 39 && t[e] !== 45));
+  for (let j = s + 1; simple && j < e; j++) if (t[j]! < 97) simple = false;
+  if (!simple) {
     if (capSeqMayStart(t, s)) st.c.capSeq.push(s);
     if (s >= st.countryFrom) st.countryFrom = countryAt(st, s);
+    return;
   }
-  if (i - s >= 4 && (mask & ADDRESS_LETTERS) !== 0) addressCuesIn(t, lo, s, i, mask, st.c.addressCue);
-  return i;
+  if (e - s >= 2 && e < n && isSpace(t[e]!) && capSeqMayFollow(t, s) && (capSeqNext(t, e + 1) || (e + 1 < n && isSpace(t[e + 1]!) && capSeqNext(t, e + 2)))) st.c.capSeq.push(s);
+  if (s >= st.countryFrom && e - s >= 3 && e - s <= 21 && !(s > 0 && isLetterUnit(st.bmp, t[s - 1]!))) st.countryFrom = countryFrom(st, s, e);
 }
 
 /** At a word start of the folded text (a-z after another code unit) whose first two code units begin a literal: cue words, honorifics, street types. */
@@ -852,7 +897,12 @@ function countryAt(st: Scan, i: number): number {
   const { t, bmp } = st;
   if (i > 0 && isLetterUnit(bmp, t[i - 1]!)) return st.countryFrom;
   const first = titleWordEnd(t, bmp, i);
-  if (first < 0) return st.countryFrom;
+  return first < 0 ? st.countryFrom : countryFrom(st, i, first);
+}
+
+/** countryAt once COUNTRY_RE's first word [i, first) has matched. */
+function countryFrom(st: Scan, i: number, first: number): number {
+  const { t, bmp } = st;
   let e = first;
   for (let k = 0; k < 2 && e < t.length && isSpace(t[e]!); k++) {
     const next = titleWordEnd(t, bmp, e + 1);
@@ -896,10 +946,7 @@ function countryFirstSlots(countries: Set<string>): Uint8Array {
  */
 function capSeqMayStart(t: Uint16Array, i: number): boolean {
   const n = t.length;
-  if (i > 0) {
-    const b = t[i - 1]!;
-    if (b < 128 && (ASCII_CLASS[b] === C_LOWER || ASCII_CLASS[b] === C_UPPER || ASCII_CLASS[b] === C_DIGIT || b === 95 || b === 64 || b === 46)) return false;
-  }
+  if (!capSeqMayFollow(t, i)) return false;
   for (let j = i + 1; j < n && j <= i + 48; j++) {
     const u = t[j]!;
     if (!(u >= 128 || (u >= 97 && u <= 122) || u === 39 || u === 45)) return false;
@@ -910,6 +957,13 @@ function capSeqMayStart(t: Uint16Array, i: number): boolean {
     }
   }
   return false;
+}
+
+/** CAP_SEQ_RE's look-behind at i: not after [A-Za-z0-9_@.]. */
+function capSeqMayFollow(t: Uint16Array, i: number): boolean {
+  if (i === 0) return true;
+  const b = t[i - 1]!;
+  return !(b < 128 && (ASCII_CLASS[b] === C_LOWER || ASCII_CLASS[b] === C_UPPER || ASCII_CLASS[b] === C_DIGIT || b === 95 || b === 64 || b === 46));
 }
 
 /** An upper-case (or non-ASCII) letter or the first letters of a particle of CAP_SEQ_RE at q. */
@@ -950,11 +1004,18 @@ function atSpace(t: Uint16Array, lo: string, i: number, c: Candidates): void {
     if (i >= 2) {
       const key = pairKey(keyAt(t, lo, i - 1), keyAt(t, lo, i - 2));
       const kinds = WORD_ENDS.kinds[key]!;
-      if ((kinds & E_STRONG_PLACE) !== 0) endingAt(t, lo, i, E_STRONG_PLACE, false, c.strongPlace);
-      if ((kinds & E_PLACE) !== 0) endingAt(t, lo, i, E_PLACE, false, c.place);
+      if ((kinds & (E_STRONG_PLACE | E_PLACE)) !== 0) placeCuesBefore(t, lo, i, key, c);
     }
   } else if (isDigitCode(next)) {
     endingAt(t, lo, i, E_SUFFIX, false, c.suffix);
+  }
+}
+
+/** The place cues (PLACE_CUE_RE's, STRONG_PLACE_RE's) that end before the space at i; `key`: their last two code units. */
+function placeCuesBefore(t: Uint16Array, lo: string, i: number, key: number, c: Candidates): void {
+  for (const { w, kind } of WORD_ENDS.lists[key]!) {
+    if ((kind & (E_STRONG_PLACE | E_PLACE)) === 0 || !foldedHas(t, lo, i - w.length, w)) continue;
+    (kind === E_PLACE ? c.place : c.strongPlace).push(i - w.length);
   }
 }
 
@@ -963,7 +1024,7 @@ function numberLedAt(t: Uint16Array, i: number, out: number[]): void {
   let r = i - 1;
   if (!isDigitCode(t[r]!)) r--; // the letter after the house number: "12A Main St"
   while (r > 0 && isDigitCode(t[r - 1]!)) r--;
-  out.push(r);
+  pushAscending(out, r);
   // "12 34 Main": the optional second number
   let k = r - 1;
   if (k < 1 || !isSpace(t[k]!)) return;
@@ -972,7 +1033,7 @@ function numberLedAt(t: Uint16Array, i: number, out: number[]): void {
   if (!isDigitCode(u) && ((u < 128 && (ASCII_CLASS[u] === C_LOWER || ASCII_CLASS[u] === C_UPPER)) || u === 0x17f || u === 0x212a)) k--;
   if (k < 0 || !isDigitCode(t[k]!)) return;
   while (k > 0 && isDigitCode(t[k - 1]!)) k--;
-  out.push(k);
+  pushAscending(out, k);
 }
 
 /** At a comma: a postcode after it and at most two spaces (ZIP_CITY_RE), the street before it (STREET_BEFORE_ZIP_RE). */
@@ -993,13 +1054,15 @@ function atKeyAnchor(t: Uint16Array, lo: string, q: number, colonOrEquals: boole
   let e = q;
   while (e > 0 && isSpace(t[e - 1]!)) e--;
   if (e > 0 && (t[e - 1] === 34 || t[e - 1] === 39)) e--;
+  if (e < 2 || (WORD_ENDS.kinds[pairKey(keyAt(t, lo, e - 1), keyAt(t, lo, e - 2))]! & (E_CUE_KEY | E_LOCATION_KEY)) === 0) return;
   endingAt(t, lo, e, E_CUE_KEY, true, c.cue);
   if (colonOrEquals) endingAt(t, lo, e, E_LOCATION_KEY, true, c.locationKey);
 }
 
 /** The address cues that start in the word [s, e) of the folded text (whose letters are `mask`). */
 function addressCuesIn(t: Uint16Array, lo: string, s: number, e: number, mask: number, out: number[]): void {
-  for (let k = 0; k < ADDRESS_CUE_LETTERS.length; k++) {
+  for (let ks = ADDRESS_CUES_BY_LW[(mask >>> 12) & 0xfff]!; ks !== 0; ks &= ks - 1) {
+    const k = 31 - Math.clz32(ks & -ks); // (cues in list order)
     if ((mask & ADDRESS_CUE_LETTERS[k]!) !== ADDRESS_CUE_LETTERS[k]) continue;
     const w = ADDRESS_CUES[k]!.w;
     for (let p = s; p < e; p++) if (foldedHas(t, lo, p, w)) out.push(p);
