@@ -741,11 +741,26 @@ function scanCandidates(text: string): Candidates {
   const t = codeUnits(text);
   // the folded copy is read at non-ASCII code units only
   const lo = Buffer.byteLength(text, "utf8") === text.length ? text : foldedCopy(text);
-  const n = t.length;
   const c: Candidates = {
     hasDigit: false, cue: [], capSeq: [], suffix: [], numberLed: [], contMil: [], beforeZip: [], zip: [], addressCue: [], strongPlace: [], place: [], locationKey: [], countries: [],
   };
   const st: Scan = { t, lo, bmp: bmpTable(), firsts: loadDicts().countryFirsts, c, countries: [], countryFrom: 0, astral: false };
+  c.hasDigit = scanText(st, text);
+  ascendingInPlace(c.cue);
+  ascendingInPlace(c.numberLed);
+  ascendingInPlace(c.beforeZip);
+  ascendingInPlace(c.addressCue);
+  ascendingInPlace(c.strongPlace);
+  ascendingInPlace(c.place);
+  ascendingInPlace(c.locationKey);
+  c.countries = st.astral ? undefined : st.countries;
+  return c;
+}
+
+/** The loop of scanCandidates (a function of its own, so that the optimised loop returns before any code that runs once per call); says whether the text has a digit. */
+function scanText(st: Scan, text: string): boolean {
+  const { t, lo, c } = st;
+  const n = t.length;
   let hasDigit = false;
   let i = 0;
   while (i < n) {
@@ -774,16 +789,7 @@ function scanCandidates(text: string): Candidates {
     if (isSpace(u)) atSpace(t, lo, i, c);
     i++;
   }
-  c.hasDigit = hasDigit;
-  ascendingInPlace(c.cue);
-  ascendingInPlace(c.numberLed);
-  ascendingInPlace(c.beforeZip);
-  ascendingInPlace(c.addressCue);
-  ascendingInPlace(c.strongPlace);
-  ascendingInPlace(c.place);
-  ascendingInPlace(c.locationKey);
-  c.countries = st.astral ? undefined : st.countries;
-  return c;
+  return hasDigit;
 }
 
 /** At a non-ASCII code unit: an upper-case letter may start a capitalised sequence or a country. */
@@ -845,14 +851,23 @@ function capitalWord(st: Scan, s: number, e: number, ascii: boolean): void {
   const t = st.t;
   const n = t.length;
   let simple = ascii && e - s <= 48 && (e >= n || (t[e]! < 128 && t[e] !== 39 && t[e] !== 45));
-  for (let j = s + 1; simple && j < e; j++) if (t[j]! < 97) simple = false;
+  let h = t[s]! | 32; // the word's hash, as countryFrom computes it
+  for (let j = s + 1; simple && j < e; j++) {
+    const u = t[j]!;
+    if (u < 97) simple = false;
+    h = (Math.imul(h, 31) + u) | 0;
+  }
   if (!simple) {
     if (capSeqMayStart(t, s)) st.c.capSeq.push(s);
     if (s >= st.countryFrom) st.countryFrom = countryAt(st, s);
     return;
   }
   if (e - s >= 2 && e < n && isSpace(t[e]!) && capSeqMayFollow(t, s) && (capSeqNext(t, e + 1) || (e + 1 < n && isSpace(t[e + 1]!) && capSeqNext(t, e + 2)))) st.c.capSeq.push(s);
-  if (s >= st.countryFrom && e - s >= 3 && e - s <= 21 && !(s > 0 && isLetterUnit(st.bmp, t[s - 1]!))) st.countryFrom = countryFrom(st, s, e);
+  if (s >= st.countryFrom && e - s >= 3 && e - s <= 21 && !(s > 0 && isLetterUnit(st.bmp, t[s - 1]!))) {
+    const end = countryEnd(st, e);
+    if (st.firsts[wordHashSlot(h)] === 1) st.countries.push(s, end);
+    st.countryFrom = end;
+  }
 }
 
 /** At a word start of the folded text (a-z after another code unit) whose first two code units begin a literal: cue words, honorifics, street types. */
@@ -902,13 +917,8 @@ function countryAt(st: Scan, i: number): number {
 
 /** countryAt once COUNTRY_RE's first word [i, first) has matched. */
 function countryFrom(st: Scan, i: number, first: number): number {
-  const { t, bmp } = st;
-  let e = first;
-  for (let k = 0; k < 2 && e < t.length && isSpace(t[e]!); k++) {
-    const next = titleWordEnd(t, bmp, e + 1);
-    if (next < 0) break;
-    e = next;
-  }
+  const t = st.t;
+  const e = countryEnd(st, first);
   let h = 0;
   for (let j = i; j < first; j++) {
     const u = t[j]!;
@@ -919,6 +929,18 @@ function countryFrom(st: Scan, i: number, first: number): number {
     h = (Math.imul(h, 31) + (u | 32)) | 0;
   }
   if (st.firsts[wordHashSlot(h)] === 1) st.countries.push(i, e);
+  return e;
+}
+
+/** The end of COUNTRY_RE's match whose first word ends at `first`: up to two more words after a space each. */
+function countryEnd(st: Scan, first: number): number {
+  const { t, bmp } = st;
+  let e = first;
+  for (let k = 0; k < 2 && e < t.length && isSpace(t[e]!); k++) {
+    const next = titleWordEnd(t, bmp, e + 1);
+    if (next < 0) break;
+    e = next;
+  }
   return e;
 }
 
