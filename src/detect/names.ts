@@ -410,6 +410,98 @@ const SUFFIX_NUM_AT = sticky(SUFFIX_NUM_RE);
 const MIL_AT = sticky(MIL_RE);
 const ZIP_CITY_AT = sticky(ZIP_CITY_RE);
 const KEY_VALUE_AT = sticky(KEY_VALUE_RE);
+/** KEY_VALUE_RE up to its `:` or `=` (a single way to match: see keyValuesAt). */
+const KEY_PREFIX_AT = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]/iuy;
+
+/**
+ * KEY_VALUE_RE at the candidate starts, as execAt runs it: `each(key, value start, value end)`. Its key part is
+ * matched by KEY_PREFIX_AT (no backtracking into it can help: the keys differ right after the shorter one); its
+ * value, which the regex tried again after each of its up to 80 characters, by char codes. On a text with
+ * surrogates (the regex counts code points), the regex itself.
+ */
+function keyValuesAt(text: string, starts: readonly number[], astral: boolean, each: (key: string, vs: number, ve: number) => void): void {
+  if (astral) {
+    execAt(KEY_VALUE_AT, text, starts, (m) => {
+      const vs = m.index + m[0].lastIndexOf(m[2]!);
+      each(m[1]!, vs, vs + m[2]!.length);
+    });
+    return;
+  }
+  let from = 0;
+  for (const p of starts) {
+    if (p < from) continue;
+    from = p + 1;
+    KEY_PREFIX_AT.lastIndex = p;
+    const m = KEY_PREFIX_AT.exec(text);
+    if (!m || !keyValueAfter(text, p + m[0].length)) continue;
+    each(m[1]!, kv.start, kv.end);
+    from = kv.matchEnd;
+  }
+}
+
+/** The value keyValueAfter found: [start, end), and the end of the whole match (after a closing quote). */
+const kv = { start: 0, end: 0, matchEnd: 0 };
+
+/** KEY_VALUE_RE's `\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$)` at a (a text without surrogates), into kv. */
+function keyValueAfter(text: string, a: number): boolean {
+  const n = text.length;
+  let b = a;
+  while (b < n && isSpace(text.charCodeAt(b))) b++;
+  // \s* gives back one space at a time; a value has no quote, so a quote after the spaces must be taken
+  for (let c = b; c >= a; c--) {
+    const q = text.charCodeAt(c);
+    if (keyValueFrom(text, q === 34 || q === 39 ? c + 1 : c)) return true;
+  }
+  return false;
+}
+
+/** The shortest value from vs (2 to 80 characters other than quotes, newline and comma) that an end can follow, into kv. */
+function keyValueFrom(text: string, vs: number): boolean {
+  const n = text.length;
+  const max = Math.min(n, vs + 80);
+  let dead = 0; // spaces up to here cannot end a value
+  let p = vs;
+  for (; p < max; p++) {
+    const u = text.charCodeAt(p);
+    if (u === 34 || u === 39 || u === 10 || u === 44) break;
+    // inside the value's characters, only "}" or spaces (up to a newline, "," or "}") can end it
+    if (p - vs < 2 || p < dead || (u !== 125 && !isSpace(u))) continue;
+    if (u !== 125) {
+      let r = p;
+      let c = 0;
+      while (r < n && isSpace((c = text.charCodeAt(r))) && c !== 10) r++;
+      if (r >= n || (c !== 10 && c !== 44 && c !== 125)) {
+        dead = r;
+        continue;
+      }
+    }
+    kv.start = vs;
+    kv.end = kv.matchEnd = p;
+    return true;
+  }
+  // the first character the value cannot take (or none)
+  const e = p - vs >= 2 ? keyValueEndAt(text, p) : -1;
+  if (e < 0) return false;
+  kv.start = vs;
+  kv.end = p;
+  kv.matchEnd = e;
+  return true;
+}
+
+/** After a value ending at p: an optional quote, then `(?=\s*[,}\n]|$)`; the match's end, or -1. */
+function keyValueEndAt(text: string, p: number): number {
+  const u = text.charCodeAt(p);
+  // (without a quote there, the look-ahead would fail at it)
+  const e = u === 34 || u === 39 ? p + 1 : p;
+  const n = text.length;
+  if (e === n) return e;
+  for (let q = e; q < n; q++) {
+    const c = text.charCodeAt(q);
+    if (c === 10) return e;
+    if (!isSpace(c)) return c === 44 || c === 125 ? e : -1;
+  }
+  return -1;
+}
 const PLACE_CUE_AT = sticky(PLACE_CUE_RE);
 const NUM_LED_AT = sticky(NUM_LED_RE);
 const NUM_PREFIX_STREET_AT = sticky(NUM_PREFIX_STREET_RE);
@@ -1141,10 +1233,9 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     if (d.first.has(norm(v.split(" ")[0]!)) && v.includes(" ") && !d.places.has(norm(v))) return; // "moved to Anna Berg" is a person
     push("LOCATION", vs, vs + v.length, 0.7);
   });
-  execAt(KEY_VALUE_AT, text, cands.locationKey, (m) => {
-    const key = m[1]!.toLowerCase();
-    const val = m[2]!;
-    const vs = m.index + m[0].lastIndexOf(val);
+  keyValuesAt(text, cands.locationKey, cands.countries === undefined, (k, vs, ve) => {
+    const key = k.toLowerCase();
+    const val = text.slice(vs, ve);
     if (/^(?:n\/a|none|null|unknown|redacted.*|-|\s*)$/i.test(val) || /REDACTED/i.test(val)) return;
     if (key.startsWith("street") || key.startsWith("address")) push("STREET_ADDRESS", vs, vs + val.length, 0.8);
     else if (/[\p{L}]/u.test(val)) push("LOCATION", vs, vs + val.length, 0.75);
