@@ -631,21 +631,32 @@ const WORD_STARTS = (() => {
   for (const w of ["rue", "rua", "via", "calle", "avenida", "av.", "chemin", "boulevard", "piazza", "plaza", "carrer", "viale", "corso", "praça", "ulica", "ul.", "strada", "psc", "unit", "cmr"]) add(w, W_STREET);
   return table;
 })();
-/** The first three code units (keyUnit'ed; the first one a-z) of a word start that may begin a literal of WORD_STARTS. */
-const WORD_START3 = (() => {
-  const flags = new Uint8Array(26 << 14);
+/**
+ * By the first three code units of a word start (keyUnit'ed, the first one a-z, the others folded to 5 bits so
+ * that the table stays small: a prefilter): what the fourth may be for a literal of WORD_STARTS to start there.
+ * 0: nothing starts there; ANY_FOURTH: any code unit; else its 5 bits + 1.
+ */
+const ANY_FOURTH = 255;
+const WORD_START4 = (() => {
+  const table = new Uint8Array(26 << 10);
   const any = Array.from({ length: 128 }, (_, k) => k);
   WORD_STARTS.lists.forEach((list, key) => {
     for (const { w, kind } of list ?? []) {
       // after a short literal, any code unit; after an honorific, "." or a space
-      const thirds = w.length > 2 ? [keyUnit(w.charCodeAt(2))] : w.length === 2 && kind === W_HONORIFIC ? [46, ...SPACE_KEYS] : any;
-      for (const k2 of thirds) flags[start3(key >> 7, key & 127, k2)] = 1;
+      const after = kind === W_HONORIFIC ? [46, ...SPACE_KEYS] : any;
+      const thirds = w.length > 2 ? [keyUnit(w.charCodeAt(2))] : w.length === 2 ? after : any;
+      const fourths = w.length > 3 ? [keyUnit(w.charCodeAt(3))] : w.length === 3 ? after : any;
+      const v = fourths.length === 1 ? (fourths[0]! & 31) + 1 : ANY_FOURTH;
+      for (const k2 of thirds) {
+        const at = start3(key >> 7, key & 127, k2);
+        table[at] = table[at] === 0 || table[at] === v ? v : ANY_FOURTH;
+      }
     }
   });
-  return flags;
+  return table;
 })();
 function start3(k0: number, k1: number, k2: number): number {
-  return ((k0 - 97) << 14) | (k1 << 7) | k2;
+  return ((k0 - 97) << 10) | ((k1 & 31) << 5) | (k2 & 31);
 }
 
 // what may end before a space, or before a key's `:`/`=`/`|`/`,` (and spaces and a quote)
@@ -921,8 +932,8 @@ function scanWord(st: Scan, s: number): number {
   }
   const k0 = keyAt(t, lo, s);
   const k1 = s + 1 < n ? keyAt(t, lo, s + 1) : 0;
-  // (the pair's flag table first: it is small enough to stay in the cache)
-  if (WORD_STARTS.kinds[pairKey(k0, k1)] !== 0 && WORD_START3[start3(k0, k1, s + 2 < n ? keyAt(t, lo, s + 2) : 0)] === 1) wordStart(t, lo, s, pairKey(k0, k1), st.c);
+  const fourth = WORD_START4[start3(k0, k1, s + 2 < n ? keyAt(t, lo, s + 2) : 0)]!;
+  if (fourth !== 0 && (fourth === ANY_FOURTH || (s + 3 < n && fourth === (keyAt(t, lo, s + 3) & 31) + 1))) wordStart(t, lo, s, pairKey(k0, k1), st.c);
   const u0 = t[s]!;
   if (u0 >= 65 && u0 <= 90) capitalWord(st, s, i, ascii);
   if (i - s >= 4 && (mask & ADDRESS_LETTERS) !== 0) addressCuesIn(t, lo, s, i, mask, st.c.addressCue);
@@ -964,8 +975,10 @@ function capitalWord(st: Scan, s: number, e: number, ascii: boolean): void {
 
 /** At a word start of the folded text (a-z after another code unit) whose first two code units begin a literal: cue words, honorifics, street types. */
 function wordStart(t: Uint16Array, lo: string, i: number, key: number, c: Candidates): void {
+  const list = WORD_STARTS.lists[key];
+  if (list === undefined) return; // (WORD_START4 folds code units together)
   let cue = false;
-  for (const { w, kind } of WORD_STARTS.lists[key]!) {
+  for (const { w, kind } of list) {
     if (!foldedHas(t, lo, i, w)) continue;
     const after = i + w.length < t.length ? t[i + w.length]! : -1;
     if (kind === W_CUE) cue = true;
