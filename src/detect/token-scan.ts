@@ -13,6 +13,12 @@ export interface TokenShape {
   parts?: readonly number[];
   /** The characters that can follow a first run of a length in `parts`. */
   joiners?: string;
+  /**
+   * How many word characters a match going on past its first run can hold in all (its runs' lengths
+   * summed). Only for a rule whose matches are runs joined by single `joiners`: a first run whose chain of
+   * runs so joined never sums to one of these counts is not tried (most near misses in logs).
+   */
+  wordCounts?: readonly number[];
   /** Character class (regex class syntax, without brackets) of the match's first character. */
   first: string;
   /** Characters of the match that can come before the word run holding its first digit (default 0). */
@@ -64,6 +70,10 @@ interface CompiledRule {
   joiner: Uint8Array;
   /** The first run's possible lengths, longest first, each with whether a joiner must follow the run. */
   firstRuns: readonly FirstRun[];
+  /** TokenShape.lead */
+  lead: number;
+  /** Indexed by count: can a match going on past its first run hold this many word characters? (all 1 when unknown) */
+  wordCounts: Uint8Array;
 }
 
 interface FirstRun {
@@ -71,17 +81,20 @@ interface FirstRun {
   needsJoiner: boolean;
 }
 
-/** Bits of Plan.starts: some rule starts at a run of this length and first char as a whole match (1), or goes on past a joiner (2). */
-const WHOLE = 1;
-const PART = 2;
-
 interface Plan {
   /** Rules that start at a whole word run, at [len * 128 + first char code], for a run that is the whole match… */
   whole: (readonly CompiledRule[])[];
   /** … and for a run after which the match goes on past a joiner. */
   part: (readonly CompiledRule[])[];
-  /** WHOLE | PART bits at the same index: most runs of mixed text (timestamps, counts) start no rule. */
+  /** At the same index: 1 when `whole` has a rule… */
   starts: Uint8Array;
+  /** … and the joiners (joinerBit) after which a rule of `part` goes on. Most runs of mixed text (timestamps, counts) start no rule. */
+  partJoiners: Uint8Array;
+  /** The rules of `part` that may start before the run holding their first digit (lead > 0), and their joiners. */
+  leadPart: (readonly CompiledRule[])[];
+  leadJoiners: Uint8Array;
+  /** A bit per joiner character of any rule (0: not a joiner). */
+  joinerBit: Uint8Array;
   /** The longest first run of any rule (the tables end there). */
   maxRun: number;
   inRun: CompiledRule[];
@@ -120,19 +133,51 @@ function compile(r: TokenRule, index: number): CompiledRule {
     first: asciiTable(r.shape.first, flags.includes("i")),
     joiner: asciiTable(escapedJoiners, false),
     firstRuns: firstRuns(r.shape),
+    lead: r.shape.lead ?? 0,
+    wordCounts: countTable(r.shape),
   };
 }
 
+/** TokenShape.wordCounts as a table; without them, every count up to the longest first run fits. */
+function countTable(shape: TokenShape): Uint8Array {
+  const counts = shape.wordCounts;
+  if (!counts) return new Uint8Array(Math.max(0, ...shape.lengths, ...(shape.parts ?? [])) + 1).fill(1);
+  const table = new Uint8Array(Math.max(...counts) + 1);
+  for (const n of counts) table[n] = 1;
+  return table;
+}
+
 const NONE: readonly CompiledRule[] = [];
+
+/** The bits (Plan.joinerBit) of a rule's joiners, giving each joiner char not seen before the next free bit. */
+function joinerBits(joiner: Uint8Array, joinerBit: Uint8Array): number {
+  let bits = 0;
+  for (let ch = 0; ch < 128; ch++) {
+    if (joiner[ch] !== 1) continue;
+    if (joinerBit[ch] === 0) {
+      const used = joinerBit.reduce((a, b) => a | b, 0);
+      if (used === 0xff) throw new Error("token-scan: more than 8 joiner characters");
+      joinerBit[ch] = (used + 1) & ~used; // lowest free bit
+    }
+    bits |= joinerBit[ch]!;
+  }
+  return bits;
+}
 
 function plan(rules: readonly TokenRule[]): Plan {
   let p = PLANS.get(rules);
   if (p) return p;
   const maxRun = Math.max(0, ...rules.flatMap((r) => [...r.shape.lengths, ...(r.shape.parts ?? [])]));
-  const whole: CompiledRule[][] = [];
-  const part: CompiledRule[][] = [];
-  const starts = new Uint8Array((maxRun + 1) * 128);
-  p = { whole, part, starts, maxRun, inRun: [], minInRun: Infinity, digitOptional: [], wholeTextIf: [], maxLead: 0, lastEnd: new Int32Array(rules.length) };
+  const size = (maxRun + 1) * 128;
+  // dense arrays (filling a sparse one leaves it in slow dictionary mode)
+  const whole = Array.from({ length: size }, () => NONE);
+  const part = Array.from({ length: size }, () => NONE);
+  const starts = new Uint8Array(size);
+  const partJoiners = new Uint8Array(size);
+  const joinerBit = new Uint8Array(128);
+  const leadPart = Array.from({ length: size }, () => NONE);
+  const leadJoiners = new Uint8Array(size);
+  p = { whole, part, starts, partJoiners, leadPart, leadJoiners, joinerBit, maxRun, inRun: [], minInRun: Infinity, digitOptional: [], wholeTextIf: [], maxLead: 0, lastEnd: new Int32Array(rules.length) };
   for (let i = 0; i < rules.length; i++) {
     const shape = rules[i]!.shape;
     const c = compile(rules[i]!, i);
@@ -142,20 +187,23 @@ function plan(rules: readonly TokenRule[]): Plan {
       p.inRun.push(c);
       for (const run of c.firstRuns) p.minInRun = Math.min(p.minInRun, run.len);
     } else {
+      const joiners = joinerBits(c.joiner, joinerBit);
       for (const run of c.firstRuns) {
         const table = run.needsJoiner ? part : whole;
         for (let ch = 0; ch < 128; ch++) {
           if (c.first[ch] !== 1) continue;
-          (table[run.len * 128 + ch] ??= []).push(c);
-          starts[run.len * 128 + ch]! |= run.needsJoiner ? PART : WHOLE;
+          const k = run.len * 128 + ch;
+          table[k] = [...table[k]!, c];
+          if (run.needsJoiner) partJoiners[k]! |= joiners;
+          else starts[k] = 1;
+          if (run.needsJoiner && c.lead > 0) {
+            leadPart[k] = [...leadPart[k]!, c];
+            leadJoiners[k]! |= joiners;
+          }
         }
       }
     }
     p.maxLead = Math.max(p.maxLead, shape.lead ?? 0);
-  }
-  for (let k = 0; k < (maxRun + 1) * 128; k++) {
-    whole[k] ??= NONE as CompiledRule[];
-    part[k] ??= NONE as CompiledRule[];
   }
   PLANS.set(rules, p);
   return p;
@@ -250,7 +298,42 @@ function tryLeadRuns(scan: Scan, p: Plan, ws: number, floor: number): void {
     leadEnds[n++] = q - 1;
     q = s;
   }
-  for (let i = n - 1; i >= 0; i--) tryRunStart(scan, p, leadStarts[i]!, leadEnds[i]!);
+  for (let i = n - 1; i >= 0; i--) tryLeadRunStart(scan, p, leadStarts[i]!, leadEnds[i]!, ws);
+}
+
+/**
+ * Tries the rules that can start at a run [start, end) chained before the digit run at `ws`. That run
+ * holds no digit (the scan has visited every digit run before `ws`), so a match starting there goes on
+ * past it (`part`), and may start that far before the run holding its first digit (its `lead`).
+ */
+function tryLeadRunStart(scan: Scan, p: Plan, start: number, end: number, ws: number): void {
+  const len = end - start;
+  if (len > p.maxRun) return;
+  const units = scan.units;
+  const k = len * 128 + units[start]!;
+  const next = units[end]!; // the lead separator
+  if ((p.leadJoiners[k]! & p.joinerBit[next]!) === 0) return;
+  for (const rule of p.leadPart[k]!) if (ws - start <= rule.lead && rule.joiner[next] === 1 && countsFit(units, rule, start, end)) scan.tryAt(rule, start);
+}
+
+/**
+ * Can the rule's match start with the run [start, end)? Its runs joined by single joiners from there,
+ * summed, must reach one of its word counts (the match ends where a run ends). `end` is followed by a joiner.
+ */
+function countsFit(units: Uint16Array, rule: CompiledRule, start: number, end: number): boolean {
+  const counts = rule.wordCounts;
+  const n = units.length;
+  let total = end - start;
+  for (let e = end; total < counts.length; ) {
+    if (counts[total] === 1) return true;
+    const j = e < n ? units[e]! : 0;
+    if (j >= 128 || rule.joiner[j] !== 1 || e + 1 >= n || IS_WORD[units[e + 1]!] !== 1) return false;
+    let f = e + 2;
+    while (f < n && IS_WORD[units[f]!] === 1) f++;
+    total += f - e - 1;
+    e = f;
+  }
+  return false;
 }
 
 function tryRunStart(scan: Scan, p: Plan, start: number, end: number): void {
@@ -258,13 +341,10 @@ function tryRunStart(scan: Scan, p: Plan, start: number, end: number): void {
   if (len > p.maxRun) return;
   const units = scan.units;
   const k = len * 128 + units[start]!;
-  const has = p.starts[k]!;
-  if (has === 0) return;
-  if ((has & WHOLE) !== 0) for (const rule of p.whole[k]!) scan.tryAt(rule, start);
-  if ((has & PART) === 0) return;
+  if (p.starts[k] === 1) for (const rule of p.whole[k]!) scan.tryAt(rule, start);
   const next = end < units.length ? units[end]! : 0;
-  if (next >= 128) return;
-  for (const rule of p.part[k]!) if (rule.joiner[next] === 1) scan.tryAt(rule, start);
+  if (next >= 128 || (p.partJoiners[k]! & p.joinerBit[next]!) === 0) return;
+  for (const rule of p.part[k]!) if (rule.joiner[next] === 1 && countsFit(units, rule, start, end)) scan.tryAt(rule, start);
 }
 
 /** A rule starting inside a run: its first run is a suffix of [start, end). */
