@@ -121,12 +121,16 @@ export function overlapRank(f: Finding): number {
  */
 export function resolveOverlaps(findings: readonly Finding[]): Finding[] {
   const sorted = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
-  const rank = sorted.map(overlapRank);
-  const dropped = new Uint8Array(sorted.length);
-  let open: number[] = []; // indices of the findings still open at the current start, oldest first
-  for (let i = 0; i < sorted.length; i++) {
+  const n = sorted.length;
+  const rank = new Float64Array(n);
+  for (let i = 0; i < n; i++) rank[i] = overlapRank(sorted[i]!);
+  const dropped = new Uint8Array(n);
+  const open: number[] = []; // indices of the findings still open at the current start, oldest first
+  for (let i = 0; i < n; i++) {
     const f = sorted[i]!;
-    open = open.filter((j) => sorted[j]!.end > f.start);
+    let kept = 0; // close the findings that end before f, in place, keeping the order
+    for (const j of open) if (sorted[j]!.end > f.start) open[kept++] = j;
+    open.length = kept;
     const rf = rank[i]!;
     for (const j of open) {
       if (sorted[j]!.type === f.type) continue;
@@ -137,7 +141,9 @@ export function resolveOverlaps(findings: readonly Finding[]): Finding[] {
     open.push(i);
     if (open.length > 64) open.shift();
   }
-  return sorted.filter((_, i) => dropped[i] === 0);
+  const out: Finding[] = [];
+  for (let i = 0; i < n; i++) if (dropped[i] === 0) out.push(sorted[i]!);
+  return out;
 }
 
 export interface ScanOptions {
