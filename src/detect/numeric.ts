@@ -690,6 +690,27 @@ function cuesIn(lower: string, m: Matcher, lo: number, start: number, want: numb
   return found;
 }
 
+/**
+ * The lists (bits) of `m` with a keyword entirely within [lo, hi) of an ASCII window, read in place with
+ * ASCII case folded (what toLowerCase() does to ASCII chars); stops once all the `want` bits are found.
+ * -1 when the window holds a non-ASCII char.
+ */
+function asciiCues(units: Uint16Array, m: Matcher, lo: number, hi: number, want: number): number {
+  let found = 0;
+  // c: the (case-folded) char at p, d: the one after it (0 past the window)
+  let c = foldAscii(units[lo]!);
+  for (let p = lo; p < hi; p++) {
+    const d = p + 1 < hi ? foldAscii(units[p + 1]!) : 0;
+    if (c >= 128 || d >= 128) return -1;
+    if ((m.asciiStart[(c * 128 + d) >> 5]! & (1 << (d & 31))) !== 0) {
+      for (const k of m.ascii[c]!) if ((found & k.bit) === 0 && p + k.word.length <= hi && asciiMatchAt(units, p, k.word)) found |= k.bit;
+      if ((found & want) === want) return found;
+    }
+    c = d;
+  }
+  return found;
+}
+
 /** A keyword may also follow the value ("199109242397 är mitt pnr", "… is my SSN") within this many chars. */
 const CONTEXT_AFTER = 24;
 
@@ -697,15 +718,18 @@ const CONTEXT_AFTER = 24;
  * A keyword of the list right after the value: within CONTEXT_AFTER chars, on its line and before the next
  * digit (a label after another number belongs to that number).
  */
-function cueAfter(text: string, list: KeywordList, end: number): boolean {
+function cueAfter(text: string, units: Uint16Array, list: KeywordList, end: number): boolean {
   let stop = end;
   const max = Math.min(text.length, end + CONTEXT_AFTER);
   while (stop < max) {
-    const c = text.charCodeAt(stop);
+    const c = units[stop]!;
     if (c === 10 || c === 13 || isAsciiDigit(c)) break;
     stop++;
   }
   if (stop === end) return false;
+  // an ASCII window lower-cases char by char; another one as toLowerCase() does it (its length may change)
+  const found = asciiCues(units, matcherOf(list), end, stop, 1);
+  if (found >= 0) return found !== 0;
   const window = text.slice(end, stop).toLowerCase();
   for (const k of list.words) if (k.length > 0 && window.includes(k)) return true;
   return false;
@@ -765,6 +789,9 @@ function continuesRun(s: number, inner: number): boolean {
   return inner ? s === inner : isDateSep(s);
 }
 
+/** The group arrays, reused by the next call (typed arrays this size live outside the heap: costly per call). */
+const groupArrays = { gs: new Int32Array(32), ge: new Int32Array(32), sep: new Int32Array(32) };
+
 /**
  * One detectNumeric() call. A numeric chunk is a run of digit groups joined by 1-3 separator chars; its
  * groups live in reused typed arrays (no allocation per digit run), and a Candidate (strings) is only
@@ -785,9 +812,9 @@ class NumericScan {
   readonly chunkRe: RegExp;
   private lowerText: string | undefined;
   // the current chunk: group g spans [gs[g], ge[g]); sep[g] is the code of the separator after it
-  private gs = new Int32Array(32);
-  private ge = new Int32Array(32);
-  private sep = new Int32Array(32);
+  private gs = groupArrays.gs;
+  private ge = groupArrays.ge;
+  private sep = groupArrays.sep;
   private count = 0;
   private chunkStart = 0;
   /** a '+' precedes the first group (the chunk starts with "+" or "(+") */
@@ -847,25 +874,12 @@ class NumericScan {
    * ASCII chars the same way anywhere in a text); a window with another char is read from the lower-cased text.
    */
   private cues(m: Matcher, start: number, want: number): number {
-    const units = this.units;
     const lo = Math.max(0, start - CONTEXT_BEFORE);
     if (lo >= start) return 0;
-    let found = 0;
-    // c: the (case-folded) char at p, d: the one after it (0 past the window)
-    let c = foldAscii(units[lo]!);
-    for (let p = lo; p < start; p++) {
-      const d = p + 1 < start ? foldAscii(units[p + 1]!) : 0;
-      if (c >= 128 || d >= 128) {
-        this.lowerText ??= this.tc.lower;
-        return cuesIn(this.lowerText, m, lo, start, want);
-      }
-      if ((m.asciiStart[(c * 128 + d) >> 5]! & (1 << (d & 31))) !== 0) {
-        for (const k of m.ascii[c]!) if ((found & k.bit) === 0 && p + k.word.length <= start && asciiMatchAt(units, p, k.word)) found |= k.bit;
-        if ((found & want) === want) return found;
-      }
-      c = d;
-    }
-    return found;
+    const found = asciiCues(this.units, m, lo, start, want);
+    if (found >= 0) return found;
+    this.lowerText ??= this.tc.lower;
+    return cuesIn(this.lowerText, m, lo, start, want);
   }
 
   /** Reads the chunk whose first digit is at `i` into the group arrays; returns the end of its last group. */
@@ -918,7 +932,7 @@ class NumericScan {
     for (const k of ["gs", "ge", "sep"] as const) {
       const a = new Int32Array(size);
       a.set(this[k]);
-      this[k] = a;
+      this[k] = groupArrays[k] = a;
     }
   }
 
@@ -1134,7 +1148,7 @@ class NumericScan {
         for (const r of rules) {
           let s = r.check(c);
           if (s <= 0) continue;
-          const ctx = this.cue(r.context, c.start) || cueAfter(text, r.context, c.end);
+          const ctx = this.cue(r.context, c.start) || cueAfter(text, this.units, r.context, c.end);
           if (r.needsContext && !ctx) continue;
           if (ctx) s += r.boost ?? 0.35;
           else if (this.short && isStandalone(text, c.start, c.end)) s += 0.25;
