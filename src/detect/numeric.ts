@@ -623,15 +623,15 @@ interface Keyword {
 
 /** Keyword lists indexed by first char, for looking their keywords up in one short window. */
 interface Matcher {
-  /** bit c1 * 128 + c2 is set when a keyword starts with ASCII chars c1 c2 (or is the single char c1, any c2) */
-  asciiStart: Uint32Array;
+  /** [c1 * 128 + c2] is 1 when a keyword starts with the ASCII chars c1 c2 in either case (or is the single char c1, any c2) */
+  pairs: Uint8Array;
   ascii: Keyword[][];
   other: Map<number, Keyword[]>;
 }
 
 /** A matcher for `lists`, the i-th list reported as bit 1 << i. */
 function matcherFor(lists: readonly KeywordList[]): Matcher {
-  const m: Matcher = { asciiStart: new Uint32Array((128 * 128) / 32), ascii: Array.from({ length: 128 }, () => []), other: new Map() };
+  const m: Matcher = { pairs: new Uint8Array(128 * 128), ascii: Array.from({ length: 128 }, () => []), other: new Map() };
   lists.forEach((list, i) => {
     for (const word of list.words) {
       if (word.length === 0) continue;
@@ -639,7 +639,10 @@ function matcherFor(lists: readonly KeywordList[]): Matcher {
       const c = word.charCodeAt(0);
       if (c < 128) {
         const c2 = word.length > 1 ? word.charCodeAt(1) : -1;
-        for (let d = 0; d < 128; d++) if (c2 < 0 || d === c2) m.asciiStart[(c * 128 + d) >> 5]! |= 1 << (d & 31);
+        for (const u of asciiCases(c)) {
+          if (c2 < 0) m.pairs.fill(1, u * 128, u * 128 + 128);
+          else if (c2 < 128) for (const d of asciiCases(c2)) m.pairs[u * 128 + d] = 1;
+        }
         m.ascii[c]!.push(k);
       } else {
         const arr = m.other.get(c) ?? [];
@@ -658,6 +661,11 @@ function matcherOf(list: KeywordList): Matcher {
   let m = MATCHERS.get(list);
   if (!m) MATCHERS.set(list, (m = matcherFor([list])));
   return m;
+}
+
+/** The ASCII chars that fold to the lower-case char `c` (itself, and its capital for a letter). */
+function asciiCases(c: number): number[] {
+  return c >= 97 && c <= 122 ? [c, c - 32] : [c];
 }
 
 /** Lower-cases an ASCII capital, as toLowerCase() does anywhere in a text. */
@@ -690,29 +698,42 @@ function cuesIn(lower: string, m: Matcher, lo: number, start: number, want: numb
   return found;
 }
 
+/** A keyword may also follow the value ("199109242397 är mitt pnr", "… is my SSN") within this many chars. */
+const CONTEXT_AFTER = 24;
+
+/** Positions of a window where a keyword's first two chars occur (asciiCues). */
+const pairHits = new Int32Array(Math.max(CONTEXT_BEFORE, CONTEXT_AFTER) + 1);
+
 /**
  * The lists (bits) of `m` with a keyword entirely within [lo, hi) of an ASCII window, read in place with
  * ASCII case folded (what toLowerCase() does to ASCII chars); stops once all the `want` bits are found.
- * -1 when the window holds a non-ASCII char.
+ * -1 when the window holds a non-ASCII char (the callers then read the lower-cased text, which finds the
+ * same keywords and maybe more, so their yes/no answers agree). The positions where a keyword's first two
+ * chars occur are collected without a branch per char (a branch there is often mispredicted in prose),
+ * then the keywords are compared there in order.
  */
 function asciiCues(units: Uint16Array, m: Matcher, lo: number, hi: number, want: number): number {
-  let found = 0;
-  // c: the (case-folded) char at p, d: the one after it (0 past the window)
-  let c = foldAscii(units[lo]!);
+  const pairs = m.pairs;
+  let n = 0;
+  let all = 0; // every char or-ed: >= 128 when one is not ASCII
+  let c = units[lo]!;
   for (let p = lo; p < hi; p++) {
-    const d = p + 1 < hi ? foldAscii(units[p + 1]!) : 0;
-    if (c >= 128 || d >= 128) return -1;
-    if ((m.asciiStart[(c * 128 + d) >> 5]! & (1 << (d & 31))) !== 0) {
-      for (const k of m.ascii[c]!) if ((found & k.bit) === 0 && p + k.word.length <= hi && asciiMatchAt(units, p, k.word)) found |= k.bit;
-      if ((found & want) === want) return found;
-    }
+    const d = p + 1 < hi ? units[p + 1]! : 0; // 0 past the window
+    all |= c;
+    pairHits[n] = p;
+    n += pairs[((c << 7) | d) & 0x3fff]!;
     c = d;
+  }
+  if (all >= 128) return -1;
+  let found = 0;
+  for (let i = 0; i < n; i++) {
+    const p = pairHits[i]!;
+    for (const k of m.ascii[foldAscii(units[p]!)]!) if ((found & k.bit) === 0 && p + k.word.length <= hi && asciiMatchAt(units, p, k.word)) found |= k.bit;
+    if ((found & want) === want) return found;
   }
   return found;
 }
 
-/** A keyword may also follow the value ("199109242397 är mitt pnr", "… is my SSN") within this many chars. */
-const CONTEXT_AFTER = 24;
 
 /**
  * A keyword of the list right after the value: within CONTEXT_AFTER chars, on its line and before the next
