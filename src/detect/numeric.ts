@@ -84,6 +84,11 @@ export interface Rule {
   context: KeywordList;
   /** digit counts the rule can accept (a cheap pre-filter before `check`) */
   lengths: readonly number[];
+  /**
+   * whether the rule can accept a value of this many digits in this many groups (default: any); read once
+   * into a table with `lengths`, so that no candidate is built for a window no rule can accept
+   */
+  fits?: (digits: number, groups: number) => boolean;
   /** score added when a context word precedes the value */
   boost?: number;
   /** if set, no finding without context (or a bare standalone value) */
@@ -324,10 +329,16 @@ const PHONE_CONTEXT: string[] = [
 
 // ---------------------------------------------------------------- rule table
 
+/** `fits` of a rule that takes a single group or one of these numbers of groups. */
+function groupCounts(...counts: number[]): (digits: number, groups: number) => boolean {
+  return (_, groups) => counts.includes(groups);
+}
+
 export const NUMERIC_RULES: Rule[] = [
   {
     type: "CREDIT_CARD",
     lengths: [12,13,14,15,16,17,18,19],
+    fits: (d, g) => 4 * (g - 1) < d,
     check: (c) => {
       const n = c.digits.length;
       if (n < 12 || n > 19 || !cardPrefixOk(c.digits) || allSame(c.digits)) return 0;
@@ -342,6 +353,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "US_SSN",
     lengths: [9],
+    fits: groupCounts(1, 3),
     check: (c) => {
       if (c.digits.length !== 9 || !groupsAre(c, [3, 2, 4]) || !uniformSeps(c, "- .")) return 0;
       if (!ssnParts(c.digits)) return 0;
@@ -353,6 +365,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "US_ITIN",
     lengths: [9],
+    fits: groupCounts(1, 3),
     check: (c) => (c.digits.length === 9 && groupsAre(c, [3, 2, 4]) && uniformSeps(c, "- ") && itinOk(c.digits) ? (c.groups.length === 3 ? 0.5 : 0.3) : 0),
     context: keywordList(["itin", "taxpayer", "tax id", "individual taxpayer"]),
     boost: 0.4,
@@ -360,6 +373,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "UK_NHS",
     lengths: [10],
+    fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [3, 3, 4]) && uniformSeps(c, "- ") && nhsOk(c.digits) ? 0.5 : 0),
     context: keywordList(["nhs", "national health", "health service", "patient"]),
     boost: 0.4,
@@ -367,6 +381,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "CA_SIN",
     lengths: [9],
+    fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [3, 3, 3]) && uniformSeps(c, "- ") && sinOk(c.digits) ? (c.groups.length === 3 ? 0.45 : 0.3) : 0),
     context: keywordList(["sin", "social insurance", "nas", "numéro d'assurance sociale", "assurance sociale"]),
     boost: 0.4,
@@ -374,6 +389,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "ABA_ROUTING_NUMBER",
     lengths: [9],
+    fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [4, 4, 1]) && uniformSeps(c, "-") && abaOk(c.digits) ? 0.4 : 0),
     context: keywordList(["routing", "aba", "rtn", "bank"]),
     boost: 0.45,
@@ -381,6 +397,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "AU_ABN",
     lengths: [11],
+    fits: groupCounts(1, 4),
     check: (c) => (groupsAre(c, [2, 3, 3, 3]) && uniformSeps(c, " ") && abnOk(c.digits) ? 0.45 : 0),
     context: keywordList(["abn", "australian business number", "business number"]),
     boost: 0.45,
@@ -388,6 +405,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "AU_ACN",
     lengths: [9],
+    fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [3, 3, 3]) && uniformSeps(c, " ") && acnOk(c.digits) ? 0.4 : 0),
     context: keywordList(["acn", "australian company number", "company number"]),
     boost: 0.45,
@@ -395,6 +413,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "AU_TFN",
     lengths: [9],
+    fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [3, 3, 3]) && uniformSeps(c, " ") && tfnOk(c.digits) ? 0.4 : 0),
     context: keywordList(["tfn", "tax file number", "tax file"]),
     boost: 0.45,
@@ -402,6 +421,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "AU_MEDICARE",
     lengths: [10, 11],
+    fits: groupCounts(1, 3, 4),
     check: (c) => (groupsAre(c, [4, 5, 1], [4, 5, 1, 1]) && uniformSeps(c, " ") && medicareOk(c.digits) ? 0.4 : 0),
     context: keywordList(["medicare"]),
     boost: 0.45,
@@ -409,6 +429,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "US_NPI",
     lengths: [10],
+    fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [4, 3, 3], [3, 3, 4]) && uniformSeps(c, " -") && npiOk(c.digits) ? 0.4 : 0),
     context: keywordList(["npi", "national provider", "provider identifier", "provider id", "provider"]),
     boost: 0.45,
@@ -416,6 +437,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "IN_AADHAAR",
     lengths: [12],
+    fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [4, 4, 4]) && uniformSeps(c, " -") && aadhaarOk(c.digits) ? 0.5 : 0),
     context: keywordList(["aadhaar", "aadhar", "uidai", "uid"]),
     boost: 0.4,
@@ -423,6 +445,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "TR_NATIONAL_ID",
     lengths: [11],
+    fits: groupCounts(1),
     check: (c) => (c.groups.length === 1 && trIdOk(c.digits) ? 0.45 : 0),
     context: keywordList(["kimlik", "tc no", "t.c.", "tckn", "turkish id", "turkish national", "national id", "citizen"]),
     boost: 0.45,
@@ -430,6 +453,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "PL_PESEL",
     lengths: [11],
+    fits: groupCounts(1),
     check: (c) => (c.groups.length === 1 && peselOk(c.digits) ? 0.45 : 0),
     context: keywordList(["pesel", "numer ewidencyjny", "national id", "id number"]),
     boost: 0.45,
@@ -437,6 +461,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "KR_RRN",
     lengths: [13],
+    fits: groupCounts(1, 2),
     check: (c) => (groupsAre(c, [6, 7]) && uniformSeps(c, "-") && krRrnOk(c.digits, false) ? 0.5 : 0),
     context: keywordList(["rrn", "resident registration", "주민등록번호", "주민번호"]),
     boost: 0.4,
@@ -444,6 +469,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "KR_FRN",
     lengths: [13],
+    fits: groupCounts(1, 2),
     check: (c) => (groupsAre(c, [6, 7]) && uniformSeps(c, "-") && krRrnOk(c.digits, true) ? 0.5 : 0),
     context: keywordList(["frn", "foreigner registration", "foreign registration", "외국인등록번호"]),
     boost: 0.4,
@@ -451,6 +477,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "KR_BRN",
     lengths: [10],
+    fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [3, 2, 5]) && uniformSeps(c, "-") && krBrnOk(c.digits) ? 0.45 : 0),
     context: keywordList(["brn", "business registration", "사업자등록번호", "사업자"]),
     boost: 0.45,
@@ -458,6 +485,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "KR_DRIVER_LICENSE",
     lengths: [12],
+    fits: groupCounts(1, 4),
     check: (c) => {
       if (c.digits.length !== 12 || !groupsAre(c, [2, 2, 6, 2]) || !uniformSeps(c, "-")) return 0;
       const region = Number(c.digits.slice(0, 2));
@@ -469,6 +497,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "TH_TNIN",
     lengths: [13],
+    fits: groupCounts(1, 5),
     check: (c) => (groupsAre(c, [1, 4, 5, 2, 1]) && uniformSeps(c, " -") && thTninOk(c.digits) ? 0.45 : 0),
     context: keywordList(["tnin", "thai id", "thai national", "national id", "บัตรประชาชน", "id card"]),
     boost: 0.45,
@@ -476,6 +505,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "ZA_ID_NUMBER",
     lengths: [13],
+    fits: groupCounts(1, 3, 5),
     check: (c) => (groupsAre(c, [6, 4, 3], [6, 4, 1, 1, 1]) && uniformSeps(c, " -") && zaIdOk(c.digits) ? 0.45 : 0),
     context: keywordList(["id number", "identity number", "south african id", "national id", "sa id", "permanent resident", "id no", "identity document"]),
     boost: 0.45,
@@ -483,6 +513,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "SE_PERSONNUMMER",
     lengths: [10, 12],
+    fits: groupCounts(1, 2),
     check: (c) => ((groupsAre(c, [6, 4], [8, 4]) && uniformSeps(c, "-+")) || c.groups.length === 1) && sePnrOk(c.digits) ? 0.45 : 0,
     context: keywordList(["personnummer", "pnr", "personal identity", "person number", "personal number", "identity code"]),
     boost: 0.45,
@@ -490,6 +521,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "SE_ORGANISATIONSNUMMER",
     lengths: [10, 12],
+    fits: groupCounts(1, 2),
     check: (c) => ((groupsAre(c, [6, 4], [8, 4]) && uniformSeps(c, "-")) || c.groups.length === 1) && seOrgOk(c.digits) ? 0.45 : 0,
     context: keywordList(["organisationsnummer", "org.nr", "orgnr", "organisation number", "organization number", "company identity", "company id"]),
     boost: 0.45,
@@ -497,6 +529,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "IT_VAT_CODE",
     lengths: [11],
+    fits: groupCounts(1),
     check: (c) => (c.groups.length === 1 && itVatOk(c.digits) ? 0.45 : 0),
     context: keywordList(["partita iva", "p.iva", "piva", "vat", "iva"]),
     boost: 0.45,
@@ -504,6 +537,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "DE_TAX_ID",
     lengths: [11],
+    fits: groupCounts(1, 4),
     check: (c) => (((groupsAre(c, [2, 3, 3, 3]) && uniformSeps(c, " ")) || c.groups.length === 1) && deTaxIdOk(c.digits) ? 0.45 : 0),
     context: keywordList(["steuer-id", "steuerid", "steueridentifikationsnummer", "idnr", "identifikationsnummer", "tax id", "tin"]),
     boost: 0.45,
@@ -511,6 +545,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "DE_LANR",
     lengths: [9],
+    fits: groupCounts(1),
     check: (c) => (c.groups.length === 1 && lanrOk(c.digits) && !allSame(c.digits.slice(0, 6)) ? 0.4 : 0),
     context: keywordList(["lanr", "arztnummer", "lebenslange arztnummer"]),
     boost: 0.45,
@@ -518,6 +553,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "BR_CPF",
     lengths: [11],
+    fits: groupCounts(1, 4),
     check: (c) => ((groupsAre(c, [3, 3, 3, 2]) && c.seps.length === 3 && c.seps[0] === "." && c.seps[1] === "." && c.seps[2] === "-") || c.groups.length === 1) && cpfOk(c.digits) ? 0.45 : 0,
     context: keywordList(["cpf", "cadastro de pessoas"]),
     boost: 0.45,
@@ -525,6 +561,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "PH_TIN",
     lengths: [9, 12, 14],
+    fits: (d, g) => (g === 3 && d === 9) || (g === 4 && (d === 12 || d === 14)),
     check: (c) => (c.groups.length >= 3 && groupsAre(c, [3, 3, 3], [3, 3, 3, 3], [3, 3, 3, 5]) && uniformSeps(c, "-") ? 0.35 : 0),
     context: keywordList(["tin", "tax identification", "bir"]),
     boost: 0.45,
@@ -532,6 +569,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "US_BANK_NUMBER",
     lengths: [8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
+    fits: groupCounts(1),
     check: (c) => (c.groups.length === 1 && c.digits.length >= 8 && c.digits.length <= 17 ? 0.05 : 0),
     context: keywordList(["bank account", "account number", "account no", "acct", "checking account", "savings account"]),
     boost: 0.6,
@@ -540,6 +578,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "US_DRIVER_LICENSE",
     lengths: [7, 8, 9, 10, 11, 12, 13],
+    fits: (_, g) => g <= 3,
     check: (c) => (c.digits.length >= 7 && c.digits.length <= 13 && c.groups.length <= 3 ? 0.05 : 0),
     context: keywordList(["driver license", "driver's license", "drivers license", "driver licence", "driving license", "driver's licence", "dl#", "dl #", "dl number", "license number", "licence number"]),
     boost: 0.6,
@@ -548,6 +587,7 @@ export const NUMERIC_RULES: Rule[] = [
   {
     type: "DE_PLZ",
     lengths: [5],
+    fits: groupCounts(1),
     check: (c) => (c.groups.length === 1 && c.digits.length === 5 && c.digits !== "00000" && c.digits !== "99999" ? 0.05 : 0),
     context: keywordList(["plz", "postleitzahl"]),
     boost: 0.6,
@@ -758,13 +798,27 @@ function cueAfter(text: string, units: Uint16Array, list: KeywordList, end: numb
 
 // ---------------------------------------------------------------- the scan
 
-/** Rules indexed by the digit counts they accept. */
-function rulesByLength(rules: readonly Rule[]): Rule[][] {
-  const t: Rule[][] = Array.from({ length: MAX_DIGITS + 1 }, () => []);
-  for (const r of rules) for (const n of r.lengths) if (n <= MAX_DIGITS) t[n]!.push(r);
-  return t;
+/** Rules indexed by the digit and group counts they accept. */
+interface RuleTable {
+  /** at digits * (MAX_GROUPS + 1) + groups */
+  byShape: Rule[][];
+  /** the fewest digits any rule accepts */
+  minDigits: number;
 }
-const DEFAULT_TABLE = rulesByLength(NUMERIC_RULES);
+
+function ruleTable(rules: readonly Rule[]): RuleTable {
+  const byShape: Rule[][] = Array.from({ length: (MAX_DIGITS + 1) * (MAX_GROUPS + 1) }, () => []);
+  let minDigits = Infinity;
+  for (const r of rules) {
+    for (const d of r.lengths) {
+      if (d > MAX_DIGITS) continue;
+      minDigits = Math.min(minDigits, d);
+      for (let g = 1; g <= MAX_GROUPS; g++) if (!r.fits || r.fits(d, g)) byShape[d * (MAX_GROUPS + 1) + g]!.push(r);
+    }
+  }
+  return { byShape, minDigits };
+}
+const DEFAULT_TABLE = ruleTable(NUMERIC_RULES);
 
 let unitBuffer = Buffer.allocUnsafeSlow(2 * 8192);
 
@@ -794,9 +848,8 @@ const CHUNK_RES = new Map<number, RegExp>();
  * (the digits reachable from a later position are reachable from the start too). Runs in linear time: the
  * separators and digits are disjoint classes, so each repetition has one way to match.
  */
-function chunkStartRe(table: readonly Rule[][]): RegExp {
-  let min = PHONE_MIN_DIGITS;
-  for (let d = 1; d < min; d++) if (table[d]!.length > 0) min = d;
+function chunkStartRe(table: RuleTable): RegExp {
+  const min = Math.min(PHONE_MIN_DIGITS, table.minDigits);
   let re = CHUNK_RES.get(min);
   if (!re) {
     re = new RegExp(`(?<![A-Za-z0-9_])[0-9](?:[ \\-./()\u00a0]{0,3}[0-9]){${min - 1}}`, "g");
@@ -823,7 +876,7 @@ class NumericScan {
   /** the text's UTF-16 code units (typed-array reads are about twice as fast as charCodeAt on sliced strings) */
   readonly units: Uint16Array;
   readonly tc: TextContext;
-  readonly table: Rule[][];
+  readonly table: RuleTable;
   readonly minScore: number;
   readonly found: Finding[] = [];
   readonly budget: { calls: number };
@@ -846,7 +899,7 @@ class NumericScan {
   private lastIntl = "";
   private lastIntlValidity = 0;
 
-  constructor(tc: TextContext, table: Rule[][], minScore: number) {
+  constructor(tc: TextContext, table: RuleTable, minScore: number) {
     this.text = tc.text;
     this.units = codeUnits(tc.text);
     this.tc = tc;
@@ -1161,7 +1214,7 @@ class NumericScan {
         if (len > MAX_GROUP_LEN) break;
         digits += len;
         if (digits > MAX_DIGITS) break;
-        const rules = this.table[digits]!;
+        const rules = this.table.byShape[digits * (MAX_GROUPS + 1) + b - a + 1]!;
         if (rules.length === 0) continue;
         // glued to a word on the right ("123abc"), or a piece of a longer run: no finding
         if ((b === count - 1 && this.glued) || (!long && this.isFragment(a, b))) continue;
@@ -1188,7 +1241,7 @@ class NumericScan {
 export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RULES, shared?: TextContext, minScore = 0): Finding[] {
   const tc = textContext(text, shared);
   if (!tc.hasDigit) return [];
-  const scan = new NumericScan(tc, rules === NUMERIC_RULES ? DEFAULT_TABLE : rulesByLength(rules), minScore);
+  const scan = new NumericScan(tc, rules === NUMERIC_RULES ? DEFAULT_TABLE : ruleTable(rules), minScore);
   scan.run();
   return bestPerType(scan.found, text.length);
 }
