@@ -620,19 +620,30 @@ const TRUNK_ZERO: CountryCode[] = ["GB", "DE", "FR", "IT", "IN"];
 const TRUNK_ZERO_MORE: CountryCode[] = ["BR", "AU", "NL", "BE", "TR", "PH", "IL", "ES"];
 const NO_TRUNK: CountryCode[] = ["US", "IN", "ES", "IT"];
 
-/** Bounded memo of libphonenumber results (repeated numbers in logs are common). */
-const PHONE_MEMO = new Map<string, number>();
+/**
+ * Bounded memo of libphonenumber results (repeated numbers in logs are common), by region ("+" for an
+ * international number) and then number: no key string is built per question.
+ */
+const PHONE_MEMO = new Map<string, Map<string, number>>();
+const PHONE_MEMO_MAX = 4096;
+let phoneMemoSize = 0;
 
 function phoneValidity(raw: string, region: CountryCode | undefined, budget: { calls: number }): number {
-  const key = (region ?? "+") + raw;
-  const hit = PHONE_MEMO.get(key);
+  const byNumber = PHONE_MEMO.get(region ?? "+");
+  const hit = byNumber?.get(raw);
   if (hit !== undefined) return hit;
   if (budget.calls <= 0) return -1;
   budget.calls--;
   const p = parsePhoneNumberFromString(raw, { defaultCountry: region, extract: false });
   const v = !p ? 0 : p.isValid() ? 2 : p.isPossible() ? 1 : 0;
-  if (PHONE_MEMO.size >= 4096) PHONE_MEMO.clear();
-  PHONE_MEMO.set(key, v);
+  if (phoneMemoSize >= PHONE_MEMO_MAX) {
+    PHONE_MEMO.clear();
+    phoneMemoSize = 0;
+  }
+  let memo = PHONE_MEMO.get(region ?? "+");
+  if (!memo) PHONE_MEMO.set(region ?? "+", (memo = new Map()));
+  memo.set(raw, v);
+  phoneMemoSize++;
   return v;
 }
 
