@@ -1065,9 +1065,9 @@ class NumericScan {
     return true;
   }
 
-  private makeCandidate(a: number, b: number): Candidate {
+  /** The candidate of groups a..b, which spans [start, end) (startOf(a), endOf(start, b)). */
+  private makeCandidate(a: number, b: number, start: number, end: number): Candidate {
     const { text, gs, ge } = this;
-    const start = this.startOf(a);
     let digits = "";
     const lens: number[] = [];
     const seps: string[] = [];
@@ -1079,7 +1079,6 @@ class NumericScan {
     const plusSign = a === 0 && this.plusPrefix;
     const plus = this.hasPlus(a, digits.length);
     const gluedRight = b === this.count - 1 && this.glued;
-    const end = this.endOf(start, b);
     return { start, end, digits, groups: lens, seps, plus, plusSign, gluedRight, raw: text.slice(start, end) };
   }
 
@@ -1209,7 +1208,7 @@ class NumericScan {
 
   /** Every rule over every window of at most MAX_GROUPS groups and MAX_DIGITS digits. */
   private windows(): void {
-    const { gs, ge, sep, text } = this;
+    const { gs, ge, sep } = this;
     const count = this.count;
     const long = count > 8;
     // a window that starts at a '+' is a phone number or nothing
@@ -1229,18 +1228,31 @@ class NumericScan {
         if (rules.length === 0) continue;
         // glued to a word on the right ("123abc"), or a piece of a longer run: no finding
         if ((b === count - 1 && this.glued) || (!long && this.isFragment(a, b))) continue;
-        const c = this.makeCandidate(a, b);
-        for (const r of rules) {
-          let s = r.check(c);
-          if (s <= 0) continue;
-          const ctx = this.cue(r.context, c.start) || cueAfter(text, this.units, r.context, c.end);
-          if (r.needsContext && !ctx) continue;
-          if (ctx) s += r.boost ?? 0.35;
-          else if (this.short && isStandalone(text, c.start, c.end)) s += 0.25;
-          if (s < this.minScore) continue;
-          this.found.push({ type: r.type, start: c.start, end: c.end, score: clamp01(s) });
-        }
+        this.tryRules(a, b, rules);
       }
+    }
+  }
+
+  /**
+   * The rules over the window of groups a..b. A rule that needs context has it looked up first: most
+   * windows have none (no candidate strings are built for them), and its check is a shape check anyway.
+   */
+  private tryRules(a: number, b: number, rules: readonly Rule[]): void {
+    const text = this.text;
+    const start = this.startOf(a);
+    const end = this.endOf(start, b);
+    let c: Candidate | undefined;
+    for (const r of rules) {
+      let ctx: boolean | undefined;
+      if (r.needsContext && !(ctx = this.cue(r.context, start) || cueAfter(text, this.units, r.context, end))) continue;
+      c ??= this.makeCandidate(a, b, start, end);
+      let s = r.check(c);
+      if (s <= 0) continue;
+      ctx ??= this.cue(r.context, start) || cueAfter(text, this.units, r.context, end);
+      if (ctx) s += r.boost ?? 0.35;
+      else if (this.short && isStandalone(text, start, end)) s += 0.25;
+      if (s < this.minScore) continue;
+      this.found.push({ type: r.type, start, end, score: clamp01(s) });
     }
   }
 }
