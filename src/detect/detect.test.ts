@@ -65,7 +65,7 @@ describe("structured PII", () => {
     assert.ok(!has(`${pnr} and 42 personnummer`, "SE_PERSONNUMMER"), "the keyword follows another number");
   });
 
-  it("national ids: South African refugee ids and German tax ids written as one group", () => {
+  it("national ids: South African refugee ids; German tax ids with all ten leading digits distinct", () => {
     const withCheck = (prefix: string, ok: (s: string) => boolean) => {
       for (let d = 0; d < 10; d++) if (ok(prefix + String(d))) return prefix + String(d);
       throw new Error(`no check digit for ${prefix}`);
@@ -82,6 +82,19 @@ describe("structured PII", () => {
       assert.ok(!types(scan(`Steuer-ID ${wrong}`).findings).includes("DE_TAX_ID"), wrong);
     }
     assert.ok(!types(scan(`Steuer-ID ${withCheck("1122345678", iso7064Mod11_10)}`).findings).includes("DE_TAX_ID"), "two digits repeated");
+  });
+
+  it("national ids: Korean foreigner registration numbers use their own check digit, with or without the dash", () => {
+    // weights 2..9,2..5 over the first 12 digits; a resident's check digit is (11 - sum % 11) % 10, a foreigner's (13 - sum % 11) % 10
+    const body = "850315612345"; // born 1985-03-15, 7th digit 6: a foreigner born in the 1900s
+    const w = [2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5];
+    const sum = w.reduce((acc, x, i) => acc + x * Number(body[i]), 0);
+    const frn = body + String((13 - (sum % 11)) % 10);
+    const asResident = body + String((11 - (sum % 11)) % 10);
+    const has = (t: string) => types(scan(t).findings).includes("KR_FRN");
+    assert.ok(has(`FRN ${frn.slice(0, 6)}-${frn.slice(6)}`));
+    assert.ok(has(`His FRN is ${frn}`));
+    assert.ok(!has(`His FRN is ${asResident}`), "a resident's check digit");
   });
 
   it("phone numbers validated with libphonenumber", () => {

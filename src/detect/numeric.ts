@@ -211,7 +211,8 @@ function krRrnOk(d: string, foreigner: boolean): boolean {
   const century = g === 1 || g === 2 || g === 5 || g === 6 ? 1900 : g === 9 || g === 0 ? 1800 : 2000;
   if (!validDate(century + yy, Number(d.slice(2, 4)), Number(d.slice(4, 6)))) return false;
   const s = weightedSum(d, [2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5]);
-  return (11 - (s % 11)) % 10 === Number(d[12]);
+  // a foreigner registration number's check digit is offset by 2 from a resident's
+  return ((foreigner ? 13 : 11) - (s % 11)) % 10 === Number(d[12]);
 }
 
 function thTninOk(d: string): boolean {
@@ -538,7 +539,7 @@ export const NUMERIC_RULES: Rule[] = [
     type: "DE_TAX_ID",
     lengths: [11],
     fits: groupCounts(1, 4),
-    check: (c) => (((groupsAre(c, [2, 3, 3, 3]) && uniformSeps(c, " ")) || c.groups.length === 1) && deTaxIdOk(c.digits) ? 0.45 : 0),
+    check: (c) => (groupsAre(c, [2, 3, 3, 3]) && uniformSeps(c, " ") && deTaxIdOk(c.digits) ? 0.45 : 0),
     context: keywordList(["steuer-id", "steuerid", "steueridentifikationsnummer", "idnr", "identifikationsnummer", "tax id", "tin"]),
     boost: 0.45,
   },
