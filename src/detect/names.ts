@@ -202,6 +202,31 @@ interface Tok {
   start: number;
   end: number;
   text: string;
+  /** The text in lower case. */
+  low: string;
+}
+
+/** Is the first character of the token a lower-case letter (one that has an upper case)? */
+function startsLower(t: string): boolean {
+  const c = t.charCodeAt(0);
+  if (c < 128) return c >= 97 && c <= 122;
+  return t[0] === t[0]!.toLowerCase() && t[0] !== t[0]!.toUpperCase();
+}
+
+/** /^\p{Lu}/u, with ASCII first characters looked at by code. */
+function startsUpper(t: string): boolean {
+  const c = t.charCodeAt(0);
+  return c < 128 ? c >= 65 && c <= 90 : /^\p{Lu}/u.test(t);
+}
+
+/** /^[\p{Lu}.]+$/u, with ASCII tokens looked at by code. */
+function allUpper(t: string): boolean {
+  for (let k = 0; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (c >= 128) return /^[\p{Lu}.]+$/u.test(t);
+    if (!((c >= 65 && c <= 90) || c === 46)) return false;
+  }
+  return t.length > 0;
 }
 
 /** Reads up to `max` name tokens starting at `pos` (spaces only between them). */
@@ -213,22 +238,20 @@ function readNameTokens(text: string, pos: number, max: number, allowLower: bool
     const m = TOKEN_RE.exec(text);
     if (!m) break;
     const t = m[0];
-    const lower = t[0] === t[0]!.toLowerCase() && t[0] !== t[0]!.toUpperCase();
-    if (lower && !allowLower && !PARTICLES.has(t)) break;
-    if (lower && PARTICLES.has(t) === false && !allowLower) break;
-    toks.push({ start: i, end: i + t.length, text: t });
+    if (!allowLower && startsLower(t) && !PARTICLES.has(t)) break;
+    toks.push({ start: i, end: i + t.length, text: t, low: t.toLowerCase() });
     i += t.length;
-    if (text[i] === "." && t.length === 1) i++;
+    if (t.length === 1 && text.charCodeAt(i) === 46) i++;
     // single space (or two) between tokens, no newline
     let j = i;
-    while (j < text.length && j - i < 2 && text[j] === " ") j++;
+    while (j < text.length && j - i < 2 && text.charCodeAt(j) === 32) j++;
     if (j === i) break;
     i = j;
   }
   // drop trailing particles / common words
   while (toks.length > 0) {
     const last = toks[toks.length - 1]!;
-    if (PARTICLES.has(last.text.toLowerCase()) || (COMMON_WORDS.has(last.text.toLowerCase()) && !(keepCommon && toks.length === 1 && /^\p{Lu}/u.test(last.text)))) toks.pop();
+    if (PARTICLES.has(last.low) || (COMMON_WORDS.has(last.low) && !(keepCommon && toks.length === 1 && startsUpper(last.text)))) toks.pop();
     else break;
   }
   return toks;
@@ -238,6 +261,20 @@ function isNameLike(t: string, d: Dicts): boolean {
   const w = norm(t.replace(/\.$/, ""));
   return d.first.has(w) || d.last.has(w);
 }
+
+/** isNameLike of a token (whose only possible "." is the one after an initial). */
+function isNameToken(t: Tok, d: Dicts): boolean {
+  const w = t.low.charCodeAt(t.low.length - 1) === 46 ? t.low.slice(0, -1) : t.low;
+  return d.first.has(w) || d.last.has(w);
+}
+
+/** The start of a token after a cue may be an honorific ("call me Mrs. May"): an ASCII letter of one, or non-ASCII. */
+function mayStartHonorific(c: number): boolean {
+  if (c >= 128) return true;
+  const l = c | 32;
+  return l === 109 || l === 100 || l === 112 || l === 115 || l === 104 || l === 102;
+}
+const HONORIFIC_AFTER_RE = /^(?:mrs|mr|ms|miss|mx|dr|prof|sir|herr|frau|mme|mlle)(?:\.\s*|\s+)/iu;
 
 const CAP_SEQ_RE = /(?<![\p{L}\p{N}_@.])[\p{Lu}][\p{Ll}'’-]{1,24}(?:\s{1,2}(?:[\p{Lu}]\.?|[\p{Lu}][\p{Ll}'’-]{1,24}|van|de|der|von|bin|da|di|del|la|le|dos)){1,3}(?![\p{L}\p{N}_@])/gu;
 const CAP_SEQ_AT = sticky(CAP_SEQ_RE);
@@ -252,15 +289,21 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     const keyCtx = m[1] !== undefined;
     const strong = m[3] !== undefined && STRONG_CUE.test(m[3]);
     // "call me Mrs. May": the honorific after a cue is part of the cue
-    const honAfter = /^(?:mrs|mr|ms|miss|mx|dr|prof|sir|herr|frau|mme|mlle)(?:\.\s*|\s+)/iu.exec(text.slice(pos, pos + 8));
+    const honAfter = mayStartHonorific(text.charCodeAt(pos)) ? HONORIFIC_AFTER_RE.exec(text.slice(pos, pos + 8)) : null;
     const hon = m[2] !== undefined || honAfter !== null;
     const toks = readNameTokens(text, pos + (honAfter ? honAfter[0].length : 0), 4, keyCtx, hon);
     if (toks.length === 0) return;
     const s = toks[0]!.start;
     const e = toks[toks.length - 1]!.end;
-    const known = toks.filter((t) => isNameLike(t.text, d)).length;
-    const allCaps = toks.every((t) => /^[\p{Lu}.]+$/u.test(t.text));
-    const capitalised = /^\p{Lu}/u.test(toks[0]!.text);
+    let known = 0;
+    let allCaps = true;
+    let common = false;
+    for (const t of toks) {
+      if (isNameToken(t, d)) known++;
+      allCaps &&= allUpper(t.text);
+      common ||= COMMON_WORDS.has(t.low);
+    }
+    const capitalised = startsUpper(toks[0]!.text);
     let score: number;
     if (keyCtx) score = toks.length >= 2 ? 0.85 : known > 0 ? 0.75 : 0.55;
     else if (hon) score = capitalised ? 0.85 : 0;
@@ -269,7 +312,7 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     else if (strong && capitalised) score = 0.6;
     else score = toks.length >= 2 && !allCaps && capitalised ? 0.55 : 0;
     if (allCaps && !keyCtx && !hon && known < toks.length) score = 0;
-    if (toks.some((t) => COMMON_WORDS.has(t.text.toLowerCase())) && !hon && !keyCtx) score -= 0.3;
+    if (common && !hon && !keyCtx) score -= 0.3;
     if (score >= 0.5) {
       out.push({ type: "PERSON", start: s, end: e, score });
       lastEnd = e;
@@ -372,12 +415,18 @@ const UNIT_WORD_RE = /\b(?:apt|apartment|suite|unit|ste|box|floor|fl|room|bldg|b
 
 /** Extends a street span over the rest of its line and over the following address lines (bounded). */
 function extendBlock(text: string, s: number, e: number): number {
-  let le = text.indexOf("\n", e);
-  if (le < 0) le = text.length;
+  // the rest of the line (looked at up to its 61st character: a longer one is an address only if blank)
+  const n = text.length;
+  let le = e;
+  while (le < n && le - e <= 60 && text.charCodeAt(le) !== 10) le++;
   let end = e;
-  const rest = text.slice(e, le);
-  if (rest.length <= 60 && restOfLineIsAddress(rest)) end = le;
-  else if (rest.trim().length > 0) return e; // the line goes on with other text: a single-line address
+  if (le - e <= 60) {
+    const rest = text.slice(e, le);
+    if (restOfLineIsAddress(rest)) end = le;
+    else if (rest.trim().length > 0) return e; // the line goes on with other text: a single-line address
+  } else {
+    for (le = e; le < n && text.charCodeAt(le) !== 10; le++) if (!isSpace(text.charCodeAt(le))) return e;
+  }
   let lines = 0;
   let pos = le;
   while (lines < 4 && pos < text.length && text[pos] === "\n") {
