@@ -229,6 +229,21 @@ function allUpper(t: string): boolean {
   return t.length > 0;
 }
 
+/** /\p{Ll}/u, with ASCII words looked at by code. */
+function hasLowerCase(w: string): boolean {
+  for (let k = 0; k < w.length; k++) {
+    const c = w.charCodeAt(k);
+    if (c >= 97 && c <= 122) return true;
+    if (c >= 128) return /\p{Ll}/u.test(w);
+  }
+  return false;
+}
+
+/** /[\s,.]/ of one code unit. */
+function isSpaceCommaOrDot(c: number): boolean {
+  return c === 44 || c === 46 || isSpace(c);
+}
+
 /** Reads up to `max` name tokens starting at `pos` (spaces only between them). */
 function readNameTokens(text: string, pos: number, max: number, allowLower: boolean, keepCommon = false): Tok[] {
   const toks: Tok[] = [];
@@ -1249,7 +1264,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   const d = loadDicts();
   const out: Finding[] = [];
   const push = (type: string, s: number, e: number, score: number) => {
-    while (e > s && /[\s,.]/.test(text[e - 1]!) && !(type === "STREET_ADDRESS" && text[e - 1] === "." && /(?:St|Str|Ave|Rd|Dr|Blvd)\.$/.test(text.slice(s, e)))) e--;
+    while (e > s && isSpaceCommaOrDot(text.charCodeAt(e - 1)) && !(type === "STREET_ADDRESS" && text[e - 1] === "." && /(?:St|Str|Ave|Rd|Dr|Blvd)\.$/.test(text.slice(s, e)))) e--;
     if (e > s) out.push({ type, start: s, end: e, score });
   };
   execAt(SUFFIX_NUM_AT, text, cands.suffix, (m) => {
@@ -1268,9 +1283,10 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     execAt(NUM_PREFIX_STREET_AT, text, numStarts, street);
     execAt(NUM_LED_AT, text, numStarts, (m) => {
       const words = m[1]!.trim().split(/\s+/);
-      const streety = words.some((w) => STREET_WORDS.has(norm(w.replace(/\.$/, ""))));
-      if (!streety && !(/^\p{Lu}/u.test(words[0]!) && !COMMON_WORDS.has(norm(words[0]!)))) return;
-      if (words.every((w) => COMMON_WORDS.has(norm(w))) || !words.some((w) => /\p{Ll}/u.test(w))) return;
+      const lows = words.map(norm);
+      const streety = lows.some((w) => STREET_WORDS.has(w.endsWith(".") ? w.slice(0, -1) : w));
+      if (!streety && !(startsUpper(words[0]!) && !COMMON_WORDS.has(lows[0]!))) return;
+      if (lows.every((w) => COMMON_WORDS.has(w)) || !words.some(hasLowerCase)) return;
       // "<street> <no>, 382 41 Kaplice 1": a postcode and town after a street, not a street
       if (postcodeTownBefore(text, m.index)) return;
       push("STREET_ADDRESS", m.index, extendBlock(text, m.index, m.index + m[0].length), streety ? 0.8 : 0.7);
