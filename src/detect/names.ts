@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { allLocales } from "@faker-js/faker";
 import type { TextContext } from "./context.ts";
 import type { Finding } from "./types.ts";
+import { codeUnitReader } from "./code-units.ts";
 
 interface Dicts {
   first: Set<string>;
@@ -834,13 +835,8 @@ function bmpTable(): Uint8Array {
   return t;
 }
 
-let u16buf = Buffer.alloc(1 << 16);
-/** The text's code units, in a buffer reused from call to call. */
-function codeUnits(text: string): Uint16Array {
-  if (text.length * 2 > u16buf.length) u16buf = Buffer.alloc(text.length * 2 + 4096);
-  u16buf.write(text, 0, "utf16le");
-  return new Uint16Array(u16buf.buffer, u16buf.byteOffset, text.length);
-}
+/** The text's code units (valid until this module's next call). */
+const codeUnits = codeUnitReader();
 
 /** Candidate starts of the rules (see execAt, each list ascending) and what the rules need to know about the text. */
 interface Candidates {

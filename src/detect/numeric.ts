@@ -10,6 +10,7 @@ import { iso7064Mod11_10, luhn, validDate, verhoeff, weightedSum } from "./check
 import { clamp01, isAsciiDigit, isStandalone, isWordChar, keywordList, textContext } from "./context.ts";
 import type { KeywordList, TextContext } from "./context.ts";
 import type { Finding } from "./types.ts";
+import { codeUnitReader } from "./code-units.ts";
 
 const MAX_GROUPS = 8;
 const MAX_DIGITS = 20;
@@ -832,14 +833,8 @@ function ruleTable(rules: readonly Rule[]): RuleTable {
 }
 const DEFAULT_TABLE = ruleTable(NUMERIC_RULES);
 
-let unitBuffer = Buffer.allocUnsafeSlow(2 * 8192);
-
-/** A copy of the text's UTF-16 code units, in a buffer reused by the next call. */
-function codeUnits(text: string): Uint16Array {
-  if (2 * text.length > unitBuffer.length) unitBuffer = Buffer.allocUnsafeSlow(2 * text.length);
-  unitBuffer.write(text, 0, "utf16le");
-  return new Uint16Array(unitBuffer.buffer, unitBuffer.byteOffset, text.length);
-}
+/** The text's code units (valid until this module's next call). */
+const codeUnits = codeUnitReader();
 
 /** Do the two digits at `p` read "19" or "20"? */
 function startsLikeYear(units: Uint16Array, p: number): boolean {

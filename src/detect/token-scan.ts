@@ -5,6 +5,8 @@
 // rule's regex (sticky) only at starts whose first run has a length and first character the rule
 // allows. The result is exactly what each regex finds when run over the whole text on its own.
 
+import { codeUnitReader } from "./code-units.ts";
+
 /** Where a rule's match can start, described by its first run of ASCII word characters [A-Za-z0-9_]. */
 export interface TokenShape {
   /** Lengths of the match's first word run when that run is the whole match. */
@@ -46,14 +48,8 @@ function isLeadSeparator(c: number): boolean {
   return c === 32 || c === 45; // space, '-'
 }
 
-let unitBuffer = Buffer.allocUnsafeSlow(2 * 8192);
-
-/** A copy of the text's UTF-16 code units, in a buffer reused by the next call (reads beat charCodeAt). */
-function codeUnits(text: string): Uint16Array {
-  if (2 * text.length > unitBuffer.length) unitBuffer = Buffer.allocUnsafeSlow(2 * text.length);
-  unitBuffer.write(text, 0, "utf16le");
-  return new Uint16Array(unitBuffer.buffer, unitBuffer.byteOffset, text.length);
-}
+/** The text's code units (valid until this module's next call). */
+const codeUnits = codeUnitReader();
 
 /** Start of the run holding units[i], or -1 when it starts before `floor`. */
 function runStartAtLeast(units: Uint16Array, i: number, floor: number): number {
