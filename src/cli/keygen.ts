@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { originOf } from '../ledger/checkpoints.ts';
+import { cosignerKeyOf, formatCosignerKey } from '../witness/cosignature.ts';
 import { formatSignerKey, formatVerifierKey, generateSignerKey, isValidKeyName, verifierKeyFor } from '../ledger/note.ts';
 
 export const KEYGEN_USAGE = `usage: agent-ledger keygen [--name ORIGIN] [--out FILE] [--tenant TENANT_ID]
@@ -60,6 +61,7 @@ export async function keygenCommand(args: string[]): Promise<number> {
     process.stdout.write(secret);
   }
   process.stderr.write(`verifier key: ${formatVerifierKey(verifierKeyFor(signer, name))}\n`);
+  process.stderr.write(`cosigner key (as agent-ledger witness): ${formatCosignerKey(cosignerKeyOf(signer, name))}\n`);
   if (values.tenant !== undefined) {
     const origin = originOf(name, values.tenant);
     process.stderr.write(`verifier key of ${origin}: ${formatVerifierKey(verifierKeyFor(signer, origin))}\n`);

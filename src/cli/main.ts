@@ -15,6 +15,8 @@ commands:
          [--save-checkpoint FILE] [--export FILE]
                              check a workspace's audit trail from its signed checkpoint and public key
                              (token: --token or AGENT_LEDGER_TOKEN); exit 1 when verification fails
+  witness --key KEY|FILE --store FILE (--log VKEY | --log-family VKEY)… [--port P]
+                             run a C2SP tlog-witness that cosigns checkpoints it found consistent
 `;
 
 // Each command loads its own modules: keygen and verify start in a tenth of
@@ -25,6 +27,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   admin: async (args) => (await import('./admin.ts')).adminCommand(args),
   keygen: async (args) => (await import('./keygen.ts')).keygenCommand(args),
   verify: async (args) => (await import('./verify.ts')).verifyCommand(args),
+  witness: async (args) => (await import('../witness/command.ts')).witnessCommand(args),
 };
 
 async function main(argv: string[]): Promise<number> {
