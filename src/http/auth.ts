@@ -16,11 +16,12 @@ export type Principal =
  * - `account`: API tokens (`svc_live_`), optionally limited to `roles`;
  * - `ingest`: API tokens of an allowed role, scoped ingress tokens, the fallback token;
  * - `operator`: the operator token only;
+ * - `optional`: public, but a bearer token given must be valid (the route decides by `principal`);
  * - `none`: public.
  * `write: true` routes need an active account (402 otherwise).
  */
 export interface RouteAuth {
-  auth: 'none' | 'account' | 'ingest' | 'operator';
+  auth: 'none' | 'optional' | 'account' | 'ingest' | 'operator';
   roles?: readonly Role[];
   write?: boolean;
 }
@@ -72,10 +73,15 @@ export function registerAuth(app: FastifyInstance, services: AuthServices): void
     const cfg = req.routeOptions.config;
     const mode = cfg.auth ?? 'none';
     if (mode === 'none') return;
+    if (mode === 'optional' && req.headers.authorization === undefined) return;
     const m = BEARER.exec(req.headers.authorization ?? '');
     if (!m) throw unauthorized();
     const principal = await services.resolve(m[1]!);
     if (!principal) throw unauthorized('The bearer token is unknown, revoked or expired.');
+    if (mode === 'optional') {
+      req.principal = principal;
+      return;
+    }
     const allowed =
       mode === 'operator'
         ? principal.kind === 'operator'

@@ -27,14 +27,7 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
   const tags = ['audit trail'];
   const config = { auth: 'account' as const };
 
-  /** The latest checkpoint, signing one now if the log grew since (on demand). */
-  async function currentCheckpoint(tenantId: string): Promise<StoredCheckpoint> {
-    return ctx.db.withTenant(tenantId, async (tx) => {
-      const [cp, head] = await Promise.all([latestCheckpoint(tx, tenantId), readHead(tx, tenantId)]);
-      if (cp && cp.size >= head.size) return cp;
-      return ledger.signNow(tx, tenantId);
-    });
-  }
+  const currentCheckpoint = (tenantId: string) => latestOrSignNow(ctx, ledger, tenantId);
 
   async function signedSize(tenantId: string): Promise<number> {
     const cp = await ctx.readDb.withTenant(tenantId, (tx) => latestCheckpoint(tx, tenantId));
@@ -62,7 +55,7 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
     async (req, reply) => {
       const me = accountOf(req);
       const cp = await currentCheckpoint(me.tenantId);
-      return reply.type('text/plain; charset=utf-8').send(cp.note);
+      return reply.type('text/plain; charset=utf-8').send(await ledger.cosigned(me.tenantId, cp));
     },
   );
 
@@ -234,11 +227,20 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
       return {
         evidence_id: req.params.evidence_id,
         ...entryView(e),
-        checkpoint: cp.note,
+        checkpoint: await ledger.cosigned(me.tenantId, cp),
         inclusion: { tree_size: cp.size, hashes: inclusionProof(index, cp.size, nodes).map(encodeBase64) },
       };
     },
   );
+}
+
+/** The latest checkpoint, signing one now if the log grew since (on demand). */
+export async function latestOrSignNow(ctx: AppContext, ledger: LedgerModule, tenantId: string): Promise<StoredCheckpoint> {
+  return ctx.db.withTenant(tenantId, async (tx) => {
+    const [cp, head] = await Promise.all([latestCheckpoint(tx, tenantId), readHead(tx, tenantId)]);
+    if (cp && cp.size >= head.size) return cp;
+    return ledger.signNow(tx, tenantId);
+  });
 }
 
 /** Evidence ids are 1-based log positions: positive integers, as API.md asks. */

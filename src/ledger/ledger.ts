@@ -3,8 +3,9 @@ import type { Queryable } from '../db/db.ts';
 import type { AppContext } from '../http/context.ts';
 import { type LogEntry, beginAppend } from './append.ts';
 import { auditRoutes } from './audit-routes.ts';
-import { CheckpointScheduler, checkpointOfSize, originOf, signHead } from './checkpoints.ts';
+import { CheckpointScheduler, checkpointOfSize, originOf, signHead, type StoredCheckpoint } from './checkpoints.ts';
 import { LogWriter } from './log-writer.ts';
+import { tileRoutes } from './tile-routes.ts';
 import { formatVerifierKey, keyId, type SignerKey, signerKeyFromSeed, type VerifierKey, verifierKeyFor } from './note.ts';
 
 export interface LedgerModule {
@@ -20,9 +21,16 @@ export interface LedgerModule {
   signNow(tx: Queryable, tenantId: string): ReturnType<typeof signHead>;
   /** A checkpoint of exactly this size (stored, or signed now). */
   checkpointOfSize(tx: Queryable, tenantId: string, size: number): ReturnType<typeof signHead>;
+  /** The checkpoint note with the witnesses' cosignatures of its size appended (when any). */
+  cosigned(tenantId: string, checkpoint: StoredCheckpoint): Promise<string>;
+  /** Where cosignatures come from (the witness module); until set, notes are served as signed. */
+  useCosignatures(source: CosignatureSource): void;
   routes(app: FastifyInstance): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Cosignature lines (each ending in a newline) collected for a checkpoint of this size. */
+export type CosignatureSource = (tenantId: string, size: number, root: Uint8Array) => Promise<string[]>;
 
 export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<LedgerModule> {
   const signer: SignerKey = signerKeyFromSeed(ctx.config.ledgerOrigin, seed);
@@ -39,6 +47,7 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<L
     onCommitted: (tenantId) => scheduler.grew(tenantId),
     onBatch: (n) => ctx.metrics.ledgerAppends.observe(n),
   });
+  let cosignatures: CosignatureSource | undefined;
   const ledger: LedgerModule = {
     writer,
     async appendInTx(tx, tenantId, entries, time) {
@@ -68,7 +77,17 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<L
     },
     signNow,
     checkpointOfSize: (tx, tenantId, size) => checkpointOfSize(tx, tenantId, size, origin(tenantId), signer),
-    routes: (app) => auditRoutes(app, ctx, ledger),
+    async cosigned(tenantId, checkpoint) {
+      const lines = cosignatures ? await cosignatures(tenantId, checkpoint.size, checkpoint.root) : [];
+      return checkpoint.note + lines.join('');
+    },
+    useCosignatures(source) {
+      cosignatures = source;
+    },
+    async routes(app) {
+      await auditRoutes(app, ctx, ledger);
+      await tileRoutes(app, ctx, ledger);
+    },
     close: () => scheduler.close(),
   };
   return ledger;

@@ -120,6 +120,11 @@ const MATRIX: Record<string, Row> = {
     expect: everyRole(200),
     check: (res, caller, w) => assert.ok(res.body.split('\n')[0]!.endsWith(caller === 'other' ? w.other.account.tenant_id : w.a.tenantId)),
   },
+  // tlog-tiles: like the audit endpoints (the log is private by default); another workspace gets a 404.
+  'GET /api/v1/audit/tlog/{tenant_id}/checkpoint': { request: (w) => ({ url: `/api/v1/audit/tlog/${w.a.tenantId}/checkpoint` }), expect: everyRole(200, 404) },
+  'GET /api/v1/audit/tlog/{tenant_id}/tile/{*}': { request: (w) => ({ url: `/api/v1/audit/tlog/${w.a.tenantId}/tile/0/000.p/1` }), expect: everyRole(200, 404) },
+  'GET /api/v1/workspace/transparency-log': { request: () => ({ url: '/api/v1/workspace/transparency-log' }), expect: everyRole(200) },
+  'PUT /api/v1/workspace/transparency-log': { request: () => ({ url: '/api/v1/workspace/transparency-log', payload: { public: false } }), expect: adminOnly(200) },
   'GET /api/v1/audit/key': { request: () => ({ url: '/api/v1/audit/key' }), expect: everyRole(200) },
   'GET /api/v1/audit/entries/{index}': {
     request: () => ({ url: '/api/v1/audit/entries/0' }),

@@ -1,0 +1,165 @@
+// Each workspace's log served as C2SP tlog-tiles under
+// /api/v1/audit/tlog/{tenant_id}/: checkpoint, tile/<L>/<N>[.p/<W>] and
+// tile/entries/<N>[.p/<W>]. Readable with an API token of the workspace, like
+// the other audit endpoints, or by anyone once an admin made the log public
+// (its leaves hold commitments and counts, never text).
+
+import { gzipSync } from 'node:zlib';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { accountOf } from '../http/auth.ts';
+import type { AppContext } from '../http/context.ts';
+import { HttpProblem, notFound, unauthorized } from '../http/problem.ts';
+import { bearer, problems, Uuid } from '../http/schemas.ts';
+import { latestOrSignNow } from './audit-routes.ts';
+import type { LedgerModule } from './ledger.ts';
+import { buildTile, parseTilePath, readStoredTile, storeTile, TILE_WIDTH } from './tiles.ts';
+
+const ADMINS = ['admin'] as const;
+// Full and partial tiles never change once they exist: a year, immutable (as the spec suggests).
+const IMMUTABLE = 'max-age=31536000, immutable';
+// The checkpoint moves: "SHOULD prevent caching beyond a few seconds".
+const CHECKPOINT_MAX_AGE = 'max-age=5';
+
+export async function isPublicLog(ctx: AppContext, tenantId: string): Promise<boolean> {
+  const rows = await ctx.readDb.withTenant(tenantId, (tx) =>
+    tx.query<{ public: boolean }>('SELECT public FROM log_publication WHERE tenant_id = $1', [tenantId]),
+  );
+  return rows[0]?.public ?? false;
+}
+
+export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: LedgerModule): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['audit trail'];
+  const params = Type.Object({ tenant_id: Uuid });
+
+  /** 'public' or 'private' (the cache scope), or throws: 401 without a token, 404 for another workspace's private log. */
+  async function access(req: FastifyRequest, tenantId: string): Promise<'public' | 'private'> {
+    const p = req.principal;
+    if (p?.kind === 'account' && p.tenantId === tenantId) return (await isPublicLog(ctx, tenantId)) ? 'public' : 'private';
+    if (await isPublicLog(ctx, tenantId)) return 'public';
+    if (p === null) throw unauthorized();
+    throw notFound('No such log.'); // never reveal whether another workspace exists
+  }
+
+  app.get(
+    '/api/v1/audit/tlog/:tenant_id/checkpoint',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: 'tlog-tiles: the latest checkpoint, with witness cosignatures',
+        security: [...bearer, {}],
+        params,
+        produces: ['text/plain'],
+        response: { 200: Type.String(), ...problems(401, 404) },
+      },
+    },
+    async (req, reply) => {
+      const scope = await access(req, req.params.tenant_id);
+      const cp = await latestOrSignNow(ctx, ledger, req.params.tenant_id);
+      return reply
+        .header('cache-control', `${scope}, ${CHECKPOINT_MAX_AGE}`)
+        .type('text/plain; charset=utf-8')
+        .send(await ledger.cosigned(req.params.tenant_id, cp));
+    },
+  );
+
+  app.get(
+    '/api/v1/audit/tlog/:tenant_id/tile/*',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: 'tlog-tiles: a hash tile tile/<L>/<N>[.p/<W>] or an entry bundle tile/entries/<N>[.p/<W>]',
+        description:
+          'N is written in 3-digit groups, all but the last prefixed with x (1234067 → x001/x234/067). ' +
+          'A full tile is 256 hashes (8,192 bytes); entry bundles are big-endian uint16 length-prefixed leaves.',
+        security: [...bearer, {}],
+        params: Type.Object({ tenant_id: Uuid, '*': Type.String({ maxLength: 64 }) }),
+        produces: ['application/octet-stream'],
+        response: { 200: Type.Unsafe({ type: 'string', format: 'binary' }), ...problems(401, 404) },
+      },
+    },
+    async (req, reply) => {
+      const tenantId = req.params.tenant_id;
+      const ref = parseTilePath(req.params['*']);
+      if (ref === undefined) throw notFound('Not a tile path.');
+      const scope = await access(req, tenantId);
+      const full = ref.width === TILE_WIDTH;
+      let data = full ? await ctx.readDb.withTenant(tenantId, (tx) => readStoredTile(tx, tenantId, ref)) : undefined;
+      if (data === undefined) {
+        data = await ctx.db.withTenant(tenantId, async (tx) => {
+          const built = await buildTile(tx, tenantId, ref).catch((err: unknown) => {
+            if (err instanceof RangeError) throw new HttpProblem(500, 'internal_error', 'An entry is too large for an entry bundle.').withCause(err);
+            throw err;
+          });
+          if (built !== undefined && full) await storeTile(tx, tenantId, ref, built);
+          return built;
+        });
+      }
+      if (data === undefined) throw notFound('The log has no such tile yet.');
+      return sendTile(req, reply, data, scope, ref.kind === 'entries');
+    },
+  );
+
+  app.get(
+    '/api/v1/workspace/transparency-log',
+    {
+      config: { auth: 'account' },
+      schema: {
+        tags,
+        summary: 'Whether this workspace log is readable as tiles without a token',
+        security: bearer,
+        response: { 200: Visibility, ...problems(401) },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      return { public: await isPublicLog(ctx, me.tenantId), prefix: `/api/v1/audit/tlog/${me.tenantId}` };
+    },
+  );
+
+  app.put(
+    '/api/v1/workspace/transparency-log',
+    {
+      config: { auth: 'account', roles: ADMINS, write: true },
+      schema: {
+        tags,
+        summary: 'Make this workspace log public (tiles and checkpoint readable by anyone) or private again',
+        security: bearer,
+        body: Type.Object({ public: Type.Boolean() }, { additionalProperties: false }),
+        response: { 200: Visibility, ...problems(401, 403, 422) },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      await ctx.db.withTenant(me.tenantId, (tx) =>
+        tx.query(
+          `INSERT INTO log_publication (tenant_id, public) VALUES ($1, $2)
+           ON CONFLICT (tenant_id) DO UPDATE SET public = EXCLUDED.public, updated_at = now()`,
+          [me.tenantId, req.body.public],
+        ),
+      );
+      return { public: req.body.public, prefix: `/api/v1/audit/tlog/${me.tenantId}` };
+    },
+  );
+}
+
+const Visibility = Type.Object({
+  public: Type.Boolean(),
+  prefix: Type.String({ description: 'The tlog-tiles prefix of this log (append /checkpoint, /tile/…)' }),
+});
+
+function sendTile(req: FastifyRequest, reply: FastifyReply, data: Uint8Array, scope: string, bundle: boolean) {
+  void reply.header('cache-control', `${scope}, ${IMMUTABLE}`).type('application/octet-stream');
+  // Entry bundles SHOULD be compressed at the HTTP layer; hash tiles are random bytes.
+  if (bundle) {
+    void reply.header('vary', 'accept-encoding');
+    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      return reply.header('content-encoding', 'gzip').send(gzipSync(data));
+    }
+  }
+  return reply.send(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+}

@@ -1,0 +1,210 @@
+// tlog-tiles as a client that knows only the spec sees them: the client below
+// (tile URLs, entry bundles, RFC 6962 hashing, the checkpoint's Ed25519 note
+// signature) shares no code with the server. It reads a workspace log of a
+// few hundred entries, rebuilds the checkpoint's root from the tiles, and
+// keeps doing so while the log grows.
+
+import assert from 'node:assert/strict';
+import { createHash, createPublicKey, verify as edVerify } from 'node:crypto';
+import { test } from 'node:test';
+import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
+import { beginAppend } from './append.ts';
+import { formatTileIndex, parseTilePath } from './tiles.ts';
+
+// ---- the independent client -------------------------------------------------
+
+const sha256 = (...parts: Uint8Array[]) => {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return new Uint8Array(h.digest());
+};
+const leafHash = (entry: Uint8Array) => sha256(Uint8Array.of(0), entry);
+const nodeHash = (l: Uint8Array, r: Uint8Array) => sha256(Uint8Array.of(1), l, r);
+function mth(hashes: Uint8Array[]): Uint8Array {
+  if (hashes.length === 0) return sha256();
+  if (hashes.length === 1) return hashes[0]!;
+  let k = 1;
+  while (k * 2 < hashes.length) k *= 2;
+  return nodeHash(mth(hashes.slice(0, k)), mth(hashes.slice(k)));
+}
+function indexPath(n: number): string {
+  const groups: string[] = [];
+  do {
+    groups.unshift(String(n % 1000).padStart(3, '0'));
+    n = Math.floor(n / 1000);
+  } while (n > 0);
+  return groups.map((g, i) => (i < groups.length - 1 ? `x${g}` : g)).join('/');
+}
+const tileUrl = (level: number | 'entries', n: number, w: number) => `tile/${level}/${indexPath(n)}${w < 256 ? `.p/${w}` : ''}`;
+
+type Checkpoint = { origin: string; size: number; root: Uint8Array; text: string };
+
+/** Opens a checkpoint note with a pinned vkey (name+hex8+base64(0x01‖key)). */
+function openCheckpoint(note: string, vkey: string): Checkpoint {
+  const [name, hex] = vkey.split('+');
+  const key = Buffer.from(vkey.split('+').slice(2).join('+'), 'base64');
+  const text = note.slice(0, note.lastIndexOf('\n\n') + 1);
+  const lines = note.slice(text.length + 1, -1).split('\n');
+  const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), key.subarray(1)]);
+  const ok = lines.some((line) => {
+    const m = /^— (\S+) (\S+)$/.exec(line);
+    if (!m || m[1] !== name) return false;
+    const sig = Buffer.from(m[2]!, 'base64');
+    if (sig.subarray(0, 4).toString('hex') !== hex) return false;
+    return edVerify(null, Buffer.from(text), createPublicKey({ key: spki, format: 'der', type: 'spki' }), sig.subarray(4));
+  });
+  assert.ok(ok, 'checkpoint signed by the pinned key');
+  const [origin, size, root] = text.slice(0, -1).split('\n');
+  assert.equal(origin, name);
+  return { origin: origin!, size: Number(size), root: new Uint8Array(Buffer.from(root!, 'base64')), text };
+}
+
+function splitBundle(bytes: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const len = (bytes[at]! << 8) | bytes[at + 1]!;
+    out.push(bytes.subarray(at + 2, at + 2 + len));
+    at += 2 + len;
+  }
+  return out;
+}
+const hashesOf = (tile: Uint8Array) => Array.from({ length: tile.length / 32 }, (_, i) => tile.subarray(i * 32, i * 32 + 32));
+
+/** Reads the whole tree of `size` from tiles, checks every layer, returns the root it rebuilt. */
+async function rootFromTiles(fetchTile: (path: string) => Promise<Uint8Array>, size: number): Promise<Uint8Array> {
+  const leaves: Uint8Array[] = [];
+  const level0: Uint8Array[][] = [];
+  for (let n = 0; n * 256 < size; n++) {
+    const w = Math.min(256, size - n * 256);
+    const hashes = hashesOf(await fetchTile(tileUrl(0, n, w)));
+    assert.equal(hashes.length, w);
+    const entries = splitBundle(await fetchTile(tileUrl('entries', n, w)));
+    assert.deepEqual(entries.map(leafHash), hashes, `entry bundle ${n} hashes to level-0 tile ${n}`);
+    leaves.push(...hashes);
+    level0.push(hashes);
+  }
+  const fullTiles = Math.floor(size / 256);
+  if (fullTiles > 0) {
+    const upper = hashesOf(await fetchTile(tileUrl(1, 0, fullTiles % 256 || 256)));
+    assert.deepEqual(upper, level0.slice(0, fullTiles).map(mth), 'level-1 hashes are the roots of the full level-0 tiles');
+  }
+  return mth(leaves);
+}
+
+// ---- the tests -------------------------------------------------------------
+
+test('tile index paths: 3-digit groups, x-prefixed but the last; one spelling per tile', () => {
+  assert.equal(formatTileIndex(1234067), 'x001/x234/067');
+  assert.equal(formatTileIndex(0), '000');
+  assert.equal(formatTileIndex(1000), 'x001/000');
+  for (const n of [0, 7, 999, 1000, 65535, 1234067, 2 ** 40 + 3]) assert.equal(formatTileIndex(n), indexPath(n));
+  assert.deepEqual(parseTilePath('0/x001/x234/067'), { kind: 'hash', level: 0, index: 1234067, width: 256 });
+  assert.deepEqual(parseTilePath('entries/001.p/17'), { kind: 'entries', level: 0, index: 1, width: 17 });
+  assert.deepEqual(parseTilePath('63/000.p/255'), { kind: 'hash', level: 63, index: 0, width: 255 });
+  for (const bad of ['0/x000/001', '0/1', '0/0001', '00/000', '64/000', '0/000.p/0', '0/000.p/256', '0/000.p/01', '0/001/002', '0/x1/002', 'x/000', '0/000.p/']) {
+    assert.equal(parseTilePath(bad), undefined, bad);
+  }
+});
+
+eachStore('tlog-tiles', (get) => {
+  let t: TestService;
+  let admin: SignedIn;
+  let vkey: string;
+  let prefix: string;
+
+  const append = async (n: number) => {
+    await t.testDb.db.withTenant(admin.account.tenant_id, async (tx) => {
+      const log = await beginAppend(tx, admin.account.tenant_id);
+      for (let i = 0; i < n; i++) log.add({ kind: 'tile_test', n: log.nextIndex, pad: 'x'.repeat(log.nextIndex % 50) }, t.clock.now());
+      await log.commit(tx);
+    });
+  };
+  const getTile = (token: string | undefined) => async (path: string) => {
+    const res = await t.request({ method: 'GET', url: `${prefix}/${path}`, ...(token ? { token } : {}) });
+    assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
+    assert.equal(res.headers['content-type'], 'application/octet-stream');
+    assert.match(String(res.headers['cache-control']), /max-age=31536000, immutable/);
+    return new Uint8Array(res.rawPayload);
+  };
+  const checkpoint = async (token?: string) => {
+    const res = await t.request({ method: 'GET', url: `${prefix}/checkpoint`, ...(token ? { token } : {}) });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');
+    assert.match(String(res.headers['cache-control']), /max-age=5$/);
+    return openCheckpoint(res.body, vkey);
+  };
+
+  test('a client reads the tree from tiles alone and rebuilds the signed root', async () => {
+    t = get();
+    admin = await t.signIn('tiles@tile-co.io');
+    prefix = `/api/v1/audit/tlog/${admin.account.tenant_id}`;
+    vkey = ((await t.request({ method: 'GET', url: '/api/v1/audit/key', token: admin.token })).json() as { verifier_key: string }).verifier_key;
+    await append(600);
+    const cp = await checkpoint(admin.token);
+    assert.ok(cp.size > 600);
+    assert.deepEqual(await rootFromTiles(getTile(admin.token), cp.size), cp.root);
+  });
+
+  test('full tiles are stored once and then served from storage', async () => {
+    const tenant = admin.account.tenant_id;
+    const rows = await t.testDb.db.withTenant(tenant, (tx) =>
+      tx.query<{ kind: string; level: number; idx: number; n: number }>('SELECT kind, level, idx, length(data) AS n FROM log_tiles ORDER BY kind, idx'),
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.kind, r.level, Number(r.idx), r.n > 0]),
+      [
+        ['entries', 0, 0, true],
+        ['entries', 0, 1, true],
+        ['hash', 0, 0, true],
+        ['hash', 0, 1, true],
+      ],
+    );
+    // What is served is the stored row, not a recomputation.
+    await t.testDb.db.withTenant(tenant, (tx) => tx.query(`UPDATE log_tiles SET data = '\\x00ff'::bytea WHERE kind = 'hash' AND idx = 1`));
+    assert.deepEqual([...(await getTile(admin.token)('tile/0/001'))], [0, 255]);
+    await t.testDb.db.withTenant(tenant, (tx) => tx.query(`DELETE FROM log_tiles WHERE kind = 'hash' AND idx = 1`));
+    assert.equal((await getTile(admin.token)('tile/0/001')).length, 8192);
+  });
+
+  test('no such tile: non-canonical paths, tiles beyond the tree, empty tiles', async () => {
+    const cp = await checkpoint(admin.token);
+    const beyond = Math.floor(cp.size / 256) + 1;
+    for (const path of ['tile/0/x000/000', `tile/0/${indexPath(beyond)}`, 'tile/0/000.p/0', 'tile/2/000.p/1', 'tile/1/000', 'tile/entries/009.p/3', 'tile/x']) {
+      const res = await t.request({ method: 'GET', url: `${prefix}/${path}`, token: admin.token });
+      assert.equal(res.statusCode, 404, path);
+    }
+  });
+
+  test('private by default: 401 without a token, 404 for another workspace; an admin may make it public', async () => {
+    const other = await t.signIn('someone@other-tiles.io');
+    assert.equal((await t.request({ method: 'GET', url: `${prefix}/checkpoint` })).statusCode, 401);
+    assert.equal((await t.request({ method: 'GET', url: `${prefix}/tile/0/000`, token: other.token })).statusCode, 404);
+    assert.equal((await t.request({ method: 'GET', url: `${prefix}/tile/0/000`, token: 'svc_live_bogus' })).statusCode, 401);
+    const viewer = await (await import('../testing/workspace.ts')).addMember(t, admin, 'viewer@tile-co.io', 'viewer');
+    const denied = await t.request({ method: 'PUT', url: '/api/v1/workspace/transparency-log', token: viewer.token, payload: { public: true } });
+    assert.equal(denied.statusCode, 403);
+    const put = await t.request({ method: 'PUT', url: '/api/v1/workspace/transparency-log', token: admin.token, payload: { public: true } });
+    assert.deepEqual(put.json(), { public: true, prefix });
+    const cp = await checkpoint();
+    const tile = await t.request({ method: 'GET', url: `${prefix}/tile/0/000` });
+    assert.equal(tile.statusCode, 200);
+    assert.equal(tile.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.deepEqual(await rootFromTiles(getTile(undefined), cp.size), cp.root);
+    await t.request({ method: 'PUT', url: '/api/v1/workspace/transparency-log', token: admin.token, payload: { public: false } });
+    assert.equal((await t.request({ method: 'GET', url: `${prefix}/tile/0/000` })).statusCode, 401);
+  });
+
+  test('tiles read while the log grows never contradict a checkpoint served before', async () => {
+    const seen: Checkpoint[] = [];
+    for (let i = 0; i < 6; i++) {
+      // An append in flight while the checkpoint and the tiles are read.
+      const growing = append(37 + i * 11);
+      const cp = await checkpoint(admin.token);
+      seen.push(cp);
+      // Every checkpoint seen so far, rebuilt from the tiles served now.
+      for (const old of seen.slice(-3)) assert.deepEqual(await rootFromTiles(getTile(admin.token), old.size), old.root, `size ${old.size}`);
+      await growing;
+    }
+    assert.ok(new Set(seen.map((c) => c.size)).size >= 3, 'the log grew between reads');
+  });
+});

@@ -1,0 +1,129 @@
+// The log as C2SP tlog-tiles (c2sp.org/tlog-tiles): static, cacheable
+// resources any tiled-log client can verify without our proof endpoints.
+//
+//   tile/<L>/<N>[.p/<W>]        W (≤ 256) hashes: the tile at level L holds MTH of
+//                               leaves [(N·256+i)·256^L, (N·256+i+1)·256^L) for i < W
+//   tile/entries/<N>[.p/<W>]    W entries, each a big-endian uint16 length + its bytes
+//   N = 1234067                 "x001/x234/067": 3-digit groups, all but the last x-prefixed
+//
+// A hash of tile level L is a complete subtree of 256^L leaves, i.e. the stored
+// Merkle node at level 8·L: a tile is W consecutive stored nodes, nothing to hash.
+
+import type { Queryable } from '../db/db.ts';
+import { utf8 } from './bytes.ts';
+import { HASH_SIZE } from './merkle.ts';
+
+export const TILE_WIDTH = 256;
+const TILE_HEIGHT = 8;
+export const MAX_BUNDLE_ENTRY_BYTES = 0xffff;
+
+export type TileKind = 'hash' | 'entries';
+export interface TileRef {
+  kind: TileKind;
+  /** Tile level (0-63); 0 for entry bundles. */
+  level: number;
+  index: number;
+  /** Number of hashes or entries: 256 for a full tile. */
+  width: number;
+}
+
+const INDEX_PATH = /^(?:x\d{3}\/)*\d{3}$/;
+
+/** "x001/x234/067" for 1234067, the path spelling of a tile index. */
+export function formatTileIndex(n: number): string {
+  let s = String(n % 1000).padStart(3, '0');
+  for (let rest = Math.floor(n / 1000); rest > 0; rest = Math.floor(rest / 1000)) {
+    s = `x${String(rest % 1000).padStart(3, '0')}/${s}`;
+  }
+  return s;
+}
+
+export function tilePath(ref: TileRef): string {
+  const head = ref.kind === 'entries' ? 'tile/entries' : `tile/${ref.level}`;
+  return `${head}/${formatTileIndex(ref.index)}${ref.width < TILE_WIDTH ? `.p/${ref.width}` : ''}`;
+}
+
+/**
+ * Parses the part of a tile URL after "tile/". Only the one canonical spelling
+ * of each tile is accepted (no leading "x000/" group, no leading zeros in L or
+ * W), so every tile has exactly one URL and caches never hold two copies.
+ */
+export function parseTilePath(path: string): TileRef | undefined {
+  const slash = path.indexOf('/');
+  if (slash < 0) return undefined;
+  const head = path.slice(0, slash);
+  let rest = path.slice(slash + 1);
+  let width = TILE_WIDTH;
+  const partial = rest.indexOf('.p/');
+  if (partial >= 0) {
+    const w = rest.slice(partial + 3);
+    if (!/^[1-9][0-9]{0,2}$/.test(w) || Number(w) >= TILE_WIDTH) return undefined;
+    width = Number(w);
+    rest = rest.slice(0, partial);
+  }
+  if (!INDEX_PATH.test(rest) || rest.startsWith('x000/')) return undefined;
+  const index = Number(rest.replaceAll('x', '').replaceAll('/', ''));
+  if (!Number.isSafeInteger(index)) return undefined;
+  if (head === 'entries') return { kind: 'entries', level: 0, index, width };
+  if (!/^(0|[1-9][0-9]?)$/.test(head) || Number(head) > 63) return undefined;
+  return { kind: 'hash', level: Number(head), index, width };
+}
+
+/** The stored-node level and index range a hash tile is made of. */
+export function tileNodes(ref: TileRef): { level: number; start: number; end: number } {
+  const start = ref.index * TILE_WIDTH;
+  return { level: ref.level * TILE_HEIGHT, start, end: start + ref.width };
+}
+
+/** Concatenated hashes, in index order; undefined unless all `width` of them exist. */
+export function encodeHashTile(hashes: readonly Uint8Array[], width: number): Uint8Array | undefined {
+  if (hashes.length !== width || hashes.some((h) => h.length !== HASH_SIZE)) return undefined;
+  return Buffer.concat(hashes);
+}
+
+/** An entry bundle: each leaf's UTF-8 bytes after its big-endian uint16 length. */
+export function encodeBundle(leaves: readonly string[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (const leaf of leaves) {
+    const bytes = utf8(leaf);
+    if (bytes.length > MAX_BUNDLE_ENTRY_BYTES) throw new RangeError(`a ${bytes.length}-byte entry does not fit an entry bundle`);
+    const len = Buffer.alloc(2);
+    len.writeUInt16BE(bytes.length);
+    parts.push(len, bytes);
+  }
+  return Buffer.concat(parts);
+}
+
+// ---- storage: full tiles are written once and served from the table --------
+
+export async function readStoredTile(db: Queryable, tenantId: string, ref: TileRef): Promise<Uint8Array | undefined> {
+  const [row] = await db.query<{ data: Uint8Array }>(
+    'SELECT data FROM log_tiles WHERE tenant_id = $1 AND kind = $2 AND level = $3 AND idx = $4',
+    [tenantId, ref.kind, ref.level, ref.index],
+  );
+  return row ? new Uint8Array(row.data) : undefined;
+}
+
+export async function storeTile(db: Queryable, tenantId: string, ref: TileRef, data: Uint8Array): Promise<void> {
+  await db.query(
+    'INSERT INTO log_tiles (tenant_id, kind, level, idx, data) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+    [tenantId, ref.kind, ref.level, ref.index, Buffer.from(data)],
+  );
+}
+
+/** Builds a tile from the stored nodes or leaves; undefined when the log is not that big yet. */
+export async function buildTile(db: Queryable, tenantId: string, ref: TileRef): Promise<Uint8Array | undefined> {
+  const { level, start, end } = tileNodes(ref);
+  if (ref.kind === 'entries') {
+    const rows = await db.query<{ leaf: string }>(
+      'SELECT leaf FROM log_entries WHERE tenant_id = $1 AND idx >= $2 AND idx < $3 ORDER BY idx',
+      [tenantId, start, end],
+    );
+    return rows.length === ref.width ? encodeBundle(rows.map((r) => r.leaf)) : undefined;
+  }
+  const rows = await db.query<{ hash: Uint8Array }>(
+    'SELECT hash FROM log_nodes WHERE tenant_id = $1 AND level = $2 AND idx >= $3 AND idx < $4 ORDER BY idx',
+    [tenantId, level, start, end],
+  );
+  return encodeHashTile(rows.map((r) => new Uint8Array(r.hash)), ref.width);
+}
