@@ -23,6 +23,8 @@ export interface Config {
   ledgerSigningKey: string | undefined;
   ingressFallbackToken: string | undefined;
   operatorToken: string | undefined;
+  /** Bearer token for GET /metrics; unset: /metrics is off (404). */
+  metricsToken: string | undefined;
   publicUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trialDays: number;
@@ -145,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     ledgerSigningKey: str(env, 'LEDGER_SIGNING_KEY'),
     ingressFallbackToken: secret(env, 'INGRESS_FALLBACK_TOKEN'),
     operatorToken: secret(env, 'OPERATOR_TOKEN'),
+    metricsToken: secret(env, 'METRICS_TOKEN'),
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
     logLevel: logLevel as Config['logLevel'],
     trialDays: int(env, 'TRIAL_DAYS', 14, 0, 3650),

@@ -4,8 +4,9 @@ import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type AuthServices, registerAuth } from './auth.ts';
 import type { AppContext } from './context.ts';
-import { registerErrorHandling } from './errors.ts';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './errors.ts';
 import { registerHealth } from './health.ts';
+import { registerJsonBody } from './json-body.ts';
 import { ProblemSchema } from './schemas.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -14,6 +15,14 @@ import { validatorCompiler } from './validation.ts';
  * each up to 4 UTF-8 bytes (or a 6-byte \u escape), plus metadata, fit in 2 MiB.
  */
 export const BODY_LIMIT = 2 * 1024 * 1024;
+
+/**
+ * The longest path segment the router takes, before percent-decoding. Path
+ * parameters take what bodies take: an agent_key of 512 code points, each up
+ * to 4 UTF-8 bytes written as %XX, is 6,144 characters. Longer → 414; the
+ * route's schema bounds the decoded value.
+ */
+export const MAX_PARAM_LENGTH = 8192;
 
 export interface AppModules {
   auth: AuthServices;
@@ -33,6 +42,9 @@ export async function buildApp(ctx: AppContext, modules: AppModules): Promise<Fa
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
     trustProxy: ctx.config.trustProxy,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: {} },
@@ -40,6 +52,7 @@ export async function buildApp(ctx: AppContext, modules: AppModules): Promise<Fa
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ProblemSchema);
   registerErrorHandling(app);
+  registerJsonBody(app);
 
   app.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);

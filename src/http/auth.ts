@@ -44,7 +44,8 @@ declare module 'fastify' {
 }
 
 // The scheme is case-insensitive (RFC 9110 §11.1); the token itself is not.
-const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] ([\x21-\x7e]{1,512})$/;
+// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token — one space or more.
+const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([\x21-\x7e]{1,512})$/;
 
 export function paymentRequired(status: AccountStatus): HttpProblem {
   const why: Record<AccountStatus, string> = {

@@ -1,27 +1,67 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { unsupportedMediaType } from './json-body.ts';
 import { HttpProblem, badRequest, notFound } from './problem.ts';
 import { validationProblem } from './validation.ts';
 
+// Every error this service answers is a problem document (RFC 9457) with a
+// `code`: the route's own, Fastify's (body parsing, limits, router) and Node's
+// (malformed HTTP, oversized headers). None echoes the request back: Fastify's
+// own messages quote the URL or the media type, so they are replaced here.
+
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+
 /** Maps Fastify's own errors (body parsing, limits) to documented problems. */
-function fromFastify(err: FastifyError): HttpProblem | null {
+function fromFastify(err: FastifyError, req: FastifyRequest): HttpProblem | null {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return badRequest('The request body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return badRequest('The Content-Length header does not match the body.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new HttpProblem(413, 'payload_too_large', 'The request body is larger than the documented limit.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
-      return new HttpProblem(415, 'unsupported_media_type', 'Send the body as application/json.');
+      return unsupportedMediaType(req.routeOptions.config.accepts);
     default:
       break;
   }
-  if (err.message?.includes('prototype')) return badRequest('The request body is not acceptable JSON.');
-  // Other 4xx errors Fastify raises itself carry safe messages.
+  // Other 4xx errors Fastify raises itself: their messages may quote input.
   const status = err.statusCode ?? 500;
   if (status >= 400 && status < 500) return new HttpProblem(status, status === 404 ? 'not_found' : 'bad_request', 'The request is not acceptable.');
   return null;
+}
+
+/** Errors the router raises before a route is known (Fastify's `frameworkErrors`). */
+export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  let problem: HttpProblem;
+  if (err.code === 'FST_ERR_BAD_URL') problem = new HttpProblem(400, 'invalid_url', 'The request URL is not valid: it holds a malformed percent-encoding.');
+  else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') problem = new HttpProblem(414, 'uri_too_long', 'A path segment of the request URL is longer than any this service accepts.');
+  else problem = new HttpProblem(500, 'internal_error', 'The request could not be completed; nothing was recorded.');
+  void reply.code(problem.status).type(PROBLEM_TYPE).send(problem.body());
+}
+
+/**
+ * Node's `clientError`: a request Node could not parse (malformed HTTP, a
+ * request line or headers over the 16 KB limit, a timeout). No request object
+ * exists; the answer is written to the socket, which is then closed.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let problem: HttpProblem;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') problem = new HttpProblem(408, 'request_timeout', 'The request was not received in time.');
+  else if (err.code === 'HPE_HEADER_OVERFLOW') {
+    problem = new HttpProblem(431, 'headers_too_large', 'The request line and headers together are larger than 16 KB.');
+  } else problem = new HttpProblem(400, 'bad_request', 'The request is not valid HTTP/1.1.');
+  const body = JSON.stringify(problem.body());
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${problem.status} ${problem.body().title}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -30,7 +70,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err instanceof HttpProblem) problem = err;
     else if (err.validation) problem = validationProblem(err.validation as never, err.validationContext);
     else {
-      const mapped = fromFastify(err);
+      const mapped = fromFastify(err, req);
       if (mapped) problem = mapped;
       else {
         // Unexpected: log everything, tell the client nothing about internals.
@@ -39,14 +79,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       }
     }
     if (problem.status >= 500 && err instanceof HttpProblem) req.log.error({ err }, problem.message);
-    void reply
-      .code(problem.status)
-      .headers(problem.headers)
-      .type('application/problem+json; charset=utf-8')
-      .send(problem.body());
+    void reply.code(problem.status).headers(problem.headers).type(PROBLEM_TYPE).send(problem.body());
   });
   app.setNotFoundHandler((_req, reply) => {
     const p = notFound('No such endpoint.');
-    void reply.code(404).type('application/problem+json; charset=utf-8').send(p.body());
+    void reply.code(404).type(PROBLEM_TYPE).send(p.body());
   });
 }

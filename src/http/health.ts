@@ -1,6 +1,9 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
-import { HttpProblem } from './problem.ts';
+import { HttpProblem, notFound, unauthorized } from './problem.ts';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -12,7 +15,13 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
     }
     return { status: 'ready' };
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  // /metrics shows every workspace's request counts together: it answers only
+  // to the METRICS_TOKEN (compared in constant time), and is off without one.
+  const metricsToken = ctx.config.metricsToken === undefined ? undefined : sha256(ctx.config.metricsToken);
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    if (metricsToken === undefined) throw notFound('No such endpoint.');
+    const m = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([\x21-\x7e]{1,512})$/.exec(req.headers.authorization ?? '');
+    if (!m || !timingSafeEqual(sha256(m[1]!), metricsToken)) throw unauthorized('GET /metrics needs the METRICS_TOKEN as a bearer token.');
     void reply.type(ctx.metrics.registry.contentType);
     return ctx.metrics.registry.metrics();
   });

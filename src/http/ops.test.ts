@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { eachStore, startTestService } from '../testing/harness.ts';
+import { eachStore, OPERATOR_TOKEN, startTestService } from '../testing/harness.ts';
 import { assertProblem } from '../testing/problems.ts';
 import { testStores } from '../testing/test-db.ts';
+
+const METRICS_TOKEN = 'metrics_test_token_0123456789';
 
 const ACCOUNT_PATHS: Array<[string, string]> = [
   ['/api/v1/accounts/signup', 'post'],
@@ -74,13 +76,23 @@ eachStore('operations endpoints', (get) => {
     assert.deepEqual(r.json(), { status: 'ready' });
   });
 
+  test('/metrics answers only to METRICS_TOKEN: no token, another token or a valid API token → 401', async () => {
+    const t = get();
+    const alice = await t.signIn('alice@metrics-auth.example');
+    for (const token of [undefined, 'not-the-metrics-token-at-all', alice.token, OPERATOR_TOKEN]) {
+      const res = await t.request({ method: 'GET', url: '/metrics', ...(token ? { token } : {}) });
+      assertProblem(res, 401, 'unauthorized');
+      assert.ok(!res.body.includes('http_requests_total'));
+    }
+  });
+
   test('/metrics: Prometheus text with http_requests_total by route and status', async () => {
     const t = get();
     const alice = await t.signIn('alice@metrics.example');
     await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: alice.token });
     await t.request({ method: 'GET', url: '/api/v1/accounts/me' });
     await t.request({ method: 'GET', url: '/no/such/route' });
-    const res = await t.request({ method: 'GET', url: '/metrics' });
+    const res = await t.request({ method: 'GET', url: '/metrics', token: METRICS_TOKEN });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/plain/);
     assert.match(res.body, /# TYPE http_requests_total counter/);
@@ -101,6 +113,22 @@ eachStore('operations endpoints', (get) => {
     // No secrets in metrics.
     assert.ok(!res.body.includes(alice.token));
   });
+}, { env: { METRICS_TOKEN } });
+
+describe('/metrics without METRICS_TOKEN', () => {
+  for (const store of testStores()) {
+    test(`[${store}] is off: 404 for everyone`, async () => {
+      const t = await startTestService(store);
+      try {
+        const alice = await t.signIn('alice@nometrics.example');
+        for (const token of [undefined, alice.token, OPERATOR_TOKEN]) {
+          assertProblem(await t.request({ method: 'GET', url: '/metrics', ...(token ? { token } : {}) }), 404, 'not_found');
+        }
+      } finally {
+        await t.close();
+      }
+    });
+  }
 });
 
 describe('/readyz when the database is gone', () => {

@@ -16,7 +16,18 @@ export type ProblemCode =
   | 'rate_limited'
   | 'quota_exceeded'
   | 'internal_error'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  // The request itself (URL, headers, body encoding), before any route runs.
+  | 'invalid_url'
+  | 'uri_too_long'
+  | 'headers_too_large'
+  | 'request_timeout'
+  | 'method_not_allowed'
+  | 'invalid_utf8'
+  | 'duplicate_key'
+  | 'forbidden_key'
+  // Accounts.
+  | 'domain_has_workspace';
 
 export interface FieldError {
   field: string;
@@ -30,11 +41,14 @@ const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Content Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -49,18 +63,21 @@ export class HttpProblem extends Error {
   readonly code: ProblemCode;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
+  /** Extension members of this problem type (RFC 9457 §3.2), e.g. `accepted_types`. */
+  readonly extra: Record<string, unknown> | undefined;
 
   constructor(
     status: number,
     code: ProblemCode,
     detail: string,
-    opts: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    opts: { errors?: FieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
   ) {
     super(detail);
     this.status = status;
     this.code = code;
     this.errors = opts.errors;
     this.headers = opts.headers ?? {};
+    this.extra = opts.extra;
   }
 
   /** Keeps the underlying error for the logs; it never reaches the response. */
@@ -77,6 +94,7 @@ export class HttpProblem extends Error {
       detail: this.message,
       code: this.code,
       ...(this.errors ? { errors: this.errors } : {}),
+      ...this.extra,
     };
   }
 }

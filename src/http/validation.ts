@@ -15,7 +15,31 @@ function makeAjv(coerce: boolean) {
     strict: false,
   });
   addFormats.default(ajv);
+  ajv.addFormat('date-time', { type: 'string', validate: isDateTimeInRange });
   return ajv;
+}
+
+// Every date-time a client sends (query filters, report periods, bodies) is
+// one format: RFC 3339 with an offset, at an instant with a four-digit year
+// from 0001 to 9999 in UTC. JavaScript reads year 0000 and six-digit years,
+// PostgreSQL refuses them ("date/time field value out of range"): checked here,
+// for every schema at once, they are a 422 naming the field, never a 500.
+const RFC3339 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+export const EARLIEST_DATE_TIME = '0001-01-01T00:00:00Z';
+export const LATEST_DATE_TIME = '9999-12-31T23:59:59Z';
+const EARLIEST_MS = Date.parse(EARLIEST_DATE_TIME);
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+const DATE_TIME_RULE = `must be an RFC 3339 date-time with an offset, from ${EARLIEST_DATE_TIME} to ${LATEST_DATE_TIME}`;
+
+export function isDateTimeInRange(s: string): boolean {
+  if (!RFC3339.test(s)) return false;
+  const ms = Date.parse(s);
+  if (!Number.isFinite(ms) || ms < EARLIEST_MS || ms > LATEST_MS) return false;
+  // Date.parse rolls 2026-02-31 over to March: the calendar date must exist.
+  const [y, m, d] = [Number(s.slice(0, 4)), Number(s.slice(5, 7)), Number(s.slice(8, 10))];
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d);
+  return date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
 const bodyAjv = makeAjv(false);
@@ -38,6 +62,7 @@ function message(e: ErrorObject): string {
     return `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
   }
   if (e.keyword === 'required') return 'is required';
+  if (e.keyword === 'format' && (e.params as { format?: string }).format === 'date-time') return DATE_TIME_RULE;
   return e.message ?? 'is invalid';
 }
 
