@@ -188,7 +188,7 @@ eachStore('API tokens', (get) => {
       'Basic dXNlcjpwYXNz',
       'Bearer',
       'Bearer ',
-      `Bearer  ${alice.token}`,
+      `Bearer\t${alice.token}`,
       `Token ${alice.token}`,
       `Bearer ${alice.token} extra`,
       `Bearer ${alice.token.slice(0, -1)}`,
@@ -202,8 +202,9 @@ eachStore('API tokens', (get) => {
     assertUnauthorized(await me(t, `svc_ingress_${random}${checksum(random)}`));
     // The operator token is valid, but not an account's token.
     assertProblem(await me(t, OPERATOR_TOKEN), 403, 'forbidden');
-    // The scheme is case-insensitive (RFC 9110 §11.1).
+    // The scheme is case-insensitive (RFC 9110 §11.1), and one space or more may follow it (RFC 6750 §2.1: 1*SP).
     assert.equal((await t.request({ method: 'GET', url: ME, headers: { authorization: `bearer ${alice.token}` } })).statusCode, 200);
+    assert.equal((await t.request({ method: 'GET', url: ME, headers: { authorization: `Bearer  ${alice.token}` } })).statusCode, 200);
   });
 
   test('a 401 for a bad token says nothing about the token', async () => {
