@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ibanMod97, iso7064Mod11_10, luhn, verhoeff } from "./checksums.ts";
-import { detectInjection, isValidSvcToken, mergeSpans, redact, scan, scanAndRedact, svcTokenChecksum } from "./index.ts";
+import { checksum } from "../accounts/token-format.ts";
+import { detectInjection, isValidSvcToken, mergeSpans, redact, scan, scanAndRedact } from "./index.ts";
 import { detectNumeric } from "./numeric.ts";
 import { detectCrypto, detectEmail, detectIban, detectIp, detectMac, detectUrl } from "./pii.ts";
 import { detectSecrets, isPlaceholder } from "./secrets.ts";
@@ -139,7 +140,7 @@ describe("structured PII", () => {
 describe("secrets", () => {
   it("svc_live_ tokens are validated by their CRC32 base62 checksum", () => {
     const random = "Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1";
-    const token = `svc_live_${random}${svcTokenChecksum(random)}`;
+    const token = `svc_live_${random}${checksum(random)}`;
     assert.equal(token.length, 9 + 36);
     assert.ok(isValidSvcToken(token));
     const bad = token.slice(0, -1) + (token.endsWith("0") ? "1" : "0");

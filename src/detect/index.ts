@@ -1,21 +1,21 @@
 // Public entry points of the detect module: pure functions, no I/O.
 
 import { detectInjection } from "./injection.ts";
-import type { Field, InjectionResult } from "./injection.ts";
+import type { InjectionResult } from "./injection.ts";
 import { detectNames } from "./names.ts";
-import { detectNumeric } from "./numeric.ts";
-import { detectBareDomain, detectCrypto, detectEmail, detectIban, detectIp, detectMac, detectPatterns, detectUrl } from "./pii.ts";
-import { redact } from "./redact.ts";
+import { detectNumeric, NUMERIC_RULES } from "./numeric.ts";
+import { detectBareDomain, detectCrypto, detectEmail, detectIban, detectIp, detectMac, detectPatterns, detectUrl, PATTERN_RULES, VALIDATED_STRUCTURED_TYPES } from "./pii.ts";
+import { redact, redactWithOffsets } from "./redact.ts";
 import { detectSecrets } from "./secrets.ts";
 import { TextContext } from "./context.ts";
-import { isInjectionType, isSecretType } from "./types.ts";
-import type { Detector, Finding } from "./types.ts";
+import { categoryOf } from "./types.ts";
+import type { ContentField, Detector, Finding, FindingCategory } from "./types.ts";
 
-export type { Detector, Field, Finding, InjectionResult };
-export { detectInjection, redact };
+export type { ContentField, Detector, Finding, FindingCategory, InjectionResult };
+export { detectInjection, redact, redactWithOffsets };
 export { mergeSpans } from "./redact.ts";
-export { INJECTION_TYPE, isInjectionType, isPiiType, isSecretType, SECRET_TYPES } from "./types.ts";
-export { isValidSvcToken, svcTokenChecksum } from "./secrets.ts";
+export { categoryOf, INJECTION_TYPE, isInjectionType, isPiiType, isSecretType, SECRET_TYPES } from "./types.ts";
+export { isValidSvcToken } from "./secrets.ts";
 
 /** Minimum score for a PII / secret finding to be reported by scan(). */
 export const DEFAULT_MIN_SCORE = 0.5;
@@ -99,10 +99,9 @@ class SpanIndex {
  * that the digits could be dialled somewhere.
  */
 export const VALIDATED_TYPES: ReadonlySet<string> = new Set([
-  "CREDIT_CARD", "IBAN_CODE", "US_SSN", "US_ITIN", "UK_NHS", "CA_SIN", "US_NPI", "IN_AADHAAR", "DE_TAX_ID", "KR_RRN", "KR_FRN", "KR_BRN",
-  "IT_VAT_CODE", "TR_NATIONAL_ID", "PL_PESEL", "TH_TNIN", "ZA_ID_NUMBER", "SE_PERSONNUMMER", "SE_ORGANISATIONSNUMMER", "BR_CPF", "AU_ABN",
-  "AU_ACN", "AU_TFN", "AU_MEDICARE", "ABA_ROUTING_NUMBER", "DE_LANR", "ES_NIF", "ES_NIE", "FI_PERSONAL_IDENTITY_CODE", "IT_FISCAL_CODE",
-  "SG_NRIC_FIN", "DE_HEALTH_INSURANCE", "DE_SOCIAL_SECURITY", "DE_PASSPORT", "MEDICAL_LICENSE", "CRYPTO",
+  ...NUMERIC_RULES.filter((r) => r.validated).map((r) => r.type),
+  ...PATTERN_RULES.filter((r) => r.validated).map((r) => r.type),
+  ...VALIDATED_STRUCTURED_TYPES,
 ]);
 
 /** Margin a validated type gets over other types when overlapping findings are compared. */
@@ -148,7 +147,7 @@ export function resolveOverlaps(findings: readonly Finding[]): Finding[] {
 
 export interface ScanOptions {
   /** Which part of an agent action the text is: injection cues in `context` / `tool_output` weigh more. */
-  field?: Field;
+  field?: ContentField;
   /** Minimum score for PII / secret findings (default 0.5). */
   minScore?: number;
   /** Injection decision threshold (default 0.5). */
@@ -186,14 +185,20 @@ export function scanAndRedact(text: string, opts: ScanOptions = {}): ScanAndReda
   return { ...r, redacted: redact(text, r.findings) };
 }
 
-export function countByCategory(findings: readonly Finding[]): { pii: number; secrets: number; injection: number } {
-  let pii = 0;
-  let secrets = 0;
-  let injection = 0;
-  for (const f of findings) {
-    if (isInjectionType(f.type)) injection++;
-    else if (isSecretType(f.type)) secrets++;
-    else pii++;
-  }
-  return { pii, secrets, injection };
+/** What the storage path needs of one text field: findings (with categories), the redacted text, and the findings in it. */
+export interface FieldScan {
+  /** Findings in the original text, each with its category (what policy decides on). */
+  findings: Finding[];
+  /** The text to store: PII and secrets replaced by typed placeholders. */
+  stored: string;
+  /** Findings re-indexed into `stored`. */
+  storedFindings: Finding[];
+  pii_count: number;
+}
+
+/** scan() of one content field, then its redaction for storage (injection findings are reported, not redacted). */
+export function scanField(field: ContentField, text: string): FieldScan {
+  const r = scan(text, { field });
+  const findings: Finding[] = r.findings.map((f) => ({ ...f, category: categoryOf(f.type) }));
+  return { findings, ...redactWithOffsets(text, findings), pii_count: r.pii_count };
 }

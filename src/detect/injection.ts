@@ -4,10 +4,8 @@
 // base64 / hex payloads are decoded and rescanned. Every pattern is bounded; decoding is capped.
 
 import { INJECTION_TYPE } from "./types.ts";
-import type { Finding } from "./types.ts";
+import type { ContentField, Finding } from "./types.ts";
 import { codeUnitReader } from "./code-units.ts";
-
-export type Field = "prompt" | "context" | "tool_input" | "tool_output" | "output" | (string & {});
 
 export interface InjectionResult {
   detected: boolean;
@@ -563,7 +561,7 @@ function decodeLayers(text: string, hidden: Hidden): { layers: Layer[]; obfuscat
 // ---------------------------------------------------------------- scoring
 
 export interface InjectionOptions {
-  field?: Field;
+  field?: ContentField;
   threshold?: number;
 }
 
@@ -593,7 +591,7 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   const threshold = opts.threshold ?? 0.5;
   const field = opts.field;
   const src = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
-  const dataField = field === "context" || field === "tool_output" || field === "output";
+  const dataField = field === "context" || field === "tool_output";
   const dataLike = dataField || DATA_MARKERS.test(src.slice(0, 4096));
   const plainLiterals = LITERALS.firstEnds(src);
   const persona = PERSONA_GATE.some((w) => plainLiterals[w]! > 0 && plainLiterals[w]! <= 4096) && PERSONA_PROMPT.test(src.slice(0, 4096));

@@ -94,6 +94,8 @@ export interface Rule {
   boost?: number;
   /** if set, no finding without context (or a bare standalone value) */
   needsContext?: boolean;
+  /** `check` verifies a check digit or a strict structure: the finding outranks a generic guess on the same digits */
+  validated?: boolean;
 }
 
 // ---------------------------------------------------------------- validators
@@ -338,7 +340,7 @@ function groupCounts(...counts: number[]): (digits: number, groups: number) => b
 
 export const NUMERIC_RULES: Rule[] = [
   {
-    type: "CREDIT_CARD",
+    type: "CREDIT_CARD", validated: true,
     lengths: [12,13,14,15,16,17,18,19],
     fits: (d, g) => 4 * (g - 1) < d,
     check: (c) => {
@@ -353,7 +355,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.35,
   },
   {
-    type: "US_SSN",
+    type: "US_SSN", validated: true,
     lengths: [9],
     fits: groupCounts(1, 3),
     check: (c) => {
@@ -365,7 +367,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.4,
   },
   {
-    type: "US_ITIN",
+    type: "US_ITIN", validated: true,
     lengths: [9],
     fits: groupCounts(1, 3),
     check: (c) => (c.digits.length === 9 && groupsAre(c, [3, 2, 4]) && uniformSeps(c, "- ") && itinOk(c.digits) ? (c.groups.length === 3 ? 0.5 : 0.3) : 0),
@@ -373,7 +375,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.4,
   },
   {
-    type: "UK_NHS",
+    type: "UK_NHS", validated: true,
     lengths: [10],
     fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [3, 3, 4]) && uniformSeps(c, "- ") && nhsOk(c.digits) ? 0.5 : 0),
@@ -381,7 +383,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.4,
   },
   {
-    type: "CA_SIN",
+    type: "CA_SIN", validated: true,
     lengths: [9],
     fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [3, 3, 3]) && uniformSeps(c, "- ") && sinOk(c.digits) ? (c.groups.length === 3 ? 0.45 : 0.3) : 0),
@@ -389,7 +391,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.4,
   },
   {
-    type: "ABA_ROUTING_NUMBER",
+    type: "ABA_ROUTING_NUMBER", validated: true,
     lengths: [9],
     fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [4, 4, 1]) && uniformSeps(c, "-") && abaOk(c.digits) ? 0.4 : 0),
@@ -397,7 +399,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "AU_ABN",
+    type: "AU_ABN", validated: true,
     lengths: [11],
     fits: groupCounts(1, 4),
     check: (c) => (groupsAre(c, [2, 3, 3, 3]) && uniformSeps(c, " ") && abnOk(c.digits) ? 0.45 : 0),
@@ -405,7 +407,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "AU_ACN",
+    type: "AU_ACN", validated: true,
     lengths: [9],
     fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [3, 3, 3]) && uniformSeps(c, " ") && acnOk(c.digits) ? 0.4 : 0),
@@ -413,7 +415,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "AU_TFN",
+    type: "AU_TFN", validated: true,
     lengths: [9],
     fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [3, 3, 3]) && uniformSeps(c, " ") && tfnOk(c.digits) ? 0.4 : 0),
@@ -421,7 +423,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "AU_MEDICARE",
+    type: "AU_MEDICARE", validated: true,
     lengths: [10, 11],
     fits: groupCounts(1, 3, 4),
     check: (c) => (groupsAre(c, [4, 5, 1], [4, 5, 1, 1]) && uniformSeps(c, " ") && medicareOk(c.digits) ? 0.4 : 0),
@@ -429,7 +431,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "US_NPI",
+    type: "US_NPI", validated: true,
     lengths: [10],
     fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [4, 3, 3], [3, 3, 4]) && uniformSeps(c, " -") && npiOk(c.digits) ? 0.4 : 0),
@@ -437,7 +439,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "IN_AADHAAR",
+    type: "IN_AADHAAR", validated: true,
     lengths: [12],
     fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [4, 4, 4]) && uniformSeps(c, " -") && aadhaarOk(c.digits) ? 0.5 : 0),
@@ -445,7 +447,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.4,
   },
   {
-    type: "TR_NATIONAL_ID",
+    type: "TR_NATIONAL_ID", validated: true,
     lengths: [11],
     fits: groupCounts(1),
     check: (c) => (c.groups.length === 1 && trIdOk(c.digits) ? 0.45 : 0),
@@ -453,7 +455,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "PL_PESEL",
+    type: "PL_PESEL", validated: true,
     lengths: [11],
     fits: groupCounts(1),
     check: (c) => (c.groups.length === 1 && peselOk(c.digits) ? 0.45 : 0),
@@ -461,7 +463,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "KR_RRN",
+    type: "KR_RRN", validated: true,
     lengths: [13],
     fits: groupCounts(1, 2),
     check: (c) => (groupsAre(c, [6, 7]) && uniformSeps(c, "-") && krRrnOk(c.digits, false) ? 0.5 : 0),
@@ -469,7 +471,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.4,
   },
   {
-    type: "KR_FRN",
+    type: "KR_FRN", validated: true,
     lengths: [13],
     fits: groupCounts(1, 2),
     check: (c) => (groupsAre(c, [6, 7]) && uniformSeps(c, "-") && krRrnOk(c.digits, true) ? 0.5 : 0),
@@ -477,7 +479,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.4,
   },
   {
-    type: "KR_BRN",
+    type: "KR_BRN", validated: true,
     lengths: [10],
     fits: groupCounts(1, 3),
     check: (c) => (groupsAre(c, [3, 2, 5]) && uniformSeps(c, "-") && krBrnOk(c.digits) ? 0.45 : 0),
@@ -497,7 +499,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "TH_TNIN",
+    type: "TH_TNIN", validated: true,
     lengths: [13],
     fits: groupCounts(1, 5),
     check: (c) => (groupsAre(c, [1, 4, 5, 2, 1]) && uniformSeps(c, " -") && thTninOk(c.digits) ? 0.45 : 0),
@@ -505,7 +507,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "ZA_ID_NUMBER",
+    type: "ZA_ID_NUMBER", validated: true,
     lengths: [13],
     fits: groupCounts(1, 3, 5),
     check: (c) => (groupsAre(c, [6, 4, 3], [6, 4, 1, 1, 1]) && uniformSeps(c, " -") && zaIdOk(c.digits) ? 0.45 : 0),
@@ -513,7 +515,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "SE_PERSONNUMMER",
+    type: "SE_PERSONNUMMER", validated: true,
     lengths: [10, 12],
     fits: groupCounts(1, 2),
     check: (c) => ((groupsAre(c, [6, 4], [8, 4]) && uniformSeps(c, "-+")) || c.groups.length === 1) && sePnrOk(c.digits) ? 0.45 : 0,
@@ -521,7 +523,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "SE_ORGANISATIONSNUMMER",
+    type: "SE_ORGANISATIONSNUMMER", validated: true,
     lengths: [10, 12],
     fits: groupCounts(1, 2),
     check: (c) => ((groupsAre(c, [6, 4], [8, 4]) && uniformSeps(c, "-")) || c.groups.length === 1) && seOrgOk(c.digits) ? 0.45 : 0,
@@ -529,7 +531,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "IT_VAT_CODE",
+    type: "IT_VAT_CODE", validated: true,
     lengths: [11],
     fits: groupCounts(1),
     check: (c) => (c.groups.length === 1 && itVatOk(c.digits) ? 0.45 : 0),
@@ -537,7 +539,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "DE_TAX_ID",
+    type: "DE_TAX_ID", validated: true,
     lengths: [11],
     fits: groupCounts(1, 4),
     check: (c) => (groupsAre(c, [2, 3, 3, 3]) && uniformSeps(c, " ") && deTaxIdOk(c.digits) ? 0.45 : 0),
@@ -545,7 +547,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "DE_LANR",
+    type: "DE_LANR", validated: true,
     lengths: [9],
     fits: groupCounts(1),
     check: (c) => (c.groups.length === 1 && lanrOk(c.digits) && !allSame(c.digits.slice(0, 6)) ? 0.4 : 0),
@@ -553,7 +555,7 @@ export const NUMERIC_RULES: Rule[] = [
     boost: 0.45,
   },
   {
-    type: "BR_CPF",
+    type: "BR_CPF", validated: true,
     lengths: [11],
     fits: groupCounts(1, 4),
     check: (c) => ((groupsAre(c, [3, 3, 3, 2]) && c.seps.length === 3 && c.seps[0] === "." && c.seps[1] === "." && c.seps[2] === "-") || c.groups.length === 1) && cpfOk(c.digits) ? 0.45 : 0,

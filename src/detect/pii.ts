@@ -461,6 +461,8 @@ export interface PatternRule extends TokenRule {
   boost?: number;
   needsContext?: boolean;
   validate?: (v: string) => boolean;
+  /** `validate` verifies a check digit or a strict structure: the finding outranks a generic guess on the same digits */
+  validated?: boolean;
 }
 
 const ICAO: Record<string, number> = {};
@@ -567,6 +569,9 @@ const IN_STATES = new Set(
 
 const PASSPORT_CTX = ["passport", "pasaporte", "passeport", "reisepass", "passaporto", "travel document", "여권"];
 
+/** Types of the structured detectors above that verify a checksum (IBAN mod 97, crypto address checksums). */
+export const VALIDATED_STRUCTURED_TYPES: readonly string[] = ["IBAN_CODE", "CRYPTO"];
+
 // A rule's `shape` tells the scan where its match can start (see TokenShape in token-scan.ts);
 // token-scan.test.ts checks that the scan finds every match of the regex.
 export const PATTERN_RULES: PatternRule[] = [
@@ -608,7 +613,7 @@ export const PATTERN_RULES: PatternRule[] = [
     context: keywordList(["medicare", "mbi", "beneficiary", "patient"]),
   },
   {
-    type: "MEDICAL_LICENSE",
+    type: "MEDICAL_LICENSE", validated: true,
     re: /(?<![\w])[ABCDEFGHJKLMPRSTUX][A-Z9]\d{7}(?![\w])/g,
     shape: { lengths: [9], first: "A-Z" },
     base: 0.45,
@@ -616,7 +621,7 @@ export const PATTERN_RULES: PatternRule[] = [
     validate: deaOk,
   },
   {
-    type: "DE_PASSPORT",
+    type: "DE_PASSPORT", validated: true,
     re: /(?<![\w])[CFGHJKLMNPRTVWXYZ][CFGHJKLMNPRTVWXYZ0-9]{7}\d(?![\w])/g,
     shape: { lengths: [9], first: "A-Z" },
     base: 0.45,
@@ -632,7 +637,7 @@ export const PATTERN_RULES: PatternRule[] = [
     validate: (v) => /[A-Z]/.test(v),
   },
   {
-    type: "DE_HEALTH_INSURANCE",
+    type: "DE_HEALTH_INSURANCE", validated: true,
     re: /(?<![\w])[A-Z]\d{9}(?![\w])/g,
     shape: { lengths: [10], first: "A-Z" },
     base: 0.45,
@@ -640,7 +645,7 @@ export const PATTERN_RULES: PatternRule[] = [
     validate: deHealthOk,
   },
   {
-    type: "DE_SOCIAL_SECURITY",
+    type: "DE_SOCIAL_SECURITY", validated: true,
     re: /(?<![\w])\d{8}[A-Z]\d{3}(?![\w])/g,
     shape: { lengths: [12], first: "0-9" },
     base: 0.5,
@@ -672,11 +677,11 @@ export const PATTERN_RULES: PatternRule[] = [
     base: 0.3,
     context: keywordList(["kennzeichen", "kfz", "nummernschild", "fahrzeug", "license plate"]),
   },
-  { type: "ES_NIF", re: /(?<![\w])\d{7,8}-?[A-Za-z](?![\w])/g, shape: { lengths: [8, 9], parts: [7, 8], joiners: "-", wordCounts: [8, 9], first: "0-9" }, base: 0.5, context: keywordList(["nif", "dni", "documento nacional"]), validate: esNifOk },
-  { type: "ES_NIE", re: /(?<![\w])[XYZ]-?\d{7}-?[A-Z](?![\w])/g, shape: { lengths: [9], parts: [1, 8], joiners: "-", wordCounts: [9], first: "XYZ", lead: 2 }, base: 0.55, context: keywordList(["nie", "extranjero", "identificación"]), validate: esNieOk },
+  { type: "ES_NIF", validated: true, re: /(?<![\w])\d{7,8}-?[A-Za-z](?![\w])/g, shape: { lengths: [8, 9], parts: [7, 8], joiners: "-", wordCounts: [8, 9], first: "0-9" }, base: 0.5, context: keywordList(["nif", "dni", "documento nacional"]), validate: esNifOk },
+  { type: "ES_NIE", validated: true, re: /(?<![\w])[XYZ]-?\d{7}-?[A-Z](?![\w])/g, shape: { lengths: [9], parts: [1, 8], joiners: "-", wordCounts: [9], first: "XYZ", lead: 2 }, base: 0.55, context: keywordList(["nie", "extranjero", "identificación"]), validate: esNieOk },
   { type: "ES_PASSPORT", re: /(?<![\w])[A-Za-z]{3}\d{6}(?![\w])/g, shape: { lengths: [9], first: "A-Za-z" }, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
   {
-    type: "FI_PERSONAL_IDENTITY_CODE",
+    type: "FI_PERSONAL_IDENTITY_CODE", validated: true,
     re: /(?<!\d)\d{6}[-+ABCDEFYXWVU]\d{3}[0-9A-Y](?![\w])/g,
     shape: { lengths: [11], parts: [6], joiners: "-+", first: "0-9", startsInRun: true },
     base: 0.6,
@@ -684,7 +689,7 @@ export const PATTERN_RULES: PatternRule[] = [
     validate: fiHetuOk,
   },
   {
-    type: "IT_FISCAL_CODE",
+    type: "IT_FISCAL_CODE", validated: true,
     re: /(?<![\w])[A-Z]{6}[\dLMNP-V]{2}[A-EHLMPR-T][\dLMNP-V]{2}[A-Z][\dLMNP-V]{3}[A-Z](?![\w])/gi,
     shape: { lengths: [16], first: "A-Z", digitOptional: true },
     base: 0.6,
@@ -728,7 +733,7 @@ export const PATTERN_RULES: PatternRule[] = [
     validate: (v) => /[A-Z]/.test(v.slice(1)) || false,
   },
   { type: "KR_PASSPORT", re: /(?<![\w])[MSROD]\d{8}(?![\w])/g, shape: { lengths: [9], first: "MSROD" }, base: 0.3, context: keywordList(PASSPORT_CTX), needsContext: true },
-  { type: "SG_NRIC_FIN", re: /(?<![\w])[STFGM]\d{7}[A-Z](?![\w])/gi, shape: { lengths: [9], first: "STFGM" }, base: 0.6, context: keywordList(["nric", "fin", "identity card"]), validate: sgNricOk },
+  { type: "SG_NRIC_FIN", validated: true, re: /(?<![\w])[STFGM]\d{7}[A-Z](?![\w])/gi, shape: { lengths: [9], first: "STFGM" }, base: 0.6, context: keywordList(["nric", "fin", "identity card"]), validate: sgNricOk },
   {
     type: "SG_UEN",
     re: /(?<![\w])(?:\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])(?![\w])/g,

@@ -5,7 +5,7 @@
 // literal their match must hold (tokenStarts, keywordStarts, credentialUrlMatches), giving the matches
 // of a whole-text scan; the private-key and mysql -p regexes run only when their literal is present.
 
-import { crc32 } from "node:zlib";
+import { checksum } from "../accounts/token-format.ts";
 import type { Finding } from "./types.ts";
 
 // ---------------------------------------------------------------- placeholders
@@ -101,22 +101,10 @@ function entropy(s: string): number {
 
 // ---------------------------------------------------------------- svc_live_ tokens
 
-const B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-/** Base62 (0-9A-Za-z, big-endian digits) of crc32(random part), left-padded with '0' to 6 chars. */
-export function svcTokenChecksum(random: string): string {
-  let n = crc32(random) >>> 0;
-  let s = "";
-  while (n > 0) {
-    s = B62[n % 62]! + s;
-    n = Math.floor(n / 62);
-  }
-  return s.padStart(6, "0");
-}
-
+// The format is accounts' (token-format.ts): the checksum is computed there, once, for both issuing and finding tokens.
 export function isValidSvcToken(token: string): boolean {
   const m = /^svc_live_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/.exec(token);
-  return m !== null && svcTokenChecksum(m[1]!) === m[2];
+  return m !== null && checksum(m[1]!) === m[2];
 }
 
 // ---------------------------------------------------------------- fixed-format tokens

@@ -1,10 +1,21 @@
-/** A detected span. `start`/`end` are JavaScript string indices (UTF-16 code units), end exclusive. */
+/** Which part of an agent action a text is (the content fields of an invocation). */
+export type ContentField = "prompt" | "response" | "context" | "tool_input" | "tool_output";
+
+/** What a finding is about: personal data, a credential, or an instruction aimed at the model. */
+export type FindingCategory = "pii" | "secret" | "injection";
+
+/**
+ * A detected span: the one finding type of the service (detectors, storage, policy, reports).
+ * `start`/`end` are JavaScript string indices (UTF-16 code units), end exclusive.
+ */
 export interface Finding {
   type: string;
   start: number;
   end: number;
   /** Confidence in [0, 1]. */
   score: number;
+  /** Set once the finding leaves the detectors (storage scan, policy); always `categoryOf(type)`. */
+  category?: FindingCategory;
 }
 
 /** A pure detector: text in, findings out. Must run in time linear in `text.length`. */
@@ -45,4 +56,8 @@ export function isInjectionType(type: string): boolean {
 /** Everything that is neither a secret nor an injection finding is PII (Presidio entity names). */
 export function isPiiType(type: string): boolean {
   return !isSecretType(type) && !isInjectionType(type);
+}
+
+export function categoryOf(type: string): FindingCategory {
+  return isInjectionType(type) ? "injection" : isSecretType(type) ? "secret" : "pii";
 }

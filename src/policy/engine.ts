@@ -2,18 +2,12 @@
 // flag_for_review or deny. Pure functions; the ids of the rules that fired are
 // the reasons stored with the record.
 
+import type { ContentField, Finding, FindingCategory } from '../detect/types.ts';
+
 export type Verdict = 'allow' | 'flag_for_review' | 'deny';
-export type ContentField = 'prompt' | 'response' | 'context' | 'tool_input' | 'tool_output';
 
-export type FindingCategory = 'pii' | 'secret' | 'injection';
-
-export interface Finding {
-  type: string;
-  start: number;
-  end: number;
-  score: number;
-  category?: FindingCategory;
-}
+// The finding vocabulary is detect's (one Finding, one field type); re-exported for policy's callers.
+export type { ContentField, Finding, FindingCategory };
 
 export interface FieldFindings {
   field: ContentField;

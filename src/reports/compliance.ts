@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { categoryOf } from '../ingest/scanner.ts';
+import { categoryOf } from '../detect/index.ts';
 import { bump, emptyTotals, normalizeTotals, OPEN_ITEMS_LIMIT, type Period, type ReportFacts } from './facts.ts';
 import { policiesInForce } from './recount.ts';
 

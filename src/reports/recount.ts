@@ -1,4 +1,4 @@
-import { categoryOf } from '../ingest/scanner.ts';
+import { categoryOf } from '../detect/index.ts';
 import {
   bump,
   emptyTotals,

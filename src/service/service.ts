@@ -13,7 +13,7 @@ import { registerRateLimits } from '../http/rate-limit.ts';
 import { createIngest } from '../ingest/ingest.ts';
 import { outputScanHandler } from '../ingest/output-scan.ts';
 import { OUTPUT_SCAN_JOB } from '../ingest/record.ts';
-import { detectScanner } from '../ingest/scanner.ts';
+import { scanField } from '../detect/index.ts';
 import { JobWorker } from '../jobs/jobs.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
@@ -83,7 +83,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const ingest = createIngest({
     ctx,
     writer: ledger.writer,
-    scan: detectScanner,
+    scan: scanField,
     workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
     policyFor: (tenantId) => policy.policyFor(tenantId),
     toolInScope: (tenantId, agentKey, tool) => policy.toolInScope(tenantId, agentKey, tool),
@@ -97,7 +97,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     {
       [OUTPUT_SCAN_JOB]: outputScanHandler({
         writer: ledger.writer,
-        scan: detectScanner,
+        scan: scanField,
         policyFor: (tenantId) => policy.policyFor(tenantId),
         now: ctx.now,
       }),
