@@ -4,16 +4,20 @@ import type { AccountStatus, Principal } from '../http/auth.ts';
 import type { AppContext } from '../http/context.ts';
 import { accountRoutes } from './account-routes.ts';
 import { createApiTokenResolver } from './api-tokens.ts';
+import { createSessionResolver } from './console-sessions.ts';
 import type { AppendAudit, UsageSource } from './deps.ts';
 import { getWorkspace } from './directory.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { accountStatus } from './plans.ts';
+import { sessionRoutes } from './session-routes.ts';
 import { safeEqual } from './token-format.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
 
 export interface AccountsModule {
   /** Resolves API tokens and the operator token; other kinds are someone else's. */
   resolve(token: string): Promise<Principal | null>;
+  /** Resolves a console session token (from the session cookie). */
+  resolveSession(token: string): Promise<Principal | null>;
   accountStatus(tenantId: string): Promise<AccountStatus | null>;
   /** Status and plan caps of a workspace, for the event endpoints' gate and caps. */
   workspacePlan(tenantId: string): Promise<{ status: AccountStatus; caps: PlanCaps } | null>;
@@ -26,6 +30,7 @@ export function createAccounts(
 ): AccountsModule {
   const deps = { ctx, ...opts };
   const resolveApiToken = createApiTokenResolver(ctx.db, (err) => console.error('last_used_at update failed', err));
+  const resolveSession = createSessionResolver(ctx.db, ctx.now, (err) => console.error('session last_used_at update failed', err));
   const operatorToken = ctx.config.operatorToken;
   return {
     async resolve(token) {
@@ -33,6 +38,7 @@ export function createAccounts(
       if (operatorToken !== undefined && safeEqual(token, operatorToken)) return { kind: 'operator' };
       return null;
     },
+    resolveSession,
     async accountStatus(tenantId) {
       const ws = await getWorkspace(ctx.db, tenantId);
       return ws ? accountStatus(ws, ctx.now()) : null;
@@ -44,6 +50,7 @@ export function createAccounts(
     async routes(app) {
       await accountRoutes(app, deps);
       await workspaceRoutes(app, deps);
+      await sessionRoutes(app, deps);
       if (operatorToken !== undefined) await operatorRoutes(app, deps);
     },
   };

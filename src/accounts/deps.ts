@@ -2,7 +2,14 @@ import type { Queryable } from '../db/db.ts';
 
 /** An account-side change that matters to an auditor, recorded as a leaf of the workspace log. */
 export interface AuditEntry {
-  kind: 'token_issued' | 'token_revoked' | 'member_change' | 'subscription_change' | 'workspace_created';
+  kind:
+    | 'token_issued'
+    | 'token_revoked'
+    | 'member_change'
+    | 'subscription_change'
+    | 'workspace_created'
+    | 'console_session_started'
+    | 'console_session_revoked';
   [field: string]: unknown;
 }
 

@@ -8,10 +8,14 @@ export const LAST_USED_GRANULARITY_MS = 60_000;
  * nodes racing on one token write at most once a minute between them. The
  * write runs after the lookup, without delaying the request.
  */
-export function lastUsedToucher(write: (tenantId: string, tokenId: string) => Promise<unknown>, onError: (err: unknown) => void) {
+export function lastUsedToucher(
+  write: (tenantId: string, tokenId: string) => Promise<unknown>,
+  onError: (err: unknown) => void,
+  clock: () => number = Date.now,
+) {
   const touched = new Map<string, number>();
   return (tenantId: string, tokenId: string, lastUsedAt: Date | null): void => {
-    const now = Date.now();
+    const now = clock();
     const seen = Math.max(lastUsedAt?.getTime() ?? 0, touched.get(tokenId) ?? 0);
     if (now - seen < LAST_USED_GRANULARITY_MS) return;
     if (touched.size >= 100_000) touched.clear();

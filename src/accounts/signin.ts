@@ -1,9 +1,11 @@
+import type { Queryable } from '../db/db.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { signInMail } from '../mail/signin-mail.ts';
 import { issueApiToken } from './api-tokens.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
 import {
   type Account,
+  type Workspace,
   accountView,
   createWorkspaceWithAdmin,
   findAccountByEmail,
@@ -55,6 +57,33 @@ export async function requestCode(deps: AccountRouteDeps, email: string, domain:
  * creates its workspace, and issues an API token, all in one transaction.
  */
 export async function verifyCode(deps: AccountRouteDeps, email: string, domain: string, code: string) {
+  return signInWithCode(deps, email, domain, code, async (tx, account, ws, now) => {
+    const name = `sign-in ${now.toISOString().slice(0, 16)}Z`;
+    const issued = await issueApiToken(tx, account.tenant_id, account.account_id, name, now);
+    await deps.appendAudit(tx, account.tenant_id, {
+      kind: 'token_issued',
+      token_id: issued.token_id,
+      token_prefix: issued.prefix,
+      account_id: account.account_id,
+      by_account_id: account.account_id,
+      via: 'sign-in',
+    });
+    return { ...issued, account: accountView(account, ws) };
+  });
+}
+
+/**
+ * The sign-in itself, shared by the API (an API token) and the console (a
+ * session cookie): `issue` runs in the same transaction as the account's
+ * creation, so a failed issue leaves no half-made workspace.
+ */
+export async function signInWithCode<T>(
+  deps: AccountRouteDeps,
+  email: string,
+  domain: string,
+  code: string,
+  issue: (tx: Queryable, account: Account, ws: Workspace, now: Date) => Promise<T>,
+): Promise<T> {
   const { ctx } = deps;
   const now = ctx.now();
   if (!/^\d{1,32}$/.test(code)) throw invalidCode();
@@ -89,16 +118,6 @@ export async function verifyCode(deps: AccountRouteDeps, email: string, domain: 
       }
     }
     const ws = await getWorkspace(tx, account.tenant_id);
-    const name = `sign-in ${now.toISOString().slice(0, 16)}Z`;
-    const issued = await issueApiToken(tx, account.tenant_id, account.account_id, name, now);
-    await deps.appendAudit(tx, account.tenant_id, {
-      kind: 'token_issued',
-      token_id: issued.token_id,
-      token_prefix: issued.prefix,
-      account_id: account.account_id,
-      by_account_id: account.account_id,
-      via: 'sign-in',
-    });
-    return { ...issued, account: accountView(account, ws!) };
+    return issue(tx, account, ws!, now);
   });
 }

@@ -8,7 +8,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
-export const TOKEN_PREFIXES = ['svc_live_', 'svc_ingress_'] as const;
+export const TOKEN_PREFIXES = ['svc_live_', 'svc_ingress_', 'svc_session_'] as const;
 export type TokenPrefix = (typeof TOKEN_PREFIXES)[number];
 
 export const BASE62_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

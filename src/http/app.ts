@@ -83,7 +83,10 @@ export async function buildApp(ctx: AppContext, modules: AppModules): Promise<Fa
         description: 'Signed, tamper-evident audit trail of what AI agents do.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          session: { type: 'apiKey', in: 'cookie', name: '__Host-al_session', description: 'The console session (see POST /api/v1/console/session); writes also need the x-csrf-token header.' },
+        },
       },
     },
   });

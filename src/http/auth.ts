@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpProblem, forbidden, unauthorized } from './problem.ts';
+import { CSRF_HEADER, csrfMatches, csrfTokenFor, isSafeMethod, originAllowed, sessionCookieOf } from './session-cookie.ts';
 
 export type Role = 'admin' | 'operator' | 'viewer' | 'auditor';
 export const ROLES: readonly Role[] = ['admin', 'operator', 'viewer', 'auditor'];
@@ -33,6 +34,10 @@ export interface AuthServices {
   resolve(token: string): Promise<Principal | null>;
   /** The derived account status of a workspace (null when the workspace does not exist). */
   accountStatus(tenantId: string): Promise<AccountStatus | null>;
+  /** Resolves a console session token (the cookie); without it, cookies authenticate nothing. */
+  resolveSession?(token: string): Promise<Principal | null>;
+  /** PUBLIC_URL, an origin accepted besides the request's own for cookie-authenticated writes. */
+  publicUrl?: string | undefined;
 }
 
 declare module 'fastify' {
@@ -40,6 +45,8 @@ declare module 'fastify' {
   interface FastifyContextConfig extends Partial<RouteAuth> {}
   interface FastifyRequest {
     principal: Principal | null;
+    /** The CSRF token of the console session that authenticated this request (cookie auth only). */
+    consoleCsrf: string | null;
   }
 }
 
@@ -70,15 +77,30 @@ export async function requireActive(services: AuthServices, tenantId: string): P
  */
 export function registerAuth(app: FastifyInstance, services: AuthServices): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('consoleCsrf', null);
   app.addHook('onRequest', async (req: FastifyRequest) => {
     const cfg = req.routeOptions.config;
     const mode = cfg.auth ?? 'none';
     if (mode === 'none') return;
-    if (mode === 'optional' && req.headers.authorization === undefined) return;
-    const m = BEARER.exec(req.headers.authorization ?? '');
-    if (!m) throw unauthorized();
-    const principal = await services.resolve(m[1]!);
-    if (!principal) throw unauthorized('The bearer token is unknown, revoked or expired.');
+    let principal: Principal | null;
+    // A request with an Authorization header is judged by it alone; the
+    // console's cookie counts only when there is none.
+    const session = req.headers.authorization === undefined && services.resolveSession ? sessionCookieOf(req.headers.cookie) : null;
+    if (session !== null) {
+      principal = await services.resolveSession!(session);
+      if (!principal && mode === 'optional') return; // a stale cookie on a public route: anonymous
+      if (!principal) throw unauthorized('The console session is unknown, signed out or expired; sign in again.');
+      if (!isSafeMethod(req.method) && (!originAllowed(req, services.publicUrl) || !csrfMatches(session, req.headers[CSRF_HEADER]))) {
+        throw forbidden('A console request that changes something must come from this origin with its x-csrf-token header.');
+      }
+      req.consoleCsrf = csrfTokenFor(session);
+    } else {
+      if (mode === 'optional' && req.headers.authorization === undefined) return;
+      const m = BEARER.exec(req.headers.authorization ?? '');
+      if (!m) throw unauthorized();
+      principal = await services.resolve(m[1]!);
+      if (!principal) throw unauthorized('The bearer token is unknown, revoked or expired.');
+    }
     if (mode === 'optional') {
       req.principal = principal;
       return;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createAccounts } from '../accounts/accounts.ts';
+import { consoleRoutes } from '../console/routes.ts';
 import type { Config } from '../config/config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
@@ -109,6 +110,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     auth: {
       resolve: async (token) => (await accounts.resolve(token)) ?? ingest.resolve(token),
       accountStatus: (tenantId) => accounts.accountStatus(tenantId),
+      resolveSession: (token) => accounts.resolveSession(token),
+      publicUrl: config.publicUrl,
     },
     routes: [(a) => registerRateLimits(a, config.redisUrl), (a) => accounts.routes(a),
       (a) => ingest.routes(a),
@@ -116,6 +119,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       (a) => ledger.routes(a),
       (a) => reportRoutes(a, ctx, ledger),
       (a) => createReview({ ctx, writer: ledger.writer }).routes(a),
+      (a) => consoleRoutes(a),
     ],
   });
   await app.ready();

@@ -1,0 +1,6 @@
+import { PageHeader } from '../components/ui';
+
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export function Agents(_props: { search?: Record<string, string | undefined> }) {
+  return <PageHeader title="Agents" />;
+}

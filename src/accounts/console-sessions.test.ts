@@ -1,0 +1,124 @@
+// Console sessions over HTTP: the cookie, its CSRF defence, listing,
+// revocation and expiry, on both stores.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { eachStore } from '../testing/harness.ts';
+
+eachStore('console sessions', (get) => {
+  const email = 'dana@sessions-co.com';
+  const host = 'console.test';
+  async function signIn(e = email, headers: Record<string, string> = {}) {
+    const t = get();
+    const code = await t.requestCode(e);
+    const res = await t.request({ method: 'POST', url: '/api/v1/console/session', headers: { host, ...headers }, payload: { email: e, code } });
+    return res;
+  }
+  const cookieOf = (setCookie: string | string[] | undefined) => {
+    const c = Array.isArray(setCookie) ? setCookie[0]! : setCookie!;
+    return c.split(';')[0]!;
+  };
+
+  test('sign-in sets a Secure, HttpOnly, SameSite=Strict __Host- cookie holding a session token, never an API token', async () => {
+    const res = await signIn();
+    assert.equal(res.statusCode, 200, res.body);
+    const set = String(res.headers['set-cookie']);
+    assert.match(set, /^__Host-al_session=svc_session_[0-9A-Za-z]{36}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict; Secure$/);
+    const body = res.json();
+    assert.equal(body.account.email, email);
+    assert.equal(typeof body.csrf_token, 'string');
+    assert.equal(JSON.stringify(body).includes('svc_'), false, 'the body holds no token');
+    const stored = await get().testDb.db.query<{ token_hash: Uint8Array }>('SELECT token_hash FROM console_sessions');
+    assert.equal(stored.length, 1);
+    assert.equal(stored[0]!.token_hash.length, 32, 'only the SHA-256 of the token is stored');
+  });
+
+  test('over plain http to a loopback address the cookie drops Secure (and the __Host- prefix it requires)', async () => {
+    const res = await signIn(email, { host: '127.0.0.1:8080' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(String(res.headers['set-cookie']), /^al_session=svc_session_\w+; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict$/);
+  });
+
+  test('a sign-in posted from another origin is refused (login CSRF)', async () => {
+    const res = await signIn(email, { origin: 'https://evil.example' });
+    assert.equal(res.statusCode, 403);
+  });
+
+  test('writes need the x-csrf-token of the session and this origin; reads need only the cookie', async () => {
+    const t = get();
+    const res = await signIn();
+    const cookie = cookieOf(res.headers['set-cookie']);
+    const csrf = res.json().csrf_token as string;
+    const issue = (headers: Record<string, string>) =>
+      t.request({ method: 'POST', url: '/api/v1/accounts/tokens', headers: { host, cookie, ...headers }, payload: { name: 'ci' } });
+    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode, 200);
+    assert.equal((await issue({})).statusCode, 403, 'no CSRF header');
+    assert.equal((await issue({ 'x-csrf-token': 'x'.repeat(43) })).statusCode, 403, 'a wrong CSRF token');
+    const other = cookieOf((await signIn()).headers['set-cookie']);
+    assert.notEqual(other, cookie);
+    assert.equal((await issue({ 'x-csrf-token': (await t.request({ method: 'GET', url: '/api/v1/console/session', headers: { host, cookie: other } })).json().csrf_token })).statusCode, 403, "another session's token");
+    assert.equal((await issue({ 'x-csrf-token': csrf, origin: 'https://evil.example' })).statusCode, 403, 'a foreign origin');
+    const ok = await issue({ 'x-csrf-token': csrf, origin: `http://${host}` });
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.match(ok.json().token, /^svc_live_/);
+    // GET /console/session hands the same CSRF token to a reloaded console.
+    const again = await t.request({ method: 'GET', url: '/api/v1/console/session', headers: { host, cookie } });
+    assert.equal(again.json().csrf_token, csrf);
+  });
+
+  test('sessions are listed (current marked), revocable, and sign-out revokes and clears the cookie', async () => {
+    const t = get();
+    const res = await signIn();
+    const cookie = cookieOf(res.headers['set-cookie']);
+    const csrf = res.json().csrf_token as string;
+    const list = await t.request({ method: 'GET', url: '/api/v1/console/sessions', headers: { host, cookie } });
+    const sessions = list.json().sessions as Array<{ session_id: string; current: boolean; prefix: string }>;
+    assert.ok(sessions.length >= 2);
+    assert.equal(sessions.filter((s) => s.current).length, 1);
+    assert.equal(sessions.find((s) => s.current)!.session_id, res.json().session_id);
+    assert.equal(JSON.stringify(sessions).includes('svc_session_') && !sessions.every((s) => s.prefix.length === 16), false);
+
+    // Revoke another session by id.
+    const victim = sessions.find((s) => !s.current)!.session_id;
+    const del = await t.request({ method: 'DELETE', url: `/api/v1/console/sessions/${victim}`, headers: { host, cookie, 'x-csrf-token': csrf } });
+    assert.equal(del.statusCode, 204);
+    const after = (await t.request({ method: 'GET', url: '/api/v1/console/sessions', headers: { host, cookie } })).json().sessions;
+    assert.equal(after.some((s: { session_id: string }) => s.session_id === victim), false);
+
+    const out = await t.request({ method: 'DELETE', url: '/api/v1/console/session', headers: { host, cookie, 'x-csrf-token': csrf } });
+    assert.equal(out.statusCode, 204);
+    assert.match(String(out.headers['set-cookie']), /Max-Age=0/);
+    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode, 401);
+  });
+
+  test('a session expires after 12 hours and lapses after 2 idle hours', async () => {
+    const t = get();
+    const cookie = cookieOf((await signIn()).headers['set-cookie']);
+    const me = async () => (await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode;
+    assert.equal(await me(), 200);
+    t.clock.advance(119 * 60_000);
+    assert.equal(await me(), 200, 'used within 2 hours');
+    await new Promise((r) => setTimeout(r, 50)); // the last-used write runs after the answer
+    t.clock.advance(119 * 60_000);
+    assert.equal(await me(), 200, 'idle time counts from the last use');
+    await new Promise((r) => setTimeout(r, 50));
+    t.clock.advance(121 * 60_000);
+    assert.equal(await me(), 401, 'idle for over 2 hours');
+    const fresh = cookieOf((await signIn()).headers['set-cookie']);
+    for (let i = 0; i < 7; i++) {
+      t.clock.advance(100 * 60_000);
+      const s = (await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie: fresh } })).statusCode;
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(s, i < 7 && (i + 1) * 100 < 720 ? 200 : 401, `after ${(i + 1) * 100} minutes`);
+    }
+  });
+
+  test('a bearer token wins over a cookie, and API tokens cannot be used as the cookie', async () => {
+    const t = get();
+    const signed = await t.signIn('erin@sessions-co.com');
+    const bad = await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie: `al_session=${signed.token}` } });
+    assert.equal(bad.statusCode, 401);
+    const cookie = cookieOf((await signIn()).headers['set-cookie']);
+    const both = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: signed.token, headers: { host, cookie } });
+    assert.equal(both.json().account.email, 'erin@sessions-co.com');
+  });
+});

@@ -1,0 +1,42 @@
+// The built console as the service serves it: CSP, caching, the SPA fallback.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { eachStore } from '../testing/harness.ts';
+import { ensureConsoleBuilt } from './build.ts';
+
+before(() => {
+  ensureConsoleBuilt();
+});
+
+eachStore('console assets', (get) => {
+  test('/console/ is the app shell with a strict CSP; any deeper path falls back to it', async () => {
+    const t = get();
+    assert.equal((await t.request({ method: 'GET', url: '/console' })).headers.location, '/console/');
+    for (const url of ['/console/', '/console/invocations?verdict=deny', '/console/audit']) {
+      const res = await t.request({ method: 'GET', url });
+      assert.equal(res.statusCode, 200, url);
+      assert.match(String(res.headers['content-type']), /^text\/html/);
+      assert.match(res.body, /<div id="root"><\/div>/);
+      assert.doesNotMatch(res.body, /<script>(?!<\/script>)|<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
+      const csp = String(res.headers['content-security-policy']);
+      assert.match(csp, /script-src 'self'(;|$)/);
+      assert.match(csp, /frame-ancestors 'none'/);
+      assert.equal(res.headers['cache-control'], 'no-cache');
+    }
+  });
+
+  test('hashed assets are cached immutable and gzipped; a missing asset is a 404, never the HTML shell', async () => {
+    const t = get();
+    const html = (await t.request({ method: 'GET', url: '/console/' })).body;
+    const js = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const res = await t.request({ method: 'GET', url: js, headers: { 'accept-encoding': 'gzip, br' } });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(res.headers['content-encoding'], 'gzip');
+    assert.match(String(res.headers['content-type']), /^text\/javascript/);
+    const again = await t.request({ method: 'GET', url: js, headers: { 'if-none-match': String(res.headers.etag) } });
+    assert.equal(again.statusCode, 304);
+    const missing = await t.request({ method: 'GET', url: '/console/assets/nope-123.js' });
+    assert.equal(missing.statusCode, 404);
+  });
+});
