@@ -13,6 +13,7 @@ import { decodeBase64, encodeBase64 } from '../ledger/bytes.ts';
 import { leafHashOf } from '../ledger/leaf.ts';
 import { verifyConsistency } from '../ledger/merkle.ts';
 import { type Checkpoint, NoteError, openCheckpoint, parseCheckpoint, parseVerifierKey } from '../ledger/note.ts';
+import { type CosignerKey, parseCosignerKey, verifyCosignatures } from '../witness/cosignature.ts';
 import { checkReport, parseReport, type ReportFile } from './verify-report.ts';
 import {
   type Bundle,
@@ -39,6 +40,9 @@ export const VERIFY_USAGE = `usage: agent-ledger verify (--url URL [--token T] |
   --export FILE           write a bundle (checkpoint, keys, origin, all entries) for --bundle
   --report FILE           a compliance report (JSON): its checkpoint must verify, and every
                           figure in it must be what the log's leaves say
+  --witness KEY           a witness's cosigner key (name+hex8+base64(0x04 ‖ key)); repeatable
+  --witness-quorum N      the checkpoint (or the report's / bundle's) must carry valid
+                          cosignatures by at least N of the --witness keys (default 1)
 
 exit status: 0 intact, 1 verification failed, 2 usage or connection error
 `;
@@ -73,6 +77,8 @@ interface Options {
   saveCheckpoint: string | undefined;
   export: string | undefined;
   report: ReportFile | undefined;
+  witnesses: CosignerKey[];
+  quorum: number;
 }
 
 // ---- output --------------------------------------------------------------------
@@ -113,6 +119,8 @@ const OPTIONS = {
   'save-checkpoint': { type: 'string' },
   export: { type: 'string' },
   report: { type: 'string' },
+  witness: { type: 'string', multiple: true },
+  'witness-quorum': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -158,7 +166,20 @@ function parseOptions(args: string[]): Options | 'help' {
     }
     return id;
   });
+  const witnesses = (values.witness ?? []).map((k) => {
+    try {
+      return parseCosignerKey(k);
+    } catch (err) {
+      throw new CannotVerify(`--witness ${JSON.stringify(k)} is not a cosigner key: ${(err as Error).message}`);
+    }
+  });
+  const q = values['witness-quorum'];
+  if (q !== undefined && (!/^[1-9][0-9]{0,2}$/.test(q) || Number(q) > witnesses.length)) {
+    throw new CannotVerify(`--witness-quorum must be between 1 and the number of --witness keys (${witnesses.length})`);
+  }
   return {
+    witnesses,
+    quorum: q === undefined ? Math.min(1, witnesses.length) : Number(q),
     url: values.url,
     token,
     bundle: values.bundle,
@@ -273,11 +294,12 @@ async function run(opts: Options): Promise<number> {
   };
   const failures = [...g.fetchFailures, ...verifyBundle(bundle)];
   if (opts.report) failures.push(...checkReport(opts.report, g.keys, g.entries));
+  const cosigned = checkWitnesses(g.checkpoint, opts, failures);
   if (failures.some((f) => f.kind === 'root') && !failures.some((f) => f.kind === 'entry') && g.client) {
     const located = await locateDivergence(g.client, g.checkpoint, g.keys, g.entries);
     if (located) failures.push(located);
   }
-  report(g, opts, failures);
+  report(g, opts, failures, cosigned);
 
   if (opts.export !== undefined) writeBundle(opts.export, g);
   if (failures.length === 0 && opts.saveCheckpoint !== undefined) {
@@ -536,7 +558,31 @@ async function locateDivergence(client: Client, note: string, keys: readonly str
 
 // ---- report --------------------------------------------------------------------
 
-function report(g: Gathered, opts: Options, failures: readonly Failure[]): void {
+/**
+ * With --witness: the checkpoint must carry valid cosignatures by at least
+ * --witness-quorum of those keys. A log rewritten and re-signed by whoever
+ * holds the service key cannot get them: a witness cosigns only trees
+ * consistent with the last one it cosigned.
+ */
+function checkWitnesses(note: string, opts: Options, failures: Failure[]): Array<{ name: string; time: number }> {
+  if (opts.witnesses.length === 0) return [];
+  let found: Array<{ name: string; time: number }> = [];
+  try {
+    found = verifyCosignatures(note, opts.witnesses);
+  } catch (err) {
+    failures.push({ kind: 'witness', message: `a witness cosignature does not verify: ${(err as Error).message}` });
+    return [];
+  }
+  if (found.length < opts.quorum) {
+    failures.push({
+      kind: 'witness',
+      message: `the checkpoint carries ${found.length} valid cosignature(s) by the given witnesses; ${opts.quorum} required`,
+    });
+  }
+  return found;
+}
+
+function report(g: Gathered, opts: Options, failures: readonly Failure[], cosigned: ReadonlyArray<{ name: string; time: number }> = []): void {
   const failed = (...kinds: Failure['kind'][]) => failures.filter((f) => kinds.includes(f.kind));
   const cp = tryOpen(g.checkpoint, g.keys) ?? tryParseCheckpoint(g.checkpoint);
   row(opts.url !== undefined ? 'service' : 'bundle', g.source);
@@ -585,6 +631,14 @@ function report(g: Gathered, opts: Options, failures: readonly Failure[]): void 
           `${failed('consistency').length ? 'FAILED' : `consistent (${proof}older root recomputed from the leaves)`}`,
       );
     }
+  }
+  if (opts.witnesses.length > 0) {
+    const who = cosigned.map((c) => `${c.name} at ${new Date(c.time * 1000).toISOString()}`).join(', ');
+    row(
+      'witnesses',
+      `${cosigned.length} of ${opts.witnesses.length} cosigned (quorum ${opts.quorum})${who ? `: ${who}` : ''}: ` +
+        (failed('witness').length ? 'FAILED' : 'quorum met'),
+    );
   }
   if (opts.report) {
     const bad = failures.filter((f) => f.kind === 'report');

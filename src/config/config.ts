@@ -1,3 +1,5 @@
+import { type CosignerKey, parseCosignerKey } from '../witness/cosignature.ts';
+
 // Configuration comes from the environment only. Every variable is validated at
 // start; a bad value stops the start with one line naming the variable.
 
@@ -35,6 +37,17 @@ export interface Config {
   signupLimitWindow: number;
   /** Take the client address from X-Forwarded-For (behind a load balancer). */
   trustProxy: boolean;
+  /** C2SP witnesses every new checkpoint is submitted to: add-checkpoint prefix and cosigner key. */
+  witnesses: WitnessConfig[];
+  /** Longest wait before a down witness is tried again. */
+  witnessRetryMaxSeconds: number;
+}
+
+export interface WitnessConfig {
+  /** The submission prefix: POST <url>/add-checkpoint. */
+  url: string;
+  /** The witness's cosigner verifier key (name+hex8+base64(0x04 ‖ key)). */
+  key: CosignerKey;
 }
 
 export const DEFAULT_PLANS: Record<PlanTier, PlanCaps> = {
@@ -119,6 +132,30 @@ function plans(env: Env): Record<PlanTier, PlanCaps> {
   return out;
 }
 
+/** WITNESS_URLS and WITNESS_KEYS: two comma-separated lists, the n-th key is the n-th witness's. */
+function witnesses(env: Env): WitnessConfig[] {
+  const list = (name: string) => (str(env, name) ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '');
+  const urls = list('WITNESS_URLS');
+  const keys = list('WITNESS_KEYS');
+  if (urls.length !== keys.length) {
+    throw new ConfigError(`WITNESS_URLS names ${urls.length} witness(es) but WITNESS_KEYS ${keys.length}: give one cosigner key per URL`);
+  }
+  return urls.map((raw, i) => {
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      throw new ConfigError(`WITNESS_URLS: ${JSON.stringify(raw)} is not a URL`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('WITNESS_URLS must be http(s) URLs');
+    try {
+      return { url: raw.replace(/\/+$/, ''), key: parseCosignerKey(keys[i]!) };
+    } catch (err) {
+      throw new ConfigError(`WITNESS_KEYS: ${JSON.stringify(keys[i])} is not a cosigner key: ${(err as Error).message}`);
+    }
+  });
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -156,5 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     signupLimitPerEmail: int(env, 'SIGNUP_LIMIT_PER_EMAIL', 5, 1, 1_000_000),
     signupLimitWindow: int(env, 'SIGNUP_LIMIT_WINDOW_SECONDS', 3600, 1, 86_400),
     trustProxy: flag(env, 'TRUST_PROXY'),
+    witnesses: witnesses(env),
+    witnessRetryMaxSeconds: int(env, 'WITNESS_RETRY_MAX_SECONDS', 300, 1, 86_400),
   };
 }

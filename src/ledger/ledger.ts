@@ -3,7 +3,9 @@ import type { Queryable } from '../db/db.ts';
 import type { AppContext } from '../http/context.ts';
 import { type LogEntry, beginAppend } from './append.ts';
 import { auditRoutes } from './audit-routes.ts';
-import { CheckpointScheduler, checkpointOfSize, originOf, signHead, type StoredCheckpoint } from './checkpoints.ts';
+import { CheckpointScheduler, checkpointOfSize, latestCheckpoint, originOf, signHead, type StoredCheckpoint } from './checkpoints.ts';
+import { readNodes } from './log-store.ts';
+import { consistencyNeeds, consistencyProof } from './merkle.ts';
 import { LogWriter } from './log-writer.ts';
 import { tileRoutes } from './tile-routes.ts';
 import { formatVerifierKey, keyId, type SignerKey, signerKeyFromSeed, type VerifierKey, verifierKeyFor } from './note.ts';
@@ -23,14 +25,27 @@ export interface LedgerModule {
   checkpointOfSize(tx: Queryable, tenantId: string, size: number): ReturnType<typeof signHead>;
   /** The checkpoint note with the witnesses' cosignatures of its size appended (when any). */
   cosigned(tenantId: string, checkpoint: StoredCheckpoint): Promise<string>;
-  /** Where cosignatures come from (the witness module); until set, notes are served as signed. */
-  useCosignatures(source: CosignatureSource): void;
+  /** The checkpoint submitted to the witnesses now (bounded wait), with the cosignatures gathered. */
+  cosignNow(tenantId: string, checkpoint: StoredCheckpoint): Promise<string>;
+  /** Connects the witness module; until then notes are served as signed, and nothing is submitted. */
+  useWitnessing(witnessing: CheckpointWitnessing): void;
+  /** The latest stored checkpoint, or null for a log never signed. */
+  latest(tenantId: string): Promise<StoredCheckpoint | null>;
+  /** RFC 6962 consistency proof between two sizes (empty when first is 0 or equal to second). */
+  consistencyProof(tenantId: string, first: number, second: number): Promise<Uint8Array[]>;
   routes(app: FastifyInstance): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Cosignature lines (each ending in a newline) collected for a checkpoint of this size. */
-export type CosignatureSource = (tenantId: string, size: number, root: Uint8Array) => Promise<string[]>;
+/** What the ledger asks of the witness module. */
+export interface CheckpointWitnessing {
+  /** Cosignature lines (each ending in a newline) collected for the checkpoint of this size. */
+  cosignatures(tenantId: string, size: number): Promise<string[]>;
+  /** Runs inside the transaction that signed a new checkpoint: queue it for the witnesses. */
+  signed(tx: Queryable, tenantId: string): Promise<void>;
+  /** Submits this checkpoint to every witness now, waiting a bounded time. */
+  submitNow(tenantId: string, checkpoint: StoredCheckpoint): Promise<void>;
+}
 
 export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<LedgerModule> {
   const signer: SignerKey = signerKeyFromSeed(ctx.config.ledgerOrigin, seed);
@@ -39,7 +54,12 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<L
     Buffer.from(signer.publicKey),
   ]);
   const origin = (tenantId: string) => originOf(ctx.config.ledgerOrigin, tenantId);
-  const signNow = (tx: Queryable, tenantId: string) => signHead(tx, tenantId, origin(tenantId), signer);
+  let witnessing: CheckpointWitnessing | undefined;
+  const signNow = async (tx: Queryable, tenantId: string) => {
+    const cp = await signHead(tx, tenantId, origin(tenantId), signer);
+    await witnessing?.signed(tx, tenantId);
+    return cp;
+  };
   const scheduler = new CheckpointScheduler(ctx.db, signNow, {
     onError: (err) => console.error('checkpoint signing failed', err),
   });
@@ -47,7 +67,6 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<L
     onCommitted: (tenantId) => scheduler.grew(tenantId),
     onBatch: (n) => ctx.metrics.ledgerAppends.observe(n),
   });
-  let cosignatures: CosignatureSource | undefined;
   const ledger: LedgerModule = {
     writer,
     async appendInTx(tx, tenantId, entries, time) {
@@ -76,13 +95,26 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<L
       return [current, ...others];
     },
     signNow,
-    checkpointOfSize: (tx, tenantId, size) => checkpointOfSize(tx, tenantId, size, origin(tenantId), signer),
+    async checkpointOfSize(tx, tenantId, size) {
+      const cp = await checkpointOfSize(tx, tenantId, size, origin(tenantId), signer);
+      await witnessing?.signed(tx, tenantId);
+      return cp;
+    },
     async cosigned(tenantId, checkpoint) {
-      const lines = cosignatures ? await cosignatures(tenantId, checkpoint.size, checkpoint.root) : [];
+      const lines = witnessing ? await witnessing.cosignatures(tenantId, checkpoint.size) : [];
       return checkpoint.note + lines.join('');
     },
-    useCosignatures(source) {
-      cosignatures = source;
+    async cosignNow(tenantId, checkpoint) {
+      await witnessing?.submitNow(tenantId, checkpoint);
+      return ledger.cosigned(tenantId, checkpoint);
+    },
+    useWitnessing(w) {
+      witnessing = w;
+    },
+    latest: (tenantId) => ctx.db.withTenant(tenantId, (tx) => latestCheckpoint(tx, tenantId)),
+    async consistencyProof(tenantId, first, second) {
+      const nodes = await ctx.db.withTenant(tenantId, (tx) => readNodes(tx, tenantId, consistencyNeeds(first, second)));
+      return consistencyProof(first, second, nodes);
     },
     async routes(app) {
       await auditRoutes(app, ctx, ledger);

@@ -75,7 +75,7 @@ export type Bundle = {
   readonly evidence?: readonly EvidenceJson[];
 };
 
-export type FailureKind = 'key' | 'checkpoint' | 'entry' | 'root' | 'inclusion' | 'consistency' | 'evidence' | 'report';
+export type FailureKind = 'key' | 'checkpoint' | 'entry' | 'root' | 'inclusion' | 'consistency' | 'evidence' | 'report' | 'witness';
 /** One finding: what failed, and the entry index when one entry is to blame. */
 export type Failure = { readonly kind: FailureKind; readonly index?: number; readonly message: string };
 

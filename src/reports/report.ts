@@ -42,7 +42,9 @@ export async function buildReport(
     return { facts: await factsFromTables(tx, tenantId, period, head.size), size: head.size };
   });
   const origin = ledger.origin(tenantId);
-  const checkpoint = await ctx.db.withTenant(tenantId, (tx) => ledger.checkpointOfSize(tx, tenantId, size));
+  const signed = await ctx.db.withTenant(tenantId, (tx) => ledger.checkpointOfSize(tx, tenantId, size));
+  // Carries the witnesses' cosignatures of that exact size when they answer within a few seconds.
+  const checkpoint = await ledger.cosignNow(tenantId, signed);
   return {
     report: 'agent-ledger compliance report',
     format_version: 1,
@@ -50,7 +52,7 @@ export async function buildReport(
     period,
     generated_at: ctx.now().toISOString(),
     ...facts,
-    evidence: { origin, verifier_key: formatVerifierKey(ledger.verifierKey(tenantId)), checkpoint: checkpoint.note, tree_size: size },
+    evidence: { origin, verifier_key: formatVerifierKey(ledger.verifierKey(tenantId)), checkpoint, tree_size: size },
     how_to_verify: HOW_TO_VERIFY,
   };
 }

@@ -22,6 +22,7 @@ import { createPolicy } from '../policy/policy.ts';
 import { reportRoutes } from '../reports/routes.ts';
 import { createReview } from '../review/review.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
+import { WitnessSubmitter } from '../witness/submitter.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
 
 export interface ServiceOverrides {
@@ -36,6 +37,8 @@ export interface Service {
   app: FastifyInstance;
   ctx: AppContext;
   jobs: JobWorker;
+  /** Submits new checkpoints to the configured witnesses (WITNESS_URLS). */
+  witnesses: WitnessSubmitter;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -69,6 +72,18 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const ctx: AppContext = { config, db, readDb, mailer, metrics, now: overrides.now ?? (() => new Date()), redisUrl: config.redisUrl };
 
   const ledger = await createLedger(ctx, signingKey.key.seed);
+  const witnesses = new WitnessSubmitter(db, ledger, config.witnesses, {
+    retryMaxSeconds: config.witnessRetryMaxSeconds,
+    onError: (err, where) => app.log.warn({ err, tenant_id: where.tenantId, witness: where.witness }, 'witness submission failed'),
+  });
+  ledger.useWitnessing({
+    cosignatures: (tenantId, size) => witnesses.cosignatures(tenantId, size),
+    signed: async (tx, tenantId) => {
+      await witnesses.queue(tx, tenantId);
+      witnesses.poke();
+    },
+    submitNow: (tenantId, cp) => witnesses.submitNow(tenantId, cp),
+  });
   const appendInTx = async (tx: Queryable, tenantId: string, entry: LogEntry) => {
     await ledger.appendInTx(tx, tenantId, [entry], ctx.now());
   };
@@ -123,19 +138,24 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     ],
   });
   await app.ready();
-  if (!overrides.manualJobs) jobs.start();
+  if (!overrides.manualJobs) {
+    jobs.start();
+    witnesses.start();
+  }
 
   let closed = false;
   return {
     app,
     ctx,
     jobs,
+    witnesses,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
       await jobs.stop();
       await ledger.close();
+      await witnesses.stop();
       await mailer.close();
       if (readDb !== db) await readDb.close();
       await db.close();

@@ -190,3 +190,18 @@ describe('add-checkpoint (tlog-witness)', () => {
     assert.equal(held, a.status === 200 ? 325 : 315);
   });
 });
+
+describe('WITNESS_URLS / WITNESS_KEYS', () => {
+  test('one cosigner key per URL, each a type 0x04 key', async () => {
+    const { ConfigError, loadConfig } = await import('../config/config.ts');
+    const key = VECTOR.vkey;
+    const cfg = loadConfig({ WITNESS_URLS: 'http://127.0.0.1:1/w/ , https://w2.example', WITNESS_KEYS: `${key},${key}` });
+    assert.deepEqual(cfg.witnesses.map((w) => w.url), ['http://127.0.0.1:1/w', 'https://w2.example']);
+    assert.equal(cfg.witnesses[0]!.key.name, 'witness.example/w1');
+    assert.deepEqual(loadConfig({}).witnesses, []);
+    assert.throws(() => loadConfig({ WITNESS_URLS: 'http://a,http://b', WITNESS_KEYS: key }), (e) => e instanceof ConfigError && /WITNESS_KEYS 1/.test(e.message));
+    assert.throws(() => loadConfig({ WITNESS_URLS: 'ftp://a', WITNESS_KEYS: key }), /http\(s\)/);
+    const noteKey = formatCosignerKey(parseCosignerKey(key)).replace('+BN9b', '+AN9b');
+    assert.throws(() => loadConfig({ WITNESS_URLS: 'http://a', WITNESS_KEYS: noteKey }), /WITNESS_KEYS.*not a cosigner key/);
+  });
+});

@@ -1,0 +1,242 @@
+// The service's side of tlog-witness: every new checkpoint of every workspace
+// log goes to each configured witness with the consistency proof from the size
+// that witness last cosigned, and the cosignature lines that come back are kept
+// to be served with that checkpoint.
+//
+// Nothing waits for a witness. Signing a checkpoint only queues its log (a
+// row in witness_queue, in the signing transaction); a loop on every node takes
+// due logs (SKIP LOCKED), talks to the witnesses, and leaves the row for a
+// later try — with backoff — while any witness is behind. A witness that was
+// down is caught up to the latest checkpoint when it answers again.
+
+import type { WitnessConfig } from '../config/config.ts';
+import type { Db, Queryable } from '../db/db.ts';
+import type { StoredCheckpoint } from '../ledger/checkpoints.ts';
+import type { LedgerModule } from '../ledger/ledger.ts';
+import { verifyCosignatures } from './cosignature.ts';
+import { formatAddCheckpoint, parseSizeBody } from './protocol.ts';
+
+const REQUEST_TIMEOUT_MS = 5_000;
+/** 409 answers followed in one try: a witness ahead of our record tells its size once. */
+const MAX_CONFLICTS = 3;
+
+export interface SubmitterOptions {
+  pollMs?: number;
+  retryMaxSeconds: number;
+  onError?: (err: unknown, context: { tenantId: string; witness?: string }) => void;
+}
+
+export const witnessId = (w: WitnessConfig): string => `${w.key.name}+${w.key.keyId.toString(16).padStart(8, '0')}`;
+
+export class WitnessSubmitter {
+  readonly #db: Db;
+  readonly #ledger: LedgerModule;
+  readonly #witnesses: readonly WitnessConfig[];
+  readonly #opts: Required<Omit<SubmitterOptions, 'onError'>> & Pick<SubmitterOptions, 'onError'>;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #wake = false;
+  #started = false;
+  #stopped = false;
+
+  constructor(db: Db, ledger: LedgerModule, witnesses: readonly WitnessConfig[], opts: SubmitterOptions) {
+    this.#db = db;
+    this.#ledger = ledger;
+    this.#witnesses = witnesses;
+    this.#opts = { pollMs: 1_000, ...opts };
+  }
+
+  /** Queues a log inside the transaction that signed its checkpoint. */
+  async queue(tx: Queryable, tenantId: string): Promise<void> {
+    if (this.#witnesses.length === 0) return;
+    await tx.query(
+      `INSERT INTO witness_queue (tenant_id) VALUES ($1)
+       ON CONFLICT (tenant_id) DO UPDATE SET seq = witness_queue.seq + 1, due_at = now(), attempts = 0`,
+      [tenantId],
+    );
+  }
+
+  start(): void {
+    if (this.#witnesses.length === 0) return;
+    this.#started = true;
+    this.#schedule(0);
+  }
+
+  /** A checkpoint was just signed here: look now rather than at the next poll. */
+  poke(): void {
+    if (this.#stopped || !this.#started) return;
+    if (this.#running) this.#wake = true;
+    else this.#schedule(50); // after the signing transaction has committed
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** Runs until no queued log is due; for tests. */
+  async drain(): Promise<void> {
+    while ((await this.#tick()) > 0) {
+      // keep going
+    }
+  }
+
+  #schedule(ms: number): void {
+    clearTimeout(this.#timer);
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      if (this.#running) return;
+      this.#running = this.#tick()
+        .catch((err) => {
+          this.#opts.onError?.(err, { tenantId: '' });
+          return 0;
+        })
+        .then((n) => {
+          this.#running = undefined;
+          const again = n > 0 || this.#wake;
+          this.#wake = false;
+          this.#schedule(again ? 0 : this.#opts.pollMs);
+        });
+    }, ms);
+    this.#timer.unref();
+  }
+
+  /** Takes due logs, submits their latest checkpoint; returns how many logs it took. */
+  async #tick(): Promise<number> {
+    // A lease: the row is pushed into the future while this node works on it.
+    const due = await this.#db.query<{ tenant_id: string; seq: string; attempts: number }>(
+      `UPDATE witness_queue SET due_at = now() + interval '1 minute', attempts = attempts + 1
+       WHERE tenant_id IN (SELECT tenant_id FROM witness_queue WHERE due_at <= now() ORDER BY due_at LIMIT 16 FOR UPDATE SKIP LOCKED)
+       RETURNING tenant_id, seq, attempts`,
+    );
+    await Promise.all(due.map((row) => this.#settle(row.tenant_id, row.seq, row.attempts)));
+    return due.length;
+  }
+
+  async #settle(tenantId: string, seq: string, attempts: number): Promise<void> {
+    let done = false;
+    try {
+      done = await this.submitLatest(tenantId);
+    } catch (err) {
+      this.#opts.onError?.(err, { tenantId });
+    }
+    if (done) {
+      // Unless a newer checkpoint queued the log again meanwhile.
+      await this.#db.query('DELETE FROM witness_queue WHERE tenant_id = $1 AND seq = $2', [tenantId, seq]);
+    } else {
+      const delay = Math.min(this.#opts.retryMaxSeconds, 2 ** Math.min(attempts - 1, 20));
+      await this.#db.query(`UPDATE witness_queue SET due_at = now() + ($2::int * interval '1 second') WHERE tenant_id = $1 AND seq = $3`, [
+        tenantId,
+        delay,
+        seq,
+      ]);
+    }
+  }
+
+  /** Brings every witness to the log's latest checkpoint; true when all of them cosigned it. */
+  async submitLatest(tenantId: string): Promise<boolean> {
+    const cp = await this.#ledger.latest(tenantId);
+    if (cp === null) return true;
+    const results = await Promise.all(this.#witnesses.map((w) => this.#catchUp(tenantId, w, cp)));
+    return results.every(Boolean);
+  }
+
+  /** Submits one checkpoint (a report's) to every witness; gives up waiting after the request timeout. */
+  async submitNow(tenantId: string, cp: StoredCheckpoint): Promise<void> {
+    if (this.#witnesses.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, REQUEST_TIMEOUT_MS);
+    });
+    const all = Promise.all(this.#witnesses.map((w) => this.#catchUp(tenantId, w, cp).catch((err) => this.#opts.onError?.(err, { tenantId }))));
+    await Promise.race([all, timeout]);
+    clearTimeout(timer);
+  }
+
+  async #catchUp(tenantId: string, w: WitnessConfig, cp: StoredCheckpoint): Promise<boolean> {
+    const id = witnessId(w);
+    const { known, have } = await this.#db.withTenant(tenantId, async (tx) => {
+      const [state] = await tx.query<{ size: string }>('SELECT size FROM witness_states WHERE tenant_id = $1 AND witness = $2', [tenantId, id]);
+      const [line] = await tx.query('SELECT 1 FROM checkpoint_cosignatures WHERE tenant_id = $1 AND size = $2 AND witness = $3', [tenantId, cp.size, id]);
+      return { known: state ? Number(state.size) : 0, have: line !== undefined };
+    });
+    if (have) return true;
+    let old = known;
+    for (let conflicts = 0; conflicts <= MAX_CONFLICTS; conflicts++) {
+      if (old > cp.size) {
+        // The witness holds a bigger tree of this log than we have signed: it
+        // will never cosign ours. Only a rewritten log does that; say so.
+        await this.#recordState(tenantId, id, old, `witness holds size ${old}, larger than the checkpoint ${cp.size} we submit`);
+        return false;
+      }
+      const proof = await this.#ledger.consistencyProof(tenantId, old, cp.size);
+      let res: Response;
+      let body: string;
+      try {
+        res = await fetch(`${w.url}/add-checkpoint`, {
+          method: 'POST',
+          body: formatAddCheckpoint({ oldSize: old, proof, checkpoint: cp.note }),
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        body = await res.text();
+      } catch (err) {
+        await this.#recordState(tenantId, id, old, `unreachable: ${(err as Error).message}`);
+        return false;
+      }
+      if (res.status === 409) {
+        const size = parseSizeBody(body);
+        if (size === undefined || size === old) {
+          // Same size, different root: the witness saw another tree of that size.
+          await this.#recordState(tenantId, id, old, `409 at size ${old}: the witness holds a different tree`);
+          return false;
+        }
+        old = size;
+        continue;
+      }
+      if (res.status !== 200) {
+        await this.#recordState(tenantId, id, old, `HTTP ${res.status}: ${body.slice(0, 200)}`);
+        return false;
+      }
+      const mine = verifyCosignatures(cp.note + body, [w.key]);
+      if (mine.length === 0) {
+        await this.#recordState(tenantId, id, old, 'the answer holds no cosignature by this witness key');
+        return false;
+      }
+      await this.#db.withTenant(tenantId, async (tx) => {
+        await tx.query(
+          `INSERT INTO checkpoint_cosignatures (tenant_id, size, witness, line, cosigned_at) VALUES ($1, $2, $3, $4, to_timestamp($5))
+           ON CONFLICT (tenant_id, size, witness) DO NOTHING`,
+          [tenantId, cp.size, id, mine[0]!.line, mine[0]!.time],
+        );
+        await this.#upsertState(tx, tenantId, id, cp.size, null);
+      });
+      return true;
+    }
+    await this.#recordState(tenantId, id, old, 'too many conflicts');
+    return false;
+  }
+
+  async #recordState(tenantId: string, id: string, size: number, error: string): Promise<void> {
+    this.#opts.onError?.(new Error(error), { tenantId, witness: id });
+    await this.#db.withTenant(tenantId, (tx) => this.#upsertState(tx, tenantId, id, size, error));
+  }
+
+  async #upsertState(tx: Queryable, tenantId: string, id: string, size: number, error: string | null): Promise<void> {
+    await tx.query(
+      `INSERT INTO witness_states (tenant_id, witness, size, last_error) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (tenant_id, witness) DO UPDATE SET size = EXCLUDED.size, last_error = EXCLUDED.last_error, updated_at = now()`,
+      [tenantId, id, size, error],
+    );
+  }
+
+  /** Cosignature lines for the checkpoint of this size, in witness order. */
+  async cosignatures(tenantId: string, size: number): Promise<string[]> {
+    if (this.#witnesses.length === 0) return [];
+    const rows = await this.#db.withTenant(tenantId, (tx) =>
+      tx.query<{ witness: string; line: string }>('SELECT witness, line FROM checkpoint_cosignatures WHERE tenant_id = $1 AND size = $2', [tenantId, size]),
+    );
+    const order = this.#witnesses.map(witnessId);
+    return rows.filter((r) => order.includes(r.witness)).sort((a, b) => order.indexOf(a.witness) - order.indexOf(b.witness)).map((r) => r.line);
+  }
+}
