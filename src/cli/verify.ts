@@ -566,7 +566,7 @@ async function locateDivergence(client: Client, note: string, keys: readonly str
  */
 function checkWitnesses(note: string, opts: Options, failures: Failure[]): Array<{ name: string; time: number }> {
   if (opts.witnesses.length === 0) return [];
-  let found: Array<{ name: string; time: number }> = [];
+  let found: Array<{ name: string; time: number }>;
   try {
     found = verifyCosignatures(note, opts.witnesses);
   } catch (err) {

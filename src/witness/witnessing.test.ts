@@ -166,9 +166,8 @@ for (const store of testStores()) {
       const origin = `${ORIGIN}/${admin.account.tenant_id}`;
       const keep = entries.slice(0, 3);
       const forged = [...keep.map((e) => e.leaf), ...Array.from({ length: held + 2 - keep.length }, (_, i) => encodeLeaf({ kind: 'forged', i }))];
-      let nodes: StoredNode[] = [];
       const built = appendLeaves(0, forged.map(leafHashOf), []);
-      nodes = built.nodes;
+      const nodes: StoredNode[] = built.nodes;
       const truncated = signCheckpoint({ origin, size: 3, root: appendLeaves(0, forged.slice(0, 3).map(leafHashOf), []).root }, service);
       const regrown = signCheckpoint({ origin, size: forged.length, root: built.root }, service);
       for (const x of w) {
