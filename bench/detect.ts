@@ -3,11 +3,14 @@
 // process CPU time (process.cpuUsage(): user + system, robust on a shared, loaded machine) and as wall
 // time, next to a baseline measured in the same run on the same data: one `text.toLowerCase()` plus one
 // simple global regex pass.
-// Run: ./node_modules/.bin/node bench/detect.ts [--runs N] [--mb N] [--only name,name]
+// With --ref REF, scan() of the detectors of that git revision (unpacked by scripts/detect/frozen.ts) is
+// measured in the same run, interleaved with the current one, and the ratio printed (same-run A/B).
+// Run: ./node_modules/.bin/node bench/detect.ts [--runs N] [--mb N] [--only name,name] [--ref REF]
 
 import { adversarialInputs } from "../src/detect/adversarial.ts";
 import { DETECTORS, scan } from "../src/detect/index.ts";
 import { mixedRecords, mixedText } from "./mixed-text.ts";
+import { importFrozen } from "../scripts/detect/frozen.ts";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -17,6 +20,8 @@ function arg(name: string): string | undefined {
 const RUNS = Math.max(5, Number(arg("runs") ?? 7));
 const MB_TARGET = Number(arg("mb") ?? 1);
 const ONLY = arg("only")?.split(",");
+const REF = arg("ref");
+const frozen = REF ? await importFrozen<{ scan: typeof scan }>(REF, "src/detect/index.ts") : undefined;
 
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -97,6 +102,24 @@ row("scan()", scanS);
 for (const [name, det] of Object.entries(DETECTORS)) {
   if (ONLY && !ONLY.includes(name)) continue;
   row(name, medians(overRecords(det)));
+}
+
+if (frozen) {
+  // interleaved A/B: each run measures the reference and the current code back to back
+  const refScan = frozen.scan;
+  for (let i = 0; i < 3; i++) for (const rec of records) refScan(rec);
+  const a: number[] = [];
+  const b: number[] = [];
+  const passRef = overRecords((t) => refScan(t));
+  const passCur = overRecords((t) => scan(t));
+  for (let r = 0; r < RUNS; r++) {
+    a.push(measure(passRef).cpu);
+    b.push(measure(passCur).cpu);
+  }
+  const ma = median(a);
+  const mbb = median(b);
+  console.log(`  ${("scan() " + REF).padEnd(14).slice(0, 14)} ${pad(rate(mb, ma), 9)} ${pad("", 9)} ${pad((ma / mb).toFixed(1), 9)}`);
+  console.log(`  A/B: current / ${REF} CPU time per MB = ${(mbb / ma).toFixed(3)} (median of ${RUNS} interleaved runs; < 1 is faster)`);
 }
 
 const whole = medians(() => scan(text));

@@ -1,16 +1,8 @@
 // Shared helpers: character classes, bounded context windows.
 
-export function isAsciiDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
+import { isAsciiAlnum } from "./chars.ts";
 
-export function isAsciiAlpha(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-
-export function isAsciiAlnum(c: number): boolean {
-  return isAsciiDigit(c) || isAsciiAlpha(c);
-}
+export { isAsciiAlnum, isAsciiDigit } from "./chars.ts";
 
 /** Letter or digit in any script (cheap ASCII path first). */
 export function isWordChar(c: number): boolean {

@@ -9,6 +9,8 @@ import { allLocales } from "@faker-js/faker";
 import type { TextContext } from "./context.ts";
 import type { Finding } from "./types.ts";
 import { codeUnitReader } from "./code-units.ts";
+import { APOSTROPHE, asciiSet, code, HYPHEN, isAsciiDigit, isAsciiLetter, isAsciiLower, isAsciiUpper, isJsSpace } from "./chars.ts";
+import type { AsciiSet } from "./chars.ts";
 
 interface Dicts {
   first: Set<string>;
@@ -155,12 +157,7 @@ function foldedCopy(text: string): string {
   return lo;
 }
 
-/** JavaScript's \s. */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
+const isSpace = isJsSpace;
 
 function lineEnd(text: string, from: number): number {
   const e = text.indexOf("\n", from);
@@ -286,10 +283,10 @@ function isNameToken(t: Tok, d: Dicts): boolean {
 
 /** The start of a token after a cue may be an honorific ("call me Mrs. May"): an ASCII letter of one, or non-ASCII. */
 function mayStartHonorific(c: number): boolean {
-  if (c >= 128) return true;
-  const l = c | 32;
-  return l === 109 || l === 100 || l === 112 || l === 115 || l === 104 || l === 102;
+  return c >= 128 || HONORIFIC_FIRST.has(c);
 }
+/** First letters of HONORIFIC_AFTER_RE's words, both cases. */
+const HONORIFIC_FIRST = asciiSet("mdpshfMDPSHF");
 const HONORIFIC_AFTER_RE = /^(?:mrs|mr|ms|miss|mx|dr|prof|sir|herr|frau|mme|mlle)(?:\.\s*|\s+)/iu;
 
 const CAP_SEQ_RE = /(?<![\p{L}\p{N}_@.])[\p{Lu}][\p{Ll}'’-]{1,24}(?:\s{1,2}(?:[\p{Lu}]\.?|[\p{Lu}][\p{Ll}'’-]{1,24}|van|de|der|von|bin|da|di|del|la|le|dos)){1,3}(?![\p{L}\p{N}_@])/gu;
@@ -607,15 +604,19 @@ function postcodeTownBefore(text: string, end: number): boolean {
   return false;
 }
 
+const STREET_WORD_PUNCT = asciiSet("'-.");
+
 /** ASCII characters that STREET_BEFORE_ZIP_RE's street words and the spaces between them may hold. */
 function streetWordChar(c: number): boolean {
-  return c >= 0x80 || isSpace(c) || c === 39 || c === 45 || c === 46 || ((c | 32) >= 97 && (c | 32) <= 122);
+  return c >= 0x80 || isSpace(c) || STREET_WORD_PUNCT.has(c) || isAsciiLetter(c);
 }
 
 /**
  * Starts of STREET_BEFORE_ZIP_RE before the comma at `comma` ("Hauptstr. 5, 80331 München"): capital
  * letters (or non-ASCII) after a delimiter, a space or a tab, in the street words before the number.
  */
+const STREET_START_AFTER = asciiSet(',;:(\n" \t');
+
 function streetBeforeZipStarts(text: string, comma: number, out: number[]): void {
   let r = comma - 1;
   if (r >= 0 && isAsciiLetterAt(text, r)) r--;
@@ -627,10 +628,9 @@ function streetBeforeZipStarts(text: string, comma: number, out: number[]): void
   for (let p = r - 1, stop = Math.max(0, r - 130); p >= stop; p--) {
     const c = text.charCodeAt(p);
     if (!streetWordChar(c)) break;
-    if ((c >= 65 && c <= 90) || c >= 0x80) {
-      const b = p === 0 ? -1 : text.charCodeAt(p - 1);
+    if (isAsciiUpper(c) || c >= 0x80) {
       // ^, [,;:(\n"] or [ \t] before it
-      if (b === -1 || b === 44 || b === 59 || b === 58 || b === 40 || b === 10 || b === 34 || b === 32 || b === 9) out.push(p);
+      if (p === 0 || STREET_START_AFTER.has(text.charCodeAt(p - 1))) out.push(p);
     }
   }
 }
@@ -638,7 +638,7 @@ function streetBeforeZipStarts(text: string, comma: number, out: number[]): void
 // ---------------------------------------------------------------- one pass for all candidate starts
 //
 // The candidate starts of every rule come from one loop over the text's code units (copied into a
-// Uint16Array, which loops read much faster than charCodeAt): at each word start of the folded text
+// Uint16Array, see code-units.ts): at each word start of the folded text
 // (cue words, honorifics, street types, capitalised words), at each space (number-led streets,
 // street types before a number, place cues before a word), at each comma (postcodes), at each
 // `:`/`=`/`|`/`,` (keys) and at a few letters (address cues, which may start inside a word). Literal
@@ -1043,7 +1043,7 @@ function wordStart(t: Uint16Array, lo: string, i: number, key: number, c: Candid
     const after = i + w.length < t.length ? t[i + w.length]! : -1;
     if (kind === W_CUE) cue = true;
     else if (kind === W_HONORIFIC) cue ||= after === 46 || isSpace(after);
-    else if (isSpace(after) && !(i > 0 && isDigitCode(t[i - 1]!))) c.contMil.push(i);
+    else if (isSpace(after) && !(i > 0 && isAsciiDigit(t[i - 1]!))) c.contMil.push(i);
   }
   if (cue) c.cue.push(i);
 }
@@ -1136,7 +1136,7 @@ function capSeqMayStart(t: Uint16Array, i: number): boolean {
   if (!capSeqMayFollow(t, i)) return false;
   for (let j = i + 1; j < n && j <= i + 48; j++) {
     const u = t[j]!;
-    if (!(u >= 128 || (u >= 97 && u <= 122) || u === 39 || u === 45)) return false;
+    if (!(u >= 128 || isAsciiLower(u) || u === APOSTROPHE || u === HYPHEN)) return false;
     let q = j + 1;
     if (q < n && isSpace(t[q]!)) {
       q++;
@@ -1146,36 +1146,30 @@ function capSeqMayStart(t: Uint16Array, i: number): boolean {
   return false;
 }
 
+const CAP_SEQ_NOT_AFTER = asciiSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@.");
+
 /** CAP_SEQ_RE's look-behind at i: not after [A-Za-z0-9_@.]. */
 function capSeqMayFollow(t: Uint16Array, i: number): boolean {
   if (i === 0) return true;
   const b = t[i - 1]!;
-  return !(b < 128 && (ASCII_CLASS[b] === C_LOWER || ASCII_CLASS[b] === C_UPPER || ASCII_CLASS[b] === C_DIGIT || b === 95 || b === 64 || b === 46));
+  return !CAP_SEQ_NOT_AFTER.has(b);
 }
 
 /** An upper-case (or non-ASCII) letter or the first letters of a particle of CAP_SEQ_RE at q. */
 function capSeqNext(t: Uint16Array, q: number): boolean {
   if (q >= t.length) return false;
   const u = t[q]!;
-  if ((u >= 65 && u <= 90) || (u >= 128 && !(u >= 0xdc00 && u <= 0xdfff))) return true;
-  const u1 = q + 1 < t.length ? t[q + 1]! : 0;
-  switch (u) {
-    case 118: // van, von
-      return u1 === 97 || u1 === 111;
-    case 100: // de, der, del, da, di, dos
-      return u1 === 101 || u1 === 97 || u1 === 105 || u1 === 111;
-    case 98: // bin
-      return u1 === 105;
-    case 108: // la, le
-      return u1 === 97 || u1 === 101;
-    default:
-      return false;
-  }
+  if (isAsciiUpper(u) || (u >= 128 && !(u >= 0xdc00 && u <= 0xdfff))) return true;
+  const second = u < 128 ? PARTICLE_SECOND[u] : undefined;
+  return second !== undefined && q + 1 < t.length && second.has(t[q + 1]!);
 }
 
-function isDigitCode(u: number): boolean {
-  return u >= 48 && u <= 57;
-}
+/** CAP_SEQ_RE's lower-case particles by their first letter: the letters that may follow it. */
+const PARTICLE_SECOND: Array<AsciiSet | undefined> = Array.from({ length: 128 }, () => undefined);
+PARTICLE_SECOND[code("v")] = asciiSet("ao"); // van, von
+PARTICLE_SECOND[code("d")] = asciiSet("eaio"); // de, der, del, da, di, dos
+PARTICLE_SECOND[code("b")] = asciiSet("i"); // bin
+PARTICLE_SECOND[code("l")] = asciiSet("ae"); // la, le
 
 /** At a space: number-led streets (a number before it), street types before a number, place cues before a word. */
 function atSpace(t: Uint16Array, lo: string, i: number, c: Candidates): void {
@@ -1185,7 +1179,7 @@ function atSpace(t: Uint16Array, lo: string, i: number, c: Candidates): void {
   const prev = t[i - 1]!;
   if (next >= 128 || ASCII_CLASS[next] === C_LOWER || ASCII_CLASS[next] === C_UPPER) {
     // a number, or a number and a letter ("12A Main St"), before the space
-    if (prev < 128 && ASCII_CLASS[prev] !== 0 ? isDigitCode(prev) || (ASCII_CLASS[prev]! <= C_UPPER && i >= 2 && isDigitCode(t[i - 2]!)) : (prev === 0x17f || prev === 0x212a) && i >= 2 && isDigitCode(t[i - 2]!)) {
+    if (prev < 128 && ASCII_CLASS[prev] !== 0 ? isAsciiDigit(prev) || (ASCII_CLASS[prev]! <= C_UPPER && i >= 2 && isAsciiDigit(t[i - 2]!)) : (prev === 0x17f || prev === 0x212a) && i >= 2 && isAsciiDigit(t[i - 2]!)) {
       numberLedAt(t, i, c.numberLed);
     }
     if (i >= 2) {
@@ -1193,7 +1187,7 @@ function atSpace(t: Uint16Array, lo: string, i: number, c: Candidates): void {
       const kinds = WORD_ENDS.kinds[key]!;
       if ((kinds & (E_STRONG_PLACE | E_PLACE)) !== 0) placeCuesBefore(t, lo, i, key, c);
     }
-  } else if (isDigitCode(next)) {
+  } else if (isAsciiDigit(next)) {
     endingAt(t, lo, i, E_SUFFIX, false, c.suffix);
   }
 }
@@ -1209,17 +1203,17 @@ function placeCuesBefore(t: Uint16Array, lo: string, i: number, key: number, c: 
 /** Starts of number-led streets whose first word follows the space at i: the number before it, or the first of two numbers. */
 function numberLedAt(t: Uint16Array, i: number, out: number[]): void {
   let r = i - 1;
-  if (!isDigitCode(t[r]!)) r--; // the letter after the house number: "12A Main St"
-  while (r > 0 && isDigitCode(t[r - 1]!)) r--;
+  if (!isAsciiDigit(t[r]!)) r--; // the letter after the house number: "12A Main St"
+  while (r > 0 && isAsciiDigit(t[r - 1]!)) r--;
   pushAscending(out, r);
   // "12 34 Main": the optional second number
   let k = r - 1;
   if (k < 1 || !isSpace(t[k]!)) return;
   k--;
   const u = t[k]!;
-  if (!isDigitCode(u) && ((u < 128 && (ASCII_CLASS[u] === C_LOWER || ASCII_CLASS[u] === C_UPPER)) || u === 0x17f || u === 0x212a)) k--;
-  if (k < 0 || !isDigitCode(t[k]!)) return;
-  while (k > 0 && isDigitCode(t[k - 1]!)) k--;
+  if (!isAsciiDigit(u) && ((u < 128 && (ASCII_CLASS[u] === C_LOWER || ASCII_CLASS[u] === C_UPPER)) || u === 0x17f || u === 0x212a)) k--;
+  if (k < 0 || !isAsciiDigit(t[k]!)) return;
+  while (k > 0 && isAsciiDigit(t[k - 1]!)) k--;
   pushAscending(out, k);
 }
 
@@ -1230,7 +1224,7 @@ function atComma(text: string, t: Uint16Array, i: number, c: Candidates): void {
   while (k < n && k - i - 1 < 2 && isSpace(t[k]!)) k++;
   if (k >= n) return;
   const u = t[k]!;
-  const digit = isDigitCode(u);
+  const digit = isAsciiDigit(u);
   if (!digit && !(u >= 65 && u <= 90)) return;
   if (k - i > 1) streetBeforeZipStarts(text, i, c.beforeZip);
   if (digit) c.zip.push(k);

@@ -11,6 +11,7 @@ import { clamp01, isAsciiDigit, isStandalone, isWordChar, keywordList, textConte
 import type { KeywordList, TextContext } from "./context.ts";
 import type { Finding } from "./types.ts";
 import { codeUnitReader } from "./code-units.ts";
+import { CLOSE_PAREN, CR, DIGIT_0, DIGIT_1, DIGIT_2, DIGIT_9, LF, lowerAscii, OPEN_PAREN, PLUS } from "./chars.ts";
 
 const MAX_GROUPS = 8;
 const MAX_DIGITS = 20;
@@ -47,9 +48,6 @@ for (const [ch, code] of [[" ", SPACE], ["-", DASH], [".", DOT], ["/", SLASH], [
 /** A separator (1-3 chars) is kept as one number, c1 + 8*c2 + 64*c3: equal strings have equal codes, single chars codes below 8. */
 const SINGLE_CHAR_SEP = 8;
 
-function isDigitCode(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
 
 /** isWordChar() remembered per UTF-16 code unit (its non-ASCII path tests a Unicode regex). */
 const WORD_CACHE = new Uint8Array(0x10000); // 0: not yet known, 1: word char, 2: not
@@ -723,16 +721,12 @@ function asciiCases(c: number): number[] {
   return c >= 97 && c <= 122 ? [c, c - 32] : [c];
 }
 
-/** Lower-cases an ASCII capital, as toLowerCase() does anywhere in a text. */
-function foldAscii(c: number): number {
-  return c >= 65 && c <= 90 ? c + 32 : c;
-}
 
 /** Does keyword `w` occur at `p` of the text's code units, ignoring ASCII case? (false at any non-ASCII char) */
 function asciiMatchAt(units: Uint16Array, p: number, w: string): boolean {
   for (let i = 0; i < w.length; i++) {
     const c = units[p + i]!;
-    if (c >= 128 || foldAscii(c) !== w.charCodeAt(i)) return false;
+    if (c >= 128 || lowerAscii(c) !== w.charCodeAt(i)) return false;
   }
   return true;
 }
@@ -783,7 +777,7 @@ function asciiCues(units: Uint16Array, m: Matcher, lo: number, hi: number, want:
   let found = 0;
   for (let i = 0; i < n; i++) {
     const p = pairHits[i]!;
-    for (const k of m.ascii[foldAscii(units[p]!)]!) if ((found & k.bit) === 0 && p + k.word.length <= hi && asciiMatchAt(units, p, k.word)) found |= k.bit;
+    for (const k of m.ascii[lowerAscii(units[p]!)]!) if ((found & k.bit) === 0 && p + k.word.length <= hi && asciiMatchAt(units, p, k.word)) found |= k.bit;
     if ((found & want) === want) return found;
   }
   return found;
@@ -799,7 +793,7 @@ function cueAfter(text: string, units: Uint16Array, list: KeywordList, end: numb
   const max = Math.min(text.length, end + CONTEXT_AFTER);
   while (stop < max) {
     const c = units[stop]!;
-    if (c === 10 || c === 13 || isAsciiDigit(c)) break;
+    if (c === LF || c === CR || isAsciiDigit(c)) break;
     stop++;
   }
   if (stop === end) return false;
@@ -842,7 +836,7 @@ const codeUnits = codeUnitReader();
 function startsLikeYear(units: Uint16Array, p: number): boolean {
   const d0 = units[p]!;
   const d1 = units[p + 1]!;
-  return (d0 === 49 && d1 === 57) || (d0 === 50 && d1 === 48);
+  return (d0 === DIGIT_1 && d1 === DIGIT_9) || (d0 === DIGIT_2 && d1 === DIGIT_0);
 }
 
 /** A phone number has at least this many digits. */
@@ -882,7 +876,7 @@ const groupArrays = { gs: new Int32Array(32), ge: new Int32Array(32), sep: new I
  */
 class NumericScan {
   readonly text: string;
-  /** the text's UTF-16 code units (typed-array reads are about twice as fast as charCodeAt on sliced strings) */
+  /** the text's UTF-16 code units (see code-units.ts) */
   readonly units: Uint16Array;
   readonly tc: TextContext;
   readonly table: RuleTable;
@@ -972,18 +966,18 @@ class NumericScan {
     // include "+" / "(" / "(+" prefixes
     const p = i > 0 ? units[i - 1]! : 0;
     let chunkStart = i;
-    if (p === 43 || p === 40) {
+    if (p === PLUS || p === OPEN_PAREN) {
       chunkStart = i - 1;
-      if (p === 43 && chunkStart > 0 && units[chunkStart - 1]! === 40) chunkStart--;
+      if (p === PLUS && chunkStart > 0 && units[chunkStart - 1]! === OPEN_PAREN) chunkStart--;
     }
     this.chunkStart = chunkStart;
-    this.plusPrefix = p === 43;
+    this.plusPrefix = p === PLUS;
     let g = 0;
     let j = i;
     for (;;) {
       if (g === this.gs.length) this.grow();
       this.gs[g] = j;
-      while (j < n && isDigitCode(units[j]!)) j++;
+      while (j < n && isAsciiDigit(units[j]!)) j++;
       this.ge[g] = j;
       g++;
       // separator of 1..3 chars (at most two spaces) followed by a digit
@@ -998,7 +992,7 @@ class NumericScan {
         code += s * mul;
         k++;
       }
-      if (k > j && k < n && isDigitCode(units[k]!) && spaces <= 2) {
+      if (k > j && k < n && isAsciiDigit(units[k]!) && spaces <= 2) {
         this.sep[g - 1] = code;
         j = k;
         continue;
@@ -1023,7 +1017,7 @@ class NumericScan {
   private startOf(a: number): number {
     const gsa = this.gs[a]!;
     if (a === 0) return this.chunkStart;
-    return this.units[gsa - 1]! === 40 ? gsa - 1 : gsa;
+    return this.units[gsa - 1]! === OPEN_PAREN ? gsa - 1 : gsa;
   }
 
   /** Where a candidate ending with group b ends: a closing parenthesis belongs to it only if it opened one. */
@@ -1034,8 +1028,8 @@ class NumericScan {
     let open = false;
     for (let p = start; p < end; p++) {
       const c = units[p]!;
-      if (c === 41) return end;
-      if (c === 40) open = true;
+      if (c === CLOSE_PAREN) return end;
+      if (c === OPEN_PAREN) open = true;
     }
     return open ? end + 1 : end;
   }
@@ -1053,7 +1047,7 @@ class NumericScan {
   /** A "+"/"00" international prefix: a '+' before the first group, or leading "00" on more than 9 digits. */
   private hasPlus(a: number, nd: number): boolean {
     if (a === 0 && this.plusPrefix) return true;
-    return nd > 9 && this.ge[a]! - this.gs[a]! <= 4 && this.digitAt(a, 0) === 48 && this.digitAt(a, 1) === 48;
+    return nd > 9 && this.ge[a]! - this.gs[a]! <= 4 && this.digitAt(a, 0) === DIGIT_0 && this.digitAt(a, 1) === DIGIT_0;
   }
 
   private allSameDigit(a: number, b: number): boolean {
@@ -1133,7 +1127,7 @@ class NumericScan {
     }
     if (this.allSameDigit(a, b)) return;
     const standalone = isStandalone(text, start, end);
-    const formatted = ng >= 2 || units[start]! === 40;
+    const formatted = ng >= 2 || units[start]! === OPEN_PAREN;
     let ctx: boolean;
     let base = 0;
     if (plus) {
@@ -1193,8 +1187,8 @@ class NumericScan {
   private regionsFor(a: number, ng: number, nd: number, raw: string, ctx: boolean): CountryCode[] {
     const d0 = this.units[this.gs[a]!]!;
     const len = (g: number) => this.ge[g]! - this.gs[g]!;
-    if (nd === 10 && d0 !== 48 && d0 !== 49 && (raw.startsWith("(") || (ng === 3 && len(a) === 3 && len(a + 1) === 3))) return NANP;
-    if (d0 === 48) return ctx ? [...TRUNK_ZERO, ...TRUNK_ZERO_MORE] : TRUNK_ZERO;
+    if (nd === 10 && d0 !== DIGIT_0 && d0 !== DIGIT_1 && (raw.startsWith("(") || (ng === 3 && len(a) === 3 && len(a + 1) === 3))) return NANP;
+    if (d0 === DIGIT_0) return ctx ? [...TRUNK_ZERO, ...TRUNK_ZERO_MORE] : TRUNK_ZERO;
     return NO_TRUNK;
   }
 

@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { base58Decode, bech32Verify, mod97Step } from "./checksums.ts";
-import { clamp01, hasContext, isAsciiAlnum, isAsciiAlpha, isAsciiDigit, isStandalone, keywordList, textContext } from "./context.ts";
+import { clamp01, hasContext, isStandalone, keywordList, textContext } from "./context.ts";
+import { asciiSet, COLON, DOT, HYPHEN, isAsciiAlnum, isAsciiDigit, isAsciiLetter, isAsciiUpper, isHexDigit, PERCENT, SPACE, UNDERSCORE } from "./chars.ts";
 import type { KeywordList, TextContext } from "./context.ts";
 import { scanTokenRules } from "./token-scan.ts";
 import type { TokenRule } from "./token-scan.ts";
@@ -24,16 +25,18 @@ function contextBefore(text: string, list: KeywordList, start: number, end: numb
 
 // ---------------------------------------------------------------- e-mail
 
+const LOCAL_PUNCT = asciiSet("._%+-");
+
 function isLocalChar(c: number): boolean {
-  return isAsciiAlnum(c) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45; // . _ % + -
+  return isAsciiAlnum(c) || LOCAL_PUNCT.has(c);
 }
 
 function isDomainChar(c: number): boolean {
-  return isAsciiAlnum(c) || c === 46 || c === 45;
+  return isAsciiAlnum(c) || c === DOT || c === HYPHEN;
 }
 
 function isDotOrDash(c: number): boolean {
-  return c === 46 || c === 45;
+  return c === DOT || c === HYPHEN;
 }
 
 /** Anchored on '@': expansions stop at the previous/next '@', so the total work is O(n). */
@@ -64,13 +67,13 @@ export function detectEmail(text: string): Finding[] {
  */
 function validEmailParts(text: string, s: number, at: number, e: number): boolean {
   if (at - s > 64) return false;
-  for (let i = s + 1; i < at; i++) if (text.charCodeAt(i) === 46 && text.charCodeAt(i - 1) === 46) return false;
+  for (let i = s + 1; i < at; i++) if (text.charCodeAt(i) === DOT && text.charCodeAt(i - 1) === DOT) return false;
   let labels = 0;
   let label = at + 1;
   for (let i = at + 1; i <= e; i++) {
     if (i < e && text.charCodeAt(i) !== 46) continue;
     const len = i - label;
-    if (len === 0 || len > 63 || text.charCodeAt(label) === 45 || text.charCodeAt(i - 1) === 45) return false;
+    if (len === 0 || len > 63 || text.charCodeAt(label) === HYPHEN || text.charCodeAt(i - 1) === HYPHEN) return false;
     labels++;
     if (i < e) label = i + 1;
   }
@@ -80,7 +83,7 @@ function validEmailParts(text: string, s: number, at: number, e: number): boolea
 function isTopLevelLabel(text: string, s: number, e: number): boolean {
   if (text.startsWith("xn--", s)) return e - s >= 5;
   if (e - s < 2 || e - s > 24) return false;
-  for (let i = s; i < e; i++) if (!isAsciiAlpha(text.charCodeAt(i))) return false;
+  for (let i = s; i < e; i++) if (!isAsciiLetter(text.charCodeAt(i))) return false;
   return true;
 }
 
@@ -102,11 +105,11 @@ function labelsStart(text: string, end: number, floor: number): number {
     let k = j;
     while (k > floor && j - k < 63) {
       const c = text.charCodeAt(k - 1);
-      if (isAsciiAlnum(c) || c === 45) k--;
+      if (isAsciiAlnum(c) || c === HYPHEN) k--;
       else break;
     }
-    while (k < j && text.charCodeAt(k) === 45) k++; // a label does not start with '-'
-    if (k === j || text.charCodeAt(j - 1) === 45) break;
+    while (k < j && text.charCodeAt(k) === HYPHEN) k++; // a label does not start with '-'
+    if (k === j || text.charCodeAt(j - 1) === HYPHEN) break;
     start = k;
     if (k - 1 <= floor || text.charCodeAt(k - 1) !== 46) break;
     j = k - 1;
@@ -209,13 +212,10 @@ export function detectBareDomain(text: string, taken: Finding[]): Finding[] {
 const IPV4_AT = /(?<![\w.:])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?![\w]|\.\d)/y;
 const IPV6_AT = /(?<![\w:.%])(?=[0-9a-f]{0,4}:[0-9a-f:])[0-9a-f:.]{2,45}(?:%[\w]{1,15})?/iy;
 
-function isHexDigit(c: number): boolean {
-  return (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102);
-}
 
 /** Characters IPV6_AT's look-behind excludes before a match: [\w:.%]. */
 function joinsIpv6(c: number): boolean {
-  return isAsciiAlnum(c) || c === 95 || c === 58 || c === 46 || c === 37;
+  return isAsciiAlnum(c) || c === UNDERSCORE || c === COLON || c === DOT || c === PERCENT;
 }
 
 /** Does the run of [0-9a-fA-F:.] at `s` hold two colons within the 45 characters IPV6_AT can take? */
@@ -223,7 +223,7 @@ function twoColonsAhead(text: string, s: number): boolean {
   let colons = 0;
   for (let i = s; i < s + 45; i++) {
     const c = text.charCodeAt(i);
-    if (c === 58) {
+    if (c === COLON) {
       if (++colons === 2) return true;
     } else if (c !== 46 && !isHexDigit(c)) return false;
   }
@@ -283,7 +283,7 @@ export function detectIp(text: string): Finding[] {
     while (cand.endsWith(".")) cand = cand.slice(0, -1);
     const end = m.index + cand.length + zone.length;
     const after = text.charCodeAt(end);
-    if (end < text.length && (isAsciiAlnum(after) || after === 95)) continue;
+    if (end < text.length && (isAsciiAlnum(after) || after === UNDERSCORE)) continue;
     if (text[end] === ":" && /^:[0-9a-f]/i.test(text.slice(end, end + 2))) continue;
     if (!isIPv6(cand)) continue;
     if (!cand.includes("::") && cand.split(":").length < 8 && !cand.includes(".")) continue;
@@ -331,7 +331,7 @@ function macStarts(text: string): number[] {
   }
   const pairs = starts.length;
   for (let dot = text.indexOf(".", 4); dot >= 0; dot = text.indexOf(".", dot + 1)) {
-    if (text.charCodeAt(dot + 5) === 46 && isHexDigit(text.charCodeAt(dot - 1)) && isHexDigit(text.charCodeAt(dot + 1))) starts.push(dot - 4);
+    if (text.charCodeAt(dot + 5) === DOT && isHexDigit(text.charCodeAt(dot - 1)) && isHexDigit(text.charCodeAt(dot + 1))) starts.push(dot - 4);
   }
   return starts.length > pairs ? starts.sort((a, b) => a - b) : starts;
 }
@@ -406,7 +406,7 @@ const IBAN_START_RE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?=[ -]?[A-Z0-9])/g;
 const IBAN_CTX = keywordList(["iban", "account", "bank", "transfer", "konto", "cuenta", "compte"]);
 
 function isUpperOrDigit(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+  return isAsciiUpper(c) || isAsciiDigit(c);
 }
 
 /**
@@ -425,7 +425,7 @@ function ibanEnd(text: string, start: number, len: number): number {
       rem = mod97Step(rem, c);
       n++;
       i++;
-    } else if ((c === 32 || c === 45) && (sep === -1 || sep === c) && isUpperOrDigit(text.charCodeAt(i + 1))) {
+    } else if ((c === SPACE || c === HYPHEN) && (sep === -1 || sep === c) && isUpperOrDigit(text.charCodeAt(i + 1))) {
       sep = c;
       i++;
     } else break;

@@ -6,6 +6,7 @@
 // of a whole-text scan; the private-key and mysql -p regexes run only when their literal is present.
 
 import { checksum } from "../accounts/token-format.ts";
+import { APOSTROPHE, BACKTICK, COLON, DIGIT_0, DIGIT_9, EQUALS, GREATER, HYPHEN, isAsciiAlnum, isAsciiDigit, isAsciiLetter, isAsciiUpper, QUOTE, SPACE, TAB, UNDERSCORE } from "./chars.ts";
 import type { Finding } from "./types.ts";
 
 // ---------------------------------------------------------------- placeholders
@@ -29,7 +30,7 @@ export function isPlaceholder(v: string): boolean {
 
 /** v[from..] counts up or down one step at a time ("1234567890", "abcdefgh", "9876543210"; 9 and 0 wrap). */
 function isCountingRun(v: string, from: number): boolean {
-  const step = (a: number, b: number) => (b - a === 1 || (a === 57 && b === 48) ? 1 : a - b === 1 || (a === 48 && b === 57) ? -1 : 0);
+  const step = (a: number, b: number) => (b - a === 1 || (a === DIGIT_9 && b === DIGIT_0) ? 1 : a - b === 1 || (a === DIGIT_0 && b === DIGIT_9) ? -1 : 0);
   const dir = step(v.charCodeAt(from), v.charCodeAt(from + 1));
   if (dir === 0) return false;
   for (let i = from + 2; i < v.length; i++) if (step(v.charCodeAt(i - 1), v.charCodeAt(i)) !== dir) return false;
@@ -42,12 +43,9 @@ function wordPrefixEnd(v: string, from: number, max: number): number {
   while (i < v.length && isAsciiLetter(v.charCodeAt(i))) i++;
   const n = i - from;
   const c = v.charCodeAt(i);
-  return n >= 2 && n <= max && (c === 45 || c === 95) ? i + 1 : 0;
+  return n >= 2 && n <= max && (c === HYPHEN || c === UNDERSCORE) ? i + 1 : 0;
 }
 
-function isAsciiLetter(c: number): boolean {
-  return (c | 0x20) >= 97 && (c | 0x20) <= 122;
-}
 
 const seenCodePoints: number[] = [];
 
@@ -299,7 +297,7 @@ function startsAt(text: string, lit: string, pos: number): boolean {
 }
 
 function isSeparator(c: number): boolean {
-  return c === 95 || c === 45; // _ -
+  return c === UNDERSCORE || c === HYPHEN; // _ -
 }
 
 function asciiTable(re: RegExp): Uint8Array {
@@ -343,12 +341,12 @@ function secretValueOk(value: string, passwordLike: boolean): boolean {
   let capsOrUnderscore = true;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
-    if (c >= 48 && c <= 57) digit = true;
+    if (isAsciiDigit(c)) digit = true;
     else if (isAsciiLetter(c)) {
       letter = true;
-      if (c <= 90 && i > 0) upperAfterFirst = true;
+      if (isAsciiUpper(c) && i > 0) upperAfterFirst = true;
     } else other = true;
-    if (!((c >= 65 && c <= 90) || c === 95)) capsOrUnderscore = false;
+    if (!(isAsciiUpper(c) || c === UNDERSCORE)) capsOrUnderscore = false;
     if (letter && !capsOrUnderscore && (passwordLike ? digit || other || upperAfterFirst : digit)) break; // all known
   }
   // a letter, and a digit (passwords: a digit, a symbol or an inner capital); this also rules out
@@ -381,16 +379,16 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     if (NON_SECRET_KEY.test(key) || PUBLIC_KEY.test(key)) continue;
     // key close quote, spaces, operator (= : := =>), spaces, open quote
     let i = ke;
-    if (text.charCodeAt(i) === 34 || text.charCodeAt(i) === 39) i++;
+    if (text.charCodeAt(i) === QUOTE || text.charCodeAt(i) === APOSTROPHE) i++;
     while (i < len && i - ke < 4 && isBlank(text.charCodeAt(i))) i++;
     const op = text.charCodeAt(i);
     const op2 = text.charCodeAt(i + 1);
-    if ((op === 58 && op2 === 61) || (op === 61 && op2 === 62)) i += 2;
-    else if (op === 61 || op === 58) i++;
+    if ((op === COLON && op2 === EQUALS) || (op === EQUALS && op2 === GREATER)) i += 2;
+    else if (op === EQUALS || op === COLON) i++;
     else continue;
     while (i < len && i - ke < 10 && isBlank(text.charCodeAt(i))) i++;
     const quote = text.charCodeAt(i);
-    const quoted = quote === 34 || quote === 39 || quote === 96;
+    const quoted = quote === QUOTE || quote === APOSTROPHE || quote === BACKTICK;
     if (quoted) i++;
     const vs = i;
     const limit = Math.min(len, vs + 200);
@@ -426,7 +424,7 @@ function keywordStartsIn(ms: readonly number[], from: number, lo: number, hi: nu
 }
 
 function isBlank(c: number): boolean {
-  return c === 32 || c === 9;
+  return c === SPACE || c === TAB;
 }
 
 const URL_CRED_AT = /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{1,20}:\/\/([^\s/:@"'`]{0,64}):([^\s/@"'`]{1,128})@[A-Za-z0-9.-]{1,253}/iy;
@@ -529,7 +527,7 @@ function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean 
     const prefixEnd = p >= 97 && p <= 122 && dashPrefix(text, q, p, add);
     // only the first dash of a run can end a prefix; a "-----BEGIN" starts 5 dashes before the run's end
     let r = q + 1;
-    while (text.charCodeAt(r) === 45) r++;
+    while (text.charCodeAt(r) === HYPHEN) r++;
     if (r - q >= 5 && text.startsWith("BEGIN", r) && !(r - 5 === q && prefixEnd)) beginMarker = true;
     q = r - 1;
   }
@@ -578,9 +576,6 @@ function dashPrefix(text: string, q: number, p: number, add: (k: TokenStart, pos
   return prefixEnd;
 }
 
-function isAsciiAlnum(c: number): boolean {
-  return (c >= 48 && c <= 57) || isAsciiLetter(c);
-}
 
 /** The matches of one rule, as its regex's global exec loop would find them (tried at `cands` only). */
 function findTokens(text: string, r: TokenRule, cands: readonly number[], out: Finding[]): void {
