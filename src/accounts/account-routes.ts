@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../http/context.ts';
-import { HttpProblem, notFound } from '../http/problem.ts';
+import type { AppContext } from '../core/context.ts';
+import { HttpProblem, notFound } from '../core/problems.ts';
 import { limiter } from '../http/rate-limit.ts';
 import { bearer, problems, Uuid } from '../http/schemas.ts';
 import { accountOf } from '../http/auth.ts';
@@ -12,7 +12,7 @@ import { accountView, displayNameOf, getWorkspace } from './directory.ts';
 import { normalizeEmail } from './email-domains.ts';
 import { planView } from './plan-view.ts';
 import { AccountSchema, Email, IssuedTokenSchema, PlanViewSchema, TokenListItem } from './schemas.ts';
-import { requestCode, verifyCode } from './signin.ts';
+import { invalidCode, requestCode, verifyCode } from './signin.ts';
 
 export interface AccountRouteDeps {
   ctx: AppContext;
@@ -53,7 +53,7 @@ export async function accountRoutes(fastify: FastifyInstance, deps: AccountRoute
     async (req) => {
       const norm = normalizeEmail(req.body.email);
       if (!norm) {
-        throw new HttpProblem(422, 'unprocessable', 'The e-mail address is not valid.', {
+        throw new HttpProblem('unprocessable', 'The e-mail address is not valid.', {
           errors: [{ field: '/email', message: 'must be a valid e-mail address' }],
         });
       }
@@ -78,7 +78,7 @@ export async function accountRoutes(fastify: FastifyInstance, deps: AccountRoute
     },
     async (req) => {
       const norm = normalizeEmail(req.body.email);
-      if (!norm) throw new HttpProblem(401, 'invalid_code', 'The code is wrong, expired or already used.');
+      if (!norm) throw invalidCode();
       return verifyCode(deps, norm.email, norm.domain, req.body.code.trim());
     },
   );

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanCaps } from '../config/config.ts';
-import type { AccountStatus, Principal } from '../http/auth.ts';
-import type { AppContext } from '../http/context.ts';
+import type { AccountStatus, Principal } from '../core/identity.ts';
+import type { AppContext } from '../core/context.ts';
 import { accountRoutes } from './account-routes.ts';
 import { createApiTokenResolver } from './api-tokens.ts';
 import { createSessionResolver } from './console-sessions.ts';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Principal, Role } from '../http/auth.ts';
+import type { Principal, Role } from '../core/identity.ts';
 import { lastUsedToucher } from './last-used.ts';
 import { newToken, parseToken } from './token-format.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Role } from '../http/auth.ts';
+import type { Role } from '../core/identity.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { assertFieldErrors, assertProblem } from '../testing/problems.ts';
 import { addMember, auditLeaves } from '../testing/workspace.ts';

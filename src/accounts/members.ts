@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db.ts';
-import type { Role } from '../http/auth.ts';
-import { conflict } from '../http/problem.ts';
+import type { Role } from '../core/identity.ts';
+import { conflict } from '../core/problems.ts';
 import type { Account, Invitation } from './directory.ts';
 
 export const INVITATION_TTL_DAYS = 14;

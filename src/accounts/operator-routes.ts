@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { PageQuery, decodeCursor, page } from '../http/paging.ts';
-import { notFound, unprocessable } from '../http/problem.ts';
+import { PageQuery } from '../http/schemas.ts';
+import { decodeCursor, page } from '../core/paging.ts';
+import { notFound, unprocessable } from '../core/problems.ts';
 import { bearer, NullableTimestamp, problems, Uuid } from '../http/schemas.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
 import { getWorkspace } from './directory.ts';

@@ -1,5 +1,5 @@
 import type { Config, PlanCaps, PlanTier } from '../config/config.ts';
-import type { AccountStatus } from '../http/auth.ts';
+import type { AccountStatus } from '../core/identity.ts';
 
 export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'unpaid' | 'canceled';
 export const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due', 'unpaid', 'canceled'];

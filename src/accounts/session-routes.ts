@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
-import { HttpProblem, forbidden, notFound } from '../http/problem.ts';
+import { forbidden, notFound } from '../core/problems.ts';
 import { limiter } from '../http/rate-limit.ts';
 import { problems, Timestamp, Uuid } from '../http/schemas.ts';
 import { clearedSessionCookies, csrfTokenFor, originAllowed, sessionCookie } from '../http/session-cookie.ts';
@@ -11,7 +11,7 @@ import { listOwnSessions, revokeSession, SESSION_HOURS, startSession } from './c
 import { accountView, getWorkspace } from './directory.ts';
 import { normalizeEmail } from './email-domains.ts';
 import { AccountSchema, Email } from './schemas.ts';
-import { signInWithCode } from './signin.ts';
+import { invalidCode, signInWithCode } from './signin.ts';
 
 const SessionView = Type.Object({
   account: AccountSchema,
@@ -59,7 +59,7 @@ export async function sessionRoutes(fastify: FastifyInstance, deps: AccountRoute
       // Login CSRF: another site must not sign this browser into its account.
       if (!originAllowed(req, ctx.config.publicUrl)) throw forbidden('Sign in from the console of this service.');
       const norm = normalizeEmail(req.body.email);
-      if (!norm) throw new HttpProblem(401, 'invalid_code', 'The code is wrong, expired or already used.');
+      if (!norm) throw invalidCode();
       const ua = req.headers['user-agent'] ?? '';
       const out = await signInWithCode(deps, norm.email, norm.domain, req.body.code.trim(), async (tx, account, ws, now) => {
         const s = await startSession(tx, account.tenant_id, account.account_id, ua, now);

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { HttpProblem, serviceUnavailable } from '../core/problems.ts';
 import { signInMail } from '../mail/signin-mail.ts';
 import { issueApiToken } from './api-tokens.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
@@ -19,13 +19,12 @@ import { CODE_TTL_MINUTES, consumeCode, newCode, storeCode } from './signin-code
 
 const personalDomain = () =>
   new HttpProblem(
-    422,
     'personal_email_domain',
     'Workspaces are created from company e-mail addresses; ask your workspace admin for an invitation.',
     { errors: [{ field: '/email', message: 'is at a personal e-mail provider' }] },
   );
 
-const invalidCode = () => new HttpProblem(401, 'invalid_code', 'The code is wrong, expired or already used.');
+export const invalidCode = () => new HttpProblem('invalid_code', 'The code is wrong, expired or already used.');
 
 /**
  * Mails a fresh code. Every accepted address takes the same path (store a
@@ -46,9 +45,7 @@ export async function requestCode(deps: AccountRouteDeps, email: string, domain:
   try {
     await ctx.mailer.send({ to: email, ...mail });
   } catch (err) {
-    throw new HttpProblem(503, 'service_unavailable', 'The sign-in mail could not be sent; try again shortly.', {
-      headers: { 'retry-after': '30' },
-    }).withCause(err);
+    throw serviceUnavailable('The sign-in mail could not be sent; try again shortly.', 30).withCause(err);
   }
 }
 

@@ -2,8 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
-import { PageQuery, decodeCursor, page } from '../http/paging.ts';
-import { HttpProblem, notFound } from '../http/problem.ts';
+import { PageQuery } from '../http/schemas.ts';
+import { decodeCursor, page } from '../core/paging.ts';
+import { HttpProblem, notFound } from '../core/problems.ts';
 import { bearer, problems, Uuid } from '../http/schemas.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
 import { normalizeEmail } from './email-domains.ts';
@@ -73,7 +74,7 @@ export async function workspaceRoutes(fastify: FastifyInstance, deps: AccountRou
       const me = accountOf(req);
       const norm = normalizeEmail(req.body.email);
       if (!norm) {
-        throw new HttpProblem(422, 'unprocessable', 'The e-mail address is not valid.', {
+        throw new HttpProblem('unprocessable', 'The e-mail address is not valid.', {
           errors: [{ field: '/email', message: 'must be a valid e-mail address' }],
         });
       }

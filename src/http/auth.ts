@@ -1,16 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpProblem, forbidden, unauthorized } from './problem.ts';
+import type { AccountPrincipal, AccountStatus, Principal, Role } from '../core/identity.ts';
+import { forbidden, paymentRequired, unauthorized } from '../core/problems.ts';
 import { CSRF_HEADER, csrfMatches, csrfTokenFor, isSafeMethod, originAllowed, sessionCookieOf } from './session-cookie.ts';
-
-export type Role = 'admin' | 'operator' | 'viewer' | 'auditor';
-export const ROLES: readonly Role[] = ['admin', 'operator', 'viewer', 'auditor'];
-
-/** Who is calling, as resolved from the bearer token. */
-export type Principal =
-  | { kind: 'account'; accountId: string; tenantId: string; role: Role; tokenId: string; email: string }
-  | { kind: 'ingress'; tenantId: string; tokenId: string }
-  | { kind: 'fallback' }
-  | { kind: 'operator' };
 
 /**
  * What a route accepts:
@@ -26,8 +17,6 @@ export interface RouteAuth {
   roles?: readonly Role[];
   write?: boolean;
 }
-
-export type AccountStatus = 'active' | 'trial_expired' | 'sub_lapsed' | 'sub_canceled';
 
 export interface AuthServices {
   /** Resolves a bearer token to a principal, or null when it is unknown, revoked or malformed. */
@@ -53,16 +42,6 @@ declare module 'fastify' {
 // The scheme is case-insensitive (RFC 9110 §11.1); the token itself is not.
 // RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token — one space or more.
 const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([\x21-\x7e]{1,512})$/;
-
-export function paymentRequired(status: AccountStatus): HttpProblem {
-  const why: Record<AccountStatus, string> = {
-    active: '',
-    trial_expired: 'The trial of this workspace has ended',
-    sub_lapsed: 'The subscription of this workspace is past due',
-    sub_canceled: 'The subscription of this workspace was canceled',
-  };
-  return new HttpProblem(402, 'payment_required', `${why[status]}; writes are disabled until it is renewed.`);
-}
 
 /** Throws 402 unless the workspace may write. */
 export async function requireActive(services: AuthServices, tenantId: string): Promise<void> {
@@ -127,7 +106,7 @@ export function registerAuth(app: FastifyInstance, services: AuthServices): void
   });
 }
 
-export function accountOf(req: FastifyRequest): Extract<Principal, { kind: 'account' }> {
+export function accountOf(req: FastifyRequest): AccountPrincipal {
   const p = req.principal;
   if (p?.kind !== 'account') throw unauthorized();
   return p;

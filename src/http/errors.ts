@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unsupportedMediaType } from './json-body.ts';
-import { HttpProblem, badRequest, notFound } from './problem.ts';
+import { HttpProblem, badRequest, notFound } from '../core/problems.ts';
 import { validationProblem } from './validation.ts';
 
 // Every error this service answers is a problem document (RFC 9457) with a
@@ -20,7 +20,7 @@ function fromFastify(err: FastifyError, req: FastifyRequest): HttpProblem | null
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return badRequest('The Content-Length header does not match the body.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpProblem(413, 'payload_too_large', 'The request body is larger than the documented limit.');
+      return new HttpProblem('payload_too_large', 'The request body is larger than the documented limit.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
       return unsupportedMediaType(req.routeOptions.config.accepts);
@@ -29,16 +29,16 @@ function fromFastify(err: FastifyError, req: FastifyRequest): HttpProblem | null
   }
   // Other 4xx errors Fastify raises itself: their messages may quote input.
   const status = err.statusCode ?? 500;
-  if (status >= 400 && status < 500) return new HttpProblem(status, status === 404 ? 'not_found' : 'bad_request', 'The request is not acceptable.');
+  if (status >= 400 && status < 500) return new HttpProblem(status === 404 ? 'not_found' : 'bad_request', 'The request is not acceptable.', { status });
   return null;
 }
 
 /** Errors the router raises before a route is known (Fastify's `frameworkErrors`). */
 export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
   let problem: HttpProblem;
-  if (err.code === 'FST_ERR_BAD_URL') problem = new HttpProblem(400, 'invalid_url', 'The request URL is not valid: it holds a malformed percent-encoding.');
-  else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') problem = new HttpProblem(414, 'uri_too_long', 'A path segment of the request URL is longer than any this service accepts.');
-  else problem = new HttpProblem(500, 'internal_error', 'The request could not be completed; nothing was recorded.');
+  if (err.code === 'FST_ERR_BAD_URL') problem = new HttpProblem('invalid_url', 'The request URL is not valid: it holds a malformed percent-encoding.');
+  else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') problem = new HttpProblem('uri_too_long', 'A path segment of the request URL is longer than any this service accepts.');
+  else problem = new HttpProblem('internal_error', 'The request could not be completed; nothing was recorded.');
   void reply.code(problem.status).type(PROBLEM_TYPE).send(problem.body());
 }
 
@@ -50,10 +50,10 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   let problem: HttpProblem;
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') problem = new HttpProblem(408, 'request_timeout', 'The request was not received in time.');
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') problem = new HttpProblem('request_timeout', 'The request was not received in time.');
   else if (err.code === 'HPE_HEADER_OVERFLOW') {
-    problem = new HttpProblem(431, 'headers_too_large', 'The request line and headers together are larger than 16 KB.');
-  } else problem = new HttpProblem(400, 'bad_request', 'The request is not valid HTTP/1.1.');
+    problem = new HttpProblem('headers_too_large', 'The request line and headers together are larger than 16 KB.');
+  } else problem = new HttpProblem('bad_request', 'The request is not valid HTTP/1.1.');
   const body = JSON.stringify(problem.body());
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !inFlight?.headersSent) {
@@ -75,7 +75,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       else {
         // Unexpected: log everything, tell the client nothing about internals.
         req.log.error({ err }, 'unhandled error');
-        problem = new HttpProblem(500, 'internal_error', 'The request could not be completed; nothing was recorded.');
+        problem = new HttpProblem('internal_error', 'The request could not be completed; nothing was recorded.');
       }
     }
     if (problem.status >= 500 && err instanceof HttpProblem) req.log.error({ err }, problem.message);

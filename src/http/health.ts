@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from './context.ts';
-import { HttpProblem, notFound, unauthorized } from './problem.ts';
+import type { AppContext } from '../core/context.ts';
+import { notFound, serviceUnavailable, unauthorized } from '../core/problems.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
@@ -11,7 +11,7 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
     try {
       await withTimeout(ctx.db.ping(), 2000);
     } catch {
-      throw new HttpProblem(503, 'service_unavailable', 'The database is not reachable.');
+      throw serviceUnavailable('The database is not reachable.');
     }
     return { status: 'ready' };
   });

@@ -24,6 +24,12 @@ export function problems(...statuses: number[]) {
 
 const ProblemRef = Type.Ref('Problem');
 
+/** The query parameters of a list endpoint (cursors: core/paging.ts). */
+export const PageQuery = {
+  limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+  cursor: Type.Optional(Type.String({ maxLength: 1024 })),
+};
+
 export const Uuid = Type.String({ format: 'uuid' });
 /** A date-time in responses: handlers may return a Date; the serializer writes ISO 8601 with Z. */
 export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { type FieldError, HttpProblem, badRequest, notFound } from './problem.ts';
+import { type FieldError, HttpProblem, badRequest, notFound } from '../core/problems.ts';
 
 // Bodies are typed strictly ("5" is not an integer); query strings and path
 // parameters are text by nature, so they are coerced. Ajv counts string
@@ -105,5 +105,5 @@ export function validationProblem(errors: ErrorObject[], context: string | undef
     for (const m of new Set(messages)) fields.push({ field, message: m });
   }
   const where = context === 'querystring' ? 'query' : 'body';
-  return new HttpProblem(422, 'unprocessable', `The request ${where} breaks ${fields.length === 1 ? 'a rule' : `${fields.length} rules`}.`, { errors: fields });
+  return new HttpProblem('unprocessable', `The request ${where} breaks ${fields.length === 1 ? 'a rule' : `${fields.length} rules`}.`, { errors: fields });
 }

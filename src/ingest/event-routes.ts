@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type AccountStatus, paymentRequired } from '../http/auth.ts';
-import { badRequest, forbidden, HttpProblem, rateLimited, unauthorized, unprocessable } from '../http/problem.ts';
+import type { AccountStatus } from '../core/identity.ts';
+import { paymentRequired } from '../core/problems.ts';
+import { badRequest, forbidden, HttpProblem, rateLimited, unauthorized, unprocessable } from '../core/problems.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import { secondsToUtcMidnight } from '../accounts/plans.ts';
 import type { PlanCaps } from '../config/config.ts';
@@ -51,7 +52,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
 
   function refusal(r: Refusal, caps: PlanCaps): HttpProblem {
     if (r.refused === 'plan_limit') {
-      return new HttpProblem(402, 'plan_limit', `The plan allows ${caps.agents} agents; upgrade to register more.`);
+      return new HttpProblem('plan_limit', `The plan allows ${caps.agents} agents; upgrade to register more.`);
     }
     return rateLimited(secondsToUtcMidnight(ctx.now()), 'quota_exceeded', `The plan allows ${caps.invocations_per_day} invocations a day; the count resets at 00:00 UTC.`);
   }

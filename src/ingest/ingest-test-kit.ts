@@ -3,7 +3,7 @@
 // what was stored (rows and leaves) for one workspace.
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Role } from '../http/auth.ts';
+import type { Role } from '../core/identity.ts';
 import type { SignedIn, TestService } from '../testing/harness.ts';
 
 export const INVOCATION = '/api/v1/admin/agents/events/invocation';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Principal } from '../http/auth.ts';
+import type { Principal } from '../core/identity.ts';
 import { lastUsedToucher } from '../accounts/last-used.ts';
 import { newToken, parseToken } from '../accounts/token-format.ts';
 

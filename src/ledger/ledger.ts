@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/db.ts';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../core/context.ts';
 import { type LogEntry, beginAppend } from './append.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { CheckpointScheduler, checkpointOfSize, latestCheckpoint, originOf, signHead, type StoredCheckpoint } from './checkpoints.ts';

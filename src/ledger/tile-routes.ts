@@ -9,8 +9,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
-import type { AppContext } from '../http/context.ts';
-import { HttpProblem, notFound, unauthorized } from '../http/problem.ts';
+import type { AppContext } from '../core/context.ts';
+import { HttpProblem, notFound, unauthorized } from '../core/problems.ts';
 import { bearer, problems, Uuid } from '../http/schemas.ts';
 import { latestOrSignNow } from './audit-routes.ts';
 import type { LedgerModule } from './ledger.ts';
@@ -92,7 +92,7 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
       if (data === undefined) {
         data = await ctx.db.withTenant(tenantId, async (tx) => {
           const built = await buildTile(tx, tenantId, ref).catch((err: unknown) => {
-            if (err instanceof RangeError) throw new HttpProblem(500, 'internal_error', 'An entry is too large for an entry bundle.').withCause(err);
+            if (err instanceof RangeError) throw new HttpProblem('internal_error', 'An entry is too large for an entry bundle.').withCause(err);
             throw err;
           });
           if (built !== undefined && full) await storeTile(tx, tenantId, ref, built);

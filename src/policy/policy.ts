@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/db.ts';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { type Decision, decide, type Facts, globMatch } from './engine.ts';
 import { policyRoutes } from './routes.ts';

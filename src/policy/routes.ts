@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
-import { unprocessable } from '../http/problem.ts';
+import { unprocessable } from '../core/problems.ts';
 import { bearer, problems, Timestamp } from '../http/schemas.ts';
 import type { PolicyModuleDeps } from './policy.ts';
 import { PolicyDocumentSchema, PolicyView } from './schema.ts';

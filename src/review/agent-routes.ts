@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { accountOf } from '../http/auth.ts';
-import { decodeCursor, encodeCursor } from '../http/paging.ts';
-import { notFound, unprocessable } from '../http/problem.ts';
+import { decodeCursor, encodeCursor } from '../core/paging.ts';
+import { notFound, unprocessable } from '../core/problems.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import { agentScope } from '../policy/store.ts';
 import { READERS } from './access.ts';

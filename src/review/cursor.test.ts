@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { HttpProblem } from '../http/problem.ts';
+import { HttpProblem } from '../core/problems.ts';
 import { checkRange, decodeTimeKey, encodeTimeKey, isoMicros, Where } from './cursor.ts';
 
 test('isoMicros writes every microsecond exactly', () => {

@@ -1,5 +1,5 @@
-import { decodeCursor, encodeCursor } from '../http/paging.ts';
-import { unprocessable } from '../http/problem.ts';
+import { decodeCursor, encodeCursor } from '../core/paging.ts';
+import { unprocessable } from '../core/problems.ts';
 
 // Keyset paging on (created_at, id), newest first. The cursor carries the last
 // row's created_at in whole microseconds (PostgreSQL's precision; a JS Date

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { accountOf } from '../http/auth.ts';
-import { notFound } from '../http/problem.ts';
+import { notFound } from '../core/problems.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import { evidenceIdOf } from '../ledger/audit-routes.ts';
 import { READERS, seesContent } from './access.ts';

@@ -2,7 +2,7 @@
 // events recorded through the real endpoints, reads, and a look at stored
 // rows and log leaves.
 import assert from 'node:assert/strict';
-import type { Role } from '../http/auth.ts';
+import type { Role } from '../core/identity.ts';
 import type { SignedIn, TestService } from '../testing/harness.ts';
 
 export const INVOKE = '/api/v1/admin/agents/events/invocation';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../core/context.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import { agentRoutes } from './agent-routes.ts';
 import { invocationRoutes } from './invocation-routes.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../http/paging.ts';
+import { PageQuery } from '../http/schemas.ts';
 import { NullableTimestamp, Timestamp } from '../http/schemas.ts';
 
 // Response and query shapes of the read side.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Role } from '../http/auth.ts';
+import type { Role } from '../core/identity.ts';
 import type { SignedIn, TestService } from './harness.ts';
 
 /** Invites the address with the role (as the admin) and signs it in: a member of the admin's workspace. */

@@ -1,13 +1,8 @@
-import { Type } from 'typebox';
-import { unprocessable } from './problem.ts';
+import { unprocessable } from './problems.ts';
 
 // List endpoints page with `limit` and an opaque cursor: base64url JSON of the
-// last row's sort key (keyset paging, never OFFSET).
-
-export const PageQuery = {
-  limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
-  cursor: Type.Optional(Type.String({ maxLength: 1024 })),
-};
+// last row's sort key (keyset paging, never OFFSET). The query parameters'
+// schema is http/schemas.ts's PageQuery.
 
 export function encodeCursor(key: unknown[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');

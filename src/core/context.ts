@@ -3,7 +3,7 @@ import type { Db } from '../db/db.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Metrics } from './metrics.ts';
 
-/** Everything the modules share, built once per process by the CLI (or per test). */
+/** Everything the modules share, built once per process by the service (or per test). */
 export interface AppContext {
   config: Config;
   /** The primary database: every write and every read that must see its own write. */
