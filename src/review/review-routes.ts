@@ -2,12 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { accountOf } from '../http/auth.ts';
 import { conflict, notFound, unprocessable } from '../core/problems.ts';
-import { bearer, problems } from '../http/schemas.ts';
+import { bearer, problems, Timestamp } from '../http/schemas.ts';
+import { Type } from 'typebox';
 import { evidenceIdOf } from '../ledger/audit-routes.ts';
 import { READERS, REVIEWERS, seesContent } from './access.ts';
 import { decodeTimeKey, timePage } from './cursor.ts';
 import { invocationSummary } from './invocation-queries.ts';
 import type { ReviewModuleDeps } from './review.ts';
+import { leasedByOther, leaseNext, LEASE_MINUTES, pendingCount, release } from './leases.ts';
 import { decideReview, decisionView, listReviews } from './review-store.ts';
 import { InvocationIdParams, ReviewBody, ReviewDone, ReviewPage, ReviewQuery } from './schemas.ts';
 
@@ -54,6 +56,36 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
   );
 
   app.post(
+    '/api/v1/reviews/lease',
+    {
+      config: { auth: 'account', roles: REVIEWERS },
+      schema: {
+        tags,
+        summary: 'Take the next item of the review queue: the oldest pending invocation no other reviewer holds',
+        description: `Leases it to the caller for ${LEASE_MINUTES} minutes (releasing the caller's previous lease), so two reviewers never get the same item. \`exclude\` lists invocations the reviewer skipped. \`invocation_id\` is null when nothing is left. A decision by another reviewer on a leased item is refused with 409.`,
+        security: bearer,
+        body: Type.Object({ exclude: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { maxItems: 500 })) }),
+        response: {
+          200: Type.Object({
+            invocation_id: Type.Union([Type.Integer(), Type.Null()]),
+            lease_expires_at: Type.Union([Timestamp, Type.Null()]),
+            pending: Type.Integer({ description: 'Pending items in the queue, leased or not' }),
+          }),
+          ...problems(400, 401, 403, 422),
+        },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      const now = ctx.now();
+      return ctx.db.withTenant(me.tenantId, async (tx) => {
+        const lease = await leaseNext(tx, me.tenantId, me.accountId, req.body.exclude ?? [], now);
+        return { invocation_id: lease?.invocation_id ?? null, lease_expires_at: lease?.expires_at ?? null, pending: await pendingCount(tx, me.tenantId) };
+      });
+    },
+  );
+
+  app.post(
     '/api/v1/reviews/:invocation_id',
     {
       config: { auth: 'account', roles: REVIEWERS, write: true },
@@ -79,10 +111,14 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
         ]);
       }
       const now = ctx.now();
-      const result = await deps.writer.submit(me.tenantId, (tx, log) =>
-        decideReview(tx, log, { tenantId: me.tenantId, invocationId, decision: req.body.decision, note, by: me.accountId, now }),
-      );
+      const result = await deps.writer.submit(me.tenantId, async (tx, log) => {
+        if (await leasedByOther(tx, me.tenantId, invocationId, me.accountId, now)) return { ok: false as const, reason: 'leased' as const };
+        const r = await decideReview(tx, log, { tenantId: me.tenantId, invocationId, decision: req.body.decision, note, by: me.accountId, now });
+        if (r.ok) await release(tx, me.tenantId, me.accountId);
+        return r;
+      });
       if (!result.ok) {
+        if (result.reason === 'leased') throw conflict('Another reviewer holds this item; take the next one from the queue.');
         if (result.reason === 'not_found') throw notFound('No such invocation.');
         throw conflict(
           result.status === null

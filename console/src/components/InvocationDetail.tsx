@@ -53,7 +53,7 @@ export function Highlighted({ text, findings }: { text: string; findings: Findin
     at = f.end;
   });
   out.push(text.slice(at));
-  return <pre className="mono max-h-64 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-surface p-2">{out}</pre>;
+  return <pre tabIndex={0} className="mono max-h-64 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-surface p-2">{out}</pre>;
 }
 
 export function InvocationDetail({
@@ -110,7 +110,7 @@ export function InvocationDetail({
           <p className="text-muted">{formatTime(d.created_at, prefs.zone)}</p>
         </div>
         {onClose && (
-          <button type="button" className="btn btn-sm" onClick={onClose} aria-label="Close the detail panel">
+          <button type="button" className="btn btn-sm" onClick={onClose} aria-keyshortcuts="Escape">
             Close <kbd className="text-xs text-muted">Esc</kbd>
           </button>
         )}

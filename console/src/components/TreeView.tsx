@@ -110,7 +110,6 @@ export function TreeView({ label, nodes, onActivate }: { label: string; nodes: T
           aria-posinset={i + 1}
           aria-expanded={hasKids ? open : undefined}
           aria-current={n.current ? 'true' : undefined}
-          aria-label={n.text}
           tabIndex={n.id === focusId ? 0 : -1}
           ref={(el) => {
             if (el) refs.current.set(n.id, el);
@@ -127,7 +126,7 @@ export function TreeView({ label, nodes, onActivate }: { label: string; nodes: T
           }}
           className="cursor-pointer"
         >
-          <div className={`tree-row ${n.current ? 'bg-accent-soft font-semibold' : 'hover:bg-surface'}`} style={{ paddingLeft: `${(level - 1) * 1.1 + 0.4}rem` }}>
+          <div id={`tree-${n.id}`} className={`tree-row ${n.current ? 'bg-accent-soft font-semibold' : 'hover:bg-surface'}`} style={{ paddingLeft: `${(level - 1) * 1.1 + 0.4}rem` }}>
             <span aria-hidden="true" className="inline-block w-3 text-muted">
               {hasKids ? (open ? '▾' : '▸') : '·'}
             </span>
