@@ -180,6 +180,25 @@ const MATRIX: Record<string, Row> = {
     },
   },
   'GET /api/v1/agents/{agent_key}': { request: (w) => ({ url: `/api/v1/agents/${w.agentKey}` }), expect: everyRole(200, 404) },
+  'POST /api/v1/console/session': {
+    request: () => ({ url: '/api/v1/console/session', payload: { email: `nobody@${fresh('matrix-console')}.review-tests.dev`, code: '00000000' } }),
+    expect: statuses([401, 401, 401, 401], 401, 401),
+    check: (res) => assert.equal(json(res).code, 'invalid_code'),
+  },
+  // The console's own session endpoints answer cookie sessions only: a bearer token gets 404.
+  'GET /api/v1/console/session': { request: () => ({ url: '/api/v1/console/session' }), expect: everyRole(404) },
+  'DELETE /api/v1/console/session': { request: () => ({ url: '/api/v1/console/session' }), expect: everyRole(404) },
+  'GET /api/v1/console/sessions': {
+    request: () => ({ url: '/api/v1/console/sessions' }),
+    expect: everyRole(200),
+    check: (res) => assert.ok(Array.isArray(json(res).sessions)),
+  },
+  'DELETE /api/v1/console/sessions/{session_id}': { request: () => ({ url: `/api/v1/console/sessions/${randomUUID()}` }), expect: everyRole(404) },
+  'POST /api/v1/reviews/lease': {
+    request: () => ({ url: '/api/v1/reviews/lease', payload: {} }),
+    expect: editors(200),
+    check: (res) => assert.equal(typeof json(res).pending, 'number'),
+  },
   'GET /api/v1/reviews': {
     request: () => ({ url: '/api/v1/reviews?status=pending&limit=500' }),
     expect: everyRole(200),
