@@ -6,7 +6,7 @@ import { accountRoutes } from './account-routes.ts';
 import { createApiTokenResolver } from './api-tokens.ts';
 import { createSessionResolver } from './console-sessions.ts';
 import type { AppendAudit, UsageSource } from './deps.ts';
-import { getWorkspace } from './directory.ts';
+import { getWorkspace, workspaceIds } from './directory.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { accountStatus } from './plans.ts';
 import { sessionRoutes } from './session-routes.ts';
@@ -21,6 +21,8 @@ export interface AccountsModule {
   accountStatus(tenantId: string): Promise<AccountStatus | null>;
   /** Status and plan caps of a workspace, for the event endpoints' gate and caps. */
   workspacePlan(tenantId: string): Promise<{ status: AccountStatus; caps: PlanCaps } | null>;
+  /** Every workspace id, for sweeps across workspaces (retention). */
+  workspaceIds(): Promise<string[]>;
   routes(app: FastifyInstance): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export function createAccounts(
       const ws = await getWorkspace(ctx.db, tenantId);
       return ws ? { status: accountStatus(ws, ctx.now()), caps: ctx.config.plans[ws.plan_tier] } : null;
     },
+    workspaceIds: () => workspaceIds(ctx.db),
     async routes(app) {
       await accountRoutes(app, deps);
       await workspaceRoutes(app, deps);

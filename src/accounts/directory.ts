@@ -55,6 +55,12 @@ export async function getWorkspace(db: Queryable, tenantId: string): Promise<Wor
   return row ?? null;
 }
 
+/** Every workspace id (for sweeps across workspaces, such as retention). */
+export async function workspaceIds(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ tenant_id: string }>('SELECT tenant_id FROM workspaces ORDER BY tenant_id');
+  return rows.map((r) => r.tenant_id);
+}
+
 /** The newest invitation for the address that is still open. */
 export async function findOpenInvitation(db: Queryable, email: string, now: Date): Promise<Invitation | null> {
   const [row] = await db.query<Invitation & Record<string, unknown>>(

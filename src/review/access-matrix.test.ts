@@ -120,6 +120,11 @@ const MATRIX: Record<string, Row> = {
     expect: everyRole(200),
     check: (res, caller, w) => assert.ok(res.body.split('\n')[0]!.endsWith(caller === 'other' ? w.other.account.tenant_id : w.a.tenantId)),
   },
+  'GET /api/v1/workspace/retention': { request: () => ({ url: '/api/v1/workspace/retention' }), expect: statuses([200, 403, 403, 200], 200) },
+  'PUT /api/v1/workspace/retention': { request: () => ({ url: '/api/v1/workspace/retention', payload: { content_days: 400 } }), expect: adminOnly(200) },
+  // An erasure that matches nothing of the matrix's data: only who may ask is tested here.
+  'POST /api/v1/workspace/erasures': { request: () => ({ url: '/api/v1/workspace/erasures', payload: { agent_key: 'matrix-nobody' } }), expect: adminOnly(201) },
+  'GET /api/v1/workspace/erasures': { request: () => ({ url: '/api/v1/workspace/erasures' }), expect: adminOnly(200) },
   // tlog-tiles: like the audit endpoints (the log is private by default); another workspace gets a 404.
   'GET /api/v1/audit/tlog/{tenant_id}/checkpoint': { request: (w) => ({ url: `/api/v1/audit/tlog/${w.a.tenantId}/checkpoint` }), expect: everyRole(200, 404) },
   'GET /api/v1/audit/tlog/{tenant_id}/tile/{*}': { request: (w) => ({ url: `/api/v1/audit/tlog/${w.a.tenantId}/tile/0/000.p/1` }), expect: everyRole(200, 404) },

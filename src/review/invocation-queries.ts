@@ -129,6 +129,8 @@ export interface ContentRow {
   /** null when the caller may not see stored text (the query does not read it). */
   body: string | null;
   findings: Finding[] | null;
+  /** Set when retention or an erasure deleted the text (src/ingest/erasure.ts). */
+  erased_at: Date | null;
 }
 
 const FIELD_ORDER = ['prompt', 'response', 'context', 'tool_input', 'tool_output'];
@@ -136,7 +138,7 @@ const FIELD_ORDER = ['prompt', 'response', 'context', 'tool_input', 'tool_output
 /** The stored fields of an invocation; the text itself only when withText. */
 export async function invocationContent(tx: Queryable, tenantId: string, id: number, withText: boolean): Promise<ContentRow[]> {
   const rows = await tx.query<ContentRow & Record<string, unknown>>(
-    `SELECT field, ${withText ? 'body' : 'NULL::text AS body'}, findings
+    `SELECT field, ${withText ? 'body' : 'NULL::text AS body'}, findings, erased_at
      FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2`,
     [tenantId, id],
   );

@@ -110,8 +110,10 @@ function countTypes(c: ContentRow): Record<string, number> {
  * the scan has replaced it.
  */
 function contentView(c: ContentRow) {
+  // Erased by retention or for a data subject: the field was sent, its text and finding positions are gone.
+  if (c.erased_at !== null) return { field: c.field, text: null, findings: null, scan_pending: false, erased: true };
   const pending = c.findings === null;
-  return { field: c.field, text: pending ? null : c.body, findings: c.findings, scan_pending: pending };
+  return { field: c.field, text: pending ? null : c.body, findings: c.findings, scan_pending: pending, erased: false };
 }
 
 function traceView(rows: TraceRow[]) {

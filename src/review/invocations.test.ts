@@ -169,7 +169,7 @@ eachStore(
       // The tool_output awaits its scan: stored as sent, so withheld.
       assert.deepEqual(rec.output_scan, { status: 'pending', verdict: null, reasons: null, scanned_at: null });
       const out = rec.content.find((c: { field: string }) => c.field === 'tool_output');
-      assert.deepEqual(out, { field: 'tool_output', text: null, findings: null, scan_pending: true });
+      assert.deepEqual(out, { field: 'tool_output', text: null, findings: null, scan_pending: true, erased: false });
       assert.doesNotMatch(before.raw, /4111/);
       assert.doesNotMatch(before.raw, /jane\.doe/);
 

@@ -46,7 +46,7 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
             r.r_decision === null
               ? null
               : decisionView(
-                  { decision: r.r_decision, note: r.r_note ?? '', decided_by: r.r_decided_by!, decided_at: r.r_decided_at!, log_index: r.r_log_index! },
+                  { decision: r.r_decision, note: r.r_note, decided_by: r.r_decided_by!, decided_at: r.r_decided_at!, log_index: r.r_log_index! },
                   withNote,
                 ),
         })),
@@ -130,7 +130,7 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
         invocation_id: invocationId,
         review_status: result.status,
         decision: result.review.decision,
-        note: result.review.note,
+        note: result.review.note ?? '',
         decided_by: result.review.decided_by,
         decided_at: result.review.decided_at,
         evidence_id: evidenceIdOf(result.review.log_index),

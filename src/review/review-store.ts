@@ -13,7 +13,8 @@ export type Decision = 'approve' | 'reject';
 
 export interface ReviewRow {
   decision: Decision;
-  note: string;
+  /** null once erased (src/review/erasure.ts). */
+  note: string | null;
   decided_by: string;
   decided_at: Date;
   log_index: number;
@@ -31,7 +32,7 @@ export async function reviewOf(tx: Queryable, tenantId: string, invocationId: nu
 export function decisionView(r: ReviewRow, withNote: boolean) {
   return {
     decision: r.decision,
-    ...(withNote ? { note: r.note } : {}),
+    ...(withNote ? { note: r.note, note_erased: r.note === null } : {}),
     decided_by: r.decided_by,
     decided_at: r.decided_at,
     evidence_id: evidenceIdOf(r.log_index),

@@ -105,6 +105,7 @@ eachStore(
       assert.deepEqual(approved[0].review, {
         decision: 'approve',
         note,
+        note_erased: false,
         decided_by: team.operator.account.id,
         decided_at: t.clock.now().toISOString(),
         evidence_id: done.evidence_id,

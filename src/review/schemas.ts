@@ -105,7 +105,8 @@ const FindingSchema = Type.Object({
 
 export const ReviewDecisionView = Type.Object({
   decision: DecisionSchema,
-  note: Type.Optional(Type.String({ description: 'Omitted for viewers' })),
+  note: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Omitted for viewers; null once erased' })),
+  note_erased: Type.Optional(Type.Boolean({ description: 'The note was deleted by retention or an erasure' })),
   decided_by: Type.String({ format: 'uuid' }),
   decided_at: Timestamp,
   evidence_id: Type.Integer({ description: 'The review entry in the audit trail' }),
@@ -130,9 +131,12 @@ export const InvocationRecord = Type.Object({
     Type.Array(
       Type.Object({
         field: ContentFieldSchema,
-        text: Type.Union([Type.String(), Type.Null()], { description: 'The stored (redacted) text; null while a tool_output awaits its scan' }),
+        text: Type.Union([Type.String(), Type.Null()], {
+          description: 'The stored (redacted) text; null while a tool_output awaits its scan, or once erased',
+        }),
         findings: Type.Union([Type.Array(FindingSchema), Type.Null()]),
         scan_pending: Type.Boolean(),
+        erased: Type.Boolean({ description: 'Deleted by retention or an erasure: text and finding positions are gone (types stay in finding_counts)' }),
       }),
       { description: 'Stored content per field, findings with offsets into it. Omitted for viewers.' },
     ),

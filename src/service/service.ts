@@ -23,6 +23,8 @@ import { reportRoutes } from '../reports/routes.ts';
 import { createReview } from '../review/review.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { WitnessSubmitter } from '../witness/submitter.ts';
+import { RetentionSweeper, type RetentionDeps } from '../retention/retention.ts';
+import { retentionRoutes } from '../retention/routes.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
 
 export interface ServiceOverrides {
@@ -39,6 +41,8 @@ export interface Service {
   jobs: JobWorker;
   /** Submits new checkpoints to the configured witnesses (WITNESS_URLS). */
   witnesses: WitnessSubmitter;
+  /** Deletes stored content past each workspace's retention (hourly; tests call sweepAll()). */
+  retention: RetentionSweeper;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -121,6 +125,13 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     { onError: (err, job) => app.log.error({ err, job_id: job?.job_id, kind: job?.kind }, 'background job failed') },
   );
 
+  const retentionDeps: RetentionDeps = {
+    ctx,
+    appendInTx: (tx, tenantId, entries, time) => ledger.appendInTx(tx, tenantId, entries, time),
+    tenants: () => accounts.workspaceIds(),
+  };
+  const retention = new RetentionSweeper(retentionDeps);
+
   const app: FastifyInstance = await buildApp(ctx, {
     auth: {
       resolve: async (token) => (await accounts.resolve(token)) ?? ingest.resolve(token),
@@ -133,6 +144,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       (a) => policy.routes(a),
       (a) => ledger.routes(a),
       (a) => reportRoutes(a, ctx, ledger),
+      (a) => retentionRoutes(a, retentionDeps),
       (a) => createReview({ ctx, writer: ledger.writer }).routes(a),
       (a) => consoleRoutes(a),
     ],
@@ -141,6 +153,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   if (!overrides.manualJobs) {
     jobs.start();
     witnesses.start();
+    retention.start();
   }
 
   let closed = false;
@@ -149,11 +162,13 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     ctx,
     jobs,
     witnesses,
+    retention,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
       await jobs.stop();
+      await retention.stop();
       await ledger.close();
       await witnesses.stop();
       await mailer.close();

@@ -1,0 +1,224 @@
+// Retention of stored content and erasure for a data subject. Content — the
+// redacted texts, finding positions and review notes — is deleted through the
+// owning modules (ingest/erasure.ts, review/erasure.ts); every metadata row and
+// every leaf stays, and the leaves hold salted commitments whose salts go with
+// the text, so the log, its proofs and past reports keep verifying while
+// nothing erased can be recovered or confirmed by guessing.
+
+import type { Queryable } from '../db/db.ts';
+import type { AppContext } from '../http/context.ts';
+import { type ContentSelector, eraseInvocationContent } from '../ingest/erasure.ts';
+import type { LogEntry } from '../ledger/append.ts';
+import { commitment, encodeLeaf, newSalt } from '../ledger/leaf.ts';
+import { eraseReviewNotes } from '../review/erasure.ts';
+
+/** Six months: the least log retention the EU AI Act asks of deployers of high-risk systems (Art. 19, 26(6)). */
+export const MIN_CONTENT_DAYS = 183;
+export const DEFAULT_CONTENT_DAYS = 400;
+const DAY_MS = 86_400_000;
+/** Fields erased per transaction by the sweep: bounded transactions, however much is due. */
+const SWEEP_CHUNK = 5_000;
+
+export interface RetentionDeps {
+  ctx: AppContext;
+  appendInTx(tx: Queryable, tenantId: string, entries: LogEntry[], time: Date): Promise<number[]>;
+  /** Every workspace id (accounts). */
+  tenants(): Promise<string[]>;
+}
+
+export interface ErasureRequest {
+  principalId?: string;
+  agentKey?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export interface ErasureRecord {
+  erasure_id: string;
+  requested_by: string;
+  requested_at: Date;
+  selects: string[];
+  period: { from: Date | null; to: Date | null } | null;
+  counts: { invocations: number; fields: number; review_notes: number };
+  evidence_id: number;
+}
+
+export async function contentDays(tx: Queryable, tenantId: string): Promise<number> {
+  const [row] = await tx.query<{ content_days: number }>('SELECT content_days FROM retention_settings WHERE tenant_id = $1', [tenantId]);
+  return row?.content_days ?? DEFAULT_CONTENT_DAYS;
+}
+
+export async function setContentDays(deps: RetentionDeps, tenantId: string, days: number, by: string): Promise<void> {
+  const now = deps.ctx.now();
+  await deps.ctx.db.withTenant(tenantId, async (tx) => {
+    await tx.query(
+      `INSERT INTO retention_settings (tenant_id, content_days) VALUES ($1, $2)
+       ON CONFLICT (tenant_id) DO UPDATE SET content_days = EXCLUDED.content_days, updated_at = now()`,
+      [tenantId, days],
+    );
+    // Auditors can see when content started to be deleted sooner.
+    await deps.appendInTx(tx, tenantId, [{ kind: 'retention_change', content_days: days, by_account_id: by }], now);
+  });
+}
+
+/**
+ * Erases everything stored about the selected invocations, in one transaction
+ * with its `erasure` leaf: who asked, a commitment to the selector (its salt
+ * is never stored, so the leaf cannot be used to confirm a guessed person),
+ * the period and the counts.
+ */
+export async function erase(deps: RetentionDeps, tenantId: string, req: ErasureRequest, by: string): Promise<ErasureRecord> {
+  const now = deps.ctx.now();
+  const sel: ContentSelector = req;
+  const selects = [
+    ...(req.principalId !== undefined ? ['principal_id'] : []),
+    ...(req.agentKey !== undefined ? ['agent_key'] : []),
+    ...(req.from !== undefined || req.to !== undefined ? ['period'] : []),
+  ];
+  const period = req.from !== undefined || req.to !== undefined ? { from: req.from ?? null, to: req.to ?? null } : null;
+  const selectorText = encodeLeaf({
+    principal_id: req.principalId ?? null,
+    agent_key: req.agentKey ?? null,
+    from: req.from?.toISOString() ?? null,
+    to: req.to?.toISOString() ?? null,
+  });
+  return deps.ctx.db.withTenant(tenantId, async (tx) => {
+    let fields = 0;
+    const invocations = new Set<number>();
+    for (;;) {
+      const chunk = await eraseInvocationContent(tx, tenantId, sel, now, SWEEP_CHUNK);
+      fields += chunk.fields;
+      for (const id of chunk.invocationIds) invocations.add(id);
+      if (chunk.fields < SWEEP_CHUNK) break;
+    }
+    let notes = 0;
+    for (;;) {
+      const n = await eraseReviewNotes(tx, tenantId, sel, now, SWEEP_CHUNK);
+      notes += n;
+      if (n < SWEEP_CHUNK) break;
+    }
+    const counts = { invocations: invocations.size, fields, review_notes: notes };
+    const [index] = await deps.appendInTx(
+      tx,
+      tenantId,
+      [
+        {
+          kind: 'erasure',
+          by_account_id: by,
+          selector: commitment(newSalt(), selectorText),
+          selects,
+          period: period && { from: period.from?.toISOString() ?? null, to: period.to?.toISOString() ?? null },
+          counts,
+        },
+      ],
+      now,
+    );
+    const [row] = await tx.query<{ erasure_id: string }>(
+      `INSERT INTO erasures (tenant_id, requested_by, requested_at, selects, period_from, period_to, invocations, fields, review_notes, log_index)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING erasure_id`,
+      [tenantId, by, now, selects, period?.from ?? null, period?.to ?? null, counts.invocations, fields, notes, index],
+    );
+    return { erasure_id: row!.erasure_id, requested_by: by, requested_at: now, selects, period, counts, evidence_id: index! + 1 };
+  });
+}
+
+export async function listErasures(tx: Queryable, tenantId: string): Promise<ErasureRecord[]> {
+  const rows = await tx.query<{
+    erasure_id: string;
+    requested_by: string;
+    requested_at: Date;
+    selects: string[];
+    period_from: Date | null;
+    period_to: Date | null;
+    invocations: number;
+    fields: number;
+    review_notes: number;
+    log_index: string | number;
+  }>('SELECT * FROM erasures WHERE tenant_id = $1 ORDER BY requested_at DESC, erasure_id LIMIT 1000', [tenantId]);
+  return rows.map((r) => ({
+    erasure_id: r.erasure_id,
+    requested_by: r.requested_by,
+    requested_at: r.requested_at,
+    selects: r.selects,
+    period: r.period_from === null && r.period_to === null ? null : { from: r.period_from, to: r.period_to },
+    counts: { invocations: r.invocations, fields: r.fields, review_notes: r.review_notes },
+    evidence_id: Number(r.log_index) + 1,
+  }));
+}
+
+/**
+ * Deletes each workspace's content older than its retention, in bounded
+ * transactions. Idempotent and restartable: what is due is read from the
+ * tables each time, so a crash or a missed run only delays the deletion to
+ * the next run, and two nodes sweeping together skip each other's workspace
+ * (a transaction-scoped advisory lock).
+ */
+export class RetentionSweeper {
+  readonly #deps: RetentionDeps;
+  readonly #intervalMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> | undefined;
+  #stopped = false;
+
+  constructor(deps: RetentionDeps, opts: { intervalMs?: number } = {}) {
+    this.#deps = deps;
+    this.#intervalMs = opts.intervalMs ?? 3_600_000;
+  }
+
+  start(): void {
+    this.#schedule(10_000);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  #schedule(ms: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#running = this.sweepAll()
+        .catch((err) => console.error('retention sweep failed', err))
+        .finally(() => {
+          this.#running = undefined;
+          this.#schedule(this.#intervalMs);
+        });
+    }, ms);
+    this.#timer.unref();
+  }
+
+  /** One pass over every workspace; returns what was erased. */
+  async sweepAll(): Promise<{ fields: number; reviewNotes: number }> {
+    let fields = 0;
+    let reviewNotes = 0;
+    for (const tenantId of await this.#deps.tenants()) {
+      if (this.#stopped) break;
+      const r = await this.sweep(tenantId);
+      fields += r.fields;
+      reviewNotes += r.reviewNotes;
+    }
+    return { fields, reviewNotes };
+  }
+
+  async sweep(tenantId: string): Promise<{ fields: number; reviewNotes: number }> {
+    const now = this.#deps.ctx.now();
+    let fields = 0;
+    let reviewNotes = 0;
+    for (;;) {
+      const r = await this.#deps.ctx.db.withTenant(tenantId, async (tx) => {
+        const [lock] = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('retention:' || $1)) AS ok`, [tenantId]);
+        if (!lock?.ok) return null; // another node is sweeping this workspace
+        const cutoff = new Date(now.getTime() - (await contentDays(tx, tenantId)) * DAY_MS);
+        const c = await eraseInvocationContent(tx, tenantId, { to: cutoff }, now, SWEEP_CHUNK);
+        const n = c.fields < SWEEP_CHUNK ? await eraseReviewNotes(tx, tenantId, { decidedBefore: cutoff }, now, SWEEP_CHUNK) : 0;
+        return { fields: c.fields, notes: n };
+      });
+      if (r === null) break;
+      fields += r.fields;
+      reviewNotes += r.notes;
+      if (r.fields < SWEEP_CHUNK && r.notes < SWEEP_CHUNK) break;
+    }
+    return { fields, reviewNotes };
+  }
+}
