@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
-import { unprocessable } from '../http/problem.ts';
+import { unprocessable } from '../core/problems.ts';
 import { bearer, NullableTimestamp, problems, Timestamp, Uuid } from '../http/schemas.ts';
 import { contentDays, DEFAULT_CONTENT_DAYS, erase, listErasures, MIN_CONTENT_DAYS, type RetentionDeps, setContentDays } from './retention.ts';
 
