@@ -103,6 +103,13 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ url: '/api/v1/admin/agents/events/rogue', payload: { agent_key: 'matrix-writer', event_type: 'probe' } }),
     expect: editors(201),
   },
+  'POST /api/v1/otel/v1/traces': {
+    request: () => ({
+      url: '/api/v1/otel/v1/traces',
+      payload: { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: randomUUID().replaceAll('-', ''), spanId: '0123456789abcdef', name: 'chat', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }] }] }] }] },
+    }),
+    expect: editors(200),
+  },
   'POST /api/v1/workspace/ingress-tokens': { request: () => ({ url: '/api/v1/workspace/ingress-tokens', payload: { name: 'matrix' } }), expect: adminOnly(201) },
   'GET /api/v1/workspace/ingress-tokens': { request: () => ({ url: '/api/v1/workspace/ingress-tokens' }), expect: adminOnly(200) },
   'DELETE /api/v1/workspace/ingress-tokens/{token_id}': {

@@ -71,15 +71,16 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
       const found = await ctx.readDb.withTenant(me.tenantId, async (tx) => {
         const inv = await findInvocation(tx, me.tenantId, id);
         if (!inv) return null;
-        const [content, trace, review] = [
+        const [content, trace, review, otel] = [
           await invocationContent(tx, me.tenantId, id, withContent),
           await invocationTrace(tx, me.tenantId, inv),
           await reviewOf(tx, me.tenantId, id),
+          (await deps.otelDetails?.(tx, me.tenantId, id)) ?? null,
         ];
-        return { inv, content, trace, review };
+        return { inv, content, trace, review, otel };
       });
       if (!found) throw notFound('No such invocation.');
-      const { inv, content, trace, review } = found;
+      const { inv, content, trace, review, otel } = found;
       const output = content.find((c) => c.field === 'tool_output');
       return {
         ...invocationSummary(inv),
@@ -93,6 +94,7 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
         finding_counts: content.map((c) => ({ field: c.field, counts: countTypes(c) })),
         ...(withContent ? { content: content.map(contentView) } : {}),
         trace: traceView(trace),
+        otel,
       };
     },
   );

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../core/context.ts';
+import type { Queryable } from '../db/db.ts';
+import type { Static } from 'typebox';
 import type { LogWriter } from '../ledger/log-writer.ts';
+import type { OtelDetailsSchema } from '../otlp/schemas.ts';
 import { agentRoutes } from './agent-routes.ts';
 import { invocationRoutes } from './invocation-routes.ts';
 import { reviewRoutes } from './review-routes.ts';
@@ -14,6 +17,8 @@ import { rogueRoutes } from './rogue-routes.ts';
 export interface ReviewModuleDeps {
   ctx: AppContext;
   writer: LogWriter;
+  /** The OTLP span facts of an invocation recorded from a span (src/otlp), shown in its detail. */
+  otelDetails?: (tx: Queryable, tenantId: string, invocationId: number) => Promise<Static<typeof OtelDetailsSchema> | null>;
 }
 
 export interface ReviewModule {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../http/schemas.ts';
+import { OtelDetailsSchema } from '../otlp/schemas.ts';
 import { NullableTimestamp, Timestamp } from '../http/schemas.ts';
 
 // Response and query shapes of the read side.
@@ -148,6 +149,7 @@ export const InvocationRecord = Type.Object({
     siblings: Type.Array(TraceItem, { description: 'Other invocations with the same correlation_id, oldest first (at most 100)' }),
     siblings_truncated: Type.Boolean(),
   }),
+  otel: Type.Union([OtelDetailsSchema, Type.Null()], { description: 'The span facts when recorded over OTLP (/api/v1/otel/v1/traces); null otherwise' }),
 });
 
 export const RogueEventView = Type.Object({

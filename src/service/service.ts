@@ -18,6 +18,7 @@ import { scanField } from '../detect/index.ts';
 import { JobWorker } from '../jobs/jobs.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
+import { createOtlp } from '../otlp/otlp.ts';
 import { createPolicy } from '../policy/policy.ts';
 import { reportRoutes } from '../reports/routes.ts';
 import { createReview } from '../review/review.ts';
@@ -112,6 +113,17 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       if (prepared.content.some((c) => c.findings === null)) jobs.poke();
     },
   });
+  const otlp = createOtlp({
+    ctx,
+    writer: ledger.writer,
+    scan: scanField,
+    workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
+    policyFor: (tenantId) => policy.policyFor(tenantId),
+    toolInScope: (tenantId, agentKey, tool) => policy.toolInScope(tenantId, agentKey, tool),
+    afterRecorded: (_tenantId, prepared) => {
+      if (prepared.some((p) => p.content.some((c) => c.findings === null))) jobs.poke();
+    },
+  });
   const jobs = new JobWorker(
     db,
     {
@@ -141,11 +153,12 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     },
     routes: [(a) => registerRateLimits(a, config.redisUrl), (a) => accounts.routes(a),
       (a) => ingest.routes(a),
+      (a) => otlp.routes(a),
       (a) => policy.routes(a),
       (a) => ledger.routes(a),
       (a) => reportRoutes(a, ctx, ledger),
       (a) => retentionRoutes(a, retentionDeps),
-      (a) => createReview({ ctx, writer: ledger.writer }).routes(a),
+      (a) => createReview({ ctx, writer: ledger.writer, otelDetails: otlp.details }).routes(a),
       (a) => consoleRoutes(a),
     ],
   });

@@ -1,0 +1,139 @@
+import type { Queryable } from '../db/db.ts';
+import type { OtelExtras } from './mapping.ts';
+
+// The otel_spans table (this module's own): which spans are recorded, as
+// which invocation, and the OTLP facts that have no column on an invocation.
+
+export interface SpanKey {
+  traceId: string;
+  spanId: string;
+}
+
+export const keyOf = (k: SpanKey) => `${k.traceId}/${k.spanId}`;
+
+/** The invocation each of these spans became, for those already recorded. */
+export async function recordedSpans(tx: Queryable, tenantId: string, keys: readonly SpanKey[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (keys.length === 0) return out;
+  const rows = await tx.query<{ trace_id: string; span_id: string; invocation_id: string | number }>(
+    `SELECT s.trace_id, s.span_id, s.invocation_id
+     FROM otel_spans s JOIN unnest($2::text[], $3::text[]) AS k(trace_id, span_id)
+       ON s.trace_id = k.trace_id AND s.span_id = k.span_id
+     WHERE s.tenant_id = $1`,
+    [tenantId, keys.map((k) => k.traceId), keys.map((k) => k.spanId)],
+  );
+  for (const r of rows) out.set(`${r.trace_id}/${r.span_id}`, Number(r.invocation_id));
+  return out;
+}
+
+export interface SpanRow {
+  invocationId: number;
+  parentSpanId: string | null;
+  extras: OtelExtras;
+}
+
+/** One statement for the whole export. */
+export async function insertSpans(tx: Queryable, tenantId: string, rows: readonly SpanRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const col = <T>(f: (r: SpanRow) => T) => rows.map(f);
+  const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
+  await tx.query(
+    `INSERT INTO otel_spans (tenant_id, trace_id, span_id, parent_span_id, invocation_id, span_name, span_kind, operation,
+       start_time_unix_nano, model, provider, usage, finish_reasons, tool_call_id, conversation_id, scope, truncated)
+     SELECT $1, r.trace_id, r.span_id, r.parent_span_id, r.invocation_id, r.span_name, r.span_kind, r.operation,
+       r.start_ns, r.model, r.provider, r.usage::jsonb, r.finish_reasons::jsonb, r.tool_call_id, r.conversation_id, r.scope, r.truncated::jsonb
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::bigint[],
+       $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
+       AS r(trace_id, span_id, parent_span_id, invocation_id, span_name, span_kind, operation, start_ns, model, provider,
+            usage, finish_reasons, tool_call_id, conversation_id, scope, truncated)`,
+    [
+      tenantId,
+      col((r) => r.extras.trace_id),
+      col((r) => r.extras.span_id),
+      col((r) => r.parentSpanId),
+      col((r) => r.invocationId),
+      col((r) => r.extras.span_name),
+      col((r) => r.extras.span_kind),
+      col((r) => r.extras.operation),
+      col((r) => r.extras.start_time_unix_nano),
+      col((r) => r.extras.model),
+      col((r) => r.extras.provider),
+      col((r) => json(r.extras.usage)),
+      col((r) => json(r.extras.finish_reasons)),
+      col((r) => r.extras.tool_call_id),
+      col((r) => r.extras.conversation_id),
+      col((r) => r.extras.scope),
+      col((r) => json(r.extras.truncated)),
+    ],
+  );
+}
+
+/**
+ * Children recorded earlier whose parent is one of these (just recorded)
+ * spans: a parent usually arrives after its children (spans are exported
+ * when they end), so their link is made now.
+ */
+export async function waitingChildren(
+  tx: Queryable,
+  tenantId: string,
+  parents: readonly SpanKey[],
+): Promise<Array<{ child: number; parent: number }>> {
+  if (parents.length === 0) return [];
+  const rows = await tx.query<{ child: string | number; parent: string | number }>(
+    `SELECT c.invocation_id AS child, p.invocation_id AS parent
+     FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id)
+     JOIN otel_spans p ON p.tenant_id = $1 AND p.trace_id = k.trace_id AND p.span_id = k.span_id
+     JOIN otel_spans c ON c.tenant_id = $1 AND c.trace_id = k.trace_id AND c.parent_span_id = k.span_id`,
+    [tenantId, parents.map((k) => k.traceId), parents.map((k) => k.spanId)],
+  );
+  return rows.map((r) => ({ child: Number(r.child), parent: Number(r.parent) }));
+}
+
+export interface OtelDetails {
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  span_name: string;
+  span_kind: string;
+  operation: string;
+  start_time: string;
+  start_time_unix_nano: string;
+  model: string | null;
+  provider: string | null;
+  usage: Record<string, number> | null;
+  finish_reasons: string[] | null;
+  tool_call_id: string | null;
+  conversation_id: string | null;
+  scope: string | null;
+  truncated: Record<string, number> | null;
+}
+
+/** What an invocation recorded from a span keeps of it; null for one that came in as JSON. */
+export async function otelDetails(tx: Queryable, tenantId: string, invocationId: number): Promise<OtelDetails | null> {
+  const [r] = await tx.query<Record<string, unknown>>(
+    `SELECT trace_id, span_id, parent_span_id, span_name, span_kind, operation, start_time_unix_nano::text AS start_ns,
+       model, provider, usage, finish_reasons, tool_call_id, conversation_id, scope, truncated
+     FROM otel_spans WHERE tenant_id = $1 AND invocation_id = $2`,
+    [tenantId, invocationId],
+  );
+  if (!r) return null;
+  const ns = BigInt(r.start_ns as string);
+  return {
+    trace_id: r.trace_id as string,
+    span_id: r.span_id as string,
+    parent_span_id: (r.parent_span_id as string | null) ?? null,
+    span_name: r.span_name as string,
+    span_kind: r.span_kind as string,
+    operation: r.operation as string,
+    start_time: new Date(Number(ns / 1_000_000n)).toISOString(),
+    start_time_unix_nano: ns.toString(),
+    model: (r.model as string | null) ?? null,
+    provider: (r.provider as string | null) ?? null,
+    usage: (r.usage as Record<string, number> | null) ?? null,
+    finish_reasons: (r.finish_reasons as string[] | null) ?? null,
+    tool_call_id: (r.tool_call_id as string | null) ?? null,
+    conversation_id: (r.conversation_id as string | null) ?? null,
+    scope: (r.scope as string | null) ?? null,
+    truncated: (r.truncated as Record<string, number> | null) ?? null,
+  };
+}
