@@ -1,4 +1,5 @@
-import { type CosignerKey, parseCosignerKey } from '../witness/cosignature.ts';
+import { parseCosignerKey, type WitnessConfig } from '../witness/cosignature.ts';
+export type { WitnessConfig } from '../witness/cosignature.ts';
 
 // Configuration comes from the environment only. Every variable is validated at
 // start; a bad value stops the start with one line naming the variable.
@@ -43,12 +44,6 @@ export interface Config {
   witnessRetryMaxSeconds: number;
 }
 
-export interface WitnessConfig {
-  /** The submission prefix: POST <url>/add-checkpoint. */
-  url: string;
-  /** The witness's cosigner verifier key (name+hex8+base64(0x04 ‖ key)). */
-  key: CosignerKey;
-}
 
 export const DEFAULT_PLANS: Record<PlanTier, PlanCaps> = {
   free: { invocations_per_day: 1_000, multi_judge_calls_per_month: 0, personas: 1, agents: 3 },

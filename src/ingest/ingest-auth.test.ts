@@ -21,7 +21,7 @@ import {
   query,
   ROGUE,
   stored,
-} from './ingest-test-kit.ts';
+} from '../testing/ingest-kit.ts';
 
 interface Endpoint {
   name: string;

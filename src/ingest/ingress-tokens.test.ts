@@ -27,7 +27,7 @@ import {
   ROGUE,
   stored,
   UUID_RE,
-} from './ingest-test-kit.ts';
+} from '../testing/ingest-kit.ts';
 
 const LISTED_KEYS = ['created_at', 'created_by', 'last_used_at', 'name', 'prefix', 'revoked_at', 'token_id'];
 

@@ -20,7 +20,7 @@ import {
   query,
   show,
   stored,
-} from './ingest-test-kit.ts';
+} from '../testing/ingest-kit.ts';
 
 const CONTENT_FIELDS = ['prompt', 'response', 'context', 'tool_input', 'tool_output'] as const;
 type ContentField = (typeof CONTENT_FIELDS)[number];

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachStore, FALLBACK_TOKEN, OPERATOR_TOKEN, type SignedIn, type TestService } from '../testing/harness.ts';
-import { atTime, expectProblem, INVOCATION, issueIngress, leaves, newWorkspace, post, query, ROGUE, stored } from './ingest-test-kit.ts';
+import { atTime, expectProblem, INVOCATION, issueIngress, leaves, newWorkspace, post, query, ROGUE, stored } from '../testing/ingest-kit.ts';
 
 const AGENTS = 2;
 const PER_DAY = 5;

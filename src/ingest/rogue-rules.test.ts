@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BODY_LIMIT } from '../http/app.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
-import { EMOJI, emoji, evidenceLeaf, expectFieldErrors, expectProblem, newWorkspace, post, postRaw, query, ROGUE, show, stored } from './ingest-test-kit.ts';
+import { EMOJI, emoji, evidenceLeaf, expectFieldErrors, expectProblem, newWorkspace, post, postRaw, query, ROGUE, show, stored } from '../testing/ingest-kit.ts';
 
 const STRINGS: Array<{ field: string; min: number; max: number }> = [
   { field: 'event_type', min: 1, max: 40 },

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { eachStore, FALLBACK_TOKEN, type TestService } from '../testing/harness.ts';
-import { expectProblem, INVOCATION, leaves, newWorkspace, post, query, ROGUE, stored } from './ingest-test-kit.ts';
+import { expectProblem, INVOCATION, leaves, newWorkspace, post, query, ROGUE, stored } from '../testing/ingest-kit.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { assertNoLeak, assertProblem } from '../testing/problems.ts';
-import { invoke, newTeam, REVIEW_PAYMENTS, rogue, setPolicy, type Team } from './review-test-kit.ts';
+import { invoke, newTeam, REVIEW_PAYMENTS, rogue, setPolicy, type Team } from '../testing/review-kit.ts';
 
 type Caller = 'admin' | 'operator' | 'viewer' | 'auditor' | 'none' | 'revoked' | 'other';
 const CALLERS: readonly Caller[] = ['admin', 'operator', 'viewer', 'auditor', 'none', 'revoked', 'other'];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachStore } from '../testing/harness.ts';
 import { assertFieldErrors, assertProblem } from '../testing/problems.ts';
-import { all, DENY_SHELL, get, invoke, newTeam, REVIEW_PAYMENTS, rogue, setPolicy } from './review-test-kit.ts';
+import { all, DENY_SHELL, get, invoke, newTeam, REVIEW_PAYMENTS, rogue, setPolicy } from '../testing/review-kit.ts';
 import { riskScore } from './risk.ts';
 
 eachStore('read side: agents and rogue events', (getT) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachStore } from '../testing/harness.ts';
 import { assertFieldErrors, assertProblem } from '../testing/problems.ts';
-import { all, DENY_SHELL, get, invoke, newTeam, quietJobs, REVIEW_PAYMENTS, setPolicy } from './review-test-kit.ts';
+import { all, DENY_SHELL, get, invoke, newTeam, quietJobs, REVIEW_PAYMENTS, setPolicy } from '../testing/review-kit.ts';
 
 const LIST = '/api/v1/invocations';
 

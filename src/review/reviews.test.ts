@@ -4,7 +4,7 @@ import { commitment } from '../ledger/leaf.ts';
 import { eachStore, OPERATOR_TOKEN } from '../testing/harness.ts';
 import { assertFieldErrors, assertProblem } from '../testing/problems.ts';
 import { setSubscription } from '../testing/workspace.ts';
-import { all, get, invoke, leaves, newTeam, quietJobs, REVIEW_PAYMENTS, setPolicy } from './review-test-kit.ts';
+import { all, get, invoke, leaves, newTeam, quietJobs, REVIEW_PAYMENTS, setPolicy } from '../testing/review-kit.ts';
 
 const decide = (id: number) => `/api/v1/reviews/${id}`;
 

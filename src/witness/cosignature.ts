@@ -31,6 +31,14 @@ export interface CosignerKey {
   readonly publicKey: Uint8Array;
 }
 
+/** A witness the service submits checkpoints to (config: WITNESS_URLS, WITNESS_KEYS). */
+export interface WitnessConfig {
+  /** The submission prefix: POST <url>/add-checkpoint. */
+  url: string;
+  /** The witness's cosigner verifier key (name+hex8+base64(0x04 ‖ key)). */
+  key: CosignerKey;
+}
+
 /** A cosignature that verified: who, and the time it states. */
 export interface Cosignature {
   readonly name: string;

@@ -9,11 +9,10 @@
 // later try — with backoff — while any witness is behind. A witness that was
 // down is caught up to the latest checkpoint when it answers again.
 
-import type { WitnessConfig } from '../config/config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import type { StoredCheckpoint } from '../ledger/checkpoints.ts';
 import type { LedgerModule } from '../ledger/ledger.ts';
-import { verifyCosignatures } from './cosignature.ts';
+import { verifyCosignatures, type WitnessConfig } from './cosignature.ts';
 import { formatAddCheckpoint, parseSizeBody } from './protocol.ts';
 
 const REQUEST_TIMEOUT_MS = 5_000;

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config/config.ts';
-import { createService } from '../service/service.ts';
+import { createService } from './service.ts';
 
-export { repoRoot } from './paths.ts';
+export { repoRoot } from '../console/paths.ts';
 
 /** The OpenAPI document the service serves, from a throw-away embedded instance. */
 export async function currentOpenApi(): Promise<unknown> {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Role } from '../core/identity.ts';
-import type { SignedIn, TestService } from '../testing/harness.ts';
+import type { SignedIn, TestService } from './harness.ts';
 
 export const INVOCATION = '/api/v1/admin/agents/events/invocation';
 export const ROGUE = '/api/v1/admin/agents/events/rogue';

@@ -3,7 +3,7 @@
 // rows and log leaves.
 import assert from 'node:assert/strict';
 import type { Role } from '../core/identity.ts';
-import type { SignedIn, TestService } from '../testing/harness.ts';
+import type { SignedIn, TestService } from './harness.ts';
 
 export const INVOKE = '/api/v1/admin/agents/events/invocation';
 export const ROGUE = '/api/v1/admin/agents/events/rogue';
