@@ -4,9 +4,9 @@
 // the other audit endpoints, or by anyone once an admin made the log public
 // (its leaves hold commitments and counts, never text).
 
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
 import type { AppContext } from '../core/context.ts';
@@ -37,7 +37,8 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
   /** 'public' or 'private' (the cache scope), or throws: 401 without a token, 404 for another workspace's private log. */
   async function access(req: FastifyRequest, tenantId: string): Promise<'public' | 'private'> {
     const p = req.principal;
-    if (p?.kind === 'account' && p.tenantId === tenantId) return (await isPublicLog(ctx, tenantId)) ? 'public' : 'private';
+    // A member's request carries its token: 'private' keeps shared caches from storing it, public log or not.
+    if (p?.kind === 'account' && p.tenantId === tenantId) return 'private';
     if (await isPublicLog(ctx, tenantId)) return 'public';
     if (p === null) throw unauthorized();
     throw notFound('No such log.'); // never reveal whether another workspace exists
@@ -88,19 +89,32 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
       if (ref === undefined) throw notFound('Not a tile path.');
       const scope = await access(req, tenantId);
       const full = ref.width === TILE_WIDTH;
-      let data = full ? await ctx.readDb.withTenant(tenantId, (tx) => readStoredTile(tx, tenantId, ref)) : undefined;
-      if (data === undefined) {
+      const bundle = ref.kind === 'entries';
+      // Full entry bundles are stored gzipped (what clients ask for); hash tiles as they are.
+      let stored = full ? await ctx.readDb.withTenant(tenantId, (tx) => readStoredTile(tx, tenantId, ref)) : undefined;
+      let data: Uint8Array | undefined = bundle ? undefined : stored;
+      if (stored === undefined) {
         data = await ctx.db.withTenant(tenantId, async (tx) => {
           const built = await buildTile(tx, tenantId, ref).catch((err: unknown) => {
             if (err instanceof RangeError) throw new HttpProblem('internal_error', 'An entry is too large for an entry bundle.').withCause(err);
             throw err;
           });
-          if (built !== undefined && full) await storeTile(tx, tenantId, ref, built);
+          if (built !== undefined && full) {
+            stored = bundle ? gzipSync(built) : built;
+            await storeTile(tx, tenantId, ref, stored);
+          }
           return built;
         });
+        if (data === undefined) throw notFound('The log has no such tile yet.');
       }
-      if (data === undefined) throw notFound('The log has no such tile yet.');
-      return sendTile(req, reply, data, scope, ref.kind === 'entries');
+      void reply.header('cache-control', `${scope}, ${IMMUTABLE}`).type('application/octet-stream');
+      if (!bundle) return reply.send(toBuffer(data!));
+      // Entry bundles SHOULD be compressed at the HTTP layer.
+      void reply.header('vary', 'accept-encoding');
+      if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+        return reply.header('content-encoding', 'gzip').send(toBuffer(stored ?? gzipSync(data!)));
+      }
+      return reply.send(toBuffer(data ?? gunzipSync(stored!)));
     },
   );
 
@@ -152,14 +166,6 @@ const Visibility = Type.Object({
   prefix: Type.String({ description: 'The tlog-tiles prefix of this log (append /checkpoint, /tile/…)' }),
 });
 
-function sendTile(req: FastifyRequest, reply: FastifyReply, data: Uint8Array, scope: string, bundle: boolean) {
-  void reply.header('cache-control', `${scope}, ${IMMUTABLE}`).type('application/octet-stream');
-  // Entry bundles SHOULD be compressed at the HTTP layer; hash tiles are random bytes.
-  if (bundle) {
-    void reply.header('vary', 'accept-encoding');
-    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-      return reply.header('content-encoding', 'gzip').send(gzipSync(data));
-    }
-  }
-  return reply.send(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+function toBuffer(data: Uint8Array): Buffer {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }

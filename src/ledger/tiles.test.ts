@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify as edVerify } from 'node:crypto';
 import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { beginAppend } from './append.ts';
 import { formatTileIndex, parseTilePath } from './tiles.ts';
@@ -159,6 +160,12 @@ eachStore('tlog-tiles', (get) => {
         ['hash', 0, 1, true],
       ],
     );
+    // Entry bundles come gzipped to clients that take gzip, the same bytes once inflated.
+    const plain = await getTile(admin.token)('tile/entries/000');
+    const gz = await t.request({ method: 'GET', url: `${prefix}/tile/entries/000`, token: admin.token, headers: { 'accept-encoding': 'gzip, identity' } });
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.equal(gz.headers.vary, 'accept-encoding');
+    assert.deepEqual(new Uint8Array(gunzipSync(gz.rawPayload)), plain);
     // What is served is the stored row, not a recomputation.
     await t.testDb.db.withTenant(tenant, (tx) => tx.query(`UPDATE log_tiles SET data = '\\x00ff'::bytea WHERE kind = 'hash' AND idx = 1`));
     assert.deepEqual([...(await getTile(admin.token)('tile/0/001'))], [0, 255]);
