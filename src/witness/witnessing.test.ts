@@ -139,6 +139,15 @@ for (const store of testStores()) {
       const ok = await verify(...witnessArgs(), '--witness-quorum', '2');
       assert.equal(ok.code, 0, ok.stdout + ok.stderr);
       assert.match(ok.stdout, /witnesses\s+2 of 2 cosigned \(quorum 2\).*quorum met/);
+      // A compliance report carries its checkpoint cosigned (submitted when the report is made).
+      const period = 'from=2026-05-31T00:00:00Z&to=2026-06-02T00:00:00Z';
+      const report = await t.request({ method: 'GET', url: `/api/v1/reports/compliance?${period}`, token: admin.token });
+      assert.equal(report.statusCode, 200, report.body);
+      assert.deepEqual(cosigners(report.json().evidence.checkpoint), ['w1.witness.test', 'w2.witness.test']);
+      const file = join(dir, 'report.json');
+      writeFileSync(file, report.body);
+      const checked = await verify('--report', file, ...witnessArgs(), '--witness-quorum', '2');
+      assert.equal(checked.code, 0, checked.stdout + checked.stderr);
     });
 
     test('a witness that is down delays nothing, and catches up when it returns', async () => {
