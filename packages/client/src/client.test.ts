@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import { test } from 'node:test';
+import { eachStore, type SignedIn } from '../../../src/testing/harness.ts';
+import { AgentLedger, type DropReport } from './index.ts';
+
+// The client against the running service (a listening server), with a small
+// HTTP proxy in between that can drop a connection or shed load on cue.
+
+type Behaviour = 'forward' | 'reset' | 'shed';
+
+async function startProxy(target: string, plan: Behaviour[]): Promise<{ url: string; seen: string[]; server: Server }> {
+  const seen: string[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const what = plan.shift() ?? 'forward';
+      seen.push(`${what} ${req.method} ${req.url} ${req.headers['idempotency-key'] ?? ''}`);
+      if (what === 'reset') {
+        req.socket.destroy(); // the connection drops before any answer
+        return;
+      }
+      if (what === 'shed') {
+        res.writeHead(503, { 'retry-after': '1', 'content-type': 'application/problem+json' }).end('{"status":503}');
+        return;
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
+      void fetch(`${target}${req.url}`, { method: req.method!, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) }).then(async (r) => {
+        res.writeHead(r.status, Object.fromEntries(r.headers.entries()));
+        res.end(Buffer.from(await r.arrayBuffer()));
+      });
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const addr = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${addr.port}`, seen, server };
+}
+
+eachStore('@agent-ledger/client against the service', (get) => {
+  let alice: SignedIn;
+  let base: string;
+  const servers: Server[] = [];
+  const count = async (agent: string) => {
+    const res = await get().request({ method: 'GET', url: `/api/v1/invocations?agent_key=${agent}&limit=500`, token: alice.token });
+    assert.equal(res.statusCode, 200, res.body);
+    return (res.json() as { items: unknown[] }).items.length;
+  };
+
+  test('setup', async () => {
+    const t = get();
+    alice = await t.signIn('alice@client.example');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  });
+
+  test('invocation() waits for the verdict; a tool outside the scope is a deny', async () => {
+    const t = get();
+    assert.equal((await t.request({ method: 'PUT', url: '/api/v1/agents/enf-bot/scope', token: alice.token, payload: { allowed_tools: ['read_*'] } })).statusCode, 200);
+    const c = new AgentLedger({ baseUrl: base, token: alice.token });
+    const ok = await c.invocation({ agent_key: 'enf-bot', mode: 'enforced', tool_name: 'read_file', tool_input: '{"path":"a.txt"}' });
+    assert.equal(ok.verdict, 'allow');
+    const no = await c.invocation({ agent_key: 'enf-bot', mode: 'enforced', tool_name: 'rm', tool_input: '{"path":"/"}' });
+    assert.equal(no.verdict, 'deny');
+    const r = await c.rogue({ agent_key: 'enf-bot', event_type: 'probe' });
+    assert.equal(r.accepted, true);
+    await assert.rejects(c.invocation({ agent_key: '' }), (err: Error & { status?: number }) => err.status === 422);
+  });
+
+  test('a dropped connection is retried with the same Idempotency-Key and records once', async () => {
+    const proxy = await startProxy(base, ['reset', 'forward']);
+    servers.push(proxy.server);
+    const c = new AgentLedger({ baseUrl: proxy.url, token: alice.token, retryBaseMs: 10 });
+    const res = await c.invocation({ agent_key: 'retry-bot', prompt: 'hello' });
+    assert.equal(res.verdict, 'allow');
+    assert.equal(proxy.seen.length, 2);
+    const keys = proxy.seen.map((s) => s.split(' ')[3]);
+    assert.ok(keys[0] && keys[0] === keys[1], `same key on both attempts: ${proxy.seen.join(' | ')}`);
+    assert.equal(await count('retry-bot'), 1);
+    assert.equal(c.stats.retries, 1);
+  });
+
+  test('503 with Retry-After is waited out and retried', async () => {
+    const proxy = await startProxy(base, ['shed', 'forward']);
+    servers.push(proxy.server);
+    const c = new AgentLedger({ baseUrl: proxy.url, token: alice.token, retryBaseMs: 10 });
+    const started = Date.now();
+    await c.invocation({ agent_key: 'shed-bot' });
+    assert.ok(Date.now() - started >= 950, 'waited for Retry-After: 1');
+    assert.equal(await count('shed-bot'), 1);
+  });
+
+  test('record() sends in the background; shutdown() sends everything', async () => {
+    const drops: DropReport[] = [];
+    const c = new AgentLedger({ baseUrl: base, token: alice.token, batchSize: 40, flushIntervalMs: 60_000, onDrop: (r) => drops.push(r) });
+    for (let i = 0; i < 130; i++) c.record({ kind: 'invocation', event: { agent_key: 'buffered-bot', prompt: `step ${i}` } });
+    c.record({ kind: 'rogue', event: { agent_key: 'buffered-bot', event_type: 'probe' } });
+    await c.shutdown();
+    assert.equal(drops.length, 0);
+    assert.equal(await count('buffered-bot'), 130);
+    assert.equal(c.stats.sent, 131);
+    c.record({ kind: 'invocation', event: { agent_key: 'buffered-bot' } });
+    assert.equal(drops.length, 1);
+    assert.equal(drops[0]!.reason, 'shut_down');
+  });
+
+  test('a full buffer reports what it drops; refused events are reported, not lost silently', async () => {
+    const drops: DropReport[] = [];
+    const c = new AgentLedger({ baseUrl: base, token: alice.token, maxBuffer: 5, batchSize: 100, flushIntervalMs: 60_000, onDrop: (r) => drops.push(r) });
+    for (let i = 0; i < 8; i++) c.record({ kind: 'invocation', event: { agent_key: 'small-buffer', prompt: String(i) } });
+    assert.deepEqual(drops.map((d) => [d.reason, d.events.length]), [['buffer_full', 1], ['buffer_full', 1], ['buffer_full', 1]]);
+    assert.equal(c.stats.dropped, 3);
+    await c.flush();
+    assert.equal(await count('small-buffer'), 5);
+    c.record({ kind: 'invocation', event: { agent_key: '' } }); // 422 at the service
+    await c.flush();
+    assert.equal(drops.length, 4);
+    assert.equal(drops[3]!.reason, 'rejected');
+    await c.shutdown();
+  });
+
+  test('teardown', async () => {
+    for (const s of servers) s.close();
+  });
+});
