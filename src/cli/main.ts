@@ -15,6 +15,9 @@ commands:
          [--save-checkpoint FILE] [--export FILE]
                              check a workspace's audit trail from its signed checkpoint and public key
                              (token: --token or AGENT_LEDGER_TOKEN); exit 1 when verification fails
+  hook claude-code [--url URL] [--token T] [--agent KEY] [--fail-closed]
+                             Claude Code PreToolUse hook: records the tool call (enforced mode) and
+                             blocks it when the verdict is deny (AGENT_LEDGER_URL/_TOKEN/_AGENT_KEY)
   witness --key KEY|FILE --store FILE (--log VKEY | --log-family VKEY)… [--port P]
                              run a C2SP tlog-witness that cosigns checkpoints it found consistent
 `;
@@ -27,6 +30,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   admin: async (args) => (await import('./admin.ts')).adminCommand(args),
   keygen: async (args) => (await import('./keygen.ts')).keygenCommand(args),
   verify: async (args) => (await import('./verify.ts')).verifyCommand(args),
+  hook: async (args) => (await import('../hook/claude-code.ts')).hookCommand(args),
   witness: async (args) => (await import('../witness/command.ts')).witnessCommand(args),
 };
 

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { eachStore, type SignedIn } from '../testing/harness.ts';
+
+// The hook as Claude Code runs it: a child process with the PreToolUse JSON
+// on stdin, its exit code and output read back, against the listening service.
+
+const BIN = fileURLToPath(new URL('../../bin/agent-ledger.js', import.meta.url));
+
+function runHook(input: unknown, env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'hook', 'claude-code', ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
+const preToolUse = (tool_name: string, tool_input: unknown, tool_use_id: string) => ({
+  session_id: 'sess-0b1c2d3e',
+  transcript_path: '/home/dev/.claude/projects/x/sess.jsonl',
+  cwd: '/home/dev/project',
+  permission_mode: 'default',
+  hook_event_name: 'PreToolUse',
+  tool_name,
+  tool_input,
+  tool_use_id,
+});
+
+eachStore('Claude Code PreToolUse hook', (get) => {
+  let alice: SignedIn;
+  let env: Record<string, string>;
+
+  test('setup: a listening service and a scope for the agent', async () => {
+    const t = get();
+    alice = await t.signIn('alice@hook.example');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as { port: number }).port;
+    env = { AGENT_LEDGER_URL: `http://127.0.0.1:${port}`, AGENT_LEDGER_TOKEN: alice.token, AGENT_LEDGER_AGENT_KEY: 'claude-dev' };
+    const scope = await t.request({ method: 'PUT', url: '/api/v1/agents/claude-dev/scope', token: alice.token, payload: { allowed_tools: ['Read', 'Grep', 'Edit'] } });
+    assert.equal(scope.statusCode, 200, scope.body);
+  });
+
+  test('an allowed tool call is recorded in enforced mode and lets the tool run (exit 0, no output)', async () => {
+    const r = await runHook(preToolUse('Read', { file_path: '/home/dev/project/a.ts' }, 'toolu_01'), env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    const list = await get().request({ method: 'GET', url: '/api/v1/invocations?agent_key=claude-dev', token: alice.token });
+    const [inv] = (list.json() as { items: Array<Record<string, unknown>> }).items;
+    assert.equal(inv!.tool_name, 'Read');
+    assert.equal(inv!.mode, 'enforced');
+    assert.equal(inv!.verdict, 'allow');
+    assert.equal(inv!.correlation_id, 'sess-0b1c2d3e');
+  });
+
+  test('a denied call is blocked: exit 2, the reason on stderr, the JSON decision on stdout', async () => {
+    const r = await runHook(preToolUse('Bash', { command: 'rm -rf /' }, 'toolu_02'), env);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /agent-ledger denied Bash for agent claude-dev/);
+    const out = JSON.parse(r.stdout) as { hookSpecificOutput: Record<string, string> };
+    assert.equal(out.hookSpecificOutput.hookEventName, 'PreToolUse');
+    assert.equal(out.hookSpecificOutput.permissionDecision, 'deny');
+    const rogue = await get().request({ method: 'GET', url: '/api/v1/rogue-events?agent_key=claude-dev', token: alice.token });
+    assert.equal((rogue.json() as { items: Array<{ tool: string }> }).items[0]!.tool, 'Bash');
+  });
+
+  test('service unreachable: fail-open lets the tool run, fail-closed blocks it', async () => {
+    const down = { ...env, AGENT_LEDGER_URL: 'http://127.0.0.1:9' };
+    const open = await runHook(preToolUse('Read', {}, 'toolu_03'), down);
+    assert.equal(open.code, 0);
+    assert.match(open.stderr, /fail-open/);
+    const closed = await runHook(preToolUse('Read', {}, 'toolu_04'), { ...down, AGENT_LEDGER_FAIL: 'closed' });
+    assert.equal(closed.code, 2);
+    assert.match(closed.stderr, /fail-closed/);
+    const flag = await runHook(preToolUse('Read', {}, 'toolu_05'), down, ['--fail-closed']);
+    assert.equal(flag.code, 2);
+  });
+});
