@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { currentOpenApi, repoRoot } from '../src/console/openapi-doc.ts';
+import { currentOpenApi, repoRoot } from '../src/service/openapi-doc.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'client-openapi-'));
 try {
