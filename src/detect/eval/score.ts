@@ -174,3 +174,14 @@ export function scoreInjection(cases: readonly InjectionCase[], predict: (text: 
     ambiguous: binary(amb),
   };
 }
+
+/** Wilson score interval (95 %) of k successes in n trials; null when n is 0. */
+export function wilson(k: number, n: number, z = 1.96): [number, number] | null {
+  if (n === 0) return null;
+  const p = k / n;
+  const z2 = z * z;
+  const d = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / d;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / d;
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}

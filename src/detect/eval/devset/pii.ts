@@ -1,0 +1,336 @@
+// Generated PII cases: Faker (MIT) in every locale it ships for names, addresses, e-mails, cards,
+// IBANs, IPs; libphonenumber-js (MIT, Google's libphonenumber metadata, Apache-2.0) example numbers for
+// every region, varied in their last digits and kept only when valid, in national, international and
+// E.164 formats; US SSNs with valid area/group/serial in the spellings people use; Bitcoin addresses
+// with valid Base58Check checksums. Sentences in several languages and carriers (prose, JSON, logs,
+// CSV, forms, e-mail signatures) hold them; negatives hold look-alikes that are not PII.
+
+import { createHash } from "node:crypto";
+import { allLocales, base, Faker } from "@faker-js/faker";
+import type { LocaleDefinition } from "@faker-js/faker";
+import { getCountries, getExampleNumber, parsePhoneNumberFromString } from "libphonenumber-js/max";
+import type { CountryCode } from "libphonenumber-js/max";
+import examples from "libphonenumber-js/mobile/examples";
+import { fill, int, pick, rng, splitOf } from "./build.ts";
+import type { Rand, SpanCase } from "./build.ts";
+
+const FAKER_LICENCE = "MIT (@faker-js/faker locale data)";
+const PHONE_LICENCE = "MIT (libphonenumber-js) / Apache-2.0 (libphonenumber metadata)";
+const OWN = "Apache-2.0 (this repository's templates)";
+
+/** Types every generated PII case is labelled for exhaustively. */
+export const CHECKED = ["PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "US_SSN", "IP_ADDRESS", "CRYPTO", "STREET_ADDRESS", "LOCATION"];
+
+type Lang = "en" | "de" | "fr" | "es" | "it" | "pt" | "nl";
+
+/** Sentence templates by language; each id is a template group for the split. */
+const TEMPLATES: Record<Lang, string[]> = {
+  en: [
+    "Hi, this is {PERSON}. You can reach me at {PHONE_NUMBER} or {EMAIL_ADDRESS}.",
+    "Please ship the order to {PERSON}, {STREET_ADDRESS}.",
+    "My SSN is {US_SSN} and my date of birth is in the file.",
+    "Customer {PERSON} paid with card {CREDIT_CARD}; refund to IBAN {IBAN_CODE}.",
+    "Login from {IP_ADDRESS} for {EMAIL_ADDRESS} failed three times.",
+    "Send the payment to wallet {CRYPTO} before Friday.",
+    "{PERSON} moved to {LOCATION} last year and now lives at {STREET_ADDRESS}.",
+    "Can you call {PERSON} back on {PHONE_NUMBER}? She asked about the invoice.",
+    "The tenant, {PERSON}, gave {PHONE_NUMBER} as an emergency contact.",
+    "Social security number: {US_SSN}",
+    "I was born in {LOCATION} and grew up near {LOCATION}.",
+    "Forward the contract to {PERSON} ({EMAIL_ADDRESS}) and cc {PERSON}.",
+    "Our new office is at {STREET_ADDRESS}. Visitors should ask for {PERSON}.",
+    "Dear {PERSON}, your card ending in the digits below was charged: {CREDIT_CARD}.",
+    "The request came from {IP_ADDRESS}; the user agent was curl/8.5.",
+    "If you have questions, text me at {PHONE_NUMBER}. Thanks, {PERSON}",
+    "Wire transfer details: beneficiary {PERSON}, IBAN {IBAN_CODE}.",
+    "ssn {US_SSN} belongs to the applicant {PERSON}",
+    "Meeting with {PERSON} in {LOCATION} next Tuesday.",
+    "He gave his address as {STREET_ADDRESS} and his number as {PHONE_NUMBER}.",
+  ],
+  de: [
+    "Hallo, hier ist {PERSON}. Sie erreichen mich unter {PHONE_NUMBER} oder {EMAIL_ADDRESS}.",
+    "Bitte die Lieferung an {PERSON}, {STREET_ADDRESS} schicken.",
+    "Die Überweisung geht an {PERSON}, IBAN {IBAN_CODE}.",
+    "{PERSON} wohnt seit Mai in {LOCATION}, Adresse: {STREET_ADDRESS}.",
+    "Rückruf bitte an {PHONE_NUMBER}, Ansprechpartner ist {PERSON}.",
+    "Zahlung mit Kreditkarte {CREDIT_CARD} wurde abgelehnt.",
+    "Anmeldung von {IP_ADDRESS} für {EMAIL_ADDRESS} fehlgeschlagen.",
+    "Sehr geehrte Frau {PERSON}, vielen Dank für Ihre Nachricht.",
+  ],
+  fr: [
+    "Bonjour, c'est {PERSON}. Vous pouvez me joindre au {PHONE_NUMBER} ou à {EMAIL_ADDRESS}.",
+    "Merci d'envoyer le colis à {PERSON}, {STREET_ADDRESS}.",
+    "Le virement doit être fait sur l'IBAN {IBAN_CODE} au nom de {PERSON}.",
+    "{PERSON} habite à {LOCATION} depuis deux ans.",
+    "Rappelez {PERSON} au {PHONE_NUMBER}, c'est urgent.",
+    "Paiement refusé pour la carte {CREDIT_CARD}.",
+    "Connexion depuis {IP_ADDRESS} pour le compte {EMAIL_ADDRESS}.",
+  ],
+  es: [
+    "Hola, soy {PERSON}. Puedes llamarme al {PHONE_NUMBER} o escribir a {EMAIL_ADDRESS}.",
+    "Envíe el pedido a {PERSON}, {STREET_ADDRESS}.",
+    "La transferencia va a la cuenta {IBAN_CODE} a nombre de {PERSON}.",
+    "{PERSON} vive en {LOCATION} desde el año pasado.",
+    "Llame a {PERSON} al {PHONE_NUMBER} mañana por la mañana.",
+    "Pago rechazado con la tarjeta {CREDIT_CARD}.",
+    "Acceso desde {IP_ADDRESS} para {EMAIL_ADDRESS}.",
+  ],
+  it: [
+    "Ciao, sono {PERSON}. Potete chiamarmi al {PHONE_NUMBER} o scrivere a {EMAIL_ADDRESS}.",
+    "Spedire il pacco a {PERSON}, {STREET_ADDRESS}.",
+    "Il bonifico va sull'IBAN {IBAN_CODE} intestato a {PERSON}.",
+    "{PERSON} abita a {LOCATION}.",
+  ],
+  pt: [
+    "Olá, sou {PERSON}. Pode ligar para {PHONE_NUMBER} ou escrever para {EMAIL_ADDRESS}.",
+    "Envie a encomenda para {PERSON}, {STREET_ADDRESS}.",
+    "A transferência vai para o IBAN {IBAN_CODE} em nome de {PERSON}.",
+    "{PERSON} mora em {LOCATION}.",
+  ],
+  nl: [
+    "Hoi, met {PERSON}. Je kunt me bellen op {PHONE_NUMBER} of mailen naar {EMAIL_ADDRESS}.",
+    "Stuur het pakket naar {PERSON}, {STREET_ADDRESS}.",
+    "Het bedrag gaat naar IBAN {IBAN_CODE} t.n.v. {PERSON}.",
+    "{PERSON} woont in {LOCATION}.",
+  ],
+};
+
+/** Structured carriers: the same values in JSON, logs, CSV, forms, signatures (language-neutral). */
+const CARRIERS = [
+  '{"customer":{"name":"{PERSON}","email":"{EMAIL_ADDRESS}","phone":"{PHONE_NUMBER}"},"status":"active"}',
+  '{"user_id": 48213, "full_name": "{PERSON}", "address": "{STREET_ADDRESS}", "plan": "team"}',
+  "2024-06-11T09:14:02Z INFO auth login ok user={EMAIL_ADDRESS} ip={IP_ADDRESS} latency_ms=41",
+  "2024-06-11 09:14:02,118 WARN payment declined card={CREDIT_CARD} amount=42.10 currency=EUR",
+  "id,name,email,phone\n1042,{PERSON},{EMAIL_ADDRESS},{PHONE_NUMBER}\n",
+  "Name: {PERSON}\nAddress: {STREET_ADDRESS}\nPhone: {PHONE_NUMBER}\nE-mail: {EMAIL_ADDRESS}",
+  "--\n{PERSON}\nSenior Account Manager\nM: {PHONE_NUMBER}\n{EMAIL_ADDRESS}",
+  "applicant:\n  name: {PERSON}\n  ssn: \"{US_SSN}\"\n  city: {LOCATION}\n",
+  "| name | phone |\n|---|---|\n| {PERSON} | {PHONE_NUMBER} |",
+  "tool_result: {\"matches\": [{\"holder\": \"{PERSON}\", \"iban\": \"{IBAN_CODE}\"}]}",
+  "SELECT * FROM users WHERE email = '{EMAIL_ADDRESS}' AND last_ip = '{IP_ADDRESS}';",
+  "btc_withdrawal address={CRYPTO} requested_by={EMAIL_ADDRESS}",
+];
+
+/** Texts that hold look-alikes only: ids, versions, hashes, timestamps, amounts, capitalised non-names. */
+const NEGATIVES = [
+  "Build 2024.06.11-4821 finished in 312 s; 1,204 tests passed, 3 skipped.",
+  "Order #{N10} shipped on 2024-05-03; tracking {N12}.",
+  "Version 10.4.2 fixes CVE-2024-3094 in xz-utils 5.6.1.",
+  "commit {HEX40} merged into main by the release bot",
+  "The invoice total is 1,299.00 EUR, due on 30.06.2024.",
+  "Kubernetes Cluster Autoscaler scaled the Node Pool from 3 to 5 nodes.",
+  "Project Apollo Quarterly Review: Revenue Growth and Customer Retention.",
+  "request_id={UUID} status=200 bytes=5123 duration=0.042",
+  "The Great Barrier Reef Marine Park Authority Annual Report",
+  "Error 0x80070005 at offset 0x0040A3F2 in module kernel32.dll",
+  "Sprint 42 retrospective: What Went Well, What Didn't, Action Items.",
+  "Temperature readings: 21.4, 21.9, 22.3, 22.8 (sensor 17, rack B4).",
+  "Use pip install numpy==1.26.4 scipy==1.13.0 and restart the kernel.",
+  "ISBN 978-3-16-148410-0, 2nd edition, 412 pages.",
+  "Flight LH 2034 departs at 14:35 from gate B42, seat 17C.",
+  "Card ending 4821 was used; full number withheld.",
+  "Ticket JIRA-{N4} blocked by JIRA-{N4}; see the Release Notes.",
+  "The Merkle root 3f9a… covers leaves 0 to {N6}.",
+  "Model gpt-4o-2024-08-06 answered in 812 ms with 1,024 tokens.",
+  "Shipment weight 12.500 kg, dimensions 40 x 30 x 20 cm, pallet 000{N6}.",
+];
+
+const SSN_SPELLINGS = [
+  (a: string, g: string, s: string) => `${a}-${g}-${s}`,
+  (a: string, g: string, s: string) => `${a} ${g} ${s}`,
+  (a: string, g: string, s: string) => `${a}${g}${s}`,
+  (a: string, g: string, s: string) => `${a}.${g}.${s}`,
+];
+
+const SSN_CONTEXTS = ["SSN", "SSN:", "SSN#", "ssn", "social security number", "Social Security No.", "SS#", "soc. sec. #", "social"];
+
+function ssn(r: Rand): [string, string, string] {
+  let area: number;
+  do area = int(r, 1, 899);
+  while (area === 666);
+  const g = int(r, 1, 99);
+  const s = int(r, 1, 9999);
+  return [String(area).padStart(3, "0"), String(g).padStart(2, "0"), String(s).padStart(4, "0")];
+}
+
+const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+function base58(bytes: Uint8Array): string {
+  let n = 0n;
+  for (const b of bytes) n = n * 256n + BigInt(b);
+  let s = "";
+  while (n > 0n) {
+    s = B58[Number(n % 58n)] + s;
+    n /= 58n;
+  }
+  for (const b of bytes) {
+    if (b !== 0) break;
+    s = "1" + s;
+  }
+  return s;
+}
+
+/** A Bitcoin P2PKH or P2SH address with a valid Base58Check checksum. */
+function btcAddress(r: Rand): string {
+  const payload = new Uint8Array(21);
+  payload[0] = r() < 0.7 ? 0x00 : 0x05;
+  for (let i = 1; i < 21; i++) payload[i] = Math.floor(r() * 256);
+  const sum = createHash("sha256").update(createHash("sha256").update(payload).digest()).digest();
+  const full = new Uint8Array(25);
+  full.set(payload);
+  full.set(sum.subarray(0, 4), 21);
+  return base58(full);
+}
+
+function luhnOk(d: string): boolean {
+  let s = 0;
+  for (let i = 0; i < d.length; i++) {
+    let x = Number(d[d.length - 1 - i]);
+    if (i % 2 === 1) {
+      x *= 2;
+      if (x > 9) x -= 9;
+    }
+    s += x;
+  }
+  return s % 10 === 0;
+}
+
+function card(f: Faker, r: Rand): string {
+  for (;;) {
+    const digits = f.finance.creditCardNumber({ issuer: pick(r, ["visa", "mastercard", "amex", "discover"]) }).replace(/\D/g, "");
+    if (!luhnOk(digits) || digits.length < 15) continue;
+    const sep = pick(r, [" ", "-", ""]);
+    if (sep === "" || digits.length !== 16) return sep === "" ? digits : digits.replace(/^(\d{4})(\d{6})(\d{5})$/, `$1${sep}$2${sep}$3`);
+    return digits.replace(/(\d{4})(?=\d)/g, `$1${sep}`);
+  }
+}
+
+const REGIONS = getCountries();
+
+/** A valid mobile number of `region`: its example number with the last digits varied (kept only when valid). */
+function phoneOf(region: CountryCode, r: Rand): string | undefined {
+  const ex = getExampleNumber(region, examples);
+  if (!ex) return undefined;
+  const nat = ex.nationalNumber as string;
+  for (let tries = 0; tries < 20; tries++) {
+    const k = Math.min(4, nat.length - 2);
+    let tail = "";
+    for (let i = 0; i < k; i++) tail += String(Math.floor(r() * 10));
+    const cand = parsePhoneNumberFromString(nat.slice(0, nat.length - k) + tail, region);
+    if (!cand || !cand.isValid()) continue;
+    const fmt = r();
+    if (fmt < 0.4) return cand.formatNational();
+    if (fmt < 0.8) return cand.formatInternational();
+    return cand.number as string;
+  }
+  return ex.formatInternational();
+}
+
+const LANG_OF_REGION: Partial<Record<string, Lang>> = {
+  DE: "de", AT: "de", CH: "de", FR: "fr", BE: "fr", LU: "fr", ES: "es", MX: "es", AR: "es", CO: "es", CL: "es", PE: "es",
+  IT: "it", PT: "pt", BR: "pt", NL: "nl",
+};
+
+function fakerFor(locale: string): Faker {
+  const loc = (allLocales as Record<string, LocaleDefinition>)[locale]!;
+  return new Faker({ locale: [loc, allLocales.en, base] });
+}
+
+function langOfLocale(locale: string): Lang {
+  const p = locale.slice(0, 2);
+  return (["de", "fr", "es", "it", "pt", "nl"].includes(p) ? p : "en") as Lang;
+}
+
+function digitsOf(r: Rand, n: number): string {
+  let s = "";
+  for (let i = 0; i < n; i++) s += String(Math.floor(r() * 10));
+  return s;
+}
+
+export function piiCases(seed = 13): SpanCase[] {
+  const out: SpanCase[] = [];
+  const r = rng(seed);
+  const locales = Object.keys(allLocales).filter((l) => l !== "base" && l !== "en_BORK" && l !== "en_AU_ocker" && l !== "eo");
+  // 1. every Faker locale × templates of its language and the carriers
+  for (const locale of locales) {
+    const f = fakerFor(locale);
+    f.seed(int(r, 1, 1e9));
+    const lang = langOfLocale(locale);
+    const templates = [...TEMPLATES[lang].map((t, i) => ({ t, id: `${lang}-${i}` })), ...CARRIERS.map((t, i) => ({ t, id: `carrier-${i}` }))];
+    for (let k = 0; k < 6; k++) {
+      const { t, id } = pick(r, templates);
+      const region = pick(r, REGIONS);
+      const value = (type: string) => {
+        switch (type) {
+          case "PERSON":
+            return { text: r() < 0.8 ? f.person.fullName() : `${f.person.firstName()} ${f.person.lastName()}` };
+          case "EMAIL_ADDRESS":
+            return { text: f.internet.email() };
+          case "PHONE_NUMBER":
+            return { text: phoneOf(region, r) ?? "+1 415 555 0100" };
+          case "CREDIT_CARD":
+            return { text: card(f, r) };
+          case "IBAN_CODE":
+            return { text: r() < 0.5 ? f.finance.iban({ formatted: true }) : f.finance.iban() };
+          case "US_SSN": {
+            const [a, g, s] = ssn(r);
+            return { text: pick(r, SSN_SPELLINGS.slice(0, 2))(a, g, s) };
+          }
+          case "IP_ADDRESS":
+            return { text: r() < 0.7 ? f.internet.ipv4() : f.internet.ipv6() };
+          case "CRYPTO":
+            return { text: btcAddress(r) };
+          case "STREET_ADDRESS":
+            return { text: r() < 0.5 ? f.location.streetAddress() : `${f.location.streetAddress()}, ${f.location.zipCode()} ${f.location.city()}` };
+          case "LOCATION":
+            return { text: r() < 0.7 ? f.location.city() : f.location.country() };
+          default:
+            throw new Error(type);
+        }
+      };
+      const { text, entities } = fill(t, value);
+      out.push({ id: `pii-faker-${locale}-${k}`, text, entities, checked_types: CHECKED, lang, source: `generated: template ${id}, Faker locale ${locale}, phone region ${region}`, licence: `${FAKER_LICENCE}; ${PHONE_LICENCE}; ${OWN}`, split: splitOf(`pii-${id}`) });
+    }
+  }
+  // 2. phones of every region, in the region's language where we have templates, with no country named
+  const phoneTemplates: Record<Lang, string[]> = {
+    en: ["Call me on {PHONE_NUMBER} after six.", "my number is {PHONE_NUMBER}", "Contact: {PHONE_NUMBER}", "Reach the front desk at {PHONE_NUMBER}."],
+    de: ["Rufen Sie mich unter {PHONE_NUMBER} an.", "Meine Nummer: {PHONE_NUMBER}", "Tel. {PHONE_NUMBER}"],
+    fr: ["Appelez-moi au {PHONE_NUMBER}.", "Mon numéro : {PHONE_NUMBER}", "Tél : {PHONE_NUMBER}"],
+    es: ["Llámame al {PHONE_NUMBER}.", "Mi número es {PHONE_NUMBER}", "Tel.: {PHONE_NUMBER}"],
+    it: ["Chiamami al {PHONE_NUMBER}.", "Il mio numero è {PHONE_NUMBER}"],
+    pt: ["Liga-me para o {PHONE_NUMBER}.", "O meu número é {PHONE_NUMBER}"],
+    nl: ["Bel me op {PHONE_NUMBER}.", "Mijn nummer is {PHONE_NUMBER}"],
+  };
+  for (const region of REGIONS) {
+    const lang = LANG_OF_REGION[region] ?? "en";
+    for (let k = 0; k < 3; k++) {
+      const ti = int(r, 0, phoneTemplates[lang].length - 1);
+      const p = phoneOf(region, r);
+      if (!p) continue;
+      const { text, entities } = fill(phoneTemplates[lang][ti]!, () => ({ text: p }));
+      out.push({ id: `pii-phone-${region}-${k}`, text, entities, checked_types: CHECKED, lang, source: `generated: libphonenumber example number of ${region}, varied`, licence: `${PHONE_LICENCE}; ${OWN}`, split: splitOf(`phone-${lang}-${ti}`) });
+    }
+  }
+  // 3. SSN spellings with context words
+  for (let k = 0; k < 240; k++) {
+    const [a, g, s] = ssn(r);
+    const si = int(r, 0, SSN_SPELLINGS.length - 1);
+    const ci = int(r, 0, SSN_CONTEXTS.length - 1);
+    const v = SSN_SPELLINGS[si]!(a, g, s);
+    const tmpl = pick(r, ["{CTX} {V}", "{CTX}: {V}", "Applicant {CTX} {V} on file.", "my {CTX} is {V}", "{\"{CTX}\": \"{V}\"}"]);
+    const ctx = SSN_CONTEXTS[ci]!;
+    const t = tmpl.replace("{CTX}", ctx);
+    const i = t.indexOf("{V}");
+    const text = t.slice(0, i) + v + t.slice(i + 3);
+    out.push({ id: `pii-ssn-${k}`, text, entities: [{ type: "US_SSN", start: i, end: i + v.length, value: v }], checked_types: CHECKED, lang: "en", source: `generated: SSN spelling ${si}, context '${ctx}'`, licence: OWN, split: splitOf(`ssn-${si}-${ci}`) });
+  }
+  // 4. negatives (look-alikes)
+  for (let k = 0; k < NEGATIVES.length * 6; k++) {
+    const ni = k % NEGATIVES.length;
+    const text = NEGATIVES[ni]!.replace(/\{N(\d+)\}/g, (_, n: string) => digitsOf(r, Number(n)))
+      .replace("{HEX40}", createHash("sha1").update(String(k)).digest("hex"))
+      .replace("{UUID}", createHash("md5").update(String(k)).digest("hex").replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5"));
+    out.push({ id: `pii-neg-${k}`, text, entities: [], checked_types: CHECKED, lang: "en", source: `generated: negative template ${ni}`, licence: OWN, split: splitOf(`neg-${ni}`) });
+  }
+  return out;
+}
