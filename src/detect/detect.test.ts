@@ -251,6 +251,7 @@ describe("redaction", () => {
     const r = scan("GITHUB_TOKEN=ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tV9wX1yZ3b5D for bob@example.org");
     assert.equal(r.secret_count, 1);
     assert.equal(r.pii_count, 1);
-    assert.deepEqual(r.injection, { detected: false, score: 0 });
+    assert.equal(r.injection.detected, false);
+    assert.ok(r.injection.score < 0.1, `injection score ${r.injection.score}`); // the model gives every text some small probability
   });
 });

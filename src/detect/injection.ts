@@ -6,6 +6,7 @@
 import { INJECTION_TYPE } from "./types.ts";
 import type { ContentField, Finding } from "./types.ts";
 import { codeUnitReader } from "./code-units.ts";
+import { loadModel, modelVerdict } from "./injection-model.ts";
 
 export interface InjectionResult {
   detected: boolean;
@@ -567,6 +568,9 @@ export interface InjectionOptions {
 
 const MAX_SCAN = 200_000;
 
+/** The learned model (src/detect/model/), if its files are present and match the featuriser. */
+const MODEL = loadModel();
+
 function combine(weights: number[]): number {
   let p = 1;
   for (const w of weights) p *= 1 - w;
@@ -581,6 +585,33 @@ function cuesIn(layer: string, dataLike: boolean, live: readonly Cue[]): { id: s
     if (m) hits.push({ id: c.id, weight: c.weight, index: m.index, length: m[0].length });
   }
   return hits;
+}
+
+/** Opening quote marks and the closing marks that end them. */
+const QUOTE_PAIRS: Record<string, string> = { "'": "'", '"': '"', "«": "»", "“": "”", "„": "“", "‘": "’", "「": "」", "『": "』", "‚": "‘" };
+/** Weight kept by a cue that is quoted in a sentence about it ("why does 'ignore previous instructions' work?"). */
+const MENTION_FACTOR = 0.4;
+
+/**
+ * Is the cue at [start, end) a quotation — an opening quote right before it (spaces aside) and its
+ * closing quote soon after it, followed by more text of the same sentence or a question? A text that
+ * talks about an attack quotes its words; an attack gives them. Bounded: looks at most 3 chars back
+ * and 80 ahead.
+ */
+function quotedMention(text: string, start: number, end: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && i >= start - 3 && text[i] === " ") i--;
+  const open = i >= 0 ? text[i]! : "";
+  const close = QUOTE_PAIRS[open];
+  if (close === undefined) return false;
+  // an opening ' or " must not be glued to a word before it (an apostrophe: don't)
+  if ((open === "'" || open === '"') && i > 0 && /[\p{L}\p{N}]/u.test(text[i - 1]!)) return false;
+  const stop = Math.min(text.length, end + 80);
+  const j = text.indexOf(close, end);
+  if (j < 0 || j >= stop) return false;
+  // something follows in the sentence (not the end of the text): the quote is part of a statement about it
+  const rest = text.slice(j + 1, j + 40).trimStart();
+  return rest.length > 0;
 }
 
 /**
@@ -613,6 +644,7 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
           if (persona) weight -= 0.35;
         }
         if (layer.kind !== "plain") weight = Math.min(0.95, weight + 0.2);
+        else if (quotedMention(layer.text, off + h.index, off + h.index + h.length)) weight *= MENTION_FACTOR;
         const f: Finding =
           layer.kind === "plain"
             ? { type: INJECTION_TYPE, start: off + h.index, end: off + h.index + h.length, score: weight }
@@ -628,9 +660,15 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
 
   const weights = [...byId.values()].map((v) => v.weight).filter((w) => w > 0);
   for (const o of obfuscation) weights.push(o.score);
-  const score = combine(weights);
+  const ruleScore = combine(weights);
+  // the learned model, on the same (capped) text; its probability is put on the cues' scale, where 0.5
+  // is the decision point: the model's own threshold maps to 0.5
+  const mv = MODEL ? modelVerdict(MODEL, src) : undefined;
+  const modelScale = mv && MODEL ? (mv.p >= MODEL.threshold ? 0.5 + (0.5 * (mv.p - MODEL.threshold)) / (1 - MODEL.threshold) : (0.5 * mv.p) / MODEL.threshold) : 0;
+  const score = Math.max(ruleScore, modelScale);
   const detected = score >= threshold;
   const findings = detected ? [...[...byId.values()].map((v) => ({ ...v.f, score: Math.round(v.weight * 100) / 100 })), ...obfuscation] : [];
+  if (detected && mv && modelScale >= threshold && mv.end > mv.start) findings.push({ type: INJECTION_TYPE, start: mv.start, end: mv.end, score: Math.round(modelScale * 100) / 100 });
   findings.sort((a, b) => a.start - b.start);
   return { detected, score: Math.round(score * 1000) / 1000, findings };
 }
