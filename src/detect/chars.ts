@@ -88,6 +88,7 @@ export const SEMICOLON = 59;
 export const EQUALS = 61;
 export const GREATER = 62;
 export const AT = 64;
+export const CLOSE_BRACKET = 93;
 export const UNDERSCORE = 95;
 export const BACKTICK = 96;
 export const CLOSE_BRACE = 125;

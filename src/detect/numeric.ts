@@ -327,6 +327,10 @@ const PHONE_CONTEXT: string[] = [
   "cep",
   "messages to",
   "ring",
+  // calling and numbers in other languages
+  "anrufen", "rufen sie", "ruf mich", "erreichen sie mich", "rückruf", "nummer", "llámame", "llamar", "llame", "número", "appelez", "appelle", "appeler",
+  "joindre", "tél", "chiamami", "chiamare", "numero", "bel me", "bellen", "liga", "ligar", "telemóvel", "celular", "móvil", "movil", "portable",
+  "телефон", "номер", "звоните", "позвоните", "电话", "手机", "電話", "携帯", "전화",
 ];
 
 // ---------------------------------------------------------------- rule table
@@ -361,7 +365,7 @@ export const NUMERIC_RULES: Rule[] = [
       if (!ssnParts(c.digits)) return 0;
       return c.groups.length === 3 ? 0.5 : 0.3;
     },
-    context: keywordList(["ssn", "social security", "social sec", "ss#", "ss #", "ssa"]),
+    context: keywordList(["ssn", "social security", "social sec", "soc. sec", "soc sec", "socsec", "ss#", "ss #", "ss no", "ssa", "social", "sozialversicherungsnummer"]),
     boost: 0.4,
   },
   {
@@ -614,7 +618,7 @@ const PHONE_CUES = matcherFor([PHONE_CTX, NUMBER_WORD]);
 /** Context keywords are looked for this many chars before a value. */
 const CONTEXT_BEFORE = 40;
 
-/** libphonenumber costs ~5-15 µs a call: at most this many calls per text (plus one per 512 chars). */
+/** At most this many libphonenumber questions per text (plus one per 512 chars): its calls are the costly part (bench/detect.ts). */
 const PHONE_CALL_BASE = 16;
 
 const NANP: CountryCode[] = ["US"];
@@ -631,11 +635,13 @@ const PHONE_MEMO_MAX = 4096;
 let phoneMemoSize = 0;
 
 function phoneValidity(raw: string, region: CountryCode | undefined, budget: { calls: number }): number {
+  // the budget counts questions, answered from the memo or not, so that a text's findings do not depend
+  // on what earlier texts left in the memo (scan() must be a function of its text)
+  if (budget.calls <= 0) return -1;
+  budget.calls--;
   const byNumber = PHONE_MEMO.get(region ?? "+");
   const hit = byNumber?.get(raw);
   if (hit !== undefined) return hit;
-  if (budget.calls <= 0) return -1;
-  budget.calls--;
   const p = parsePhoneNumberFromString(raw, { defaultCountry: region, extract: false });
   const v = !p ? 0 : p.isValid() ? 2 : p.isPossible() ? 1 : 0;
   if (phoneMemoSize >= PHONE_MEMO_MAX) {
@@ -1111,10 +1117,17 @@ class NumericScan {
       rawEnd = end = this.endOf(start, b);
     }
     const plus = this.hasPlus(a, nd);
-    // groups after the first have 2+ digits, except a "(0)" trunk prefix after a '+' ("+41 (0)71 …")
+    // groups after the first have 2+ digits, except a "(0)" trunk prefix after a '+' ("+41 (0)71 …") and
+    // a one-digit area or mobile prefix right after the country code ("+31 6 12345678", "+377 6 12 34 56 78"),
+    // which then must be a valid number, not only a possible one
     let trunk: boolean | undefined;
+    let shortPrefix = false;
     for (let g = a + 1; g <= b; g++) {
       if (ge[g]! - gs[g]! >= 2) continue;
+      if (plus && g === a + 1 && this.plusPrefix && a === 0) {
+        shortPrefix = true;
+        continue;
+      }
       trunk ??= plus && text.slice(start, rawEnd).includes("(0)");
       if (!(trunk && ge[g]! - gs[g]! === 1)) return;
     }
@@ -1132,6 +1145,7 @@ class NumericScan {
     let base = 0;
     if (plus) {
       const v = this.internationalValidity(start, rawEnd);
+      if (shortPrefix && v !== 2) return;
       if (v === 2) base = 0.75;
       else if (v === 1) base = 0.6;
       else if (v < 0) base = 0.45; // budget spent: shape only
@@ -1162,7 +1176,8 @@ class NumericScan {
         }
       }
       // a formatted number right after a phone cue ("Phone: 60-56-85-91") even when no region validates it
-      if (base === 0 && ((spent && formatted) || (ctx && (formatted || (nd >= 9 && nd <= 12))))) base = 0.45;
+      // (or an unformatted one of 7-12 digits: "call me on 71239376")
+      if (base === 0 && ((spent && formatted) || (ctx && (formatted || (nd >= 7 && nd <= 12))))) base = 0.45;
       if (base === 0) return;
     }
     const s = clamp01(ctx ? base + 0.3 : standalone ? base + 0.25 : base);

@@ -6,7 +6,7 @@
 // of a whole-text scan; the private-key and mysql -p regexes run only when their literal is present.
 
 import { checksum } from "../accounts/token-format.ts";
-import { APOSTROPHE, BACKTICK, COLON, DIGIT_0, DIGIT_9, EQUALS, GREATER, HYPHEN, isAsciiAlnum, isAsciiDigit, isAsciiLetter, isAsciiUpper, QUOTE, SPACE, TAB, UNDERSCORE } from "./chars.ts";
+import { APOSTROPHE, BACKTICK, CLOSE_BRACKET, COLON, DIGIT_0, DIGIT_9, EQUALS, GREATER, HYPHEN, isAsciiAlnum, isAsciiDigit, isAsciiLetter, isAsciiUpper, lowerAscii, QUOTE, SPACE, TAB, UNDERSCORE } from "./chars.ts";
 import type { Finding } from "./types.ts";
 
 // ---------------------------------------------------------------- placeholders
@@ -236,7 +236,7 @@ function detectPrivateKeys(text: string): Finding[] {
 
 // ---------------------------------------------------------------- assignments to secret-looking names
 
-const KEYWORD_RE = /password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|client[_-]?secret|signing[_-]?key|encryption[_-]?key/gi;
+const KEYWORD_RE = /password|passwd|passphrase|pass(?![a-z])|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|client[_-]?secret|signing[_-]?key|encryption[_-]?key/gi;
 const KEYWORD_AT = new RegExp(KEYWORD_RE.source, "iy");
 /** Words that end a key name just before "key" (api_key, accesskey, ...), as in KEYWORD_RE. */
 const KEY_NAME_WORDS = ["api", "access", "auth", "private", "signing", "encryption"];
@@ -289,6 +289,18 @@ function keywordStarts(lower: string): number[] {
     }
   }
   return starts.sort((x, y) => x - y);
+}
+
+/** A name written before its value with a space: a CLI flag ("--password …") or a shell "set" ("set KEY …"). */
+function spacedAssignment(text: string, ks: number): boolean {
+  if (ks >= 2 && text.charCodeAt(ks - 1) === HYPHEN && text.charCodeAt(ks - 2) === HYPHEN) return true;
+  return ks >= 4 && startsAtIgnoreCase(text, "set ", ks - 4) && (ks === 4 || !isAsciiAlnum(text.charCodeAt(ks - 5)));
+}
+
+function startsAtIgnoreCase(text: string, lit: string, pos: number): boolean {
+  if (pos < 0 || pos + lit.length > text.length) return false;
+  for (let k = 0; k < lit.length; k++) if (lowerAscii(text.charCodeAt(pos + k)) !== lit.charCodeAt(k)) return false;
+  return true;
 }
 
 /** text.startsWith(lit, pos), false (instead of a match at 0) for a negative pos. */
@@ -379,13 +391,18 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     if (NON_SECRET_KEY.test(key) || PUBLIC_KEY.test(key)) continue;
     // key close quote, spaces, operator (= : := =>), spaces, open quote
     let i = ke;
-    if (text.charCodeAt(i) === QUOTE || text.charCodeAt(i) === APOSTROPHE) i++;
+    const keyQuoted = text.charCodeAt(i) === QUOTE || text.charCodeAt(i) === APOSTROPHE;
+    if (keyQuoted) i++;
+    if (keyQuoted && text.charCodeAt(i) === CLOSE_BRACKET) i++; // os.environ["KEY"] = …, config['key'] = …
     while (i < len && i - ke < 4 && isBlank(text.charCodeAt(i))) i++;
     const op = text.charCodeAt(i);
     const op2 = text.charCodeAt(i + 1);
     if ((op === COLON && op2 === EQUALS) || (op === EQUALS && op2 === GREATER)) i += 2;
     else if (op === EQUALS || op === COLON) i++;
-    else continue;
+    else if (keyQuoted && startsAtIgnoreCase(text, "value=", i)) i += 6; // <add key="KEY" value="…"/>
+    else if (i > ke && spacedAssignment(text, ks)) {
+      // "set KEY value", "--key value": the name, a space, the value
+    } else continue;
     while (i < len && i - ke < 10 && isBlank(text.charCodeAt(i))) i++;
     const quote = text.charCodeAt(i);
     const quoted = quote === QUOTE || quote === APOSTROPHE || quote === BACKTICK;
@@ -406,7 +423,7 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     const passwordLike = lowerKey.includes("pass") || lowerKey.includes("pwd");
     let type = "GENERIC_SECRET";
     if (lowerKey.includes("aws") && lowerKey.includes("secret")) type = "AWS_SECRET_KEY";
-    else if (/^secret[_-]?key$/.test(lowerKey) && AWS_SECRET.test(value)) type = "AWS_SECRET_KEY";
+    else if (/^secret[_-]?(?:access[_-]?)?key$/.test(lowerKey) && AWS_SECRET.test(value)) type = "AWS_SECRET_KEY";
     if (type === "AWS_SECRET_KEY" && !AWS_SECRET.test(value)) type = "GENERIC_SECRET";
     if (!secretValueOk(value, passwordLike)) continue;
     out.push({ type, start: vs, end: i, score: type === "AWS_SECRET_KEY" ? 0.9 : passwordLike ? 0.8 : 0.75 });

@@ -58,7 +58,14 @@ export function splitOf(group: string): Split {
  * Fills a template: `{TYPE}` or `{TYPE:key}` placeholders are replaced by `values(type, key)`, and each
  * filled span is labelled with TYPE unless the value function returns `label: false`.
  */
-export function fill(template: string, value: (type: string, key: string) => { text: string; label?: string | false }): { text: string; entities: SpanCase["entities"] } {
+export interface Filled {
+  text: string;
+  label?: string | false;
+  /** A value made of parts labelled apart ("<street>, <postcode> <town>": STREET_ADDRESS, none, LOCATION). */
+  parts?: Array<{ text: string; label: string | false }>;
+}
+
+export function fill(template: string, value: (type: string, key: string) => Filled): { text: string; entities: SpanCase["entities"] } {
   let text = "";
   const entities: SpanCase["entities"] = [];
   let pos = 0;
@@ -66,6 +73,15 @@ export function fill(template: string, value: (type: string, key: string) => { t
   for (let m = re.exec(template); m; m = re.exec(template)) {
     text += template.slice(pos, m.index);
     const v = value(m[1]!, m[2] ?? "");
+    if (v.parts) {
+      for (const part of v.parts) {
+        const ps = text.length;
+        text += part.text;
+        if (part.label !== false) entities.push({ type: part.label, start: ps, end: text.length, value: part.text });
+      }
+      pos = m.index + m[0].length;
+      continue;
+    }
     const start = text.length;
     text += v.text;
     if (v.label !== false) entities.push({ type: v.label ?? m[1]!, start, end: text.length, value: v.text });

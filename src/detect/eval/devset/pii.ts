@@ -280,7 +280,9 @@ export function piiCases(seed = 13): SpanCase[] {
           case "CRYPTO":
             return { text: btcAddress(r) };
           case "STREET_ADDRESS":
-            return { text: r() < 0.5 ? f.location.streetAddress() : `${f.location.streetAddress()}, ${f.location.zipCode()} ${f.location.city()}` };
+            // the shared corpus's convention: a town after the street and postcode is a LOCATION of its own
+            if (r() < 0.5) return { text: f.location.streetAddress() };
+            return { text: "", parts: [{ text: f.location.streetAddress(), label: "STREET_ADDRESS" }, { text: `, ${f.location.zipCode()} `, label: false as const }, { text: f.location.city(), label: "LOCATION" }] };
           case "LOCATION":
             return { text: r() < 0.7 ? f.location.city() : f.location.country() };
           default:
