@@ -68,19 +68,24 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
   let inWord = false;
   let prevWord = 0;
   let prevCjk = 0;
+  let letters = 0;
   for (let i = 0; i < n; i++) {
     const c = NORM[text.charCodeAt(i)]!;
     if (c === 32) {
       if (prevSpace) continue; // runs of whitespace count as one space
       prevSpace = true;
     } else prevSpace = false;
-    // character 4-gram ending here
-    const h4 = Math.imul(Math.imul(Math.imul(Math.imul(0x9e3779b1 ^ c1, P) ^ c2, P) ^ c3, P) ^ c, P);
-    emit((h4 ^ (h4 >>> 16)) & MASK, i);
+    const k = KIND[c]!;
+    // character 4-gram ending here, when one of its chars is a letter (runs of digits, spaces and
+    // punctuation say little and are most of a log line)
+    letters = ((letters << 1) | (k !== 0 ? 1 : 0)) & 15;
+    if (letters !== 0) {
+      const h4 = Math.imul(Math.imul(Math.imul(Math.imul(0x9e3779b1 ^ c1, P) ^ c2, P) ^ c3, P) ^ c, P);
+      emit((h4 ^ (h4 >>> 16)) & MASK, i);
+    }
     c1 = c2;
     c2 = c3;
     c3 = c;
-    const k = KIND[c]!;
     if (k === 1) {
       word = Math.imul(word ^ c, P);
       inWord = true;
@@ -185,6 +190,7 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
   let inWord = false;
   let prevWord = 0;
   let prevCjk = 0;
+  let letters = 0;
   let sum = 0;
   let cnt = 0;
   let blockEnd = BLOCK;
@@ -204,13 +210,16 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
       if (prevSpace) continue;
       prevSpace = true;
     } else prevSpace = false;
-    const h4 = Math.imul(Math.imul(Math.imul(Math.imul(0x9e3779b1 ^ c1, P) ^ c2, P) ^ c3, P) ^ c, P);
-    sum += w[(h4 ^ (h4 >>> 16)) & MASK]!;
-    cnt++;
+    const kind = KIND[c]!;
+    letters = ((letters << 1) | (kind !== 0 ? 1 : 0)) & 15;
+    if (letters !== 0) {
+      const h4 = Math.imul(Math.imul(Math.imul(Math.imul(0x9e3779b1 ^ c1, P) ^ c2, P) ^ c3, P) ^ c, P);
+      sum += w[(h4 ^ (h4 >>> 16)) & MASK]!;
+      cnt++;
+    }
     c1 = c2;
     c2 = c3;
     c3 = c;
-    const kind = KIND[c]!;
     if (kind === 1) {
       word = Math.imul(word ^ c, P);
       inWord = true;
