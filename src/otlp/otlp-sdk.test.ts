@@ -141,6 +141,13 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     assert.equal(d.trace.parent?.invocation_id, parent.invocation_id);
     assert.equal(d.parent_invocation_id, parent.invocation_id);
     assert.deepEqual((await detail(parent.invocation_id)).trace.children.map((x) => x.invocation_id), [child!.invocation_id]);
+    // And the usual way round, across exports: a span whose parent was stored earlier.
+    const late = childSpan(c.tracer, 'execute_tool t', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 't' }, chat);
+    late.end();
+    await c.flush();
+    const all = await listTrace(agent.spanContext().traceId);
+    const tool = all.find((i) => i.tool_name === 't')!;
+    assert.equal((await detail(tool.invocation_id)).trace.parent?.invocation_id, child!.invocation_id);
   });
 
   test('the same export sent twice records once; both answers are success', async () => {
