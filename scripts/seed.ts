@@ -63,16 +63,11 @@ try {
   const tenant = admin.tenant_id;
   console.log(`workspace ${tenant} (${domain}), admin ${admin.account_id}`);
 
-  // Id ranges of our own, so live traffic on the same database cannot collide.
-  const [{ base }] = (await db.query<{ base: number }>(
-    "SELECT nextval('invocation_ids') AS base, setval('invocation_ids', nextval('invocation_ids') + $1) AS top",
-    [N],
-  )) as [{ base: number }];
+  // Ids are counted per workspace (event_ids) and this workspace is new: its
+  // ids are base+g, and the counters are set past them below.
+  const base = 1;
   const R = Math.max(1, Math.floor(N / 100));
-  const [{ rbase }] = (await db.query<{ rbase: number }>(
-    "SELECT nextval('rogue_event_ids') AS rbase, setval('rogue_event_ids', nextval('rogue_event_ids') + $1) AS top",
-    [R],
-  )) as [{ rbase: number }];
+  const rbase = 1;
   const end = now.getTime();
   const start = end - DAYS * 86_400_000;
   const params = { tenant, start: new Date(start), spanMs: end - start };
@@ -171,6 +166,10 @@ try {
          FROM generate_series(0, $5 - 1) g
        ) r`,
       [tenant, rbase, params.start, params.spanMs, R, A, 2 * N],
+    );
+    await tx.query(
+      "INSERT INTO event_ids (tenant_id, kind, last_id) VALUES ($1, 'invocation', $2), ($1, 'rogue_event', $3)",
+      [tenant, base + N - 1, rbase + R - 1],
     );
     await tx.query(
       `INSERT INTO reviews (tenant_id, invocation_id, decision, note, note_salt, decided_by, decided_at, log_index)

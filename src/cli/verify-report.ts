@@ -5,7 +5,7 @@
 
 import { openCheckpoint, parseVerifierKey } from '../ledger/note.ts';
 import { type BundleEntry, type Failure, verifyBundle } from '../ledger/verify-bundle.ts';
-import { compareFacts, type Period, type ReportFacts } from '../reports/facts.ts';
+import { compareFacts, type Period, type ReportFacts, type ReportPseudonyms } from '../reports/facts.ts';
 import { recountFacts } from '../reports/recount.ts';
 
 export interface ReportFile extends ReportFacts {
@@ -13,6 +13,8 @@ export interface ReportFile extends ReportFacts {
   tenant_id: string;
   period: Period;
   evidence: { origin: string; verifier_key: string; checkpoint: string; tree_size: number };
+  /** Since format_version 2: openings of the pseudonyms v2 leaves name agents and rogue event types by. */
+  pseudonyms?: Partial<ReportPseudonyms>;
 }
 
 /** Parses a report file; returns an error message when it is not one. */
@@ -32,7 +34,8 @@ export function parseReport(text: string): ReportFile | string {
     !Number.isSafeInteger(o.evidence?.tree_size) ||
     typeof o.totals !== 'object' ||
     typeof o.reviews !== 'object' ||
-    !Array.isArray(o.policy_versions)
+    !Array.isArray(o.policy_versions) ||
+    (o.pseudonyms !== undefined && (typeof o.pseudonyms !== 'object' || o.pseudonyms === null))
   ) {
     return 'the file is not an agent-ledger compliance report';
   }
@@ -64,7 +67,7 @@ export function checkReport(report: ReportFile, keys: readonly string[], entries
     failures.push({ ...f, message: `report checkpoint: ${f.message}` });
   }
   if (failures.length > 0) return failures;
-  for (const d of compareFacts(report, recountFacts([...cited].sort((a, b) => a.index - b.index), report.period))) {
+  for (const d of compareFacts(report, recountFacts([...cited].sort((a, b) => a.index - b.index), report.period, report.pseudonyms))) {
     failures.push({ kind: 'report', message: `report: ${d}` });
   }
   return failures;

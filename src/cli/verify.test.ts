@@ -73,8 +73,9 @@ describe('agent-ledger verify', () => {
     assert.match(unpinned.stderr, /not pinned; using the one given by the bundle itself/);
 
     const bundle = JSON.parse(readFileSync(path, 'utf8')) as BundleFile;
-    const k = bundle.entries.findIndex((e) => e.leaf.includes('"agent_key":"agent-1"') && JSON.parse(e.leaf).kind === 'invocation');
-    const changedLeaf = bundle.entries[k]!.leaf.replace('"agent_key":"agent-1"', '"agent_key":"agent-7"');
+    const k = bundle.entries.findIndex((e) => e.leaf.includes('"mode":"observed"') && JSON.parse(e.leaf).kind === 'invocation');
+    assert.ok(k >= 0);
+    const changedLeaf = bundle.entries[k]!.leaf.replace('"mode":"observed"', '"mode":"shadow"');
     const changed = { ...bundle, entries: bundle.entries.map((e, i) => (i === k ? { ...e, leaf: changedLeaf } : e)) };
     writeFileSync(join(dir, 'changed.json'), JSON.stringify(changed));
     const r = await runCli(['verify', '--bundle', join(dir, 'changed.json'), '--key', key]);

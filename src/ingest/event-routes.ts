@@ -7,8 +7,10 @@ import { bearer, problems } from '../http/schemas.ts';
 import { secondsToUtcMidnight } from '../accounts/plans.ts';
 import type { PlanCaps } from '../config/config.ts';
 import type { IngestDeps } from './ingest.ts';
-import { scanContent, unstorableFields, type InvocationInput, type PreparedInvocation } from './prepare.ts';
-import { insertRogue, recordInvocation, type Refusal } from './record.ts';
+import { newSalt } from '../ledger/leaf.ts';
+import { redactMeta } from './metadata.ts';
+import { scanContent, unstorableFields, type InvocationInput, type PreparedInvocation, type RogueInput } from './prepare.ts';
+import { insertRogue, recordInvocation, type Refusal, type RogueRecord } from './record.ts';
 import { InvocationBody, InvocationCreated, RogueBody, RogueCreated } from './schemas.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -111,14 +113,38 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
       const { tenantId } = await workspaceFor(req, body.tenant_id);
       // Only the documented fields: an unknown one (say invocation_id, which only
       // the service itself sets) must not reach the row or the leaf.
-      const { event_type, agent_key, actor_agent_key, tool, user_id, severity, source } = body;
-      const event = { event_type, agent_key, actor_agent_key, tool, user_id, severity, source };
+      const event = await prepareRogue(deps, tenantId, body);
       const now = ctx.now();
       await deps.writer.submit(tenantId, (tx, log) => insertRogue(tx, log, tenantId, event, now));
       ctx.metrics.events.inc({ kind: 'rogue', verdict: 'n/a' });
       return reply.code(201).send({ accepted: true as const, event_type: body.event_type, tenant_id: tenantId });
     },
   );
+}
+
+/**
+ * A rogue event as it will be stored: identifiers as sent, free-form fields
+ * redacted, pseudonyms of its agent and (stored) type taken.
+ */
+async function prepareRogue(deps: IngestDeps, tenantId: string, body: RogueInput): Promise<RogueRecord> {
+  // Only the documented fields: an unknown one (say invocation_id, which only
+  // the service itself sets) must not reach the row or the leaf.
+  const { agent_key, actor_agent_key, user_id } = body;
+  const event_type = redactMeta(deps.scan, body.event_type);
+  const [agent, type] = await Promise.all([
+    deps.pseudonym(tenantId, 'agent', agent_key),
+    deps.pseudonym(tenantId, 'rogue_event_type', event_type),
+  ]);
+  return {
+    event_type,
+    agent_key,
+    actor_agent_key,
+    tool: redactMeta(deps.scan, body.tool),
+    user_id,
+    severity: redactMeta(deps.scan, body.severity),
+    source: redactMeta(deps.scan, body.source),
+    pseudonyms: { agent, type },
+  };
 }
 
 async function prepareInvocation(deps: IngestDeps, tenantId: string, body: InvocationInput): Promise<PreparedInvocation> {
@@ -128,6 +154,20 @@ async function prepareInvocation(deps: IngestDeps, tenantId: string, body: Invoc
   const principalId = body.principal_id ?? body.agent_key;
   const policy = await deps.policyFor(tenantId);
   const toolInScope = body.tool_name === undefined ? undefined : await deps.toolInScope(tenantId, body.agent_key, body.tool_name);
+  const agentPseudonym = await deps.pseudonym(tenantId, 'agent', body.agent_key);
+  // Policy decides on what was sent; the row and the leaf get the redacted form.
+  const toolName = redactMeta(deps.scan, body.tool_name);
+  const outOfScope: RogueRecord | undefined =
+    toolInScope === false && toolName !== undefined
+      ? {
+          event_type: 'oos_tool',
+          agent_key: body.agent_key,
+          tool: toolName,
+          source: 'agent-ledger',
+          severity: mode === 'shadow' ? 'info' : 'high',
+          pseudonyms: { agent: agentPseudonym, type: await deps.pseudonym(tenantId, 'rogue_event_type', 'oos_tool') },
+        }
+      : undefined;
   const decision = policy.decide({
     agent_key: body.agent_key,
     tool_name: body.tool_name,
@@ -141,19 +181,22 @@ async function prepareInvocation(deps: IngestDeps, tenantId: string, body: Invoc
   return {
     tenantId,
     agentKey: body.agent_key,
+    agentPseudonym,
     mode,
-    outcome,
+    outcome: redactMeta(deps.scan, outcome),
     durationMs: body.duration_ms,
     principalKind: body.principal_kind,
     principalId,
     parentInvocationId: body.parent_invocation_id,
-    correlationId: body.correlation_id,
-    toolName: body.tool_name,
+    correlationId: redactMeta(deps.scan, body.correlation_id),
+    toolName,
     content,
     findings,
     piiCount,
     decision,
     policyVersion: policy.version,
     toolInScope,
+    metaSalt: newSalt(),
+    outOfScope,
   };
 }

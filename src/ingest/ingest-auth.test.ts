@@ -18,6 +18,7 @@ import {
   newWorkspace,
   post,
   postRaw,
+  pseudonymOf,
   query,
   ROGUE,
   stored,
@@ -297,8 +298,14 @@ eachStore('event endpoints: workspaces are isolated', (get) => {
         assert.equal(leaf.tenant_id, b.account.tenant_id);
       }
       assert.doesNotMatch(ev.body, new RegExp(a.account.tenant_id));
+      // Invocation ids are per workspace: B's own id 1 is B's first invocation, never A's.
       const inv = await t.request({ method: 'GET', url: `/api/v1/invocations/${e.invocation_id}`, token: b.token });
-      expectProblem(inv, 404, 'not_found');
+      if (e.invocation_id > 1) expectProblem(inv, 404, 'not_found');
+      else {
+        assert.equal(inv.statusCode, 200, inv.body);
+        assert.equal(inv.json().agent_key, 'b-bot');
+      }
+      assert.doesNotMatch(inv.body, /a-bot|secret plan/);
     }
     assert.ok(aEvents.some((e) => e.evidence_id > bSize), 'some of A’s evidence ids lie beyond B’s log');
     const list = await t.request({ method: 'GET', url: '/api/v1/invocations', token: b.token });
@@ -307,7 +314,11 @@ eachStore('event endpoints: workspaces are isolated', (get) => {
     // A's rows and leaves are A's only.
     const rows = await query<{ tenant_id: string }>(t, "SELECT DISTINCT tenant_id FROM invocations WHERE agent_key = 'a-bot'");
     assert.deepEqual(rows.map((r) => r.tenant_id), [a.account.tenant_id]);
-    const leaked = await query<{ n: number }>(t, "SELECT count(*)::int AS n FROM log_entries WHERE tenant_id = $1 AND leaf LIKE '%a-bot%'", [b.account.tenant_id]);
+    const aAgent = await pseudonymOf(t, a.account.tenant_id, 'agent', 'a-bot');
+    const leaked = await query<{ n: number }>(t, 'SELECT count(*)::int AS n FROM log_entries WHERE tenant_id = $1 AND strpos(leaf, $2) > 0', [
+      b.account.tenant_id,
+      aAgent,
+    ]);
     assert.equal(leaked[0]!.n, 0);
   });
 });

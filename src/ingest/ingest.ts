@@ -6,6 +6,7 @@ import type { AccountStatus, Principal } from '../core/identity.ts';
 import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
+import type { PseudonymKind } from '../ledger/pseudonyms.ts';
 import type { Decision, Facts } from '../policy/engine.ts';
 import { safeEqual } from '../accounts/token-format.ts';
 import { eventRoutes } from './event-routes.ts';
@@ -24,6 +25,8 @@ export interface IngestDeps {
   /** undefined when the agent has no scope (every tool allowed). */
   toolInScope(tenantId: string, agentKey: string, toolName: string): Promise<boolean | undefined>;
   appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
+  /** A value's pseudonym in the workspace log, its salt committed before it is returned. */
+  pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
   /** Called after an invocation is acknowledged (background scans). */
   afterInvocation?: (tenantId: string, invocationId: number, prepared: PreparedInvocation) => void;
 }

@@ -15,11 +15,13 @@ import {
   INVOCATION,
   leaves,
   newWorkspace,
+  pseudonymOf,
   post,
   postRaw,
   query,
   show,
   stored,
+  storedMeta,
 } from '../testing/ingest-kit.ts';
 
 const CONTENT_FIELDS = ['prompt', 'response', 'context', 'tool_input', 'tool_output'] as const;
@@ -180,8 +182,17 @@ eachStore('invocation endpoint: field rules', (get) => {
         assert.deepEqual(Object.keys(leaf.content as object), [c.field]);
         await assertCommitted(t, a.account.tenant_id, id, leaf, r);
       } else {
+        // Stored as sent (no detector finds anything in these values), and
+        // committed to by the leaf, never carried by it (leaf format v2).
         assert.equal(row[c.field], c.value);
-        assert.equal(leaf[c.field], c.value);
+        if (c.field === 'mode') assert.equal(leaf.mode, c.value);
+        else if (c.field === 'principal_kind') assert.equal(leaf.principal_kind, c.value);
+        else {
+          assert.equal(c.field in leaf, false, `${c.field} in leaf`);
+          const meta = await storedMeta(t, a.account.tenant_id, 'invocations', id);
+          assert.equal(meta.fields[c.field], c.value);
+          assert.equal(leaf.meta, meta.commitment);
+        }
       }
     });
   }
@@ -249,13 +260,17 @@ eachStore('invocation endpoint: defaults, response, bodies', (get) => {
       assert.equal(row[col], null, col);
     }
     const leaf = await evidenceLeaf(t, a.token, body.evidence_id);
+    assert.equal(leaf.v, 2);
     assert.equal(leaf.kind, 'invocation');
     assert.equal(leaf.invocation_id, body.invocation_id);
     assert.equal(leaf.mode, 'observed');
-    assert.equal(leaf.outcome, 'success');
-    assert.equal(leaf.principal_id, 'defaults-bot');
+    assert.equal(leaf.agent, await pseudonymOf(t, a.account.tenant_id, 'agent', 'defaults-bot'));
     assert.equal(leaf.tenant_id, a.account.tenant_id);
-    for (const k of ['duration_ms', 'parent_invocation_id', 'correlation_id', 'tool_name', 'pii_count']) {
+    const meta = await storedMeta(t, a.account.tenant_id, 'invocations', body.invocation_id);
+    assert.equal(leaf.meta, meta.commitment);
+    assert.equal(meta.fields.outcome, 'success');
+    assert.equal(meta.fields.principal_id, 'defaults-bot');
+    for (const k of ['agent_key', 'outcome', 'principal_id', 'duration_ms', 'parent_invocation_id', 'correlation_id', 'tool_name', 'pii_count']) {
       assert.equal(k in leaf, false, `${k} in leaf`);
     }
   });
@@ -285,9 +300,15 @@ eachStore('invocation endpoint: defaults, response, bodies', (get) => {
     const row = await invocationRow(t, a.account.tenant_id, body.invocation_id);
     assert.ok(row);
     const leaf = await evidenceLeaf(t, a.token, body.evidence_id);
+    const meta = await storedMeta(t, a.account.tenant_id, 'invocations', body.invocation_id);
+    assert.equal(leaf.meta, meta.commitment);
     for (const k of ['agent_key', 'mode', 'outcome', 'duration_ms', 'principal_kind', 'principal_id', 'parent_invocation_id', 'correlation_id', 'tool_name'] as const) {
       assert.equal(row[k], sent[k], `row.${k}`);
-      assert.equal(leaf[k], sent[k], `leaf.${k}`);
+      if (k === 'mode' || k === 'principal_kind') assert.equal(leaf[k], sent[k], `leaf.${k}`);
+      else {
+        assert.equal(meta.fields[k], sent[k], `meta.${k}`);
+        assert.equal(k in leaf, false, `leaf.${k}`);
+      }
     }
     assert.equal(row.verdict, body.verdict);
     assert.equal(leaf.verdict, body.verdict);
@@ -347,8 +368,8 @@ eachStore('invocation endpoint: defaults, response, bodies', (get) => {
     const res = await post(t, INVOCATION, a.token, {
       agent_key: 'unknown-bot',
       verdict: 'deny',
-      invocation_id: 1,
-      evidence_id: 1,
+      invocation_id: 77,
+      evidence_id: 77,
       pii_count: 9,
       Prompt: 'capitalised, so unknown',
       note: 'has a NUL \u0000 but is not a field',
@@ -360,11 +381,11 @@ eachStore('invocation endpoint: defaults, response, bodies', (get) => {
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json() as Record<string, unknown>;
     assert.equal('pii_count' in body, false);
-    assert.notEqual(body.invocation_id, 1);
+    assert.notEqual(body.invocation_id, 77);
     const leaf = await evidenceLeaf(t, a.token, body.evidence_id as number);
     assert.deepEqual(
       Object.keys(leaf).sort(),
-      ['agent_key', 'content', 'findings', 'invocation_id', 'kind', 'mode', 'outcome', 'policy_version', 'principal_id', 'reasons', 'tenant_id', 'time', 'verdict'],
+      ['agent', 'content', 'findings', 'invocation_id', 'kind', 'meta', 'mode', 'policy_version', 'reasons', 'tenant_id', 'time', 'v', 'verdict'],
     );
     assert.deepEqual(leaf.content, {});
     const row = await invocationRow(t, a.account.tenant_id, body.invocation_id as number);
@@ -433,8 +454,10 @@ eachStore('invocation endpoint: defaults, response, bodies', (get) => {
 });
 
 eachStore('invocation endpoint: agents on first sight', (get) => {
-  const registrations = async (t: TestService, tenantId: string, agentKey: string) =>
-    (await leaves(t, tenantId)).filter((l) => l.kind === 'agent_registered' && l.agent_key === agentKey);
+  const registrations = async (t: TestService, tenantId: string, agentKey: string) => {
+    const agent = await pseudonymOf(t, tenantId, 'agent', agentKey);
+    return (await leaves(t, tenantId)).filter((l) => l.kind === 'agent_registered' && l.agent === agent);
+  };
   const agentRows = async (t: TestService, tenantId: string, agentKey: string) =>
     query<{ first_seen_at: Date }>(t, 'SELECT first_seen_at FROM agents WHERE tenant_id = $1 AND agent_key = $2', [tenantId, agentKey]);
 
@@ -447,8 +470,10 @@ eachStore('invocation endpoint: agents on first sight', (get) => {
     assert.equal(second.statusCode, 201, second.body);
     assert.equal((await agentRows(t, a.account.tenant_id, 'new-bot')).length, 1);
     const all = await leaves(t, a.account.tenant_id);
-    const reg = all.findIndex((l) => l.kind === 'agent_registered' && l.agent_key === 'new-bot');
-    const inv = all.findIndex((l) => l.kind === 'invocation' && l.agent_key === 'new-bot');
+    const agent = await pseudonymOf(t, a.account.tenant_id, 'agent', 'new-bot');
+    assert.equal(JSON.stringify(all).includes('new-bot'), false, 'the agent key is not in the log');
+    const reg = all.findIndex((l) => l.kind === 'agent_registered' && l.agent === agent);
+    const inv = all.findIndex((l) => l.kind === 'invocation' && l.agent === agent);
     assert.ok(reg >= 0 && reg < inv, 'the registration leaf precedes the first invocation');
     assert.equal((await registrations(t, a.account.tenant_id, 'new-bot')).length, 1);
     const me = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: a.token });
@@ -480,5 +505,10 @@ eachStore('invocation endpoint: agents on first sight', (get) => {
       assert.equal((await agentRows(t, w.account.tenant_id, 'shared-name')).length, 1);
       assert.equal((await registrations(t, w.account.tenant_id, 'shared-name')).length, 1);
     }
+    // Each workspace has its own salt: the logs do not show it is the same agent.
+    assert.notEqual(
+      await pseudonymOf(t, a.account.tenant_id, 'agent', 'shared-name'),
+      await pseudonymOf(t, b.account.tenant_id, 'agent', 'shared-name'),
+    );
   });
 });

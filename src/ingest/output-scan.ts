@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import type { JobHandler } from '../jobs/jobs.ts';
-import { commitment, newSalt } from '../ledger/leaf.ts';
+import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import { OUT_OF_SCOPE_REASON, type ContentField, type Decision, type Facts, type FieldFindings, type Finding } from '../policy/engine.ts';
 import type { Scanner } from './prepare.ts';
@@ -69,6 +69,7 @@ export function outputScanHandler(deps: Deps): JobHandler {
       );
       log.add(
         {
+          v: LEAF_VERSION,
           kind: 'tool_output_scan',
           invocation_id: invocationId,
           content: { tool_output: commitment(salt, r.stored) },

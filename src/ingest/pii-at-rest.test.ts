@@ -67,14 +67,20 @@ eachStore(
       const id = res.json().invocation_id;
       // A worker took the job and died: its lease is held, nothing was written.
       await t.testDb.db.query(
-        `UPDATE jobs SET attempts = attempts + 1, locked_until = now() + interval '1 hour' WHERE payload->>'invocation_id' = $1`,
-        [String(id)],
+        `UPDATE jobs SET attempts = attempts + 1, locked_until = now() + interval '1 hour' WHERE tenant_id = $2 AND payload->>'invocation_id' = $1`,
+        [String(id), a.account.tenant_id],
       );
       await t.service.jobs.drain();
-      const pending = await t.testDb.db.query(`SELECT 1 FROM jobs WHERE payload->>'invocation_id' = $1`, [String(id)]);
+      const pending = await t.testDb.db.query(`SELECT 1 FROM jobs WHERE tenant_id = $2 AND payload->>'invocation_id' = $1`, [
+        String(id),
+        a.account.tenant_id,
+      ]);
       assert.equal(pending.length, 1, 'a leased job is not taken by another worker before its lease ends');
       // The lease ends (the crashed worker never comes back); a restarted service picks the job up.
-      await t.testDb.db.query(`UPDATE jobs SET locked_until = now() - interval '1 second' WHERE payload->>'invocation_id' = $1`, [String(id)]);
+      await t.testDb.db.query(`UPDATE jobs SET locked_until = now() - interval '1 second' WHERE tenant_id = $2 AND payload->>'invocation_id' = $1`, [
+        String(id),
+        a.account.tenant_id,
+      ]);
       const shared: Db = { ...t.testDb.db, close: async () => {} };
       const restarted = await createService(t.service.ctx.config, { db: shared, now: t.clock.now, manualJobs: true });
       try {
@@ -84,11 +90,13 @@ eachStore(
       } finally {
         await restarted.close();
       }
-      const scans = await t.testDb.db.query<{ leaf: string }>(`SELECT leaf FROM log_entries WHERE leaf LIKE '%"kind":"tool_output_scan"%'`);
+      const scans = await t.testDb.db.query<{ leaf: string }>(`SELECT leaf FROM log_entries WHERE tenant_id = $1 AND leaf LIKE '%"kind":"tool_output_scan"%'`, [
+        a.account.tenant_id,
+      ]);
       assert.equal(scans.filter((s) => JSON.parse(s.leaf).invocation_id === id).length, 1);
       const [c] = await t.testDb.db.query<{ body: string }>(
-        `SELECT body FROM invocation_content WHERE invocation_id = $1 AND field = 'tool_output'`,
-        [id],
+        `SELECT body FROM invocation_content WHERE tenant_id = $2 AND invocation_id = $1 AND field = 'tool_output'`,
+        [id, a.account.tenant_id],
       );
       assert.equal(c!.body.includes(SECRETS.email), false);
     });

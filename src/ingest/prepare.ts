@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import { commitment, newSalt } from '../ledger/leaf.ts';
 import type { ContentField, Decision, FieldFindings, Finding } from '../policy/engine.ts';
+import type { RogueRecord } from './record.ts';
 import type { InvocationBody, RogueBody } from './schemas.ts';
 
 export const CONTENT_FIELDS: readonly ContentField[] = ['prompt', 'response', 'context', 'tool_input', 'tool_output'];
@@ -28,9 +29,12 @@ export interface StoredText {
   findings: Finding[] | null;
 }
 
+/** An invocation ready to write. Free-form metadata (outcome, correlationId, toolName) are stored redacted. */
 export interface PreparedInvocation {
   tenantId: string;
   agentKey: string;
+  /** The agent's pseudonym in the workspace log (ledger/pseudonyms.ts). */
+  agentPseudonym: string;
   mode: 'observed' | 'enforced' | 'shadow';
   outcome: string;
   durationMs: number | undefined;
@@ -46,6 +50,10 @@ export interface PreparedInvocation {
   decision: Decision;
   policyVersion: number;
   toolInScope: boolean | undefined;
+  /** Salt of the leaf's commitment to the metadata, stored in the row. */
+  metaSalt: Uint8Array;
+  /** The rogue oos_tool event to record with it when the tool is outside the agent's scope. */
+  outOfScope: RogueRecord | undefined;
 }
 
 export type InvocationInput = Static<typeof InvocationBody>;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachStore, FALLBACK_TOKEN, OPERATOR_TOKEN, type SignedIn, type TestService } from '../testing/harness.ts';
-import { atTime, expectProblem, INVOCATION, issueIngress, leaves, newWorkspace, post, query, ROGUE, stored } from '../testing/ingest-kit.ts';
+import { atTime, expectProblem, INVOCATION, issueIngress, leaves, newWorkspace, post, pseudonymNames, query, ROGUE, stored } from '../testing/ingest-kit.ts';
 
 const AGENTS = 2;
 const PER_DAY = 5;
@@ -23,9 +23,10 @@ async function agentKeys(t: TestService, tenantId: string): Promise<string[]> {
 }
 
 async function registrations(t: TestService, tenantId: string): Promise<string[]> {
+  const names = await pseudonymNames(t, tenantId);
   return (await leaves(t, tenantId))
     .filter((l) => l.kind === 'agent_registered')
-    .map((l) => l.agent_key as string)
+    .map((l) => names.get(l.agent as string) as string)
     .sort();
 }
 

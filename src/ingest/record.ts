@@ -2,6 +2,8 @@ import type { PlanCaps } from '../config/config.ts';
 import type { Queryable } from '../db/db.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import { LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
+import { metaCommitment } from './metadata.ts';
 import type { PreparedInvocation, RogueInput } from './prepare.ts';
 
 /** The kind of the background job that scans an invocation's tool_output. */
@@ -61,8 +63,9 @@ export async function recordInvocation(
   }
   // 2. One statement: count it against today's cap (the conditional upsert
   // refuses at the cap, and then nothing below it writes), register a new
-  // agent, insert the invocation with its content, and enqueue the scan of a
-  // tool_output. One round trip per event while the log head is locked.
+  // agent, take the workspace's next invocation id, insert the invocation with
+  // its content, and enqueue the scan of a tool_output. One round trip per
+  // event while the log head is locked.
   if (caps.invocations_per_day <= 0) return { refused: 'quota_exceeded' };
   const agentIndex = isNew ? log.nextIndex : -1;
   const index = log.nextIndex + (isNew ? 1 : 0);
@@ -74,12 +77,16 @@ export async function recordInvocation(
        RETURNING 1
      ), agent AS (
        INSERT INTO agents (tenant_id, agent_key, first_seen_at) SELECT $1, $3, $17 FROM used WHERE $25::boolean
+     ), next_id AS (
+       INSERT INTO event_ids (tenant_id, kind, last_id) SELECT $1, 'invocation', 1 FROM used
+       ON CONFLICT (tenant_id, kind) DO UPDATE SET last_id = event_ids.last_id + 1
+       RETURNING last_id
      ), inv AS (
        INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
          principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
-         log_index, created_at, review_status)
-       SELECT $1, nextval('invocation_ids'), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $21
-       FROM used
+         log_index, created_at, review_status, meta_salt)
+       SELECT $1, next_id.last_id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $21, $27
+       FROM next_id
        RETURNING invocation_id
      ), content AS (
        INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
@@ -117,26 +124,18 @@ export async function recordInvocation(
       caps.invocations_per_day,
       isNew,
       p.content.some((c) => c.findings === null),
+      Buffer.from(p.metaSalt),
     ],
   );
   if (!row) return { refused: 'quota_exceeded' };
   const id = row.id;
   // 3. The leaves, at the positions the rows already name.
-  if (isNew && log.add({ kind: 'agent_registered', agent_key: p.agentKey }, now) !== agentIndex) {
+  if (isNew && log.add({ v: LEAF_VERSION, kind: 'agent_registered', agent: p.agentPseudonym }, now) !== agentIndex) {
     throw new Error('log index moved during an append');
   }
   if (log.add(invocationLeaf(id, p), now) !== index) throw new Error('log index moved during an append');
   // 4. A tool outside the agent's scope is also a rogue event of its own.
-  if (p.toolInScope === false && p.toolName !== undefined) {
-    await insertRogue(tx, log, tenant, {
-      event_type: 'oos_tool',
-      agent_key: p.agentKey,
-      tool: p.toolName,
-      source: 'agent-ledger',
-      severity: p.mode === 'shadow' ? 'info' : 'high',
-      invocation_id: id,
-    }, now);
-  }
+  if (p.outOfScope) await insertRogue(tx, log, tenant, { ...p.outOfScope, invocation_id: id }, now);
   return { invocation_id: id, evidence_id: evidenceIdOf(index) };
 }
 
@@ -158,46 +157,74 @@ export function needsReview(verdict: string, mode: string): boolean {
   return verdict === 'flag_for_review' && mode !== 'shadow';
 }
 
+/**
+ * The invocation's leaf (format v2): what a verifier counts by — kind, mode,
+ * verdict, the agent's pseudonym, finding counts, time — and commitments to
+ * everything else. No value a client sent is in it: the metadata (principal,
+ * outcome, tool, correlation id, ...) as stored is committed to with a salt of
+ * its own (`meta`), the texts as before (`content`).
+ */
 function invocationLeaf(id: number, p: PreparedInvocation) {
   const leaf: Record<string, unknown> = {
+    v: LEAF_VERSION,
     kind: 'invocation',
     invocation_id: id,
-    agent_key: p.agentKey,
+    agent: p.agentPseudonym,
     mode: p.mode,
-    outcome: p.outcome,
-    principal_id: p.principalId,
     verdict: p.decision.verdict,
     reasons: p.decision.reasons,
     policy_version: p.policyVersion,
     content: Object.fromEntries(p.content.map((c) => [c.field, c.commitment])),
     findings: storedFindingCounts(p.content),
+    meta: metaCommitment(p.metaSalt, invocationMeta(p)),
   };
-  const optional = {
-    duration_ms: p.durationMs,
-    principal_kind: p.principalKind,
-    parent_invocation_id: p.parentInvocationId,
-    correlation_id: p.correlationId,
-    tool_name: p.toolName,
-    pii_count: p.piiCount,
-  };
-  for (const [k, v] of Object.entries(optional)) if (v !== undefined) leaf[k] = v;
+  if (p.principalKind !== undefined) leaf.principal_kind = p.principalKind;
+  if (p.piiCount !== undefined) leaf.pii_count = p.piiCount;
   return leaf as { kind: string };
 }
 
-export interface RogueRecord extends Omit<RogueInput, 'tenant_id'> {
-  invocation_id?: number;
+/** The metadata an invocation leaf commits to: the row's values as stored. */
+export function invocationMeta(p: PreparedInvocation): Record<string, unknown> {
+  return {
+    agent_key: p.agentKey,
+    principal_id: p.principalId,
+    outcome: p.outcome,
+    correlation_id: p.correlationId,
+    tool_name: p.toolName,
+    duration_ms: p.durationMs,
+    parent_invocation_id: p.parentInvocationId,
+  };
 }
 
+/** A rogue event as stored: free-form fields already redacted, pseudonyms of its agent and type taken. */
+export interface RogueRecord extends Omit<RogueInput, 'tenant_id'> {
+  invocation_id?: number;
+  pseudonyms: { agent: string; type: string };
+}
+
+const ROGUE_META = ['agent_key', 'event_type', 'actor_agent_key', 'tool', 'user_id', 'severity', 'source'] as const;
+
 export async function insertRogue(tx: Queryable, log: OpenAppend, tenantId: string, e: RogueRecord, now: Date): Promise<number> {
-  const fields: Record<string, unknown> = { kind: 'rogue', event_type: e.event_type, agent_key: e.agent_key };
-  for (const k of ['actor_agent_key', 'tool', 'user_id', 'severity', 'source', 'invocation_id'] as const) {
-    if (e[k] !== undefined) fields[k] = e[k];
-  }
-  const index = log.add(fields as { kind: string }, now);
-  await tx.query(
-    `INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id,
-       severity, source, invocation_id, log_index, created_at)
-     VALUES ($1, nextval('rogue_event_ids'), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+  const salt = newSalt();
+  const leaf: Record<string, unknown> = {
+    v: LEAF_VERSION,
+    kind: 'rogue',
+    type: e.pseudonyms.type,
+    agent: e.pseudonyms.agent,
+    meta: metaCommitment(salt, Object.fromEntries(ROGUE_META.map((k) => [k, e[k]]))),
+  };
+  if (e.invocation_id !== undefined) leaf.invocation_id = e.invocation_id;
+  const index = log.add(leaf as { kind: string }, now);
+  const [row] = await tx.query<{ id: number }>(
+    `WITH next_id AS (
+       INSERT INTO event_ids (tenant_id, kind, last_id) VALUES ($1, 'rogue_event', 1)
+       ON CONFLICT (tenant_id, kind) DO UPDATE SET last_id = event_ids.last_id + 1
+       RETURNING last_id
+     )
+     INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id,
+       severity, source, invocation_id, log_index, created_at, meta_salt)
+     SELECT $1, last_id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM next_id
+     RETURNING rogue_event_id AS id`,
     [
       tenantId,
       e.event_type,
@@ -210,7 +237,9 @@ export async function insertRogue(tx: Queryable, log: OpenAppend, tenantId: stri
       e.invocation_id ?? null,
       index,
       now,
+      Buffer.from(salt),
     ],
   );
+  if (!row) throw new Error('rogue event not stored');
   return index;
 }

@@ -5,7 +5,22 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BODY_LIMIT } from '../http/app.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
-import { EMOJI, emoji, evidenceLeaf, expectFieldErrors, expectProblem, newWorkspace, post, postRaw, query, ROGUE, show, stored } from '../testing/ingest-kit.ts';
+import {
+  EMOJI,
+  emoji,
+  evidenceLeaf,
+  expectFieldErrors,
+  expectProblem,
+  newWorkspace,
+  post,
+  postRaw,
+  pseudonymOf,
+  query,
+  ROGUE,
+  show,
+  stored,
+  storedMeta,
+} from '../testing/ingest-kit.ts';
 
 const STRINGS: Array<{ field: string; min: number; max: number }> = [
   { field: 'event_type', min: 1, max: 40 },
@@ -63,7 +78,14 @@ async function record(t: TestService, a: SignedIn, body: unknown) {
   assert.equal(rows.length, 1, 'exactly one stored rogue event');
   const row = rows[0]!;
   const leaf = await evidenceLeaf(t, a.token, row.log_index + 1);
-  return { res, row, leaf };
+  // Leaf format v2: the leaf commits to the stored row's metadata (meta) and
+  // names the agent and the event type by their pseudonyms, nothing in clear.
+  const meta = await storedMeta(t, a.account.tenant_id, 'rogue_events', row.rogue_event_id);
+  assert.equal(leaf.meta, meta.commitment);
+  assert.equal(leaf.agent, await pseudonymOf(t, a.account.tenant_id, 'agent', row.agent_key as string));
+  assert.equal(leaf.type, await pseudonymOf(t, a.account.tenant_id, 'rogue_event_type', row.event_type as string));
+  for (const k of COLUMNS) assert.equal(k in leaf, false, `${k} in the leaf`);
+  return { res, row, leaf, meta: meta.fields };
 }
 
 eachStore('rogue endpoint: field rules', (get) => {
@@ -78,10 +100,10 @@ eachStore('rogue endpoint: field rules', (get) => {
       const t = get();
       const a = await ws();
       const body = bodyOf(c) as Record<string, unknown>;
-      const { res, row, leaf } = await record(t, a, body);
+      const { res, row, leaf, meta } = await record(t, a, body);
       assert.deepEqual(res.json(), { accepted: true, event_type: body.event_type, tenant_id: a.account.tenant_id });
       assert.equal(row[c.field], c.value);
-      assert.equal(leaf[c.field], c.value);
+      assert.equal(meta[c.field], c.value);
       assert.equal(leaf.kind, 'rogue');
     });
   }
@@ -137,13 +159,13 @@ eachStore('rogue endpoint: oos_tool, response, bodies', (get) => {
     const oos = await record(t, a, { event_type: 'oos_tool', agent_key: 'bot', tool: 'shell.exec' });
     assert.deepEqual(oos.res.json(), { accepted: true, event_type: 'oos_tool', tenant_id: a.account.tenant_id });
     assert.equal(oos.row.tool, 'shell.exec');
-    assert.equal(oos.leaf.tool, 'shell.exec');
+    assert.equal(oos.meta.tool, 'shell.exec');
     const other = await record(t, a, { event_type: 'prompt_leak', agent_key: 'bot' });
     assert.equal(other.row.tool, null);
-    assert.equal('tool' in other.leaf, false);
+    assert.equal(other.meta.tool, null);
   });
 
-  test('every field is stored as sent, and the event is an audit-trail entry carrying exactly them', async () => {
+  test('every field is stored as sent, and the event is an audit-trail entry committing to exactly them', async () => {
     const t = get();
     const a = await newWorkspace(t, 'rogue-all');
     const sent = {
@@ -155,24 +177,27 @@ eachStore('rogue endpoint: oos_tool, response, bodies', (get) => {
       severity: 'critical',
       source: 'gateway',
     };
-    const { res, row, leaf } = await record(t, a, sent);
+    const { res, row, leaf, meta } = await record(t, a, sent);
     assert.equal(res.statusCode, 201);
     assert.match(String(res.headers['content-type']), /^application\/json; charset=utf-8$/);
     assert.deepEqual(res.json(), { accepted: true, event_type: 'oos_tool', tenant_id: a.account.tenant_id });
     for (const k of COLUMNS) assert.equal(row[k], sent[k as keyof typeof sent], k);
     assert.equal(row.invocation_id, null);
+    assert.deepEqual(meta, sent);
     const { time, ...rest } = leaf;
     assert.match(String(time), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    assert.deepEqual(rest, { kind: 'rogue', ...sent, tenant_id: a.account.tenant_id });
+    assert.deepEqual(Object.keys(rest).sort(), ['agent', 'kind', 'meta', 'tenant_id', 'type', 'v']);
+    assert.equal(rest.v, 2);
+    assert.equal(rest.tenant_id, a.account.tenant_id);
   });
 
   test('optional fields left out are absent from the row and the leaf', async () => {
     const t = get();
     const a = await newWorkspace(t, 'rogue-min');
-    const { row, leaf } = await record(t, a, { event_type: 'loop', agent_key: 'min-bot' });
+    const { row, meta } = await record(t, a, { event_type: 'loop', agent_key: 'min-bot' });
     for (const k of ['actor_agent_key', 'tool', 'user_id', 'severity', 'source']) {
       assert.equal(row[k], null, k);
-      assert.equal(k in leaf, false, k);
+      assert.equal(meta[k], null, k);
     }
   });
 
@@ -192,7 +217,7 @@ eachStore('rogue endpoint: oos_tool, response, bodies', (get) => {
     assert.deepEqual(res.json(), { accepted: true, event_type: 'loop', tenant_id: a.account.tenant_id });
     assert.equal(row.invocation_id, null);
     assert.equal(row.tool, null);
-    assert.deepEqual(Object.keys(leaf).sort(), ['agent_key', 'event_type', 'kind', 'tenant_id', 'time']);
+    assert.deepEqual(Object.keys(leaf).sort(), ['agent', 'kind', 'meta', 'tenant_id', 'time', 'type', 'v']);
     const again = await record(t, a, { event_type: 'loop', agent_key: 'unknown-bot', invocation_id: 42 });
     assert.equal(again.row.invocation_id, null);
     assert.equal('invocation_id' in again.leaf, false);

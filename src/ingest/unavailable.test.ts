@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { eachStore, FALLBACK_TOKEN, type TestService } from '../testing/harness.ts';
-import { expectProblem, INVOCATION, leaves, newWorkspace, post, query, ROGUE, stored } from '../testing/ingest-kit.ts';
+import { expectProblem, INVOCATION, leaves, newWorkspace, post, pseudonymOf, query, ROGUE, stored } from '../testing/ingest-kit.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -95,7 +95,8 @@ eachStore('event endpoints when the database fails', (get) => {
       assert.equal(s.invocations, before.invocations + 19);
       assert.equal(s.content, before.content + 19);
       assert.equal(s.agents, 1, 'the agent is registered once');
-      const regs = (await leaves(t, a.account.tenant_id)).filter((l) => l.kind === 'agent_registered' && l.agent_key === 'batch-bot');
+      const agent = await pseudonymOf(t, a.account.tenant_id, 'agent', 'batch-bot');
+      const regs = (await leaves(t, a.account.tenant_id)).filter((l) => l.kind === 'agent_registered' && l.agent === agent);
       assert.equal(regs.length, 1, 'one agent_registered leaf');
       const rows = await query<{ invocation_id: number; correlation_id: string }>(
         t,

@@ -11,6 +11,14 @@ import { leafHash } from './merkle.ts';
 
 export const SALT_SIZE = 32;
 
+/**
+ * The leaf format written now, as `v` in every leaf of an event. v2 (issue 16)
+ * holds no value a client sent: agent keys and rogue event types as
+ * pseudonyms (pseudonyms.ts), other metadata in one salted commitment. Leaves
+ * without `v` are v1 and stay valid: verification reads both.
+ */
+export const LEAF_VERSION = 2;
+
 /** The entry cannot be a leaf; `path` is a JSON pointer to the offending value. */
 export class LeafEncodingError extends Error {
   readonly path: string;

@@ -7,12 +7,15 @@ import { CheckpointScheduler, checkpointOfSize, latestCheckpoint, originOf, sign
 import { readNodes } from './log-store.ts';
 import { consistencyNeeds, consistencyProof } from './merkle.ts';
 import { LogWriter } from './log-writer.ts';
+import { Pseudonyms } from './pseudonyms.ts';
 import { tileRoutes } from './tile-routes.ts';
 import { formatVerifierKey, keyId, type SignerKey, signerKeyFromSeed, type VerifierKey, verifierKeyFor } from './note.ts';
 
 export interface LedgerModule {
   /** Groups concurrent appends to one workspace's log into one transaction (ingest). */
   writer: LogWriter;
+  /** Pseudonyms of agent keys and rogue event types for leaves (format v2), cached. */
+  pseudonyms: Pseudonyms;
   /** Appends entries inside the caller's own transaction (account-side changes). */
   appendInTx(tx: Queryable, tenantId: string, entries: LogEntry[], time: Date): Promise<number[]>;
   origin(tenantId: string): string;
@@ -69,6 +72,7 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<L
   });
   const ledger: LedgerModule = {
     writer,
+    pseudonyms: new Pseudonyms(ctx.db),
     async appendInTx(tx, tenantId, entries, time) {
       const log = await beginAppend(tx, tenantId);
       const indexes = entries.map((e) => log.add(e, time));

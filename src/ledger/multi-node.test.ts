@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { startSmtpPeer, type SmtpPeer } from '../mail/testing/smtp-peer.ts';
-import { fetchAllEntries, pinnedVerifierKey, postEvents } from '../testing/audit-load.ts';
+import { fetchAllEntries, pinnedVerifierKey, postEvents, rogueLeafUsers } from '../testing/audit-load.ts';
 import { type CliResult, multiProcessSkip, runCli, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
 import { createTestDb, type TestDb } from '../testing/test-db.ts';
 import { parseCheckpoint } from './note.ts';
@@ -103,7 +103,7 @@ describe('two nodes, one log', { skip: multiProcessSkip() }, () => {
       assert.equal(leaves[(x.body.evidence_id as number) - 1]?.invocation_id, x.body.invocation_id, `evidence ${x.body.evidence_id}`);
     }
     assert.deepEqual(
-      leaves.filter((l) => l.kind === 'rogue').map((l) => l.user_id).sort(),
+      await rogueLeafUsers(testDb.db, tenant, entries),
       rogues.map((x) => `mn-user-${x.seq}`).sort(),
     );
     const other = leaves.filter((l) => l.kind !== 'invocation' && l.kind !== 'rogue').map((l) => l.kind);

@@ -62,7 +62,7 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
     const w = await workspace();
     const k = 17;
     const original = await w.leaf(k);
-    const changed = original.replace(/"agent_key":"agent-(\d)"/, (_m, d) => `"agent_key":"agent-${(Number(d) + 1) % 3}"`);
+    const changed = original.replace(/"meta":"sha256:(.)/, (_m, c) => `"meta":"sha256:${c === 'A' ? 'B' : 'A'}`);
     assert.notEqual(changed, original);
     await sql.query('UPDATE log_entries SET leaf = $3 WHERE tenant_id = $1 AND idx = $2', [w.tenant, k, changed]);
     const r = await w.verify();
@@ -113,7 +113,7 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
   test("a leaf rewritten together with its stored leaf hash: the root fails, and bisection names the entry", async () => {
     const w = await workspace();
     const k = 10;
-    const changed = (await w.leaf(k)).replace(/"agent_key":"agent-(\d)"/, (_m, d) => `"agent_key":"agent-${(Number(d) + 1) % 3}"`);
+    const changed = (await w.leaf(k)).replace(/"meta":"sha256:(.)/, (_m, c) => `"meta":"sha256:${c === 'A' ? 'B' : 'A'}`);
     await sql.query('BEGIN');
     await sql.query('UPDATE log_entries SET leaf = $3 WHERE tenant_id = $1 AND idx = $2', [w.tenant, k, changed]);
     await sql.query('UPDATE log_nodes SET hash = $3 WHERE tenant_id = $1 AND level = 0 AND idx = $2', [w.tenant, k, Buffer.from(leafHashOf(changed))]);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { commitment } from '../ledger/leaf.ts';
 import { eachStore } from '../testing/harness.ts';
 import { addMember, auditLeaves } from '../testing/workspace.ts';
 import { DEFAULT_POLICY } from './default-policy.ts';
@@ -97,8 +98,20 @@ eachStore('policy documents and agent scopes', (get) => {
     );
     assert.deepEqual(rogue, [{ event_type: 'oos_tool', tool: 'payments.refund', invocation_id: out.json().invocation_id }]);
     const leaves = await auditLeaves(t, a.token);
-    assert.ok(leaves.some((l) => l.kind === 'scope_change' && l.agent_key === 'crm-bot'));
-    assert.ok(leaves.some((l) => l.kind === 'rogue' && l.event_type === 'oos_tool' && l.tool === 'payments.refund'));
+    // Leaf format v2 names the agent and the event type by their pseudonyms only.
+    const pseudonym = async (kind: string, value: string) => {
+      const [row] = await t.testDb.db.query<{ salt: Uint8Array }>('SELECT salt FROM pseudonyms WHERE tenant_id = $1 AND kind = $2 AND value = $3', [
+        a.account.tenant_id,
+        kind,
+        value,
+      ]);
+      return commitment(new Uint8Array(row!.salt), value);
+    };
+    const agent = await pseudonym('agent', 'crm-bot');
+    assert.ok(leaves.some((l) => l.kind === 'scope_change' && l.agent === agent));
+    const oos = await pseudonym('rogue_event_type', 'oos_tool');
+    assert.ok(leaves.some((l) => l.kind === 'rogue' && l.type === oos && l.agent === agent && l.invocation_id === out.json().invocation_id));
+    assert.equal(JSON.stringify(leaves).includes('payments.refund'), false);
     // Unscoped agents may call anything.
     const free = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'other-bot', tool_name: 'payments.refund' } });
     assert.equal(free.json().verdict, 'allow');

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
 import { unprocessable } from '../core/problems.ts';
+import { LEAF_VERSION } from '../ledger/leaf.ts';
+import { pseudonymInTx } from '../ledger/pseudonyms.ts';
 import { bearer, problems, Timestamp } from '../http/schemas.ts';
 import type { PolicyModuleDeps } from './policy.ts';
 import { PolicyDocumentSchema, PolicyView } from './schema.ts';
@@ -86,8 +88,9 @@ export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleD
       await ctx.db.withTenant(me.tenantId, async (tx) => {
         const { before } = await saveAgentScope(tx, me.tenantId, agent_key, tools, me.accountId, now);
         await deps.appendInTx(tx, me.tenantId, {
+          v: LEAF_VERSION,
           kind: 'scope_change',
-          agent_key,
+          agent: await pseudonymInTx(tx, me.tenantId, 'agent', agent_key),
           allowed_tools: tools,
           previous_allowed_tools: before,
           by_account_id: me.accountId,

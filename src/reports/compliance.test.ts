@@ -82,8 +82,15 @@ eachStore(
       const { checkpoint } = openCheckpoint(r.evidence.checkpoint, [key]);
       assert.equal(checkpoint.size, r.evidence.tree_size);
       const entries = await entriesUpTo(t, a.token, r.evidence.tree_size);
-      const recounted = recountFacts(entries, r.period);
+      const recounted = recountFacts(entries, r.period, r.pseudonyms);
       assert.deepEqual(compareFacts(r as ReportFacts, recounted), []);
+      // Leaf format v2: the log names agents and event types only by pseudonym;
+      // the report opens those it counts by, and without them nothing adds up.
+      assert.deepEqual(Object.keys(r.pseudonyms.agent), ['mail-bot', 'pay-bot']);
+      assert.deepEqual(Object.keys(r.pseudonyms.rogue_event_type), ['oos_tool']);
+      assert.equal(entries.some((e) => /pay-bot|mail-bot|oos_tool/.test(e.leaf)), false);
+      const blind = compareFacts(r as ReportFacts, recountFacts(entries, r.period));
+      assert.ok(blind.some((d) => d.startsWith('totals.invocations_by_agent')), blind.join('\n'));
       assert.ok(r.entries.start > 0 && r.entries.end < r.evidence.tree_size);
     });
 
@@ -96,7 +103,7 @@ eachStore(
         [a.account.tenant_id],
       );
       const r = (await t.request({ method: 'GET', url: `/api/v1/reports/compliance?${PERIOD}`, token: a.token })).json();
-      const diff = compareFacts(r, recountFacts(await entriesUpTo(t, a.token, r.evidence.tree_size), r.period));
+      const diff = compareFacts(r, recountFacts(await entriesUpTo(t, a.token, r.evidence.tree_size), r.period, r.pseudonyms));
       assert.ok(diff.some((d) => d.startsWith('totals.invocations_by_verdict')), diff.join('\n'));
     });
 
@@ -128,13 +135,13 @@ eachStore(
 
       // A changed log entry fails the saved report too, naming the entry.
       const [entry] = await t.testDb.db.query<{ idx: number; leaf: string }>(
-        `SELECT idx, leaf FROM log_entries WHERE tenant_id = $1 AND leaf LIKE '%"agent_key":"pay-bot"%' AND leaf LIKE '%"kind":"invocation"%' ORDER BY idx LIMIT 1`,
+        `SELECT idx, leaf FROM log_entries WHERE tenant_id = $1 AND leaf LIKE '%"mode":"observed"%' AND leaf LIKE '%"kind":"invocation"%' ORDER BY idx LIMIT 1`,
         [a.account.tenant_id],
       );
       await t.testDb.db.query('UPDATE log_entries SET leaf = $3 WHERE tenant_id = $1 AND idx = $2', [
         a.account.tenant_id,
         entry!.idx,
-        entry!.leaf.replace('"agent_key":"pay-bot"', '"agent_key":"pay-b0t"'),
+        entry!.leaf.replace('"mode":"observed"', '"mode":"enforced"'),
       ]);
       const tampered = await verify('good.json');
       assert.equal(tampered.code, 1, tampered.stdout);

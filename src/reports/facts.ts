@@ -42,6 +42,12 @@ export interface ReportFacts {
   entries: { start: number; end: number } | null;
 }
 
+/** Openings of pseudonyms (value → base64 salt) by kind; see ledger/pseudonyms.ts. */
+export interface ReportPseudonyms {
+  agent: Record<string, string>;
+  rogue_event_type: Record<string, string>;
+}
+
 export const OPEN_ITEMS_LIMIT = 1000;
 
 export function inPeriod(iso: string, p: Period): boolean {

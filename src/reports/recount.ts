@@ -1,4 +1,5 @@
 import { categoryOf } from '../detect/index.ts';
+import { pseudonymIndex } from '../ledger/pseudonyms.ts';
 import {
   bump,
   emptyTotals,
@@ -8,6 +9,7 @@ import {
   type Period,
   type PolicyInForce,
   type ReportFacts,
+  type ReportPseudonyms,
 } from './facts.ts';
 
 type Leaf = Record<string, unknown> & { kind: string; time: string };
@@ -27,9 +29,20 @@ function addFindings(totals: ReturnType<typeof emptyTotals>, byField: FindingCou
 
 /**
  * The facts of a period, from the leaves of a log alone (entries 0..size-1 in
- * order). This is the auditor's side of a compliance report.
+ * order). This is the auditor's side of a compliance report. Leaves of format
+ * v2 name agents and rogue event types by pseudonym: those the report opens
+ * are counted under their value, any other under the pseudonym itself (so a
+ * report that leaves one out disagrees with the log). v1 leaves (no `v`) name
+ * them in clear.
  */
-export function recountFacts(entries: ReadonlyArray<{ index: number; leaf: string }>, period: Period): ReportFacts {
+export function recountFacts(
+  entries: ReadonlyArray<{ index: number; leaf: string }>,
+  period: Period,
+  openings?: Partial<ReportPseudonyms>,
+): ReportFacts {
+  const agents = pseudonymIndex(openings?.agent);
+  const types = pseudonymIndex(openings?.rogue_event_type);
+  const v2 = (leaf: Leaf) => leaf.v !== undefined;
   const totals = emptyTotals();
   const flagged = new Map<number, boolean>(); // invocation id → in the review queue (before decisions)
   const mode = new Map<number, string>();
@@ -54,7 +67,8 @@ export function recountFacts(entries: ReadonlyArray<{ index: number; leaf: strin
         if (!inside) break;
         inRange.add(id);
         totals.invocations++;
-        bump(totals.invocations_by_agent, leaf.agent_key as string);
+        const agent = v2(leaf) ? (agents.get(leaf.agent as string) ?? (leaf.agent as string)) : (leaf.agent_key as string);
+        bump(totals.invocations_by_agent, agent);
         bump(totals.invocations_by_verdict, leaf.verdict as string);
         bump(totals.invocations_by_mode, leaf.mode as string);
         addFindings(totals, leaf.findings as FindingCounts, true);
@@ -71,11 +85,13 @@ export function recountFacts(entries: ReadonlyArray<{ index: number; leaf: strin
         decided.set(id, leaf.decision === 'approve' ? 'approved' : 'rejected');
         break;
       }
-      case 'rogue':
+      case 'rogue': {
         if (!inside) break;
         totals.rogue_events++;
-        bump(totals.rogue_events_by_type, leaf.event_type as string);
+        const type = v2(leaf) ? (types.get(leaf.type as string) ?? (leaf.type as string)) : (leaf.event_type as string);
+        bump(totals.rogue_events_by_type, type);
         break;
+      }
       case 'policy_change':
         policies.push({ version: leaf.version as number, time: leaf.time });
         break;

@@ -2,12 +2,19 @@ import type { AppContext } from '../core/context.ts';
 import type { LedgerModule } from '../ledger/ledger.ts';
 import { readHead } from '../ledger/log-store.ts';
 import { formatVerifierKey } from '../ledger/note.ts';
+import { openPseudonyms } from '../ledger/pseudonyms.ts';
 import { factsFromTables } from './compliance.ts';
-import type { Period, ReportFacts } from './facts.ts';
+import type { Period, ReportFacts, ReportPseudonyms } from './facts.ts';
 
 export interface ComplianceReport extends ReportFacts {
   report: 'agent-ledger compliance report';
-  format_version: 1;
+  format_version: 2;
+  /**
+   * Openings of the pseudonyms the figures count by (leaf format v2): value →
+   * base64 salt. The verifier recomputes each pseudonym to count the leaves
+   * of an agent or a rogue event type.
+   */
+  pseudonyms: ReportPseudonyms;
   tenant_id: string;
   period: Period;
   generated_at: string;
@@ -37,9 +44,14 @@ export async function buildReport(
   tenantId: string,
   period: Period,
 ): Promise<ComplianceReport> {
-  const { facts, size } = await ctx.db.snapshot(tenantId, async (tx) => {
+  const { facts, size, pseudonyms } = await ctx.db.snapshot(tenantId, async (tx) => {
     const head = await readHead(tx, tenantId);
-    return { facts: await factsFromTables(tx, tenantId, period, head.size), size: head.size };
+    const facts = await factsFromTables(tx, tenantId, period, head.size);
+    const pseudonyms: ReportPseudonyms = {
+      agent: await openPseudonyms(tx, tenantId, 'agent', Object.keys(facts.totals.invocations_by_agent)),
+      rogue_event_type: await openPseudonyms(tx, tenantId, 'rogue_event_type', Object.keys(facts.totals.rogue_events_by_type)),
+    };
+    return { facts, size: head.size, pseudonyms };
   });
   const origin = ledger.origin(tenantId);
   const signed = await ctx.db.withTenant(tenantId, (tx) => ledger.checkpointOfSize(tx, tenantId, size));
@@ -47,11 +59,12 @@ export async function buildReport(
   const checkpoint = await ledger.cosignNow(tenantId, signed);
   return {
     report: 'agent-ledger compliance report',
-    format_version: 1,
+    format_version: 2,
     tenant_id: tenantId,
     period,
     generated_at: ctx.now().toISOString(),
     ...facts,
+    pseudonyms,
     evidence: { origin, verifier_key: formatVerifierKey(ledger.verifierKey(tenantId)), checkpoint, tree_size: size },
     how_to_verify: HOW_TO_VERIFY,
   };

@@ -268,6 +268,9 @@ eachStore('access: every endpoint × every caller', (getT) => {
     const agentKey = fresh('matrix-secret-agent');
     const contentMark = fresh('MATRIXCONTENTMARK');
     await setPolicy(t, a.admin.token, [REVIEW_PAYMENTS]);
+    // Invocation ids are per workspace: A's probed one is its third, an id the
+    // other workspace (one invocation) does not have, so "other" must get 404.
+    for (let i = 0; i < 2; i++) await invoke(t, a.admin.token, { agent_key: agentKey });
     const inv = await invoke(t, a.admin.token, {
       agent_key: agentKey,
       tool_name: 'payments.refund',

@@ -215,7 +215,10 @@ eachStore('read side: agents and rogue events', (getT) => {
     );
     const leaf = JSON.parse((await get(t, team.auditor.token, `/api/v1/audit/evidence/${first.evidence_id}`)).body.leaf);
     assert.equal(leaf.kind, 'rogue');
-    assert.equal(leaf.user_id, 'u0');
+    // Leaf format v2: the leaf commits to the row's metadata and carries none of it.
+    assert.equal(leaf.v, 2);
+    assert.match(leaf.meta, /^sha256:/);
+    assert.equal('user_id' in leaf || 'agent_key' in leaf || 'event_type' in leaf, false);
 
     const filters: Array<[string, (s: (typeof sent)[number]) => boolean]> = [
       ['agent_key=r1', (s) => s.agent_key === 'r1'],

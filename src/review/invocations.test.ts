@@ -272,9 +272,16 @@ eachStore(
       t.clock.advance(10);
       const g = await invoke(t, w, { agent_key: 'tool', parent_invocation_id: c1.invocation_id, correlation_id: 'trace-1' });
       await invoke(t, w, { agent_key: 'planner', correlation_id: 'trace-2' });
-      // Another workspace's child of our root, and our invocation naming another workspace's id as parent.
-      const foreign = await invoke(t, other.admin.token, { agent_key: 'spy', parent_invocation_id: root.invocation_id, correlation_id: 'trace-1' });
-      const orphan = await invoke(t, w, { agent_key: 'worker', parent_invocation_id: foreign.invocation_id });
+      // Ids are per workspace. Another workspace's invocation naming our g's
+      // id as parent (that workspace has no such id), and ours naming an id
+      // only a third workspace has: neither links across.
+      const foreign = await invoke(t, other.admin.token, { agent_key: 'spy', parent_invocation_id: g.invocation_id, correlation_id: 'trace-1' });
+      const third = await t.signIn('admin@inv-trace-third.review-tests.dev');
+      let last = foreign;
+      for (let i = 0; i < 9; i++) last = await invoke(t, third.token, { agent_key: 'spy', correlation_id: 'trace-1' });
+      const orphan = await invoke(t, w, { agent_key: 'worker', parent_invocation_id: last.invocation_id });
+      assert.ok(last.invocation_id > orphan.invocation_id, 'the parent id exists only in the third workspace');
+      assert.ok(foreign.invocation_id < g.invocation_id, "g's id does not exist in the other workspace");
 
       const ids = (xs: Array<{ invocation_id: number }>) => xs.map((x) => x.invocation_id);
       const rootRec = (await get(t, token, `${LIST}/${root.invocation_id}`)).body;
@@ -292,14 +299,17 @@ eachStore(
       assert.deepEqual(ids(c1Rec.trace.children), [g.invocation_id]);
       assert.deepEqual(ids(c1Rec.trace.siblings), [root.invocation_id, c2.invocation_id, g.invocation_id]);
 
-      // Another workspace's invocations never enter a trace, whichever way they point.
+
+      const gRec = (await get(t, token, `${LIST}/${g.invocation_id}`)).body;
+      assert.deepEqual(gRec.trace.children, []);
       const orphanRec = (await get(t, token, `${LIST}/${orphan.invocation_id}`)).body;
-      assert.equal(orphanRec.parent_invocation_id, foreign.invocation_id);
+      assert.equal(orphanRec.parent_invocation_id, last.invocation_id);
       assert.equal(orphanRec.trace.parent, null);
       assert.deepEqual(orphanRec.trace.siblings, []);
       const foreignRec = (await get(t, other.admin.token, `${LIST}/${foreign.invocation_id}`)).body;
       assert.equal(foreignRec.trace.parent, null);
-      assert.deepEqual(foreignRec.trace.siblings, []);
+      assert.ok(foreignRec.trace.siblings.every((s: { agent_key: string }) => s.agent_key === 'spy'));
+      assert.doesNotMatch(JSON.stringify(foreignRec), /planner|worker/);
 
       // The whole run, as one list.
       const run = (await get(t, token, `${LIST}?correlation_id=trace-1`)).body;
@@ -314,7 +324,7 @@ eachStore(
         tx.query(
           `INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, principal_id, parent_invocation_id, correlation_id,
              verdict, reasons, policy_version, log_index, created_at)
-           SELECT $1, nextval('invocation_ids'), 'fan', 'observed', 'success', 'fan', $2, 'wide', 'allow', '["default"]', 0, 0,
+           SELECT $1, $2::bigint + g, 'fan', 'observed', 'success', 'fan', $2, 'wide', 'allow', '["default"]', 0, 0,
              $3::timestamptz + g * interval '1 millisecond'
            FROM generate_series(1, 101) g`,
           [team.tenantId, root.invocation_id, t.clock.now()],

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { evidenceIdOf } from '../ledger/audit-routes.ts';
-import { commitment, newSalt } from '../ledger/leaf.ts';
+import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { TimeKey } from './cursor.ts';
 import { type InvocationRow, invocationListQuery } from './invocation-queries.ts';
 
@@ -67,7 +67,7 @@ export async function decideReview(
   const salt = newSalt();
   const status = decision === 'approve' ? 'approved' : 'rejected';
   const index = log.add(
-    { kind: 'review', invocation_id: invocationId, decision, note: commitment(salt, note), by_account_id: by },
+    { v: LEAF_VERSION, kind: 'review', invocation_id: invocationId, decision, note: commitment(salt, note), by_account_id: by },
     now,
   );
   await tx.query(

@@ -76,6 +76,7 @@ eachStore(
       assert.equal(ev.status, 200, ev.raw);
       const leaf = JSON.parse(ev.body.leaf);
       assert.deepEqual(leaf, {
+        v: 2,
         kind: 'review',
         invocation_id: flagged.invocation_id,
         decision: 'approve',
@@ -181,7 +182,10 @@ eachStore(
       await setPolicy(t, team.admin.token, [REVIEW_PAYMENTS]);
       await setPolicy(t, other.token, [REVIEW_PAYMENTS]);
       const mine = await invoke(t, team.admin.token, { agent_key: 'p', tool_name: 'payments.x' });
+      // Ids are per workspace: theirs gets an id this workspace does not have.
+      for (let i = 0; i < 2; i++) await invoke(t, other.token, { agent_key: 'p' });
       const theirs = await invoke(t, other.token, { agent_key: 'p', tool_name: 'payments.x' });
+      assert.ok(theirs.invocation_id > mine.invocation_id);
 
       assertProblem(await t.request({ method: 'POST', url: decide(theirs.invocation_id), token: team.admin.token, payload: { decision: 'approve' } }), 404, 'not_found');
       assertProblem(await t.request({ method: 'POST', url: decide(99_999_999), token: team.admin.token, payload: { decision: 'approve' } }), 404, 'not_found');

@@ -109,6 +109,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     policyFor: (tenantId) => policy.policyFor(tenantId),
     toolInScope: (tenantId, agentKey, tool) => policy.toolInScope(tenantId, agentKey, tool),
     appendInTx,
+    pseudonym: (tenantId, kind, value) => ledger.pseudonyms.of(tenantId, kind, value),
     afterInvocation: (_tenantId, _id, prepared) => {
       if (prepared.content.some((c) => c.findings === null)) jobs.poke();
     },

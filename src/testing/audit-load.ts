@@ -4,6 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Queryable } from '../db/db.ts';
+import { metaCommitment } from '../ingest/metadata.ts';
 import { originOf } from '../ledger/checkpoints.ts';
 import { formatVerifierKey, parseSignerKey, verifierKeyFor } from '../ledger/note.ts';
 import type { BundleEntry } from '../ledger/verify-bundle.ts';
@@ -159,4 +161,29 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
     }),
   );
   return out;
+}
+
+/**
+ * The user_id of the stored row behind each rogue leaf, sorted: v2 leaves
+ * commit to an event's metadata instead of carrying it, so an event is matched
+ * to its acknowledgement through its row (by log index), and the row through
+ * the leaf's meta commitment.
+ */
+export async function rogueLeafUsers(db: Queryable, tenantId: string, entries: ReadonlyArray<{ index: number; leaf: string }>): Promise<string[]> {
+  const rows = await db.query<Record<string, unknown> & { log_index: number; meta_salt: Uint8Array }>(
+    'SELECT log_index, agent_key, event_type, actor_agent_key, tool, user_id, severity, source, meta_salt FROM rogue_events WHERE tenant_id = $1',
+    [tenantId],
+  );
+  const byIndex = new Map(rows.map((r) => [r.log_index, r]));
+  const users: string[] = [];
+  for (const e of entries) {
+    const leaf = JSON.parse(e.leaf) as Record<string, unknown>;
+    if (leaf.kind !== 'rogue') continue;
+    const row = byIndex.get(e.index);
+    if (!row) throw new Error(`rogue leaf ${e.index} has no stored row`);
+    const { log_index: _i, meta_salt, ...fields } = row;
+    if (metaCommitment(new Uint8Array(meta_salt), fields) !== leaf.meta) throw new Error(`rogue leaf ${e.index} does not commit to its row`);
+    users.push(String(row.user_id));
+  }
+  return users.sort();
 }

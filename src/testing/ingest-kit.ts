@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Role } from '../core/identity.ts';
+import { metaCommitment } from '../ingest/metadata.ts';
+import { commitment } from '../ledger/leaf.ts';
 import type { SignedIn, TestService } from './harness.ts';
 
 export const INVOCATION = '/api/v1/admin/agents/events/invocation';
@@ -184,4 +186,50 @@ export function show(v: unknown): string {
     return `${cps.length}-code-point string`;
   }
   return JSON.stringify(v);
+}
+
+const META_COLUMNS = {
+  invocations: ['agent_key', 'principal_id', 'outcome', 'correlation_id', 'tool_name', 'duration_ms', 'parent_invocation_id'],
+  rogue_events: ['agent_key', 'event_type', 'actor_agent_key', 'tool', 'user_id', 'severity', 'source'],
+} as const;
+
+/**
+ * The metadata a v2 leaf's `meta` commits to, as an auditor with the database
+ * recomputes it: the row's stored values and its meta_salt.
+ */
+export async function storedMeta(
+  t: TestService,
+  tenantId: string,
+  table: 'invocations' | 'rogue_events',
+  id: number,
+): Promise<{ fields: Record<string, unknown>; commitment: string }> {
+  const key = table === 'invocations' ? 'invocation_id' : 'rogue_event_id';
+  const [row] = await query<Record<string, unknown> & { meta_salt: Uint8Array }>(
+    t,
+    `SELECT ${META_COLUMNS[table].join(', ')}, meta_salt FROM ${table} WHERE tenant_id = $1 AND ${key} = $2`,
+    [tenantId, id],
+  );
+  assert.ok(row, `no ${table} row ${id}`);
+  const fields = Object.fromEntries(META_COLUMNS[table].map((c) => [c, row[c]]));
+  return { fields, commitment: metaCommitment(new Uint8Array(row.meta_salt), fields) };
+}
+
+/** A value's pseudonym in a workspace's log, recomputed from its stored salt. */
+export async function pseudonymOf(t: TestService, tenantId: string, kind: string, value: string): Promise<string> {
+  const [row] = await query<{ salt: Uint8Array }>(t, 'SELECT salt FROM pseudonyms WHERE tenant_id = $1 AND kind = $2 AND value = $3', [
+    tenantId,
+    kind,
+    value,
+  ]);
+  assert.ok(row, `no ${kind} pseudonym for ${JSON.stringify(value)}`);
+  return commitment(new Uint8Array(row.salt), value);
+}
+
+/** pseudonym → value for every pseudonym of a kind in a workspace (what the service can open). */
+export async function pseudonymNames(t: TestService, tenantId: string, kind = 'agent'): Promise<Map<string, string>> {
+  const rows = await query<{ value: string; salt: Uint8Array }>(t, 'SELECT value, salt FROM pseudonyms WHERE tenant_id = $1 AND kind = $2', [
+    tenantId,
+    kind,
+  ]);
+  return new Map(rows.map((r) => [commitment(new Uint8Array(r.salt), r.value), r.value]));
 }
