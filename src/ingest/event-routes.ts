@@ -148,7 +148,7 @@ async function prepareRogue(deps: IngestDeps, tenantId: string, body: RogueInput
 }
 
 async function prepareInvocation(deps: IngestDeps, tenantId: string, body: InvocationInput): Promise<PreparedInvocation> {
-  const { content, findings, piiCount } = scanContent(body, deps.scan);
+  const { content, findings, piiCount } = scanContent(body, deps.scan, { kek: deps.outputKek, tenantId });
   const mode = body.mode ?? 'observed';
   const outcome = body.outcome ?? 'success';
   const principalId = body.principal_id ?? body.agent_key;

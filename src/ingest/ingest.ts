@@ -25,6 +25,8 @@ export interface IngestDeps {
   /** undefined when the agent has no scope (every tool allowed). */
   toolInScope(tenantId: string, agentKey: string, toolName: string): Promise<boolean | undefined>;
   appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
+  /** Key-encryption key of tool_outputs awaiting their scan (sealed-output.ts); never stored in the database. */
+  outputKek: Uint8Array;
   /** A value's pseudonym in the workspace log, its salt committed before it is returned. */
   pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
   /** Called after an invocation is acknowledged (background scans). */

@@ -122,6 +122,9 @@ interface ContentRow extends Record<string, unknown> {
 }
 
 async function contentRows(t: TestService, tenantId: string, id: number) {
+  // A tool_output is sealed until its scan (sealed-output.ts): let the scan
+  // store the text (privacy.test.ts checks the sealed state itself).
+  await t.service.jobs.drain();
   const rows = await query<ContentRow>(
     t,
     `SELECT c.field, c.body, c.salt, char_length(c.body) AS cps, i.output_scanned_at IS NOT NULL AS rescanned

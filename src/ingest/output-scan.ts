@@ -5,10 +5,13 @@ import type { LogWriter } from '../ledger/log-writer.ts';
 import { OUT_OF_SCOPE_REASON, type ContentField, type Decision, type Facts, type FieldFindings, type Finding } from '../policy/engine.ts';
 import type { Scanner } from './prepare.ts';
 import { countByType, needsReview } from './record.ts';
+import { openText } from './sealed-output.ts';
 
 interface Deps {
   writer: LogWriter;
   scan: Scanner;
+  /** Opens the sealed tool_output (sealed-output.ts). */
+  outputKek: Uint8Array;
   policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
   now(): Date;
 }
@@ -39,7 +42,7 @@ export function outputScanHandler(deps: Deps): JobHandler {
     const policy = await deps.policyFor(tenantId);
     await deps.writer.submit(tenantId, async (tx, log) => {
       if (!(await claim(tx))) return;
-      const inv = await loadInvocation(tx, tenantId, invocationId);
+      const inv = await loadInvocation(tx, tenantId, invocationId, deps.outputKek);
       if (!inv || inv.row.output_scanned_at !== null || inv.output === null) return;
       const r = deps.scan('tool_output', inv.output);
       const findings: FieldFindings[] = [...inv.otherFindings];
@@ -57,7 +60,8 @@ export function outputScanHandler(deps: Deps): JobHandler {
       const now = deps.now();
       const salt = newSalt();
       await tx.query(
-        `UPDATE invocation_content SET body = $3, salt = $4, findings = $5
+        // The redacted text replaces the sealed one; ciphertext and wrapped key go (crypto-shredding).
+        `UPDATE invocation_content SET body = $3, salt = $4, findings = $5, sealed = NULL, sealed_key = NULL
          WHERE tenant_id = $1 AND invocation_id = $2 AND field = 'tool_output'`,
         [tenantId, invocationId, r.stored, Buffer.from(salt), JSON.stringify(r.storedFindings)],
       );
@@ -84,18 +88,31 @@ export function outputScanHandler(deps: Deps): JobHandler {
   };
 }
 
-async function loadInvocation(tx: Queryable, tenantId: string, invocationId: number) {
+async function loadInvocation(tx: Queryable, tenantId: string, invocationId: number, kek: Uint8Array) {
   const [row] = await tx.query<InvocationRow & Record<string, unknown>>(
     `SELECT agent_key, tool_name, mode, outcome, principal_kind, principal_id, reasons, review_status, output_scanned_at
      FROM invocations WHERE tenant_id = $1 AND invocation_id = $2 FOR UPDATE`,
     [tenantId, invocationId],
   );
   if (!row) return null;
-  const content = await tx.query<{ field: ContentField; body: string; findings: Finding[] | null }>(
-    'SELECT field, body, findings FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2',
-    [tenantId, invocationId],
-  );
-  const output = content.find((c) => c.field === 'tool_output' && c.findings === null)?.body ?? null;
+  const content = await tx.query<{
+    field: ContentField;
+    body: string;
+    findings: Finding[] | null;
+    sealed: Uint8Array | null;
+    sealed_key: Uint8Array | null;
+  }>('SELECT field, body, findings, sealed, sealed_key FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2', [
+    tenantId,
+    invocationId,
+  ]);
+  const pending = content.find((c) => c.field === 'tool_output' && c.findings === null);
+  // Rows from before sealing (migration 0036) hold the text in body.
+  const output =
+    pending === undefined
+      ? null
+      : pending.sealed !== null && pending.sealed_key !== null
+        ? openText(kek, tenantId, { sealed: pending.sealed, wrappedKey: pending.sealed_key })
+        : pending.body;
   const otherFindings = content
     .filter((c) => c.field !== 'tool_output' && c.findings && c.findings.length > 0)
     .map((c) => ({ field: c.field, findings: c.findings! }));

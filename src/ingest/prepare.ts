@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import { commitment, newSalt } from '../ledger/leaf.ts';
 import type { ContentField, Decision, FieldFindings, Finding } from '../policy/engine.ts';
 import type { RogueRecord } from './record.ts';
+import { sealText, type SealedText } from './sealed-output.ts';
 import type { InvocationBody, RogueBody } from './schemas.ts';
 
 export const CONTENT_FIELDS: readonly ContentField[] = ['prompt', 'response', 'context', 'tool_input', 'tool_output'];
@@ -27,6 +28,8 @@ export interface StoredText {
   commitment: string;
   /** Findings with offsets into body; null while the text awaits its background scan. */
   findings: Finding[] | null;
+  /** A text awaiting its scan: sealed (sealed-output.ts), its body stored empty. */
+  sealed?: SealedText;
 }
 
 /** An invocation ready to write. Free-form metadata (outcome, correlationId, toolName) are stored redacted. */
@@ -61,10 +64,12 @@ export type RogueInput = Static<typeof RogueBody>;
 
 /**
  * Scans, redacts and commits each text field: everything before the write
- * that needs no database. tool_output is stored as sent and scanned later by
- * a background job (DESIGN §4), so the agent is not kept waiting for it.
+ * that needs no database. tool_output is scanned later by a background job,
+ * so the agent is not kept waiting for it; until then it is stored sealed
+ * under `kek` (sealed-output.ts), never in clear. Its leaf commitment is to
+ * the text as sent; the tool_output_scan leaf commits to the redacted text.
  */
-export function scanContent(body: InvocationInput, scan: Scanner) {
+export function scanContent(body: InvocationInput, scan: Scanner, sealing: { kek: Uint8Array; tenantId: string }) {
   const content: StoredText[] = [];
   const findings: FieldFindings[] = [];
   let piiCount: number | undefined;
@@ -73,7 +78,8 @@ export function scanContent(body: InvocationInput, scan: Scanner) {
     if (text === undefined) continue;
     const salt = newSalt();
     if (field === 'tool_output') {
-      content.push({ field, body: text, salt, commitment: commitment(salt, text), findings: null });
+      const sealed = sealText(sealing.kek, sealing.tenantId, text);
+      content.push({ field, body: '', salt, commitment: commitment(salt, text), findings: null, sealed });
       continue;
     }
     const r = scan(field, text);

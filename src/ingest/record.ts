@@ -89,9 +89,10 @@ export async function recordInvocation(
        FROM next_id
        RETURNING invocation_id
      ), content AS (
-       INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
-       SELECT $1, inv.invocation_id, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb
-       FROM inv, unnest($18::text[], $19::text[], $20::text[], $22::text[]) AS c(field, body, salt, findings)
+       INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
+       SELECT $1, inv.invocation_id, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb, decode(c.sealed, 'hex'), decode(c.sealed_key, 'hex')
+       FROM inv, unnest($18::text[], $19::text[], $20::text[], $22::text[], $28::text[], $29::text[])
+         AS c(field, body, salt, findings, sealed, sealed_key)
      ), job AS (
        INSERT INTO jobs (tenant_id, kind, payload)
        SELECT $1, $2, jsonb_build_object('invocation_id', inv.invocation_id) FROM inv WHERE $26::boolean
@@ -125,6 +126,8 @@ export async function recordInvocation(
       isNew,
       p.content.some((c) => c.findings === null),
       Buffer.from(p.metaSalt),
+      p.content.map((c) => c.sealed?.sealed.toString('hex') ?? null),
+      p.content.map((c) => c.sealed?.wrappedKey.toString('hex') ?? null),
     ],
   );
   if (!row) return { refused: 'quota_exceeded' };

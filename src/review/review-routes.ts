@@ -4,6 +4,7 @@ import { accountOf } from '../http/auth.ts';
 import { conflict, notFound, unprocessable } from '../core/problems.ts';
 import { bearer, problems, Timestamp } from '../http/schemas.ts';
 import { Type } from 'typebox';
+import { scanField } from '../detect/index.ts';
 import { evidenceIdOf } from '../ledger/audit-routes.ts';
 import { READERS, REVIEWERS, seesContent } from './access.ts';
 import { decodeTimeKey, timePage } from './cursor.ts';
@@ -94,7 +95,8 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
         summary: 'Approve or reject a pending invocation, with a note',
         description:
           'Appends a `review` entry to the audit trail in the same transaction: {kind, invocation_id, decision, note: salted commitment, by_account_id}. ' +
-          'The note is stored, not put in the log. 404: no such invocation in this workspace; 409: not pending.',
+          'The note is scanned and stored redacted like content (PII and secrets replaced by typed placeholders), never put in the log; ' +
+          'the response shows it as stored. 404: no such invocation in this workspace; 409: not pending.',
         security: bearer,
         params: InvocationIdParams,
         body: ReviewBody,
@@ -110,10 +112,13 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
           { field: '/note', message: 'must be valid Unicode text without U+0000' },
         ]);
       }
+      // A note may name a customer or paste a card number: it is redacted like
+      // any content before it is stored or committed to.
+      const stored = note === '' ? note : scanField('context', note).stored;
       const now = ctx.now();
       const result = await deps.writer.submit(me.tenantId, async (tx, log) => {
         if (await leasedByOther(tx, me.tenantId, invocationId, me.accountId, now)) return { ok: false as const, reason: 'leased' as const };
-        const r = await decideReview(tx, log, { tenantId: me.tenantId, invocationId, decision: req.body.decision, note, by: me.accountId, now });
+        const r = await decideReview(tx, log, { tenantId: me.tenantId, invocationId, decision: req.body.decision, note: stored, by: me.accountId, now });
         if (r.ok) await release(tx, me.tenantId, me.accountId);
         return r;
       });

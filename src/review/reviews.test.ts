@@ -38,8 +38,10 @@ eachStore(
       );
 
       t.clock.advance(60_000);
-      const note = 'Refund matches ticket #7; customer is jane@example.com';
-      const res = await t.request({ method: 'POST', url: decide(flagged.invocation_id), token: team.operator.token, payload: { decision: 'approve', note } });
+      const sentNote = 'Refund matches ticket #7; customer is jane@example.com';
+      // Stored (and committed to) redacted, like content.
+      const note = 'Refund matches ticket #7; customer is <EMAIL_ADDRESS>';
+      const res = await t.request({ method: 'POST', url: decide(flagged.invocation_id), token: team.operator.token, payload: { decision: 'approve', note: sentNote } });
       assert.equal(res.statusCode, 201, res.body);
       const done = res.json();
       assert.deepEqual(

@@ -101,10 +101,13 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     },
   });
   const policy = createPolicy({ ctx, appendInTx });
+  // Seals tool_outputs until their scan; derived from the signing key, so every node has it and the database never does.
+  const outputKek = deriveSecret(signingKey.key, 'tool-output-kek');
   const ingest = createIngest({
     ctx,
     writer: ledger.writer,
     scan: scanField,
+    outputKek,
     workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
     policyFor: (tenantId) => policy.policyFor(tenantId),
     toolInScope: (tenantId, agentKey, tool) => policy.toolInScope(tenantId, agentKey, tool),
@@ -131,6 +134,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       [OUTPUT_SCAN_JOB]: outputScanHandler({
         writer: ledger.writer,
         scan: scanField,
+        outputKek,
         policyFor: (tenantId) => policy.policyFor(tenantId),
         now: ctx.now,
       }),

@@ -36,3 +36,11 @@ DROP SEQUENCE rogue_event_ids;
 --    salt of that commitment (null for rows written with v1 leaves).
 ALTER TABLE invocations ADD COLUMN meta_salt bytea;
 ALTER TABLE rogue_events ADD COLUMN meta_salt bytea;
+
+-- 3. A tool_output awaiting its background scan is stored sealed: encrypted
+--    with a key of its own, that key wrapped by a key the database never holds
+--    (src/ingest/sealed-output.ts); body stays '' until the scan stores the
+--    redacted text and deletes both (crypto-shredding). Rows written before
+--    this migration keep their text in body and are scanned from there.
+ALTER TABLE invocation_content ADD COLUMN sealed bytea;
+ALTER TABLE invocation_content ADD COLUMN sealed_key bytea;
