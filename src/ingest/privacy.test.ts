@@ -19,7 +19,7 @@ import { loadConfig } from '../config/config.ts';
 import { verifyBundle } from '../ledger/verify-bundle.ts';
 import { createService } from '../service/service.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
-import { INVOCATION, newWorkspace, post, query, ROGUE } from './ingest-test-kit.ts';
+import { INVOCATION, newWorkspace, post, query, ROGUE } from '../testing/ingest-kit.ts';
 
 const run = promisify(execFile);
 

@@ -186,7 +186,11 @@ function invocationLeaf(id: number, p: PreparedInvocation) {
   return leaf as { kind: string };
 }
 
-/** The metadata an invocation leaf commits to: the row's values as stored. */
+/**
+ * The metadata an invocation leaf commits to: the row's values as stored.
+ * parent_invocation_id is a link the service may resolve later (an OTLP child
+ * recorded before its parent), so it is in neither the leaf nor its commitment.
+ */
 export function invocationMeta(p: PreparedInvocation): Record<string, unknown> {
   return {
     agent_key: p.agentKey,
@@ -195,7 +199,6 @@ export function invocationMeta(p: PreparedInvocation): Record<string, unknown> {
     correlation_id: p.correlationId,
     tool_name: p.toolName,
     duration_ms: p.durationMs,
-    parent_invocation_id: p.parentInvocationId,
   };
 }
 

@@ -115,12 +115,17 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     assert.equal(ch.correlation_id, traceId);
     // Every invocation has its leaf in the workspace log.
     const leaves = await auditLeaves(get(), alice.token);
+    const agents = new Set<unknown>();
     for (const d of [a, ch, tl]) {
       const leaf = leaves[d.evidence_id - 1]!;
       assert.equal(leaf.kind, 'invocation');
       assert.equal(leaf.invocation_id, d.invocation_id);
-      assert.equal(leaf.agent_key, 'billing-bot');
+      // Leaf format v2: the agent by its pseudonym, the same for each of its leaves.
+      assert.match(String(leaf.agent), /^sha256:/);
+      agents.add(leaf.agent);
     }
+    assert.equal(agents.size, 1);
+    assert.equal(JSON.stringify(leaves).includes('billing-bot'), false);
   });
 
   test('children sent before their parent (separate exports): linked when the parent arrives', async () => {

@@ -2,7 +2,10 @@ import type { PlanCaps } from '../config/config.ts';
 import type { AppContext } from '../core/context.ts';
 import { linkParents } from '../ingest/links.ts';
 import { scanContent, type InvocationInput, type PreparedInvocation, type Scanner } from '../ingest/prepare.ts';
-import { insertRogue, type KnownAgents, recordInvocation } from '../ingest/record.ts';
+import { redactMeta } from '../ingest/metadata.ts';
+import { type KnownAgents, recordInvocation } from '../ingest/record.ts';
+import { newSalt } from '../ledger/leaf.ts';
+import type { PseudonymKind } from '../ledger/pseudonyms.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import type { Decision, Facts } from '../policy/engine.ts';
 import { type MappedSpan, mapSpan, recordedParent, resolveAgents } from './mapping.ts';
@@ -19,6 +22,10 @@ export interface OtlpDeps {
   workspacePlan(tenantId: string): Promise<{ status: string; caps: PlanCaps } | null>;
   policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
   toolInScope(tenantId: string, agentKey: string, toolName: string): Promise<boolean | undefined>;
+  /** A value's pseudonym in the workspace log (leaf format v2). */
+  pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
+  /** Key-encryption key of tool_outputs awaiting their scan (ingest/sealed-output.ts). */
+  outputKek: Uint8Array;
   /** Called after an export's invocations are acknowledged (background scans of tool_output). */
   afterRecorded?: (tenantId: string, prepared: readonly PreparedInvocation[]) => void;
 }
@@ -108,22 +115,12 @@ export async function recordExport(
         continue;
       }
       const parentId = p.parentSpanId === null ? undefined : ids.get(`${p.mapped.span.traceId}/${p.parentSpanId}`);
-      // The rogue event of an out-of-scope tool is written below, with source otlp.
-      const r = await recordInvocation(tx, log, { ...p.prepared, parentInvocationId: parentId, toolInScope: undefined }, caps, known, now);
+      // An out-of-scope tool is also a rogue event (prepared with source otlp), written with it.
+      const r = await recordInvocation(tx, log, { ...p.prepared, parentInvocationId: parentId }, caps, known, now);
       if ('refused' in r) {
         if (r.refused === 'quota_exceeded') refusedQuota++;
         else refusedAgents++;
         continue;
-      }
-      if (p.prepared.toolInScope === false && p.prepared.toolName !== undefined) {
-        await insertRogue(tx, log, tenantId, {
-          event_type: 'oos_tool',
-          agent_key: p.prepared.agentKey,
-          tool: p.prepared.toolName,
-          source: 'otlp',
-          severity: p.prepared.mode === 'shadow' ? 'info' : 'high',
-          invocation_id: r.invocation_id,
-        }, now);
       }
       ids.set(key, r.invocation_id);
       rows.push({ invocationId: r.invocation_id, parentSpanId: p.parentSpanId, extras: p.mapped.extras });
@@ -190,7 +187,8 @@ async function prepareAll(
   for (const i of order) {
     const m = fresh[i]!;
     const body: InvocationInput = { agent_key: m.agentKey, ...m.text };
-    const { content, findings, piiCount } = scanContent(body, deps.scan);
+    const { content, findings, piiCount } = scanContent(body, deps.scan, { kek: deps.outputKek, tenantId });
+    const agentPseudonym = await deps.pseudonym(tenantId, 'agent', m.agentKey);
     const principalId = m.principalId ?? m.agentKey;
     const toolInScope = m.toolName === undefined ? undefined : await scope(m.agentKey, m.toolName);
     const decision = policy.decide({
@@ -209,20 +207,34 @@ async function prepareAll(
       prepared: {
         tenantId,
         agentKey: m.agentKey,
+        agentPseudonym,
         mode: m.mode,
-        outcome: m.outcome,
+        // Free-form metadata are stored redacted, like JSON invocations' (ingest/metadata.ts).
+        outcome: redactMeta(deps.scan, m.outcome),
         durationMs: m.durationMs,
         principalKind: m.principalKind,
         principalId,
         parentInvocationId: undefined,
-        correlationId: m.span.traceId,
-        toolName: m.toolName,
+        correlationId: redactMeta(deps.scan, m.span.traceId),
+        toolName: redactMeta(deps.scan, m.toolName),
         content,
         findings,
         piiCount,
         decision,
         policyVersion: policy.version,
         toolInScope,
+        metaSalt: newSalt(),
+        outOfScope:
+          toolInScope === false && m.toolName !== undefined
+            ? {
+                event_type: 'oos_tool',
+                agent_key: m.agentKey,
+                tool: redactMeta(deps.scan, m.toolName),
+                source: 'otlp',
+                severity: m.mode === 'shadow' ? 'info' : 'high',
+                pseudonyms: { agent: agentPseudonym, type: await deps.pseudonym(tenantId, 'rogue_event_type', 'oos_tool') },
+              }
+            : undefined,
       },
     });
   }

@@ -121,6 +121,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     ctx,
     writer: ledger.writer,
     scan: scanField,
+    outputKek,
+    pseudonym: (tenantId, kind, value) => ledger.pseudonyms.of(tenantId, kind, value),
     workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
     policyFor: (tenantId) => policy.policyFor(tenantId),
     toolInScope: (tenantId, agentKey, tool) => policy.toolInScope(tenantId, agentKey, tool),

@@ -189,7 +189,7 @@ export function show(v: unknown): string {
 }
 
 const META_COLUMNS = {
-  invocations: ['agent_key', 'principal_id', 'outcome', 'correlation_id', 'tool_name', 'duration_ms', 'parent_invocation_id'],
+  invocations: ['agent_key', 'principal_id', 'outcome', 'correlation_id', 'tool_name', 'duration_ms'],
   rogue_events: ['agent_key', 'event_type', 'actor_agent_key', 'tool', 'user_id', 'severity', 'source'],
 } as const;
 
