@@ -190,6 +190,7 @@ eachStore('invocation endpoint: field rules', (get) => {
         assert.equal(row[c.field], c.value);
         if (c.field === 'mode') assert.equal(leaf.mode, c.value);
         else if (c.field === 'principal_kind') assert.equal(leaf.principal_kind, c.value);
+        else if (c.field === 'parent_invocation_id') assert.equal(c.field in leaf, false); // a link, in neither leaf nor meta
         else {
           assert.equal(c.field in leaf, false, `${c.field} in leaf`);
           const meta = await storedMeta(t, a.account.tenant_id, 'invocations', id);
@@ -308,6 +309,7 @@ eachStore('invocation endpoint: defaults, response, bodies', (get) => {
     for (const k of ['agent_key', 'mode', 'outcome', 'duration_ms', 'principal_kind', 'principal_id', 'parent_invocation_id', 'correlation_id', 'tool_name'] as const) {
       assert.equal(row[k], sent[k], `row.${k}`);
       if (k === 'mode' || k === 'principal_kind') assert.equal(leaf[k], sent[k], `leaf.${k}`);
+      else if (k === 'parent_invocation_id') assert.equal(k in leaf, false);
       else {
         assert.equal(meta.fields[k], sent[k], `meta.${k}`);
         assert.equal(k in leaf, false, `leaf.${k}`);
