@@ -32,8 +32,8 @@ eachStore('policy documents and agent scopes', (get) => {
     const ev = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'ops', tool_name: 'shell.exec' } });
     assert.equal(ev.json().verdict, 'deny');
     const [row] = await t.testDb.db.query<{ reasons: string[]; policy_version: number }>(
-      'SELECT reasons, policy_version FROM invocations WHERE invocation_id = $1',
-      [ev.json().invocation_id],
+      'SELECT reasons, policy_version FROM invocations WHERE tenant_id = $2 AND invocation_id = $1',
+      [ev.json().invocation_id, a.account.tenant_id],
     );
     assert.deepEqual(row!.reasons, ['deny-shell']);
     assert.equal(row!.policy_version, 1);
