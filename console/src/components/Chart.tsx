@@ -24,7 +24,10 @@ export function TimeChart({ title, xs, series, xLabel }: { title: string; xs: nu
       {
         width: el.current.clientWidth || 600,
         height: 220,
-        series: [{}, ...series.map((s) => ({ label: s.label, stroke: color(s.colorVar), width: 2, dash: s.dash, points: { show: false } }))],
+        series: [
+          { label: 'Hour', value: (_u: uPlot, v: number | null) => (v === null ? '—' : xLabel(v)) },
+          ...series.map((s) => ({ label: s.label, stroke: color(s.colorVar), width: 2, dash: s.dash, points: { show: false }, value: (_u: uPlot, v: number | null) => (v === null ? '—' : formatNumber(v)) })),
+        ],
         axes: [{ ...axis, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => xLabel(t)) }, axis],
         scales: { x: { time: false } },
         legend: { show: true },

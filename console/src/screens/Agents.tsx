@@ -82,7 +82,7 @@ function AgentDetail({ agentKey, onClose }: { agentKey: string; onClose: () => v
   return (
     <div className="space-y-4 p-4">
       <div className="flex items-start justify-between">
-        <h2 className="mono text-lg font-semibold">{a.agent_key}</h2>
+        <h2 className="font-mono text-lg font-semibold break-all">{a.agent_key}</h2>
         <button type="button" className="btn btn-sm" onClick={onClose}>Close</button>
       </div>
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">

@@ -180,11 +180,11 @@ function Entries({ size, root, start }: { size: number | null; root: Uint8Array 
         <ProblemView error={q.error} />
       ) : (
         <div className="mt-2 overflow-x-auto" role="region" aria-label="Audit entries" tabIndex={0}>
-          <table className="data">
+          <table className="data nowrap">
             <caption className="sr-only">Audit-trail entries, newest first</caption>
             <thead>
               <tr>
-                <th scope="col" aria-sort="descending">Index</th>
+                <th scope="col" aria-sort="descending" className="num">Index</th>
                 <th scope="col">Kind</th>
                 <th scope="col">Time ({zoneLabel(prefs.zone)})</th>
                 <th scope="col">Leaf hash</th>

@@ -61,7 +61,7 @@ export function Invocations({ search }: { search: InvocationSearch }) {
     col.accessor('tool_name', { header: 'Tool', cell: (c) => <span className="mono">{c.getValue() ?? '—'}</span> }),
     col.accessor('verdict', { header: 'Verdict', cell: (c) => <Verdict v={c.getValue()} /> }),
     col.accessor('mode', { header: 'Mode' }),
-    col.accessor('review_status', { header: 'Review', cell: (c) => c.getValue() ?? '—' }),
+    col.accessor('review_status', { header: 'Review', cell: (c) => { const v = c.getValue(); return v === null ? '—' : v[0]!.toUpperCase() + v.slice(1); } }),
     col.accessor('pii_count', { header: 'PII', cell: (c) => <span className="num block">{formatNumber(c.getValue())}</span> }),
   ];
   const table = useReactTable({ data: q.data?.items ?? [], columns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => String(r.invocation_id) });
@@ -129,7 +129,7 @@ export function Invocations({ search }: { search: InvocationSearch }) {
         ) : (
           <>
             <div ref={tableRef} className="overflow-x-auto" role="region" aria-label="Invocations table" tabIndex={0}>
-              <table className="data" aria-busy={q.isFetching}>
+              <table className="data nowrap" aria-busy={q.isFetching}>
                 <caption className="sr-only">Invocations, newest first{hasFilters ? ', filtered' : ''}</caption>
                 <thead>
                   {table.getHeaderGroups().map((hg) => (

@@ -83,7 +83,7 @@ export function Overview() {
             {agents.isLoading ? <Loading /> : agents.error ? <ProblemView error={agents.error} /> : (
               <table className="data mt-2">
                 <caption className="sr-only">Agents with the highest risk score</caption>
-                <thead><tr><th scope="col">Agent</th><th scope="col" aria-sort="descending" className="text-right">Risk (0-100)</th><th scope="col" className="text-right">Invocations</th><th scope="col" className="text-right">Rogue events</th><th scope="col">Last seen ({zoneLabel(zone)})</th></tr></thead>
+                <thead><tr><th scope="col">Agent</th><th scope="col" aria-sort="descending" className="num">Risk (0-100)</th><th scope="col" className="text-right">Invocations</th><th scope="col" className="text-right">Rogue events</th><th scope="col">Last seen ({zoneLabel(zone)})</th></tr></thead>
                 <tbody>
                   {top.map((a) => (
                     <tr key={a.agent_key}>

@@ -337,7 +337,7 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
                   <td className="mono">{r.agent_key}</td>
                   <td className="mono">{r.tool_name ?? '—'}</td>
                   <td><Verdict v={r.verdict} /></td>
-                  <td>{r.review ? `${r.review.decision === 'approve' ? 'Approved' : 'Rejected'}${r.review.note !== undefined ? `: ${r.review.note}` : ''}` : 'Pending'}</td>
+                  <td className="wrap">{r.review ? `${r.review.decision === 'approve' ? 'Approved' : 'Rejected'}${r.review.note !== undefined ? `: ${r.review.note}` : ''}` : 'Pending'}</td>
                 </tr>
               ))}
             </tbody>

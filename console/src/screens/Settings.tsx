@@ -55,7 +55,7 @@ function Plan() {
       {me.isLoading ? <Loading rows={3} /> : me.error ? <ProblemView error={me.error} /> : (
         <>
           <p>
-            <strong>{me.data!.display_name}</strong> · plan <strong>{me.data!.plan_tier}</strong> · {me.data!.subscription_status}
+            Plan <strong>{me.data!.plan_tier}</strong> · subscription {me.data!.subscription_status}
             {me.data!.trial_days_remaining !== null && ` · ${me.data!.trial_days_remaining} trial days left`}
           </p>
           <Quotas q={me.data!.quotas} />
@@ -161,7 +161,7 @@ function Sessions() {
           <tbody>
             {list.data!.sessions.map((x) => (
               <tr key={x.session_id}>
-                <td className="max-w-xs truncate" title={x.user_agent}>{x.current ? <strong>This browser</strong> : x.user_agent.slice(0, 60) || 'unknown'}</td>
+                <td className="wrap max-w-xs" title={x.user_agent}>{x.current ? <strong>This browser</strong> : x.user_agent.slice(0, 60) || 'unknown'}</td>
                 <td className="tabular-nums">{formatTime(x.created_at, zone)}</td>
                 <td className="tabular-nums">{formatTime(x.expires_at, zone)}</td>
                 <td>{!x.current && <button type="button" className="btn btn-sm btn-danger" onClick={() => revoke.mutate(x.session_id)}>Sign out</button>}</td>
