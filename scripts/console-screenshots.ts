@@ -3,7 +3,7 @@
 // (docs/console/*.png are a few of these, resized.)
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startConsole } from '../src/testing/browser.ts';
+import { startConsole, waitUntil } from '../src/testing/browser.ts';
 
 const out = process.argv[2] ?? 'docs/console';
 mkdirSync(out, { recursive: true });
@@ -70,7 +70,7 @@ try {
     for (const [name, path] of screens) {
       await page.goto(`${env.base}/console${path}`);
       await page.locator('h1').first().waitFor();
-      await page.waitForFunction("!document.querySelector('[aria-busy=true]')");
+      await waitUntil(page, "!document.querySelector('[aria-busy=true]')");
       await page.waitForTimeout(300);
       await page.screenshot({ path: join(out, `${name}-${theme}.png`) });
     }

@@ -33,7 +33,7 @@ function Root() {
 const rootRoute = createRootRoute({ component: Root });
 const strings = (keys: readonly string[]) => (s: Record<string, unknown>) => pickStrings(s, keys);
 
-const Overview = lazyScreen(() => import('./screens/Overview'), 'Overview');
+const Overview = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Overview'), 'Overview');
 const Reviews = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Reviews'), 'Reviews');
 const Agents = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Agents'), 'Agents');
 const Rogue = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Rogue'), 'Rogue');
@@ -41,6 +41,14 @@ const Audit = lazyScreen<{ search: Record<string, string | undefined> }>(() => i
 const Reports = lazyScreen(() => import('./screens/Reports'), 'Reports');
 const Settings = lazyScreen(() => import('./screens/Settings'), 'Settings');
 
+const overviewRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  validateSearch: strings(['range']),
+  component: function OverviewRoute() {
+    return <Overview search={overviewRoute.useSearch()} />;
+  },
+});
 const invocationsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/invocations',
@@ -82,7 +90,7 @@ const auditRoute = createRoute({
   },
 });
 const routeTree = rootRoute.addChildren([
-  createRoute({ getParentRoute: () => rootRoute, path: '/', component: () => <Overview /> }),
+  overviewRoute,
   invocationsRoute,
   reviewsRoute,
   agentsRoute,

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { axeViolations, browserSkip, type ConsoleEnv, startConsole } from '../testing/browser.ts';
+import { axeViolations, browserSkip, waitUntil, type ConsoleEnv, startConsole } from '../testing/browser.ts';
 
 const skip = browserSkip();
 
@@ -31,8 +31,9 @@ describe('console screens', { skip }, () => {
     await post('/api/v1/admin/agents/events/rogue', { agent_key: 'billing-bot', event_type: 'tool_out_of_scope', tool: 'shell' });
   });
   after(async () => {
-    assert.deepEqual(env?.pageErrors ?? [], [], 'no CSP violation or script error on any page');
+    const errors = env?.pageErrors ?? [];
     await env?.close();
+    assert.deepEqual(errors, [], 'no CSP violation or script error on any page');
   });
 
   test('the whole review journey by keyboard alone: a note is required, approve, reject, the signed review entry shown', async () => {
@@ -141,11 +142,26 @@ describe('console screens', { skip }, () => {
     await page.context().close();
   });
 
+  test('the overview counts the events per hour by verdict, as a chart and as a table', async () => {
+    const page = await env.signIn(email);
+    const all = (await env.ts.request({ method: 'GET', url: '/api/v1/invocations?limit=200', token })).json().items as Array<{ verdict: string }>;
+    await page.getByText(`${all.length} in all`, { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'View as table' }).click();
+    const table = page.getByRole('region', { name: /as a table$/ }).locator('table');
+    const flaggedCells = await table.locator('tbody tr td:nth-of-type(2)').allInnerTexts();
+    assert.equal(flaggedCells.reduce((a, c) => a + Number(c.replace(/\D/g, '') || 0), 0), all.filter((i) => i.verdict === 'flag_for_review').length);
+    assert.equal(await table.locator('tbody tr').count(), 24);
+    await page.getByRole('button', { name: 'Last 30 days, by day' }).click();
+    await page.waitForURL(/range=30d/);
+    await page.getByText(`${all.length} in all`, { exact: false }).waitFor();
+    await page.context().close();
+  });
+
   test('axe finds no WCAG 2.0/2.1/2.2 A or AA violation on any screen, in both themes', async () => {
     const ctx = await env.browser.newContext({ baseURL: env.base });
     await env.signIn(email, ctx);
     const anyId = flagged[0];
-    const screens = ['/', '/invocations', `/invocations?selected=${anyId}`, '/reviews', '/reviews?view=list&status=approved', '/agents', '/agents?selected=billing-bot', '/rogue', '/audit', '/reports', '/settings'];
+    const screens = ['/', '/?range=30d', '/invocations', `/invocations?selected=${anyId}`, '/reviews', '/reviews?view=list&status=approved', '/agents', '/agents?selected=billing-bot', '/rogue', '/audit', '/reports', '/settings'];
     const found: string[] = [];
     for (const theme of ['light', 'dark']) {
       const page = await env.newPage(ctx);
@@ -153,7 +169,7 @@ describe('console screens', { skip }, () => {
       for (const path of screens) {
         await page.goto(`${env.base}/console${path}`);
         await page.locator('h1').first().waitFor();
-        await page.waitForFunction("!document.querySelector('[aria-busy=true]')");
+        await waitUntil(page, "!document.querySelector('[aria-busy=true]')");
         for (const v of await axeViolations(page)) found.push(`${theme} ${path}: ${v}`);
       }
       await page.close();

@@ -3,7 +3,7 @@
 // evidence verified in the browser. Runs on PGlite (one service per file).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { browserSkip, type ConsoleEnv, startConsole } from '../testing/browser.ts';
+import { browserSkip, type ConsoleEnv, startConsole, waitUntil } from '../testing/browser.ts';
 
 const skip = browserSkip();
 
@@ -15,8 +15,9 @@ describe('console: sign-in, explorer, evidence', { skip }, () => {
     env = await startConsole();
   });
   after(async () => {
-    assert.deepEqual(env?.pageErrors ?? [], [], 'no CSP violation or script error on any page');
+    const errors = env?.pageErrors ?? [];
     await env?.close();
+    assert.deepEqual(errors, [], 'no CSP violation or script error on any page');
   });
 
   test('sign-in with the mailed code sets an HttpOnly SameSite=Strict session cookie; nothing secret in storage', async () => {
@@ -56,7 +57,7 @@ describe('console: sign-in, explorer, evidence', { skip }, () => {
     await page.getByLabel('Verdict').selectOption('deny');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/verdict=deny/);
-    await page.waitForFunction("document.querySelectorAll('table.data tbody tr').length === 1");
+    await waitUntil(page, "document.querySelectorAll('table.data tbody tr').length === 1");
     assert.match(await rows.first().innerText(), /charge/);
     assert.match(await rows.first().innerText(), /Denied/);
 

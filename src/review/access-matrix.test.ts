@@ -192,6 +192,11 @@ const MATRIX: Record<string, Row> = {
     },
   },
   'GET /api/v1/agents/{agent_key}': { request: (w) => ({ url: `/api/v1/agents/${w.agentKey}` }), expect: everyRole(200, 404) },
+  'GET /api/v1/invocations/stats': {
+    request: () => ({ url: `/api/v1/invocations/stats?since=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}&until=${encodeURIComponent(new Date().toISOString())}&bucket=hour` }),
+    expect: everyRole(200),
+    check: (res) => assert.equal(json(res).buckets.length, 24),
+  },
   'POST /api/v1/console/session': {
     request: () => ({ url: '/api/v1/console/session', payload: { email: `nobody@${fresh('matrix-console')}.review-tests.dev`, code: '00000000' } }),
     expect: statuses([401, 401, 401, 401], 401, 401),

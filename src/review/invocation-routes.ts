@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { accountOf } from '../http/auth.ts';
-import { notFound } from '../core/problems.ts';
-import { bearer, problems } from '../http/schemas.ts';
+import { notFound, unprocessable } from '../core/problems.ts';
+import { Type } from 'typebox';
+import { bearer, problems, Timestamp } from '../http/schemas.ts';
 import { evidenceIdOf } from '../ledger/audit-routes.ts';
 import { READERS, seesContent } from './access.ts';
 import { checkRange, checkText, decodeTimeKey, timePage } from './cursor.ts';
@@ -18,6 +19,7 @@ import {
 } from './invocation-queries.ts';
 import type { ReviewModuleDeps } from './review.ts';
 import { decisionView, reviewOf } from './review-store.ts';
+import { BUCKET_MS, MAX_BUCKETS, verdictStats } from './stats.ts';
 import { InvocationIdParams, InvocationPage, InvocationQuery, InvocationRecord } from './schemas.ts';
 
 export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewModuleDeps): Promise<void> {
@@ -47,6 +49,45 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
       const rows = await ctx.readDb.withTenant(me.tenantId, (tx) => listInvocations(tx, me.tenantId, filters, after, limit));
       const p = timePage(rows, limit, (r) => r.invocation_id);
       return { items: p.items.map(invocationSummary), next_cursor: p.next_cursor };
+    },
+  );
+
+  app.get(
+    '/api/v1/invocations/stats',
+    {
+      config: { auth: 'account', roles: READERS },
+      schema: {
+        tags,
+        summary: 'Invocations per hour or day by verdict, for a time range',
+        description: `Buckets start at \`since\` and step by the bucket; empty buckets are zeros. At most ${MAX_BUCKETS.hour} hourly or ${MAX_BUCKETS.day} daily buckets per call.`,
+        security: bearer,
+        querystring: Type.Object({
+          since: Type.String({ format: 'date-time', description: 'Start of the first bucket (inclusive)' }),
+          until: Type.String({ format: 'date-time', description: 'End of the range (exclusive)' }),
+          bucket: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
+        }),
+        response: {
+          200: Type.Object({
+            bucket: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
+            buckets: Type.Array(
+              Type.Object({ start: Timestamp, allow: Type.Integer(), flag_for_review: Type.Integer(), deny: Type.Integer() }),
+            ),
+          }),
+          ...problems(401, 403, 422),
+        },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      const { since, until, bucket } = req.query;
+      checkRange(since, until);
+      const from = new Date(since);
+      const to = new Date(until);
+      if ((to.getTime() - from.getTime()) / BUCKET_MS[bucket] > MAX_BUCKETS[bucket]) {
+        throw unprocessable(`At most ${MAX_BUCKETS[bucket]} ${bucket} buckets per call.`, [{ field: '/until', message: 'range too long for this bucket' }]);
+      }
+      const buckets = await ctx.readDb.withTenant(me.tenantId, (tx) => verdictStats(tx, me.tenantId, from, to, bucket));
+      return { bucket, buckets };
     },
   );
 

@@ -74,6 +74,19 @@ export async function startConsole(): Promise<ConsoleEnv> {
   return env;
 }
 
+/**
+ * Waits until a page expression is truthy. Polled with evaluate (run through
+ * the DevTools protocol): page.waitForFunction would compile the expression
+ * in the page, which the console's CSP (no 'unsafe-eval') refuses.
+ */
+export async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await page.evaluate<boolean>(`Boolean(${expression})`))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${expression}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** axe-core with the WCAG 2.0/2.1/2.2 A and AA rules; returns the violations, summarised. */
 export async function axeViolations(page: Page): Promise<string[]> {
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();

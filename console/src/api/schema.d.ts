@@ -3009,6 +3009,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invocations/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invocations per hour or day by verdict, for a time range
+         * @description Buckets start at `since` and step by the bucket; empty buckets are zeros. At most 168 hourly or 93 daily buckets per call.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Start of the first bucket (inclusive) */
+                    since: string;
+                    /** @description End of the range (exclusive) */
+                    until: string;
+                    bucket: "hour" | "day";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            bucket: "hour" | "day";
+                            buckets: {
+                                /** Format: date-time */
+                                start: string;
+                                allow: number;
+                                flag_for_review: number;
+                                deny: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invocations/{invocation_id}": {
         parameters: {
             query?: never;

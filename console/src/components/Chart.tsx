@@ -12,7 +12,7 @@ export interface Series {
 }
 
 /** A uPlot line chart with a "view as table" switch; the table is the accessible form of the same data. */
-export function TimeChart({ title, xs, series, xLabel }: { title: string; xs: number[]; series: Series[]; xLabel: (t: number) => string }) {
+export function TimeChart({ title, xs, series, xLabel, firstColumn = 'Hour' }: { title: string; xs: number[]; series: Series[]; xLabel: (t: number) => string; firstColumn?: string }) {
   const el = useRef<HTMLDivElement>(null);
   const [asTable, setAsTable] = useState(false);
   useEffect(() => {
@@ -25,7 +25,7 @@ export function TimeChart({ title, xs, series, xLabel }: { title: string; xs: nu
         width: el.current.clientWidth || 600,
         height: 220,
         series: [
-          { label: 'Hour', value: (_u: uPlot, v: number | null) => (v === null ? '—' : xLabel(v)) },
+          { label: firstColumn, value: (_u: uPlot, v: number | null) => (v === null ? '—' : xLabel(v)) },
           ...series.map((s) => ({ label: s.label, stroke: color(s.colorVar), width: 2, dash: s.dash, points: { show: false }, value: (_u: uPlot, v: number | null) => (v === null ? '—' : formatNumber(v)) })),
         ],
         axes: [{ ...axis, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => xLabel(t)) }, axis],
@@ -42,7 +42,7 @@ export function TimeChart({ title, xs, series, xLabel }: { title: string; xs: nu
       ro.disconnect();
       plot.destroy();
     };
-  }, [asTable, xs, series, xLabel]);
+  }, [asTable, xs, series, xLabel, firstColumn]);
   return (
     <figure className="space-y-2">
       <div className="flex items-center justify-between gap-2">
@@ -57,7 +57,7 @@ export function TimeChart({ title, xs, series, xLabel }: { title: string; xs: nu
             <caption className="sr-only">{title}</caption>
             <thead>
               <tr>
-                <th scope="col">Hour</th>
+                <th scope="col">{firstColumn}</th>
                 {series.map((s) => <th key={s.label} scope="col" className="text-right">{s.label}</th>)}
               </tr>
             </thead>

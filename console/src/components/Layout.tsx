@@ -15,6 +15,12 @@ const NAV = [
   { to: '/settings', label: 'Settings' },
 ] as const;
 
+/** The zones offered: UTC, this browser's, the one chosen, then every zone the browser knows. */
+function zones(local: string, current: string): string[] {
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return [...new Set(['UTC', local, current, ...all])];
+}
+
 export function Layout() {
   const s = useSession();
   const prefs = usePrefs();
@@ -31,9 +37,16 @@ export function Layout() {
           agent-ledger
         </Link>
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
-          <span className="text-muted" data-testid="zone">
-            Times in <strong className="text-fg">{zoneLabel(prefs.zone)}</strong>
-          </span>
+          <label className="flex items-center gap-1 text-muted" data-testid="zone">
+            Times in
+            <select className="select py-0 text-fg" value={prefs.zone} onChange={(e) => prefs.setZone(e.target.value)}>
+              {zones(prefs.localZone, prefs.zone).map((z) => (
+                <option key={z} value={z}>
+                  {zoneLabel(z)}
+                </option>
+              ))}
+            </select>
+          </label>
           <button
             type="button"
             className="btn btn-sm"

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { api, call } from '../api/client';
 import { TimeChart } from '../components/Chart';
@@ -11,42 +11,38 @@ import { FirstSteps } from './FirstSteps';
 import { Quotas } from './Settings';
 
 const HOUR = 3_600_000;
-const SAMPLE_PAGES = 5;
+const DAY = 86_400_000;
 
-/** The last 24 hours: recent events by verdict, what awaits review, rogue events, risky agents, quota use. */
-export function Overview() {
+/** Events by verdict per hour (last 24 hours) or per day (last 30 days), counted by the server. */
+export function Overview({ search }: { search: Record<string, string | undefined> }) {
   const { zone } = usePrefs();
+  const navigate = useNavigate();
   const me = useMe();
-  const since = useMemo(() => new Date(Math.floor(Date.now() / HOUR) * HOUR - 23 * HOUR).toISOString(), []);
-  const recent = useQuery({
-    queryKey: ['overview-recent', since],
-    queryFn: async () => {
-      const items: Array<{ created_at: string; verdict: string }> = [];
-      let cursor: string | undefined;
-      for (let i = 0; i < SAMPLE_PAGES; i++) {
-        const p = await call(api.GET('/api/v1/invocations', { params: { query: { since, limit: 200, ...(cursor ? { cursor } : {}) } as never } }));
-        items.push(...p.items);
-        cursor = p.next_cursor ?? undefined;
-        if (!cursor) return { items, complete: true };
-      }
-      return { items, complete: false };
-    },
+  const range = search.range === '30d' ? '30d' : '24h';
+  const bucket = range === '30d' ? 'day' : 'hour';
+  const { since, until } = useMemo(() => {
+    const step = bucket === 'day' ? DAY : HOUR;
+    const end = Math.floor(Date.now() / step) * step + step;
+    return { since: new Date(end - (bucket === 'day' ? 30 : 24) * step).toISOString(), until: new Date(end).toISOString() };
+  }, [bucket]);
+  const stats = useQuery({
+    queryKey: ['overview-stats', since, until, bucket],
+    queryFn: () => call(api.GET('/api/v1/invocations/stats', { params: { query: { since, until, bucket } } })),
   });
   const pending = useQuery({ queryKey: ['overview-pending'], queryFn: () => call(api.GET('/api/v1/reviews', { params: { query: { status: 'pending', limit: 100 } as never } })) });
   const rogue = useQuery({ queryKey: ['overview-rogue'], queryFn: () => call(api.GET('/api/v1/rogue-events', { params: { query: { since, limit: 100 } as never } })) });
   const agents = useQuery({ queryKey: ['overview-agents'], queryFn: () => call(api.GET('/api/v1/agents', { params: { query: { limit: 200 } } })) });
 
-  const chart = useMemo(() => {
-    const start = Date.parse(since);
-    const xs = Array.from({ length: 24 }, (_, i) => start + i * HOUR);
-    const by = { allow: new Array(24).fill(0), flag_for_review: new Array(24).fill(0), deny: new Array(24).fill(0) } as Record<string, number[]>;
-    for (const it of recent.data?.items ?? []) {
-      const b = Math.floor((Date.parse(it.created_at) - start) / HOUR);
-      if (b >= 0 && b < 24) by[it.verdict]![b]!++;
-    }
-    return { xs, by };
-  }, [recent.data, since]);
-  const xLabel = useMemo(() => (t: number) => formatTime(new Date(t), zone).slice(11, 16), [zone]);
+  const buckets = stats.data?.buckets ?? [];
+  const chart = useMemo(
+    () => ({
+      xs: buckets.map((b) => Date.parse(String(b.start))),
+      by: { allow: buckets.map((b) => b.allow), flag_for_review: buckets.map((b) => b.flag_for_review), deny: buckets.map((b) => b.deny) },
+    }),
+    [buckets],
+  );
+  const total = buckets.reduce((a, b) => a + b.allow + b.flag_for_review + b.deny, 0);
+  const xLabel = useMemo(() => (t: number) => (bucket === 'hour' ? formatTime(new Date(t), zone).slice(11, 16) : new Date(t).toISOString().slice(5, 10)), [zone, bucket]);
   const series = useMemo(
     () => [
       { label: 'Allowed', values: chart.by.allow!, colorVar: '--allow' },
@@ -56,23 +52,36 @@ export function Overview() {
     [chart],
   );
   const top = [...(agents.data?.items ?? [])].sort((a, b) => b.risk_score - a.risk_score).slice(0, 5);
-  const empty = recent.data && recent.data.items.length === 0 && (agents.data?.items.length ?? 0) === 0;
+  const empty = agents.data && agents.data.items.length === 0;
   return (
     <div>
       <PageHeader title="Overview" />
       {empty ? <FirstSteps /> : (
         <div className="grid gap-4 p-4 xl:grid-cols-3">
           <section className="card p-4 xl:col-span-2" aria-label="Events by verdict">
-            {recent.isLoading ? <Loading /> : recent.error ? <ProblemView error={recent.error} /> : (
+            <div role="group" aria-label="Period" className="mb-2 flex gap-1">
+              {(['24h', '30d'] as const).map((r) => (
+                <button key={r} type="button" className={`btn btn-sm ${range === r ? 'btn-primary' : ''}`} aria-pressed={range === r} onClick={() => void navigate({ to: '/', search: (r === '24h' ? {} : { range: r }) as never })}>
+                  {r === '24h' ? 'Last 24 hours, by hour' : 'Last 30 days, by day'}
+                </button>
+              ))}
+            </div>
+            {stats.isLoading ? <Loading /> : stats.error ? <ProblemView error={stats.error} retry={() => void stats.refetch()} /> : (
               <>
-                <TimeChart title={`Events per hour by verdict, last 24 hours (${zoneLabel(zone)})`} xs={chart.xs} series={series} xLabel={xLabel} />
-                {!recent.data!.complete && <p className="text-sm text-muted">Showing the latest {formatNumber(recent.data!.items.length)} events of the period.</p>}
+                <TimeChart
+                  title={`Events per ${bucket} by verdict (${bucket === 'day' ? 'days in UTC' : zoneLabel(zone)}): ${formatNumber(total)} in all`}
+                  firstColumn={bucket === 'hour' ? 'Hour' : 'Day'}
+                  xs={chart.xs}
+                  series={series}
+                  xLabel={xLabel}
+                />
+                <p className="text-sm text-muted">The last {bucket} is still running.</p>
               </>
             )}
           </section>
           <section className="card space-y-3 p-4" aria-label="Needs attention">
             <Stat label="Flagged, awaiting review" value={pending.data ? `${pending.data.items.length}${pending.data.next_cursor ? '+' : ''}` : '…'} to="/reviews" />
-            <Stat label="Rogue events, last 24 hours" value={rogue.data ? `${rogue.data.items.length}${rogue.data.next_cursor ? '+' : ''}` : '…'} to="/rogue" />
+            <Stat label={`Rogue events, ${range === '30d' ? 'last 30 days' : 'last 24 hours'}`} value={rogue.data ? `${rogue.data.items.length}${rogue.data.next_cursor ? '+' : ''}` : '…'} to="/rogue" />
             <div>
               <h2 className="font-semibold">Quota use</h2>
               {me.data ? <Quotas q={me.data.quotas} /> : <Loading rows={2} />}
