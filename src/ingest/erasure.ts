@@ -1,5 +1,7 @@
 // Deleting stored content of invocations (retention and data-subject erasure,
-// src/retention). The text and its salt are set to NULL, finding positions are
+// src/retention). The text and its salt are set to NULL — and a tool_output
+// still sealed awaiting its scan loses ciphertext and wrapped key (crypto-
+// shredding; its scan then finds nothing to do) — finding positions are
 // dropped (their types stay: leaves and reports count them), and erased_at
 // marks the field. Invocation rows and every leaf stay, so the log, its proofs
 // and any report's figures still verify.
@@ -24,7 +26,7 @@ export async function eraseInvocationContent(
 ): Promise<{ fields: number; invocationIds: number[] }> {
   const rows = await tx.query<{ invocation_id: string }>(
     `UPDATE invocation_content c
-     SET body = NULL, salt = NULL, erased_at = $7,
+     SET body = NULL, salt = NULL, sealed = NULL, sealed_key = NULL, erased_at = $7,
          findings = (SELECT COALESCE(jsonb_agg(jsonb_build_object('type', f->>'type')), '[]'::jsonb)
                      FROM jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f)
      WHERE c.tenant_id = $1 AND (c.invocation_id, c.field) IN (
@@ -40,4 +42,23 @@ export async function eraseInvocationContent(
     [tenantId, sel.principalId ?? null, sel.agentKey ?? null, sel.from?.toISOString() ?? null, sel.to?.toISOString() ?? null, limit, now.toISOString()],
   );
   return { fields: rows.length, invocationIds: [...new Set(rows.map((r) => Number(r.invocation_id)))] };
+}
+
+/**
+ * For an erasure (not retention): forgets the salts of the selected
+ * invocations' metadata commitments (leaf format v2, `meta`), so no one can
+ * confirm a guess of who acted from the log. Returns how many rows had one.
+ */
+export async function forgetMetadataSalts(tx: Queryable, tenantId: string, sel: ContentSelector): Promise<number> {
+  const rows = await tx.query(
+    `UPDATE invocations i SET meta_salt = NULL
+     WHERE i.tenant_id = $1 AND i.meta_salt IS NOT NULL
+       AND ($2::text IS NULL OR i.principal_id = $2)
+       AND ($3::text IS NULL OR i.agent_key = $3)
+       AND ($4::timestamptz IS NULL OR i.created_at >= $4)
+       AND ($5::timestamptz IS NULL OR i.created_at < $5)
+     RETURNING 1`,
+    [tenantId, sel.principalId ?? null, sel.agentKey ?? null, sel.from?.toISOString() ?? null, sel.to?.toISOString() ?? null],
+  );
+  return rows.length;
 }

@@ -76,10 +76,19 @@ eachStore('erasure and retention', (get) => {
       payload: { decision: 'approve', note: 'NOTEMARK: Alice called, trip approved' },
     });
     assert.equal(review.statusCode, 201, review.body);
+    // One more, its tool_output still sealed awaiting its scan when the erasure comes.
+    const pending = await invoke(SUBJECT, 'ALICEMARK3');
+    alice.push(pending.invocation_id);
+    aliceEvidence.push(pending.evidence_id);
     salts = await t.testDb.db.withTenant(admin.account.tenant_id, async (tx) =>
       (await tx.query<{ s: string }>(`SELECT encode(salt, 'hex') AS s FROM invocation_content WHERE invocation_id = ANY($1::bigint[])`, [alice])).map((r) => r.s),
     );
-    assert.equal(salts.length, 9);
+    assert.equal(salts.length, 12);
+    const metaSalts = await t.testDb.db.withTenant(admin.account.tenant_id, async (tx) =>
+      (await tx.query<{ s: string }>(`SELECT encode(meta_salt, 'hex') AS s FROM invocations WHERE invocation_id = ANY($1::bigint[]) AND tenant_id = $2`, [alice, admin.account.tenant_id])).map((r) => r.s),
+    );
+    assert.equal(metaSalts.length, 4);
+    salts.push(...metaSalts);
     const before = await t.request({ method: 'GET', url: `/api/v1/reports/compliance?${PERIOD}`, token: admin.token });
     assert.equal(before.statusCode, 200);
     reportBefore = before.json();
@@ -94,7 +103,14 @@ eachStore('erasure and retention', (get) => {
     const res = await t.request({ method: 'POST', url: '/api/v1/workspace/erasures', token: admin.token, payload: { principal_id: SUBJECT } });
     assert.equal(res.statusCode, 201, res.body);
     const record = res.json();
-    assert.deepEqual(record.counts, { invocations: 3, fields: 9, review_notes: 1 });
+    assert.deepEqual(record.counts, { invocations: 4, fields: 12, review_notes: 1 });
+    const sealed = await t.testDb.db.withTenant(admin.account.tenant_id, (tx) =>
+      tx.query(`SELECT 1 FROM invocation_content WHERE sealed IS NOT NULL OR sealed_key IS NOT NULL OR (erased_at IS NOT NULL AND (body IS NOT NULL OR salt IS NOT NULL))`),
+    );
+    assert.deepEqual(sealed, [], 'the sealed output and its wrapped key are gone (crypto-shredded)');
+    await t.service.jobs.drain(); // its scan finds nothing left to scan
+    const late = (await t.request({ method: 'GET', url: `/api/v1/invocations/${pending.invocation_id}`, token: admin.token })).json();
+    assert.ok(late.content.every((c: { erased: boolean }) => c.erased));
     assert.deepEqual(record.selects, ['principal_id']);
     assert.equal(record.period, null);
 

@@ -7,7 +7,7 @@
 
 import type { Queryable } from '../db/db.ts';
 import type { AppContext } from '../core/context.ts';
-import { type ContentSelector, eraseInvocationContent } from '../ingest/erasure.ts';
+import { type ContentSelector, eraseInvocationContent, forgetMetadataSalts } from '../ingest/erasure.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { commitment, encodeLeaf, newSalt } from '../ledger/leaf.ts';
 import { eraseReviewNotes } from '../review/erasure.ts';
@@ -62,8 +62,9 @@ export async function setContentDays(deps: RetentionDeps, tenantId: string, days
 }
 
 /**
- * Erases everything stored about the selected invocations, in one transaction
- * with its `erasure` leaf: who asked, a commitment to the selector (its salt
+ * Erases everything stored about the selected invocations — texts, their
+ * salts, sealed outputs, finding positions, review notes and the salts of the
+ * metadata commitments — in one transaction with its `erasure` leaf: who asked, a commitment to the selector (its salt
  * is never stored, so the leaf cannot be used to confirm a guessed person),
  * the period and the counts.
  */
@@ -91,6 +92,7 @@ export async function erase(deps: RetentionDeps, tenantId: string, req: ErasureR
       for (const id of chunk.invocationIds) invocations.add(id);
       if (chunk.fields < SWEEP_CHUNK) break;
     }
+    await forgetMetadataSalts(tx, tenantId, sel);
     let notes = 0;
     for (;;) {
       const n = await eraseReviewNotes(tx, tenantId, sel, now, SWEEP_CHUNK);
