@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { beginAppend } from './append.ts';
-import { formatTileIndex, parseTilePath } from './tiles.ts';
+import { appendLeaves } from './merkle.ts';
+import { formatTileIndex, parseTilePath, tileNodes } from './tiles.ts';
 
 // ---- the independent client -------------------------------------------------
 
@@ -105,6 +106,26 @@ test('tile index paths: 3-digit groups, x-prefixed but the last; one spelling pe
   for (const bad of ['0/x000/001', '0/1', '0/0001', '00/000', '64/000', '0/000.p/0', '0/000.p/256', '0/000.p/01', '0/001/002', '0/x1/002', 'x/000', '0/000.p/']) {
     assert.equal(parseTilePath(bad), undefined, bad);
   }
+});
+
+test("the spec's tree of 70,000: 273 full level-0 tiles + 112, one full level-1 tile + 17, a level-2 tile of 1", () => {
+  const leaves = Array.from({ length: 70_000 }, (_, i) => leafHash(new TextEncoder().encode(`leaf ${i}`)));
+  const { nodes } = appendLeaves(0, leaves, []);
+  const byLevel = (l: number) => nodes.filter((n) => n.level === l).sort((a, b) => a.index - b.index);
+  // What the server serves for tile (L, N, W): the stored nodes at level 8·L, [N·256, N·256+W).
+  const tile = (level: number, index: number, width: number) => {
+    const { level: at, start, end } = tileNodes({ kind: 'hash', level, index, width });
+    return byLevel(at).filter((n) => n.index >= start && n.index < end).map((n) => n.hash);
+  };
+  assert.equal(byLevel(0).length, 273 * 256 + 112);
+  assert.equal(byLevel(8).length, 256 + 17);
+  assert.equal(byLevel(16).length, 1);
+  assert.equal(byLevel(24).length, 0);
+  // Each level-1 hash is the root of a full level-0 tile; the level-2 hash the root of the first 65,536 leaves.
+  const hex = (hs: Uint8Array[]) => hs.map((h) => Buffer.from(h).toString('hex'));
+  assert.deepEqual(hex([tile(1, 1, 17)[16]!]), hex([mth(tile(0, 272, 256))]));
+  assert.deepEqual(hex([tile(2, 0, 1)[0]!]), hex([mth(leaves.slice(0, 65_536))]));
+  assert.deepEqual(hex(tile(0, 273, 112)), hex(leaves.slice(273 * 256)));
 });
 
 eachStore('tlog-tiles', (get) => {
