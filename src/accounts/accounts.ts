@@ -10,6 +10,7 @@ import { getWorkspace, workspaceIds } from './directory.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { accountStatus } from './plans.ts';
 import { sessionRoutes } from './session-routes.ts';
+import { settingsRoutes } from './settings-routes.ts';
 import { safeEqual } from './token-format.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
 
@@ -54,6 +55,7 @@ export function createAccounts(
       await accountRoutes(app, deps);
       await workspaceRoutes(app, deps);
       await sessionRoutes(app, deps);
+      await settingsRoutes(app, deps);
       if (operatorToken !== undefined) await operatorRoutes(app, deps);
     },
   };

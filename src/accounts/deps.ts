@@ -9,7 +9,8 @@ export interface AuditEntry {
     | 'subscription_change'
     | 'workspace_created'
     | 'console_session_started'
-    | 'console_session_revoked';
+    | 'console_session_revoked'
+    | 'workspace_settings';
   [field: string]: unknown;
 }
 

@@ -14,6 +14,7 @@ import {
   insertAccount,
   markInvitationAccepted,
 } from './directory.ts';
+import { adminsOf, askedToJoinMail, blockedProblem, type CreationBlock, workspaceCreationBlock } from './domain-claim.ts';
 import { isPersonalDomain } from './email-domains.ts';
 import { CODE_TTL_MINUTES, consumeCode, newCode, storeCode } from './signin-codes.ts';
 
@@ -87,7 +88,8 @@ export async function signInWithCode<T>(
   // The code is consumed in its own transaction: a failure afterwards must not
   // hand the attempt back.
   if (!(await consumeCode(ctx.db, deps.pepper, email, code, now))) throw invalidCode();
-  return ctx.db.transaction(async (tx) => {
+  let blocked: CreationBlock | null = null;
+  const result = await ctx.db.transaction(async (tx) => {
     let account: Account | null = await findAccountByEmail(tx, email);
     if (!account) {
       const invitation = await findOpenInvitation(tx, email, now);
@@ -104,6 +106,8 @@ export async function signInWithCode<T>(
         });
       } else if (isPersonalDomain(domain)) {
         throw personalDomain();
+      } else if ((blocked = await workspaceCreationBlock(tx, email, domain))) {
+        return null;
       } else {
         account = await createWorkspaceWithAdmin(tx, ctx.config, email, domain, now);
         await deps.appendAudit(tx, account.tenant_id, {
@@ -117,4 +121,18 @@ export async function signInWithCode<T>(
     const ws = await getWorkspace(tx, account.tenant_id);
     return issue(tx, account, ws!, now);
   });
+  if (result) return result;
+  // The address is proven (the code was right) but may not start a workspace.
+  // The admins hear of it only from someone who owns an address at their domain.
+  const block = blocked as CreationBlock | null;
+  if (block?.kind === 'domain') await tellAdmins(deps, block.tenantIds, email, domain);
+  throw blockedProblem(block!, domain);
+}
+
+async function tellAdmins(deps: AccountRouteDeps, tenantIds: string[], email: string, domain: string): Promise<void> {
+  const { ctx } = deps;
+  const mail = askedToJoinMail(email, domain, ctx.config.publicUrl);
+  for (const admin of await adminsOf(ctx.db, tenantIds)) {
+    await ctx.mailer.send({ to: admin, ...mail }).catch((err: unknown) => console.error('asked-to-join mail not sent', err));
+  }
 }

@@ -59,7 +59,7 @@ eachStore('API tokens', (get) => {
 
   test('issue: name is 1-64 characters (code points), strictly a string', async () => {
     const t = get();
-    const { token } = await t.signIn('names@tokens-a.example');
+    const { token } = await t.signIn('names@tokens-a2.example');
     assert.equal((await issue(t, token, { name: 'x' })).statusCode, 200);
     assert.equal((await issue(t, token, { name: 'n'.repeat(64) })).statusCode, 200);
     const emoji = await issue(t, token, { name: '🔑'.repeat(64) });
@@ -124,7 +124,7 @@ eachStore('API tokens', (get) => {
 
   test('a token can revoke itself; it is refused on the very next request', async () => {
     const t = get();
-    const alice = await t.signIn('self@tokens-c.example');
+    const alice = await t.signIn('self@tokens-c2.example');
     assert.equal((await revoke(t, alice.token, alice.token_id)).statusCode, 204);
     assertUnauthorized(await me(t, alice.token));
     assertUnauthorized(await revoke(t, alice.token, alice.token_id));

@@ -8,6 +8,7 @@ import { HttpProblem, notFound } from '../core/problems.ts';
 import { bearer, problems, Uuid } from '../http/schemas.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
 import { normalizeEmail } from './email-domains.ts';
+import { invitationMail } from './invitation-mail.ts';
 import { cancelInvitation, changeRole, invite, listMembers, listOpenInvitations, removeMember } from './members.ts';
 import { Email, InvitationSchema, MemberSchema, RoleSchema } from './schemas.ts';
 
@@ -93,8 +94,7 @@ export async function workspaceRoutes(fastify: FastifyInstance, deps: AccountRou
       await ctx.mailer
         .send({
           to: norm.email,
-          subject: 'You are invited to an agent-ledger workspace',
-          text: `${me.email} invited you to their agent-ledger workspace as ${req.body.role}.\n\nSign in with this address to join${ctx.config.publicUrl ? ` at ${ctx.config.publicUrl}` : ''}: request a code with POST /api/v1/accounts/signup.\nThe invitation expires on ${inv.expires_at.toISOString()}.\n`,
+          ...invitationMail({ inviter: me.email, role: req.body.role, expiresAt: inv.expires_at, publicUrl: ctx.config.publicUrl }),
         })
         .catch((err: unknown) => req.log.warn({ err }, 'invitation mail not sent'));
       return reply.code(201).send(inv);

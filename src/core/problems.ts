@@ -32,6 +32,7 @@ export const PROBLEM_CODES = {
   forbidden_key: 400,
   // Accounts.
   domain_has_workspace: 409,
+  mailbox_has_account: 409,
 } as const satisfies Record<string, number>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

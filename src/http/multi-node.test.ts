@@ -63,7 +63,7 @@ describe('two server processes on one PostgreSQL', { skip: multiProcessSkip() },
   let a: ServerProcess;
   let b: ServerProcess;
   const run = randomBytes(4).toString('hex');
-  const email = (who: string) => `${who}-${run}@multi-node.example`;
+  const email = (who: string) => `${who}@${who}-${run}.multi-node.example`;
 
   /** Sign-up on one node, verification on the other. */
   async function signIn(who: string, askAt: ServerProcess, verifyAt: ServerProcess) {

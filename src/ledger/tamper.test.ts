@@ -42,7 +42,7 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
 
   /** A workspace of its own with a signed log of ~35 entries that verifies; returns what tampering needs. */
   async function workspace() {
-    const admin = await t.signIn(`owner${n++}@tamper-co.io`);
+    const admin = await t.signIn(`owner@tamper-co-${n++}.io`);
     const tenant = admin.account.tenant_id;
     const acks = await postEvents([url], admin.token, 30, { clients: 4, rogueEvery: 6, run: tenant });
     assert.ok(acks.every((a) => a.status === 201));

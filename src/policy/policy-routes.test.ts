@@ -63,16 +63,26 @@ eachStore('policy documents and agent scopes', (get) => {
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: a.token })).json().version, 0);
   });
 
-  test('viewers and auditors cannot read or change the policy or scopes', async () => {
+  test('auditors read the policy they audit and agent scopes, but cannot change them; viewers do neither', async () => {
     const t = get();
     const a = await t.signIn('admin@policy-roles.io');
     const viewer = await addMember(t, a, 'v@policy-roles.io', 'viewer');
     const auditor = await addMember(t, a, 'au@policy-roles.io', 'auditor');
     const operator = await addMember(t, a, 'op@policy-roles.io', 'operator');
+    const scoped = await t.request({ method: 'PUT', url: '/api/v1/agents/roles-bot/scope', token: a.token, payload: { allowed_tools: ['crm.*'] } });
+    assert.equal(scoped.statusCode, 200, scoped.body);
+    const read = await t.request({ method: 'GET', url: '/api/v1/policy', token: auditor.token });
+    assert.equal(read.statusCode, 200, read.body);
+    assert.deepEqual(read.json(), (await t.request({ method: 'GET', url: '/api/v1/policy', token: a.token })).json());
+    const agent = await t.request({ method: 'GET', url: '/api/v1/agents/roles-bot', token: auditor.token });
+    assert.equal(agent.statusCode, 200, agent.body);
+    assert.deepEqual(agent.json().allowed_tools, ['crm.*']);
+    assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: viewer.token })).statusCode, 403);
     for (const who of [viewer, auditor]) {
-      assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: who.token })).statusCode, 403);
       const put = await t.request({ method: 'PUT', url: '/api/v1/agents/x/scope', token: who.token, payload: { allowed_tools: [] } });
       assert.equal(put.statusCode, 403);
+      const policy = await t.request({ method: 'PUT', url: '/api/v1/policy', token: who.token, payload: { default_verdict: 'allow', rules: [] } });
+      assert.equal(policy.statusCode, 403);
     }
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: operator.token })).statusCode, 200);
   });

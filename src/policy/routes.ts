@@ -11,6 +11,8 @@ import { PolicyDocumentSchema, PolicyView } from './schema.ts';
 import { currentPolicy, saveAgentScope, savePolicy } from './store.ts';
 
 const EDITORS = ['admin', 'operator'] as const;
+/** Auditors read the policy they audit (and agent scopes, on the read side); only editors change them. */
+const READERS = ['admin', 'operator', 'auditor'] as const;
 
 export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleDeps, invalidate: (tenantId: string) => void): Promise<void> {
   const { ctx } = deps;
@@ -20,8 +22,8 @@ export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleD
   app.get(
     '/api/v1/policy',
     {
-      config: { auth: 'account', roles: EDITORS },
-      schema: { tags, summary: 'The workspace policy document in force', security: bearer, response: { 200: PolicyView, ...problems(401, 403) } },
+      config: { auth: 'account', roles: READERS },
+      schema: { tags, summary: 'The workspace policy document in force (admin, operator, auditor)', security: bearer, response: { 200: PolicyView, ...problems(401, 403) } },
     },
     async (req) => {
       const me = accountOf(req);
