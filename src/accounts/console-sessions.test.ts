@@ -114,11 +114,11 @@ eachStore('console sessions', (get) => {
 
   test('a bearer token wins over a cookie, and API tokens cannot be used as the cookie', async () => {
     const t = get();
-    const signed = await t.signIn('erin@sessions-co.com');
+    const signed = await t.signIn('erin@sessions-other.com');
     const bad = await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie: `al_session=${signed.token}` } });
     assert.equal(bad.statusCode, 401);
     const cookie = cookieOf((await signIn()).headers['set-cookie']);
     const both = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: signed.token, headers: { host, cookie } });
-    assert.equal(both.json().account.email, 'erin@sessions-co.com');
+    assert.equal(both.json().account.email, 'erin@sessions-other.com');
   });
 });

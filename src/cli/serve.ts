@@ -38,8 +38,19 @@ export async function serveCommand(_args: string[]): Promise<number> {
         resolve();
       });
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    // `on`, not `once`: a second signal (Ctrl-C reaching both a wrapper and
+    // this process) must not kill the process halfway through the shutdown.
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+    // Under `npm start` (which execs this process) or the bin/ wrapper, the
+    // parent may die without passing a signal on (SIGKILL): the server must
+    // not outlive it holding the port.
+    if (process.env.npm_lifecycle_event !== undefined || process.env.AGENT_LEDGER_WRAPPED === '1') {
+      const parent = process.ppid;
+      setInterval(() => {
+        if (process.ppid !== parent) stop('parent exited');
+      }, 1000).unref();
+    }
   });
   return 0;
 }

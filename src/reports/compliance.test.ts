@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
+import { inflateSync } from 'node:zlib';
 import { openCheckpoint, parseVerifierKey } from '../ledger/note.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { runCli } from '../testing/server-process.ts';
@@ -54,6 +55,31 @@ async function seed(t: TestService, a: SignedIn) {
 }
 
 const PERIOD = 'from=2026-04-01T00:00:00Z&to=2026-04-05T00:00:00Z';
+
+/**
+ * The text runs of a PDF written by pdfkit, in drawing order: each content
+ * stream inflated, each TJ array's hex strings decoded (WinAnsi ≈ latin1 for
+ * the standard fonts) and joined. Enough to read what a page says.
+ */
+function pdfTextRuns(pdf: Buffer): string[] {
+  const runs: string[] = [];
+  const raw = pdf.toString('latin1');
+  const streamRe = /stream\r?\n/g;
+  for (let m = streamRe.exec(raw); m; m = streamRe.exec(raw)) {
+    const start = m.index + m[0].length;
+    const end = raw.indexOf('endstream', start);
+    let content: string;
+    try {
+      content = inflateSync(pdf.subarray(start, end)).toString('latin1');
+    } catch {
+      continue; // not a deflated stream (fonts, images)
+    }
+    for (const tj of content.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
+      runs.push([...tj[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''));
+    }
+  }
+  return runs;
+}
 
 eachStore(
   'compliance reports',
@@ -162,6 +188,12 @@ eachStore(
       assert.equal(pdf.headers['content-type'], 'application/pdf');
       assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');
       if (process.env.REPORT_PDF_OUT) writeFileSync(process.env.REPORT_PDF_OUT, pdf.rawPayload);
+      // The summary's figures column holds counts; policy versions are named, never a bare "0" that reads as one.
+      const text = pdfTextRuns(pdf.rawPayload);
+      const at = text.indexOf('Policy versions in force');
+      assert.ok(at >= 0, text.join(' | '));
+      assert.equal(text[at + 1], 'built-in default (v0), v1');
+      assert.equal(text[text.indexOf('Invocations recorded') + 1], '4');
       const dir = mkdtempSync(join(tmpdir(), 'report-pdf-'));
       writeFileSync(join(dir, 'r.pdf'), pdf.rawPayload);
       try {

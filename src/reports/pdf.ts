@@ -36,6 +36,9 @@ function table(doc: Doc, head: [string, string], rows: Array<[string, string | n
   for (const [k, v] of rows) line(k, typeof v === 'number' ? v.toLocaleString('en-US') : v, false);
 }
 
+/** Version 0 is the built-in default policy a workspace starts on. */
+const policyName = (version: number) => (version === 0 ? 'built-in default (v0)' : `v${version}`);
+
 const entries = (m: Record<string, number>) => Object.entries(m).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 
 export function reportPdf(r: ComplianceReport): Promise<Buffer> {
@@ -74,7 +77,8 @@ export function reportPdf(r: ComplianceReport): Promise<Buffer> {
     ['Reviews pending', r.reviews.pending],
     ['Reviews approved', r.reviews.approved],
     ['Reviews rejected', r.reviews.rejected],
-    ['Policy versions in force', r.policy_versions.map((p) => p.version).join(', ')],
+    // Versions are names, not counts: "v3", never a bare number in the figures column.
+    ['Policy versions in force', r.policy_versions.map((p) => policyName(p.version)).join(', ') || 'none'],
     ['Log entries of the period', r.entries ? `${r.entries.start} to ${r.entries.end - 1}` : 'none'],
     ['Signed log size', r.evidence.tree_size],
   ]);
@@ -113,7 +117,7 @@ export function reportPdf(r: ComplianceReport): Promise<Buffer> {
     doc,
     ['Version', 'In force'],
     r.policy_versions.map((p) => [
-      p.version === 0 ? '0 (built-in default)' : String(p.version),
+      policyName(p.version),
       `${p.in_force_from?.replace('T', ' ').slice(0, 19) ?? 'start'}  to  ${p.in_force_until?.replace('T', ' ').slice(0, 19) ?? 'now'} UTC`,
     ]),
     280,
