@@ -26,7 +26,6 @@ export const PROBLEM_CODES = {
   uri_too_long: 414,
   headers_too_large: 431,
   request_timeout: 408,
-  method_not_allowed: 405,
   invalid_utf8: 400,
   duplicate_key: 400,
   forbidden_key: 400,
