@@ -121,12 +121,12 @@ export async function signInWithCode<T>(
     const ws = await getWorkspace(tx, account.tenant_id);
     return issue(tx, account, ws!, now);
   });
-  if (result) return result;
+  const block = blocked as CreationBlock | null;
+  if (block === null) return result as T;
   // The address is proven (the code was right) but may not start a workspace.
   // The admins hear of it only from someone who owns an address at their domain.
-  const block = blocked as CreationBlock | null;
-  if (block?.kind === 'domain') await tellAdmins(deps, block.tenantIds, email, domain);
-  throw blockedProblem(block!, domain);
+  if (block.kind === 'domain') await tellAdmins(deps, block.tenantIds, email, domain);
+  throw blockedProblem(block, domain);
 }
 
 async function tellAdmins(deps: AccountRouteDeps, tenantIds: string[], email: string, domain: string): Promise<void> {
