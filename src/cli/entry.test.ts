@@ -87,10 +87,12 @@ describe('starting it', { skip: systemNpm ? false : 'no npm on PATH' }, () => {
     npm.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     npm.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
     const npmExit = new Promise<number | null>((ok) => npm.once('exit', (code) => ok(code)));
+    let serverPid = 0;
     try {
-      await until('the server to listen', () => portOpen(port), 90_000);
-      const serverPid = Number(/"pid":(\d+)/.exec(out)?.[1]);
-      assert.ok(serverPid > 0, out);
+      // Listening, and its first log line (which names its pid) read from the pipe.
+      await until('the server to listen', async () => /"pid":\d+/.test(out) && (await portOpen(port)), 90_000);
+      serverPid = Number(/"pid":(\d+)/.exec(out)?.[1]);
+      assert.ok(serverPid > 0 && serverPid !== npm.pid, out);
       npm.kill('SIGTERM');
       await until('the port to be freed', async () => !(await portOpen(port)), 20_000);
       await npmExit;
@@ -105,6 +107,13 @@ describe('starting it', { skip: systemNpm ? false : 'no npm on PATH' }, () => {
       assert.match(out, /"signal":"SIGTERM","msg":"shutting down"/);
     } finally {
       if (npm.exitCode === null) npm.kill('SIGKILL');
+      if (serverPid > 0) {
+        try {
+          process.kill(serverPid, 'SIGKILL');
+        } catch {
+          // gone, as it should be
+        }
+      }
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
