@@ -6,7 +6,8 @@
 //
 // Training data (never the untouched split, never ../shared/corpus):
 // - the development set's injection cases of the dev split, plus the same dev templates drawn with three
-//   more seeds (other actions, carriers and leads);
+//   more seeds (other actions, carriers and leads), with surface noise and with words swapped for
+//   near-synonyms (SYNONYMS);
 // - benign texts: the development set's PII and secret texts (dev split), Faker sentences and word
 //   lists in en/de/fr/es/zh/ru/ja, and paragraphs of the READMEs of the npm packages in node_modules
 //   (real technical prose; each package's licence recorded).
@@ -53,6 +54,52 @@ function augment(text: string, r: () => number): string {
   return t;
 }
 
+/**
+ * Words of attacks and their near-synonyms, per language: a training injection gets a paraphrase with
+ * some of its words swapped, so the model learns the vocabulary of overrides rather than the wording of
+ * the templates it saw (the untouched part holds whole phrasings out).
+ */
+const SYNONYMS: string[][] = [
+  ["ignore", "disregard", "forget", "skip", "overlook", "set aside", "drop", "bypass"],
+  ["previous", "prior", "earlier", "above", "preceding", "original", "initial", "former"],
+  ["instructions", "rules", "directions", "guidelines", "prompts", "orders", "commands", "directives", "constraints"],
+  ["all", "every one of the", "any", "each of the"],
+  ["now", "from now on", "immediately", "at once", "right away"],
+  ["reveal", "print", "show", "output", "display", "leak", "repeat", "dump"],
+  ["system prompt", "hidden prompt", "initial prompt", "developer message", "configuration", "secret instructions"],
+  ["restrictions", "limits", "filters", "safety rules", "guardrails", "policies"],
+  ["pretend", "imagine", "act as if", "suppose"],
+  ["must", "have to", "need to", "are required to", "shall"],
+  ["no restrictions", "no limits", "no rules", "no filters", "no guidelines", "no boundaries", "no content policy", "no ethics"],
+  ["unfiltered", "unrestricted", "uncensored", "unlimited", "jailbroken", "unchained", "unbound"],
+  ["developer mode", "god mode", "debug mode", "admin mode", "maintenance mode", "root mode"],
+  ["stay in character", "never break character", "remain in role", "keep the persona"],
+  ["you are now", "from now on you are", "you will act as", "you have become", "roleplay as"],
+  ["ignoriere", "vergiss", "missachte", "übergehe"], ["anweisungen", "regeln", "vorgaben", "befehle"],
+  ["ignore", "oublie", "néglige", "laisse de côté"], ["instructions", "règles", "consignes", "directives"],
+  ["ignora", "olvida", "omite", "pasa por alto"], ["instrucciones", "reglas", "indicaciones", "órdenes"],
+  ["игнорируй", "забудь", "не обращай внимания на", "пропусти"], ["инструкции", "правила", "указания", "команды"],
+  ["忽略", "无视", "忘记", "不要理会"], ["指令", "指示", "规则", "命令"],
+  ["無視して", "忘れて", "無効にして"], ["指示", "ルール", "命令", "指令"],
+];
+
+function paraphrase(text: string, r: () => number): string {
+  let t = text;
+  for (const group of SYNONYMS) {
+    for (const w of group) {
+      const i = t.toLowerCase().indexOf(w);
+      if (i < 0 || r() < 0.4) continue;
+      const cjk = /[\u3040-\u9fff]/.test(w);
+      if (!cjk && ((i > 0 && /\p{L}/u.test(t[i - 1]!)) || /\p{L}/u.test(t[i + w.length] ?? ""))) continue;
+      let other = group[Math.floor(r() * group.length)]!;
+      if (t[i] !== undefined && t[i] !== t[i]!.toLowerCase()) other = other[0]!.toUpperCase() + other.slice(1);
+      t = t.slice(0, i) + other + t.slice(i + w.length);
+      break;
+    }
+  }
+  return t;
+}
+
 function collect(): Example[] {
   const ds = devSet();
   const ra = rng(31);
@@ -70,6 +117,7 @@ function collect(): Example[] {
       const group = c.source.replace(/ in carrier .*| with another sentence/, "");
       push({ text: c.text, y: c.label === "injection" ? 1 : 0, kind: c.kind, source: "devset injection (generated)", licence: c.licence, group });
       if (seed !== 17) push({ text: augment(c.text, ra), y: c.label === "injection" ? 1 : 0, kind: c.kind, source: "devset injection (generated), augmented", licence: c.licence, group });
+      if (seed !== 17 && c.label === "injection") push({ text: paraphrase(c.text, ra), y: 1, kind: c.kind, source: "devset injection (generated), paraphrased", licence: c.licence, group });
     }
   }
   for (const c of [...ds.pii, ...ds.secrets]) if (c.split === "dev") push({ text: c.text, y: 0, kind: "data", source: "devset PII/secrets texts (generated)", licence: c.licence, group: c.source });
