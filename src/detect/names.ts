@@ -379,7 +379,7 @@ const CONT_STREET_RE =
   /(?<![\p{L}\p{N}])(?:(?:rue|rua|via|calle|avenida|av\.|chemin|boulevard|piazza|plaza|carrer|viale|corso|praça|ulica|ul\.|strada)\s(?:[\p{L}'’.-]{1,24}\s){0,4}[\p{L}'’.-]{1,24},?\s\d{1,5}[a-z]?)(?![\p{L}\p{N}])/giu;
 const SUFFIX_NUM_RE = /(?<=\p{Ll})(?:straße|strasse|str\.|gasse|weg|platz|allee|ring|damm|ufer|vej|gade|vägen|gatan|veien|vegen|laan|straat|utca|út|tie|katu|tee|iela|gatve|cesta|ulice)\s\d{1,5}[a-z]?(?![\p{L}\p{N}])/giu;
 const MIL_RE = /(?<![\p{L}\p{N}])(?:PSC|Unit|CMR)\s\d{3,5},?\s(?:Box)\s\d{3,5}(?:\s{1,3}(?:APO|FPO|DPO)\s(?:AA|AE|AP)\s\d{5})?/giu;
-const ZIP_CITY_RE = /(?<=,\s{0,2})(\d{3}\s?\d{2}(?:-\d{4})?|\d{4,5}(?:-\d{3,4})?|[A-Z]{1,2}-\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{Lu}\d][\p{L}'’.-]{0,30}){0,3})(?=\s*[,.\n]|$)/gu;
+const ZIP_CITY_RE = /(?<=,\s{0,2})(\d{3}\s\d{3}|\d{3}\s?\d{2}(?:-\d{4})?|\d{4,5}(?:-\d{3,4})?|[A-Z]{1,2}-\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{Lu}\d][\p{L}'’.-]{0,30}){0,3})(?=\s*[,.\n"']|$)/gu;
 const KEY_VALUE_RE = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$)/giu;
 const PLACE_CUE_RE = /(?:\b(?:from|in|at|to|near|visit(?:ed|ing)?|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from)\s)([\p{Lu}][\p{L}'’.-]{1,30}(?:\s(?:[\p{Lu}][\p{L}'’.-]{1,30}|\([\p{Lu}][\p{L}]{1,20}\))){0,3})/gu;
 
@@ -400,13 +400,18 @@ const STREET_BEFORE_ZIP_RE =
 /** After an address cue: "Vivo en Reyes Católicos 75", "address: Parkring 7". */
 const ADDRESS_CUE_RE =
   /(?i:address|adresse|dirección|direccion|indirizzo|endereço|anschrift|vivo en|wohne in|live at|lives at|located at|moved to)(?:\s+is)?\s*:?\s*([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{L}'’.-]{1,30}){0,3}\s\d{1,5}[a-zA-Z]?)(?![\p{L}\p{N}])/gu;
-/** A number-led street after " at ": the number, 1-4 capitalised words, maybe ", <postcode> <town>" (bounded). */
-const AT_STREET_AT = /\d{1,6}[A-Za-z]?\s([\p{Lu}][\p{L}'’.-]{1,30})(?:[ ](?:[\p{Lu}][\p{L}'’.-]{1,30}|\d{1,5}[a-zA-Z]?)){0,4}(?:,\s{1,2}(?:[\p{Lu}]{0,2}-?\d{3,5}(?:[\s-]\d{2,4})?\s)?[\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{Lu}][\p{L}'’.-]{1,30}){0,2})?(?![\p{L}\p{N}])/uy;
+/**
+ * A street after " at ": number-led (the number, 1-4 capitalised words) or word-led (a capitalised word, up
+ * to 3 more that are not function words, then the number: "Pērses iela 90"); a town after it is a LOCATION
+ * of its own (the shared corpus's convention). Letters of caseless scripts count as capitals. Bounded.
+ */
+const AT_STREET_AT = /(?:\d{1,6}[A-Za-z]?\s([\p{Lu}\p{Lo}][\p{L}\p{M}'’-]{1,30})(?:[ ](?:[\p{Lu}\p{Lo}][\p{L}\p{M}'’-]{1,30}|\d{1,5}[a-zA-Z]?)){0,4}|([\p{Lu}\p{Lo}][\p{L}\p{M}'’-]{1,30})(?:\s{1,2}(?!(?:for|in|on|with|since|about|from|to|at|by|of|the|and|or|than|over|under|after|before|around|until|every|each|per|is|was|were|are|has|had|have)\s)[\p{L}\p{M}][\p{L}\p{M}'’-]{0,30}){0,3}\s{1,2}(?:no\.?\s)?\d{1,5}[a-zA-Z]?(?:\/\d{1,4})?)(?![\p{L}\p{N}])/uy;
+const STREET_ANCHORS: ReadonlyArray<readonly [string, boolean]> = [[" at ", false], [", ", true], ["address as ", false], ["Adresse: ", false]];
 const TIME_WORD = /^(?:[AaPp]\.?[Mm]\.?|Uhr|Minutes?|Hours?|Days?|Weeks?|Months?|Years?|Percent|Degrees?|Celsius|Fahrenheit|January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|UTC|GMT|CET|EST|PST)$/;
 
 /** Places after cues that name a place whatever the word (any script, capitalised or upper case). */
 const STRONG_PLACE_RE =
-  /(?i:originally from|born in|flew to|moved to|lives? in|living in|university of|city of|i am in|i'm in|based in|travel(?:l)?ing to|trip to|vivo en|wohne in|j'habite à)\s((?:[\p{Lu}][\p{L}∆'’.-]{1,30})(?:\s(?:[\p{Lu}][\p{L}∆'’.-]{1,30}|(?:de|la|del|di|du|le|am|an|der|upon)(?![\p{L}])))*)/gu;
+  /(?i:originally from|born in|flew to|moved to|lives? in|living in|university of|city of|i am in|i'm in|based in|travel(?:l)?ing to|trip to|vivo en|wohne in|j'habite à|grew up (?:in|near)|habite à|vit à|wohnt in|vive en|abita a|mora em|woont in)\s((?:[\p{Lu}][\p{L}∆'’.-]{1,30})(?:\s(?:[\p{Lu}][\p{L}∆'’.-]{1,30}|(?:de|la|del|di|du|le|am|an|der|upon)(?![\p{L}])))*)/gu;
 /** A line that can continue an address block: a unit, a town (optionally with a postcode), ", XX", a postcode. */
 const ADDRESS_LINE_RE = /^[ \t]*(?:(?:apt|apartment|suite|unit|ste|box|floor|fl|room|bldg|building)\.?\s*#?\s*\w{1,6}|,?\s*[\p{Lu}][\p{L}∆'’.-]*(?:\s(?:[\p{Lu}(][\p{L}∆'’.()-]*|de|la|du|di|am|an|der|upon|on))*(?:\s\d{3,6})?|,\s*[\p{Lu}]{2,3}|\d{4,6}|[\p{Lu}]{1,2}\d[\p{Lu}\d]?\s?\d[\p{Lu}]{2})[ \t]*\.?[ \t]*$/u;
 /**
@@ -578,7 +583,7 @@ const STRONG_PLACE_AT = sticky(STRONG_PLACE_RE);
 /** SUFFIX_NUM_RE's street types. */
 const NUM_SUFFIXES = ["straße", "strasse", "str.", "gasse", "weg", "platz", "allee", "ring", "damm", "ufer", "vej", "gade", "vägen", "gatan", "veien", "vegen", "laan", "straat", "utca", "út", "tie", "katu", "tee", "iela", "gatve", "cesta", "ulice"];
 const PLACE_CUES = ["from", "in", "at", "to", "near", "visit", "visited", "visiting", "flew to", "moved to", "live in", "lives in", "living in", "born in", "university of", "city of", "originally from"];
-const STRONG_PLACE_CUES = ["originally from", "born in", "flew to", "moved to", "live in", "lives in", "living in", "university of", "city of", "i am in", "i'm in", "based in", "traveling to", "travelling to", "trip to", "vivo en", "wohne in", "j'habite à"];
+const STRONG_PLACE_CUES = ["originally from", "born in", "flew to", "moved to", "live in", "lives in", "living in", "university of", "city of", "i am in", "i'm in", "based in", "traveling to", "travelling to", "trip to", "vivo en", "wohne in", "j'habite à", "grew up in", "grew up near", "habite à", "vit à", "wohnt in", "vive en", "abita a", "mora em", "woont in"];
 /** KEY_VALUE_RE's keys, spelled out. */
 const LOCATION_KEYS = ["street", "address", "address_line_1", "address_line1", "addressline_1", "addressline1", "city", "country", "town", "state", "region", "location"];
 
@@ -1348,11 +1353,19 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   }
   // "… at <number> <Capitalised words>[, <postcode> <Town>]": a number-led street after "at" ("lives at
   // 448 Feil Meadows", "office is at 759 Giri Divide, 693 850 Ahmedabad"); times ("at 5 PM") excluded
-  for (let q = text.indexOf(" at ", 0); q !== -1 && q < text.length; q = text.indexOf(" at ", q + 4)) {
-    AT_STREET_AT.lastIndex = q + 4;
-    const m = AT_STREET_AT.exec(text);
-    if (!m || TIME_WORD.test(m[1]!)) continue;
-    push("STREET_ADDRESS", q + 4, q + 4 + m[0].length, 0.7);
+  // and the same shapes after a comma ("ship to Hawa Thioune, 6181 Immeuble …", "Graf, Erlenweg 606") or
+  // "address as"; after a comma a number-led one must not start with a year ("…, 2024 Annual Report")
+  for (const [anchor, afterComma] of STREET_ANCHORS) {
+    for (let q = text.indexOf(anchor, 0); q !== -1 && q < text.length; q = text.indexOf(anchor, q + anchor.length)) {
+      const at = q + anchor.length;
+      AT_STREET_AT.lastIndex = at;
+      const m = AT_STREET_AT.exec(text);
+      // a time ("at 5 PM") or a postcode's letters ("1017 GC Amsterdam") is no street word
+      if (!m || TIME_WORD.test(m[1] ?? m[2]!) || (m[1] !== undefined && /^\p{Lu}{1,3}$/u.test(m[1]))) continue;
+      // after a comma, a number-led street needs two words after its number: "<postcode> <Town>" is not one
+      if (afterComma && m[1] !== undefined && (/^(?:19|20)\d\d\s/.test(m[0]) || !/^\S+\s\S+\s\S/.test(m[0]))) continue;
+      push("STREET_ADDRESS", at, at + m[0].length, 0.7);
+    }
   }
   // a location inside a (multi-line) street address belongs to the address
   const res = dedupe(out);

@@ -293,6 +293,8 @@ function keywordStarts(lower: string): number[] {
 
 /** A name written before its value with a space: a CLI flag ("--password …") or a shell "set" ("set KEY …"). */
 function spacedAssignment(text: string, ks: number): boolean {
+  // the key name may have taken the dashes in ("--password")
+  if (text.charCodeAt(ks) === HYPHEN && text.charCodeAt(ks + 1) === HYPHEN) return true;
   if (ks >= 2 && text.charCodeAt(ks - 1) === HYPHEN && text.charCodeAt(ks - 2) === HYPHEN) return true;
   return ks >= 4 && startsAtIgnoreCase(text, "set ", ks - 4) && (ks === 4 || !isAsciiAlnum(text.charCodeAt(ks - 5)));
 }
