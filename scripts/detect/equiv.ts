@@ -102,6 +102,7 @@ async function main(): Promise<void> {
   const removed = new Map<string, number>();
   let injFlipsUp = 0;
   let injFlipsDown = 0;
+  let spanTexts = 0;
   const shown: string[] = [];
   for (const [label, texts] of sources) {
     let d = 0;
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
       const kb = new Set(fb.findings.map(key));
       for (const f of fb.findings) if (!ka.has(key(f))) added.set(f.type, (added.get(f.type) ?? 0) + 1);
       for (const f of fa.findings) if (!kb.has(key(f))) removed.set(f.type, (removed.get(f.type) ?? 0) + 1);
+      if (ka.size !== kb.size || [...ka].some((k) => !kb.has(k))) spanTexts++;
       if (!fa.injection.detected && fb.injection.detected) injFlipsUp++;
       if (fa.injection.detected && !fb.injection.detected) injFlipsDown++;
     }
@@ -132,7 +134,8 @@ async function main(): Promise<void> {
     const types = [...new Set([...added.keys(), ...removed.keys()])].sort();
     console.log("scan() findings by type (added / removed, exact span):");
     for (const t of types) console.log(`  ${t.padEnd(28)} +${added.get(t) ?? 0} -${removed.get(t) ?? 0}`);
-    console.log(`injection verdicts: ${injFlipsUp} benign -> injection, ${injFlipsDown} injection -> benign`);
+    console.log(`texts whose scan() finding spans differ: ${spanTexts} (the others differ in scores or other entry points only)`);
+    console.log(`injection verdicts changed: ${injFlipsUp} texts now detected, ${injFlipsDown} no longer (any label)`);
   }
   if (differing > 0 && !report) process.exitCode = 1;
 }

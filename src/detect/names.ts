@@ -1358,6 +1358,10 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   for (const [anchor, afterComma] of STREET_ANCHORS) {
     for (let q = text.indexOf(anchor, 0); q !== -1 && q < text.length; q = text.indexOf(anchor, q + anchor.length)) {
       const at = q + anchor.length;
+      // a street starts with a digit or a capital (or a letter of a caseless script): most commas and
+      // "at"s are followed by neither, and cost no regex
+      const c0 = text.charCodeAt(at);
+      if (c0 < 128 ? !(isAsciiDigit(c0) || isAsciiUpper(c0)) : isJsSpace(c0)) continue;
       AT_STREET_AT.lastIndex = at;
       const m = AT_STREET_AT.exec(text);
       // a time ("at 5 PM") or a postcode's letters ("1017 GC Amsterdam") is no street word
