@@ -53,6 +53,9 @@ const KIND = (() => {
 })();
 
 const P = 0x01000193; // FNV prime
+/** Base of the rolling 4-gram value, and its cube. */
+const B = 0x10003;
+const B3 = Math.imul(Math.imul(B, B), B);
 
 /**
  * Calls `emit(index, position)` for every feature of `text`, in text order. The one featuriser of both
@@ -69,6 +72,7 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
   let prevWord = 0;
   let prevCjk = 0;
   let letters = 0;
+  let r3 = Math.imul(Math.imul(32, B) + 32, B) + 32;
   for (let i = 0; i < n; i++) {
     const c = NORM[text.charCodeAt(i)]!;
     if (c === 32) {
@@ -79,10 +83,13 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
     // character 4-gram ending here, when one of its chars is a letter (runs of digits, spaces and
     // punctuation say little and are most of a log line)
     letters = ((letters << 1) | (k !== 0 ? 1 : 0)) & 15;
+    // the 4-gram (c1, c2, c3, c) as a polynomial rolling value: r3 holds c1·B² + c2·B + c3
+    const v = Math.imul(r3, B) + c;
     if (letters !== 0) {
-      const h4 = Math.imul(Math.imul(Math.imul(Math.imul(0x9e3779b1 ^ c1, P) ^ c2, P) ^ c3, P) ^ c, P);
+      const h4 = Math.imul(v ^ (v >>> 15), P);
       emit((h4 ^ (h4 >>> 16)) & MASK, i);
     }
+    r3 = v - Math.imul(c1, B3);
     c1 = c2;
     c2 = c3;
     c3 = c;
@@ -191,6 +198,7 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
   let prevWord = 0;
   let prevCjk = 0;
   let letters = 0;
+  let r3 = Math.imul(Math.imul(32, B) + 32, B) + 32;
   let sum = 0;
   let cnt = 0;
   let blockEnd = BLOCK;
@@ -212,11 +220,13 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
     } else prevSpace = false;
     const kind = KIND[c]!;
     letters = ((letters << 1) | (kind !== 0 ? 1 : 0)) & 15;
+    const v = Math.imul(r3, B) + c;
     if (letters !== 0) {
-      const h4 = Math.imul(Math.imul(Math.imul(Math.imul(0x9e3779b1 ^ c1, P) ^ c2, P) ^ c3, P) ^ c, P);
+      const h4 = Math.imul(v ^ (v >>> 15), P);
       sum += w[(h4 ^ (h4 >>> 16)) & MASK]!;
       cnt++;
     }
+    r3 = v - Math.imul(c1, B3);
     c1 = c2;
     c2 = c3;
     c3 = c;
