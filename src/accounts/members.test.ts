@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { commitment } from '../ledger/leaf.ts';
 import type { Role } from '../core/identity.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { assertFieldErrors, assertProblem } from '../testing/problems.ts';
@@ -154,6 +155,13 @@ eachStore('workspace members and invitations', (get) => {
     assert.deepEqual(open, { items: [inv], next_cursor: null });
     const leaf = (await auditLeaves(t, admin.token)).find((l) => l.kind === 'member_change' && l.invitation_id === inv.invitation_id);
     assert.equal(leaf?.change, 'invited');
+    // The log names the address by its pseudonym only (leaf format v2); the salt is in the pseudonyms table.
+    const [p] = await t.testDb.db.query<{ salt: Uint8Array }>(
+      "SELECT salt FROM pseudonyms WHERE tenant_id = $1 AND kind = 'email' AND value = 'new.person@crew.example'",
+      [admin.account.tenant_id],
+    );
+    assert.equal(leaf?.email, commitment(new Uint8Array(p!.salt), 'new.person@crew.example'));
+    assert.equal(JSON.stringify(await auditLeaves(t, admin.token)).includes('@crew.example'), false, 'no address in the log');
 
     // Inviting again renews the same invitation with the new role.
     const again = await invite(t, admin, { email: 'new.person@crew.example', role: 'auditor' });

@@ -16,6 +16,7 @@
 import type { Db, Queryable } from '../db/db.ts';
 import { decodeBase64, encodeBase64 } from './bytes.ts';
 import { commitment, newSalt, SALT_SIZE } from './leaf.ts';
+import { scopeToTenant } from './log-store.ts';
 
 export type PseudonymKind = 'agent' | 'rogue_event_type' | 'email';
 
@@ -25,6 +26,8 @@ export type PseudonymKind = 'agent' | 'rogue_event_type' | 'email';
  * salt goes with the leaves that used it.
  */
 export async function pseudonymInTx(tx: Queryable, tenantId: string, kind: PseudonymKind, value: string): Promise<string> {
+  // The caller's transaction may not be scoped yet (account-side changes): row-level security needs it.
+  await scopeToTenant(tx, tenantId);
   return commitment(await saltOf(tx, tenantId, kind, value), value);
 }
 

@@ -26,6 +26,8 @@ import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { WitnessSubmitter } from '../witness/submitter.ts';
 import { RetentionSweeper, type RetentionDeps } from '../retention/retention.ts';
 import { retentionRoutes } from '../retention/routes.ts';
+import { LEAF_VERSION } from '../ledger/leaf.ts';
+import { pseudonymInTx } from '../ledger/pseudonyms.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
 
 export interface ServiceOverrides {
@@ -92,9 +94,17 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const appendInTx = async (tx: Queryable, tenantId: string, entry: LogEntry) => {
     await ledger.appendInTx(tx, tenantId, [entry], ctx.now());
   };
+  // Account-side leaves name members by e-mail address: the log gets the
+  // address's pseudonym (leaf format v2, ledger/pseudonyms.ts), the accounts
+  // tables keep the address.
+  const appendAccountAudit = async (tx: Queryable, tenantId: string, entry: LogEntry) => {
+    const email = entry.email;
+    const leaf = typeof email === 'string' ? { ...entry, v: LEAF_VERSION, email: await pseudonymInTx(tx, tenantId, 'email', email) } : entry;
+    await appendInTx(tx, tenantId, leaf);
+  };
   const accounts = createAccounts(ctx, {
     pepper: deriveSecret(signingKey.key, 'signin-code-pepper'),
-    appendAudit: appendInTx,
+    appendAudit: appendAccountAudit,
     usage: {
       invocationsToday: (tenantId, now) => ingest.usage.invocationsToday(tenantId, now),
       agentsRegistered: (tenantId) => ingest.usage.agentsRegistered(tenantId),
