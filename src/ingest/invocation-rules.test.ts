@@ -123,8 +123,19 @@ interface ContentRow extends Record<string, unknown> {
 
 async function contentRows(t: TestService, tenantId: string, id: number) {
   // A tool_output is sealed until its scan (sealed-output.ts): let the scan
-  // store the text (privacy.test.ts checks the sealed state itself).
-  await t.service.jobs.drain();
+  // store the text (privacy.test.ts checks the sealed state itself). The
+  // service's own worker may hold the job: wait for it then.
+  for (let i = 0; ; i++) {
+    await t.service.jobs.drain();
+    const [p] = await query<{ n: number }>(
+      t,
+      "SELECT count(*)::int AS n FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2 AND findings IS NULL",
+      [tenantId, id],
+    );
+    if (p!.n === 0) break;
+    if (i > 200) assert.fail('the tool_output scan did not finish');
+    await new Promise((r) => setTimeout(r, 25));
+  }
   const rows = await query<ContentRow>(
     t,
     `SELECT c.field, c.body, c.salt, char_length(c.body) AS cps, i.output_scanned_at IS NOT NULL AS rescanned

@@ -181,7 +181,8 @@ eachStore('event endpoints when the database fails', (get) => {
     const s = await stored(t, a.account.tenant_id);
     assert.equal(s.invocations, before.invocations + 10);
     assert.equal(s.agents, before.agents + 1, 'fresh-bot has its agents row');
-    const regs = (await leaves(t, a.account.tenant_id)).filter((l) => l.kind === 'agent_registered' && l.agent_key === 'fresh-bot');
+    const fresh = await pseudonymOf(t, a.account.tenant_id, 'agent', 'fresh-bot');
+    const regs = (await leaves(t, a.account.tenant_id)).filter((l) => l.kind === 'agent_registered' && l.agent === fresh);
     assert.equal(regs.length, 1, 'one agent_registered leaf for fresh-bot');
     await assertConsistent(t, a.account.tenant_id);
   });
