@@ -142,6 +142,7 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
       schema: {
         tags,
         summary: 'Make this workspace log public (tiles and checkpoint readable by anyone) or private again',
+        description: 'A change appends a `tlog_visibility` entry ({public, by_account_id}) to the audit trail.',
         security: bearer,
         body: Type.Object({ public: Type.Boolean() }, { additionalProperties: false }),
         response: { 200: Visibility, ...problems(401, 403, 422) },
@@ -149,13 +150,17 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
     },
     async (req) => {
       const me = accountOf(req);
-      await ctx.db.withTenant(me.tenantId, (tx) =>
-        tx.query(
+      await ctx.db.withTenant(me.tenantId, async (tx) => {
+        const [before] = await tx.query<{ public: boolean }>('SELECT public FROM log_publication WHERE tenant_id = $1 FOR UPDATE', [me.tenantId]);
+        if ((before?.public ?? false) === req.body.public) return;
+        await tx.query(
           `INSERT INTO log_publication (tenant_id, public) VALUES ($1, $2)
            ON CONFLICT (tenant_id) DO UPDATE SET public = EXCLUDED.public, updated_at = now()`,
           [me.tenantId, req.body.public],
-        ),
-      );
+        );
+        // Who opened the log to everyone, and when, is itself on the record.
+        await ledger.appendInTx(tx, me.tenantId, [{ kind: 'tlog_visibility', public: req.body.public, by_account_id: me.accountId }], ctx.now());
+      });
       return { public: req.body.public, prefix: `/api/v1/audit/tlog/${me.tenantId}` };
     },
   );

@@ -213,6 +213,11 @@ eachStore('tlog-tiles', (get) => {
     assert.equal(denied.statusCode, 403);
     const put = await t.request({ method: 'PUT', url: '/api/v1/workspace/transparency-log', token: admin.token, payload: { public: true } });
     assert.deepEqual(put.json(), { public: true, prefix });
+    const leaves = await (await import('../testing/workspace.ts')).auditLeaves(t, admin.token);
+    assert.deepEqual(
+      { ...leaves.at(-1), time: undefined },
+      { kind: 'tlog_visibility', public: true, by_account_id: admin.account.id, tenant_id: admin.account.tenant_id, time: undefined },
+    );
     const cp = await checkpoint();
     const tile = await t.request({ method: 'GET', url: `${prefix}/tile/0/000` });
     assert.equal(tile.statusCode, 200);
