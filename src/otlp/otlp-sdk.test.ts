@@ -369,7 +369,7 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     assert.equal(health.status, 200);
   });
 
-  test('tokens: fallback needs agent_ledger.tenant_id (else 403); unknown token 401; other content types 415', async () => {
+  test('tokens: fallback needs agent_ledger.tenant_id (else 403); ingress tokens record; unknown token 401; other content types 415', async () => {
     const c = sdk('http/protobuf', { token: FALLBACK_TOKEN });
     const s = childSpan(c.tracer, 'chat f', { 'gen_ai.operation.name': 'chat' });
     s.end();
@@ -387,6 +387,16 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     const [inv] = await listTrace(s2.spanContext().traceId);
     assert.equal(inv!.agent_key, 'fallback-bot');
     assert.equal((await post(bytes, { 'content-type': 'application/x-protobuf' }, 'svc_live_nope')).status, 401);
+    // A scoped ingress token records into its own workspace, as on the event endpoints.
+    const issued = await get().request({ method: 'POST', url: '/api/v1/workspace/ingress-tokens', token: alice.token, payload: { name: 'otel collector' } });
+    assert.equal(issued.statusCode, 201, issued.body);
+    const ingress = (issued.json() as { token: string }).token;
+    const c3 = sdk('http/json', { token: ingress });
+    const s3 = childSpan(c3.tracer, 'chat i', { 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': 'ingress-bot' });
+    s3.end();
+    await c3.flush();
+    assert.deepEqual(c3.results.map((r) => r.code), [0]);
+    assert.equal((await listTrace(s3.spanContext().traceId))[0]!.agent_key, 'ingress-bot');
     assert.equal((await post('x', { 'content-type': 'text/plain' })).status, 415);
   });
 
