@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -19,6 +19,7 @@ import { loadConfig } from '../config/config.ts';
 import { verifyBundle } from '../ledger/verify-bundle.ts';
 import { createService } from '../service/service.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
+import { runCli } from '../testing/server-process.ts';
 import { INVOCATION, newWorkspace, post, query, ROGUE } from '../testing/ingest-kit.ts';
 
 const run = promisify(execFile);
@@ -187,6 +188,19 @@ eachStore('privacy: personal data in the permanent log', (get) => {
     assert.deepEqual(report.totals.invocations_by_agent, { [IDENTIFIERS.agent]: 2 });
     assert.deepEqual(report.totals.rogue_events_by_type, { 'leak <EMAIL_ADDRESS>': 1 });
     assert.deepEqual(checkReport(report, [key], all), []);
+    // And the CLI an auditor runs: the whole log, then the saved report.
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const dir = mkdtempSync(join(tmpdir(), 'privacy-report-'));
+    try {
+      writeFileSync(join(dir, 'report.json'), res.body);
+      const whole = await runCli(['verify', '--url', url, '--token', a.token, '--key', key]);
+      assert.equal(whole.code, 0, whole.stdout + whole.stderr);
+      const rep = await runCli(['verify', '--url', url, '--token', a.token, '--key', key, '--report', join(dir, 'report.json')]);
+      assert.equal(rep.code, 0, rep.stdout + rep.stderr);
+      assert.match(rep.stdout, /every figure recounted from the leaves/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
 
     // pg_dump of the whole database: no free-form value anywhere (review notes
     // included), no identifier in the log.

@@ -204,7 +204,7 @@ export const AgentView = Type.Object({
 
 export const ReviewBody = Type.Object({
   decision: DecisionSchema,
-  note: Type.Optional(Type.String({ maxLength: 2000, default: '', description: 'Up to 2,000 characters; may be empty' })),
+  note: Type.Optional(Type.String({ maxLength: 2000, default: '', description: 'Up to 2,000 characters; may be empty. Stored redacted like content (PII and secrets as typed placeholders)' })),
 });
 
 export const ReviewDone = Type.Object({
