@@ -109,6 +109,23 @@ describe('console: sign-in, explorer, evidence', { skip }, () => {
     await page.context().close();
   });
 
+  test("times show in the browser's zone; one click switches every time to UTC", async () => {
+    const ctx = await env.browser.newContext({ baseURL: env.base, timezoneId: 'Asia/Kolkata' });
+    const page = await env.signIn(email, ctx);
+    await page.goto(`${env.base}/console/invocations`);
+    const first = page.locator('table.data tbody tr').first().locator('time');
+    await first.waitFor();
+    assert.match(await page.locator('table.data thead').innerText(), /Time \(Asia\/(Kolkata|Calcutta)\)/);
+    const iso = (await first.getAttribute('datetime'))!;
+    const local = await first.innerText();
+    await page.getByRole('button', { name: 'UTC', exact: true }).click();
+    await page.locator('table.data thead', { hasText: 'Time (UTC)' }).waitFor();
+    const utc = await first.innerText();
+    assert.equal(utc, iso.slice(0, 19).replace('T', ' '));
+    assert.equal(Date.parse(`${local.replace(' ', 'T')}Z`) - Date.parse(`${utc.replace(' ', 'T')}Z`), 5.5 * 3_600_000);
+    await ctx.close();
+  });
+
   test('sign-out revokes the session: its cookie no longer authenticates anything', async () => {
     const page = await env.signIn(email);
     const cookie = (await page.context().cookies()).find((c) => c.name === 'al_session')!;

@@ -1912,6 +1912,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/otel/v1/traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP trace export: GenAI spans become invocations
+         * @description Point an OpenTelemetry exporter here with `OTEL_EXPORTER_OTLP_ENDPOINT=<base>/api/v1/otel`. Bodies are `application/x-protobuf` or `application/json` ExportTraceServiceRequests, optionally `Content-Encoding: gzip` (at most 16777216 bytes once decompressed). Spans with GenAI, OpenInference, Vercel AI SDK or Traceloop attributes are recorded as invocations (same detection, policy and audit trail as JSON events); other spans are accepted and dropped; a span already recorded (same trace and span id) is accepted and not written again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description ExportTraceServiceResponse, in the encoding of the request (protobuf bytes for application/x-protobuf) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            partialSuccess?: {
+                                /** @description int64, as a string (OTLP JSON) */
+                                rejectedSpans: string;
+                                errorMessage: string;
+                            };
+                        };
+                    };
+                };
+                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/policy": {
         parameters: {
             query?: never;
@@ -2905,6 +3031,292 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspace/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long stored content is kept */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stored content older than this many days is deleted; metadata and leaves stay */
+                            content_days: number;
+                            minimum_days: number;
+                            default_days: number;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set how long stored content is kept (at least 183 days)
+         * @description Appends a `retention_change` entry to the audit trail. A background sweep deletes content past it.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content_days: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stored content older than this many days is deleted; metadata and leaves stay */
+                            content_days: number;
+                            minimum_days: number;
+                            default_days: number;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The erasures of this workspace, newest first (at most 1,000) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                erasure_id: string;
+                                /** Format: uuid */
+                                requested_by: string;
+                                /** Format: date-time */
+                                requested_at: string;
+                                /** @description Which selectors were given (principal_id, agent_key, period); their values are not kept */
+                                selects: string[];
+                                period: {
+                                    from: string | null;
+                                    to: string | null;
+                                } | null;
+                                counts: {
+                                    invocations: number;
+                                    fields: number;
+                                    review_notes: number;
+                                };
+                                /** @description The erasure entry in the audit trail */
+                                evidence_id: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Erase the stored content of a data subject (principal_id), an agent, and/or a period
+         * @description Deletes the stored texts, their salts and finding positions of the matching invocations, and the notes of their reviews; invocation rows and every leaf stay, so the log, proofs and reports still verify. Appends an `erasure` entry (who asked, a commitment to the selector, the counts). `from`/`to` bound the invocation time, [from, to).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        principal_id?: string;
+                        agent_key?: string;
+                        /** Format: date-time */
+                        from?: string;
+                        /** Format: date-time */
+                        to?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            erasure_id: string;
+                            /** Format: uuid */
+                            requested_by: string;
+                            /** Format: date-time */
+                            requested_at: string;
+                            /** @description Which selectors were given (principal_id, agent_key, period); their values are not kept */
+                            selects: string[];
+                            period: {
+                                from: string | null;
+                                to: string | null;
+                            } | null;
+                            counts: {
+                                invocations: number;
+                                fields: number;
+                                review_notes: number;
+                            };
+                            /** @description The erasure entry in the audit trail */
+                            evidence_id: number;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invocations": {
         parameters: {
             query?: never;
@@ -3151,8 +3563,10 @@ export interface paths {
                             };
                             review: {
                                 decision: "approve" | "reject";
-                                /** @description Omitted for viewers */
-                                note?: string;
+                                /** @description Omitted for viewers; null once erased */
+                                note?: string | null;
+                                /** @description The note was deleted by retention or an erasure */
+                                note_erased?: boolean;
                                 /** Format: uuid */
                                 decided_by: string;
                                 /** Format: date-time */
@@ -3171,7 +3585,7 @@ export interface paths {
                             /** @description Stored content per field, findings with offsets into it. Omitted for viewers. */
                             content?: {
                                 field: "prompt" | "response" | "context" | "tool_input" | "tool_output";
-                                /** @description The stored (redacted) text; null while a tool_output awaits its scan */
+                                /** @description The stored (redacted) text; null while a tool_output awaits its scan, or once erased */
                                 text: string | null;
                                 findings: {
                                     type: string;
@@ -3182,6 +3596,8 @@ export interface paths {
                                     category?: string;
                                 }[] | null;
                                 scan_pending: boolean;
+                                /** @description Deleted by retention or an erasure: text and finding positions are gone (types stay in finding_counts) */
+                                erased: boolean;
                             }[];
                             trace: {
                                 /** @description null when there is none in this workspace */
@@ -3226,6 +3642,42 @@ export interface paths {
                                 }[];
                                 siblings_truncated: boolean;
                             };
+                            /** @description The span facts when recorded over OTLP (/api/v1/otel/v1/traces); null otherwise */
+                            otel: {
+                                /** @description 32 hex digits; also the invocation's correlation_id */
+                                trace_id: string;
+                                /** @description 16 hex digits */
+                                span_id: string;
+                                /** @description The nearest recorded ancestor span known on arrival */
+                                parent_span_id: string | null;
+                                span_name: string;
+                                /** @description internal, server, client, producer, consumer or unspecified */
+                                span_kind: string;
+                                /** @description gen_ai.operation.name, or the OpenInference/Vercel/Traceloop kind it was recognised by */
+                                operation: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the span started (millisecond precision)
+                                 */
+                                start_time: string;
+                                /** @description The start as sent, in nanoseconds since the epoch */
+                                start_time_unix_nano: string;
+                                model: string | null;
+                                provider: string | null;
+                                /** @description Token counts: input_tokens, output_tokens, … */
+                                usage: {
+                                    [key: string]: number;
+                                } | null;
+                                finish_reasons: string[] | null;
+                                tool_call_id: string | null;
+                                conversation_id: string | null;
+                                /** @description The instrumentation scope that emitted the span */
+                                scope: string | null;
+                                /** @description Text fields cut at 32,000 code points: field → the length sent */
+                                truncated: {
+                                    [key: string]: number;
+                                } | null;
+                            } | null;
                         };
                     };
                 };
@@ -3596,8 +4048,10 @@ export interface paths {
                                 /** @description null while pending */
                                 review: {
                                     decision: "approve" | "reject";
-                                    /** @description Omitted for viewers */
-                                    note?: string;
+                                    /** @description Omitted for viewers; null once erased */
+                                    note?: string | null;
+                                    /** @description The note was deleted by retention or an erasure */
+                                    note_erased?: boolean;
                                     /** Format: uuid */
                                     decided_by: string;
                                     /** Format: date-time */
@@ -3744,7 +4198,7 @@ export interface paths {
         put?: never;
         /**
          * Approve or reject a pending invocation, with a note
-         * @description Appends a `review` entry to the audit trail in the same transaction: {kind, invocation_id, decision, note: salted commitment, by_account_id}. The note is stored, not put in the log. 404: no such invocation in this workspace; 409: not pending.
+         * @description Appends a `review` entry to the audit trail in the same transaction: {kind, invocation_id, decision, note: salted commitment, by_account_id}. The note is scanned and stored redacted like content (PII and secrets replaced by typed placeholders), never put in the log; the response shows it as stored. 404: no such invocation in this workspace; 409: not pending.
          */
         post: {
             parameters: {

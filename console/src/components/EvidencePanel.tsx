@@ -52,6 +52,10 @@ export function EvidencePanel({ evidenceId, title = 'Evidence' }: { evidenceId: 
           <p className="text-sm">
             Inclusion proof: {st.ev.inclusion.hashes.length} hashes.
           </p>
+          <details className="mt-1">
+            <summary className="cursor-pointer text-sm">The signed entry (canonical JSON)</summary>
+            <pre tabIndex={0} className="mono mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-raised p-2">{st.ev.leaf}</pre>
+          </details>
         </div>
       )}
       {st.s === 'fail' && (

@@ -105,7 +105,7 @@ export function InvocationDetail({
       <div className="flex items-start justify-between gap-2">
         <div>
           <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold outline-none">
-            Invocation <span className="mono">#{d.invocation_id}</span>
+            Invocation <span className="font-mono">#{d.invocation_id}</span>
           </h2>
           <p className="text-muted">{formatTime(d.created_at, prefs.zone)}</p>
         </div>

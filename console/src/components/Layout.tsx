@@ -39,7 +39,7 @@ export function Layout() {
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
           <label className="flex items-center gap-1 text-muted" data-testid="zone">
             Times in
-            <select className="select py-0 text-fg" value={prefs.zone} onChange={(e) => prefs.setZone(e.target.value)}>
+            <select className="select w-44 py-0 text-fg" value={prefs.zone} onChange={(e) => prefs.setZone(e.target.value)}>
               {zones(prefs.localZone, prefs.zone).map((z) => (
                 <option key={z} value={z}>
                   {zoneLabel(z)}
@@ -47,14 +47,11 @@ export function Layout() {
               ))}
             </select>
           </label>
-          <button
-            type="button"
-            className="btn btn-sm"
-            aria-pressed={utc}
-            onClick={() => prefs.setZone(utc ? prefs.localZone : 'UTC')}
-          >
-            {utc ? `Show local time (${zoneLabel(prefs.localZone)})` : 'Show UTC'}
-          </button>
+          {!(utc && prefs.localZone === 'UTC') && (
+            <button type="button" className="btn btn-sm" onClick={() => prefs.setZone(utc ? prefs.localZone : 'UTC')}>
+              {utc ? `Local time (${zoneLabel(prefs.localZone)})` : 'UTC'}
+            </button>
+          )}
           <button
             type="button"
             className="btn btn-sm"

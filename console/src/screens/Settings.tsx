@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, call } from '../api/client';
 import { CopyButton, Loading, NotAllowed, PageHeader, ProblemView, useAnnounce } from '../components/ui';
 import { usePrefs } from '../lib/prefs';
@@ -196,6 +196,20 @@ function Members() {
     mutationFn: (id: string) => call(api.DELETE('/api/v1/workspace/invites/{invitation_id}', { params: { path: { invitation_id: id } } })),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['invites'] }),
   });
+  const [removing, setRemoving] = useState<{ id: string; email: string } | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (removing) dialog.current?.showModal();
+    else dialog.current?.close();
+  }, [removing]);
+  const remove = useMutation({
+    mutationFn: (id: string) => call(api.DELETE('/api/v1/workspace/members/{account_id}', { params: { path: { account_id: id } } })),
+    onSuccess: () => {
+      announce(`${removing?.email ?? 'The member'} was removed.`);
+      setRemoving(null);
+      void qc.invalidateQueries({ queryKey: ['members'] });
+    },
+  });
   const change = useMutation({
     mutationFn: (v: { id: string; role: Role }) => call(api.PATCH('/api/v1/workspace/members/{account_id}', { params: { path: { account_id: v.id } }, body: { role: v.role } as never })),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['members'] }),
@@ -205,7 +219,7 @@ function Members() {
       {members.isLoading ? <Loading rows={2} /> : members.error ? <ProblemView error={members.error} /> : (
         <table className="data">
           <caption className="sr-only">Members</caption>
-          <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Joined</th></tr></thead>
+          <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>
             {members.data!.items.map((m) => (
               <tr key={m.account_id}>
@@ -216,12 +230,26 @@ function Members() {
                   </select>
                 </td>
                 <td className="tabular-nums">{formatTime(m.created_at, zone)}</td>
+                <td>
+                  <button type="button" className="btn btn-sm btn-danger" onClick={() => setRemoving({ id: m.account_id, email: m.email })}>
+                    Remove
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
       {change.error && <ProblemView error={change.error} />}
+      <dialog ref={dialog} role="alertdialog" aria-labelledby="rm-title" aria-describedby="rm-desc" onClose={() => setRemoving(null)} className="max-w-md p-5">
+        <h3 id="rm-title" className="font-semibold">Remove {removing?.email}?</h3>
+        <p id="rm-desc" className="mt-2 text-muted">Their account, API tokens and console sessions stop working at once. The audit trail keeps what they did.</p>
+        {remove.error && <ProblemView error={remove.error} />}
+        <div className="mt-4 flex justify-end gap-2">
+          <button type="button" className="btn" onClick={() => setRemoving(null)} autoFocus>Cancel</button>
+          <button type="button" className="btn btn-danger" disabled={remove.isPending} onClick={() => removing && remove.mutate(removing.id)}>Remove member</button>
+        </div>
+      </dialog>
       <form className="flex flex-wrap items-end gap-2" onSubmit={(e: FormEvent) => { e.preventDefault(); invite.mutate(); }}>
         <div>
           <label className="label" htmlFor="inv-email">Invite by e-mail</label>
