@@ -37,6 +37,12 @@ describe("recall where the development set showed it weak (issue #13)", () => {
     assert.deepEqual(found("See you at 5 PM, 2024 Annual Report attached.", "STREET_ADDRESS"), []);
   });
 
+  it("a name on the line after a signature delimiter; a title alone is not a person", () => {
+    assert.deepEqual(found("Thanks for the call.\n--\nMareike Kaul\nSenior Account Manager", "PERSON"), ["Mareike Kaul"]);
+    assert.deepEqual(found("Thanks for the call.\nMareike Kaul\nSenior Account Manager", "PERSON"), []);
+    assert.deepEqual(found('{"holder": "Mevr. Stella Maas"}', "PERSON"), ["Stella Maas"]);
+  });
+
   it("scan() is a function of its text: the same findings on a second call (the phone memo no longer changes them)", () => {
     for (const t of fuzzTexts(1, 300)) assert.deepEqual(scan(t), scan(t));
   });

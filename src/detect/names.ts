@@ -176,7 +176,17 @@ function blockFirstLines(text: string): number[] {
     if (q < text.length) out.push(q);
     p = text.indexOf("\n\n", q);
   }
-  return out;
+  // the line after an e-mail signature delimiter ("-- " on a line of its own)
+  for (let p = text.indexOf("--"); p >= 0 && out.length < 512; p = text.indexOf("--", p + 2)) {
+    if (p > 0 && text[p - 1] !== "\n") continue;
+    let q = p + 2;
+    if (text[q] === " ") q++;
+    if (text[q] === "\r") q++;
+    if (text[q] !== "\n") continue;
+    q++;
+    if (q < text.length) out.push(q);
+  }
+  return out.sort((a, b) => a - b);
 }
 
 /** Binary search in findings sorted by start: does [s, e) overlap one? */
@@ -1393,10 +1403,13 @@ function dedupe(fs: Finding[]): Finding[] {
 }
 
 /** Persons, locations and street addresses. `_shared` is accepted for a uniform detector signature. */
+const TITLE_ONLY = /^(?:mr|mrs|ms|miss|mx|dr|prof|sir|sr|sra|srta|mevr|dhr|herr|frau|mme|mlle|sig|dott|ing|hr|fr)\.?$/i;
+
 export function detectNames(text: string, _shared?: TextContext): Finding[] {
   const cands = scanCandidates(text);
   const locs = detectLocations(text, cands);
   const strong = locs.filter((l) => l.score >= 0.7).sort((a, b) => a.start - b.start);
-  const persons = detectPersons(text, cands).filter((p) => !occupied(strong, p.start, p.end) || p.score > 0.8);
+  // a title alone ("Sr", "Mevr", "Dr" before the name found beside it) is not a person
+  const persons = detectPersons(text, cands).filter((p) => (!occupied(strong, p.start, p.end) || p.score > 0.8) && !(p.end - p.start <= 6 && TITLE_ONLY.test(text.slice(p.start, p.end))));
   return [...persons, ...locs];
 }
