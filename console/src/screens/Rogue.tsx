@@ -5,7 +5,7 @@ import { api, call } from '../api/client';
 import { Empty, Loading, PageHeader, ProblemView } from '../components/ui';
 import { usePrefs } from '../lib/prefs';
 import { clean } from '../lib/search';
-import { formatTime, zoneLabel } from '../lib/time';
+import { formatTime, isoToLocalInput, localInputToIso, zoneLabel } from '../lib/time';
 
 export function Rogue({ search }: { search: Record<string, string | undefined> }) {
   const { zone } = usePrefs();
@@ -21,9 +21,11 @@ export function Rogue({ search }: { search: Record<string, string | undefined> }
   return (
     <div>
       <PageHeader title="Rogue events" />
-      <form aria-label="Filters" className="flex flex-wrap items-end gap-3 border-b border-line px-4 py-3" onSubmit={(e: FormEvent) => { e.preventDefault(); set({ agent_key: f.agent_key || undefined, event_type: f.event_type || undefined, cursor: undefined }); }}>
+      <form aria-label="Filters" className="flex flex-wrap items-end gap-3 border-b border-line px-4 py-3" onSubmit={(e: FormEvent) => { e.preventDefault(); set({ agent_key: f.agent_key || undefined, event_type: f.event_type || undefined, since: f.since, until: f.until, cursor: undefined }); }}>
         <div><label className="label" htmlFor="rg-agent">Agent</label><input id="rg-agent" className="input" value={f.agent_key ?? ''} onChange={(e) => setF({ ...f, agent_key: e.target.value })} /></div>
         <div><label className="label" htmlFor="rg-type">Event type</label><input id="rg-type" className="input" value={f.event_type ?? ''} onChange={(e) => setF({ ...f, event_type: e.target.value })} /></div>
+        <div><label className="label" htmlFor="rg-since">From ({zoneLabel(zone)}, inclusive)</label><input id="rg-since" type="datetime-local" className="input" value={isoToLocalInput(f.since, zone)} onChange={(e) => setF({ ...f, since: localInputToIso(e.target.value, zone) })} /></div>
+        <div><label className="label" htmlFor="rg-until">To (exclusive)</label><input id="rg-until" type="datetime-local" className="input" value={isoToLocalInput(f.until, zone)} onChange={(e) => setF({ ...f, until: localInputToIso(e.target.value, zone) })} /></div>
         <button className="btn btn-primary">Apply filters</button>
       </form>
       {q.error ? <ProblemView error={q.error} retry={() => void q.refetch()} /> : q.isLoading ? <Loading /> : items.length === 0 ? (
