@@ -9,12 +9,25 @@
 import { commitment, encodeLeaf } from '../ledger/leaf.ts';
 import type { Scanner } from './prepare.ts';
 
+// Metadata values repeat (an outcome, a tool name, a severity): a scan of a
+// short text costs ~0.1 ms of fixed overhead, so results are remembered per
+// scanner, a bounded map cleared when full (values are at most 512 chars).
+const MEMO_LIMIT = 10_000;
+const memos = new WeakMap<Scanner, Map<string, string>>();
+
 /** The stored form of a free-form metadata value: PII and secrets replaced by typed placeholders. */
 export function redactMeta(scan: Scanner, value: string): string;
 export function redactMeta(scan: Scanner, value: string | undefined): string | undefined;
 export function redactMeta(scan: Scanner, value: string | undefined): string | undefined {
   if (value === undefined || value === '') return value;
-  return scan('context', value).stored;
+  let memo = memos.get(scan);
+  if (!memo) memos.set(scan, (memo = new Map()));
+  const hit = memo.get(value);
+  if (hit !== undefined) return hit;
+  const stored = scan('context', value).stored;
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(value, stored);
+  return stored;
 }
 
 /**
