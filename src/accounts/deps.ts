@@ -21,4 +21,6 @@ export type AppendAudit = (tx: Queryable, tenantId: string, entry: AuditEntry) =
 export interface UsageSource {
   invocationsToday(tenantId: string, now: Date): Promise<number>;
   agentsRegistered(tenantId: string): Promise<number>;
+  /** Personas that exist in the workspace (personas module). */
+  personasUsed(tenantId: string): Promise<number>;
 }

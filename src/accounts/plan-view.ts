@@ -7,9 +7,10 @@ import { accountStatus, capsOf, trialDaysRemaining } from './plans.ts';
 /** The plan, status and live quotas of a workspace: shared by /me and the operator API. */
 export async function planView(config: Config, usage: UsageSource, ws: Workspace, now: Date) {
   const caps = capsOf(config, ws.plan_tier);
-  const [invocationsToday, agents] = await Promise.all([
+  const [invocationsToday, agents, personas] = await Promise.all([
     usage.invocationsToday(ws.tenant_id, now),
     usage.agentsRegistered(ws.tenant_id),
+    usage.personasUsed(ws.tenant_id),
   ]);
   return {
     tenant_id: ws.tenant_id,
@@ -22,10 +23,10 @@ export async function planView(config: Config, usage: UsageSource, ws: Workspace
     quotas: {
       invocations_used_today: invocationsToday,
       invocations_cap_per_day: caps.invocations_per_day,
-      // Multi-judge calls and personas are plan features without an endpoint yet.
+      // Multi-judge calls are a plan feature without an endpoint yet.
       multi_judge_calls_used_this_month: 0,
       multi_judge_calls_cap: caps.multi_judge_calls_per_month,
-      personas_used: 0,
+      personas_used: personas,
       personas_cap: caps.personas,
       agents_registered: agents,
       agents_cap: caps.agents,

@@ -36,7 +36,7 @@ export interface IngestDeps {
 export interface IngestModule {
   /** Resolves scoped ingress tokens and the operator's fallback token. */
   resolve(token: string): Promise<Principal | null>;
-  usage: UsageSource;
+  usage: Pick<UsageSource, 'invocationsToday' | 'agentsRegistered'>;
   routes(app: FastifyInstance): Promise<void>;
 }
 

@@ -15,6 +15,8 @@ export interface PolicyModule {
   policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
   /** undefined when the agent has no scope: every tool is allowed. */
   toolInScope(tenantId: string, agentKey: string, toolName: string): Promise<boolean | undefined>;
+  /** Drops this node's cached policy and scopes of a workspace (other nodes read again within POLICY_CACHE_MS). */
+  invalidate(tenantId: string): void;
   routes(app: FastifyInstance): Promise<void>;
 }
 
@@ -31,6 +33,11 @@ export function createPolicy(deps: PolicyModuleDeps): PolicyModule {
   const fresh = (at: number) => Date.now() - at < POLICY_CACHE_MS;
   const trim = (m: Map<string, unknown>) => {
     if (m.size > 50_000) m.clear();
+  };
+
+  const invalidate = (tenantId: string) => {
+    policies.delete(tenantId);
+    for (const k of scopes.keys()) if (k.startsWith(`${tenantId}\u0000`)) scopes.delete(k);
   };
 
   return {
@@ -57,10 +64,7 @@ export function createPolicy(deps: PolicyModuleDeps): PolicyModule {
       if (hit.tools === null) return undefined;
       return hit.tools.some((g) => globMatch(g, toolName));
     },
-    routes: (app) =>
-      policyRoutes(app, deps, (tenantId) => {
-        policies.delete(tenantId);
-        for (const k of scopes.keys()) if (k.startsWith(`${tenantId}\u0000`)) scopes.delete(k);
-      }),
+    invalidate,
+    routes: (app) => policyRoutes(app, deps, invalidate),
   };
 }

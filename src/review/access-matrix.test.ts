@@ -54,6 +54,15 @@ const fresh = (label: string) => `${label}-${++n}-${randomUUID().slice(0, 8)}`;
 
 const json = (res: LightMyRequestResponse) => JSON.parse(res.body);
 
+async function newPersona(w: World): Promise<string> {
+  const res = await w.t.request({ method: 'POST', url: '/api/v1/personas', token: w.a.admin.token, payload: { name: fresh('matrix-persona') } });
+  assert.equal(res.statusCode, 201, res.body);
+  return json(res).persona_id as string;
+}
+let shared: Promise<string> | undefined;
+/** One persona of workspace A that the read and write rows use (created on first use). */
+const sharedPersona = (w: World) => (shared ??= newPersona(w));
+
 const MATRIX: Record<string, Row> = {
   'POST /api/v1/accounts/signup': {
     request: () => ({ url: '/api/v1/accounts/signup', payload: { email: `new@${fresh('matrix-signup')}.review-tests.dev` } }),
@@ -124,6 +133,27 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/v1/agents/{agent_key}/scope': {
     request: () => ({ url: '/api/v1/agents/matrix-scoped/scope', payload: { allowed_tools: ['search', 'payments.*'] } }),
     expect: editors(200),
+  },
+  // Personas: admins write, every role reads; another workspace's admin gets a 404 for A's persona.
+  'POST /api/v1/personas': { request: () => ({ url: '/api/v1/personas', payload: { name: fresh('matrix-persona') } }), expect: adminOnly(201) },
+  'GET /api/v1/personas': {
+    request: async (w) => (await sharedPersona(w), { url: '/api/v1/personas' }),
+    expect: everyRole(200),
+    check: (res, caller) => assert.equal(json(res).personas.length > 0, caller !== 'other'),
+  },
+  'GET /api/v1/personas/{persona_id}': { request: async (w) => ({ url: `/api/v1/personas/${await sharedPersona(w)}` }), expect: everyRole(200, 404) },
+  'PUT /api/v1/personas/{persona_id}': {
+    request: async (w) => ({ url: `/api/v1/personas/${await sharedPersona(w)}`, payload: { name: 'matrix persona', allowed_tools: ['search'] } }),
+    expect: adminOnly(200, 404),
+  },
+  'DELETE /api/v1/personas/{persona_id}': {
+    // Only the admin's call deletes: it gets a persona of its own.
+    request: async (w, caller) => ({ url: `/api/v1/personas/${caller === 'admin' ? await newPersona(w) : await sharedPersona(w)}` }),
+    expect: adminOnly(204, 404),
+  },
+  'PUT /api/v1/agents/{agent_key}/persona': {
+    request: async (w) => ({ url: '/api/v1/agents/matrix-persona-agent/persona', payload: { persona_id: await sharedPersona(w) } }),
+    expect: adminOnly(200, 404),
   },
   'GET /api/v1/audit/checkpoint': {
     request: () => ({ url: '/api/v1/audit/checkpoint' }),

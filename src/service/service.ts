@@ -19,6 +19,7 @@ import { JobWorker } from '../jobs/jobs.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
 import { createOtlp } from '../otlp/otlp.ts';
+import { createPersonas } from '../personas/personas.ts';
 import { createPolicy } from '../policy/policy.ts';
 import { reportRoutes } from '../reports/routes.ts';
 import { createReview } from '../review/review.ts';
@@ -108,9 +109,16 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     usage: {
       invocationsToday: (tenantId, now) => ingest.usage.invocationsToday(tenantId, now),
       agentsRegistered: (tenantId) => ingest.usage.agentsRegistered(tenantId),
+      personasUsed: (tenantId) => personas.personasUsed(tenantId),
     },
   });
   const policy = createPolicy({ ctx, appendInTx });
+  const personas = createPersonas({
+    ctx,
+    appendInTx,
+    workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
+    invalidate: (tenantId) => policy.invalidate(tenantId),
+  });
   // Seals tool_outputs until their scan; derived from the signing key, so every node has it and the database never does.
   const outputKek = deriveSecret(signingKey.key, 'tool-output-kek');
   const ingest = createIngest({
@@ -172,6 +180,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       (a) => ingest.routes(a),
       (a) => otlp.routes(a),
       (a) => policy.routes(a),
+      (a) => personas.routes(a),
       (a) => ledger.routes(a),
       (a) => reportRoutes(a, ctx, ledger),
       (a) => retentionRoutes(a, retentionDeps),
