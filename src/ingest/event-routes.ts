@@ -154,6 +154,7 @@ async function prepareInvocation(deps: IngestDeps, tenantId: string, body: Invoc
   const principalId = body.principal_id ?? body.agent_key;
   const policy = await deps.policyFor(tenantId);
   const toolInScope = body.tool_name === undefined ? undefined : await deps.toolInScope(tenantId, body.agent_key, body.tool_name);
+  const persona = await deps.personaOf(tenantId, body.agent_key);
   const agentPseudonym = await deps.pseudonym(tenantId, 'agent', body.agent_key);
   // Policy decides on what was sent; the row and the leaf get the redacted form.
   const toolName = redactMeta(deps.scan, body.tool_name);
@@ -177,6 +178,7 @@ async function prepareInvocation(deps: IngestDeps, tenantId: string, body: Invoc
     principal_id: principalId,
     findings,
     tool_in_scope: toolInScope,
+    persona,
   });
   return {
     tenantId,

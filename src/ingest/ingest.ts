@@ -7,7 +7,7 @@ import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import type { PseudonymKind } from '../ledger/pseudonyms.ts';
-import type { Decision, Facts } from '../policy/engine.ts';
+import type { Decision, Facts, PersonaFacts } from '../policy/engine.ts';
 import { safeEqual } from '../accounts/token-format.ts';
 import { eventRoutes } from './event-routes.ts';
 import { ingressTokenRoutes } from './ingress-token-routes.ts';
@@ -24,6 +24,8 @@ export interface IngestDeps {
   policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
   /** undefined when the agent has no scope (every tool allowed). */
   toolInScope(tenantId: string, agentKey: string, toolName: string): Promise<boolean | undefined>;
+  /** The agent's persona as the verdict sees it (policy module), or undefined. */
+  personaOf(tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
   appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
   /** Key-encryption key of tool_outputs awaiting their scan (sealed-output.ts); never stored in the database. */
   outputKek: Uint8Array;

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/db.ts';
 import type { JobHandler } from '../jobs/jobs.ts';
 import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
-import { OUT_OF_SCOPE_REASON, type ContentField, type Decision, type Facts, type FieldFindings, type Finding } from '../policy/engine.ts';
+import { OUT_OF_SCOPE_REASON, type ContentField, type Decision, type Facts, type FieldFindings, type Finding, type PersonaFacts } from '../policy/engine.ts';
 import type { Scanner } from './prepare.ts';
 import { countByType, needsReview } from './record.ts';
 import { openText } from './sealed-output.ts';
@@ -13,6 +13,8 @@ interface Deps {
   /** Opens the sealed tool_output (sealed-output.ts). */
   outputKek: Uint8Array;
   policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
+  /** The agent's persona, read in the scan's transaction (policy module). */
+  personaInTx(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
   now(): Date;
 }
 
@@ -56,6 +58,7 @@ export function outputScanHandler(deps: Deps): JobHandler {
         principal_id: inv.row.principal_id,
         findings,
         tool_in_scope: inv.row.reasons.includes(OUT_OF_SCOPE_REASON) ? false : undefined,
+        persona: await deps.personaInTx(tx, tenantId, inv.row.agent_key),
       });
       const now = deps.now();
       const salt = newSalt();

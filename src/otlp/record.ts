@@ -7,7 +7,7 @@ import { type KnownAgents, recordInvocation } from '../ingest/record.ts';
 import { newSalt } from '../ledger/leaf.ts';
 import type { PseudonymKind } from '../ledger/pseudonyms.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
-import type { Decision, Facts } from '../policy/engine.ts';
+import type { Decision, Facts, PersonaFacts } from '../policy/engine.ts';
 import { type MappedSpan, mapSpan, recordedParent, resolveAgents } from './mapping.ts';
 import type { DecodedRequest, OtelSpan } from './spans.ts';
 import { insertSpans, keyOf, recordedSpans, type SpanRow, waitingChildren } from './store.ts';
@@ -22,6 +22,8 @@ export interface OtlpDeps {
   workspacePlan(tenantId: string): Promise<{ status: string; caps: PlanCaps } | null>;
   policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
   toolInScope(tenantId: string, agentKey: string, toolName: string): Promise<boolean | undefined>;
+  /** The agent's persona as the verdict sees it (policy module), or undefined. */
+  personaOf(tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
   /** A value's pseudonym in the workspace log (leaf format v2). */
   pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
   /** Key-encryption key of tool_outputs awaiting their scan (ingest/sealed-output.ts). */
@@ -191,6 +193,7 @@ async function prepareAll(
     const agentPseudonym = await deps.pseudonym(tenantId, 'agent', m.agentKey);
     const principalId = m.principalId ?? m.agentKey;
     const toolInScope = m.toolName === undefined ? undefined : await scope(m.agentKey, m.toolName);
+    const persona = await deps.personaOf(tenantId, m.agentKey);
     const decision = policy.decide({
       agent_key: m.agentKey,
       tool_name: m.toolName,
@@ -200,6 +203,7 @@ async function prepareAll(
       principal_id: principalId,
       findings,
       tool_in_scope: toolInScope,
+      persona,
     });
     out.push({
       mapped: m,

@@ -2,7 +2,7 @@
 // flag_for_review or deny. Pure functions; the ids of the rules that fired are
 // the reasons stored with the record.
 
-import type { ContentField, Finding, FindingCategory } from '../detect/types.ts';
+import { categoryOf, type ContentField, type Finding, type FindingCategory } from '../detect/types.ts';
 
 export type Verdict = 'allow' | 'flag_for_review' | 'deny';
 
@@ -22,8 +22,22 @@ export interface Facts {
   principal_kind?: 'user' | 'agent' | undefined;
   principal_id: string;
   findings: readonly FieldFindings[];
-  /** false when the tool is outside the agent's allowed scope; true or undefined otherwise. */
+  /** false when the tool is outside the agent's allowed scope (its own or its persona's); true or undefined otherwise. */
   tool_in_scope?: boolean | undefined;
+  /** The agent's persona (issue 17), when it has one. */
+  persona?: PersonaFacts | undefined;
+}
+
+/** What of an agent's persona takes part in the verdict. */
+export interface PersonaFacts {
+  id: string;
+  version: number;
+  /** Tool globs the persona allows; null: no limit. Part of the agent's scope (tool_in_scope). */
+  allowed_tools: string[] | null;
+  /** PII finding types the persona may handle; null: no limit. */
+  allowed_pii_types: string[] | null;
+  /** Rules that replace the policy's rule of the same id, or add to the policy. */
+  overrides: Rule[];
 }
 
 export interface RuleCondition {
@@ -119,17 +133,47 @@ function fires(rule: Rule, facts: Facts): boolean {
   return true;
 }
 
+/** A reason that comes from a persona names it and its version: `persona.<id>.v<version>.<what>`. */
+export const personaReason = (p: PersonaFacts, what: string) => `persona.${p.id}.v${p.version}.${what}`;
+export const PERSONA_TOOL_REASON = 'tool_out_of_scope';
+export const PERSONA_PII_REASON = 'pii_not_allowed';
+
 /** The verdict is the most severe of the rules that fire; all of them are the reasons. */
 export function decide(policy: PolicyDocument, facts: Facts): Decision {
   const reasons: string[] = [];
   let verdict: Verdict = 'allow';
+  const persona = facts.persona;
   if (facts.tool_in_scope === false) {
     reasons.push(OUT_OF_SCOPE_REASON);
     verdict = 'deny';
   }
+  if (persona) {
+    // The persona's tools are part of the agent's scope (tool_in_scope, one
+    // mechanism); this reason says the persona is why.
+    if (persona.allowed_tools !== null && facts.tool_name !== undefined && !persona.allowed_tools.some((g) => globMatch(g, facts.tool_name!))) {
+      reasons.push(personaReason(persona, PERSONA_TOOL_REASON));
+      verdict = 'deny';
+    }
+    if (persona.allowed_pii_types !== null) {
+      const allowed = new Set(persona.allowed_pii_types);
+      const foreign = facts.findings.some((ff) => ff.findings.some((f) => (f.category ?? categoryOf(f.type)) === 'pii' && !allowed.has(f.type)));
+      if (foreign) {
+        reasons.push(personaReason(persona, PERSONA_PII_REASON));
+        if (SEVERITY.flag_for_review > SEVERITY[verdict]) verdict = 'flag_for_review';
+      }
+    }
+  }
+  const overrides = new Map((persona?.overrides ?? []).map((r) => [r.id, r]));
+  const rules: Array<[Rule, string]> = [];
   for (const rule of policy.rules) {
+    const o = overrides.get(rule.id);
+    rules.push(o ? [o, personaReason(persona!, o.id)] : [rule, rule.id]);
+    overrides.delete(rule.id);
+  }
+  for (const o of overrides.values()) rules.push([o, personaReason(persona!, o.id)]);
+  for (const [rule, reason] of rules) {
     if (!fires(rule, facts)) continue;
-    reasons.push(rule.id);
+    reasons.push(reason);
     if (SEVERITY[rule.verdict] > SEVERITY[verdict]) verdict = rule.verdict;
   }
   if (reasons.length === 0) return { verdict: policy.default_verdict, reasons: [DEFAULT_REASON] };

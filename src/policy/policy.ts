@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/db.ts';
 import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';
-import { type Decision, decide, type Facts, globMatch } from './engine.ts';
+import { personaOfAgent } from '../personas/store.ts';
+import { type Decision, decide, type Facts, globMatch, type PersonaFacts } from './engine.ts';
 import { policyRoutes } from './routes.ts';
 import { agentScope, currentPolicy, type VersionedPolicy } from './store.ts';
 
@@ -13,8 +14,10 @@ export interface PolicyModuleDeps {
 
 export interface PolicyModule {
   policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
-  /** undefined when the agent has no scope: every tool is allowed. */
+  /** undefined when the agent has no scope and no persona limiting tools: every tool is allowed. */
   toolInScope(tenantId: string, agentKey: string, toolName: string): Promise<boolean | undefined>;
+  /** The agent's persona as the verdict sees it (cached like scopes), or undefined. */
+  personaOf(tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
   /** Drops this node's cached policy and scopes of a workspace (other nodes read again within POLICY_CACHE_MS). */
   invalidate(tenantId: string): void;
   routes(app: FastifyInstance): Promise<void>;
@@ -29,12 +32,27 @@ export const POLICY_CACHE_MS = 1000;
 export function createPolicy(deps: PolicyModuleDeps): PolicyModule {
   const { ctx } = deps;
   const policies = new Map<string, { at: number; policy: VersionedPolicy }>();
-  const scopes = new Map<string, { at: number; tools: string[] | null }>();
+  // An agent's scope and persona are read together: the persona's allowed_tools are part of the scope.
+  const scopes = new Map<string, { at: number; tools: string[] | null; persona: PersonaFacts | undefined }>();
   const fresh = (at: number) => Date.now() - at < POLICY_CACHE_MS;
   const trim = (m: Map<string, unknown>) => {
     if (m.size > 50_000) m.clear();
   };
 
+  const scopeOf = async (tenantId: string, agentKey: string) => {
+    const key = `${tenantId}\u0000${agentKey}`;
+    let hit = scopes.get(key);
+    if (!hit || !fresh(hit.at)) {
+      const { tools, persona } = await ctx.db.withTenant(tenantId, async (tx) => ({
+        tools: await agentScope(tx, tenantId, agentKey),
+        persona: await personaFactsInTx(tx, tenantId, agentKey),
+      }));
+      trim(scopes);
+      hit = { at: Date.now(), tools, persona };
+      scopes.set(key, hit);
+    }
+    return hit;
+  };
   const invalidate = (tenantId: string) => {
     policies.delete(tenantId);
     for (const k of scopes.keys()) if (k.startsWith(`${tenantId}\u0000`)) scopes.delete(k);
@@ -53,18 +71,20 @@ export function createPolicy(deps: PolicyModuleDeps): PolicyModule {
       return { version, decide: (facts) => decide(document, facts) };
     },
     async toolInScope(tenantId, agentKey, toolName) {
-      const key = `${tenantId}\u0000${agentKey}`;
-      let hit = scopes.get(key);
-      if (!hit || !fresh(hit.at)) {
-        const tools = await ctx.db.withTenant(tenantId, (tx) => agentScope(tx, tenantId, agentKey));
-        trim(scopes);
-        hit = { at: Date.now(), tools };
-        scopes.set(key, hit);
-      }
-      if (hit.tools === null) return undefined;
-      return hit.tools.some((g) => globMatch(g, toolName));
+      const { tools, persona } = await scopeOf(tenantId, agentKey);
+      const lists = [tools, persona?.allowed_tools ?? null].filter((l): l is string[] => l !== null);
+      if (lists.length === 0) return undefined;
+      return lists.every((l) => l.some((g) => globMatch(g, toolName)));
     },
+    personaOf: async (tenantId, agentKey) => (await scopeOf(tenantId, agentKey)).persona,
     invalidate,
     routes: (app) => policyRoutes(app, deps, invalidate),
   };
+}
+
+/** The agent's persona as the verdict sees it, read in the caller's tenant-scoped transaction. */
+export async function personaFactsInTx(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaFacts | undefined> {
+  const p = await personaOfAgent(tx, tenantId, agentKey);
+  if (!p) return undefined;
+  return { id: p.persona_id, version: p.version, allowed_tools: p.allowed_tools, allowed_pii_types: p.allowed_pii_types, overrides: p.overrides };
 }

@@ -20,7 +20,7 @@ import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
 import { createOtlp } from '../otlp/otlp.ts';
 import { createPersonas } from '../personas/personas.ts';
-import { createPolicy } from '../policy/policy.ts';
+import { createPolicy, personaFactsInTx } from '../policy/policy.ts';
 import { reportRoutes } from '../reports/routes.ts';
 import { createReview } from '../review/review.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
@@ -129,6 +129,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
     policyFor: (tenantId) => policy.policyFor(tenantId),
     toolInScope: (tenantId, agentKey, tool) => policy.toolInScope(tenantId, agentKey, tool),
+    personaOf: (tenantId, agentKey) => policy.personaOf(tenantId, agentKey),
     appendInTx,
     pseudonym: (tenantId, kind, value) => ledger.pseudonyms.of(tenantId, kind, value),
     afterInvocation: (_tenantId, _id, prepared) => {
@@ -144,6 +145,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
     policyFor: (tenantId) => policy.policyFor(tenantId),
     toolInScope: (tenantId, agentKey, tool) => policy.toolInScope(tenantId, agentKey, tool),
+    personaOf: (tenantId, agentKey) => policy.personaOf(tenantId, agentKey),
     afterRecorded: (_tenantId, prepared) => {
       if (prepared.some((p) => p.content.some((c) => c.findings === null))) jobs.poke();
     },
@@ -156,6 +158,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
         scan: scanField,
         outputKek,
         policyFor: (tenantId) => policy.policyFor(tenantId),
+        personaInTx: personaFactsInTx,
         now: ctx.now,
       }),
     },

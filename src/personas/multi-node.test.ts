@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { formatSignerKey, generateSignerKey } from '../ledger/note.ts';
+import { type SmtpPeer, startSmtpPeer } from '../mail/testing/smtp-peer.ts';
+import { POLICY_CACHE_MS } from '../policy/policy.ts';
+import { multiProcessSkip, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
+import { createTestDb, type TestDb } from '../testing/test-db.ts';
+
+// Two `agent-ledger serve` processes on one PostgreSQL: a persona changed
+// through one node decides the other node's next event once that node's
+// policy cache (POLICY_CACHE_MS, the mechanism policy and scopes use) is past.
+
+async function call(node: ServerProcess, method: string, path: string, body?: unknown, token?: string) {
+  const res = await fetch(`${node.url}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: () => JSON.parse(text) };
+}
+
+describe('a persona across two server processes', { skip: multiProcessSkip() }, () => {
+  let db: TestDb;
+  let smtp: SmtpPeer;
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  before(async () => {
+    db = await createTestDb('postgres');
+    smtp = await startSmtpPeer();
+    const env = { LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')), SMTP_URL: smtp.url, SIGNUP_LIMIT_PER_IP: '1000' };
+    [a, b] = await Promise.all([startServerProcess({ databaseUrl: db.url, env }), startServerProcess({ databaseUrl: db.url, env })]);
+  });
+  after(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await db?.dispose();
+    await smtp?.close();
+  });
+
+  test("a persona change on one node decides the other node's next event", async () => {
+    const address = `admin@personas-${randomBytes(4).toString('hex')}.multi-node.example`;
+    assert.equal((await call(a, 'POST', '/api/v1/accounts/signup', { email: address })).status, 200);
+    const mail = await smtp.waitFor((m) => m.to.includes(address), 15_000);
+    const code = /\b(\d{6,})\b/.exec(mail.subject)![1]!;
+    const token = (await call(a, 'POST', '/api/v1/accounts/verify', { email: address, code })).json().token as string;
+
+    const created = await call(a, 'POST', '/api/v1/personas', { name: 'Support', allowed_tools: ['kb.*'] }, token);
+    assert.equal(created.status, 201, created.text);
+    const id = created.json().persona_id as string;
+    assert.equal((await call(a, 'PUT', '/api/v1/agents/helpdesk/persona', { persona_id: id }, token)).status, 200);
+    const invoke = async (node: ServerProcess, tool: string) => {
+      const res = await call(node, 'POST', '/api/v1/admin/agents/events/invocation', { agent_key: 'helpdesk', tool_name: tool }, token);
+      assert.equal(res.status, 201, res.text);
+      return res.json().verdict as string;
+    };
+    // B reads (and caches) version 1.
+    assert.equal(await invoke(b, 'kb.search'), 'allow');
+    assert.equal(await invoke(b, 'web.fetch'), 'deny');
+
+    const put = await call(a, 'PUT', `/api/v1/personas/${id}`, { name: 'Support', allowed_tools: ['web.*'] }, token);
+    assert.equal(put.json().version, 2);
+    // A decides with version 2 at once; B after its cache time, on its next event.
+    assert.equal(await invoke(a, 'kb.search'), 'deny');
+    await new Promise((r) => setTimeout(r, POLICY_CACHE_MS + 50));
+    assert.equal(await invoke(b, 'kb.search'), 'deny');
+    assert.equal(await invoke(b, 'web.fetch'), 'allow');
+    const [row] = await db.db.query<{ reasons: string[]; n: number }>(
+      `SELECT reasons, (SELECT count(*)::int FROM rogue_events r WHERE r.agent_key = 'helpdesk') AS n
+       FROM invocations WHERE agent_key = 'helpdesk' AND verdict = 'deny' ORDER BY created_at DESC LIMIT 1`,
+    );
+    assert.deepEqual(row!.reasons, ['tool_out_of_scope', `persona.${id}.v2.tool_out_of_scope`]);
+    assert.equal(row!.n, 3);
+
+    // An agent losing its persona on A is unlimited on B after the same time.
+    assert.equal((await call(a, 'PUT', '/api/v1/agents/helpdesk/persona', { persona_id: null }, token)).status, 200);
+    await new Promise((r) => setTimeout(r, POLICY_CACHE_MS + 50));
+    assert.equal(await invoke(b, 'kb.search'), 'allow');
+  });
+});
