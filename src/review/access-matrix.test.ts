@@ -59,9 +59,13 @@ async function newPersona(w: World): Promise<string> {
   assert.equal(res.statusCode, 201, res.body);
   return json(res).persona_id as string;
 }
-let shared: Promise<string> | undefined;
-/** One persona of workspace A that the read and write rows use (created on first use). */
-const sharedPersona = (w: World) => (shared ??= newPersona(w));
+const shared = new WeakMap<World, Promise<string>>();
+/** One persona of workspace A (per store's world) that the read and write rows use, created on first use. */
+function sharedPersona(w: World): Promise<string> {
+  let p = shared.get(w);
+  if (!p) shared.set(w, (p = newPersona(w)));
+  return p;
+}
 
 const MATRIX: Record<string, Row> = {
   'POST /api/v1/accounts/signup': {
