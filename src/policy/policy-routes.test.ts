@@ -63,7 +63,7 @@ eachStore('policy documents and agent scopes', (get) => {
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: a.token })).json().version, 0);
   });
 
-  test('auditors read the policy they audit and agent scopes, but cannot change them; viewers do neither', async () => {
+  test('auditors and operators read the policy and agent scopes, only admins change them; viewers do neither', async () => {
     const t = get();
     const a = await t.signIn('admin@policy-roles.io');
     const viewer = await addMember(t, a, 'v@policy-roles.io', 'viewer');
@@ -78,7 +78,7 @@ eachStore('policy documents and agent scopes', (get) => {
     assert.equal(agent.statusCode, 200, agent.body);
     assert.deepEqual(agent.json().allowed_tools, ['crm.*']);
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: viewer.token })).statusCode, 403);
-    for (const who of [viewer, auditor]) {
+    for (const who of [viewer, auditor, operator]) {
       const put = await t.request({ method: 'PUT', url: '/api/v1/agents/x/scope', token: who.token, payload: { allowed_tools: [] } });
       assert.equal(put.statusCode, 403);
       const policy = await t.request({ method: 'PUT', url: '/api/v1/policy', token: who.token, payload: { default_verdict: 'allow', rules: [] } });

@@ -10,8 +10,9 @@ import type { PolicyModuleDeps } from './policy.ts';
 import { PolicyDocumentSchema, PolicyView } from './schema.ts';
 import { currentPolicy, saveAgentScope, savePolicy } from './store.ts';
 
-const EDITORS = ['admin', 'operator'] as const;
-/** Auditors read the policy they audit (and agent scopes, on the read side); only editors change them. */
+/** Only admins change the policy and agent scopes: the rules that decide verdicts are a governance decision, not an operator's. */
+const EDITORS = ['admin'] as const;
+/** Auditors read the policy they audit (and agent scopes, on the read side). */
 const READERS = ['admin', 'operator', 'auditor'] as const;
 
 export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleDeps, invalidate: (tenantId: string) => void): Promise<void> {

@@ -129,14 +129,14 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ url: `/api/v1/workspace/ingress-tokens/${randomUUID()}` }),
     expect: adminOnly(404),
   },
-  // Auditors read the policy they audit; only editors change it.
+  // Auditors read the policy they audit; only admins change it (and agent scopes).
   'GET /api/v1/policy': { request: () => ({ url: '/api/v1/policy' }), expect: statuses([200, 200, 403, 200], 200) },
   'GET /api/v1/workspace/settings': { request: () => ({ url: '/api/v1/workspace/settings' }), expect: adminOnly(200) },
   'PATCH /api/v1/workspace/settings': { request: () => ({ url: '/api/v1/workspace/settings', payload: { one_workspace_per_domain: true } }), expect: adminOnly(200) },
-  'PUT /api/v1/policy': { request: () => ({ url: '/api/v1/policy', payload: { default_verdict: 'allow', rules: [REVIEW_PAYMENTS] } }), expect: editors(200) },
+  'PUT /api/v1/policy': { request: () => ({ url: '/api/v1/policy', payload: { default_verdict: 'allow', rules: [REVIEW_PAYMENTS] } }), expect: adminOnly(200) },
   'PUT /api/v1/agents/{agent_key}/scope': {
     request: () => ({ url: '/api/v1/agents/matrix-scoped/scope', payload: { allowed_tools: ['search', 'payments.*'] } }),
-    expect: editors(200),
+    expect: adminOnly(200),
   },
   // Personas: admins write, every role reads; another workspace's admin gets a 404 for A's persona.
   'POST /api/v1/personas': { request: () => ({ url: '/api/v1/personas', payload: { name: fresh('matrix-persona') } }), expect: adminOnly(201) },

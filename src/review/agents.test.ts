@@ -11,7 +11,7 @@ eachStore('read side: agents and rogue events', (getT) => {
     const team = await newTeam(t, 'agents-view');
     const w = team.operator.token;
     await setPolicy(t, team.admin.token, [REVIEW_PAYMENTS, DENY_SHELL]);
-    const scope = await t.request({ method: 'PUT', url: '/api/v1/agents/ops-bot/scope', token: w, payload: { allowed_tools: ['shell.*', 'payments.*', 'search', 'crm.*'] } });
+    const scope = await t.request({ method: 'PUT', url: '/api/v1/agents/ops-bot/scope', token: team.admin.token, payload: { allowed_tools: ['shell.*', 'payments.*', 'search', 'crm.*'] } });
     assert.equal(scope.statusCode, 200, scope.body);
 
     const firstAt = t.clock.now().toISOString();

@@ -17,7 +17,7 @@ export function useReasonText(role: Role) {
   const policy = useQuery({
     queryKey: ['policy'],
     queryFn: () => call(api.GET('/api/v1/policy')),
-    enabled: can.policy(role),
+    enabled: can.readPolicy(role),
     staleTime: 60_000,
   });
   return (id: string): string => {

@@ -5,8 +5,9 @@ export type Role = 'admin' | 'operator' | 'viewer' | 'auditor';
 export const can = {
   seeContent: (r: Role) => r !== 'viewer',
   review: (r: Role) => r === 'admin' || r === 'operator',
-  policy: (r: Role) => r === 'admin' || r === 'operator',
-  scope: (r: Role) => r === 'admin' || r === 'operator',
+  readPolicy: (r: Role) => r !== 'viewer',
+  policy: (r: Role) => r === 'admin',
+  scope: (r: Role) => r === 'admin',
   reports: (r: Role) => r === 'admin' || r === 'auditor',
   admin: (r: Role) => r === 'admin',
 };
