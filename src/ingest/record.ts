@@ -1,5 +1,6 @@
 import type { PlanCaps } from '../config/config.ts';
 import type { Queryable } from '../db/db.ts';
+import { enqueue } from '../jobs/jobs.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { evidenceIdOf } from '../ledger/audit-routes.ts';
 import { LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
@@ -64,19 +65,19 @@ export async function recordInvocation(
   // 2. One statement: count it against today's cap (the conditional upsert
   // refuses at the cap, and then nothing below it writes), register a new
   // agent, take the workspace's next invocation id, insert the invocation with
-  // its content, and enqueue the scan of a tool_output. One round trip per
-  // event while the log head is locked.
+  // its content. One round trip per event while the log head is locked (two
+  // with a tool_output: its scan is enqueued).
   if (caps.invocations_per_day <= 0) return { refused: 'quota_exceeded' };
   const agentIndex = isNew ? log.nextIndex : -1;
   const index = log.nextIndex + (isNew ? 1 : 0);
   const [row] = await tx.query<{ id: number }>(
     `WITH used AS (
-       INSERT INTO usage_daily (tenant_id, day, invocations) VALUES ($1, $23, 1)
+       INSERT INTO usage_daily (tenant_id, day, invocations) VALUES ($1, $22, 1)
        ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + 1
-         WHERE usage_daily.invocations < $24
+         WHERE usage_daily.invocations < $23
        RETURNING 1
      ), agent AS (
-       INSERT INTO agents (tenant_id, agent_key, first_seen_at) SELECT $1, $3, $17 FROM used WHERE $25::boolean
+       INSERT INTO agents (tenant_id, agent_key, first_seen_at) SELECT $1, $2, $16 FROM used WHERE $24::boolean
      ), next_id AS (
        INSERT INTO event_ids (tenant_id, kind, last_id) SELECT $1, 'invocation', 1 FROM used
        ON CONFLICT (tenant_id, kind) DO UPDATE SET last_id = event_ids.last_id + 1
@@ -85,22 +86,18 @@ export async function recordInvocation(
        INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
          principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
          log_index, created_at, review_status, meta_salt)
-       SELECT $1, next_id.last_id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $21, $27
+       SELECT $1, next_id.last_id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $20, $25
        FROM next_id
        RETURNING invocation_id
      ), content AS (
        INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
        SELECT $1, inv.invocation_id, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb, decode(c.sealed, 'hex'), decode(c.sealed_key, 'hex')
-       FROM inv, unnest($18::text[], $19::text[], $20::text[], $22::text[], $28::text[], $29::text[])
+       FROM inv, unnest($17::text[], $18::text[], $19::text[], $21::text[], $26::text[], $27::text[])
          AS c(field, body, salt, findings, sealed, sealed_key)
-     ), job AS (
-       INSERT INTO jobs (tenant_id, kind, payload)
-       SELECT $1, $2, jsonb_build_object('invocation_id', inv.invocation_id) FROM inv WHERE $26::boolean
      )
      SELECT invocation_id AS id FROM inv`,
     [
       tenant,
-      OUTPUT_SCAN_JOB,
       p.agentKey,
       p.mode,
       p.outcome,
@@ -124,7 +121,6 @@ export async function recordInvocation(
       utcDay(now),
       caps.invocations_per_day,
       isNew,
-      p.content.some((c) => c.findings === null),
       Buffer.from(p.metaSalt),
       p.content.map((c) => c.sealed?.sealed.toString('hex') ?? null),
       p.content.map((c) => c.sealed?.wrappedKey.toString('hex') ?? null),
@@ -132,6 +128,8 @@ export async function recordInvocation(
   );
   if (!row) return { refused: 'quota_exceeded' };
   const id = row.id;
+  // tool_output is scanned in the background (DESIGN §4): its job commits with the invocation.
+  if (p.content.some((c) => c.findings === null)) await enqueue(tx, tenant, OUTPUT_SCAN_JOB, [{ invocation_id: id }]);
   // 3. The leaves, at the positions the rows already name.
   if (isNew && log.add({ v: LEAF_VERSION, kind: 'agent_registered', agent: p.agentPseudonym }, now) !== agentIndex) {
     throw new Error('log index moved during an append');

@@ -14,9 +14,18 @@ export interface Job {
  */
 export type JobHandler = (job: Job, claim: (tx: Queryable) => Promise<boolean>) => Promise<void>;
 
-/** Enqueues a job inside the caller's transaction: it exists exactly when the caller's work commits. */
-export async function enqueue(tx: Queryable, tenantId: string, kind: string, payload: Record<string, unknown>): Promise<void> {
-  await tx.query('INSERT INTO jobs (tenant_id, kind, payload) VALUES ($1, $2, $3)', [tenantId, kind, JSON.stringify(payload)]);
+/**
+ * Enqueues jobs of one kind inside the caller's transaction, one per payload,
+ * in one statement: they exist exactly when the caller's work commits. The
+ * jobs table is this module's; other modules enqueue only through here.
+ */
+export async function enqueue(tx: Queryable, tenantId: string, kind: string, payloads: readonly Record<string, unknown>[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await tx.query('INSERT INTO jobs (tenant_id, kind, payload) SELECT $1, $2, p FROM unnest($3::jsonb[]) AS p', [
+    tenantId,
+    kind,
+    payloads.map((p) => JSON.stringify(p)),
+  ]);
 }
 
 export interface WorkerOptions {

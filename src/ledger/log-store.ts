@@ -96,3 +96,17 @@ export async function readEntries(db: Queryable, tenantId: string, start: number
   );
   return rows.map((r) => ({ index: r.idx, leaf: r.leaf, leafHash: new Uint8Array(r.hash ?? []) }));
 }
+
+/**
+ * The entries of the log's first `size` that were appended in [from, to):
+ * their first index and one past their last, or null when there are none
+ * (index log_entries_time).
+ */
+export async function entryRange(db: Queryable, tenantId: string, from: string, to: string, size: number): Promise<{ start: number; end: number } | null> {
+  const [range] = await db.query<{ start: number | null; last: number | null }>(
+    `SELECT min(idx) AS start, max(idx) AS last FROM log_entries
+     WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3 AND idx < $4`,
+    [tenantId, from, to, size],
+  );
+  return range?.start == null || range.last == null ? null : { start: Number(range.start), end: Number(range.last) + 1 };
+}

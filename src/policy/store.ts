@@ -17,6 +17,13 @@ export async function currentPolicy(tx: Queryable, tenantId: string): Promise<Ve
   return row ? { version: row.version, document: row.document, updated_at: row.created_at } : { version: 0, document: DEFAULT_POLICY, updated_at: null };
 }
 
+/** Every version of the workspace's policy with the time it took effect, oldest first (reports: the policies in force). */
+export async function policyVersions(tx: Queryable, tenantId: string): Promise<Array<{ version: number; created_at: Date }>> {
+  return tx.query<{ version: number; created_at: Date }>('SELECT version, created_at FROM policies WHERE tenant_id = $1 ORDER BY version', [
+    tenantId,
+  ]);
+}
+
 /** Stores a new version. Versions of one workspace are serialized by a transaction-scoped advisory lock. */
 export async function savePolicy(tx: Queryable, tenantId: string, document: PolicyDocument, by: string, now: Date): Promise<VersionedPolicy> {
   await tx.query("SELECT pg_advisory_xact_lock(hashtext('agent-ledger policy ' || $1))", [tenantId]);

@@ -1,5 +1,7 @@
 import type { Queryable } from '../db/db.ts';
 import { categoryOf } from '../detect/index.ts';
+import { entryRange } from '../ledger/log-store.ts';
+import { policyVersions } from '../policy/store.ts';
 import { bump, emptyTotals, normalizeTotals, OPEN_ITEMS_LIMIT, type Period, type ReportFacts } from './facts.ts';
 import { policiesInForce } from './recount.ts';
 
@@ -14,7 +16,7 @@ export async function factsFromTables(tx: Queryable, tenantId: string, period: P
   const totals = emptyTotals();
 
   const groups = await tx.query<{ agent_key: string; verdict: string; mode: string; n: number }>(
-    `SELECT agent_key, verdict, mode, count(*)::int AS n FROM invocations i WHERE ${invWhere} GROUP BY 1, 2, 3`,
+    `SELECT agent_key, verdict, mode, count(*)::int AS n FROM ingest_read.invocations i WHERE ${invWhere} GROUP BY 1, 2, 3`,
     args,
   );
   for (const g of groups) {
@@ -25,7 +27,7 @@ export async function factsFromTables(tx: Queryable, tenantId: string, period: P
   }
 
   const rogue = await tx.query<{ event_type: string; n: number }>(
-    `SELECT event_type, count(*)::int AS n FROM rogue_events
+    `SELECT event_type, count(*)::int AS n FROM ingest_read.rogue_events
      WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3 AND log_index < $4 GROUP BY 1`,
     args,
   );
@@ -36,8 +38,8 @@ export async function factsFromTables(tx: Queryable, tenantId: string, period: P
 
   const findings = await tx.query<{ type: string; n: number }>(
     `SELECT f->>'type' AS type, count(*)::int AS n
-     FROM invocations i
-     JOIN invocation_content c ON c.tenant_id = i.tenant_id AND c.invocation_id = i.invocation_id
+     FROM ingest_read.invocations i
+     JOIN ingest_read.invocation_content c ON c.tenant_id = i.tenant_id AND c.invocation_id = i.invocation_id
      CROSS JOIN LATERAL jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f
      WHERE ${invWhere} GROUP BY 1`,
     args,
@@ -49,26 +51,18 @@ export async function factsFromTables(tx: Queryable, tenantId: string, period: P
   }
 
   const reviewRows = await tx.query<{ review_status: 'pending' | 'approved' | 'rejected'; n: number }>(
-    `SELECT review_status, count(*)::int AS n FROM invocations i WHERE ${invWhere} AND review_status IS NOT NULL GROUP BY 1`,
+    `SELECT review_status, count(*)::int AS n FROM ingest_read.invocations i WHERE ${invWhere} AND review_status IS NOT NULL GROUP BY 1`,
     args,
   );
   const open = await tx.query<{ invocation_id: number }>(
-    `SELECT invocation_id FROM invocations i WHERE ${invWhere} AND review_status = 'pending' ORDER BY invocation_id LIMIT $5`,
+    `SELECT invocation_id FROM ingest_read.invocations i WHERE ${invWhere} AND review_status = 'pending' ORDER BY invocation_id LIMIT $5`,
     [...args, OPEN_ITEMS_LIMIT],
   );
   const reviews = { pending: 0, approved: 0, rejected: 0, open_items: open.map((o) => o.invocation_id) };
   for (const r of reviewRows) reviews[r.review_status] = r.n;
 
-  const versions = await tx.query<{ version: number; created_at: Date }>(
-    'SELECT version, created_at FROM policies WHERE tenant_id = $1 ORDER BY version',
-    [tenantId],
-  );
-
-  const [range] = await tx.query<{ start: number | null; last: number | null }>(
-    `SELECT min(idx) AS start, max(idx) AS last FROM log_entries
-     WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3 AND idx < $4`,
-    args,
-  );
+  const versions = await policyVersions(tx, tenantId);
+  const entries = await entryRange(tx, tenantId, period.from, period.to, logSize);
   return {
     totals: normalizeTotals(totals),
     reviews,
@@ -76,6 +70,6 @@ export async function factsFromTables(tx: Queryable, tenantId: string, period: P
       versions.map((v) => ({ version: v.version, time: v.created_at.toISOString() })),
       period,
     ),
-    entries: range?.start == null || range.last == null ? null : { start: range.start, end: range.last + 1 },
+    entries,
   };
 }

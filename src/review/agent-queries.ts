@@ -2,8 +2,8 @@ import type { Queryable } from '../db/db.ts';
 import type { RiskInputs } from './risk.ts';
 
 // Agents as the read side sees them: registered by their first invocation
-// (ingest's agents table) or named by a rogue event. Their counts come from
-// the per-agent counters the 0060 triggers keep (agent_activity,
+// (ingest_read.agents) or named by a rogue event. Their counts come from the
+// per-agent counters ingest's triggers keep (ingest_read.agent_activity,
 // agent_rogue_activity), never from scanning an agent's history.
 
 export interface AgentTotals extends RiskInputs {
@@ -15,7 +15,7 @@ export interface AgentTotals extends RiskInputs {
 
 // Sums over one agent's counter rows (correlated on `k.agent_key`).
 const TOTALS = `
-  LEFT JOIN agents a ON a.tenant_id = $1 AND a.agent_key = k.agent_key
+  LEFT JOIN ingest_read.agents a ON a.tenant_id = $1 AND a.agent_key = k.agent_key
   LEFT JOIN LATERAL (
     SELECT coalesce(sum(invocations), 0)::bigint AS invocations,
            coalesce(sum(invocations) FILTER (WHERE verdict = 'deny' AND mode <> 'shadow'), 0)::bigint AS denies,
@@ -23,10 +23,10 @@ const TOTALS = `
            coalesce(sum(pii_findings), 0)::bigint AS pii_findings,
            coalesce(sum(invocations - pii_invocations) FILTER (WHERE verdict = 'allow'), 0)::bigint AS clean_invocations,
            min(first_at) AS first_at, max(last_at) AS last_at
-    FROM agent_activity WHERE tenant_id = $1 AND agent_key = k.agent_key) act ON true
+    FROM ingest_read.agent_activity WHERE tenant_id = $1 AND agent_key = k.agent_key) act ON true
   LEFT JOIN LATERAL (
     SELECT coalesce(sum(events), 0)::bigint AS rogue_events, min(first_at) AS first_at, max(last_at) AS last_at
-    FROM agent_rogue_activity WHERE tenant_id = $1 AND agent_key = k.agent_key) rog ON true`;
+    FROM ingest_read.agent_rogue_activity WHERE tenant_id = $1 AND agent_key = k.agent_key) rog ON true`;
 
 const TOTAL_COLUMNS = `k.agent_key,
   least(a.first_seen_at, act.first_at, rog.first_at) AS first_seen_at,
@@ -39,9 +39,9 @@ export function agentListQuery(tenantId: string, after: string | null, limit: nu
   // 2·(limit+1) keys whatever the number of agents.
   const sql = `WITH k AS (
     SELECT agent_key FROM (
-      (SELECT agent_key FROM agents WHERE tenant_id = $1 AND agent_key > $2 ORDER BY agent_key LIMIT $3)
+      (SELECT agent_key FROM ingest_read.agents WHERE tenant_id = $1 AND agent_key > $2 ORDER BY agent_key LIMIT $3)
       UNION
-      (SELECT DISTINCT agent_key FROM agent_rogue_activity WHERE tenant_id = $1 AND agent_key > $2 ORDER BY agent_key LIMIT $3)
+      (SELECT DISTINCT agent_key FROM ingest_read.agent_rogue_activity WHERE tenant_id = $1 AND agent_key > $2 ORDER BY agent_key LIMIT $3)
     ) u ORDER BY agent_key LIMIT $3
   )
   SELECT ${TOTAL_COLUMNS} FROM k ${TOTALS}
@@ -70,11 +70,11 @@ export async function agentDetail(tx: Queryable, tenantId: string, agentKey: str
   const [totals] = await tx.query<AgentTotals & Record<string, unknown>>(q.sql, q.params);
   if (!totals || totals.first_seen_at === null) return null;
   const activity = await tx.query<{ verdict: string; mode: string; outcome: string; invocations: number }>(
-    'SELECT verdict, mode, outcome, invocations FROM agent_activity WHERE tenant_id = $1 AND agent_key = $2 AND invocations > 0',
+    'SELECT verdict, mode, outcome, invocations FROM ingest_read.agent_activity WHERE tenant_id = $1 AND agent_key = $2 AND invocations > 0',
     [tenantId, agentKey],
   );
   const rogue = await tx.query<{ event_type: string; events: number }>(
-    'SELECT event_type, events FROM agent_rogue_activity WHERE tenant_id = $1 AND agent_key = $2 AND events > 0 ORDER BY event_type',
+    'SELECT event_type, events FROM ingest_read.agent_rogue_activity WHERE tenant_id = $1 AND agent_key = $2 AND events > 0 ORDER BY event_type',
     [tenantId, agentKey],
   );
   return { totals, activity, rogue };

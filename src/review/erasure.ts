@@ -20,7 +20,7 @@ export async function eraseReviewNotes(
     `UPDATE reviews r SET note = NULL, note_salt = NULL, note_erased_at = $8
      WHERE r.tenant_id = $1 AND r.invocation_id IN (
        SELECT x.invocation_id FROM reviews x
-       JOIN invocations i ON i.tenant_id = x.tenant_id AND i.invocation_id = x.invocation_id
+       JOIN ingest_read.invocations i ON i.tenant_id = x.tenant_id AND i.invocation_id = x.invocation_id
        WHERE x.tenant_id = $1 AND x.note_erased_at IS NULL
          AND ($2::text IS NULL OR i.principal_id = $2)
          AND ($3::text IS NULL OR i.agent_key = $3)

@@ -3,9 +3,9 @@ import { evidenceIdOf } from '../ledger/audit-routes.ts';
 import type { Finding } from '../policy/engine.ts';
 import { isoMicros, microsOf, type TimeKey, Where } from './cursor.ts';
 
-// The read side's queries of ingest's invocation tables. Each runs in a
-// tenant-scoped transaction (row-level security) and filters by tenant_id
-// itself too. Lists are newest first with keyset paging on
+// The read side's queries of invocations, through ingest's read contract
+// (the views ingest_read.*, migration 0089). Each runs in a tenant-scoped
+// transaction (row-level security) and filters by tenant_id itself too. Lists are newest first with keyset paging on
 // (created_at, invocation_id); each filter has an index that yields rows in
 // that order (migrations/0060_review.sql), so a page reads limit+1 rows.
 
@@ -71,12 +71,12 @@ export function invocationListQuery(
   const lim = w.param(limit + 1);
   const sql = `SELECT ${INVOCATION_COLUMNS}${extra.columns ? `, ${extra.columns}` : ''}
 FROM (
-  SELECT tenant_id, invocation_id, created_at FROM invocations
+  SELECT tenant_id, invocation_id, created_at FROM ingest_read.invocations
   WHERE ${w.sql()}
   ORDER BY created_at DESC, invocation_id DESC
   LIMIT ${lim}
 ) k
-JOIN invocations i ON i.tenant_id = k.tenant_id AND i.invocation_id = k.invocation_id${extra.join ? `\n${extra.join}` : ''}
+JOIN ingest_read.invocations i ON i.tenant_id = k.tenant_id AND i.invocation_id = k.invocation_id${extra.join ? `\n${extra.join}` : ''}
 ORDER BY k.created_at DESC, k.invocation_id DESC`;
   return { sql, params: w.params };
 }
@@ -118,7 +118,7 @@ export interface InvocationDetailRow extends InvocationRow {
 export async function findInvocation(tx: Queryable, tenantId: string, id: number): Promise<InvocationDetailRow | null> {
   const [row] = await tx.query<InvocationDetailRow & Record<string, unknown>>(
     `SELECT ${INVOCATION_COLUMNS}, i.output_scan_reasons, i.output_scanned_at
-     FROM invocations i WHERE i.tenant_id = $1 AND i.invocation_id = $2`,
+     FROM ingest_read.invocations i WHERE i.tenant_id = $1 AND i.invocation_id = $2`,
     [tenantId, id],
   );
   return row ?? null;
@@ -139,7 +139,7 @@ const FIELD_ORDER = ['prompt', 'response', 'context', 'tool_input', 'tool_output
 export async function invocationContent(tx: Queryable, tenantId: string, id: number, withText: boolean): Promise<ContentRow[]> {
   const rows = await tx.query<ContentRow & Record<string, unknown>>(
     `SELECT field, ${withText ? 'body' : 'NULL::text AS body'}, findings, erased_at
-     FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2`,
+     FROM ingest_read.invocation_content WHERE tenant_id = $1 AND invocation_id = $2`,
     [tenantId, id],
   );
   return rows.sort((a, b) => FIELD_ORDER.indexOf(a.field) - FIELD_ORDER.indexOf(b.field));
@@ -175,12 +175,12 @@ export async function invocationTrace(
   const cols = `invocation_id, parent_invocation_id, agent_key, tool_name, mode, outcome, verdict, log_index, created_at,
     ${microsOf('created_at')} AS created_us`;
   const rows = await tx.query<TraceRow & Record<string, unknown>>(
-    `(SELECT 'parent' AS rel, ${cols} FROM invocations WHERE tenant_id = $1 AND invocation_id = $3::bigint)
+    `(SELECT 'parent' AS rel, ${cols} FROM ingest_read.invocations WHERE tenant_id = $1 AND invocation_id = $3::bigint)
      UNION ALL
-     (SELECT 'child', ${cols} FROM invocations WHERE tenant_id = $1 AND parent_invocation_id = $2
+     (SELECT 'child', ${cols} FROM ingest_read.invocations WHERE tenant_id = $1 AND parent_invocation_id = $2
       ORDER BY created_at, invocation_id LIMIT $5)
      UNION ALL
-     (SELECT 'sibling', ${cols} FROM invocations WHERE tenant_id = $1 AND correlation_id = $4::text AND invocation_id <> $2
+     (SELECT 'sibling', ${cols} FROM ingest_read.invocations WHERE tenant_id = $1 AND correlation_id = $4::text AND invocation_id <> $2
       ORDER BY created_at, invocation_id LIMIT $5)`,
     [tenantId, inv.invocation_id, inv.parent_invocation_id, inv.correlation_id, TRACE_LIMIT + 1],
   );

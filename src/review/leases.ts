@@ -24,7 +24,7 @@ export async function leaseNext(
   const expires = new Date(now.getTime() + LEASE_MINUTES * 60_000);
   for (let attempt = 0; attempt < 5; attempt++) {
     const [next] = await tx.query<{ invocation_id: string | number }>(
-      `SELECT i.invocation_id FROM invocations i
+      `SELECT i.invocation_id FROM ingest_read.invocations i
        WHERE i.tenant_id = $1 AND i.review_status = 'pending' AND NOT (i.invocation_id = ANY($3::bigint[]))
          AND NOT EXISTS (SELECT 1 FROM review_leases l WHERE l.tenant_id = i.tenant_id AND l.invocation_id = i.invocation_id
                            AND l.expires_at > $2 AND l.account_id <> $4)
@@ -66,7 +66,7 @@ export async function leasedByOther(tx: Queryable, tenantId: string, invocationI
 /** Pending items in the queue (for the reviewer's progress). */
 export async function pendingCount(tx: Queryable, tenantId: string): Promise<number> {
   const [r] = await tx.query<{ n: string | number }>(
-    "SELECT count(*) AS n FROM invocations WHERE tenant_id = $1 AND review_status = 'pending'",
+    "SELECT count(*) AS n FROM ingest_read.invocations WHERE tenant_id = $1 AND review_status = 'pending'",
     [tenantId],
   );
   return Number(r?.n ?? 0);

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/db.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import { lockReviewStatus, setReviewStatus } from '../ingest/review-status.ts';
 import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { TimeKey } from './cursor.ts';
 import { type InvocationRow, invocationListQuery } from './invocation-queries.ts';
@@ -58,12 +59,9 @@ export async function decideReview(
   input: { tenantId: string; invocationId: number; decision: Decision; note: string; by: string; now: Date },
 ): Promise<DecideResult> {
   const { tenantId, invocationId, decision, note, by, now } = input;
-  const [inv] = await tx.query<{ review_status: string | null }>(
-    'SELECT review_status FROM invocations WHERE tenant_id = $1 AND invocation_id = $2 FOR UPDATE',
-    [tenantId, invocationId],
-  );
-  if (!inv) return { ok: false, reason: 'not_found' };
-  if (inv.review_status !== 'pending') return { ok: false, reason: 'not_pending', status: inv.review_status };
+  const current = await lockReviewStatus(tx, tenantId, invocationId);
+  if (current === undefined) return { ok: false, reason: 'not_found' };
+  if (current !== 'pending') return { ok: false, reason: 'not_pending', status: current };
   const salt = newSalt();
   const status = decision === 'approve' ? 'approved' : 'rejected';
   const index = log.add(
@@ -71,13 +69,11 @@ export async function decideReview(
     now,
   );
   await tx.query(
-    `WITH r AS (
-       INSERT INTO reviews (tenant_id, invocation_id, decision, note, note_salt, decided_by, decided_at, log_index)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     )
-     UPDATE invocations SET review_status = $9 WHERE tenant_id = $1 AND invocation_id = $2`,
-    [tenantId, invocationId, decision, note, Buffer.from(salt), by, now, index, status],
+    `INSERT INTO reviews (tenant_id, invocation_id, decision, note, note_salt, decided_by, decided_at, log_index)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [tenantId, invocationId, decision, note, Buffer.from(salt), by, now, index],
   );
+  await setReviewStatus(tx, tenantId, invocationId, status);
   return { ok: true, status, review: { decision, note, decided_by: by, decided_at: now, log_index: index } };
 }
 

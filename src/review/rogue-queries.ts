@@ -38,7 +38,7 @@ export function rogueListQuery(tenantId: string, f: RogueFilters, after: TimeKey
   const lim = w.param(limit + 1);
   const sql = `SELECT rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id, severity, source, invocation_id,
   log_index, created_at, ${microsOf('created_at')} AS created_us
-FROM rogue_events
+FROM ingest_read.rogue_events
 WHERE ${w.sql()}
 ORDER BY created_at DESC, rogue_event_id DESC
 LIMIT ${lim}`;

@@ -20,7 +20,7 @@ export interface StatsRow {
 export async function verdictStats(tx: Queryable, tenantId: string, since: Date, until: Date, bucket: Bucket): Promise<StatsRow[]> {
   const rows = await tx.query<{ b: Date; verdict: string; n: string | number }>(
     `SELECT date_bin($4::interval, created_at, $2::timestamptz) AS b, verdict, count(*) AS n
-     FROM invocations WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3
+     FROM ingest_read.invocations WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3
      GROUP BY 1, 2`,
     [tenantId, since, until, bucket === 'hour' ? '1 hour' : '1 day'],
   );
