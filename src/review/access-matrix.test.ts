@@ -159,6 +159,12 @@ const MATRIX: Record<string, Row> = {
     request: async (w) => ({ url: '/api/v1/agents/matrix-persona-agent/persona', payload: { persona_id: await sharedPersona(w) } }),
     expect: adminOnly(200, 404),
   },
+  'GET /api/v1/workspace/judges': { request: () => ({ url: '/api/v1/workspace/judges' }), expect: statuses([200, 403, 403, 200], 200) },
+  'PUT /api/v1/workspace/judges': {
+    request: () => ({ url: '/api/v1/workspace/judges', payload: { judges: [{ name: 'j', base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key: 'k' }], quorum: 'majority', auto_resolve: false } }),
+    expect: adminOnly(200),
+    check: (res) => assert.ok(!res.body.includes('"api_key"')),
+  },
   'GET /api/v1/audit/checkpoint': {
     request: () => ({ url: '/api/v1/audit/checkpoint' }),
     expect: everyRole(200),

@@ -19,6 +19,7 @@ import { JobWorker } from '../jobs/jobs.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
 import { createOtlp } from '../otlp/otlp.ts';
+import { judgeRoutes } from '../judges/judges.ts';
 import { createPersonas } from '../personas/personas.ts';
 import { createPolicy, personaFactsInTx } from '../policy/policy.ts';
 import { reportRoutes } from '../reports/routes.ts';
@@ -184,6 +185,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       (a) => otlp.routes(a),
       (a) => policy.routes(a),
       (a) => personas.routes(a),
+      (a) => judgeRoutes(a, { ctx, appendInTx, kek: deriveSecret(signingKey.key, 'judge-api-keys') }),
       (a) => ledger.routes(a),
       (a) => reportRoutes(a, ctx, ledger),
       (a) => retentionRoutes(a, retentionDeps),

@@ -1,0 +1,140 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../core/context.ts';
+import { unprocessable } from '../core/problems.ts';
+import type { Queryable } from '../db/db.ts';
+import { accountOf } from '../http/auth.ts';
+import { bearer, problems } from '../http/schemas.ts';
+import type { LogEntry } from '../ledger/append.ts';
+import { LEAF_VERSION } from '../ledger/leaf.ts';
+import { sealKey } from './secret-box.ts';
+
+// The judge panel of a workspace (issue 17): its configuration. Keys are
+// sealed at rest (secret-box.ts) and no endpoint returns them. The judging
+// itself (background job, quota) is not built yet.
+
+export interface JudgesDeps {
+  ctx: AppContext;
+  /** Derived from the service secret; never stored. */
+  kek: Uint8Array;
+  appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
+}
+
+interface StoredJudge {
+  name: string;
+  base_url: string;
+  model: string;
+  api_key_sealed: string | null;
+}
+
+const Quorum = Type.Union([Type.Literal('majority'), Type.Literal('unanimous_to_deny')]);
+const JudgeIn = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64 }),
+    base_url: Type.String({ minLength: 1, maxLength: 2048, pattern: '^https?://', description: 'OpenAI-compatible: POST {base_url}/chat/completions' }),
+    model: Type.String({ minLength: 1, maxLength: 200 }),
+    api_key: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'Stored encrypted, never returned; omitted: the key of the judge of that name is kept' })),
+  },
+  { additionalProperties: false },
+);
+const PanelIn = Type.Object(
+  { judges: Type.Array(JudgeIn, { minItems: 1, maxItems: 5 }), quorum: Quorum, auto_resolve: Type.Boolean() },
+  { additionalProperties: false },
+);
+const PanelView = Type.Object({
+  judges: Type.Array(Type.Object({ name: Type.String(), base_url: Type.String(), model: Type.String(), api_key_set: Type.Boolean() })),
+  quorum: Quorum,
+  auto_resolve: Type.Boolean(),
+  updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+type Row = { judges: StoredJudge[]; quorum: 'majority' | 'unanimous_to_deny'; auto_resolve: boolean; updated_at: Date };
+
+async function panelOf(tx: Queryable, tenantId: string): Promise<Row | null> {
+  const [row] = await tx.query<Row & Record<string, unknown>>(
+    'SELECT judges, quorum, auto_resolve, updated_at FROM judge_panels WHERE tenant_id = $1',
+    [tenantId],
+  );
+  return row ?? null;
+}
+
+function view(row: Row | null) {
+  if (!row) return { judges: [], quorum: 'majority' as const, auto_resolve: false, updated_at: null };
+  return {
+    judges: row.judges.map((j) => ({ name: j.name, base_url: j.base_url, model: j.model, api_key_set: j.api_key_sealed !== null })),
+    quorum: row.quorum,
+    auto_resolve: row.auto_resolve,
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export async function judgeRoutes(fastify: FastifyInstance, deps: JudgesDeps): Promise<void> {
+  const { ctx } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['judges'];
+
+  app.get(
+    '/api/v1/workspace/judges',
+    {
+      config: { auth: 'account', roles: ['admin', 'auditor'] },
+      schema: { tags, summary: "The workspace's judge panel (admin, auditor); keys are never returned", security: bearer, response: { 200: PanelView, ...problems(401, 403) } },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      return view(await ctx.readDb.withTenant(me.tenantId, (tx) => panelOf(tx, me.tenantId)));
+    },
+  );
+
+  app.put(
+    '/api/v1/workspace/judges',
+    {
+      config: { auth: 'account', roles: ['admin'], write: true },
+      schema: {
+        tags,
+        summary: 'Replace the judge panel (admin): 1-5 OpenAI-compatible endpoints; API keys stored encrypted',
+        description: 'Appends a `judge_panel_change` leaf (judge count, quorum, auto_resolve; no names, URLs or keys).',
+        security: bearer,
+        body: PanelIn,
+        response: { 200: PanelView, ...problems(400, 401, 402, 403, 422) },
+      },
+    },
+    async (req) => {
+      const me = accountOf(req);
+      const body = req.body;
+      const seen = new Set<string>();
+      body.judges.forEach((j, i) => {
+        if (seen.has(j.name)) throw unprocessable('Judge names must be unique.', [{ field: `/judges/${i}/name`, message: 'duplicates an earlier judge' }]);
+        seen.add(j.name);
+      });
+      const now = ctx.now();
+      const row = await ctx.db.withTenant(me.tenantId, async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock(hashtext('agent-ledger judges ' || $1))", [me.tenantId]);
+        const before = await panelOf(tx, me.tenantId);
+        const kept = new Map((before?.judges ?? []).map((j) => [j.name, j.api_key_sealed]));
+        const judges: StoredJudge[] = body.judges.map((j) => ({
+          name: j.name,
+          base_url: j.base_url,
+          model: j.model,
+          api_key_sealed: j.api_key !== undefined ? sealKey(deps.kek, me.tenantId, j.name, j.api_key) : (kept.get(j.name) ?? null),
+        }));
+        await tx.query(
+          `INSERT INTO judge_panels (tenant_id, judges, quorum, auto_resolve, updated_by, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (tenant_id) DO UPDATE SET judges = EXCLUDED.judges, quorum = EXCLUDED.quorum, auto_resolve = EXCLUDED.auto_resolve,
+             updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
+          [me.tenantId, JSON.stringify(judges), body.quorum, body.auto_resolve, me.accountId, now],
+        );
+        await deps.appendInTx(tx, me.tenantId, {
+          v: LEAF_VERSION,
+          kind: 'judge_panel_change',
+          judges: judges.length,
+          quorum: body.quorum,
+          auto_resolve: body.auto_resolve,
+          by_account_id: me.accountId,
+        });
+        return { judges, quorum: body.quorum, auto_resolve: body.auto_resolve, updated_at: now };
+      });
+      return view(row);
+    },
+  );
+}
