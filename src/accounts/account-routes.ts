@@ -2,14 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../core/context.ts';
-import { HttpProblem, notFound } from '../core/problems.ts';
+import { notFound } from '../core/problems.ts';
 import { limiter } from '../http/rate-limit.ts';
 import { bearer, problems, Uuid } from '../http/schemas.ts';
 import { accountOf } from '../http/auth.ts';
 import { issueApiToken, listOwnTokens, revokeApiToken } from './api-tokens.ts';
 import type { AppendAudit, UsageSource } from './deps.ts';
 import { accountView, displayNameOf, getWorkspace } from './directory.ts';
-import { normalizeEmail } from './email-domains.ts';
+import { normalizeEmail, requireEmail } from './email-domains.ts';
 import { planView } from './plan-view.ts';
 import { AccountSchema, Email, IssuedTokenSchema, PlanViewSchema, TokenListItem } from './schemas.ts';
 import { invalidCode, requestCode, verifyCode } from './signin.ts';
@@ -51,12 +51,7 @@ export async function accountRoutes(fastify: FastifyInstance, deps: AccountRoute
       ],
     },
     async (req) => {
-      const norm = normalizeEmail(req.body.email);
-      if (!norm) {
-        throw new HttpProblem('unprocessable', 'The e-mail address is not valid.', {
-          errors: [{ field: '/email', message: 'must be a valid e-mail address' }],
-        });
-      }
+      const norm = requireEmail(req.body.email);
       await requestCode(deps, norm.email, norm.domain);
       return { status: 'verification_sent' as const };
     },

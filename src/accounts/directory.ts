@@ -38,14 +38,6 @@ export async function findAccountByEmail(db: Queryable, email: string): Promise<
   return row ?? null;
 }
 
-export async function findAccount(db: Queryable, tenantId: string, accountId: string): Promise<Account | null> {
-  const [row] = await db.query<Account & Record<string, unknown>>(
-    `SELECT ${ACCOUNT_COLS} FROM accounts WHERE tenant_id = $1 AND account_id = $2`,
-    [tenantId, accountId],
-  );
-  return row ?? null;
-}
-
 export async function getWorkspace(db: Queryable, tenantId: string): Promise<Workspace | null> {
   const [row] = await db.query<Workspace & Record<string, unknown>>(
     `SELECT tenant_id, display_name, domain, plan_tier, subscription_status, trial_ends_at, created_at

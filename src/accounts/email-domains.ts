@@ -13,6 +13,7 @@
 // registry second levels under two-letter country TLDs (`co.uk`, `com.br`, …).
 import { createRequire } from 'node:module';
 import { domainToASCII } from 'node:url';
+import { unprocessable } from '../core/problems.ts';
 
 export interface NormalizedEmail {
   /** `local@domain`, lowercase, domain in ASCII (punycode), no trailing dot. */
@@ -131,4 +132,11 @@ export function isPersonalDomain(domain: string): boolean {
     candidate = candidate.slice(candidate.indexOf('.') + 1);
   }
   return false;
+}
+
+/** The address a route was given, normalized; a 422 naming /email when it is not one. */
+export function requireEmail(email: string): NormalizedEmail {
+  const norm = normalizeEmail(email);
+  if (!norm) throw unprocessable('The e-mail address is not valid.', [{ field: '/email', message: 'must be a valid e-mail address' }]);
+  return norm;
 }

@@ -2,8 +2,6 @@ import type { Config, PlanCaps, PlanTier } from '../config/config.ts';
 import type { AccountStatus } from '../core/identity.ts';
 
 export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'unpaid' | 'canceled';
-export const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due', 'unpaid', 'canceled'];
-export const PLAN_TIERS: readonly PlanTier[] = ['free', 'team', 'enterprise'];
 
 export interface WorkspacePlan {
   plan_tier: PlanTier;

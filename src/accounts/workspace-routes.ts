@@ -4,10 +4,10 @@ import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
 import { PageQuery } from '../http/schemas.ts';
 import { decodeCursor, page } from '../core/paging.ts';
-import { HttpProblem, notFound } from '../core/problems.ts';
+import { notFound } from '../core/problems.ts';
 import { bearer, problems, Uuid } from '../http/schemas.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
-import { normalizeEmail } from './email-domains.ts';
+import { requireEmail } from './email-domains.ts';
 import { invitationMail } from './invitation-mail.ts';
 import { cancelInvitation, changeRole, invite, listMembers, listOpenInvitations, removeMember } from './members.ts';
 import { Email, InvitationSchema, MemberSchema, RoleSchema } from './schemas.ts';
@@ -73,12 +73,7 @@ export async function workspaceRoutes(fastify: FastifyInstance, deps: AccountRou
     },
     async (req, reply) => {
       const me = accountOf(req);
-      const norm = normalizeEmail(req.body.email);
-      if (!norm) {
-        throw new HttpProblem('unprocessable', 'The e-mail address is not valid.', {
-          errors: [{ field: '/email', message: 'must be a valid e-mail address' }],
-        });
-      }
+      const norm = requireEmail(req.body.email);
       const inv = await ctx.db.transaction(async (tx) => {
         const created = await invite(tx, me.tenantId, norm.email, req.body.role, me.accountId, ctx.now());
         await deps.appendAudit(tx, me.tenantId, {

@@ -33,14 +33,6 @@ export const TENANT_ROLE = 'agent_ledger_tenant';
 
 export const TENANT_SCOPE_SQL = `SELECT set_config('role', '${TENANT_ROLE}', true), set_config('app.tenant_id', $1, true)`;
 
-/** PostgreSQL error codes the modules react to. */
-export const PgCode = {
-  uniqueViolation: '23505',
-  foreignKeyViolation: '23503',
-  serializationFailure: '40001',
-  deadlockDetected: '40P01',
-} as const;
-
 export function pgErrorCode(err: unknown): string | undefined {
   if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code;
   return undefined;

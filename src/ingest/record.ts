@@ -2,7 +2,7 @@ import type { PlanCaps } from '../config/config.ts';
 import type { Queryable } from '../db/db.ts';
 import { enqueue } from '../jobs/jobs.ts';
 import type { OpenAppend } from '../ledger/append.ts';
-import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import { evidenceIdOf } from '../ledger/evidence.ts';
 import { LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import { metaCommitment } from './metadata.ts';
 import type { PreparedInvocation, RogueInput } from './prepare.ts';

@@ -8,6 +8,7 @@ import { bearer, problems } from '../http/schemas.ts';
 import { encodeBase64 } from './bytes.ts';
 import { latestCheckpoint, type StoredCheckpoint } from './checkpoints.ts';
 import type { LedgerModule } from './ledger.ts';
+import { evidenceIndex } from './evidence.ts';
 import { readEntries, readHead, readNodes } from './log-store.ts';
 import { consistencyNeeds, consistencyProof, inclusionNeeds, inclusionProof } from './merkle.ts';
 
@@ -241,13 +242,4 @@ export async function latestOrSignNow(ctx: AppContext, ledger: LedgerModule, ten
     if (cp && cp.size >= head.size) return cp;
     return ledger.signNow(tx, tenantId);
   });
-}
-
-/** Evidence ids are 1-based log positions: positive integers, as API.md asks. */
-export function evidenceIdOf(index: number): number {
-  return index + 1;
-}
-
-export function evidenceIndex(evidenceId: number): number {
-  return evidenceId - 1;
 }

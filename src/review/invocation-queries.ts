@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import { evidenceIdOf } from '../ledger/evidence.ts';
 import type { Finding } from '../policy/engine.ts';
 import { isoMicros, microsOf, type TimeKey, Where } from './cursor.ts';
 

@@ -4,7 +4,7 @@ import { accountOf } from '../http/auth.ts';
 import { notFound, unprocessable } from '../core/problems.ts';
 import { Type } from 'typebox';
 import { bearer, problems, Timestamp } from '../http/schemas.ts';
-import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import { evidenceIdOf } from '../ledger/evidence.ts';
 import { READERS, seesContent } from './access.ts';
 import { checkRange, checkText, decodeTimeKey, timePage } from './cursor.ts';
 import {

@@ -5,7 +5,7 @@ import { conflict, notFound, unprocessable } from '../core/problems.ts';
 import { bearer, problems, Timestamp } from '../http/schemas.ts';
 import { Type } from 'typebox';
 import { scanField } from '../detect/index.ts';
-import { evidenceIdOf } from '../ledger/audit-routes.ts';
+import { evidenceIdOf } from '../ledger/evidence.ts';
 import { READERS, REVIEWERS, seesContent } from './access.ts';
 import { decodeTimeKey, timePage } from './cursor.ts';
 import { invocationSummary } from './invocation-queries.ts';
