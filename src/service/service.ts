@@ -19,7 +19,7 @@ import { JobWorker } from '../jobs/jobs.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
 import { createOtlp } from '../otlp/otlp.ts';
-import { judgeRoutes } from '../judges/judges.ts';
+import { judgeRoutes } from '../judges/routes.ts';
 import { createPersonas } from '../personas/personas.ts';
 import { createPolicy, personaFactsInTx } from '../policy/policy.ts';
 import { reportRoutes } from '../reports/routes.ts';
