@@ -1,107 +1,175 @@
 // Ingest throughput for one workspace over real HTTP: a spawned `agent-ledger
-// serve` (PGlite or PostgreSQL), driven by autocannon from this process.
+// serve` (PGlite and/or PostgreSQL), driven by autocannon from this process,
+// against a no-op Fastify route (bench/lib/noop-server.ts, its own process)
+// measured in the same run.
 //
-//   ./node_modules/.bin/node bench/ingest.ts [--store pglite|postgres] [--events N] [--clients 64] [--runs 3]
+//   npm run bench -- ingest [--store pglite|postgres] [--runs 3] [--connections 64] [--scale 1] [--only meta]
+//                           [--profile DIR]   (the server writes a V8 CPU profile there on exit)
+//                           [--detect-workers N]   (DETECT_WORKERS of the server)
 //
-// Each run measures, against the same server and workspace:
-//   healthz     GET /healthz with the same number of connections: the HTTP
-//               baseline (what the server and this client manage doing nothing)
-//   ingest x1   events from one client: each waits for its own commit
-//   ingest xN   events from N clients: concurrent events share a transaction
-// and the medians over the runs are printed with the ratios to the baselines.
-// Events are invocations with prompt/response/context/tool_input text (PII in
-// it, so detection and redaction run) and one rogue event in ten. At the end,
-// `agent-ledger verify` checks the whole log with the key pinned.
+// Cases, each at 1 and at N connections (default 64):
+//   noop            POST /noop: the metadata body in, a 201 with the event endpoint's body shape out
+//   meta single     POST …/events/invocation without text fields
+//   content single  POST …/events/invocation with a prompt and 2 KB of tool_input holding an e-mail and a phone
+//   meta batch100   POST …/events/batch, 100 metadata events a request
+//   content batch100  the same with content events
+// Each prints events/s (requests/s times events per request), p50 and p99 of
+// the requests, and events/s as a ratio of the no-op route's requests/s at the
+// same number of connections; every figure is the median of the runs, each
+// ratio the median of the per-run ratios (both sides saw the same load). At the
+// end `agent-ledger verify` checks the whole log against the pinned key.
 
-import { eventBody } from '../src/testing/audit-load.ts';
-import { runCli } from '../src/testing/server-process.ts';
-import { cannon } from './lib/autocannon.ts';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { NODE, runCli } from '../src/testing/server-process.ts';
+import { cannon, type CannonResult } from './lib/autocannon.ts';
 import { startBenchServer } from './lib/server.ts';
 import { benchArgs, fmt, median, table } from './lib/stats.ts';
 
 const args = benchArgs(process.argv.slice(2));
-const EVENTS = args.int('events', 3000);
-const CLIENTS = args.int('clients', 64);
 const RUNS = args.int('runs', 3);
-const SINGLE = Math.max(50, Math.min(300, Math.floor(EVENTS / 10)));
+const N = args.int('connections', 64);
+const SCALE = Number(args.get('scale') ?? '1');
+const ONLY = args.get('only');
+const PROFILE = args.get('profile');
+const DETECT_WORKERS = args.get('detect-workers');
 
-console.log(`# ingest: ${EVENTS} events from ${CLIENTS} clients, ${RUNS} runs per store (single-client baseline: ${SINGLE} events)`);
+const INVOCATION = '/api/v1/admin/agents/events/invocation';
+const BATCH = '/api/v1/admin/agents/events/batch';
 
-const rows: string[][] = [];
-for (const store of args.stores) {
-  const server = await startBenchServer(store);
-  let seq = 0;
-  const ingest = (connections: number, amount: number) =>
-    cannon({
-      url: server.url,
-      connections,
-      amount,
-      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            const e = eventBody(seq++, { rogueEvery: 10, agents: 8, run: 'bench' });
-            return { ...req, path: e.path, body: JSON.stringify(e.payload) };
-          },
-        },
-      ],
-    });
-  try {
-    await ingest(16, 200); // warm-up: agents registered, JIT, connection pools
-    const healthz: number[] = [];
-    const single: number[] = [];
-    const many: number[] = [];
-    const p50: number[] = [];
-    const p99: number[] = [];
-    // Ratios within each run, where both sides saw the same machine load; their median is reported.
-    const vsSingle: number[] = [];
-    const vsHealthz: number[] = [];
-    let errors = 0;
-    for (let run = 1; run <= RUNS; run++) {
-      const h = await cannon({ url: `${server.url}/healthz`, connections: CLIENTS, amount: EVENTS * 2 });
-      const one = await ingest(1, SINGLE);
-      const n = await ingest(CLIENTS, EVENTS);
-      errors += one.non2xx + one.errors + n.non2xx + n.errors + h.non2xx + h.errors;
-      healthz.push(h.perSecond);
-      single.push(one.perSecond);
-      many.push(n.perSecond);
-      p50.push(n.latency.p50);
-      p99.push(n.latency.p99);
-      vsSingle.push(n.perSecond / one.perSecond);
-      vsHealthz.push(n.perSecond / h.perSecond);
-      console.log(
-        `#   ${store} run ${run}: healthz ${fmt(h.perSecond)}/s, ingest x1 ${fmt(one.perSecond)}/s, ` +
-          `ingest x${CLIENTS} ${fmt(n.perSecond)}/s (p50 ${n.latency.p50} ms, p99 ${n.latency.p99} ms)` +
-          (n.non2xx || n.errors ? `, ${n.non2xx} non-2xx, ${n.errors} errors` : ''),
-      );
-    }
-    const started = performance.now();
-    const verify = await runCli(['verify', '--url', server.url, '--key', server.verifierKey], { AGENT_LEDGER_TOKEN: server.token }, 300_000);
-    const verifySeconds = (performance.now() - started) / 1000;
-    const size = /checkpoint +size (\d+)/.exec(verify.stdout)?.[1] ?? '?';
-    console.log(`#   ${store}: agent-ledger verify of ${size} entries: exit ${verify.code} in ${fmt(verifySeconds, 1)} s`);
-    if (verify.code !== 0) console.log(verify.stdout, verify.stderr);
-    rows.push([
-      store,
-      fmt(median(many)),
-      fmt(median(p50)),
-      fmt(median(p99)),
-      fmt(median(single)),
-      fmt(median(healthz)),
-      `${fmt(median(vsSingle), 1)}x`,
-      `${fmt(100 * median(vsHealthz), 1)}%`,
-      String(errors),
-      verify.code === 0 ? 'ok' : `FAILED (${verify.code})`,
-    ]);
-  } finally {
-    await server.stop();
-  }
+/** A 2 KB tool_input: a JSON-ish request with an e-mail and a phone number in it. */
+function toolInput(i: number): string {
+  const head = `{"customer":{"email":"jane.doe${i}@example.com","phone":"+1 415 555 ${String(1000 + (i % 9000)).padStart(4, '0')}"},"query":"`;
+  const filler = 'list the open orders and the shipping status for each of them, newest first; ';
+  let s = head;
+  while (s.length < 2000) s += filler;
+  return `${s.slice(0, 2046)}"}`;
 }
 
-console.log(`\nmedians of ${RUNS} runs (events/s; latency in ms; ratios: median of the per-run ratios)`);
-table(
-  ['store', `ingest x${CLIENTS}`, 'p50', 'p99', 'ingest x1', `healthz x${CLIENTS}`, `x${CLIENTS}/x1`, `x${CLIENTS}/healthz`, 'errors', 'verify'],
-  rows,
+function metaEvent(i: number): Record<string, unknown> {
+  return {
+    agent_key: `agent-${i % 8}`,
+    tool_name: 'crm.lookup',
+    mode: i % 5 === 0 ? 'enforced' : 'observed',
+    outcome: 'success',
+    duration_ms: i % 1000,
+    correlation_id: `bench-${i}`,
+  };
+}
+
+function contentEvent(i: number): Record<string, unknown> {
+  return { ...metaEvent(i), prompt: `Summarise the orders of customer ${i} for the support ticket.`, tool_input: toolInput(i) };
+}
+
+// Bodies are made before a measurement, so the client spends its time sending.
+const POOL = 200;
+const singles = (make: (i: number) => Record<string, unknown>) => Array.from({ length: POOL }, (_, i) => JSON.stringify(make(i)));
+const batches = (make: (i: number) => Record<string, unknown>) =>
+  Array.from({ length: 20 }, (_, b) =>
+    JSON.stringify({ events: Array.from({ length: 100 }, (_, j) => ({ kind: 'invocation', event: make(b * 100 + j) })) }),
+  );
+
+interface Case {
+  name: string;
+  path: string;
+  bodies: string[];
+  perRequest: number;
+  /** Requests at 1 connection and at N. */
+  amount: [number, number];
+}
+
+const cases: Case[] = ([
+  { name: 'noop', path: '/noop', bodies: singles(metaEvent), perRequest: 1, amount: [1000, 20000] },
+  { name: 'meta single', path: INVOCATION, bodies: singles(metaEvent), perRequest: 1, amount: [300, 4000] },
+  { name: 'content single', path: INVOCATION, bodies: singles(contentEvent), perRequest: 1, amount: [200, 2000] },
+  { name: 'meta batch100', path: BATCH, bodies: batches(metaEvent), perRequest: 100, amount: [30, 300] },
+  { name: 'content batch100', path: BATCH, bodies: batches(contentEvent), perRequest: 100, amount: [10, 64] },
+] satisfies Case[]).filter((c) => c.name === 'noop' || ONLY === undefined || c.name.includes(ONLY));
+
+async function startNoop(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(NODE, [fileURLToPath(new URL('./lib/noop-server.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((ok, fail) => {
+    child.stdout.setEncoding('utf8').once('data', (d: string) => ok(d.trim()));
+    child.once('exit', (code) => fail(new Error(`noop server exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+type Measured = CannonResult & { seconds: number; perSecond: number };
+
+async function measure(url: string, token: string, c: Case, connections: number): Promise<Measured> {
+  let k = 0;
+  const amount = Math.max(connections, Math.round(c.amount[connections === 1 ? 0 : 1] * SCALE));
+  return cannon({
+    url,
+    connections,
+    amount,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    requests: [{ method: 'POST', path: c.path, setupRequest: (req) => ({ ...req, body: c.bodies[k++ % c.bodies.length]! }) }],
+  });
+}
+
+console.log(
+  `# ingest: ${RUNS} runs, 1 and ${N} connections, scale ${SCALE}${DETECT_WORKERS !== undefined ? `, DETECT_WORKERS=${DETECT_WORKERS}` : ''}; ${new Date().toISOString()}; load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );
-if (rows.some((r) => r[8] !== '0' || r[9] !== 'ok')) process.exitCode = 1;
+const noop = await startNoop();
+const rows: string[][] = [];
+let failures = 0;
+try {
+  for (const store of args.stores) {
+    const server = await startBenchServer(store, {
+      ...(PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE}` } : {}),
+      ...(DETECT_WORKERS !== undefined ? { DETECT_WORKERS } : {}),
+    });
+    try {
+      // Warm-up: agents registered, JIT, connection pools.
+      for (const c of cases) await measure(c.name === 'noop' ? noop.url : server.url, server.token, { ...c, amount: [20, Math.ceil(c.amount[1] / 10)] }, 16);
+      const results = new Map<string, Measured[]>();
+      for (let run = 1; run <= RUNS; run++) {
+        const line: string[] = [];
+        for (const connections of [1, N]) {
+          for (const c of cases) {
+            const r = await measure(c.name === 'noop' ? noop.url : server.url, server.token, c, connections);
+            const key = `${c.name} x${connections}`;
+            results.set(key, [...(results.get(key) ?? []), r]);
+            const bad = r.non2xx + r.errors + r.timeouts;
+            if (bad > 0) failures += bad;
+            line.push(`${key} ${fmt(r.perSecond * c.perRequest)}/s p99 ${r.latency.p99}${bad ? ` (${bad} failed: ${JSON.stringify(r.statusCodeStats)})` : ''}`);
+          }
+        }
+        console.log(`#   ${store} run ${run}: ${line.join('; ')}`);
+      }
+      for (const connections of [1, N]) {
+        const base = results.get(`noop x${connections}`)!;
+        for (const c of cases) {
+          const rs = results.get(`${c.name} x${connections}`)!;
+          rows.push([
+            store,
+            `${c.name} x${connections}`,
+            fmt(median(rs.map((r) => r.perSecond * c.perRequest))),
+            fmt(median(rs.map((r) => r.latency.p50))),
+            fmt(median(rs.map((r) => r.latency.p99))),
+            `${fmt(100 * median(rs.map((r, i) => (r.perSecond * c.perRequest) / base[i]!.perSecond)), 1)}%`,
+            String(rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0)),
+          ]);
+        }
+      }
+      const started = performance.now();
+      const verify = await runCli(['verify', '--url', server.url, '--key', server.verifierKey], { AGENT_LEDGER_TOKEN: server.token }, 600_000);
+      const size = /checkpoint +size (\d+)/.exec(verify.stdout)?.[1] ?? '?';
+      console.log(`#   ${store}: agent-ledger verify of ${size} entries: exit ${verify.code} in ${fmt((performance.now() - started) / 1000, 1)} s`);
+      if (verify.code !== 0) {
+        failures++;
+        console.log(verify.stdout, verify.stderr);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+} finally {
+  noop.stop();
+}
+
+console.log(`\nmedians of ${RUNS} runs (events/s; request latency in ms; vs noop: events/s over the no-op route's requests/s at the same connections, median of per-run ratios)`);
+table(['store', 'case', 'events/s', 'p50', 'p99', 'vs noop', 'failed'], rows);
+if (failures > 0) process.exitCode = 1;

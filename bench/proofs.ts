@@ -74,7 +74,7 @@ for (const store of args.stores) {
             time,
           );
         }
-        return (await log.commit(tx)).size;
+        return (await log.commit(tx)).head.size;
       });
       if (process.stdout.isTTY) process.stdout.write(`\r#   ${store}: ${fmt(size)} entries`);
     }

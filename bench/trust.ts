@@ -70,7 +70,7 @@ for (const store of args.stores) {
           const seq = log.nextIndex;
           log.add({ kind: 'invocation', invocation_id: seq, agent_key: `agent-${seq % 50}`, verdict: 'allow', content: { prompt: commitment(salt, `p ${seq}`) }, findings: {} }, new Date());
         }
-        return (await log.commit(tx)).size;
+        return (await log.commit(tx)).head.size;
       });
 
     // 1. Witnessing per checkpoint.

@@ -28,7 +28,7 @@ async function call(url: string, method: string, path: string, token: string | u
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-export async function startBenchServer(store: 'pglite' | 'postgres'): Promise<BenchServer> {
+export async function startBenchServer(store: 'pglite' | 'postgres', extraEnv: Record<string, string> = {}): Promise<BenchServer> {
   const testDb: TestDb | undefined = store === 'postgres' ? await createTestDb('postgres') : undefined;
   if (testDb) await testDb.db.close(); // the server process opens its own pool
   const smtp = await startSmtpPeer();
@@ -36,7 +36,7 @@ export async function startBenchServer(store: 'pglite' | 'postgres'): Promise<Be
   const operator = randomBytes(24).toString('hex');
   const server = await startServerProcess({
     databaseUrl: testDb?.url,
-    env: { LEDGER_SIGNING_KEY: formatSignerKey(signer), SMTP_URL: smtp.url, OPERATOR_TOKEN: operator, LOG_LEVEL: 'warn' },
+    env: { LEDGER_SIGNING_KEY: formatSignerKey(signer), SMTP_URL: smtp.url, OPERATOR_TOKEN: operator, LOG_LEVEL: 'warn', ...extraEnv },
     timeoutMs: 60_000,
   });
   try {

@@ -8,7 +8,7 @@ import { createSessionResolver } from './console-sessions.ts';
 import type { AppendAudit, UsageSource } from './deps.ts';
 import { getWorkspace, workspaceIds } from './directory.ts';
 import { operatorRoutes } from './operator-routes.ts';
-import { accountStatus } from './plans.ts';
+import { accountStatus, type WorkspacePlan } from './plans.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
 import { safeEqual } from './token-format.ts';
@@ -24,6 +24,8 @@ export interface AccountsModule {
   workspacePlan(tenantId: string): Promise<{ status: AccountStatus; caps: PlanCaps } | null>;
   /** Every workspace id, for sweeps across workspaces (retention). */
   workspaceIds(): Promise<string[]>;
+  /** The stored plan and caps of a workspace (its status follows the clock: see accountStatus). */
+  workspacePlanRecord(tenantId: string): Promise<{ plan: WorkspacePlan; caps: PlanCaps } | null>;
   routes(app: FastifyInstance): Promise<void>;
 }
 
@@ -51,6 +53,10 @@ export function createAccounts(
       return ws ? { status: accountStatus(ws, ctx.now()), caps: ctx.config.plans[ws.plan_tier] } : null;
     },
     workspaceIds: () => workspaceIds(ctx.db),
+    async workspacePlanRecord(tenantId) {
+      const ws = await getWorkspace(ctx.db, tenantId);
+      return ws ? { plan: ws, caps: ctx.config.plans[ws.plan_tier] } : null;
+    },
     async routes(app) {
       await accountRoutes(app, deps);
       await workspaceRoutes(app, deps);

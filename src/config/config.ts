@@ -42,6 +42,8 @@ export interface Config {
   witnesses: WitnessConfig[];
   /** Longest wait before a down witness is tried again. */
   witnessRetryMaxSeconds: number;
+  /** Worker threads running the detectors on events with long texts; 0 scans on the event loop. */
+  detectWorkers: number;
 }
 
 
@@ -190,5 +192,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: flag(env, 'TRUST_PROXY'),
     witnesses: witnesses(env),
     witnessRetryMaxSeconds: int(env, 'WITNESS_RETRY_MAX_SECONDS', 300, 1, 86_400),
+    detectWorkers: int(env, 'DETECT_WORKERS', 0, 0, 64),
   };
 }

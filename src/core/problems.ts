@@ -32,6 +32,9 @@ export const PROBLEM_CODES = {
   // Accounts.
   domain_has_workspace: 409,
   mailbox_has_account: 409,
+  // Events: Idempotency-Key (draft-ietf-httpapi-idempotency-key-header).
+  idempotency_key_reused: 422,
+  idempotency_key_in_flight: 409,
 } as const satisfies Record<string, number>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -25,6 +25,12 @@ export interface Db extends Queryable {
   snapshot<T>(tenantId: string, fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Subscribes to NOTIFY on a channel. `onNotify(null)` means notifications
+   * may have been missed (the listening connection was lost and is being
+   * re-established): whatever they would have invalidated must be dropped.
+   */
+  listen?(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -32,6 +32,12 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     async ping() {
       await pg.query('SELECT 1');
     },
+    async listen(channel, onNotify) {
+      const unsub = await pg.listen(channel, (payload) => onNotify(payload));
+      return async () => {
+        if (!pg.closed) await unsub();
+      };
+    },
     async close() {
       if (!pg.closed) await pg.close();
     },

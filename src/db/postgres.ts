@@ -73,6 +73,44 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     async ping() {
       await pool.query('SELECT 1');
     },
+    async listen(channel, onNotify) {
+      // One dedicated connection (a pooled one would be handed to others),
+      // re-opened a second after it is lost.
+      let stopped = false;
+      let client: pg.Client | undefined;
+      let retry: NodeJS.Timeout | undefined;
+      const start = (): Promise<void> => {
+        const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 5000 });
+        let gone = false;
+        const lost = () => {
+          if (gone) return;
+          gone = true;
+          if (client === c) client = undefined;
+          c.end().catch(() => {});
+          onNotify(null);
+          if (!stopped) retry = setTimeout(() => void start(), 1000);
+        };
+        c.on('error', lost);
+        c.on('end', lost);
+        c.on('notification', (n) => {
+          if (n.channel === channel) onNotify(n.payload ?? null);
+        });
+        client = c;
+        return c
+          .connect()
+          .then(() => c.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
+          // Anything changed while not listening is unknown.
+          .then(() => onNotify(null), lost);
+      };
+      await start();
+      return async () => {
+        stopped = true;
+        clearTimeout(retry);
+        const c = client;
+        client = undefined;
+        await c?.end().catch(() => {});
+      };
+    },
     async close() {
       if (!pool.ended && !pool.ending) await pool.end();
     },

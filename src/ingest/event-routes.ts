@@ -1,63 +1,82 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccountStatus } from '../core/identity.ts';
-import { paymentRequired } from '../core/problems.ts';
-import { badRequest, forbidden, HttpProblem, rateLimited, unauthorized, unprocessable } from '../core/problems.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { accountStatus } from '../accounts/plans.ts';
+import type { AccountStatus, Principal } from '../core/identity.ts';
+import { badRequest, forbidden, type HttpProblem, paymentRequired, unauthorized } from '../core/problems.ts';
 import { bearer, problems } from '../http/schemas.ts';
-import { secondsToUtcMidnight } from '../accounts/plans.ts';
-import type { PlanCaps } from '../config/config.ts';
 import type { IngestDeps } from './ingest.ts';
-import { newSalt } from '../ledger/leaf.ts';
-import { redactMeta } from './metadata.ts';
-import { scanContent, unstorableFields, type InvocationInput, type PreparedInvocation, type RogueInput } from './prepare.ts';
-import { insertRogue, recordInvocation, type Refusal, type RogueRecord } from './record.ts';
-import { InvocationBody, InvocationCreated, RogueBody, RogueCreated } from './schemas.ts';
+import { type Authorized, type EventInput, type EventResult, recordEvents } from './pipeline.ts';
+import { BatchBody, BatchResults, IdempotencyKeyHeader, InvocationBody, InvocationCreated, RogueBody, RogueCreated } from './schemas.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WRITERS = ['admin', 'operator'] as const;
-/** The body fields that are stored or signed: the documented ones but tenant_id (unknown fields are ignored). */
-const storedFields = (schema: { properties: object }) => Object.keys(schema.properties).filter((k) => k !== 'tenant_id');
-const INVOCATION_FIELDS = storedFields(InvocationBody);
-const ROGUE_FIELDS = storedFields(RogueBody);
+const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] ([\x21-\x7e]{1,512})$/;
+/** Idempotency-Key: 1-255 printable ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+/** A batch's body may be larger than a single event's. */
+export const BATCH_BODY_LIMIT = 4 * 1024 * 1024;
 
 export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): Promise<void> {
-  const { ctx } = deps;
+  const { ctx, gate } = deps;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['events'];
 
   /**
-   * The workspace an event is for. API and scoped tokens decide it themselves
-   * (a tenant_id in the body is ignored, even another workspace's); the
-   * fallback token must name an existing one. Then the workspace must be active.
+   * The workspace a request writes to, from the cached gate (fresh: from the
+   * database, after the write found the cache stale). API and scoped tokens
+   * decide it themselves (a tenant_id in the body is ignored, even another
+   * workspace's); the fallback token must name an existing one. Then the
+   * workspace must be active.
    */
-  async function workspaceFor(req: FastifyRequest, bodyTenant: string | undefined): Promise<{ tenantId: string; caps: PlanCaps }> {
-    const p = req.principal;
-    let tenantId: string;
-    if (p?.kind === 'account' || p?.kind === 'ingress') tenantId = p.tenantId;
-    else if (p?.kind === 'fallback') {
-      if (bodyTenant === undefined) throw forbidden('The fallback ingress token needs a tenant_id in the body.');
-      if (!UUID.test(bodyTenant)) throw forbidden('Unknown workspace.');
-      tenantId = bodyTenant.toLowerCase();
-    } else throw unauthorized();
-    const plan = await deps.workspacePlan(tenantId);
-    if (!plan) throw forbidden('Unknown workspace.');
-    if (plan.status !== 'active') throw paymentRequired(plan.status as Exclude<AccountStatus, 'active'>);
-    return { tenantId, caps: plan.caps };
+  function authorizer(req: FastifyRequest, bodyTenant: string | undefined) {
+    return async (fresh: boolean): Promise<Authorized> => {
+      const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
+      if (token === undefined) throw unauthorized();
+      const resolved = await gate.principal(token);
+      if (!resolved) throw unauthorized('The bearer token is unknown, revoked or expired.');
+      const p: Principal = resolved.principal;
+      const epoch = resolved.epoch;
+      if (p.kind === 'account' && !(WRITERS as readonly string[]).includes(p.role)) throw forbidden(`The ${p.role} role cannot call this endpoint.`);
+      let tenantId: string;
+      if (p.kind === 'account' || p.kind === 'ingress') tenantId = p.tenantId;
+      else if (p.kind === 'fallback') {
+        if (bodyTenant === undefined) throw forbidden('The fallback ingress token needs a tenant_id in the body.');
+        if (!UUID.test(bodyTenant)) throw forbidden('Unknown workspace.');
+        tenantId = bodyTenant.toLowerCase();
+      } else throw forbidden('This token cannot call this endpoint.');
+      if (fresh) gate.invalidate(tenantId);
+      const state = await gate.tenant(tenantId);
+      // The principal was read under an older epoch: read it again under this one.
+      if (epoch !== undefined && epoch !== state.epoch) return authorizer(req, bodyTenant)(true);
+      const ws = await gate.plan(state);
+      if (!ws) throw forbidden('Unknown workspace.');
+      const status = accountStatus(ws.plan, ctx.now());
+      if (status !== 'active') throw paymentRequired(status as Exclude<AccountStatus, 'active'>);
+      return { tenantId, state, caps: ws.caps };
+    };
   }
 
-  function rejectUnstorable(body: Record<string, unknown>, fields: readonly string[]) {
-    const bad = unstorableFields(body, fields);
-    if (bad.length > 0) {
-      throw unprocessable('Text fields must be valid Unicode without NUL characters.', bad.map((f) => ({ field: `/${f}`, message: 'must be valid Unicode text without U+0000' })));
-    }
+  function idempotencyKey(req: FastifyRequest): string | undefined {
+    const v = req.headers['idempotency-key'];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || !IDEMPOTENCY_KEY.test(v)) throw badRequest('Idempotency-Key must be 1-255 printable ASCII characters.');
+    return v;
   }
 
-  function refusal(r: Refusal, caps: PlanCaps): HttpProblem {
-    if (r.refused === 'plan_limit') {
-      return new HttpProblem('plan_limit', `The plan allows ${caps.agents} agents; upgrade to register more.`);
-    }
-    return rateLimited(secondsToUtcMidnight(ctx.now()), 'quota_exceeded', `The plan allows ${caps.invocations_per_day} invocations a day; the count resets at 00:00 UTC.`);
+  function answerOne(reply: FastifyReply, r: EventResult, replayHeader: boolean) {
+    if ('problem' in r) throw r.problem;
+    if (replayHeader && r.replayed) void reply.header('idempotent-replayed', 'true');
+    return reply.code(201).send(r.body);
   }
+
+  const single = (kind: EventInput['kind']) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const key = idempotencyKey(req);
+    const body = req.body as { tenant_id?: string };
+    const [r] = await recordEvents(deps, authorizer(req, body.tenant_id), [{ kind, event: body, key }], { validated: true });
+    return answerOne(reply, r!, true);
+  };
+
+  const idempotencyHeader = { headers: IdempotencyKeyHeader };
 
   app.post(
     '/api/v1/admin/agents/events/invocation',
@@ -67,29 +86,12 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
         tags,
         summary: 'Record an agent invocation; the verdict is decided before the write',
         security: bearer,
+        ...idempotencyHeader,
         body: InvocationBody,
         response: { 201: InvocationCreated, ...problems(400, 401, 402, 403, 413, 422, 429, 500) },
       },
     },
-    async (req, reply) => {
-      const body = req.body as InvocationInput;
-      rejectUnstorable(body, INVOCATION_FIELDS);
-      const { tenantId, caps } = await workspaceFor(req, body.tenant_id);
-      const prepared = await prepareInvocation(deps, tenantId, body);
-      const now = ctx.now();
-      const result = await deps.writer.submit(tenantId, (tx, log) => recordInvocation(tx, log, prepared, caps, deps.knownAgents, now));
-      if ('refused' in result) throw refusal(result, caps);
-      deps.knownAgents.add(tenantId, body.agent_key);
-      ctx.metrics.events.inc({ kind: 'invocation', verdict: prepared.decision.verdict });
-      deps.afterInvocation?.(tenantId, result.invocation_id, prepared);
-      return reply.code(201).send({
-        invocation_id: result.invocation_id,
-        tenant_id: tenantId,
-        verdict: prepared.decision.verdict,
-        evidence_id: result.evidence_id,
-        ...(prepared.piiCount !== undefined ? { pii_count: prepared.piiCount } : {}),
-      });
-    },
+    single('invocation'),
   );
 
   app.post(
@@ -100,105 +102,41 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
         tags,
         summary: 'Record an out-of-scope ("rogue") action of an agent',
         security: bearer,
+        ...idempotencyHeader,
         body: RogueBody,
         response: { 201: RogueCreated, ...problems(400, 401, 402, 403, 413, 422, 500) },
       },
     },
+    single('rogue'),
+  );
+
+  app.post(
+    '/api/v1/admin/agents/events/batch',
+    {
+      config: { auth: 'ingest', roles: WRITERS },
+      bodyLimit: BATCH_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Record up to 500 events in one request; each gets the answer its single endpoint would give',
+        security: bearer,
+        body: BatchBody,
+        response: { 207: BatchResults, ...problems(400, 401, 402, 403, 413, 422, 500) },
+      },
+    },
     async (req, reply) => {
-      const body = req.body;
-      rejectUnstorable(body, ROGUE_FIELDS);
-      if (body.event_type === 'oos_tool' && (body.tool === undefined || body.tool === '')) {
-        throw badRequest('An oos_tool event must name the tool.');
-      }
-      const { tenantId } = await workspaceFor(req, body.tenant_id);
-      // Only the documented fields: an unknown one (say invocation_id, which only
-      // the service itself sets) must not reach the row or the leaf.
-      const event = await prepareRogue(deps, tenantId, body);
-      const now = ctx.now();
-      await deps.writer.submit(tenantId, (tx, log) => insertRogue(tx, log, tenantId, event, now));
-      ctx.metrics.events.inc({ kind: 'rogue', verdict: 'n/a' });
-      return reply.code(201).send({ accepted: true as const, event_type: body.event_type, tenant_id: tenantId });
+      const { events, tenant_id } = req.body;
+      const inputs: EventInput[] = events.map((e) => ({ kind: e.kind, event: e.event, key: e.event_id }));
+      const results = await recordEvents(deps, authorizer(req, tenant_id), inputs);
+      const out = results.map((r, index) => {
+        const event_id = events[index]!.event_id ?? null;
+        if ('problem' in r) {
+          if (r.status >= 500) req.log.error({ err: (r.problem as { cause?: unknown }).cause, index }, 'batch item not stored');
+          const p: HttpProblem = r.problem;
+          return { index, event_id, status: r.status, code: p.code, detail: p.message, ...(p.errors ? { errors: p.errors } : {}) };
+        }
+        return { index, event_id, status: 201, ...r.body };
+      });
+      return reply.code(207).send({ results: out });
     },
   );
-}
-
-/**
- * A rogue event as it will be stored: identifiers as sent, free-form fields
- * redacted, pseudonyms of its agent and (stored) type taken.
- */
-async function prepareRogue(deps: IngestDeps, tenantId: string, body: RogueInput): Promise<RogueRecord> {
-  // Only the documented fields: an unknown one (say invocation_id, which only
-  // the service itself sets) must not reach the row or the leaf.
-  const { agent_key, actor_agent_key, user_id } = body;
-  const event_type = redactMeta(deps.scan, body.event_type);
-  const [agent, type] = await Promise.all([
-    deps.pseudonym(tenantId, 'agent', agent_key),
-    deps.pseudonym(tenantId, 'rogue_event_type', event_type),
-  ]);
-  return {
-    event_type,
-    agent_key,
-    actor_agent_key,
-    tool: redactMeta(deps.scan, body.tool),
-    user_id,
-    severity: redactMeta(deps.scan, body.severity),
-    source: redactMeta(deps.scan, body.source),
-    pseudonyms: { agent, type },
-  };
-}
-
-async function prepareInvocation(deps: IngestDeps, tenantId: string, body: InvocationInput): Promise<PreparedInvocation> {
-  const { content, findings, piiCount } = scanContent(body, deps.scan, { kek: deps.outputKek, tenantId });
-  const mode = body.mode ?? 'observed';
-  const outcome = body.outcome ?? 'success';
-  const principalId = body.principal_id ?? body.agent_key;
-  const policy = await deps.policyFor(tenantId);
-  const toolInScope = body.tool_name === undefined ? undefined : await deps.toolInScope(tenantId, body.agent_key, body.tool_name);
-  const persona = await deps.personaOf(tenantId, body.agent_key);
-  const agentPseudonym = await deps.pseudonym(tenantId, 'agent', body.agent_key);
-  // Policy decides on what was sent; the row and the leaf get the redacted form.
-  const toolName = redactMeta(deps.scan, body.tool_name);
-  const outOfScope: RogueRecord | undefined =
-    toolInScope === false && toolName !== undefined
-      ? {
-          event_type: 'oos_tool',
-          agent_key: body.agent_key,
-          tool: toolName,
-          source: 'agent-ledger',
-          severity: mode === 'shadow' ? 'info' : 'high',
-          pseudonyms: { agent: agentPseudonym, type: await deps.pseudonym(tenantId, 'rogue_event_type', 'oos_tool') },
-        }
-      : undefined;
-  const decision = policy.decide({
-    agent_key: body.agent_key,
-    tool_name: body.tool_name,
-    mode,
-    outcome,
-    principal_kind: body.principal_kind,
-    principal_id: principalId,
-    findings,
-    tool_in_scope: toolInScope,
-    persona,
-  });
-  return {
-    tenantId,
-    agentKey: body.agent_key,
-    agentPseudonym,
-    mode,
-    outcome: redactMeta(deps.scan, outcome),
-    durationMs: body.duration_ms,
-    principalKind: body.principal_kind,
-    principalId,
-    parentInvocationId: body.parent_invocation_id,
-    correlationId: redactMeta(deps.scan, body.correlation_id),
-    toolName,
-    content,
-    findings,
-    piiCount,
-    decision,
-    policyVersion: policy.version,
-    toolInScope,
-    metaSalt: newSalt(),
-    outOfScope,
-  };
 }

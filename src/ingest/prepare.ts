@@ -91,6 +91,21 @@ export function scanContent(body: InvocationInput, scan: Scanner, sealing: { kek
 }
 
 /**
+ * scanContent, with the detectors run by `scanMany` (a worker pool) for the
+ * text fields that are scanned before the write.
+ */
+export async function scanContentWith(
+  body: InvocationInput,
+  scanMany: (fields: Array<[ContentField, string]>) => Promise<ScanResult[]>,
+  sealing: { kek: Uint8Array; tenantId: string },
+) {
+  const scanned = CONTENT_FIELDS.filter((f) => f !== 'tool_output' && body[f] !== undefined);
+  const results = await scanMany(scanned.map((f) => [f, body[f]!]));
+  const byField = new Map(scanned.map((f, i) => [f, results[i]!]));
+  return scanContent(body, (field) => byField.get(field)!, sealing);
+}
+
+/**
  * Which of these fields hold strings PostgreSQL cannot store as text: a NUL,
  * or a lone UTF-16 surrogate. Only fields that are stored are checked: unknown
  * fields (and an ignored tenant_id) must never be a reason to refuse.

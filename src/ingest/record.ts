@@ -5,21 +5,13 @@ import type { OpenAppend } from '../ledger/append.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
 import { LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import { metaCommitment } from './metadata.ts';
+import { epochSql } from '../changes/changes.ts';
 import type { PreparedInvocation, RogueInput } from './prepare.ts';
+
 
 /** The kind of the background job that scans an invocation's tool_output. */
 export const OUTPUT_SCAN_JOB = 'tool_output_scan';
 
-// The work done inside the grouped append transaction, for one event. A job
-// that must refuse (a cap) decides before it writes anything, and returns the
-// refusal instead of throwing, so the other events of the batch still commit.
-
-export type Refusal = { refused: 'plan_limit' } | { refused: 'quota_exceeded' };
-
-export interface InvocationRecorded {
-  invocation_id: number;
-  evidence_id: number;
-}
 
 /** Agents this process has seen registered: agents are never deleted, so the check can be skipped. */
 export class KnownAgents {
@@ -37,6 +29,176 @@ export function utcDay(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** A request's Idempotency-Key (or a batch item's event_id) and the fingerprint of what it asked. */
+export interface IdempotencyClaim {
+  key: string;
+  /** Hex SHA-256 of the endpoint kind and the canonical JSON body. */
+  fingerprint: string;
+}
+
+/** How long a key answers with its first response. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
+interface ItemBase {
+  now: Date;
+  caps: PlanCaps;
+  /** The change epoch the request's cached token, plan, policy and scope were read at (undefined: nothing cached). */
+  epoch: number | undefined;
+  idem?: IdempotencyClaim | undefined;
+}
+
+export type RecordItem =
+  | (ItemBase & { kind: 'invocation'; prepared: PreparedInvocation })
+  | (ItemBase & { kind: 'rogue'; event: RogueRecord });
+
+/** What a request gets for one item. */
+export type RecordOutcome =
+  | { status: 201; body: Record<string, unknown>; replayed: boolean }
+  | { refused: 'plan_limit' | 'quota_exceeded' | 'idempotency_key_reused' }
+  /** Something the request read from memory changed meanwhile (on any node): decide again with fresh reads. */
+  | { stale: true };
+
+interface StoredResponse {
+  status: 201;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Records a set of events of one workspace inside the grouped append
+ * transaction, set-based: one statement reads what the caps, the agents and
+ * the idempotency keys need (and checks the change epoch), the leaves and
+ * their Merkle nodes are computed in memory, and one statement writes every
+ * row of every table, however many events there are. Caps are counted exactly
+ * (the log head's row lock serializes this workspace's writers on every node).
+ * Refusals and replays decide before anything is written and write nothing.
+ */
+export function recordSet(known: KnownAgents) {
+  return {
+    async run(tx: Queryable, log: OpenAppend, items: readonly RecordItem[]): Promise<RecordOutcome[]> {
+      const tenantId = log.tenantId;
+      const days = [...new Set(items.filter((i) => i.kind === 'invocation').map((i) => utcDay(i.now)))];
+      const unknownAgents = [
+        ...new Set(items.filter((i) => i.kind === 'invocation' && !known.has(tenantId, i.prepared.agentKey)).map((i) => (i as { prepared: PreparedInvocation }).prepared.agentKey)),
+      ];
+      const keys = [...new Set(items.flatMap((i) => (i.idem ? [i.idem.key] : [])))];
+      const oldest = new Date(Math.min(...items.map((i) => i.now.getTime())) - IDEMPOTENCY_TTL_MS);
+      const [read] = await tx.query<{
+        epoch: number;
+        usage: Record<string, number>;
+        known: string[];
+        agents: number;
+        keys: Array<[string, string, StoredResponse, string]>;
+        last_ids: Record<string, number>;
+      }>(
+        `SELECT ${epochSql('$1')} AS epoch,
+           (SELECT coalesce(jsonb_object_agg(day::text, invocations), '{}'::jsonb) FROM usage_daily
+             WHERE tenant_id = $1 AND day = ANY($2::date[])) AS usage,
+           (SELECT coalesce(array_agg(agent_key), '{}') FROM agents WHERE tenant_id = $1 AND agent_key = ANY($3::text[])) AS known,
+           (CASE WHEN cardinality($3::text[]) > 0 THEN (SELECT count(*)::int FROM agents WHERE tenant_id = $1) ELSE 0 END) AS agents,
+           (SELECT coalesce(jsonb_agg(jsonb_build_array(key, encode(fingerprint, 'hex'), response, created_at)), '[]'::jsonb)
+              FROM idempotency_keys WHERE tenant_id = $1 AND key = ANY($4::text[]) AND created_at > $5) AS keys,
+           -- Per-workspace ids, taken gap-free: only this transaction (it holds the log head) moves them.
+           (SELECT coalesce(jsonb_object_agg(kind, last_id), '{}'::jsonb) FROM event_ids WHERE tenant_id = $1) AS last_ids`,
+        [tenantId, days, unknownAgents, keys, oldest.toISOString()],
+      );
+      const epoch = Number(read!.epoch);
+      const used = new Map(Object.entries(read!.usage).map(([d, n]) => [d, Number(n)]));
+      const registered = new Set(read!.known);
+      let agentCount = read!.agents;
+      const claimed = new Map<string, { fingerprint: string; response: StoredResponse; at: number }>();
+      for (const [key, fingerprint, response, at] of read!.keys) claimed.set(key, { fingerprint, response, at: Date.parse(at) });
+      let lastInvocation = Number(read!.last_ids.invocation ?? 0);
+      let lastRogue = Number(read!.last_ids.rogue_event ?? 0);
+
+      const rows = new Rows(tenantId);
+      const startIds = { invocation: lastInvocation, rogue_event: lastRogue };
+      const out: RecordOutcome[] = [];
+      for (const item of items) {
+        if (item.epoch !== undefined && item.epoch !== epoch) {
+          out.push({ stale: true });
+          continue;
+        }
+        if (item.idem) {
+          const hit = claimed.get(item.idem.key);
+          // A key is kept for 24 hours from its first use, by the request's clock.
+          if (hit && item.now.getTime() - hit.at < IDEMPOTENCY_TTL_MS) {
+            out.push(
+              hit.fingerprint === item.idem.fingerprint
+                ? { status: 201, body: hit.response.body, replayed: true }
+                : { refused: 'idempotency_key_reused' },
+            );
+            continue;
+          }
+        }
+        let body: Record<string, unknown>;
+        if (item.kind === 'invocation') {
+          const p = item.prepared;
+          const isNew = !known.has(tenantId, p.agentKey) && !registered.has(p.agentKey);
+          if (isNew && agentCount >= item.caps.agents) {
+            out.push({ refused: 'plan_limit' });
+            continue;
+          }
+          const day = utcDay(item.now);
+          if ((used.get(day) ?? 0) >= item.caps.invocations_per_day) {
+            out.push({ refused: 'quota_exceeded' });
+            continue;
+          }
+          used.set(day, (used.get(day) ?? 0) + 1);
+          rows.usage(day);
+          if (isNew) {
+            registered.add(p.agentKey);
+            agentCount++;
+            rows.agent(p.agentKey, item.now);
+            log.add({ v: LEAF_VERSION, kind: 'agent_registered', agent: p.agentPseudonym }, item.now);
+          }
+          const id = ++lastInvocation;
+          const index = log.add(invocationLeaf(id, p), item.now);
+          rows.invocation(id, index, p, item.now);
+          // A tool outside the agent's scope is also a rogue event of its own.
+          if (p.outOfScope) {
+            const oos: RogueRecord = { ...p.outOfScope, invocation_id: id };
+            const salt = newSalt();
+            rows.rogue(++lastRogue, log.add(rogueLeaf(oos, salt), item.now), oos, salt, item.now);
+          }
+          body = {
+            invocation_id: id,
+            tenant_id: tenantId,
+            verdict: p.decision.verdict,
+            evidence_id: evidenceIdOf(index),
+            ...(p.piiCount !== undefined ? { pii_count: p.piiCount } : {}),
+          };
+        } else {
+          const e = item.event;
+          const salt = newSalt();
+          rows.rogue(++lastRogue, log.add(rogueLeaf(e, salt), item.now), e, salt, item.now);
+          body = { accepted: true, event_type: e.event_type, tenant_id: tenantId };
+        }
+        if (item.idem) {
+          const response: StoredResponse = { status: 201, body };
+          claimed.set(item.idem.key, { fingerprint: item.idem.fingerprint, response, at: item.now.getTime() });
+          rows.key(item.idem, response, item.now);
+        }
+        out.push({ status: 201, body, replayed: false });
+      }
+      if (!rows.empty) {
+        rows.ids('invocation', startIds.invocation, lastInvocation);
+        rows.ids('rogue_event', startIds.rogue_event, lastRogue);
+        await rows.write(tx);
+        // tool_outputs are scanned in the background (DESIGN §4): their jobs commit with the invocations.
+        if (rows.jobs.length > 0) await enqueue(tx, tenantId, OUTPUT_SCAN_JOB, rows.jobs.map((id) => ({ invocation_id: id })));
+      }
+      return out;
+    },
+  };
+}
+
+export type Refusal = { refused: 'plan_limit' } | { refused: 'quota_exceeded' };
+
+/**
+ * One invocation recorded inside the caller's own append job (the OTLP
+ * export's), through the same set-based write as a set of one; its daily and
+ * agent caps counted exactly. Prefer recordSet with every event at once.
+ */
 export async function recordInvocation(
   tx: Queryable,
   log: OpenAppend,
@@ -44,60 +206,47 @@ export async function recordInvocation(
   caps: PlanCaps,
   known: KnownAgents,
   now: Date,
-): Promise<InvocationRecorded | Refusal> {
-  const tenant = p.tenantId;
-  // 1. Is this a new agent, and does the plan allow one more?
-  let isNew = false;
-  if (!known.has(tenant, p.agentKey)) {
-    const [row] = await tx.query<{ known: boolean; agents: number }>(
-      `SELECT EXISTS (SELECT 1 FROM agents WHERE tenant_id = $1 AND agent_key = $2) AS known,
-              (SELECT count(*)::int FROM agents WHERE tenant_id = $1) AS agents`,
-      [tenant, p.agentKey],
-    );
-    // The cache learns an agent only after the commit (event-routes): an agent
-    // seen here may have been registered by an earlier job of this very batch,
-    // and a batch that rolls back must not leave it "known" but unstored.
-    if (!row!.known) {
-      if (row!.agents >= caps.agents) return { refused: 'plan_limit' };
-      isNew = true;
-    }
+): Promise<{ invocation_id: number; evidence_id: number } | Refusal> {
+  const [o] = await recordSet(known).run(tx, log, [{ kind: 'invocation', prepared: p, caps, now, epoch: undefined }]);
+  if (!o || 'stale' in o) throw new Error('unexpected outcome of a set of one');
+  if ('refused' in o) {
+    if (o.refused === 'idempotency_key_reused') throw new Error('no key was given');
+    return { refused: o.refused };
   }
-  // 2. One statement: count it against today's cap (the conditional upsert
-  // refuses at the cap, and then nothing below it writes), register a new
-  // agent, take the workspace's next invocation id, insert the invocation with
-  // its content. One round trip per event while the log head is locked (two
-  // with a tool_output: its scan is enqueued).
-  if (caps.invocations_per_day <= 0) return { refused: 'quota_exceeded' };
-  const agentIndex = isNew ? log.nextIndex : -1;
-  const index = log.nextIndex + (isNew ? 1 : 0);
-  const [row] = await tx.query<{ id: number }>(
-    `WITH used AS (
-       INSERT INTO usage_daily (tenant_id, day, invocations) VALUES ($1, $22, 1)
-       ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + 1
-         WHERE usage_daily.invocations < $23
-       RETURNING 1
-     ), agent AS (
-       INSERT INTO agents (tenant_id, agent_key, first_seen_at) SELECT $1, $2, $16 FROM used WHERE $24::boolean
-     ), next_id AS (
-       INSERT INTO event_ids (tenant_id, kind, last_id) SELECT $1, 'invocation', 1 FROM used
-       ON CONFLICT (tenant_id, kind) DO UPDATE SET last_id = event_ids.last_id + 1
-       RETURNING last_id
-     ), inv AS (
-       INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
-         principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
-         log_index, created_at, review_status, meta_salt)
-       SELECT $1, next_id.last_id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $20, $25
-       FROM next_id
-       RETURNING invocation_id
-     ), content AS (
-       INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
-       SELECT $1, inv.invocation_id, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb, decode(c.sealed, 'hex'), decode(c.sealed_key, 'hex')
-       FROM inv, unnest($17::text[], $18::text[], $19::text[], $21::text[], $26::text[], $27::text[])
-         AS c(field, body, salt, findings, sealed, sealed_key)
-     )
-     SELECT invocation_id AS id FROM inv`,
-    [
-      tenant,
+  return { invocation_id: o.body.invocation_id as number, evidence_id: o.body.evidence_id as number };
+}
+
+
+/** Every row a set of events writes, as columns, written by one statement. */
+class Rows {
+  readonly #tenant: string;
+  readonly #usage = new Map<string, number>();
+  readonly #agents: [string[], string[]] = [[], []];
+  readonly #inv = Array.from({ length: 18 }, () => [] as unknown[]);
+  readonly #content: unknown[][] = [[], [], [], [], [], [], []];
+  readonly #ids: [string[], number[]] = [[], []];
+  readonly jobs: number[] = [];
+  readonly #rogue = Array.from({ length: 12 }, () => [] as unknown[]);
+  readonly #keys: unknown[][] = [[], [], [], []];
+  empty = true;
+
+  constructor(tenant: string) {
+    this.#tenant = tenant;
+  }
+
+  usage(day: string) {
+    this.#usage.set(day, (this.#usage.get(day) ?? 0) + 1);
+  }
+
+  agent(key: string, now: Date) {
+    this.#agents[0].push(key);
+    this.#agents[1].push(now.toISOString());
+  }
+
+  invocation(id: number, index: number, p: PreparedInvocation, now: Date) {
+    this.empty = false;
+    const values = [
+      id,
       p.agentKey,
       p.mode,
       p.outcome,
@@ -112,32 +261,121 @@ export async function recordInvocation(
       p.policyVersion,
       p.piiCount ?? null,
       index,
-      now,
-      p.content.map((c) => c.field),
-      p.content.map((c) => c.body),
-      p.content.map((c) => Buffer.from(c.salt).toString('hex')),
+      now.toISOString(),
       needsReview(p.decision.verdict, p.mode) ? 'pending' : null,
-      p.content.map((c) => (c.findings === null ? null : JSON.stringify(c.findings))),
-      utcDay(now),
-      caps.invocations_per_day,
-      isNew,
-      Buffer.from(p.metaSalt),
-      p.content.map((c) => c.sealed?.sealed.toString('hex') ?? null),
-      p.content.map((c) => c.sealed?.wrappedKey.toString('hex') ?? null),
-    ],
-  );
-  if (!row) return { refused: 'quota_exceeded' };
-  const id = row.id;
-  // tool_output is scanned in the background (DESIGN §4): its job commits with the invocation.
-  if (p.content.some((c) => c.findings === null)) await enqueue(tx, tenant, OUTPUT_SCAN_JOB, [{ invocation_id: id }]);
-  // 3. The leaves, at the positions the rows already name.
-  if (isNew && log.add({ v: LEAF_VERSION, kind: 'agent_registered', agent: p.agentPseudonym }, now) !== agentIndex) {
-    throw new Error('log index moved during an append');
+      Buffer.from(p.metaSalt).toString('hex'),
+    ];
+    values.forEach((v, i) => this.#inv[i]!.push(v));
+    for (const c of p.content) {
+      this.#content[0]!.push(id);
+      this.#content[1]!.push(c.field);
+      this.#content[2]!.push(c.body);
+      this.#content[3]!.push(Buffer.from(c.salt).toString('hex'));
+      this.#content[4]!.push(c.findings === null ? null : JSON.stringify(c.findings));
+      this.#content[5]!.push(c.sealed?.sealed.toString('hex') ?? null);
+      this.#content[6]!.push(c.sealed?.wrappedKey.toString('hex') ?? null);
+    }
+    if (p.content.some((c) => c.findings === null)) this.jobs.push(id);
   }
-  if (log.add(invocationLeaf(id, p), now) !== index) throw new Error('log index moved during an append');
-  // 4. A tool outside the agent's scope is also a rogue event of its own.
-  if (p.outOfScope) await insertRogue(tx, log, tenant, { ...p.outOfScope, invocation_id: id }, now);
-  return { invocation_id: id, evidence_id: evidenceIdOf(index) };
+
+  rogue(id: number, index: number, e: RogueRecord, salt: Uint8Array, now: Date) {
+    this.empty = false;
+    const values = [id, e.event_type, e.agent_key, e.actor_agent_key ?? null, e.tool ?? null, e.user_id ?? null, e.severity ?? null, e.source ?? null, e.invocation_id ?? null, index, now.toISOString(), Buffer.from(salt).toString('hex')];
+    values.forEach((v, i) => this.#rogue[i]!.push(v));
+  }
+
+  /** The workspace's last id of a kind, when this set took any. */
+  ids(kind: string, before: number, last: number) {
+    if (last === before) return;
+    this.#ids[0].push(kind);
+    this.#ids[1].push(last);
+  }
+
+  key(claim: IdempotencyClaim, response: StoredResponse, now: Date) {
+    this.#keys[0]!.push(claim.key);
+    this.#keys[1]!.push(claim.fingerprint);
+    this.#keys[2]!.push(JSON.stringify(response));
+    this.#keys[3]!.push(now.toISOString());
+  }
+
+  async write(tx: Queryable): Promise<void> {
+    const inv = this.#inv;
+    const r = this.#rogue;
+    await tx.query(
+      `WITH usage AS (
+         INSERT INTO usage_daily (tenant_id, day, invocations)
+         SELECT $1, u.day, u.n FROM unnest($2::date[], $3::int[]) AS u(day, n)
+         ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + EXCLUDED.invocations
+       ), agent AS (
+         INSERT INTO agents (tenant_id, agent_key, first_seen_at)
+         SELECT $1, a.k, a.t FROM unnest($4::text[], $5::timestamptz[]) AS a(k, t)
+         ON CONFLICT (tenant_id, agent_key) DO NOTHING
+       ), inv AS (
+         INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
+           principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
+           log_index, created_at, review_status, meta_salt)
+         SELECT $1, i.id, i.agent_key, i.mode, i.outcome, i.duration_ms, i.principal_kind, i.principal_id,
+           i.parent_invocation_id, i.correlation_id, i.tool_name, i.verdict, i.reasons::jsonb, i.policy_version,
+           i.pii_count, i.log_index, i.created_at, i.review_status, decode(i.meta_salt, 'hex')
+         FROM unnest($6::bigint[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[], $12::text[],
+           $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[], $18::int[], $19::int[], $20::bigint[],
+           $21::timestamptz[], $22::text[], $23::text[])
+           AS i(id, agent_key, mode, outcome, duration_ms, principal_kind, principal_id, parent_invocation_id,
+             correlation_id, tool_name, verdict, reasons, policy_version, pii_count, log_index, created_at, review_status, meta_salt)
+       ), content AS (
+         INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
+         SELECT $1, c.id, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb, decode(c.sealed, 'hex'), decode(c.sealed_key, 'hex')
+         FROM unnest($24::bigint[], $25::text[], $26::text[], $27::text[], $28::text[], $29::text[], $30::text[])
+           AS c(id, field, body, salt, findings, sealed, sealed_key)
+       ), rogue AS (
+         INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id,
+           severity, source, invocation_id, log_index, created_at, meta_salt)
+         SELECT $1, r.id, r.event_type, r.agent_key, r.actor_agent_key, r.tool, r.user_id, r.severity, r.source,
+           r.invocation_id, r.log_index, r.created_at, decode(r.meta_salt, 'hex')
+         FROM unnest($31::bigint[], $32::text[], $33::text[], $34::text[], $35::text[], $36::text[],
+           $37::text[], $38::text[], $39::bigint[], $40::bigint[], $41::timestamptz[], $42::text[])
+           AS r(id, event_type, agent_key, actor_agent_key, tool, user_id, severity, source, invocation_id, log_index, created_at, meta_salt)
+       ), ids AS (
+         INSERT INTO event_ids (tenant_id, kind, last_id)
+         SELECT $1, n.kind, n.last_id FROM unnest($47::text[], $48::bigint[]) AS n(kind, last_id)
+         ON CONFLICT (tenant_id, kind) DO UPDATE SET last_id = EXCLUDED.last_id
+       ), idem AS (
+         INSERT INTO idempotency_keys (tenant_id, key, fingerprint, response, created_at)
+         SELECT $1, k.key, decode(k.fp, 'hex'), k.response::jsonb, k.at
+         FROM unnest($43::text[], $44::text[], $45::text[], $46::timestamptz[]) AS k(key, fp, response, at)
+         -- Only an expired key is still there: the lookup ignored it, its successor replaces it.
+         ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, response = EXCLUDED.response,
+           created_at = EXCLUDED.created_at
+       )
+       SELECT 1`,
+      [
+        this.#tenant,
+        [...this.#usage.keys()],
+        [...this.#usage.values()],
+        ...this.#agents,
+        ...inv,
+        ...this.#content,
+        ...r,
+        ...this.#keys,
+        ...this.#ids,
+      ],
+    );
+  }
+}
+
+const ROGUE_META = ['agent_key', 'event_type', 'actor_agent_key', 'tool', 'user_id', 'severity', 'source'] as const;
+
+/** A rogue event's leaf (format v2): pseudonyms of its type and agent, a commitment to the rest. */
+function rogueLeaf(e: RogueRecord, salt: Uint8Array): { kind: string } {
+  const leaf: Record<string, unknown> = {
+    v: LEAF_VERSION,
+    kind: 'rogue',
+    type: e.pseudonyms.type,
+    agent: e.pseudonyms.agent,
+    meta: metaCommitment(salt, Object.fromEntries(ROGUE_META.map((k) => [k, e[k]]))),
+  };
+  if (e.invocation_id !== undefined) leaf.invocation_id = e.invocation_id;
+  return leaf as { kind: string };
 }
 
 /** Findings by type, as stored: what a report totals, so a verifier can recount them from the leaves. */
@@ -200,50 +438,9 @@ export function invocationMeta(p: PreparedInvocation): Record<string, unknown> {
   };
 }
 
+
 /** A rogue event as stored: free-form fields already redacted, pseudonyms of its agent and type taken. */
 export interface RogueRecord extends Omit<RogueInput, 'tenant_id'> {
   invocation_id?: number;
   pseudonyms: { agent: string; type: string };
-}
-
-const ROGUE_META = ['agent_key', 'event_type', 'actor_agent_key', 'tool', 'user_id', 'severity', 'source'] as const;
-
-export async function insertRogue(tx: Queryable, log: OpenAppend, tenantId: string, e: RogueRecord, now: Date): Promise<number> {
-  const salt = newSalt();
-  const leaf: Record<string, unknown> = {
-    v: LEAF_VERSION,
-    kind: 'rogue',
-    type: e.pseudonyms.type,
-    agent: e.pseudonyms.agent,
-    meta: metaCommitment(salt, Object.fromEntries(ROGUE_META.map((k) => [k, e[k]]))),
-  };
-  if (e.invocation_id !== undefined) leaf.invocation_id = e.invocation_id;
-  const index = log.add(leaf as { kind: string }, now);
-  const [row] = await tx.query<{ id: number }>(
-    `WITH next_id AS (
-       INSERT INTO event_ids (tenant_id, kind, last_id) VALUES ($1, 'rogue_event', 1)
-       ON CONFLICT (tenant_id, kind) DO UPDATE SET last_id = event_ids.last_id + 1
-       RETURNING last_id
-     )
-     INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id,
-       severity, source, invocation_id, log_index, created_at, meta_salt)
-     SELECT $1, last_id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM next_id
-     RETURNING rogue_event_id AS id`,
-    [
-      tenantId,
-      e.event_type,
-      e.agent_key,
-      e.actor_agent_key ?? null,
-      e.tool ?? null,
-      e.user_id ?? null,
-      e.severity ?? null,
-      e.source ?? null,
-      e.invocation_id ?? null,
-      index,
-      now,
-      Buffer.from(salt),
-    ],
-  );
-  if (!row) throw new Error('rogue event not stored');
-  return index;
 }

@@ -52,3 +52,46 @@ export const RogueCreated = Type.Object({
   event_type: Type.String(),
   tenant_id: Type.String(),
 });
+
+export const IdempotencyKeyHeader = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        'Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours.',
+    }),
+  ),
+});
+
+const BatchItem = Type.Object({
+  kind: Type.Union([Type.Literal('invocation'), Type.Literal('rogue')]),
+  event_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$', description: 'Works as an Idempotency-Key for this event' }),
+  ),
+  event: Type.Unknown({ description: 'The body the single endpoint of this kind takes (checked per event)' }),
+});
+
+export const BatchBody = Type.Object({
+  events: Type.Array(BatchItem, { minItems: 1, maxItems: 500 }),
+  tenant_id: Type.Optional(Type.String({ description: 'Only read with the fallback ingress token: the workspace of every event' })),
+});
+
+const BatchResult = Type.Object(
+  {
+    index: Type.Integer({ description: 'Position of the event in the request' }),
+    event_id: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Integer({ description: 'What the single endpoint would have answered: 201, or a problem status' }),
+    invocation_id: Type.Optional(Type.Integer()),
+    tenant_id: Type.Optional(Type.String()),
+    verdict: Type.Optional(Type.Union([Type.Literal('allow'), Type.Literal('flag_for_review'), Type.Literal('deny')])),
+    evidence_id: Type.Optional(Type.Integer()),
+    pii_count: Type.Optional(Type.Integer()),
+    accepted: Type.Optional(Type.Literal(true)),
+    event_type: Type.Optional(Type.String()),
+    code: Type.Optional(Type.String({ description: 'The problem code, when status is not 201' })),
+    detail: Type.Optional(Type.String()),
+    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  },
+  { additionalProperties: false },
+);
+
+export const BatchResults = Type.Object({ results: Type.Array(BatchResult) });

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { eachStore, FALLBACK_TOKEN, type TestService } from '../testing/harness.ts';
 import { expectProblem, INVOCATION, leaves, newWorkspace, post, pseudonymOf, query, ROGUE, stored } from '../testing/ingest-kit.ts';
 
+const BATCH = '/api/v1/admin/agents/events/batch';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until fn returns a value (not undefined), for at most `ms`. */
@@ -191,6 +192,9 @@ eachStore('event endpoints when the database fails', (get) => {
     const t = get();
     if (t.store !== 'postgres') return tc.skip('needs a server that can refuse connections');
     const a = await newWorkspace(t, 'refused-db');
+    // A workspace in use: its token, plan and policy are in the node's memory,
+    // so the requests below reach the write itself.
+    assert.equal((await post(t, INVOCATION, a.token, { agent_key: 'down-bot' })).statusCode, 201);
     const before = await stored(t, a.account.tenant_id);
     const base = process.env.TEST_DATABASE_URL!;
     const name = new URL(t.testDb.url!).pathname.slice(1);
@@ -206,6 +210,12 @@ eachStore('event endpoints when the database fails', (get) => {
       ] as const) {
         expectProblem(await post(t, url, token, body), 500, 'internal_error');
       }
+      // A batch: 500 (the node dropped what it kept when its NOTIFY connection
+      // was cut, so it cannot even authorize) or 500 in every slot; never a 201.
+      const batch = await post(t, BATCH, a.token, { events: [{ kind: 'invocation', event: { agent_key: 'down-bot' } }, { kind: 'rogue', event: { event_type: 'loop', agent_key: 'down-bot' } }] });
+      if (batch.statusCode === 207) {
+        assert.deepEqual(batch.json().results.map((r: { status: number; code: string }) => [r.status, r.code]), [[500, 'internal_error'], [500, 'internal_error']]);
+      } else expectProblem(batch, 500, 'internal_error');
     } finally {
       await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
       await admin.end();
@@ -228,5 +238,7 @@ eachStore('event endpoints when the database fails', (get) => {
     ] as const) {
       expectProblem(await post(t, url, token, body), 500, 'internal_error');
     }
+    const batch = await post(t, BATCH, a.token, { events: [{ kind: 'invocation', event: { agent_key: 'gone-bot' } }] });
+    assert.ok(batch.statusCode === 500 || batch.json().results[0].status === 500, batch.body);
   });
 });

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db.ts';
 import { encodeLeaf, leafHashOf } from './leaf.ts';
 import { type Head, lockHead, type NewEntry, readNodes, scopeToTenant, writeAppend } from './log-store.ts';
-import { appendLeaves, appendNeeds } from './merkle.ts';
+import { appendLeaves, appendNeeds, type StoredNode } from './merkle.ts';
 
 /** An entry of the audit trail: its kind and plain-JSON fields. The time is added on append. */
 export interface LogEntry {
@@ -18,10 +18,13 @@ export class OpenAppend {
   readonly #start: Head;
   readonly #entries: NewEntry[] = [];
   readonly #hashes: Uint8Array[] = [];
+  readonly #edge: readonly StoredNode[] | undefined;
 
-  constructor(tenantId: string, head: Head) {
+  /** `edge`: the nodes appendNeeds(head.size) names, when the caller already has them. */
+  constructor(tenantId: string, head: Head, edge?: readonly StoredNode[]) {
     this.tenantId = tenantId;
     this.#start = head;
+    this.#edge = edge;
   }
 
   /** Size of the log before this append. */
@@ -43,14 +46,20 @@ export class OpenAppend {
     return index;
   }
 
-  /** Writes the entries, the tree nodes they complete and the new head. */
-  async commit(tx: Queryable): Promise<Head> {
-    if (this.#entries.length === 0) return this.#start;
-    const edge = await readNodes(tx, this.tenantId, appendNeeds(this.#start.size));
+  /**
+   * Writes the entries, the tree nodes they complete (hashed here, in memory)
+   * and the new head, in one statement. Returns the new head and the right
+   * edge of the grown tree (the nodes the next append needs).
+   */
+  async commit(tx: Queryable): Promise<{ head: Head; edge: StoredNode[] | undefined }> {
+    if (this.#entries.length === 0) return { head: this.#start, edge: this.#edge ? [...this.#edge] : undefined };
+    const edge = this.#edge ?? (await readNodes(tx, this.tenantId, appendNeeds(this.#start.size)));
     const { nodes, root } = appendLeaves(this.#start.size, this.#hashes, edge);
     const head = { size: this.#start.size + this.#entries.length, root };
     await writeAppend(tx, this.tenantId, this.#entries, nodes, head);
-    return head;
+    const all = new Map<string, StoredNode>();
+    for (const n of [...edge, ...nodes]) all.set(`${n.level}/${n.index}`, n);
+    return { head, edge: appendNeeds(head.size).map((id) => all.get(`${id.level}/${id.index}`)!) };
   }
 }
 

@@ -55,7 +55,7 @@ export interface NewEntry {
   createdAt: Date;
 }
 
-/** Writes appended entries, their new nodes and the new head, in three statements. */
+/** Writes appended entries, their new nodes and the new head, in one statement. */
 export async function writeAppend(
   tx: Queryable,
   tenantId: string,
@@ -64,20 +64,26 @@ export async function writeAppend(
   head: Head,
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO log_entries (tenant_id, idx, leaf, created_at)
-     SELECT $1, e.idx, e.leaf, e.created_at FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) AS e(idx, leaf, created_at)`,
-    [tenantId, entries.map((e) => e.index), entries.map((e) => e.leaf), entries.map((e) => e.createdAt.toISOString())],
+    `WITH e AS (
+       INSERT INTO log_entries (tenant_id, idx, leaf, created_at)
+       SELECT $1, e.idx, e.leaf, e.created_at FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) AS e(idx, leaf, created_at)
+     ), n AS (
+       INSERT INTO log_nodes (tenant_id, level, idx, hash)
+       SELECT $1, n.level, n.idx, decode(n.hash, 'hex') FROM unnest($5::int[], $6::bigint[], $7::text[]) AS n(level, idx, hash)
+     )
+     UPDATE log_heads SET size = $8, root = $9, updated_at = now() WHERE tenant_id = $1`,
+    [
+      tenantId,
+      entries.map((e) => e.index),
+      entries.map((e) => e.leaf),
+      entries.map((e) => e.createdAt.toISOString()),
+      nodes.map((n) => n.level),
+      nodes.map((n) => n.index),
+      nodes.map((n) => Buffer.from(n.hash).toString('hex')),
+      head.size,
+      Buffer.from(head.root),
+    ],
   );
-  await tx.query(
-    `INSERT INTO log_nodes (tenant_id, level, idx, hash)
-     SELECT $1, n.level, n.idx, decode(n.hash, 'hex') FROM unnest($2::int[], $3::bigint[], $4::text[]) AS n(level, idx, hash)`,
-    [tenantId, nodes.map((n) => n.level), nodes.map((n) => n.index), nodes.map((n) => Buffer.from(n.hash).toString('hex'))],
-  );
-  await tx.query('UPDATE log_heads SET size = $2, root = $3, updated_at = now() WHERE tenant_id = $1', [
-    tenantId,
-    head.size,
-    Buffer.from(head.root),
-  ]);
 }
 
 export interface StoredEntry {

@@ -1,18 +1,51 @@
 import type { Db, Queryable } from '../db/db.ts';
-import { beginAppend, type OpenAppend } from './append.ts';
-import type { Head } from './log-store.ts';
+import { OpenAppend } from './append.ts';
+import { type Head, lockHead } from './log-store.ts';
+import type { StoredNode } from './merkle.ts';
 
 /** Work that records something and adds its leaves, run inside the shared transaction. */
 export type AppendJob<T> = (tx: Queryable, log: OpenAppend) => Promise<T>;
 
-interface Pending {
+/**
+ * Work done for many items at once: the items of every request queued for the
+ * same workspace (and the same SetJob) run in ONE call, so its statements do
+ * not multiply with the items. Returns one result per item, in order.
+ */
+export interface SetJob<I, R> {
+  run(tx: Queryable, log: OpenAppend, items: readonly I[]): Promise<R[]>;
+}
+
+/** An item of a set whose storage failed: nothing of it was stored. */
+export class ItemFailed {
+  readonly cause: unknown;
+  constructor(cause: unknown) {
+    this.cause = cause;
+  }
+}
+
+interface JobPending {
   job: AppendJob<unknown>;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
 
+interface SetPending {
+  set: SetJob<unknown, unknown>;
+  items: readonly unknown[];
+  results: unknown[];
+  left: number;
+  resolve: (v: unknown[]) => void;
+}
+
+type Pending = JobPending | SetPending;
+
+/** What one call inside a batch transaction runs: a job, or items of one set (maybe of several requests). */
+type Unit =
+  | { kind: 'job'; p: JobPending }
+  | { kind: 'set'; set: SetJob<unknown, unknown>; parts: Array<{ p: SetPending; index: number }>; alone: boolean };
+
 export interface LogWriterOptions {
-  /** Most jobs grouped into one transaction. */
+  /** Most requests grouped into one transaction. */
   maxBatch?: number;
   /** Called after each commit with the new head (schedules a checkpoint). */
   onCommitted?: (tenantId: string, head: Head) => void;
@@ -24,12 +57,17 @@ export interface LogWriterOptions {
  * batch commits, new jobs queue; the next batch takes them all. Across nodes
  * the head's row lock orders the batches, so the log stays gap-free and each
  * job's leaves are durable exactly when its transaction commits.
+ *
+ * The right edge of each workspace's tree is kept after a commit: complete
+ * subtrees never change, so the next append of this node reads no node when
+ * the head it locks has the size it left (no other node appended since).
  */
 export class LogWriter {
   readonly #db: Db;
   readonly #maxBatch: number;
   readonly #opts: LogWriterOptions;
   readonly #queues = new Map<string, Pending[]>();
+  readonly #edges = new Map<string, { size: number; edge: StoredNode[] }>();
 
   constructor(db: Db, opts: LogWriterOptions = {}) {
     this.#db = db;
@@ -39,52 +77,81 @@ export class LogWriter {
 
   submit<T>(tenantId: string, job: AppendJob<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const pending: Pending = { job, resolve: resolve as (v: unknown) => void, reject };
-      const queue = this.#queues.get(tenantId);
-      if (queue) {
-        queue.push(pending);
-        return;
-      }
-      this.#queues.set(tenantId, [pending]);
-      // Start on the next turn so requests arriving together share the first batch.
-      setImmediate(() => void this.#drain(tenantId));
+      this.#enqueue(tenantId, { job, resolve: resolve as (v: unknown) => void, reject });
     });
+  }
+
+  /**
+   * Runs items through a set job, together with the items other requests
+   * queue for the same workspace meanwhile. Never rejects: an item whose
+   * storage failed is an ItemFailed in its slot, and nothing of it is stored;
+   * the others are stored whatever happens to it.
+   */
+  submitSet<I, R>(tenantId: string, set: SetJob<I, R>, items: readonly I[]): Promise<Array<R | ItemFailed>> {
+    if (items.length === 0) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      this.#enqueue(tenantId, {
+        set: set as SetJob<unknown, unknown>,
+        items,
+        results: new Array(items.length),
+        left: items.length,
+        resolve: resolve as (v: unknown[]) => void,
+      });
+    });
+  }
+
+  #enqueue(tenantId: string, pending: Pending): void {
+    const queue = this.#queues.get(tenantId);
+    if (queue) {
+      queue.push(pending);
+      return;
+    }
+    this.#queues.set(tenantId, [pending]);
+    // Start on the next turn so requests arriving together share the first batch.
+    setImmediate(() => void this.#drain(tenantId));
   }
 
   async #drain(tenantId: string): Promise<void> {
     const queue = this.#queues.get(tenantId)!;
     while (queue.length > 0) {
-      let batch = queue.splice(0, this.#maxBatch);
-      while (batch.length > 0) {
+      let units = toUnits(queue.splice(0, this.#maxBatch));
+      while (units.length > 0) {
         try {
-          const results = await this.#run(tenantId, batch);
-          for (const [i, p] of batch.entries()) p.resolve(results[i]);
-          batch = [];
+          const results = await this.#run(tenantId, units);
+          units.forEach((u, i) => settle(u, results[i]));
+          units = [];
         } catch (err) {
           if (err instanceof JobFailure) {
-            // That job failed and the transaction rolled back: it alone is
-            // refused, the others run again without it.
-            batch[err.index]!.reject(err.cause);
-            batch = batch.filter((_, i) => i !== err.index);
-          } else if (err instanceof BeforeCommitFailure && batch.length > 1) {
+            // That unit failed and the transaction rolled back. A single job
+            // or item alone is refused; a set of several runs again item by
+            // item, so only the item that fails is refused; the rest run again.
+            const u = units[err.index]!;
+            const rest = units.filter((_, i) => i !== err.index);
+            if (u.kind === 'set' && u.parts.length > 1) {
+              units = [...rest, ...u.parts.map((part) => ({ kind: 'set' as const, set: u.set, parts: [part], alone: true }))];
+            } else {
+              fail(u, err.cause);
+              units = rest;
+            }
+          } else if (err instanceof BeforeCommitFailure && (units.length > 1 || (units[0]?.kind === 'set' && units[0].parts.length > 1))) {
             // Failed before COMMIT was sent (a lost connection, say): nothing
-            // was stored, so each job can run again on its own without
+            // was stored, so each request can run again on its own without
             // recording twice, and one bad connection fails one request.
-            for (const p of batch) {
+            for (const u of splitByRequest(units)) {
               try {
-                const [r] = await this.#run(tenantId, [p]);
-                p.resolve(r);
+                const [r] = await this.#run(tenantId, [u]);
+                settle(u, r);
               } catch (e) {
-                p.reject(e instanceof JobFailure || e instanceof BeforeCommitFailure ? e.cause : e);
+                fail(u, e instanceof JobFailure || e instanceof BeforeCommitFailure ? e.cause : e);
               }
             }
-            batch = [];
+            units = [];
           } else {
             // Failed at BEGIN or COMMIT: a failed COMMIT may still have stored
             // everything, and retrying could record twice. Refuse them all.
             const cause = err instanceof BeforeCommitFailure ? err.cause : err;
-            for (const p of batch) p.reject(cause);
-            batch = [];
+            for (const u of units) fail(u, cause);
+            units = [];
           }
         }
       }
@@ -92,32 +159,87 @@ export class LogWriter {
     this.#queues.delete(tenantId);
   }
 
-  async #run(tenantId: string, batch: Pending[]): Promise<unknown[]> {
-    const { results, head } = await this.#db.withTenant(tenantId, async (tx) => {
+  async #run(tenantId: string, units: Unit[]): Promise<unknown[]> {
+    const known = this.#edges.get(tenantId);
+    const { results, head, edge } = await this.#db.withTenant(tenantId, async (tx) => {
       try {
-        const log = await beginAppend(tx, tenantId);
+        const start = await lockHead(tx, tenantId);
+        const log = new OpenAppend(tenantId, start, known?.size === start.size ? known.edge : undefined);
         const out: unknown[] = [];
-        for (const [i, p] of batch.entries()) {
+        for (const [i, u] of units.entries()) {
           try {
-            out.push(await p.job(tx, log));
+            out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index])));
           } catch (err) {
             throw new JobFailure(i, err);
           }
         }
-        return { results: out, head: await log.commit(tx) };
+        const committed = await log.commit(tx);
+        return { results: out, ...committed };
       } catch (err) {
         throw err instanceof JobFailure ? err : new BeforeCommitFailure(err);
       }
     });
     // Committed: nothing below may turn that into a failure.
+    if (this.#edges.size >= 10_000) this.#edges.clear();
+    if (edge) this.#edges.set(tenantId, { size: head.size, edge });
     try {
-      this.#opts.onBatch?.(batch.length);
+      this.#opts.onBatch?.(units.reduce((n, u) => n + (u.kind === 'job' ? 1 : u.parts.length), 0));
       this.#opts.onCommitted?.(tenantId, head);
     } catch {
       // Metrics and checkpoint scheduling are best effort.
     }
     return results;
   }
+}
+
+/** Consecutive requests of the same set job share one unit. */
+function toUnits(batch: Pending[]): Unit[] {
+  const units: Unit[] = [];
+  for (const p of batch) {
+    if ('job' in p) {
+      units.push({ kind: 'job', p });
+      continue;
+    }
+    const last = units.at(-1);
+    const parts = p.items.map((_, index) => ({ p, index }));
+    if (last?.kind === 'set' && last.set === p.set && !last.alone) last.parts.push(...parts);
+    else units.push({ kind: 'set', set: p.set, parts, alone: false });
+  }
+  return units;
+}
+
+/** Units regrouped so that each holds one request's items. */
+function splitByRequest(units: Unit[]): Unit[] {
+  const out: Unit[] = [];
+  for (const u of units) {
+    if (u.kind === 'job') {
+      out.push(u);
+      continue;
+    }
+    const byRequest = new Map<SetPending, Array<{ p: SetPending; index: number }>>();
+    for (const part of u.parts) byRequest.set(part.p, [...(byRequest.get(part.p) ?? []), part]);
+    for (const parts of byRequest.values()) out.push({ kind: 'set', set: u.set, parts, alone: true });
+  }
+  return out;
+}
+
+function settle(u: Unit, result: unknown): void {
+  if (u.kind === 'job') {
+    u.p.resolve(result);
+    return;
+  }
+  const results = result as unknown[];
+  u.parts.forEach((part, i) => place(part, results[i]));
+}
+
+function fail(u: Unit, cause: unknown): void {
+  if (u.kind === 'job') u.p.reject(cause);
+  else for (const part of u.parts) place(part, new ItemFailed(cause));
+}
+
+function place(part: { p: SetPending; index: number }, value: unknown): void {
+  part.p.results[part.index] = value;
+  if (--part.p.left === 0) part.p.resolve(part.p.results);
 }
 
 /** The batch failed inside its transaction, not in a job: nothing was committed. */

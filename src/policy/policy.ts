@@ -3,7 +3,7 @@ import type { Queryable } from '../db/db.ts';
 import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { personaOfAgent } from '../personas/store.ts';
-import { type Decision, decide, type Facts, globMatch, type PersonaFacts } from './engine.ts';
+import { type Decision, decide, type Facts, globMatch, type PersonaFacts, type PolicyDocument } from './engine.ts';
 import { policyRoutes } from './routes.ts';
 import { agentScope, currentPolicy, type VersionedPolicy } from './store.ts';
 
@@ -20,6 +20,10 @@ export interface PolicyModule {
   personaOf(tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
   /** Drops this node's cached policy and scopes of a workspace (other nodes read again within POLICY_CACHE_MS). */
   invalidate(tenantId: string): void;
+  /** The current policy, read now (no cache: callers keep their own, see ingest/gate.ts). */
+  loadPolicy(tenantId: string): Promise<{ version: number; document: PolicyDocument }>;
+  /** The agent's allowed tool globs (null: no scope) and persona, read now in one transaction. */
+  loadScope(tenantId: string, agentKey: string): Promise<{ tools: string[] | null; persona: PersonaFacts | undefined }>;
   routes(app: FastifyInstance): Promise<void>;
 }
 
@@ -78,6 +82,12 @@ export function createPolicy(deps: PolicyModuleDeps): PolicyModule {
     },
     personaOf: async (tenantId, agentKey) => (await scopeOf(tenantId, agentKey)).persona,
     invalidate,
+    loadPolicy: (tenantId) => ctx.db.withTenant(tenantId, (tx) => currentPolicy(tx, tenantId)),
+    loadScope: (tenantId, agentKey) =>
+      ctx.db.withTenant(tenantId, async (tx) => ({
+        tools: await agentScope(tx, tenantId, agentKey),
+        persona: await personaFactsInTx(tx, tenantId, agentKey),
+      })),
     routes: (app) => policyRoutes(app, deps, invalidate),
   };
 }

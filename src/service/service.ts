@@ -12,6 +12,7 @@ import type { AppContext } from '../core/context.ts';
 import { createMetrics } from '../core/metrics.ts';
 import { registerRateLimits } from '../http/rate-limit.ts';
 import { createIngest } from '../ingest/ingest.ts';
+import { createScanPool } from '../ingest/scan-pool.ts';
 import { outputScanHandler } from '../ingest/output-scan.ts';
 import { OUTPUT_SCAN_JOB } from '../ingest/record.ts';
 import { scanField } from '../detect/index.ts';
@@ -122,15 +123,17 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   });
   // Seals tool_outputs until their scan; derived from the signing key, so every node has it and the database never does.
   const outputKek = deriveSecret(signingKey.key, 'tool-output-kek');
+  const scanPool = createScanPool(config.detectWorkers);
   const ingest = createIngest({
     ctx,
     writer: ledger.writer,
+    scanMany: scanPool?.scanMany,
     scan: scanField,
     outputKek,
-    workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
-    policyFor: (tenantId) => policy.policyFor(tenantId),
-    toolInScope: (tenantId, agentKey, tool) => policy.toolInScope(tenantId, agentKey, tool),
-    personaOf: (tenantId, agentKey) => policy.personaOf(tenantId, agentKey),
+    resolveAccountToken: (token) => accounts.resolve(token),
+    loadPlan: (tenantId) => accounts.workspacePlanRecord(tenantId),
+    loadPolicy: (tenantId) => policy.loadPolicy(tenantId),
+    loadScope: (tenantId, agentKey) => policy.loadScope(tenantId, agentKey),
     appendInTx,
     pseudonym: (tenantId, kind, value) => ledger.pseudonyms.of(tenantId, kind, value),
     afterInvocation: (_tenantId, _id, prepared) => {
@@ -176,6 +179,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const app: FastifyInstance = await buildApp(ctx, {
     auth: {
       resolve: async (token) => (await accounts.resolve(token)) ?? ingest.resolve(token),
+      resolveForEvents: (token) => ingest.resolveForEvents(token),
       accountStatus: (tenantId) => accounts.accountStatus(tenantId),
       resolveSession: (token) => accounts.resolveSession(token),
       publicUrl: config.publicUrl,
@@ -194,6 +198,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     ],
   });
   await app.ready();
+  await ingest.start();
   if (!overrides.manualJobs) {
     jobs.start();
     witnesses.start();
@@ -211,6 +216,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       if (closed) return;
       closed = true;
       await app.close();
+      await ingest.close();
+      await scanPool?.close();
       await jobs.stop();
       await retention.stop();
       await ledger.close();

@@ -3,7 +3,7 @@
 // several nodes on one PostgreSQL, shared Redis state, start-up failures,
 // signals. Every child is killed when the test process exits, whatever happens.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -98,6 +98,11 @@ export interface ServerOptions {
    * template, which is several times faster.
    */
   freshStore?: boolean;
+  /**
+   * Serve from this data directory (a previous process's, to restart on its
+   * embedded store) and leave it in place on stop; the caller removes it.
+   */
+  dataDir?: string;
 }
 
 function spawnMain(args: string[], env: Record<string, string>): ChildProcess {
@@ -119,8 +124,11 @@ function collect(child: ChildProcess) {
 /** Starts `agent-ledger serve` on a free port and resolves once /healthz answers. */
 export async function startServerProcess(opts: ServerOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-ledger-proc-'));
-  if (!opts.databaseUrl && !opts.freshStore) cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'agent-ledger-proc-'));
+  const removeDataDir = () => {
+    if (opts.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+  };
+  if (!opts.databaseUrl && !opts.freshStore && !existsSync(join(dataDir, 'pglite'))) cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
   const env: Record<string, string> = {
     ...baseEnv(),
     PORT: String(port),
@@ -141,10 +149,10 @@ export async function startServerProcess(opts: ServerOptions = {}): Promise<Serv
         return await io.exited;
       } finally {
         clearTimeout(timer);
-        rmSync(dataDir, { recursive: true, force: true });
+        removeDataDir();
       }
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
     return io.exited;
   };
 

@@ -1,0 +1,106 @@
+// Idempotency-Key on both event endpoints: a retry with the same key and body
+// gets the first response again and records nothing; another body is 422
+// idempotency_key_reused; concurrent retries record once; a failed first
+// attempt stores nothing under its key; keys expire after 24 hours and belong
+// to one workspace.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { eachStore, type TestService } from '../testing/harness.ts';
+import { DAY_MS, expectProblem, INVOCATION, leaves, newWorkspace, ROGUE, stored } from '../testing/ingest-kit.ts';
+
+function postKey(t: TestService, url: string, token: string, key: string, payload: unknown) {
+  return t.request({ method: 'POST', url, token, headers: { 'content-type': 'application/json', 'idempotency-key': key }, payload: JSON.stringify(payload) });
+}
+
+eachStore('Idempotency-Key on the event endpoints', (get) => {
+  test('a retry with the same key and body gets the same answer and records nothing', async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'idem-same');
+    const tenant = a.account.tenant_id;
+    const body = { agent_key: 'retry-bot', tool_name: 'crm.lookup', tool_input: 'mail jane@example.com', mode: 'enforced' };
+    const first = await postKey(t, INVOCATION, a.token, 'order-42', body);
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(first.headers['idempotent-replayed'], undefined);
+    const before = await stored(t, tenant);
+    // The same JSON spelled differently (key order, spacing) is the same request.
+    const raw = `{ "mode":"enforced", "tool_input":"mail jane@example.com", "tool_name":"crm.lookup", "agent_key":"retry-bot" }`;
+    const again = await t.request({ method: 'POST', url: INVOCATION, token: a.token, headers: { 'content-type': 'application/json', 'idempotency-key': 'order-42' }, payload: raw });
+    assert.equal(again.statusCode, 201);
+    assert.deepEqual(again.json(), first.json());
+    assert.equal(first.json().pii_count, 1);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(await stored(t, tenant), before, 'no second row, leaf or quota count');
+    // The rogue endpoint too.
+    const rogue = { event_type: 'oos_tool', agent_key: 'retry-bot', tool: 'shell.exec' };
+    const r1 = await postKey(t, ROGUE, a.token, 'rogue-1', rogue);
+    const r2 = await postKey(t, ROGUE, a.token, 'rogue-1', rogue);
+    assert.equal(r1.statusCode, 201);
+    assert.deepEqual(r2.json(), r1.json());
+    assert.equal((await stored(t, tenant)).rogue, before.rogue + 1);
+  });
+
+  test('the same key with another body is 422 idempotency_key_reused and records nothing', async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'idem-reused');
+    assert.equal((await postKey(t, INVOCATION, a.token, 'k', { agent_key: 'a', prompt: 'one' })).statusCode, 201);
+    const before = await stored(t, a.account.tenant_id);
+    expectProblem(await postKey(t, INVOCATION, a.token, 'k', { agent_key: 'a', prompt: 'two' }), 422, 'idempotency_key_reused');
+    // The same body on the other endpoint is another request.
+    expectProblem(await postKey(t, ROGUE, a.token, 'k', { event_type: 'x', agent_key: 'a' }), 422, 'idempotency_key_reused');
+    assert.deepEqual(await stored(t, a.account.tenant_id), before);
+  });
+
+  test('50 identical requests at once record one row, one leaf, one quota count, 50 identical answers', async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'idem-burst');
+    const tenant = a.account.tenant_id;
+    const body = { agent_key: 'burst-bot', prompt: 'once only', correlation_id: 'burst' };
+    const answers = await Promise.all(Array.from({ length: 50 }, () => postKey(t, INVOCATION, a.token, 'burst-key', body)));
+    assert.deepEqual([...new Set(answers.map((r) => r.statusCode))], [201]);
+    assert.equal(new Set(answers.map((r) => r.body)).size, 1, 'identical bodies');
+    const s = await stored(t, tenant);
+    assert.equal(s.invocations, 1);
+    assert.equal(s.usage, 1);
+    assert.equal((await leaves(t, tenant)).filter((l) => l.kind === 'invocation').length, 1);
+  });
+
+  test('a first attempt that failed stores nothing under its key: the retry is recorded', async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'idem-failed');
+    const tenant = a.account.tenant_id;
+    await t.service.ctx.db.exec("ALTER TABLE invocations ADD CONSTRAINT idem_poison CHECK (correlation_id IS DISTINCT FROM 'idem-poison')");
+    try {
+      expectProblem(await postKey(t, INVOCATION, a.token, 'fails-first', { agent_key: 'x', correlation_id: 'idem-poison' }), 500, 'internal_error');
+    } finally {
+      await t.service.ctx.db.exec('ALTER TABLE invocations DROP CONSTRAINT idem_poison');
+    }
+    assert.equal((await stored(t, tenant)).invocations, 0);
+    const retry = await postKey(t, INVOCATION, a.token, 'fails-first', { agent_key: 'x', correlation_id: 'idem-poison' });
+    assert.equal(retry.statusCode, 201, retry.body);
+    assert.equal((await stored(t, tenant)).invocations, 1);
+  });
+
+  test('keys belong to one workspace and expire after 24 hours; a malformed key is 400', async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'idem-ws-a');
+    const b = await newWorkspace(t, 'idem-ws-b');
+    const ra = await postKey(t, INVOCATION, a.token, 'shared', { agent_key: 'x' });
+    const rb = await postKey(t, INVOCATION, b.token, 'shared', { agent_key: 'x' });
+    assert.equal(rb.statusCode, 201);
+    assert.equal(rb.json().tenant_id, b.account.tenant_id);
+    assert.notEqual(rb.json().invocation_id, ra.json().invocation_id);
+    const later = t.clock.now();
+    t.clock.advance(DAY_MS - 60_000);
+    try {
+      assert.deepEqual((await postKey(t, INVOCATION, a.token, 'shared', { agent_key: 'x' })).json(), ra.json(), 'still kept just under 24 h');
+      t.clock.advance(120_000);
+      const fresh = await postKey(t, INVOCATION, a.token, 'shared', { agent_key: 'x' });
+      assert.equal(fresh.statusCode, 201);
+      assert.notEqual(fresh.json().invocation_id, ra.json().invocation_id, 'a new event after 24 h');
+    } finally {
+      t.clock.set(later);
+    }
+    expectProblem(await postKey(t, INVOCATION, a.token, 'k'.repeat(256), { agent_key: 'x' }), 400, 'bad_request');
+    expectProblem(await postKey(t, INVOCATION, a.token, 'tab\there', { agent_key: 'x' }), 400, 'bad_request');
+  });
+});

@@ -1,0 +1,355 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { PlanCaps } from '../config/config.ts';
+import { badRequest, HttpProblem, rateLimited, unprocessable } from '../core/problems.ts';
+import { validationProblem, validatorCompiler } from '../http/validation.ts';
+import { newSalt } from '../ledger/leaf.ts';
+import { ItemFailed } from '../ledger/log-writer.ts';
+import { redactMeta } from './metadata.ts';
+import { decide, globMatch } from '../policy/engine.ts';
+import { secondsToUtcMidnight } from '../accounts/plans.ts';
+import type { TenantState } from './gate.ts';
+import type { IngestDeps } from './ingest.ts';
+import { CONTENT_FIELDS, scanContent, scanContentWith, unstorableFields, type InvocationInput, type PreparedInvocation, type RogueInput } from './prepare.ts';
+import { OFFLOAD_CHARS } from './scan-pool.ts';
+import type { IdempotencyClaim, RecordItem, RecordOutcome, RogueRecord } from './record.ts';
+import { InvocationBody, RogueBody } from './schemas.ts';
+
+// One path for every event, whichever endpoint (or OTLP) it came by:
+// validate and scan each event once, then — with the workspace's cached
+// state — decide and record all of them through one set-based write, and
+// decide again with fresh reads whatever the write found stale.
+
+export type EventKind = 'invocation' | 'rogue';
+
+export interface EventInput {
+  kind: EventKind;
+  /** The body the single endpoint of that kind takes. */
+  event: unknown;
+  /** The request's Idempotency-Key, or a batch item's event_id. */
+  key?: string | undefined;
+}
+
+/** What the single endpoint would have answered for the event. */
+export type EventResult =
+  | { status: 201; body: Record<string, unknown>; replayed: boolean }
+  | { status: number; problem: HttpProblem };
+
+/** The workspace a request writes to, as authorized now; throws the whole request's 401/402/403. */
+export interface Authorized {
+  tenantId: string;
+  state: TenantState;
+  caps: PlanCaps;
+}
+
+/** How long a request waits for another with its idempotency key to finish. */
+const IN_FLIGHT_WAIT_MS = 30_000;
+
+/** How many times a request is decided again when what it read changed meanwhile. */
+const MAX_ATTEMPTS = 5;
+
+/** Stored or signed body fields: the documented ones but tenant_id (unknown fields are ignored). */
+const storedFields = (schema: { properties: object }) => Object.keys(schema.properties).filter((k) => k !== 'tenant_id');
+const FIELDS: Record<EventKind, string[]> = { invocation: storedFields(InvocationBody), rogue: storedFields(RogueBody) };
+
+const validators = {
+  invocation: validatorCompiler({ schema: InvocationBody, httpPart: 'body', method: 'POST', url: '' }),
+  rogue: validatorCompiler({ schema: RogueBody, httpPart: 'body', method: 'POST', url: '' }),
+} as unknown as Record<EventKind, ((v: unknown) => boolean) & { errors?: never[] | null }>;
+
+type Checked =
+  | { kind: 'invocation'; body: InvocationInput; key?: IdempotencyClaim | undefined }
+  | { kind: 'rogue'; body: RogueInput; key?: IdempotencyClaim | undefined };
+
+type Scanned =
+  | { kind: 'invocation'; body: InvocationInput; scanned: ReturnType<typeof scanContent>; key?: IdempotencyClaim | undefined }
+  | { kind: 'rogue'; event: RogueRecord; key?: IdempotencyClaim | undefined };
+
+/**
+ * The checks of the single endpoint that need no database: schema (when
+ * `validated` is false), storable text, rogue rules. Throws the event's problem.
+ */
+export function checkEvent(input: EventInput, validated: boolean): Checked {
+  const { kind } = input;
+  if (!validated) {
+    const validate = validators[kind];
+    if (!validate(input.event)) throw validationProblem(validate.errors ?? [], 'body');
+  }
+  const body = input.event as Record<string, unknown>;
+  const bad = unstorableFields(body, FIELDS[kind]);
+  if (bad.length > 0) {
+    throw unprocessable('Text fields must be valid Unicode without NUL characters.', bad.map((f) => ({ field: `/${f}`, message: 'must be valid Unicode text without U+0000' })));
+  }
+  const key = input.key === undefined ? undefined : { key: input.key, fingerprint: fingerprint(kind, body) };
+  if (kind === 'rogue') {
+    const r = body as RogueInput;
+    if (r.event_type === 'oos_tool' && (r.tool === undefined || r.tool === '')) throw badRequest('An oos_tool event must name the tool.');
+    return { kind, body: r, key };
+  }
+  return { kind, body: body as InvocationInput, key };
+}
+
+/**
+ * What needs the workspace but not its cached state: the scan (long texts on
+ * the detector workers, when there are any), sealing, redacted metadata and
+ * pseudonyms.
+ */
+async function scanEvent(deps: IngestDeps, tenantId: string, c: Checked): Promise<Scanned> {
+  if (c.kind === 'rogue') {
+    // Only the documented fields: an unknown one (say invocation_id, which only
+    // the service itself sets) must not reach the row or the leaf. Identifiers
+    // as sent, free-form fields redacted, pseudonyms of its agent and type taken.
+    const { agent_key, actor_agent_key, user_id } = c.body;
+    const event_type = redactMeta(deps.scan, c.body.event_type);
+    const [agent, type] = await Promise.all([deps.pseudonym(tenantId, 'agent', agent_key), deps.pseudonym(tenantId, 'rogue_event_type', event_type)]);
+    const event: RogueRecord = {
+      event_type,
+      agent_key,
+      actor_agent_key,
+      tool: redactMeta(deps.scan, c.body.tool),
+      user_id,
+      severity: redactMeta(deps.scan, c.body.severity),
+      source: redactMeta(deps.scan, c.body.source),
+      pseudonyms: { agent, type },
+    };
+    return { kind: 'rogue', event, key: c.key };
+  }
+  const inv = c.body;
+  const sealing = { kek: deps.outputKek, tenantId };
+  let chars = 0;
+  for (const f of CONTENT_FIELDS) if (f !== 'tool_output') chars += inv[f]?.length ?? 0;
+  const scanned = deps.scanMany && chars >= OFFLOAD_CHARS ? await scanContentWith(inv, deps.scanMany, sealing) : scanContent(inv, deps.scan, sealing);
+  return { kind: 'invocation', body: inv, scanned, key: c.key };
+}
+
+/** SHA-256 of the event's kind and its canonical JSON (RFC 8785): the same event, however it is spelled. */
+export function fingerprint(kind: EventKind, body: unknown): string {
+  return createHash('sha256').update(kind).update('\n').update(canonicalize(body) ?? '').digest('hex');
+}
+
+/**
+ * Records events for the workspace `authorize` names. Each slot of the result
+ * is what the single endpoint would have answered; items stored are stored
+ * whatever happens to the others. Throws only what `authorize` throws.
+ */
+export async function recordEvents(
+  deps: IngestDeps,
+  authorize: (fresh: boolean) => Promise<Authorized>,
+  inputs: readonly EventInput[],
+  opts: { validated?: boolean } = {},
+): Promise<EventResult[]> {
+  const results: Array<EventResult | undefined> = new Array(inputs.length);
+  const valid = inputs.map((input, i) => {
+    try {
+      return checkEvent(input, opts.validated ?? false);
+    } catch (err) {
+      results[i] = failure(err);
+      return undefined;
+    }
+  });
+  let checked: Array<Scanned | undefined> = [];
+  let pending = valid.flatMap((c, i) => (c ? [i] : []));
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    const auth = await authorize(attempt > 0);
+    if (attempt === 0) {
+      checked = await Promise.all(
+        valid.map(async (c, i) => {
+          if (!c) return undefined;
+          try {
+            return await scanEvent(deps, auth.tenantId, c);
+          } catch (err) {
+            results[i] = failure(err);
+            return undefined;
+          }
+        }),
+      );
+      pending = pending.filter((i) => checked[i] !== undefined);
+      if (pending.length === 0) break;
+    }
+    if (attempt >= MAX_ATTEMPTS) {
+      for (const i of pending) results[i] = failure(new Error('the workspace kept changing while the event was decided'));
+      break;
+    }
+    const { tenantId, state } = auth;
+    const now = deps.ctx.now();
+    const items: RecordItem[] = [];
+    for (const i of pending) items.push(await toItem(deps, state, auth.caps, checked[i]!, now));
+    let release: () => void;
+    try {
+      release = await deps.inFlight.claim(tenantId, items.flatMap((it) => (it.idem ? [it.idem.key] : [])));
+    } catch (err) {
+      for (const i of pending) results[i] = failure(err);
+      break;
+    }
+    let outcomes: Array<RecordOutcome | ItemFailed>;
+    try {
+      outcomes = await deps.writer.submitSet(tenantId, deps.recordSet, items);
+    } finally {
+      release();
+    }
+    const stale: number[] = [];
+    outcomes.forEach((o, j) => {
+      const i = pending[j]!;
+      if ('stale' in o) {
+        stale.push(i);
+        return;
+      }
+      const result = outcome(o, auth.caps, now);
+      results[i] = result;
+      if ('body' in result && !result.replayed) afterStored(deps, tenantId, items[j]!, result.body);
+    });
+    if (stale.length > 0) await deps.gate.invalidateIfAt(tenantId, state.epoch);
+    pending = stale;
+  }
+  return results as EventResult[];
+}
+
+async function toItem(deps: IngestDeps, st: TenantState, caps: PlanCaps, c: Scanned, now: Date): Promise<RecordItem> {
+  const base = { now, caps, epoch: st.epoch, idem: c.key };
+  if (c.kind === 'rogue') return { ...base, kind: 'rogue', event: c.event };
+  return { ...base, kind: 'invocation', prepared: await decideInvocation(deps, st, c.body, c.scanned) };
+}
+
+async function decideInvocation(
+  deps: IngestDeps,
+  st: TenantState,
+  body: InvocationInput,
+  scanned: ReturnType<typeof scanContent>,
+): Promise<PreparedInvocation> {
+  const { content, findings, piiCount } = scanned;
+  const mode = body.mode ?? 'observed';
+  const outcome = body.outcome ?? 'success';
+  const principalId = body.principal_id ?? body.agent_key;
+  const policy = await deps.gate.policy(st);
+  const agentPseudonym = await deps.pseudonym(st.tenantId, 'agent', body.agent_key);
+  const toolName = redactMeta(deps.scan, body.tool_name);
+  // The agent's scope and its persona's allowed tools both limit it (policy module's rule).
+  const { tools, persona } = await deps.gate.scope(st, body.agent_key);
+  let toolInScope: boolean | undefined;
+  if (body.tool_name !== undefined) {
+    const tool = body.tool_name;
+    const lists = [tools, persona?.allowed_tools ?? null].filter((l): l is string[] => l !== null);
+    toolInScope = lists.length === 0 ? undefined : lists.every((l) => l.some((g) => globMatch(g, tool)));
+  }
+  const decision = decide(policy.document, {
+    agent_key: body.agent_key,
+    tool_name: body.tool_name,
+    mode,
+    outcome,
+    principal_kind: body.principal_kind,
+    principal_id: principalId,
+    findings,
+    tool_in_scope: toolInScope,
+    persona,
+  });
+  const outOfScope: RogueRecord | undefined =
+    toolInScope === false && toolName !== undefined
+      ? {
+          event_type: 'oos_tool',
+          agent_key: body.agent_key,
+          tool: toolName,
+          source: 'agent-ledger',
+          severity: mode === 'shadow' ? 'info' : 'high',
+          pseudonyms: { agent: agentPseudonym, type: await deps.pseudonym(st.tenantId, 'rogue_event_type', 'oos_tool') },
+        }
+      : undefined;
+  return {
+    tenantId: st.tenantId,
+    agentKey: body.agent_key,
+    agentPseudonym,
+    mode,
+    outcome: redactMeta(deps.scan, outcome),
+    durationMs: body.duration_ms,
+    principalKind: body.principal_kind,
+    principalId,
+    parentInvocationId: body.parent_invocation_id,
+    correlationId: redactMeta(deps.scan, body.correlation_id),
+    toolName,
+    content,
+    findings,
+    piiCount,
+    decision,
+    policyVersion: policy.version,
+    toolInScope,
+    metaSalt: newSalt(),
+    outOfScope,
+  };
+}
+
+function outcome(o: Exclude<RecordOutcome, { stale: true }> | ItemFailed, caps: PlanCaps, now: Date): EventResult {
+  if (o instanceof ItemFailed) return failure(o.cause);
+  if ('status' in o) return o;
+  switch (o.refused) {
+    case 'plan_limit':
+      return problem(new HttpProblem('plan_limit', `The plan allows ${caps.agents} agents; upgrade to register more.`));
+    case 'quota_exceeded':
+      return problem(
+        rateLimited(secondsToUtcMidnight(now), 'quota_exceeded', `The plan allows ${caps.invocations_per_day} invocations a day; the count resets at 00:00 UTC.`),
+      );
+    case 'idempotency_key_reused':
+      return problem(
+        new HttpProblem('idempotency_key_reused', 'This idempotency key was used for a different request; use a new key for a new event.'),
+      );
+  }
+}
+
+function afterStored(deps: IngestDeps, tenantId: string, item: RecordItem, body: Record<string, unknown>): void {
+  if (item.kind === 'rogue') {
+    deps.ctx.metrics.events.inc({ kind: 'rogue', verdict: 'n/a' });
+    return;
+  }
+  deps.knownAgents.add(tenantId, item.prepared.agentKey);
+  deps.ctx.metrics.events.inc({ kind: 'invocation', verdict: item.prepared.decision.verdict });
+  deps.afterInvocation?.(tenantId, body.invocation_id as number, item.prepared);
+}
+
+const problem = (p: HttpProblem): EventResult => ({ status: p.status, problem: p });
+
+/** An HttpProblem keeps its status; anything else is a 500 with nothing recorded (logged by the caller). */
+function failure(err: unknown): EventResult {
+  if (err instanceof HttpProblem) return problem(err);
+  return problem(new HttpProblem('internal_error', 'The event could not be stored; nothing of it was recorded.').withCause(err));
+}
+
+/**
+ * Idempotency keys in flight on this node: a request whose key is being
+ * recorded by another waits for it, then finds its response stored (or
+ * nothing, when the first failed) in the write transaction. Across nodes the
+ * log head's row lock does the same.
+ */
+export class InFlightKeys {
+  readonly #keys = new Map<string, Promise<void>>();
+
+  /**
+   * Waits until none of these keys is in flight, then holds them until
+   * release() is called. After `waitMs` of waiting: 409 idempotency_key_in_flight.
+   */
+  async claim(tenantId: string, keys: readonly string[], waitMs = IN_FLIGHT_WAIT_MS): Promise<() => void> {
+    if (keys.length === 0) return () => {};
+    const ids = [...new Set(keys.map((k) => `${tenantId}\u0000${k}`))];
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const busy = ids.map((id) => this.#keys.get(id)).filter((p) => p !== undefined);
+      if (busy.length === 0) break;
+      const left = deadline - Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        Promise.all(busy).then(() => false),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(true), Math.max(0, left)))),
+      ]);
+      clearTimeout(timer);
+      if (timedOut) {
+        throw new HttpProblem('idempotency_key_in_flight', 'A request with this idempotency key is still being recorded; retry later.', {
+          headers: { 'retry-after': '1' },
+        });
+      }
+    }
+    let done!: () => void;
+    const held = new Promise<void>((r) => (done = r));
+    for (const id of ids) this.#keys.set(id, held);
+    return () => {
+      for (const id of ids) if (this.#keys.get(id) === held) this.#keys.delete(id);
+      done();
+    };
+  }
+}

@@ -1,0 +1,117 @@
+// The write path's cost does not grow with the batch: recording 1 event and
+// recording 200 (new agents, content, a tool_output job, an out-of-scope tool's
+// rogue event, idempotency keys, rogue events) send the same statements to the
+// database, and what they store is complete and verifies.
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { PlanCaps } from '../config/config.ts';
+import type { Db, Queryable } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
+import { scanField } from '../detect/index.ts';
+import { LogWriter } from '../ledger/log-writer.ts';
+import { readEntries } from '../ledger/log-store.ts';
+import { rootFromLeafHashes } from '../ledger/merkle.ts';
+import { leafHashOf, newSalt } from '../ledger/leaf.ts';
+import { DEFAULT_POLICY } from '../policy/default-policy.ts';
+import { decide } from '../policy/engine.ts';
+import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
+import { scanContent, type PreparedInvocation } from './prepare.ts';
+import { KnownAgents, type RecordItem, recordSet } from './record.ts';
+
+/** The database, counting the statements sent inside tenant transactions. */
+function counting(db: Db): { db: Db; statements: string[] } {
+  const statements: string[] = [];
+  const wrap = (tx: Queryable): Queryable => ({
+    query: (sql, params) => {
+      statements.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
+      return tx.query(sql, params);
+    },
+    exec: (sql) => tx.exec(sql),
+  });
+  return { db: { ...db, withTenant: (tenantId, fn) => db.withTenant(tenantId, (tx) => fn(wrap(tx))) }, statements };
+}
+
+const caps = { agents: 10_000, invocations_per_day: 1_000_000 } as PlanCaps;
+
+function items(tenantId: string, n: number, now: Date, keyPrefix = 'k'): RecordItem[] {
+  return Array.from({ length: n }, (_, i): RecordItem => {
+    const base = { now, caps, epoch: 0, idem: { key: `${keyPrefix}-${i}`, fingerprint: createHash('sha256').update(String(i)).digest('hex') } };
+    const pseudonyms = { agent: `sha256:agent-${i}`, type: 'sha256:probe' };
+    if (i % 10 === 9) return { ...base, kind: 'rogue', event: { event_type: 'probe', agent_key: `agent-${i}`, pseudonyms } };
+    const body = { agent_key: `agent-${i}`, prompt: `hello ${i} jane${i}@example.com`, tool_name: 'shell', ...(i % 3 === 0 ? { tool_output: 'out' } : {}) };
+    const scanned = scanContent(body, scanField, { kek: new Uint8Array(32).fill(7), tenantId });
+    const prepared: PreparedInvocation = {
+      tenantId,
+      agentKey: body.agent_key,
+      agentPseudonym: pseudonyms.agent,
+      metaSalt: newSalt(),
+      outOfScope: i % 4 === 0 ? { event_type: 'oos_tool', agent_key: body.agent_key, tool: 'shell', source: 'agent-ledger', severity: 'high', pseudonyms: { ...pseudonyms, type: 'sha256:oos' } } : undefined,
+      mode: 'observed',
+      outcome: 'success',
+      durationMs: undefined,
+      principalKind: undefined,
+      principalId: body.agent_key,
+      parentInvocationId: undefined,
+      correlationId: undefined,
+      toolName: 'shell',
+      ...scanned,
+      decision: decide(DEFAULT_POLICY, { agent_key: body.agent_key, tool_name: 'shell', mode: 'observed', outcome: 'success', principal_id: body.agent_key, findings: scanned.findings, tool_in_scope: i % 4 === 0 ? false : undefined }),
+      policyVersion: 0,
+      toolInScope: i % 4 === 0 ? false : undefined,
+    };
+    return { ...base, kind: 'invocation', prepared };
+  });
+}
+
+for (const store of testStores()) {
+  describe(`set-based write [${store}]`, () => {
+    let testDb: TestDb;
+    before(async () => {
+      testDb = await createTestDb(store);
+      await migrate(testDb.db);
+    });
+    after(async () => {
+      await testDb?.dispose();
+    });
+
+    test('a batch of 1 and a batch of 200 send the same statements; all of it is stored and the root matches', async () => {
+      const seen: Record<number, string[]> = {};
+      for (const n of [1, 200]) {
+        const tenantId = randomUUID();
+        const { db, statements } = counting(testDb.db);
+        const writer = new LogWriter(db);
+        const set = recordSet(new KnownAgents());
+        // Warm: the first append of a workspace creates its log; the second has a log, like every later one.
+        await writer.submitSet(tenantId, set, items(tenantId, 1, new Date(), 'warm'));
+        statements.length = 0;
+        const out = await writer.submitSet(tenantId, set, items(tenantId, n, new Date()));
+        assert.equal(out.length, n);
+        assert.ok(out.every((o) => 'status' in o && o.status === 201), JSON.stringify(out.find((o) => !('status' in o))));
+        seen[n] = [...statements];
+        const [row] = await testDb.db.query<{ inv: number; content: number; rogue: number; jobs: number; keys: number; size: number; root: Uint8Array }>(
+          `SELECT (SELECT count(*)::int FROM invocations WHERE tenant_id = $1) AS inv,
+                  (SELECT count(*)::int FROM invocation_content WHERE tenant_id = $1) AS content,
+                  (SELECT count(*)::int FROM rogue_events WHERE tenant_id = $1) AS rogue,
+                  (SELECT count(*)::int FROM jobs WHERE tenant_id = $1) AS jobs,
+                  (SELECT count(*)::int FROM idempotency_keys WHERE tenant_id = $1) AS keys,
+                  (SELECT size FROM log_heads WHERE tenant_id = $1) AS size,
+                  (SELECT root FROM log_heads WHERE tenant_id = $1) AS root`,
+          [tenantId],
+        );
+        const invs = 1 + items(tenantId, n, new Date()).filter((i) => i.kind === 'invocation').length;
+        assert.equal(row!.inv, invs);
+        assert.equal(row!.keys, n + 1);
+        // The same keys again: replayed, nothing written.
+        const replay = await writer.submitSet(tenantId, set, items(tenantId, n, new Date()));
+        assert.ok(replay.every((o) => 'status' in o && o.status === 201 && o.replayed));
+        const entries = await testDb.db.withTenant(tenantId, (tx) => readEntries(tx, tenantId, 0, row!.size));
+        assert.equal(entries.length, row!.size);
+        assert.deepEqual(Buffer.from(row!.root), Buffer.from(rootFromLeafHashes(entries.map((e) => leafHashOf(e.leaf)))));
+        for (const e of entries) assert.deepEqual(Buffer.from(e.leafHash), Buffer.from(leafHashOf(e.leaf)));
+      }
+      assert.deepEqual(seen[200], seen[1]);
+      assert.ok(seen[1]!.length <= 4, `statements: ${seen[1]!.join(' | ')}`);
+    });
+  });
+}
