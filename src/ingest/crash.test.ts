@@ -36,7 +36,7 @@ for (const store of testStores()) {
     const smtp = await startSmtpPeer();
     const signer = generateSignerKey('agent-ledger.local');
     const env = { LEDGER_SIGNING_KEY: formatSignerKey(signer), SMTP_URL: smtp.url, OPERATOR_TOKEN: OP };
-    const start = () => startServerProcess({ databaseUrl: testDb?.url, dataDir, env, timeoutMs: 60_000 });
+    const start = () => startServerProcess({ databaseUrl: testDb?.url, dataDir, env, timeoutMs: 120_000 });
     let server: ServerProcess | undefined;
     try {
       server = await start();

@@ -50,7 +50,7 @@ describe('event endpoints on two nodes', { skip: multiProcessSkip() }, () => {
     db = await createTestDb('postgres');
     smtp = await startSmtpPeer();
     const env = { LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')), OPERATOR_TOKEN: OP, SMTP_URL: smtp.url };
-    [a, b] = await Promise.all([startServerProcess({ databaseUrl: db.url, env }), startServerProcess({ databaseUrl: db.url, env })]);
+    [a, b] = await Promise.all([startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }), startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 })]);
   });
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
