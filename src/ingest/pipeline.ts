@@ -133,11 +133,23 @@ export function fingerprint(kind: EventKind, body: unknown): string {
  * whatever happens to the others. Throws only what `authorize` throws.
  */
 export async function recordEvents(
-  deps: IngestDeps,
+  shared: IngestDeps,
   authorize: (fresh: boolean) => Promise<Authorized>,
   inputs: readonly EventInput[],
   opts: { validated?: boolean } = {},
 ): Promise<EventResult[]> {
+  // One lookup per pseudonym a request needs, however many of its events name it
+  // (500 events of one agent must not race 500 first-use inserts for its salt).
+  const pseudonyms = new Map<string, Promise<string>>();
+  const deps: IngestDeps = {
+    ...shared,
+    pseudonym(tenantId, kind, value) {
+      const k = `${tenantId}\u0000${kind}\u0000${value}`;
+      let p = pseudonyms.get(k);
+      if (!p) pseudonyms.set(k, (p = shared.pseudonym(tenantId, kind, value)));
+      return p;
+    },
+  };
   const results: Array<EventResult | undefined> = new Array(inputs.length);
   const valid = inputs.map((input, i) => {
     try {
