@@ -5,7 +5,19 @@ import type { AccountStatus, Principal } from '../core/identity.ts';
 import { badRequest, forbidden, type HttpProblem, paymentRequired, unauthorized } from '../core/problems.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import type { IngestDeps } from './ingest.ts';
-import { type Authorized, type EventInput, type EventResult, recordEvents } from './pipeline.ts';
+import { validationProblem, validatorCompiler } from '../http/validation.ts';
+import { type Authorized, type EventInput, type EventKind, type EventResult, recordEvents } from './pipeline.ts';
+
+const validators = {
+  invocation: validatorCompiler({ schema: InvocationBody, httpPart: 'body', method: 'POST', url: '' }),
+  rogue: validatorCompiler({ schema: RogueBody, httpPart: 'body', method: 'POST', url: '' }),
+} as unknown as Record<EventKind, ((v: unknown) => boolean) & { errors?: never[] | null }>;
+
+/** A batch item (or an OTLP-built event) checked as its single endpoint checks its body. */
+export function validateEvent(kind: EventKind, event: unknown): void {
+  const validate = validators[kind];
+  if (!validate(event)) throw validationProblem(validate.errors ?? [], 'body');
+}
 import { BatchBody, BatchResults, IdempotencyKeyHeader, InvocationBody, InvocationCreated, RogueBody, RogueCreated } from './schemas.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -72,7 +84,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
   const single = (kind: EventInput['kind']) => async (req: FastifyRequest, reply: FastifyReply) => {
     const key = idempotencyKey(req);
     const body = req.body as { tenant_id?: string };
-    const [r] = await recordEvents(deps, authorizer(req, body.tenant_id), [{ kind, event: body, key }], { validated: true });
+    const [r] = await recordEvents(deps, authorizer(req, body.tenant_id), [{ kind, event: body, key }]);
     return answerOne(reply, r!, true);
   };
 
@@ -126,7 +138,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
     async (req, reply) => {
       const { events, tenant_id } = req.body;
       const inputs: EventInput[] = events.map((e) => ({ kind: e.kind, event: e.event, key: e.event_id }));
-      const results = await recordEvents(deps, authorizer(req, tenant_id), inputs);
+      const results = await recordEvents(deps, authorizer(req, tenant_id), inputs, { validate: validateEvent });
       const out = results.map((r, index) => {
         const event_id = events[index]!.event_id ?? null;
         if ('problem' in r) {

@@ -10,7 +10,7 @@ import type { LogWriter } from '../ledger/log-writer.ts';
 import type { PseudonymKind } from '../ledger/pseudonyms.ts';
 import type { PersonaFacts, PolicyDocument } from '../policy/engine.ts';
 import { safeEqual } from '../accounts/token-format.ts';
-import { eventRoutes } from './event-routes.ts';
+import { eventRoutes, validateEvent } from './event-routes.ts';
 import { Gate } from './gate.ts';
 import { ingressTokenRoutes } from './ingress-token-routes.ts';
 import { createIngressTokenResolver } from './ingress-tokens.ts';
@@ -104,7 +104,7 @@ export function createIngest(sources: IngestSources): IngestModule {
         if (!ws) throw new Error(`unknown workspace ${tenantId}`);
         return { tenantId, state, caps: ws.caps };
       };
-      return recordEvents(deps, authorize, events);
+      return recordEvents(deps, authorize, events, { validate: validateEvent });
     },
     usage: {
       async invocationsToday(tenantId, now) {

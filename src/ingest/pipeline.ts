@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { PlanCaps } from '../config/config.ts';
 import { badRequest, HttpProblem, rateLimited, unprocessable } from '../core/problems.ts';
-import { validationProblem, validatorCompiler } from '../http/validation.ts';
 import { newSalt } from '../ledger/leaf.ts';
 import { ItemFailed } from '../ledger/log-writer.ts';
 import { redactMeta } from './metadata.ts';
@@ -52,10 +51,8 @@ const MAX_ATTEMPTS = 5;
 const storedFields = (schema: { properties: object }) => Object.keys(schema.properties).filter((k) => k !== 'tenant_id');
 const FIELDS: Record<EventKind, string[]> = { invocation: storedFields(InvocationBody), rogue: storedFields(RogueBody) };
 
-const validators = {
-  invocation: validatorCompiler({ schema: InvocationBody, httpPart: 'body', method: 'POST', url: '' }),
-  rogue: validatorCompiler({ schema: RogueBody, httpPart: 'body', method: 'POST', url: '' }),
-} as unknown as Record<EventKind, ((v: unknown) => boolean) & { errors?: never[] | null }>;
+/** Checks an event against its endpoint's body schema; throws its problem (event-routes.ts provides it). */
+export type EventValidator = (kind: EventKind, event: unknown) => void;
 
 type Checked =
   | { kind: 'invocation'; body: InvocationInput; key?: IdempotencyClaim | undefined }
@@ -69,12 +66,9 @@ type Scanned =
  * The checks of the single endpoint that need no database: schema (when
  * `validated` is false), storable text, rogue rules. Throws the event's problem.
  */
-export function checkEvent(input: EventInput, validated: boolean): Checked {
+export function checkEvent(input: EventInput, validate: EventValidator | undefined): Checked {
   const { kind } = input;
-  if (!validated) {
-    const validate = validators[kind];
-    if (!validate(input.event)) throw validationProblem(validate.errors ?? [], 'body');
-  }
+  validate?.(kind, input.event);
   const body = input.event as Record<string, unknown>;
   const bad = unstorableFields(body, FIELDS[kind]);
   if (bad.length > 0) {
@@ -136,7 +130,7 @@ export async function recordEvents(
   shared: IngestDeps,
   authorize: (fresh: boolean) => Promise<Authorized>,
   inputs: readonly EventInput[],
-  opts: { validated?: boolean } = {},
+  opts: { validate?: EventValidator } = {},
 ): Promise<EventResult[]> {
   // One lookup per pseudonym a request needs, however many of its events name it
   // (500 events of one agent must not race 500 first-use inserts for its salt).
@@ -153,7 +147,7 @@ export async function recordEvents(
   const results: Array<EventResult | undefined> = new Array(inputs.length);
   const valid = inputs.map((input, i) => {
     try {
-      return checkEvent(input, opts.validated ?? false);
+      return checkEvent(input, opts.validate);
     } catch (err) {
       results[i] = failure(err);
       return undefined;
