@@ -116,6 +116,19 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ url: '/api/v1/admin/agents/events/rogue', payload: { agent_key: 'matrix-writer', event_type: 'probe' } }),
     expect: editors(201),
   },
+  'POST /api/v1/admin/agents/events/batch': {
+    request: () => ({
+      url: '/api/v1/admin/agents/events/batch',
+      payload: { events: [{ kind: 'invocation', event: { agent_key: 'matrix-writer' } }, { kind: 'rogue', event: { agent_key: 'matrix-writer', event_type: 'probe' } }] },
+    }),
+    expect: editors(207),
+    // Every item is recorded in the caller's own workspace (the other workspace's admin writes to its own).
+    check: (res, caller, w) => {
+      const results = json(res).results as { status: number; tenant_id?: string }[];
+      assert.deepEqual(results.map((r) => r.status), [201, 201], res.body);
+      assert.equal(results[0].tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId);
+    },
+  },
   'POST /api/v1/otel/v1/traces': {
     request: () => ({
       url: '/api/v1/otel/v1/traces',
