@@ -126,7 +126,7 @@ const MATRIX: Record<string, Row> = {
     check: (res, caller, w) => {
       const results = json(res).results as { status: number; tenant_id?: string }[];
       assert.deepEqual(results.map((r) => r.status), [201, 201], res.body);
-      assert.equal(results[0].tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId);
+      assert.equal(results[0]?.tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId);
     },
   },
   'POST /api/v1/otel/v1/traces': {
