@@ -71,6 +71,10 @@ export async function askJudge(judge: JudgeEndpoint, messages: ChatMessage[], op
     failures += 1;
     if (failures >= maxAttempts) return abstain(r.error);
     if (r.retryAfterMs !== undefined && r.retryAfterMs > retryAfterCap) return abstain(r.error);
-    await sleep(r.retryAfterMs ?? backoffMs(failures, base), undefined, { signal: opts.signal });
+    // An abort while waiting rejects with the caller's reason, as it does mid-request.
+    await sleep(r.retryAfterMs ?? backoffMs(failures, base), undefined, { signal: opts.signal }).catch((e: unknown) => {
+      opts.signal?.throwIfAborted();
+      throw e;
+    });
   }
 }

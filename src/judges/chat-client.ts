@@ -27,6 +27,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   if (header === null) return undefined;
   const h = header.trim();
   if (/^\d+$/.test(h)) return Number(h) * 1000;
+  if (!/^[A-Za-z]{3},/.test(h)) return undefined; // Date.parse reads '-1' as a year
   const at = Date.parse(h);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
