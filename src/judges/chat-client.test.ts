@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { backoffMs, BACKOFF_CAP_MS } from './ask-judge.ts';
-import { completionsUrl, retryAfterMs } from './chat-client.ts';
-import { buildMessages, caseDocument, MAX_CONTENT_CHARS, MAX_FIELD_CHARS, MAX_FINDINGS } from './judge-prompt.ts';
+import { authHeaders, completionsUrl, retryAfterMs } from './chat-client.ts';
+import { buildMessages, caseDocument, MAX_CONTENT_CHARS, MAX_DESCRIPTION_CHARS, MAX_FIELD_CHARS, MAX_FINDINGS, MAX_RUBRIC_CHARS } from './judge-prompt.ts';
 
 test('the endpoint is {base_url}/chat/completions, with or without a trailing slash, keeping a query string', () => {
   assert.equal(completionsUrl('http://localhost:11434/v1').href, 'http://localhost:11434/v1/chat/completions');
@@ -13,6 +13,15 @@ test('the endpoint is {base_url}/chat/completions, with or without a trailing sl
     completionsUrl('https://res.openai.azure.com/openai/deployments/gpt?api-version=2024-10-21').href,
     'https://res.openai.azure.com/openai/deployments/gpt/chat/completions?api-version=2024-10-21',
   );
+});
+
+test('the key goes in Authorization: Bearer, or api-key on Azure OpenAI hosts; no key, no header', () => {
+  assert.deepEqual(authHeaders(new URL('https://api.openai.com/v1/chat/completions'), 'sk-1'), { authorization: 'Bearer sk-1' });
+  assert.deepEqual(authHeaders(new URL('http://localhost:4000/chat/completions'), 'sk-litellm'), { authorization: 'Bearer sk-litellm' });
+  assert.deepEqual(authHeaders(new URL('https://res.openai.azure.com/openai/v1/chat/completions'), 'az-1'), { 'api-key': 'az-1' });
+  assert.deepEqual(authHeaders(new URL('https://res.cognitiveservices.azure.com/openai/deployments/d/chat/completions?api-version=2024-10-21'), 'az-2'), { 'api-key': 'az-2' });
+  assert.deepEqual(authHeaders(new URL('https://openai.azure.com.evil.example/v1/chat/completions'), 'k'), { authorization: 'Bearer k' });
+  assert.deepEqual(authHeaders(new URL('http://localhost:11434/v1/chat/completions'), null), {});
 });
 
 test('Retry-After: seconds or an HTTP date; anything else is ignored', () => {
@@ -57,6 +66,9 @@ test('the case sent is bounded: long content is cut and marked, findings are cap
   assert.equal((doc.invocation.note as string).length, 2000);
   assert.deepEqual(doc.invocation.deep, { a: { b: '[nested]' } });
   assert.ok(buildMessages(big)[1]!.content.length < MAX_CONTENT_CHARS + 50_000);
+  const persona = { id: 'p', version: 1, name: 'n', description: 'd'.repeat(9_000), rubric: 'R1: x\n'.repeat(5_000) };
+  const p = caseDocument({ ...big, persona }).persona as typeof persona;
+  assert.deepEqual([p.description.length, p.rubric.length, p.version], [MAX_DESCRIPTION_CHARS, MAX_RUBRIC_CHARS, 1]);
 });
 
 test('content that tries to close the data and talk to the judge stays a JSON string', () => {

@@ -1,6 +1,5 @@
 // One request to an OpenAI-compatible chat-completions endpoint (OpenAI, Azure
-// OpenAI's v1 API, vLLM, Ollama, LiteLLM all serve POST {base}/chat/completions
-// and accept `Authorization: Bearer`). It classifies the outcome for the retry
+// OpenAI, vLLM, Ollama, LiteLLM all serve POST {base}/chat/completions). It classifies the outcome for the retry
 // loop (ask-judge.ts) and never throws for anything the far end does.
 // Bounded: a timeout covers connecting, waiting and reading the body, and the
 // body is read up to MAX_RESPONSE_BYTES and then dropped, so a judge answering
@@ -55,6 +54,20 @@ async function readBounded(res: Response, max: number): Promise<string | null> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const AZURE_HOST = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i;
+
+/**
+ * How the key is presented: `Authorization: Bearer` everywhere (OpenAI, vLLM
+ * --api-key, Ollama, LiteLLM), except Azure OpenAI hosts, whose deployment
+ * URLs (…/openai/deployments/NAME?api-version=…) and v1 API both take an
+ * Azure key in the `api-key` header (Bearer there means an Entra ID token).
+ * No key, no header.
+ */
+export function authHeaders(url: URL, apiKey: string | null): Record<string, string> {
+  if (apiKey === null) return {};
+  return AZURE_HOST.test(url.hostname) ? { 'api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
+}
+
 export interface ChatRequest {
   url: URL;
   apiKey: string | null;
@@ -67,8 +80,7 @@ export interface ChatRequest {
 export async function postChatCompletion(req: ChatRequest): Promise<ChatResult> {
   const timeout = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (req.apiKey !== null) headers.authorization = `Bearer ${req.apiKey}`;
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...authHeaders(req.url, req.apiKey) };
   try {
     // redirect 'manual': a redirect is an error, never followed (it could point
     // the case and the key elsewhere).

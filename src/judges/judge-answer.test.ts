@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { MAX_RATIONALE_CHARS, MAX_RUBRIC_POINT_CHARS, MAX_RUBRIC_POINTS, messageContent, parseAnswer } from './judge-answer.ts';
 
 // The answer schema is strict: what does not match it exactly is malformed.
@@ -53,4 +54,23 @@ test('the envelope: choices[0].message.content, or why not', () => {
   assert.equal(messageContent('{"choices":[]}').ok, false);
   assert.equal(messageContent('{"choices":[{"message":{"content":null,"refusal":"I cannot help"}}]}').ok, false);
   assert.equal(messageContent('{"error":{"message":"overloaded"}}').ok, false);
+});
+
+test('property: any text or JSON value is either a bounded answer or malformed, never a throw', () => {
+  const check = (content: string) => {
+    const r = parseAnswer(content);
+    if (!r.ok) return assert.equal(typeof r.reason, 'string');
+    assert.ok(['allow', 'deny', 'uncertain'].includes(r.answer.verdict));
+    assert.ok(r.answer.rationale.length <= MAX_RATIONALE_CHARS);
+    assert.ok(r.answer.rubric_points.length <= MAX_RUBRIC_POINTS);
+  };
+  fc.assert(fc.property(fc.string(), check));
+  fc.assert(fc.property(fc.jsonValue(), (v) => check(JSON.stringify(v))));
+  fc.assert(
+    fc.property(fc.record({ verdict: fc.oneof(fc.constantFrom('allow', 'deny', 'uncertain'), fc.string()), rationale: fc.string(), rubric_points: fc.array(fc.string()) }), (v) => {
+      const r = parseAnswer(JSON.stringify(v));
+      assert.equal(r.ok, ['allow', 'deny', 'uncertain'].includes(v.verdict));
+    }),
+  );
+  fc.assert(fc.property(fc.string(), (body) => assert.equal(typeof messageContent(body).ok, 'boolean')));
 });

@@ -23,6 +23,9 @@ export const MAX_CONTENT_CHARS = 48_000;
 export const MAX_FINDINGS = 200;
 export const MAX_METADATA_STRING = 2_000;
 export const MAX_METADATA_KEYS = 50;
+/** The persona schema's own bounds (personas/schema.ts), enforced again here. */
+export const MAX_DESCRIPTION_CHARS = 4_000;
+export const MAX_RUBRIC_CHARS = 8_000;
 
 export const SYSTEM_PROMPT = [
   'You are a reviewer of an AI agent\'s tool invocation for an audit service.',
@@ -57,7 +60,11 @@ export function caseDocument(c: JudgeCase): Record<string, unknown> {
     return t.truncated ? { field, text: t.text, truncated: true } : { field, text: t.text };
   });
   const doc: Record<string, unknown> = {
-    persona: c.persona,
+    persona: c.persona && {
+      ...c.persona,
+      description: truncate(c.persona.description, MAX_DESCRIPTION_CHARS).text,
+      rubric: truncate(c.persona.rubric, MAX_RUBRIC_CHARS).text,
+    },
     invocation: boundedMetadata(c.invocation),
     content,
     findings: c.findings.slice(0, MAX_FINDINGS),

@@ -13,7 +13,7 @@ export interface JudgeEndpoint {
   /** OpenAI-compatible: requests go to POST {base_url}/chat/completions (a trailing slash and a query string are kept right). */
   base_url: string;
   model: string;
-  /** Sent as `Authorization: Bearer <api_key>`; null sends no Authorization header (e.g. a local Ollama). */
+  /** Sent as `Authorization: Bearer <api_key>` (as `api-key` to Azure OpenAI hosts); null sends none (e.g. a local Ollama). */
   api_key: string | null;
 }
 

@@ -17,6 +17,8 @@ export type StandInStep =
   | { status: number; body?: string; headers?: Record<string, string> }
   /** Answer `then` only after delayMs (past the client's timeout: a timeout). */
   | { delayMs: number; then: StandInStep }
+  /** Hold the request until the test calls release() (e.g. to restart the service while a judgement is pending). */
+  | { hold: StandInStep }
   /** Destroy the connection without answering (ECONNRESET at the client). */
   | { reset: true }
   /** A 200 streaming this many bytes (a judge answering far too much). */
@@ -38,6 +40,12 @@ export interface JudgeStandIn {
   requests: RecordedRequest[];
   /** Requests received for a model (all models when omitted). */
   calls(model?: string): number;
+  /** The recorded requests of one model, oldest first. */
+  requestsFor(model: string): RecordedRequest[];
+  /** Requests currently held by a `hold` step (all models when omitted). */
+  held(model?: string): number;
+  /** Answers the held requests (of one model, or all) with their scripted step; returns how many. */
+  release(model?: string): number;
   script(model: string, steps: StandInStep | StandInStep[]): void;
   close(): Promise<void>;
 }
@@ -61,11 +69,20 @@ function sendJson(res: ServerResponse, status: number, value: unknown) {
   res.end(body);
 }
 
-function play(step: StandInStep, model: string, res: ServerResponse, socket: Socket, timers: Set<NodeJS.Timeout>): void {
-  if ('delayMs' in step) {
+interface Held {
+  model: string;
+  step: StandInStep;
+  res: ServerResponse;
+  socket: Socket;
+}
+
+function play(step: StandInStep, model: string, res: ServerResponse, socket: Socket, timers: Set<NodeJS.Timeout>, holds: Held[]): void {
+  if ('hold' in step) {
+    holds.push({ model, step: step.hold, res, socket });
+  } else if ('delayMs' in step) {
     const t = setTimeout(() => {
       timers.delete(t);
-      if (!res.destroyed) play(step.then, model, res, socket, timers);
+      if (!res.destroyed) play(step.then, model, res, socket, timers, holds);
     }, step.delayMs);
     timers.add(t);
   } else if ('reset' in step) {
@@ -100,6 +117,7 @@ export async function startJudgeStandIn(scripts: Record<string, StandInStep | St
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
+  const holds: Held[] = [];
   const script = (model: string, steps: StandInStep | StandInStep[]) => {
     plans.set(model, Array.isArray(steps) ? steps : [steps]);
     served.set(model, 0);
@@ -131,7 +149,7 @@ export async function startJudgeStandIn(scripts: Record<string, StandInStep | St
       if (!plan || plan.length === 0) return sendJson(res, 404, { error: { message: `model ${model} not scripted` } });
       const i = served.get(model!) ?? 0;
       served.set(model!, i + 1);
-      play(plan[Math.min(i, plan.length - 1)]!, model!, res, req.socket, timers);
+      play(plan[Math.min(i, plan.length - 1)]!, model!, res, req.socket, timers, holds);
     });
   });
   server.on('connection', (s) => {
@@ -145,6 +163,15 @@ export async function startJudgeStandIn(scripts: Record<string, StandInStep | St
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     calls: (model) => requests.filter((r) => model === undefined || r.model === model).length,
+    requestsFor: (model) => requests.filter((r) => r.model === model),
+    held: (model) => holds.filter((h) => !h.res.destroyed && (model === undefined || h.model === model)).length,
+    release: (model) => {
+      const due = holds.filter((h) => model === undefined || h.model === model);
+      holds.splice(0, holds.length, ...holds.filter((h) => !due.includes(h)));
+      const live = due.filter((h) => !h.res.destroyed);
+      for (const h of live) play(h.step, h.model, h.res, h.socket, timers, holds);
+      return live.length;
+    },
     script,
     close: async () => {
       for (const t of timers) clearTimeout(t);
