@@ -14,7 +14,8 @@ import type { JudgeEndpoint, JudgeOpinion, RunOptions } from './panel.ts';
 //   Exhausted: the judge abstains with the last error.
 // - A malformed answer (envelope or schema) is asked again once; a second
 //   malformed answer is 'uncertain' with error 'malformed'.
-// - Any other HTTP status, a redirect or an oversized body: abstain at once.
+// - Any other HTTP status, a redirect, an oversized body or an unusable
+//   base_url ('bad_url', no call reserved): abstain at once.
 // Worst case per judge: maxAttempts + 1 requests.
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -42,12 +43,17 @@ export async function askJudge(judge: JudgeEndpoint, messages: ChatMessage[], op
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const base = opts.backoffBaseMs ?? BACKOFF_BASE_MS;
   const retryAfterCap = opts.retryAfterCapMs ?? RETRY_AFTER_CAP_MS;
-  const url = completionsUrl(judge.base_url);
   const body = chatRequestBody(judge.model, messages);
   let calls = 0;
   let failures = 0;
   let malformed = 0;
   const abstain = (error: string): JudgeOpinion => ({ name: judge.name, verdict: 'abstained', rationale: '', rubric_points: [], calls, error });
+  let url: URL;
+  try {
+    url = completionsUrl(judge.base_url);
+  } catch {
+    return abstain('bad_url'); // one judge's bad address must not sink the panel
+  }
 
   for (;;) {
     opts.signal?.throwIfAborted();

@@ -14,9 +14,15 @@ export type ChatResult =
   /** Not worth another attempt: another HTTP status, a redirect, an oversized body, or our own abort. */
   | { kind: 'fatal'; error: string };
 
-/** {base_url}/chat/completions, keeping a query string (e.g. ?api-version=) and without doubling a trailing slash. */
+/**
+ * {base_url}/chat/completions, keeping a query string (e.g. ?api-version=) and
+ * without doubling a trailing slash. Throws for what fetch would refuse
+ * anyway (not http(s), credentials in the URL), so no call is spent on it.
+ */
 export function completionsUrl(baseUrl: string): URL {
   const u = new URL(baseUrl);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('base_url is not http(s)');
+  if (u.username || u.password) throw new Error('base_url carries credentials');
   u.pathname = `${u.pathname.replace(/\/+$/, '')}/chat/completions`;
   return u;
 }

@@ -230,3 +230,18 @@ test('an unreachable judge abstains with network after its attempts', async () =
   assert.deepEqual(out.judges.map(brief), [{ verdict: 'abstained', calls: 2, error: 'network' }]);
   assert.equal(q.asked.length, 2);
 });
+
+test('a judge with an unusable base_url abstains without a call; the rest of the panel still decides', async () => {
+  const ok = scripted('fine', { verdict: 'allow' });
+  const q = quota();
+  const bad = (base_url: string, name: string) => ({ name, base_url, model: 'x', api_key: null });
+  const out = await runPanel([bad('http://exa mple/v1', 'space'), bad('ftp://host/v1', 'ftp'), bad('http://u:p@127.0.0.1/v1', 'creds'), ok], 'majority', aCase, opts(q));
+  assert.deepEqual(out.judges.map(brief), [
+    { verdict: 'abstained', calls: 0, error: 'bad_url' },
+    { verdict: 'abstained', calls: 0, error: 'bad_url' },
+    { verdict: 'abstained', calls: 0, error: 'bad_url' },
+    { verdict: 'allow', calls: 1, error: undefined },
+  ]);
+  assert.equal(out.decision, 'allow');
+  assert.deepEqual(q.asked, ['fine']);
+});
