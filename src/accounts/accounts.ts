@@ -21,7 +21,7 @@ export interface AccountsModule {
   resolveSession(token: string): Promise<Principal | null>;
   accountStatus(tenantId: string): Promise<AccountStatus | null>;
   /** Status and plan caps of a workspace, for the event endpoints' gate and caps. */
-  workspacePlan(tenantId: string): Promise<{ status: AccountStatus; caps: PlanCaps } | null>;
+  workspacePlan(tenantId: string): Promise<{ status: AccountStatus; caps: PlanCaps; createdAt: Date } | null>;
   /** Every workspace id, for sweeps across workspaces (retention). */
   workspaceIds(): Promise<string[]>;
   /** The stored plan and caps of a workspace (its status follows the clock: see accountStatus). */
@@ -50,7 +50,7 @@ export function createAccounts(
     },
     async workspacePlan(tenantId) {
       const ws = await getWorkspace(ctx.db, tenantId);
-      return ws ? { status: accountStatus(ws, ctx.now()), caps: ctx.config.plans[ws.plan_tier] } : null;
+      return ws ? { status: accountStatus(ws, ctx.now()), caps: ctx.config.plans[ws.plan_tier], createdAt: new Date(ws.created_at) } : null;
     },
     workspaceIds: () => workspaceIds(ctx.db),
     async workspacePlanRecord(tenantId) {

@@ -27,6 +27,14 @@ export interface EventInput {
   event: unknown;
   /** The request's Idempotency-Key, or a batch item's event_id. */
   key?: string | undefined;
+  /**
+   * When the event happened, for a caller that knows it better than the
+   * receipt (an OTLP span's start time, bounded by that caller): the time of
+   * its leaf and its created_at. Default: when it is recorded.
+   */
+  occurredAt?: Date | undefined;
+  /** `source` of the oos_tool rogue event an out-of-scope tool also records (default agent-ledger). */
+  oosSource?: string | undefined;
 }
 
 /** What the single endpoint would have answered for the event. */
@@ -179,7 +187,7 @@ export async function recordEvents(
     const { tenantId, state } = auth;
     const now = deps.ctx.now();
     const items: RecordItem[] = [];
-    for (const i of pending) items.push(await toItem(deps, state, auth.caps, checked[i]!, now));
+    for (const i of pending) items.push(await toItem(deps, state, auth.caps, checked[i]!, now, inputs[i]!));
     let release: () => void;
     try {
       release = await deps.inFlight.claim(tenantId, items.flatMap((it) => (it.idem ? [it.idem.key] : [])));
@@ -210,10 +218,10 @@ export async function recordEvents(
   return results as EventResult[];
 }
 
-async function toItem(deps: IngestDeps, st: TenantState, caps: PlanCaps, c: Scanned, now: Date): Promise<RecordItem> {
-  const base = { now, caps, epoch: st.epoch, idem: c.key };
+async function toItem(deps: IngestDeps, st: TenantState, caps: PlanCaps, c: Scanned, now: Date, input: EventInput): Promise<RecordItem> {
+  const base = { now, at: input.occurredAt, caps, epoch: st.epoch, idem: c.key };
   if (c.kind === 'rogue') return { ...base, kind: 'rogue', event: c.event };
-  return { ...base, kind: 'invocation', prepared: await decideInvocation(deps, st, c.body, c.scanned) };
+  return { ...base, kind: 'invocation', prepared: await decideInvocation(deps, st, c.body, c.scanned, input.oosSource ?? 'agent-ledger') };
 }
 
 async function decideInvocation(
@@ -221,6 +229,7 @@ async function decideInvocation(
   st: TenantState,
   body: InvocationInput,
   scanned: ReturnType<typeof scanContent>,
+  oosSource: string,
 ): Promise<PreparedInvocation> {
   const { content, findings, piiCount } = scanned;
   const mode = body.mode ?? 'observed';
@@ -254,7 +263,7 @@ async function decideInvocation(
           event_type: 'oos_tool',
           agent_key: body.agent_key,
           tool: toolName,
-          source: 'agent-ledger',
+          source: oosSource,
           severity: mode === 'shadow' ? 'info' : 'high',
           pseudonyms: { agent: agentPseudonym, type: await deps.pseudonym(st.tenantId, 'rogue_event_type', 'oos_tool') },
         }

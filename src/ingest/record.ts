@@ -40,7 +40,10 @@ export interface IdempotencyClaim {
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 interface ItemBase {
+  /** When the request is recorded: the day its quota counts on, the age of idempotency keys. */
   now: Date;
+  /** When the event happened (its leaf's time and created_at), when not `now` (an OTLP span's start). */
+  at?: Date | undefined;
   caps: PlanCaps;
   /** The change epoch the request's cached token, plan, policy and scope were read at (undefined: nothing cached). */
   epoch: number | undefined;
@@ -151,14 +154,15 @@ export function recordSet(known: KnownAgents) {
             rows.agent(p.agentKey, item.now);
             log.add({ v: LEAF_VERSION, kind: 'agent_registered', agent: p.agentPseudonym }, item.now);
           }
+          const at = item.at ?? item.now;
           const id = ++lastInvocation;
-          const index = log.add(invocationLeaf(id, p), item.now);
-          rows.invocation(id, index, p, item.now);
+          const index = log.add(invocationLeaf(id, p), at);
+          rows.invocation(id, index, p, at);
           // A tool outside the agent's scope is also a rogue event of its own.
           if (p.outOfScope) {
             const oos: RogueRecord = { ...p.outOfScope, invocation_id: id };
             const salt = newSalt();
-            rows.rogue(++lastRogue, log.add(rogueLeaf(oos, salt), item.now), oos, salt, item.now);
+            rows.rogue(++lastRogue, log.add(rogueLeaf(oos, salt), at), oos, salt, at);
           }
           body = {
             invocation_id: id,
@@ -170,7 +174,8 @@ export function recordSet(known: KnownAgents) {
         } else {
           const e = item.event;
           const salt = newSalt();
-          rows.rogue(++lastRogue, log.add(rogueLeaf(e, salt), item.now), e, salt, item.now);
+          const at = item.at ?? item.now;
+          rows.rogue(++lastRogue, log.add(rogueLeaf(e, salt), at), e, salt, at);
           body = { accepted: true, event_type: e.event_type, tenant_id: tenantId };
         }
         if (item.idem) {
@@ -191,31 +196,6 @@ export function recordSet(known: KnownAgents) {
     },
   };
 }
-
-export type Refusal = { refused: 'plan_limit' } | { refused: 'quota_exceeded' };
-
-/**
- * One invocation recorded inside the caller's own append job (the OTLP
- * export's), through the same set-based write as a set of one; its daily and
- * agent caps counted exactly. Prefer recordSet with every event at once.
- */
-export async function recordInvocation(
-  tx: Queryable,
-  log: OpenAppend,
-  p: PreparedInvocation,
-  caps: PlanCaps,
-  known: KnownAgents,
-  now: Date,
-): Promise<{ invocation_id: number; evidence_id: number } | Refusal> {
-  const [o] = await recordSet(known).run(tx, log, [{ kind: 'invocation', prepared: p, caps, now, epoch: undefined }]);
-  if (!o || 'stale' in o) throw new Error('unexpected outcome of a set of one');
-  if ('refused' in o) {
-    if (o.refused === 'idempotency_key_reused') throw new Error('no key was given');
-    return { refused: o.refused };
-  }
-  return { invocation_id: o.body.invocation_id as number, evidence_id: o.body.evidence_id as number };
-}
-
 
 /** Every row a set of events writes, as columns, written by one statement. */
 class Rows {

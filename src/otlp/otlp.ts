@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/db.ts';
-import { KnownAgents } from '../ingest/record.ts';
 import type { OtlpDeps } from './record.ts';
 import { otlpRoutes } from './routes.ts';
 import { type OtelDetails, otelDetails } from './store.ts';
@@ -16,9 +15,8 @@ export interface OtlpModule {
 }
 
 export function createOtlp(deps: OtlpDeps): OtlpModule {
-  const known = new KnownAgents();
   return {
-    routes: (app) => otlpRoutes(app, deps, known),
+    routes: (app) => otlpRoutes(app, deps),
     details: otelDetails,
   };
 }

@@ -1,41 +1,33 @@
 import type { PlanCaps } from '../config/config.ts';
 import type { AppContext } from '../core/context.ts';
 import { linkParents } from '../ingest/links.ts';
-import { scanContent, type InvocationInput, type PreparedInvocation, type Scanner } from '../ingest/prepare.ts';
-import { redactMeta } from '../ingest/metadata.ts';
-import { type KnownAgents, recordInvocation } from '../ingest/record.ts';
-import { newSalt } from '../ledger/leaf.ts';
-import type { PseudonymKind } from '../ledger/pseudonyms.ts';
+import type { EventInput, EventResult } from '../ingest/pipeline.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
-import type { Decision, Facts, PersonaFacts } from '../policy/engine.ts';
+import { eventTime } from './event-time.ts';
 import { type MappedSpan, mapSpan, recordedParent, resolveAgents } from './mapping.ts';
 import type { DecodedRequest, OtelSpan } from './spans.ts';
-import { insertSpans, keyOf, recordedSpans, type SpanRow, waitingChildren } from './store.ts';
+import { insertSpans, keyOf, recordedSpans, spanLinks, type SpanRow } from './store.ts';
 
 /** Spans recorded from one export at most; the rest are refused (partial_success). */
 export const MAX_RECORDED_SPANS = 2048;
 
 export interface OtlpDeps {
   ctx: AppContext;
+  /** Serializes the otel_spans rows and parent links of a workspace with its other writes (the log head's lock). */
   writer: LogWriter;
-  scan: Scanner;
-  workspacePlan(tenantId: string): Promise<{ status: string; caps: PlanCaps } | null>;
-  policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
-  toolInScope(tenantId: string, agentKey: string, toolName: string): Promise<boolean | undefined>;
-  /** The agent's persona as the verdict sees it (policy module), or undefined. */
-  personaOf(tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
-  /** A value's pseudonym in the workspace log (leaf format v2). */
-  pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
-  /** Key-encryption key of tool_outputs awaiting their scan (ingest/sealed-output.ts). */
-  outputKek: Uint8Array;
-  /** Called after an export's invocations are acknowledged (background scans of tool_output). */
-  afterRecorded?: (tenantId: string, prepared: readonly PreparedInvocation[]) => void;
+  /**
+   * Ingest's door for events of one workspace (IngestModule.recordBatch): the
+   * same validation, detection, redaction, policy, verdict and leaves as the
+   * JSON endpoints, set-based (one write for the whole export).
+   */
+  recordBatch(tenantId: string, events: readonly EventInput[]): Promise<EventResult[]>;
+  workspacePlan(tenantId: string): Promise<{ status: string; caps: PlanCaps; createdAt: Date } | null>;
 }
 
 export interface ExportOutcome {
   /** Spans that became invocations now. */
   recorded: number;
-  /** Spans recorded by an earlier export (re-sent): accepted, nothing written. */
+  /** Spans recorded by an earlier (or concurrent) export: accepted, nothing written. */
   duplicates: number;
   /** Spans that are not GenAI work (HTTP, DB, …): accepted and dropped. */
   dropped: number;
@@ -47,26 +39,45 @@ export interface ExportOutcome {
   quotaExhausted: boolean;
 }
 
-interface Pending {
-  mapped: MappedSpan;
-  /** Span id of the nearest recorded ancestor (in this export or before). */
-  parentSpanId: string | null;
-  prepared: PreparedInvocation;
+/** What a span is recorded as: the idempotency key ingest dedupes concurrent and re-sent copies with. */
+const spanKey = (s: OtelSpan) => `otlp:${s.traceId}:${s.spanId}`;
+
+/** The span as the body of POST /api/v1/admin/agents/events/invocation (the mapping bounds every field). */
+function invocationBody(m: MappedSpan): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    agent_key: m.agentKey,
+    mode: m.mode,
+    outcome: m.outcome,
+    duration_ms: m.durationMs,
+    principal_kind: m.principalKind,
+    principal_id: m.principalId,
+    correlation_id: m.span.traceId,
+    tool_name: m.toolName,
+    ...m.text,
+  };
+  for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
+  return body;
 }
 
 /**
  * Records the GenAI spans of one export for one workspace: mapped, checked
- * against what is already stored, scanned and decided like JSON invocations,
- * then written in one append transaction, so an export of 512 spans costs one
- * commit, not 512.
+ * against what is already stored, then handed to ingest as one batch (one
+ * set-based write, whatever the number of spans), then the otel_spans rows
+ * and parent links in one more transaction.
+ *
+ * Duplicates: a span already in otel_spans is skipped before ingest sees it;
+ * one recorded meanwhile (a concurrent export of the same spans, on any node)
+ * is caught by its idempotency key inside ingest's write, which answers with
+ * the first invocation instead of recording a second. Should the process stop
+ * between the two transactions, the exporter's retry (it got no answer) finds
+ * the key and writes the missing otel_spans row.
  */
 export async function recordExport(
   deps: OtlpDeps,
-  known: KnownAgents,
-  tenantId: string,
-  caps: PlanCaps,
+  workspace: { tenantId: string; caps: PlanCaps; createdAt: Date },
   decoded: DecodedRequest,
 ): Promise<ExportOutcome> {
+  const { tenantId, caps } = workspace;
   const out: ExportOutcome = { recorded: 0, duplicates: 0, dropped: 0, rejected: decoded.rejected, notes: [...decoded.rejectReasons], quotaExhausted: false };
   const all = new Map<string, OtelSpan>();
   const mapped: MappedSpan[] = [];
@@ -90,157 +101,74 @@ export async function recordExport(
   }
   resolveAgents(mapped, decoded.spans);
 
-  // Re-sent spans cost one lookup, no scan: checked again inside the write.
+  // Re-sent spans cost one lookup, no scan.
   const stored = await deps.ctx.db.withTenant(tenantId, (tx) => recordedSpans(tx, tenantId, mapped.map((m) => m.span)));
   const fresh = mapped.filter((m) => !stored.has(keyOf(m.span)));
   out.duplicates += mapped.length - fresh.length;
   if (fresh.length === 0) return out;
 
   const recordedKeys = new Set(fresh.map((m) => keyOf(m.span)));
-  const pending = await prepareAll(deps, tenantId, fresh, recordedKeys, all);
-  const now = deps.ctx.now();
+  const receivedAt = deps.ctx.now();
+  const results = await deps.recordBatch(
+    tenantId,
+    fresh.map((m) => ({
+      kind: 'invocation',
+      event: invocationBody(m),
+      key: spanKey(m.span),
+      occurredAt: eventTime(m.span.startNs, receivedAt, workspace.createdAt),
+      oosSource: 'otlp',
+    })),
+  );
 
-  const result = await deps.writer.submit(tenantId, async (tx, log) => {
-    // Under the log head's lock: an export racing this one has committed or waits.
-    const already = await recordedSpans(tx, tenantId, pending.map((p) => p.mapped.span));
-    const parentKeys = pending.filter((p) => p.parentSpanId !== null).map((p) => ({ traceId: p.mapped.span.traceId, spanId: p.parentSpanId! }));
-    const ids = await recordedSpans(tx, tenantId, parentKeys);
-    const rows: SpanRow[] = [];
-    const recorded: PreparedInvocation[] = [];
-    let duplicates = 0;
-    let refusedQuota = 0;
-    let refusedAgents = 0;
-    for (const p of pending) {
-      const key = keyOf(p.mapped.span);
-      if (already.has(key)) {
-        duplicates++;
-        continue;
-      }
-      const parentId = p.parentSpanId === null ? undefined : ids.get(`${p.mapped.span.traceId}/${p.parentSpanId}`);
-      // An out-of-scope tool is also a rogue event (prepared with source otlp), written with it.
-      const r = await recordInvocation(tx, log, { ...p.prepared, parentInvocationId: parentId }, caps, known, now);
-      if ('refused' in r) {
-        if (r.refused === 'quota_exceeded') refusedQuota++;
-        else refusedAgents++;
-        continue;
-      }
-      ids.set(key, r.invocation_id);
-      rows.push({ invocationId: r.invocation_id, parentSpanId: p.parentSpanId, extras: p.mapped.extras });
-      recorded.push(p.prepared);
+  const rows: SpanRow[] = [];
+  let refusedQuota = 0;
+  let refusedAgents = 0;
+  let failure: unknown;
+  results.forEach((r, i) => {
+    const m = fresh[i]!;
+    if ('body' in r) {
+      if (r.replayed) out.duplicates++;
+      else out.recorded++;
+      rows.push({ invocationId: r.body.invocation_id as number, parentSpanId: recordedParent(m, recordedKeys, all), extras: m.extras });
+      return;
     }
-    await insertSpans(tx, tenantId, rows);
-    await linkParents(tx, tenantId, await waitingChildren(tx, tenantId, rows.map((r) => ({ traceId: r.extras.trace_id, spanId: r.extras.span_id }))));
-    return { recorded, duplicates, refusedQuota, refusedAgents };
+    switch (r.problem.code) {
+      case 'idempotency_key_reused': // recorded before from a different export of the span: the first stands
+        out.duplicates++;
+        return;
+      case 'quota_exceeded':
+        refusedQuota++;
+        return;
+      case 'plan_limit':
+        refusedAgents++;
+        return;
+      default:
+        if (r.status >= 500) {
+          failure ??= (r.problem as { cause?: unknown }).cause ?? r.problem;
+          return;
+        }
+        out.rejected++;
+        if (out.notes.length < 10) out.notes.push(`a span was refused: ${r.problem.message}`);
+    }
   });
 
-  for (const p of result.recorded) {
-    known.add(tenantId, p.agentKey);
-    deps.ctx.metrics.events.inc({ kind: 'invocation', verdict: p.decision.verdict });
-  }
-  if (result.recorded.length > 0) deps.afterRecorded?.(tenantId, result.recorded);
-  out.recorded = result.recorded.length;
-  out.duplicates += result.duplicates;
-  out.rejected += result.refusedQuota + result.refusedAgents;
-  if (result.refusedQuota > 0) {
-    out.notes.push(`${result.refusedQuota} spans refused: the plan allows ${caps.invocations_per_day} invocations a day (resets at 00:00 UTC)`);
-  }
-  if (result.refusedAgents > 0) out.notes.push(`${result.refusedAgents} spans refused: the plan allows ${caps.agents} agents`);
-  out.quotaExhausted = result.refusedQuota > 0 && result.recorded.length === 0 && result.refusedAgents === 0;
-  return out;
-}
-
-/**
- * Scans, redacts and decides each span like a JSON invocation (the same
- * detectors, policy and scope check), parents before children, so that a
- * parent recorded in this export gives its id to its children at insert.
- */
-async function prepareAll(
-  deps: OtlpDeps,
-  tenantId: string,
-  fresh: MappedSpan[],
-  recordedKeys: ReadonlySet<string>,
-  all: ReadonlyMap<string, OtelSpan>,
-): Promise<Pending[]> {
-  const policy = await deps.policyFor(tenantId);
-  const scopes = new Map<string, Promise<boolean | undefined>>();
-  const scope = (agent: string, tool: string) => {
-    const k = `${agent}\u0000${tool}`;
-    let p = scopes.get(k);
-    if (!p) scopes.set(k, (p = deps.toolInScope(tenantId, agent, tool)));
-    return p;
-  };
-  const parents = fresh.map((m) => recordedParent(m, recordedKeys, all));
-  const depth = new Map<string, number>();
-  const depthOf = (i: number): number => {
-    const k = keyOf(fresh[i]!.span);
-    const known = depth.get(k);
-    if (known !== undefined) return known;
-    depth.set(k, 0); // a cycle in a hostile export ends here
-    const parent = parents[i];
-    const j = parent === null ? -1 : index.get(`${fresh[i]!.span.traceId}/${parent}`) ?? -1;
-    const d = j < 0 ? 0 : depthOf(j) + 1;
-    depth.set(k, d);
-    return d;
-  };
-  const index = new Map(fresh.map((m, i) => [keyOf(m.span), i]));
-  const order = fresh.map((_, i) => i).sort((a, b) => depthOf(a) - depthOf(b) || a - b);
-
-  const out: Pending[] = [];
-  for (const i of order) {
-    const m = fresh[i]!;
-    const body: InvocationInput = { agent_key: m.agentKey, ...m.text };
-    const { content, findings, piiCount } = scanContent(body, deps.scan, { kek: deps.outputKek, tenantId });
-    const agentPseudonym = await deps.pseudonym(tenantId, 'agent', m.agentKey);
-    const principalId = m.principalId ?? m.agentKey;
-    const toolInScope = m.toolName === undefined ? undefined : await scope(m.agentKey, m.toolName);
-    const persona = await deps.personaOf(tenantId, m.agentKey);
-    const decision = policy.decide({
-      agent_key: m.agentKey,
-      tool_name: m.toolName,
-      mode: m.mode,
-      outcome: m.outcome,
-      principal_kind: m.principalKind,
-      principal_id: principalId,
-      findings,
-      tool_in_scope: toolInScope,
-      persona,
-    });
-    out.push({
-      mapped: m,
-      parentSpanId: parents[i]!,
-      prepared: {
-        tenantId,
-        agentKey: m.agentKey,
-        agentPseudonym,
-        mode: m.mode,
-        // Free-form metadata are stored redacted, like JSON invocations' (ingest/metadata.ts).
-        outcome: redactMeta(deps.scan, m.outcome),
-        durationMs: m.durationMs,
-        principalKind: m.principalKind,
-        principalId,
-        parentInvocationId: undefined,
-        correlationId: redactMeta(deps.scan, m.span.traceId),
-        toolName: redactMeta(deps.scan, m.toolName),
-        content,
-        findings,
-        piiCount,
-        decision,
-        policyVersion: policy.version,
-        toolInScope,
-        metaSalt: newSalt(),
-        outOfScope:
-          toolInScope === false && m.toolName !== undefined
-            ? {
-                event_type: 'oos_tool',
-                agent_key: m.agentKey,
-                tool: redactMeta(deps.scan, m.toolName),
-                source: 'otlp',
-                severity: m.mode === 'shadow' ? 'info' : 'high',
-                pseudonyms: { agent: agentPseudonym, type: await deps.pseudonym(tenantId, 'rogue_event_type', 'oos_tool') },
-              }
-            : undefined,
-      },
+  if (rows.length > 0) {
+    await deps.writer.submit(tenantId, async (tx) => {
+      // Under the log head's lock, so an export carrying a span's parent and
+      // one carrying its child never miss each other's rows.
+      await insertSpans(tx, tenantId, rows);
+      await linkParents(tx, tenantId, await spanLinks(tx, tenantId, rows.map((r) => ({ traceId: r.extras.trace_id, spanId: r.extras.span_id }))));
     });
   }
+  // Some spans could not be stored (the database failed them): the exporter
+  // re-sends the export, and what was stored now is a duplicate then.
+  if (failure !== undefined) throw failure;
+
+  out.rejected += refusedQuota + refusedAgents;
+  if (refusedQuota > 0) {
+    out.notes.push(`${refusedQuota} spans refused: the plan allows ${caps.invocations_per_day} invocations a day (resets at 00:00 UTC)`);
+  }
+  if (refusedAgents > 0) out.notes.push(`${refusedAgents} spans refused: the plan allows ${caps.agents} agents`);
+  out.quotaExhausted = refusedQuota > 0 && out.recorded === 0 && refusedAgents === 0;
   return out;
 }

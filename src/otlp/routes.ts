@@ -7,7 +7,6 @@ import { pgErrorCode } from '../db/db.ts';
 import type { AccountStatus } from '../core/identity.ts';
 import { forbidden, HttpProblem, paymentRequired, rateLimited, serviceUnavailable, unauthorized } from '../core/problems.ts';
 import { bearer } from '../http/schemas.ts';
-import type { KnownAgents } from '../ingest/record.ts';
 import { ExportTraceServiceResponse, RpcStatus } from './proto.ts';
 import { type OtlpDeps, recordExport } from './record.ts';
 import { decodeJson, decodeProtobuf, type DecodedRequest, UndecodableBody } from './spans.ts';
@@ -50,7 +49,7 @@ const OtlpError = {
   ...Type.Ref('Problem'),
 };
 
-export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps, known: KnownAgents): Promise<void> {
+export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Promise<void> {
   let inFlight = 0;
   // Own scope: the OTLP body parsers, gzip and error answers apply to this route only.
   await fastify.register(async (app) => {
@@ -108,10 +107,10 @@ export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps, known
         const encoding = req.otlpEncoding ?? 'json';
         const decoded = encoding === 'protobuf' ? decodeProtobuf(req.body as Buffer) : decodeJson(req.body as Buffer);
         if (decoded.spans.length === 0) return send(reply, encoding, 200, responseOf(decoded.rejected, decoded.rejectReasons));
-        const { tenantId, caps } = await workspaceFor(deps, req, decoded);
-        const outcome = await recordExport(deps, known, tenantId, caps, decoded);
+        const workspace = await workspaceFor(deps, req, decoded);
+        const outcome = await recordExport(deps, workspace, decoded);
         if (outcome.quotaExhausted) {
-          throw rateLimited(secondsToUtcMidnight(deps.ctx.now()), 'quota_exceeded', `The plan allows ${caps.invocations_per_day} invocations a day; the count resets at 00:00 UTC.`);
+          throw rateLimited(secondsToUtcMidnight(deps.ctx.now()), 'quota_exceeded', `The plan allows ${workspace.caps.invocations_per_day} invocations a day; the count resets at 00:00 UTC.`);
         }
         return send(reply, encoding, 200, responseOf(outcome.rejected, outcome.notes));
       },
@@ -140,7 +139,7 @@ async function workspaceFor(deps: OtlpDeps, req: FastifyRequest, decoded: Decode
   const plan = await deps.workspacePlan(tenantId);
   if (!plan) throw forbidden('Unknown workspace.');
   if (plan.status !== 'active') throw paymentRequired(plan.status as Exclude<AccountStatus, 'active'>);
-  return { tenantId, caps: plan.caps };
+  return { tenantId, caps: plan.caps, createdAt: plan.createdAt };
 }
 
 function responseOf(rejected: number, notes: readonly string[]) {

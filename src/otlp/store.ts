@@ -32,7 +32,7 @@ export interface SpanRow {
   extras: OtelExtras;
 }
 
-/** One statement for the whole export. */
+/** One statement for the whole export; a span stored meanwhile (a concurrent export of it) keeps its row. */
 export async function insertSpans(tx: Queryable, tenantId: string, rows: readonly SpanRow[]): Promise<void> {
   if (rows.length === 0) return;
   const col = <T>(f: (r: SpanRow) => T) => rows.map(f);
@@ -45,7 +45,8 @@ export async function insertSpans(tx: Queryable, tenantId: string, rows: readonl
      FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::bigint[],
        $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
        AS r(trace_id, span_id, parent_span_id, invocation_id, span_name, span_kind, operation, start_ns, model, provider,
-            usage, finish_reasons, tool_call_id, conversation_id, scope, truncated)`,
+            usage, finish_reasons, tool_call_id, conversation_id, scope, truncated)
+     ON CONFLICT DO NOTHING`,
     [
       tenantId,
       col((r) => r.extras.trace_id),
@@ -69,22 +70,23 @@ export async function insertSpans(tx: Queryable, tenantId: string, rows: readonl
 }
 
 /**
- * Children recorded earlier whose parent is one of these (just recorded)
- * spans: a parent usually arrives after its children (spans are exported
- * when they end), so their link is made now.
+ * The parent links these (just stored) spans complete, in either direction:
+ * each span to its stored parent, and stored children that were waiting for
+ * it (a parent usually arrives after its children: spans are exported when
+ * they end). One statement.
  */
-export async function waitingChildren(
-  tx: Queryable,
-  tenantId: string,
-  parents: readonly SpanKey[],
-): Promise<Array<{ child: number; parent: number }>> {
-  if (parents.length === 0) return [];
+export async function spanLinks(tx: Queryable, tenantId: string, spans: readonly SpanKey[]): Promise<Array<{ child: number; parent: number }>> {
+  if (spans.length === 0) return [];
   const rows = await tx.query<{ child: string | number; parent: string | number }>(
-    `SELECT c.invocation_id AS child, p.invocation_id AS parent
-     FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id)
-     JOIN otel_spans p ON p.tenant_id = $1 AND p.trace_id = k.trace_id AND p.span_id = k.span_id
+    `WITH k AS (SELECT * FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id))
+     SELECT c.invocation_id AS child, p.invocation_id AS parent
+     FROM k JOIN otel_spans c ON c.tenant_id = $1 AND c.trace_id = k.trace_id AND c.span_id = k.span_id
+     JOIN otel_spans p ON p.tenant_id = $1 AND p.trace_id = c.trace_id AND p.span_id = c.parent_span_id
+     UNION
+     SELECT c.invocation_id, p.invocation_id
+     FROM k JOIN otel_spans p ON p.tenant_id = $1 AND p.trace_id = k.trace_id AND p.span_id = k.span_id
      JOIN otel_spans c ON c.tenant_id = $1 AND c.trace_id = k.trace_id AND c.parent_span_id = k.span_id`,
-    [tenantId, parents.map((k) => k.traceId), parents.map((k) => k.spanId)],
+    [tenantId, spans.map((k) => k.traceId), spans.map((k) => k.spanId)],
   );
   return rows.map((r) => ({ child: Number(r.child), parent: Number(r.parent) }));
 }

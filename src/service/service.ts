@@ -143,16 +143,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const otlp = createOtlp({
     ctx,
     writer: ledger.writer,
-    scan: scanField,
-    outputKek,
-    pseudonym: (tenantId, kind, value) => ledger.pseudonyms.of(tenantId, kind, value),
+    recordBatch: (tenantId, events) => ingest.recordBatch(tenantId, events),
     workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
-    policyFor: (tenantId) => policy.policyFor(tenantId),
-    toolInScope: (tenantId, agentKey, tool) => policy.toolInScope(tenantId, agentKey, tool),
-    personaOf: (tenantId, agentKey) => policy.personaOf(tenantId, agentKey),
-    afterRecorded: (_tenantId, prepared) => {
-      if (prepared.some((p) => p.content.some((c) => c.findings === null))) jobs.poke();
-    },
   });
   const jobs = new JobWorker(
     db,
