@@ -1,0 +1,155 @@
+// The street-address and place rules (regexes over bounded windows), the street-type and cue lists they share
+// with the candidate scan, and the address block's continuation lines.
+
+import { isAsciiDigit, isAsciiLetter, isJsSpace as isSpace, LF } from "./chars.ts";
+import { sticky } from "./names-sticky.ts";
+
+const STREET_SUFFIX =
+  "street|st\\.?|road|rd\\.?|avenue|ave\\.?|drive|dr\\.?|lane|ln\\.?|court|ct\\.?|boulevard|blvd\\.?|way|place|pl\\.?|terrace|crescent|close|highway|hwy|parkway|pkwy|square|sq\\.?|trail|circle|row|walk|mews|grove|gardens|hill|view|path|loop|alley|plaza";
+const EN_STREET_RE = new RegExp(
+  `(?<![\\p{L}\\p{N}])\\d{1,6}[A-Za-z]?(?:\\s\\d{1,5})?\\s(?:[\\p{Lu}][\\p{L}'’.-]{0,24}\\s){1,4}(?:${STREET_SUFFIX})(?![\\p{L}])(?:,?\\s(?:apt\\.?|suite|unit|ste\\.?|#)\\s?\\w{1,6})?`,
+  "giu",
+);
+const CONT_STREET_RE =
+  /(?<![\p{L}\p{N}])(?:(?:rue|rua|via|calle|avenida|av\.|chemin|boulevard|piazza|plaza|carrer|viale|corso|praça|ulica|ul\.|strada)\s(?:[\p{L}'’.-]{1,24}\s){0,4}[\p{L}'’.-]{1,24},?\s\d{1,5}[a-z]?)(?![\p{L}\p{N}])/giu;
+const SUFFIX_NUM_RE = /(?<=\p{Ll})(?:straße|strasse|str\.|gasse|weg|platz|allee|ring|damm|ufer|vej|gade|vägen|gatan|veien|vegen|laan|straat|utca|út|tie|katu|tee|iela|gatve|cesta|ulice)\s\d{1,5}[a-z]?(?![\p{L}\p{N}])/giu;
+const MIL_RE = /(?<![\p{L}\p{N}])(?:PSC|Unit|CMR)\s\d{3,5},?\s(?:Box)\s\d{3,5}(?:\s{1,3}(?:APO|FPO|DPO)\s(?:AA|AE|AP)\s\d{5})?/giu;
+const ZIP_CITY_RE = /(?<=,\s{0,2})(\d{3}\s\d{3}|\d{3}\s?\d{2}(?:-\d{4})?|\d{4,5}(?:-\d{3,4})?|[A-Z]{1,2}-\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{Lu}\d][\p{L}'’.-]{0,30}){0,3})(?=\s*[,.\n"']|$)/gu;
+const KEY_VALUE_RE = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$)/giu;
+const PLACE_CUE_RE = /(?:\b(?:from|in|at|to|near|visit(?:ed|ing)?|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from)\s)([\p{Lu}][\p{L}'’.-]{1,30}(?:\s(?:[\p{Lu}][\p{L}'’.-]{1,30}|\([\p{Lu}][\p{L}]{1,20}\))){0,3})/gu;
+
+export const STREET_WORDS = new Set(
+  (
+    "street st str road rd avenue ave drive dr lane ln court ct boulevard blvd way place pl terrace crescent close highway hwy parkway pkwy square sq trail circle row walk mews grove gardens " +
+    "rue rua rúa via calle avenida av chemin piazza plaza carrer viale corso praça ulica ul strada utca út straße strasse gasse weg platz allee vej gade vägen gatan veien vegen laan straat tie katu"
+  ).split(" "),
+);
+/** Number-led street line without a street-type suffix: "5850 Jana Nerudy 894", "51709 Spinatsch 94" (bounded, words end at a space). */
+const NUM_LED_RE = /(?<![\p{L}\p{N}])\d{1,6}(?:\s\d{1,5})?\s((?:[\p{L}][\p{L}'’.-]{0,24}\s){1,4})\d{1,5}[a-zA-Z]?\.?(?![\p{L}\p{N}])/gu;
+/** Number-led street whose type word comes first: "5112 39 Rue Ibn El-Jazzar", "12 Calle Mayor". */
+const NUM_PREFIX_STREET_RE =
+  /(?<![\p{L}\p{N}])\d{1,6}(?:\s\d{1,5})?\s(?:rue|rua|rúa|via|calle|avenida|av\.|avenue|chemin|boulevard|piazza|plaza|carrer|viale|corso|praça|ulica|ul\.|strada|place|allée|quai)\s[\p{L}'’.-]{1,24}(?:[ \t][\p{L}'’.-]{1,24}){0,4}/giu;
+/** "<street> <no>, <postcode> <City>": the street before a postcode-city pair. */
+const STREET_BEFORE_ZIP_RE =
+  /(?<=(?:^|[,;:(\n"])[ \t]{0,3})[\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{L}'’.-]{1,30}){0,3}\s\d{1,5}[a-zA-Z]?(?=,\s{1,2}(?:\d{3}\s?\d{2}|\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\s[\p{Lu}])/gu;
+/** After an address cue: "Vivo en Reyes Católicos 75", "address: Parkring 7". */
+const ADDRESS_CUE_RE =
+  /(?i:address|adresse|dirección|direccion|indirizzo|endereço|anschrift|vivo en|wohne in|live at|lives at|located at|moved to)(?:\s+is)?\s*:?\s*([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{L}'’.-]{1,30}){0,3}\s\d{1,5}[a-zA-Z]?)(?![\p{L}\p{N}])/gu;
+/**
+ * A street after " at ": number-led (the number, 1-4 capitalised words) or word-led (a capitalised word, up
+ * to 3 more that are not function words, then the number: "Pērses iela 90"); a town after it is a LOCATION
+ * of its own (the shared corpus's convention). Letters of caseless scripts count as capitals. Bounded.
+ */
+export const AT_STREET_AT = /(?:\d{1,6}[A-Za-z]?\s([\p{Lu}\p{Lo}][\p{L}\p{M}'’-]{1,30})(?:[ ](?:[\p{Lu}\p{Lo}][\p{L}\p{M}'’-]{1,30}|\d{1,5}[a-zA-Z]?)){0,4}|([\p{Lu}\p{Lo}][\p{L}\p{M}'’-]{1,30})(?:\s{1,2}(?!(?:for|in|on|with|since|about|from|to|at|by|of|the|and|or|than|over|under|after|before|around|until|every|each|per|is|was|were|are|has|had|have)\s)[\p{L}\p{M}][\p{L}\p{M}'’-]{0,30}){0,3}\s{1,2}(?:no\.?\s)?\d{1,5}[a-zA-Z]?(?:\/\d{1,4})?)(?![\p{L}\p{N}])/uy;
+export const STREET_ANCHORS: ReadonlyArray<readonly [string, boolean]> = [[" at ", false], [", ", true], ["address as ", false], ["Adresse: ", false]];
+export const TIME_WORD = /^(?:[AaPp]\.?[Mm]\.?|Uhr|Minutes?|Hours?|Days?|Weeks?|Months?|Years?|Percent|Degrees?|Celsius|Fahrenheit|January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|UTC|GMT|CET|EST|PST)$/;
+
+/** Places after cues that name a place whatever the word (any script, capitalised or upper case). */
+const STRONG_PLACE_RE =
+  /(?i:originally from|born in|flew to|moved to|lives? in|living in|university of|city of|i am in|i'm in|based in|travel(?:l)?ing to|trip to|vivo en|wohne in|j'habite à|grew up (?:in|near)|habite à|vit à|wohnt in|vive en|abita a|mora em|woont in)\s((?:[\p{Lu}][\p{L}∆'’.-]{1,30})(?:\s(?:[\p{Lu}][\p{L}∆'’.-]{1,30}|(?:de|la|del|di|du|le|am|an|der|upon)(?![\p{L}])))*)/gu;
+/** A line that can continue an address block: a unit, a town (optionally with a postcode), ", XX", a postcode. */
+const ADDRESS_LINE_RE = /^[ \t]*(?:(?:apt|apartment|suite|unit|ste|box|floor|fl|room|bldg|building)\.?\s*#?\s*\w{1,6}|,?\s*[\p{Lu}][\p{L}∆'’.-]*(?:\s(?:[\p{Lu}(][\p{L}∆'’.()-]*|de|la|du|di|am|an|der|upon|on))*(?:\s\d{3,6})?|,\s*[\p{Lu}]{2,3}|\d{4,6}|[\p{Lu}]{1,2}\d[\p{Lu}\d]?\s?\d[\p{Lu}]{2})[ \t]*\.?[ \t]*$/u;
+/**
+ * One token of a line that can end an address after its street: a word, a
+ * number, a unit with its number ("Apt.#4B"), or a unit number ("#4B", "12A").
+ * Checked token by token: a single regex over the whole line, with words that
+ * may follow each other without a space, backtracked exponentially on lines
+ * that do not match.
+ */
+const REST_TOKEN_RE = /^(?:[\p{L}][\p{L}∆'’.-]*|\d{1,6}|#?\w{1,6}|(?:apt|apartment|suite|unit|ste|box|floor)\.?#?\w{1,6}|\.)$/iu;
+
+function restOfLineIsAddress(rest: string): boolean {
+  let any = false;
+  for (const token of rest.split(/[ \t]+/)) {
+    if (token === '') continue;
+    if (!REST_TOKEN_RE.test(token)) return false;
+    any = true;
+  }
+  return any;
+}
+
+const UNIT_WORD_RE = /\b(?:apt|apartment|suite|unit|ste|box|floor|fl|room|bldg|building)\b/gi;
+
+/** Extends a street span over the rest of its line and over the following address lines (bounded). */
+export function extendBlock(text: string, s: number, e: number): number {
+  // the rest of the line (looked at up to its 61st character: a longer one is an address only if blank)
+  const n = text.length;
+  let le = e;
+  while (le < n && le - e <= 60 && text.charCodeAt(le) !== LF) le++;
+  let end = e;
+  if (le - e <= 60) {
+    const rest = text.slice(e, le);
+    if (restOfLineIsAddress(rest)) end = le;
+    else if (rest.trim().length > 0) return e; // the line goes on with other text: a single-line address
+  } else {
+    for (le = e; le < n && text.charCodeAt(le) !== LF; le++) if (!isSpace(text.charCodeAt(le))) return e;
+  }
+  let lines = 0;
+  let pos = le;
+  while (lines < 4 && pos < text.length && text[pos] === "\n") {
+    let ne = text.indexOf("\n", pos + 1);
+    if (ne < 0) ne = text.length;
+    const line = text.slice(pos + 1, ne).replace(UNIT_WORD_RE, (w) => w.toLowerCase());
+    if (line.length > 64 || line.trim().length === 0 || /[:@]/.test(line)) break;
+    // the last line may go on with other text after its postcode or a '?': "Canada 36523 last night."
+    const cut = /^[^\d?!]*\d{4,6}(?=\D|$)|^[^?!]*(?=[?!])/u.exec(line)?.[0];
+    if (ADDRESS_LINE_RE.test(line)) end = ne;
+    else if (cut !== undefined && cut.trim().length > 0 && ADDRESS_LINE_RE.test(cut)) {
+      end = pos + 1 + cut.length;
+      break;
+    } else break;
+    pos = ne;
+    lines++;
+  }
+  while (end > s && /[\s.,]/.test(text[end - 1]!)) end--;
+  return Math.max(end, e);
+}
+
+// candidate starts of the address and place rules (see execAt)
+
+/** Country names: capitalised words, at most three (the global scan when the text has astral characters, else see countryAt). */
+export const COUNTRY_RE = /(?<![\p{L}])[\p{Lu}][\p{Ll}]{2,20}(?:\s[\p{Lu}][\p{Ll}]{2,20}){0,2}(?![\p{L}])/gu;
+
+export const EN_STREET_AT = sticky(EN_STREET_RE);
+export const CONT_STREET_AT = sticky(CONT_STREET_RE);
+export const SUFFIX_NUM_AT = sticky(SUFFIX_NUM_RE);
+export const MIL_AT = sticky(MIL_RE);
+export const ZIP_CITY_AT = sticky(ZIP_CITY_RE);
+export const KEY_VALUE_AT = sticky(KEY_VALUE_RE);
+export const PLACE_CUE_AT = sticky(PLACE_CUE_RE);
+export const NUM_LED_AT = sticky(NUM_LED_RE);
+export const NUM_PREFIX_STREET_AT = sticky(NUM_PREFIX_STREET_RE);
+export const STREET_BEFORE_ZIP_AT = sticky(STREET_BEFORE_ZIP_RE);
+export const ADDRESS_CUE_AT = sticky(ADDRESS_CUE_RE);
+export const STRONG_PLACE_AT = sticky(STRONG_PLACE_RE);
+
+/** SUFFIX_NUM_RE's street types. */
+export const NUM_SUFFIXES = ["straße", "strasse", "str.", "gasse", "weg", "platz", "allee", "ring", "damm", "ufer", "vej", "gade", "vägen", "gatan", "veien", "vegen", "laan", "straat", "utca", "út", "tie", "katu", "tee", "iela", "gatve", "cesta", "ulice"];
+export const PLACE_CUES = ["from", "in", "at", "to", "near", "visit", "visited", "visiting", "flew to", "moved to", "live in", "lives in", "living in", "born in", "university of", "city of", "originally from"];
+export const STRONG_PLACE_CUES = ["originally from", "born in", "flew to", "moved to", "live in", "lives in", "living in", "university of", "city of", "i am in", "i'm in", "based in", "traveling to", "travelling to", "trip to", "vivo en", "wohne in", "j'habite à", "grew up in", "grew up near", "habite à", "vit à", "wohnt in", "vive en", "abita a", "mora em", "woont in"];
+/** KEY_VALUE_RE's keys, spelled out. */
+export const LOCATION_KEYS = ["street", "address", "address_line_1", "address_line1", "addressline_1", "addressline1", "city", "country", "town", "state", "region", "location"];
+
+export const isDigitAt = (s: string, i: number) => {
+  return isAsciiDigit(s.charCodeAt(i));
+};
+export const isAsciiLetterAt = (s: string, i: number) => {
+  return isAsciiLetter(s.charCodeAt(i));
+};
+
+/**
+ * Do the 48 characters before `end` end with a digit, at most 40 characters other than "," and
+ * newline, a comma and at most two spaces or tabs (/\d[^,\n]{0,40},[ \t]{0,2}$/, without its
+ * backtracking over the window)?
+ */
+export function postcodeTownBefore(text: string, end: number): boolean {
+  const from = Math.max(0, end - 48);
+  let c = end - 1;
+  while (c >= from && end - 1 - c < 2 && (text[c] === " " || text[c] === "\t")) c--;
+  if (c < from || text[c] !== ",") return false;
+  for (let d = c - 1; d >= from && c - 1 - d <= 40; d--) {
+    if (isDigitAt(text, d)) return true;
+    if (text[d] === "," || text[d] === "\n") return false;
+  }
+  return false;
+}

@@ -1,0 +1,99 @@
+// KEY_VALUE_RE (`"city": "Lyon"`, `street=…`) reproduced by char codes: the regex retried its lazy value at
+// each of up to 80 characters.
+
+import { APOSTROPHE, CLOSE_BRACE, COMMA, isJsSpace as isSpace, LF, QUOTE } from "./chars.ts";
+import { KEY_VALUE_AT } from "./names-address-rules.ts";
+import { execAt } from "./names-sticky.ts";
+
+/** KEY_VALUE_RE up to its `:` or `=` (a single way to match: see keyValuesAt). */
+const KEY_PREFIX_AT = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]/iuy;
+
+/**
+ * KEY_VALUE_RE at the candidate starts, as execAt runs it: `each(key, value start, value end)`. Its key part is
+ * matched by KEY_PREFIX_AT (no backtracking into it can help: the keys differ right after the shorter one); its
+ * value, which the regex tried again after each of its up to 80 characters, by char codes. On a text with
+ * surrogates (the regex counts code points), the regex itself.
+ */
+export function keyValuesAt(text: string, starts: readonly number[], astral: boolean, each: (key: string, vs: number, ve: number) => void): void {
+  if (astral) {
+    execAt(KEY_VALUE_AT, text, starts, (m) => {
+      const vs = m.index + m[0].lastIndexOf(m[2]!);
+      each(m[1]!, vs, vs + m[2]!.length);
+    });
+    return;
+  }
+  let from = 0;
+  for (const p of starts) {
+    if (p < from) continue;
+    from = p + 1;
+    KEY_PREFIX_AT.lastIndex = p;
+    const m = KEY_PREFIX_AT.exec(text);
+    if (!m || !keyValueAfter(text, p + m[0].length)) continue;
+    each(m[1]!, kv.start, kv.end);
+    from = kv.matchEnd;
+  }
+}
+
+/** The value keyValueAfter found: [start, end), and the end of the whole match (after a closing quote). */
+const kv = { start: 0, end: 0, matchEnd: 0 };
+
+/** KEY_VALUE_RE's `\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$)` at a (a text without surrogates), into kv. */
+function keyValueAfter(text: string, a: number): boolean {
+  const n = text.length;
+  let b = a;
+  while (b < n && isSpace(text.charCodeAt(b))) b++;
+  // \s* gives back one space at a time; a value has no quote, so a quote after the spaces must be taken
+  for (let c = b; c >= a; c--) {
+    const q = text.charCodeAt(c);
+    if (keyValueFrom(text, q === QUOTE || q === APOSTROPHE ? c + 1 : c)) return true;
+  }
+  return false;
+}
+
+/** The shortest value from vs (2 to 80 characters other than quotes, newline and comma) that an end can follow, into kv. */
+function keyValueFrom(text: string, vs: number): boolean {
+  const n = text.length;
+  const max = Math.min(n, vs + 80);
+  let dead = 0; // spaces up to here cannot end a value
+  let p = vs;
+  for (; p < max; p++) {
+    const u = text.charCodeAt(p);
+    if (u === QUOTE || u === APOSTROPHE || u === LF || u === COMMA) break;
+    // inside the value's characters, only "}" or spaces (up to a newline, "," or "}") can end it
+    if (p - vs < 2 || p < dead || (u !== CLOSE_BRACE && !isSpace(u))) continue;
+    if (u !== CLOSE_BRACE) {
+      let r = p;
+      let c = 0;
+      while (r < n && isSpace((c = text.charCodeAt(r))) && c !== LF) r++;
+      if (r >= n || (c !== LF && c !== COMMA && c !== CLOSE_BRACE)) {
+        dead = r;
+        continue;
+      }
+    }
+    kv.start = vs;
+    kv.end = kv.matchEnd = p;
+    return true;
+  }
+  // the first character the value cannot take (or none)
+  const e = p - vs >= 2 ? keyValueEndAt(text, p) : -1;
+  if (e < 0) return false;
+  kv.start = vs;
+  kv.end = p;
+  kv.matchEnd = e;
+  return true;
+}
+
+/** After a value ending at p: an optional quote, then `(?=\s*[,}\n]|$)`; the match's end, or -1. */
+function keyValueEndAt(text: string, p: number): number {
+  const u = text.charCodeAt(p);
+  // (without a quote there, the look-ahead would fail at it)
+  const e = u === QUOTE || u === APOSTROPHE ? p + 1 : p;
+  const n = text.length;
+  if (e === n) return e;
+  for (let q = e; q < n; q++) {
+    const c = text.charCodeAt(q);
+    if (c === LF) return e;
+    if (!isSpace(c)) return c === COMMA || c === CLOSE_BRACE ? e : -1;
+  }
+  return -1;
+}

@@ -1,0 +1,130 @@
+// LOCATION and STREET_ADDRESS: each address and place rule at its candidate starts (names-candidates.ts),
+// streets extended over the address block's lines, country names anywhere, streets after " at " and commas.
+
+import { isAsciiDigit, isAsciiUpper, isJsSpace } from "./chars.ts";
+import { ADDRESS_CUE_AT, AT_STREET_AT, CONT_STREET_AT, COUNTRY_RE, EN_STREET_AT, extendBlock, MIL_AT, NUM_LED_AT, NUM_PREFIX_STREET_AT, PLACE_CUE_AT, postcodeTownBefore, STREET_ANCHORS, STREET_BEFORE_ZIP_AT, STREET_WORDS, STRONG_PLACE_AT, SUFFIX_NUM_AT, TIME_WORD, ZIP_CITY_AT } from "./names-address-rules.ts";
+import { scanCandidates } from "./names-candidates.ts";
+import { keyValuesAt } from "./names-key-value.ts";
+import { COMMON_WORDS, loadDicts, norm } from "./names-lexicon.ts";
+import { dedupe } from "./names-spans.ts";
+import { execAt } from "./names-sticky.ts";
+import { hasLowerCase, isSpaceCommaOrDot, startsUpper } from "./names-word-shape.ts";
+import type { Finding } from "./types.ts";
+
+export function detectLocations(text: string, cands = scanCandidates(text)): Finding[] {
+  const d = loadDicts();
+  const out: Finding[] = [];
+  const push = (type: string, s: number, e: number, score: number) => {
+    while (e > s && isSpaceCommaOrDot(text.charCodeAt(e - 1)) && !(type === "STREET_ADDRESS" && text[e - 1] === "." && /(?:St|Str|Ave|Rd|Dr|Blvd)\.$/.test(text.slice(s, e)))) e--;
+    if (e > s) out.push({ type, start: s, end: e, score });
+  };
+  execAt(SUFFIX_NUM_AT, text, cands.suffix, (m) => {
+    let ws = m.index;
+    while (ws > 0 && m.index - ws < 30 && /[\p{L}'’-]/u.test(text[ws - 1]!)) ws--;
+    if (ws === m.index || !/\p{Lu}/u.test(text[ws]!) || (ws > 0 && /[\p{L}\p{N}]/u.test(text[ws - 1]!))) return;
+    push("STREET_ADDRESS", ws, extendBlock(text, ws, m.index + m[0].length), 0.8);
+  });
+  if (cands.hasDigit) {
+    const numStarts = cands.numberLed;
+    const contStarts = cands.contMil;
+    const street = (m: RegExpExecArray) => push("STREET_ADDRESS", m.index, extendBlock(text, m.index, m.index + m[0].length), 0.8);
+    execAt(EN_STREET_AT, text, numStarts, street);
+    execAt(CONT_STREET_AT, text, contStarts, street);
+    execAt(MIL_AT, text, contStarts, street);
+    execAt(NUM_PREFIX_STREET_AT, text, numStarts, street);
+    execAt(NUM_LED_AT, text, numStarts, (m) => {
+      const words = m[1]!.trim().split(/\s+/);
+      const lows = words.map(norm);
+      const streety = lows.some((w) => STREET_WORDS.has(w.endsWith(".") ? w.slice(0, -1) : w));
+      if (!streety && !(startsUpper(words[0]!) && !COMMON_WORDS.has(lows[0]!))) return;
+      if (lows.every((w) => COMMON_WORDS.has(w)) || !words.some(hasLowerCase)) return;
+      // "<street> <no>, 382 41 Kaplice 1": a postcode and town after a street, not a street
+      if (postcodeTownBefore(text, m.index)) return;
+      push("STREET_ADDRESS", m.index, extendBlock(text, m.index, m.index + m[0].length), streety ? 0.8 : 0.7);
+    });
+    execAt(STREET_BEFORE_ZIP_AT, text, cands.beforeZip, (m) => push("STREET_ADDRESS", m.index, m.index + m[0].length, 0.75));
+    execAt(ADDRESS_CUE_AT, text, cands.addressCue, (m) => {
+      const v = m[1]!;
+      const vs = m.index + m[0].length - v.length;
+      if (COMMON_WORDS.has(norm(v.split(" ")[0]!))) return;
+      push("STREET_ADDRESS", vs, vs + v.length, 0.75);
+    });
+  }
+  // the town after a single-line street address: "29 Wattle St, King William's Town"
+  for (const f of [...out]) {
+    if (f.type !== "STREET_ADDRESS") continue;
+    const m = /^,[ \t]{1,2}([\p{Lu}][\p{L}'’.-]*(?:[ \t](?:[\p{Lu}][\p{L}'’.-]*|de|la|del|di|du|le|am|an|der|upon|on)){0,4})(?=[ \t]*(?:[,.;\n]|$))/u.exec(text.slice(f.end, f.end + 80));
+    if (m) push("LOCATION", f.end + m[0].length - m[1]!.length, f.end + m[0].length, 0.7);
+  }
+  execAt(STRONG_PLACE_AT, text, cands.strongPlace, (m) => {
+    const v = m[1]!;
+    const vs = m.index + m[0].length - v.length;
+    if (d.first.has(norm(v.split(" ")[0]!)) && v.includes(" ") && !d.places.has(norm(v))) return; // "moved to Anna Berg" is a person
+    push("LOCATION", vs, vs + v.length, 0.7);
+  });
+  keyValuesAt(text, cands.locationKey, cands.countries === undefined, (k, vs, ve) => {
+    const key = k.toLowerCase();
+    const val = text.slice(vs, ve);
+    if (/^(?:n\/a|none|null|unknown|redacted.*|-|\s*)$/i.test(val) || /REDACTED/i.test(val)) return;
+    if (key.startsWith("street") || key.startsWith("address")) push("STREET_ADDRESS", vs, vs + val.length, 0.8);
+    else if (/[\p{L}]/u.test(val)) push("LOCATION", vs, vs + val.length, 0.75);
+  });
+  execAt(ZIP_CITY_AT, text, cands.zip, (m) => {
+    const city = m[2]!;
+    const cs = m.index + m[0].length - city.length;
+    push("LOCATION", cs, cs + city.length, 0.7);
+  });
+  execAt(PLACE_CUE_AT, text, cands.place, (m) => {
+    const v = m[1]!;
+    const vs = m.index + m[0].length - v.length;
+    const n = norm(v);
+    if (d.countries.has(n) || d.places.has(n)) push("LOCATION", vs, vs + v.length, 0.75);
+    else if (/university of $/i.test(m[0].slice(0, m[0].length - v.length))) push("LOCATION", vs, vs + v.length, 0.6);
+  });
+  // country names anywhere (bounded word sequences); countries are few and distinctive
+  const country = (v: string, at: number) => {
+    // longest prefix (of at most 3 words) that is a country; single words without allocating a split
+    if (v.indexOf(" ") < 0) {
+      if (d.countries.has(norm(v))) push("LOCATION", at, at + v.length, 0.7);
+      return;
+    }
+    const words = v.split(" ");
+    for (let k = words.length; k >= 1; k--) {
+      const cand = words.slice(0, k).join(" ");
+      if (d.countries.has(norm(cand))) {
+        push("LOCATION", at, at + cand.length, 0.7);
+        break;
+      }
+    }
+  };
+  const matches = cands.countries;
+  if (matches) for (let k = 0; k < matches.length; k += 2) country(text.slice(matches[k], matches[k + 1]), matches[k]!);
+  else {
+    COUNTRY_RE.lastIndex = 0;
+    for (let m = COUNTRY_RE.exec(text); m; m = COUNTRY_RE.exec(text)) country(m[0], m.index);
+  }
+  // "… at <number> <Capitalised words>[, <postcode> <Town>]": a number-led street after "at" ("lives at
+  // 448 Feil Meadows", "office is at 759 Giri Divide, 693 850 Ahmedabad"); times ("at 5 PM") excluded
+  // and the same shapes after a comma ("ship to Hawa Thioune, 6181 Immeuble …", "Graf, Erlenweg 606") or
+  // "address as"; after a comma a number-led one must not start with a year ("…, 2024 Annual Report")
+  for (const [anchor, afterComma] of STREET_ANCHORS) {
+    for (let q = text.indexOf(anchor, 0); q !== -1 && q < text.length; q = text.indexOf(anchor, q + anchor.length)) {
+      const at = q + anchor.length;
+      // a street starts with a digit or a capital (or a letter of a caseless script): most commas and
+      // "at"s are followed by neither, and cost no regex
+      const c0 = text.charCodeAt(at);
+      if (c0 < 128 ? !(isAsciiDigit(c0) || isAsciiUpper(c0)) : isJsSpace(c0)) continue;
+      AT_STREET_AT.lastIndex = at;
+      const m = AT_STREET_AT.exec(text);
+      // a time ("at 5 PM") or a postcode's letters ("1017 GC Amsterdam") is no street word
+      if (!m || TIME_WORD.test(m[1] ?? m[2]!) || (m[1] !== undefined && /^\p{Lu}{1,3}$/u.test(m[1]))) continue;
+      // after a comma, a number-led street needs two words after its number: "<postcode> <Town>" is not one
+      if (afterComma && m[1] !== undefined && (/^(?:19|20)\d\d\s/.test(m[0]) || !/^\S+\s\S+\s\S/.test(m[0]))) continue;
+      push("STREET_ADDRESS", at, at + m[0].length, 0.7);
+    }
+  }
+  // a location inside a (multi-line) street address belongs to the address
+  const res = dedupe(out);
+  const streets = res.filter((f) => f.type === "STREET_ADDRESS");
+  return res.filter((f) => f.type !== "LOCATION" || !streets.some((a) => a.start <= f.start && f.end <= a.end));
+}
