@@ -23,4 +23,6 @@ export interface UsageSource {
   agentsRegistered(tenantId: string): Promise<number>;
   /** Personas that exist in the workspace (personas module). */
   personasUsed(tenantId: string): Promise<number>;
+  /** Judge calls counted this calendar month (UTC) (judges module). */
+  judgeCallsThisMonth(tenantId: string, now: Date): Promise<number>;
 }

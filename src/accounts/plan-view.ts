@@ -7,10 +7,11 @@ import { accountStatus, capsOf, trialDaysRemaining } from './plans.ts';
 /** The plan, status and live quotas of a workspace: shared by /me and the operator API. */
 export async function planView(config: Config, usage: UsageSource, ws: Workspace, now: Date) {
   const caps = capsOf(config, ws.plan_tier);
-  const [invocationsToday, agents, personas] = await Promise.all([
+  const [invocationsToday, agents, personas, judgeCalls] = await Promise.all([
     usage.invocationsToday(ws.tenant_id, now),
     usage.agentsRegistered(ws.tenant_id),
     usage.personasUsed(ws.tenant_id),
+    usage.judgeCallsThisMonth(ws.tenant_id, now),
   ]);
   return {
     tenant_id: ws.tenant_id,
@@ -23,8 +24,7 @@ export async function planView(config: Config, usage: UsageSource, ws: Workspace
     quotas: {
       invocations_used_today: invocationsToday,
       invocations_cap_per_day: caps.invocations_per_day,
-      // Multi-judge calls are a plan feature without an endpoint yet.
-      multi_judge_calls_used_this_month: 0,
+      multi_judge_calls_used_this_month: judgeCalls,
       multi_judge_calls_cap: caps.multi_judge_calls_per_month,
       personas_used: personas,
       personas_cap: caps.personas,

@@ -44,6 +44,12 @@ export interface Config {
   witnessRetryMaxSeconds: number;
   /** Worker threads running the detectors on events with long texts; 0 scans on the event loop. */
   detectWorkers: number;
+  /** Per request to a judge of the panel, answer included. */
+  judgeTimeoutMs: number;
+  /** Requests per judge for timeouts, 429s and 5xx before it abstains. */
+  judgeMaxAttempts: number;
+  /** How long a worker holds a background job before another node may take it (a crashed node's jobs wait this long). */
+  jobLeaseMs: number;
 }
 
 
@@ -193,5 +199,8 @@ export function loadConfig(env: Env = process.env): Config {
     witnesses: witnesses(env),
     witnessRetryMaxSeconds: int(env, 'WITNESS_RETRY_MAX_SECONDS', 300, 1, 86_400),
     detectWorkers: int(env, 'DETECT_WORKERS', 0, 0, 64),
+    judgeTimeoutMs: int(env, 'JUDGE_TIMEOUT_MS', 15_000, 100, 600_000),
+    judgeMaxAttempts: int(env, 'JUDGE_MAX_ATTEMPTS', 3, 1, 10),
+    jobLeaseMs: int(env, 'JOB_LEASE_SECONDS', 120, 1, 86_400) * 1000,
   };
 }

@@ -1,6 +1,6 @@
 import type { PlanCaps } from '../config/config.ts';
 import type { Queryable } from '../db/db.ts';
-import { enqueue } from '../jobs/jobs.ts';
+import { enqueueMany } from '../jobs/jobs.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
 import { LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
@@ -11,6 +11,14 @@ import type { PreparedInvocation, RogueInput } from './prepare.ts';
 
 /** The kind of the background job that scans an invocation's tool_output. */
 export const OUTPUT_SCAN_JOB = 'tool_output_scan';
+
+/**
+ * The kind of the background job that has the workspace's judge panel review
+ * a flagged invocation (src/judges/judge-job.ts). Enqueued with the invocation
+ * when its verdict puts it in the review queue, the plan allows judge calls
+ * and the workspace has a panel.
+ */
+export const JUDGE_JOB = 'judge';
 
 
 /** Agents this process has seen registered: agents are never deleted, so the check can be skipped. */
@@ -92,6 +100,7 @@ export function recordSet(known: KnownAgents) {
         agents: number;
         keys: Array<[string, string, StoredResponse, string]>;
         last_ids: Record<string, number>;
+        judged: boolean;
       }>(
         `SELECT ${epochSql('$1')} AS epoch,
            (SELECT coalesce(jsonb_object_agg(day::text, invocations), '{}'::jsonb) FROM usage_daily
@@ -101,7 +110,9 @@ export function recordSet(known: KnownAgents) {
            (SELECT coalesce(jsonb_agg(jsonb_build_array(key, encode(fingerprint, 'hex'), response, created_at)), '[]'::jsonb)
               FROM idempotency_keys WHERE tenant_id = $1 AND key = ANY($4::text[]) AND created_at > $5) AS keys,
            -- Per-workspace ids, taken gap-free: only this transaction (it holds the log head) moves them.
-           (SELECT coalesce(jsonb_object_agg(kind, last_id), '{}'::jsonb) FROM event_ids WHERE tenant_id = $1) AS last_ids`,
+           (SELECT coalesce(jsonb_object_agg(kind, last_id), '{}'::jsonb) FROM event_ids WHERE tenant_id = $1) AS last_ids,
+           -- The judges module's function (migration 0120): whether flags escalate to its panel.
+           judge_panel_configured($1) AS judged`,
         [tenantId, days, unknownAgents, keys, oldest.toISOString()],
       );
       const epoch = Number(read!.epoch);
@@ -113,7 +124,7 @@ export function recordSet(known: KnownAgents) {
       let lastInvocation = Number(read!.last_ids.invocation ?? 0);
       let lastRogue = Number(read!.last_ids.rogue_event ?? 0);
 
-      const rows = new Rows(tenantId);
+      const rows = new Rows(tenantId, read!.judged);
       const startIds = { invocation: lastInvocation, rogue_event: lastRogue };
       const out: RecordOutcome[] = [];
       for (const item of items) {
@@ -157,7 +168,7 @@ export function recordSet(known: KnownAgents) {
           const at = item.at ?? item.now;
           const id = ++lastInvocation;
           const index = log.add(invocationLeaf(id, p), at);
-          rows.invocation(id, index, p, at);
+          rows.invocation(id, index, p, at, item.caps.multi_judge_calls_per_month > 0);
           // A tool outside the agent's scope is also a rogue event of its own.
           if (p.outOfScope) {
             const oos: RogueRecord = { ...p.outOfScope, invocation_id: id };
@@ -189,8 +200,8 @@ export function recordSet(known: KnownAgents) {
         rows.ids('invocation', startIds.invocation, lastInvocation);
         rows.ids('rogue_event', startIds.rogue_event, lastRogue);
         await rows.write(tx);
-        // tool_outputs are scanned in the background (DESIGN §4): their jobs commit with the invocations.
-        if (rows.jobs.length > 0) await enqueue(tx, tenantId, OUTPUT_SCAN_JOB, rows.jobs.map((id) => ({ invocation_id: id })));
+        // tool_outputs are scanned and flags judged in the background (DESIGN §4): their jobs commit with the invocations.
+        if (rows.jobs.length > 0) await enqueueMany(tx, tenantId, rows.jobs);
       }
       return out;
     },
@@ -205,13 +216,16 @@ class Rows {
   readonly #inv = Array.from({ length: 18 }, () => [] as unknown[]);
   readonly #content: unknown[][] = [[], [], [], [], [], [], []];
   readonly #ids: [string[], number[]] = [[], []];
-  readonly jobs: number[] = [];
+  readonly jobs: { kind: string; payload: { invocation_id: number } }[] = [];
+  /** The workspace has a judge panel: flags its plan allows judging escalate. */
+  readonly #judged: boolean;
   readonly #rogue = Array.from({ length: 12 }, () => [] as unknown[]);
   readonly #keys: unknown[][] = [[], [], [], []];
   empty = true;
 
-  constructor(tenant: string) {
+  constructor(tenant: string, judged: boolean) {
     this.#tenant = tenant;
+    this.#judged = judged;
   }
 
   usage(day: string) {
@@ -223,7 +237,7 @@ class Rows {
     this.#agents[1].push(now.toISOString());
   }
 
-  invocation(id: number, index: number, p: PreparedInvocation, now: Date) {
+  invocation(id: number, index: number, p: PreparedInvocation, now: Date, judgesAllowed: boolean) {
     this.empty = false;
     const values = [
       id,
@@ -255,7 +269,8 @@ class Rows {
       this.#content[5]!.push(c.sealed?.sealed.toString('hex') ?? null);
       this.#content[6]!.push(c.sealed?.wrappedKey.toString('hex') ?? null);
     }
-    if (p.content.some((c) => c.findings === null)) this.jobs.push(id);
+    if (p.content.some((c) => c.findings === null)) this.jobs.push({ kind: OUTPUT_SCAN_JOB, payload: { invocation_id: id } });
+    if (this.#judged && judgesAllowed && needsReview(p.decision.verdict, p.mode)) this.jobs.push({ kind: JUDGE_JOB, payload: { invocation_id: id } });
   }
 
   rogue(id: number, index: number, e: RogueRecord, salt: Uint8Array, now: Date) {

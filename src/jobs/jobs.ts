@@ -28,6 +28,32 @@ export async function enqueue(tx: Queryable, tenantId: string, kind: string, pay
   ]);
 }
 
+/**
+ * Enqueues jobs of several kinds inside the caller's transaction, in one
+ * statement (a batch of events enqueues its scans and its escalations at once).
+ */
+export async function enqueueMany(tx: Queryable, tenantId: string, jobs: readonly { kind: string; payload: Record<string, unknown> }[]): Promise<void> {
+  if (jobs.length === 0) return;
+  await tx.query('INSERT INTO jobs (tenant_id, kind, payload) SELECT $1, j.kind, j.payload FROM unnest($2::text[], $3::jsonb[]) AS j(kind, payload)', [
+    tenantId,
+    jobs.map((j) => j.kind),
+    jobs.map((j) => JSON.stringify(j.payload)),
+  ]);
+}
+
+/**
+ * Of the given values of a payload key, those a waiting or running job of
+ * this kind holds (e.g. which invocations have a judge job queued).
+ */
+export async function queuedFor(tx: Queryable, tenantId: string, kind: string, key: string, values: readonly (string | number)[]): Promise<Set<string>> {
+  if (values.length === 0) return new Set();
+  const rows = await tx.query<{ v: string }>(
+    'SELECT DISTINCT payload->>$3 AS v FROM jobs WHERE tenant_id = $1 AND kind = $2 AND payload->>$3 = ANY($4::text[])',
+    [tenantId, kind, key, values.map(String)],
+  );
+  return new Set(rows.map((r) => r.v));
+}
+
 export interface WorkerOptions {
   /** How long a taken job stays invisible to other workers. */
   leaseMs?: number;

@@ -2,30 +2,34 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../core/context.ts';
-import { unprocessable } from '../core/problems.ts';
+import { conflict, HttpProblem, notFound, rateLimited, unprocessable } from '../core/problems.ts';
 import type { Queryable } from '../db/db.ts';
 import { accountOf } from '../http/auth.ts';
 import { bearer, problems } from '../http/schemas.ts';
+import { JUDGE_JOB } from '../ingest/record.ts';
+import { enqueue } from '../jobs/jobs.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { LEAF_VERSION } from '../ledger/leaf.ts';
+import { panelOf, type PanelRow, type StoredJudge } from './panel-config.ts';
+import { judgementOf } from './judgement-view.ts';
+import { callsUsed, secondsToNextMonth } from './quota.ts';
+import { JudgementSchema } from './schemas.ts';
 import { sealKey } from './secret-box.ts';
+import { insertPending } from './store.ts';
 
-// The judge panel of a workspace (issue 17): its configuration. Keys are
-// sealed at rest (secret-box.ts) and no endpoint returns them. The judging
-// itself (background job, quota) is not built yet.
+// The judge panel of a workspace (issue 17): its configuration, and asking
+// it about an invocation on demand. Keys are sealed at rest (secret-box.ts)
+// and no endpoint returns them. The judging runs as a job (judge-job.ts).
 
 export interface JudgesDeps {
   ctx: AppContext;
   /** Derived from the service secret; never stored. */
   kek: Uint8Array;
   appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
-}
-
-interface StoredJudge {
-  name: string;
-  base_url: string;
-  model: string;
-  api_key_sealed: string | null;
+  /** The plan's multi_judge_calls_per_month of a workspace. */
+  callsCap(tenantId: string): Promise<number>;
+  /** A judge job was enqueued: run it now on this node rather than at the next poll. */
+  enqueued(): void;
 }
 
 const Quorum = Type.Union([Type.Literal('majority'), Type.Literal('unanimous_to_deny')]);
@@ -49,17 +53,7 @@ const PanelView = Type.Object({
   updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
-type Row = { judges: StoredJudge[]; quorum: 'majority' | 'unanimous_to_deny'; auto_resolve: boolean; updated_at: Date };
-
-async function panelOf(tx: Queryable, tenantId: string): Promise<Row | null> {
-  const [row] = await tx.query<Row & Record<string, unknown>>(
-    'SELECT judges, quorum, auto_resolve, updated_at FROM judge_panels WHERE tenant_id = $1',
-    [tenantId],
-  );
-  return row ?? null;
-}
-
-function view(row: Row | null) {
+function view(row: PanelRow | null) {
   if (!row) return { judges: [], quorum: 'majority' as const, auto_resolve: false, updated_at: null };
   return {
     judges: row.judges.map((j) => ({ name: j.name, base_url: j.base_url, model: j.model, api_key_set: j.api_key_sealed !== null })),
@@ -135,6 +129,48 @@ export async function judgeRoutes(fastify: FastifyInstance, deps: JudgesDeps): P
         return { judges, quorum: body.quorum, auto_resolve: body.auto_resolve, updated_at: now };
       });
       return view(row);
+    },
+  );
+
+  app.post(
+    '/api/v1/invocations/:invocation_id/judge',
+    {
+      // The roles that decide reviews (review/access.ts REVIEWERS): asking the panel spends the plan's calls.
+      config: { auth: 'account', roles: ['admin', 'operator'], write: true },
+      schema: {
+        tags,
+        summary: 'Ask the judge panel about an invocation (admin, operator): 202 with the pending judgement',
+        description:
+          'Runs in the background; GET /api/v1/invocations/{invocation_id} shows the `judgement` when done. Every call to a judge counts against the ' +
+          "plan's multi_judge_calls_cap for the calendar month (UTC). 402 plan_limit: the plan includes no judge calls; 404: no such invocation in this " +
+          'workspace; 409: no panel is configured, or a judgement of this invocation is pending; 429 quota_exceeded: the month\'s calls are used ' +
+          '(Retry-After: seconds to the next month).',
+        security: bearer,
+        params: Type.Object({ invocation_id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+        response: { 202: Type.Object({ invocation_id: Type.Integer(), judgement: JudgementSchema }), ...problems(401, 402, 403, 404, 409, 429) },
+      },
+    },
+    async (req, reply) => {
+      const me = accountOf(req);
+      const invocationId = req.params.invocation_id;
+      const cap = await deps.callsCap(me.tenantId);
+      const now = ctx.now();
+      const judgement = await ctx.db.withTenant(me.tenantId, async (tx) => {
+        const [inv] = await tx.query('SELECT 1 FROM ingest_read.invocations WHERE tenant_id = $1 AND invocation_id = $2', [me.tenantId, invocationId]);
+        if (!inv) throw notFound('No such invocation.');
+        if (!(await panelOf(tx, me.tenantId))) throw conflict('No judge panel is configured: PUT /api/v1/workspace/judges first.');
+        if (cap <= 0) throw new HttpProblem('plan_limit', 'The plan includes no judge calls; upgrade to ask the judge panel.');
+        if ((await callsUsed(tx, me.tenantId, now)) >= cap) {
+          throw rateLimited(secondsToNextMonth(now), 'quota_exceeded', `The plan allows ${cap} judge calls a month; the count starts again on the 1st (UTC).`);
+        }
+        if ((await judgementOf(tx, me.tenantId, invocationId, true))?.status === 'pending') throw conflict('A judgement of this invocation is pending.');
+        const attempt = await insertPending(tx, me.tenantId, invocationId, { trigger: 'on_demand', by: me.accountId, jobId: null, now });
+        if (attempt === null) throw conflict('A judgement of this invocation is pending.');
+        await enqueue(tx, me.tenantId, JUDGE_JOB, [{ invocation_id: invocationId, attempt }]);
+        return judgementOf(tx, me.tenantId, invocationId, true);
+      });
+      deps.enqueued();
+      return reply.code(202).send({ invocation_id: invocationId, judgement: judgement! });
     },
   );
 }

@@ -118,10 +118,11 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
           await reviewOf(tx, me.tenantId, id),
           (await deps.otelDetails?.(tx, me.tenantId, id)) ?? null,
         ];
-        return { inv, content, trace, review, otel };
+        const judgement = (await deps.judgements?.(tx, me.tenantId, [id], withContent))?.get(id) ?? null;
+        return { inv, content, trace, review, otel, judgement };
       });
       if (!found) throw notFound('No such invocation.');
-      const { inv, content, trace, review, otel } = found;
+      const { inv, content, trace, review, otel, judgement } = found;
       const output = content.find((c) => c.field === 'tool_output');
       return {
         ...invocationSummary(inv),
@@ -132,6 +133,7 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
           scanned_at: inv.output_scanned_at,
         },
         review: review ? decisionView(review, withContent) : null,
+        judgement,
         finding_counts: content.map((c) => ({ field: c.field, counts: countTypes(c) })),
         ...(withContent ? { content: content.map(contentView) } : {}),
         trace: traceView(trace),

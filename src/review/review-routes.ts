@@ -37,17 +37,29 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
       const { limit, cursor } = req.query;
       const status = req.query.status ?? 'pending';
       const after = decodeTimeKey(cursor);
-      const rows = await ctx.readDb.withTenant(me.tenantId, (tx) => listReviews(tx, me.tenantId, status, after, limit));
-      const p = timePage(rows, limit, (r) => r.invocation_id);
       const withNote = seesContent(me.role);
+      const { p, judgements } = await ctx.readDb.withTenant(me.tenantId, async (tx) => {
+        const p = timePage(await listReviews(tx, me.tenantId, status, after, limit), limit, (r) => r.invocation_id);
+        // The panel's opinion beside each item (judges module).
+        const ids = p.items.map((r) => Number(r.invocation_id));
+        return { p, judgements: (await deps.judgements?.(tx, me.tenantId, ids, withNote)) ?? new Map() };
+      });
       return {
         items: p.items.map((r) => ({
           ...invocationSummary(r),
+          judgement: judgements.get(Number(r.invocation_id)) ?? null,
           review:
             r.r_decision === null
               ? null
               : decisionView(
-                  { decision: r.r_decision, note: r.r_note, decided_by: r.r_decided_by!, decided_at: r.r_decided_at!, log_index: r.r_log_index! },
+                  {
+                    decision: r.r_decision,
+                    note: r.r_note,
+                    decided_by: r.r_decided_by,
+                    decided_by_panel: r.r_decided_by_panel === true,
+                    decided_at: r.r_decided_at!,
+                    log_index: r.r_log_index!,
+                  },
                   withNote,
                 ),
         })),
@@ -136,7 +148,7 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
         review_status: result.status,
         decision: result.review.decision,
         note: result.review.note ?? '',
-        decided_by: result.review.decided_by,
+        decided_by: result.review.decided_by!,
         decided_at: result.review.decided_at,
         evidence_id: evidenceIdOf(result.review.log_index),
       });

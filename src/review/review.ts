@@ -3,6 +3,7 @@ import type { AppContext } from '../core/context.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Static } from 'typebox';
 import type { LogWriter } from '../ledger/log-writer.ts';
+import type { JudgementSchema } from '../judges/schemas.ts';
 import type { OtelDetailsSchema } from '../otlp/schemas.ts';
 import { agentRoutes } from './agent-routes.ts';
 import { invocationRoutes } from './invocation-routes.ts';
@@ -19,6 +20,8 @@ export interface ReviewModuleDeps {
   writer: LogWriter;
   /** The OTLP span facts of an invocation recorded from a span (src/otlp), shown in its detail. */
   otelDetails?: (tx: Queryable, tenantId: string, invocationId: number) => Promise<Static<typeof OtelDetailsSchema> | null>;
+  /** The judge panel's latest judgement of each invocation (src/judges); rationales only withRationale. */
+  judgements?: (tx: Queryable, tenantId: string, ids: readonly number[], withRationale: boolean) => Promise<Map<number, Static<typeof JudgementSchema>>>;
 }
 
 export interface ReviewModule {

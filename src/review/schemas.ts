@@ -1,3 +1,4 @@
+import { NullableJudgement } from '../judges/schemas.ts';
 import { Type } from 'typebox';
 import { PageQuery } from '../http/schemas.ts';
 import { OtelDetailsSchema } from '../otlp/schemas.ts';
@@ -108,7 +109,8 @@ export const ReviewDecisionView = Type.Object({
   decision: DecisionSchema,
   note: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Omitted for viewers; null once erased' })),
   note_erased: Type.Optional(Type.Boolean({ description: 'The note was deleted by retention or an erasure' })),
-  decided_by: Type.String({ format: 'uuid' }),
+  decided_by: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'The account that decided; null when the judge panel did' }),
+  decided_by_panel: Type.Boolean({ description: "The judge panel resolved it on its own (unanimous, with the workspace's auto_resolve on)" }),
   decided_at: Timestamp,
   evidence_id: Type.Integer({ description: 'The review entry in the audit trail' }),
 });
@@ -124,6 +126,7 @@ export const InvocationRecord = Type.Object({
     scanned_at: NullableTimestamp,
   }),
   review: Type.Union([ReviewDecisionView, Type.Null()]),
+  judgement: NullableJudgement,
   finding_counts: Type.Array(
     Type.Object({ field: ContentFieldSchema, counts: Type.Record(Type.String(), Type.Integer(), { description: 'type → findings' }) }),
     { description: 'Finding types and counts per stored field (every role)' },
@@ -220,5 +223,6 @@ export const ReviewDone = Type.Object({
 export const ReviewItem = Type.Object({
   ...invocationFields,
   review: Type.Union([ReviewDecisionView, Type.Null()], { description: 'null while pending' }),
+  judgement: NullableJudgement,
 });
 export const ReviewPage = page(ReviewItem);

@@ -14,17 +14,22 @@ import { registerRateLimits } from '../http/rate-limit.ts';
 import { createIngest } from '../ingest/ingest.ts';
 import { createScanPool } from '../ingest/scan-pool.ts';
 import { outputScanHandler } from '../ingest/output-scan.ts';
-import { OUTPUT_SCAN_JOB } from '../ingest/record.ts';
+import { JUDGE_JOB, OUTPUT_SCAN_JOB } from '../ingest/record.ts';
 import { scanField } from '../detect/index.ts';
 import { JobWorker } from '../jobs/jobs.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { createLedger } from '../ledger/ledger.ts';
 import { createOtlp } from '../otlp/otlp.ts';
+import { judgeHandler } from '../judges/judge-job.ts';
+import { judgementsOf } from '../judges/judgement-view.ts';
+import { runPanel } from '../judges/panel.ts';
+import { callsUsed } from '../judges/quota.ts';
 import { judgeRoutes } from '../judges/routes.ts';
 import { createPersonas } from '../personas/personas.ts';
 import { createPolicy, personaFactsInTx } from '../policy/policy.ts';
 import { reportRoutes } from '../reports/routes.ts';
 import { createReview } from '../review/review.ts';
+import { resolveAsPanel } from '../review/review-store.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { WitnessSubmitter } from '../witness/submitter.ts';
 import { RetentionSweeper, type RetentionDeps } from '../retention/retention.ts';
@@ -112,6 +117,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       invocationsToday: (tenantId, now) => ingest.usage.invocationsToday(tenantId, now),
       agentsRegistered: (tenantId) => ingest.usage.agentsRegistered(tenantId),
       personasUsed: (tenantId) => personas.personasUsed(tenantId),
+      judgeCallsThisMonth: (tenantId, now) => readDb.withTenant(tenantId, (tx) => callsUsed(tx, tenantId, now)),
     },
   });
   const policy = createPolicy({ ctx, appendInTx });
@@ -146,6 +152,9 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     recordBatch: (tenantId, events) => ingest.recordBatch(tenantId, events),
     workspacePlan: (tenantId) => accounts.workspacePlan(tenantId),
   });
+  // Opens the judges' sealed API keys; derived like outputKek, never stored.
+  const judgeKek = deriveSecret(signingKey.key, 'judge-api-keys');
+  const callsCap = async (tenantId: string) => (await accounts.workspacePlan(tenantId))?.caps.multi_judge_calls_per_month ?? 0;
   const jobs = new JobWorker(
     db,
     {
@@ -157,8 +166,19 @@ export async function createService(config: Config, overrides: ServiceOverrides 
         personaInTx: personaFactsInTx,
         now: ctx.now,
       }),
+      [JUDGE_JOB]: judgeHandler({
+        db,
+        writer: ledger.writer,
+        kek: judgeKek,
+        callsCap,
+        runPanel,
+        resolveAsPanel: async (tx, log, input) => resolveAsPanel(tx, log, input),
+        timeoutMs: config.judgeTimeoutMs,
+        maxAttempts: config.judgeMaxAttempts,
+        now: ctx.now,
+      }),
     },
-    { onError: (err, job) => app.log.error({ err, job_id: job?.job_id, kind: job?.kind }, 'background job failed') },
+    { leaseMs: config.jobLeaseMs, onError: (err, job) => app.log.error({ err, job_id: job?.job_id, kind: job?.kind }, 'background job failed') },
   );
 
   const retentionDeps: RetentionDeps = {
@@ -181,11 +201,11 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       (a) => otlp.routes(a),
       (a) => policy.routes(a),
       (a) => personas.routes(a),
-      (a) => judgeRoutes(a, { ctx, appendInTx, kek: deriveSecret(signingKey.key, 'judge-api-keys') }),
+      (a) => judgeRoutes(a, { ctx, appendInTx, kek: judgeKek, callsCap, enqueued: () => jobs.poke() }),
       (a) => ledger.routes(a),
       (a) => reportRoutes(a, ctx, ledger),
       (a) => retentionRoutes(a, retentionDeps),
-      (a) => createReview({ ctx, writer: ledger.writer, otelDetails: otlp.details }).routes(a),
+      (a) => createReview({ ctx, writer: ledger.writer, otelDetails: otlp.details, judgements: judgementsOf }).routes(a),
       (a) => consoleRoutes(a),
     ],
   });
