@@ -50,6 +50,8 @@ export interface Config {
   judgeMaxAttempts: number;
   /** How long a worker holds a background job before another node may take it (a crashed node's jobs wait this long). */
   jobLeaseMs: number;
+  /** Jobs a worker takes per poll. */
+  jobBatch: number;
 }
 
 
@@ -202,5 +204,6 @@ export function loadConfig(env: Env = process.env): Config {
     judgeTimeoutMs: int(env, 'JUDGE_TIMEOUT_MS', 15_000, 100, 600_000),
     judgeMaxAttempts: int(env, 'JUDGE_MAX_ATTEMPTS', 3, 1, 10),
     jobLeaseMs: int(env, 'JOB_LEASE_SECONDS', 120, 1, 86_400) * 1000,
+    jobBatch: int(env, 'JOB_BATCH', 16, 1, 1000),
   };
 }

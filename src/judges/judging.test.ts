@@ -15,13 +15,8 @@ import { setSubscription } from '../testing/workspace.ts';
 // counts exactly against the month's cap.
 
 const CAP = 8;
+/** One stand-in per store's suite: call counts are per model name. */
 let standIn: JudgeStandIn;
-before(async () => {
-  standIn = await startJudgeStandIn();
-});
-after(async () => {
-  await standIn.close();
-});
 
 /** A panel of judges, each a stand-in model of its own scripted with these steps. */
 async function setPanel(t: TestService, token: string, scripts: Record<string, StandInStep | StandInStep[]>, extra: Record<string, unknown> = {}) {
@@ -52,6 +47,10 @@ eachStore(
     before(async () => {
       t = getService();
       await quietJobs(t);
+      standIn = await startJudgeStandIn();
+    });
+    after(async () => {
+      await standIn.close();
     });
 
     test('an agreeing panel: the reviewer sees the judgement beside the content, the leaf commits to the answers, three calls count', async () => {

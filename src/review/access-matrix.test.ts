@@ -178,6 +178,19 @@ const MATRIX: Record<string, Row> = {
     expect: adminOnly(200),
     check: (res) => assert.ok(!res.body.includes('"api_key"')),
   },
+  'POST /api/v1/invocations/{invocation_id}/judge': {
+    // A fresh invocation of workspace A for every call (one judgement may be pending at a time), with a panel to ask.
+    request: async (w) => {
+      const panel = { judges: [{ name: 'j', base_url: 'http://127.0.0.1:9/v1', model: 'm' }], quorum: 'majority', auto_resolve: false };
+      assert.equal((await w.t.request({ method: 'PUT', url: '/api/v1/workspace/judges', token: w.a.admin.token, payload: panel })).statusCode, 200);
+      const r = await invoke(w.t, w.a.admin.token, { agent_key: w.agentKey, tool_name: 'kb.search' });
+      return { url: `/api/v1/invocations/${r.invocation_id}/judge` };
+    },
+    expect: editors(202, 404),
+    check: (res, caller) => {
+      if (res.statusCode === 202) assert.equal(json(res).judgement.status, 'pending', caller);
+    },
+  },
   'GET /api/v1/audit/checkpoint': {
     request: () => ({ url: '/api/v1/audit/checkpoint' }),
     expect: everyRole(200),

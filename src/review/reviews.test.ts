@@ -110,6 +110,7 @@ eachStore(
         note,
         note_erased: false,
         decided_by: team.operator.account.id,
+        decided_by_panel: false,
         decided_at: t.clock.now().toISOString(),
         evidence_id: done.evidence_id,
       });

@@ -178,7 +178,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
         now: ctx.now,
       }),
     },
-    { leaseMs: config.jobLeaseMs, onError: (err, job) => app.log.error({ err, job_id: job?.job_id, kind: job?.kind }, 'background job failed') },
+    { leaseMs: config.jobLeaseMs, batch: config.jobBatch, onError: (err, job) => app.log.error({ err, job_id: job?.job_id, kind: job?.kind }, 'background job failed') },
   );
 
   const retentionDeps: RetentionDeps = {
