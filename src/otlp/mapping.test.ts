@@ -131,7 +131,7 @@ describe('OTLP decoding', () => {
     const bytes = Buffer.from(ExportTraceServiceRequest.encode(ExportTraceServiceRequest.fromObject(obj)).finish());
     const [p] = decodeProtobuf(bytes).spans;
     const json = JSON.parse(JSON.stringify(obj, (k, v: unknown) => (k === 'traceId' || k === 'spanId' ? Buffer.from((v as { data: number[] }).data).toString('hex') : v))) as unknown;
-    const [j] = decodeJson(Buffer.from(JSON.stringify(json))).spans;
+    const [j] = decodeJson(json).spans;
     assert.deepEqual({ ...p!, attributes: { ...p!.attributes } }, { ...j!, attributes: { ...j!.attributes } });
     assert.equal(p!.traceId, '0af7651916cd43dd8448eb211c80319c');
     assert.equal(p!.startNs, 1700000000123456789n);
@@ -141,14 +141,13 @@ describe('OTLP decoding', () => {
 
   test('garbage is UndecodableBody; invalid ids are rejected spans', () => {
     assert.throws(() => decodeProtobuf(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f])), UndecodableBody);
-    assert.throws(() => decodeJson(Buffer.from([0xc3, 0x28])), UndecodableBody);
-    assert.throws(() => decodeJson(Buffer.from('[]')), UndecodableBody);
-    const d = decodeJson(Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [
+    assert.throws(() => decodeJson([]), UndecodableBody);
+    const d = decodeJson({ resourceSpans: [{ scopeSpans: [{ spans: [
       { traceId: '0'.repeat(32), spanId: '1'.repeat(16) },
       { traceId: '1'.repeat(32), spanId: 'xyz' },
       { traceId: '1'.repeat(32), spanId: '1'.repeat(16), parentSpanId: 'nothex' },
       { traceId: '1'.repeat(32), spanId: '2'.repeat(16), startTimeUnixNano: -5 },
-    ] }] }] })));
+    ] }] }] });
     assert.equal(d.spans.length, 0);
     assert.equal(d.rejected, 4);
   });

@@ -15,6 +15,12 @@ const chat = (traceId: string, spanId: string, extra: unknown[] = []) => ({
   attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }, { key: 'gen_ai.agent.name', value: { stringValue: 'capped-bot' } }, ...extra],
 });
 const exportOf = (spans: unknown[]) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+/** gRPC code and problem code of a JSON error answer (a google.rpc.Status, as the OTLP spec wants). */
+const statusOf = async (res: Response) => {
+  assert.match(res.headers.get('content-type') ?? '', /^application\/json(;|$)/);
+  const s = (await res.json()) as { code: number; details: Array<{ reason: string }> };
+  return [s.code, s.details[0]!.reason];
+};
 
 eachStore('OTLP limits', (get) => {
   let alice: SignedIn;
@@ -39,6 +45,7 @@ eachStore('OTLP limits', (get) => {
     const again = await post(exportOf([chat(trace, '6'.repeat(16))]));
     assert.equal(again.status, 429);
     assert.ok(Number(again.headers.get('retry-after')) >= 1);
+    assert.deepEqual(await statusOf(again), [8, 'quota_exceeded']); // RESOURCE_EXHAUSTED
     // Re-sending what was recorded is still a success: nothing new to count.
     const dup = await post(exportOf([chat(trace, '1'.repeat(16))]));
     assert.equal(dup.status, 200);
@@ -68,6 +75,7 @@ eachStore('OTLP limits', (get) => {
       }
       assert.ok(shed, 'no 503 while every slot was taken');
       assert.equal(shed.headers.get('retry-after'), '1');
+      assert.deepEqual(await statusOf(shed), [14, 'service_unavailable']); // UNAVAILABLE
     } finally {
       for (const r of held) r.destroy();
     }
@@ -83,6 +91,6 @@ eachStore('OTLP limits', (get) => {
     await setSubscription(get(), OPERATOR_TOKEN, alice.account.tenant_id, { subscription_status: 'canceled' });
     const res = await post(exportOf([chat('d'.repeat(32), '7'.repeat(16))]));
     assert.equal(res.status, 402);
-    assert.equal(((await res.json()) as { code: string }).code, 'payment_required');
+    assert.deepEqual(await statusOf(res), [7, 'payment_required']); // PERMISSION_DENIED
   });
 }, { env: { PLAN_CAPS: JSON.stringify({ free: { invocations_per_day: 3 }, team: { invocations_per_day: 3 }, enterprise: { invocations_per_day: 3 } }) } });

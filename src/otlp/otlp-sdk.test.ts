@@ -6,7 +6,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { eachStore, FALLBACK_TOKEN, type SignedIn, type TestService } from '../testing/harness.ts';
 import { childSpan, type OtelClient, otelClient, type Protocol } from '../testing/otel.ts';
 import { auditLeaves } from '../testing/workspace.ts';
-import { RpcStatus } from './proto.ts';
+import { ErrorInfo, RpcStatus } from './proto.ts';
 
 // OpenTelemetry's own JS SDK and exporters send spans at the listening
 // service; the tests read back what a user sees through the API.
@@ -331,7 +331,24 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     assert.deepEqual(d.otel?.usage, { input_tokens: 12 });
   });
 
-  test('a truncated protobuf is a 400 (google.rpc.Status in protobuf; problem+json for JSON); bad span ids are rejected spans', async () => {
+  /** A protobuf error body: google.rpc.Status with its ErrorInfo unpacked. */
+  const protoStatus = (bytes: ArrayBuffer) => {
+    const status = RpcStatus.toObject(RpcStatus.decode(Buffer.from(bytes))) as { code: number; message: string; details: Array<{ type_url: string; value: Uint8Array }> };
+    assert.equal(status.details.length, 1);
+    assert.equal(status.details[0]!.type_url, 'type.googleapis.com/google.rpc.ErrorInfo');
+    const info = ErrorInfo.toObject(ErrorInfo.decode(status.details[0]!.value)) as { reason: string; domain: string };
+    return { code: status.code, message: status.message, reason: info.reason, domain: info.domain };
+  };
+  /** A JSON error body: google.rpc.Status in OTLP/JSON. */
+  const jsonStatus = async (res: Response) => {
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json(;|$)/);
+    const status = (await res.json()) as { code: number; message: string; details: Array<Record<string, string>> };
+    assert.equal(status.details[0]!['@type'], 'type.googleapis.com/google.rpc.ErrorInfo');
+    assert.equal(status.details[0]!.domain, 'agent-ledger');
+    return { code: status.code, message: status.message, reason: status.details[0]!.reason };
+  };
+
+  test('a truncated protobuf is a 400 with a google.rpc.Status in protobuf, bad JSON one in JSON; bad span ids are rejected spans', async () => {
     const c = sdk('http/protobuf');
     const s = childSpan(c.tracer, 'chat t', { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': 'x'.repeat(200) });
     s.end();
@@ -340,16 +357,46 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     const res = await post(bytes.subarray(0, bytes.length - 20), { 'content-type': 'application/x-protobuf' });
     assert.equal(res.status, 400);
     assert.equal(res.headers.get('content-type'), 'application/x-protobuf');
-    const status = RpcStatus.toObject(RpcStatus.decode(Buffer.from(await res.arrayBuffer()))) as { code: number; message: string };
-    assert.equal(status.code, 3);
+    const status = protoStatus(await res.arrayBuffer());
+    assert.equal(status.code, 3); // INVALID_ARGUMENT
     assert.match(status.message, /not an OTLP/);
+    assert.equal(status.reason, 'bad_request');
+    assert.equal(status.domain, 'agent-ledger');
     const bad = await post(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 'zz', spanId: '1'.repeat(16), name: 'chat' }] }] }] }), { 'content-type': 'application/json' });
     assert.equal(bad.status, 200);
     assert.equal(((await bad.json()) as { partialSuccess: { rejectedSpans: string } }).partialSuccess.rejectedSpans, '1');
     const notJson = await post('{"resourceSpans": [', { 'content-type': 'application/json' });
     assert.equal(notJson.status, 400);
-    assert.equal(notJson.headers.get('content-type'), 'application/problem+json; charset=utf-8');
-    assert.equal(((await notJson.json()) as { code: string }).code, 'bad_request');
+    assert.deepEqual(await jsonStatus(notJson), { code: 3, message: 'The request body is not valid JSON.', reason: 'bad_request' });
+  });
+
+  test('OTLP/JSON bodies follow the service\'s body rules: duplicate keys, invalid UTF-8, __proto__/constructor → 400, nothing recorded', async () => {
+    const traceId = 'e'.repeat(32);
+    const span = (extra: string) =>
+      `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"${traceId}","spanId":"${'4'.repeat(16)}","name":"chat",${extra}` +
+      `"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}]}]}]}]}`;
+    const cases: Array<[string, Buffer, string]> = [
+      // Which traceId counts depends on the parser: refused, not guessed at.
+      ['a span with two traceIds', Buffer.from(span(`"traceId":"${'f'.repeat(32)}",`)), 'duplicate_key'],
+      ['two resourceSpans keys', Buffer.from(`{"resourceSpans":[],${span('').slice(1)}`), 'duplicate_key'],
+      ['a broken UTF-8 byte in a string', Buffer.concat(span('"note":"@",').split('@').flatMap((part, i) => (i === 0 ? [Buffer.from(part)] : [Buffer.from([0xc3, 0x28]), Buffer.from(part)]))), 'invalid_utf8'],
+      ['a __proto__ key', Buffer.from(span('"__proto__":{"polluted":true},')), 'forbidden_key'],
+      ['a constructor key', Buffer.from(span('"constructor":{"prototype":{}},')), 'forbidden_key'],
+    ];
+    for (const [what, body, reason] of cases) {
+      const res = await post(body, { 'content-type': 'application/json' });
+      assert.equal(res.status, 400, what);
+      assert.equal((await jsonStatus(res)).reason, reason, what);
+      // The same rules after gzip: they apply to the decompressed body.
+      const zipped = await post(gzipSync(body), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      assert.equal(zipped.status, 400, `${what} (gzip)`);
+      assert.equal((await jsonStatus(zipped)).reason, reason, `${what} (gzip)`);
+    }
+    assert.equal((await listTrace(traceId)).length, 0);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    // The well-formed body is recorded.
+    assert.equal((await post(span(''), { 'content-type': 'application/json' })).status, 200);
+    assert.equal((await listTrace(traceId)).length, 1);
   });
 
   test('a gzip bomb is a 413 and the service stays up; a valid gzip export is read', async () => {
@@ -357,6 +404,7 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     assert.ok(bomb.length < 100_000);
     const res = await post(bomb, { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' });
     assert.equal(res.status, 413);
+    assert.equal(protoStatus(await res.arrayBuffer()).reason, 'payload_too_large');
     const bad = await post(Buffer.from('not gzip at all'), { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' });
     assert.equal(bad.status, 400);
     const ok = await post(gzipSync(Buffer.from('{}')), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
@@ -376,9 +424,20 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     await c.flush().catch(() => {}); // the SDK reports the 403 as a failed export
     assert.deepEqual(c.results.map((r) => r.code), [1]);
     assert.match(String(c.results[0]!.error), /Forbidden/);
+    assert.equal((c.results[0]!.error as Error & { code?: number }).code, 403);
+    // The JSON exporter hands the error body over as it came: a google.rpc.Status in JSON.
+    const cj = sdk('http/json', { token: FALLBACK_TOKEN });
+    childSpan(cj.tracer, 'chat fj', { 'gen_ai.operation.name': 'chat' }).end();
+    await cj.flush().catch(() => {});
+    assert.deepEqual(cj.results.map((r) => r.code), [1]);
+    const sent = JSON.parse(String((cj.results[0]!.error as Error & { data?: string }).data)) as { code: number; message: string; details: Array<{ reason: string }> };
+    assert.equal(sent.code, 7); // PERMISSION_DENIED
+    assert.match(sent.message, /agent_ledger\.tenant_id/);
+    assert.equal(sent.details[0]!.reason, 'forbidden');
     const bytes = Buffer.from(ProtobufTraceSerializer.serializeRequest(c.ended())!);
     const res = await post(bytes, { 'content-type': 'application/x-protobuf' }, FALLBACK_TOKEN);
     assert.equal(res.status, 403);
+    assert.deepEqual(protoStatus(await res.arrayBuffer()).code, 7);
     const c2 = sdk('http/protobuf', { token: FALLBACK_TOKEN, resource: { 'agent_ledger.tenant_id': alice.account.tenant_id } });
     const s2 = childSpan(c2.tracer, 'chat f2', { 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': 'fallback-bot' });
     s2.end();
@@ -386,7 +445,9 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     assert.deepEqual(c2.results.map((r) => r.code), [0]);
     const [inv] = await listTrace(s2.spanContext().traceId);
     assert.equal(inv!.agent_key, 'fallback-bot');
-    assert.equal((await post(bytes, { 'content-type': 'application/x-protobuf' }, 'svc_live_nope')).status, 401);
+    const unknown = await post(bytes, { 'content-type': 'application/x-protobuf' }, 'svc_live_nope');
+    assert.equal(unknown.status, 401);
+    assert.deepEqual(protoStatus(await unknown.arrayBuffer()), { code: 16, message: 'The bearer token is unknown, revoked or expired.', reason: 'unauthorized', domain: 'agent-ledger' });
     // A scoped ingress token records into its own workspace, as on the event endpoints.
     const issued = await get().request({ method: 'POST', url: '/api/v1/workspace/ingress-tokens', token: alice.token, payload: { name: 'otel collector' } });
     assert.equal(issued.statusCode, 201, issued.body);
@@ -397,7 +458,9 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     await c3.flush();
     assert.deepEqual(c3.results.map((r) => r.code), [0]);
     assert.equal((await listTrace(s3.spanContext().traceId))[0]!.agent_key, 'ingress-bot');
-    assert.equal((await post('x', { 'content-type': 'text/plain' })).status, 415);
+    const other = await post('x', { 'content-type': 'text/plain' });
+    assert.equal(other.status, 415);
+    assert.equal((await jsonStatus(other)).reason, 'unsupported_media_type');
   });
 
   test('a span id is unique per workspace, not globally: another workspace records its own', async () => {

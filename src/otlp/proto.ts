@@ -73,8 +73,13 @@ const descriptor = {
         ExportTracePartialSuccess: {
           fields: { rejectedSpans: { type: 'int64', id: 1 }, errorMessage: { type: 'string', id: 2 } },
         },
-        // google.rpc.Status: the body of an OTLP error answer (details left out).
-        RpcStatus: { fields: { code: { type: 'int32', id: 1 }, message: { type: 'string', id: 2 } } },
+        // google.rpc.Status: the body of an OTLP error answer; its details carry
+        // one google.rpc.ErrorInfo (our problem code) packed in a google.protobuf.Any.
+        RpcStatus: {
+          fields: { code: { type: 'int32', id: 1 }, message: { type: 'string', id: 2 }, details: { rule: 'repeated', type: 'ProtoAny', id: 3 } },
+        },
+        ProtoAny: { fields: { type_url: { type: 'string', id: 1 }, value: { type: 'bytes', id: 2 } } },
+        ErrorInfo: { fields: { reason: { type: 'string', id: 1 }, domain: { type: 'string', id: 2 } } },
       },
     },
   },
@@ -84,3 +89,5 @@ const root = protobuf.Root.fromJSON(descriptor);
 export const ExportTraceServiceRequest = root.lookupType('otlp.ExportTraceServiceRequest');
 export const ExportTraceServiceResponse = root.lookupType('otlp.ExportTraceServiceResponse');
 export const RpcStatus = root.lookupType('otlp.RpcStatus');
+export const ErrorInfo = root.lookupType('otlp.ErrorInfo');
+export const ERROR_INFO_TYPE_URL = 'type.googleapis.com/google.rpc.ErrorInfo';

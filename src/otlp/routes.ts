@@ -3,13 +3,14 @@ import { createGunzip } from 'node:zlib';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { secondsToUtcMidnight } from '../accounts/plans.ts';
-import { pgErrorCode } from '../db/db.ts';
 import type { AccountStatus } from '../core/identity.ts';
 import { forbidden, HttpProblem, paymentRequired, rateLimited, serviceUnavailable, unauthorized } from '../core/problems.ts';
+import { parseJsonBody } from '../http/json-body.ts';
 import { bearer } from '../http/schemas.ts';
-import { ExportTraceServiceResponse, RpcStatus } from './proto.ts';
+import { OTLP_ERROR_CODES, sendError } from './errors.ts';
+import { ExportTraceServiceResponse } from './proto.ts';
 import { type OtlpDeps, recordExport } from './record.ts';
-import { decodeJson, decodeProtobuf, type DecodedRequest, UndecodableBody } from './spans.ts';
+import { decodeJson, decodeProtobuf, type DecodedRequest } from './spans.ts';
 
 /**
  * Largest export accepted, after decompression (the OTLP/HTTP spec recommends
@@ -44,10 +45,26 @@ const OtlpResponse = Type.Object(
   },
   { description: 'ExportTraceServiceResponse, in the encoding of the request (protobuf bytes for application/x-protobuf)' },
 );
-const OtlpError = {
-  description: 'application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json)',
-  ...Type.Ref('Problem'),
-};
+const OtlpError = Type.Object(
+  {
+    code: Type.Integer({ description: 'gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …)' }),
+    message: Type.String(),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object({
+          '@type': Type.Literal('type.googleapis.com/google.rpc.ErrorInfo'),
+          reason: Type.String({ description: 'The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …)' }),
+          domain: Type.Literal('agent-ledger'),
+        }),
+      ),
+    ),
+  },
+  {
+    description:
+      'google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, ' +
+      'JSON (shown here) for application/json. Retry-After comes with 429 and 503.',
+  },
+);
 
 export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Promise<void> {
   let inFlight = 0;
@@ -58,9 +75,14 @@ export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Prom
       req.otlpEncoding = 'protobuf';
       done(null, body);
     });
-    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: OTLP_BODY_LIMIT }, (req, body, done) => {
+    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: OTLP_BODY_LIMIT }, (req, body: Buffer, done) => {
       req.otlpEncoding = 'json';
-      done(null, body);
+      // The service's body rules (I-JSON, no prototype keys), as on every JSON endpoint.
+      try {
+        done(null, parseJsonBody(body));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
     });
     app.addHook('onRequest', async (req) => {
       // Shed load before reading a byte of the body (clients retry 503).
@@ -80,7 +102,7 @@ export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Prom
     app.addHook('onResponse', release);
     app.addHook('onRequestAbort', release);
     app.addHook('preParsing', async (req, _reply, payload) => inflate(req, payload));
-    app.setErrorHandler((err: FastifyError, req, reply) => sendError(err, req, reply));
+    app.setErrorHandler((err: FastifyError, req, reply) => sendError(err, req, reply, OTLP_BODY_LIMIT));
 
     app.post(
       TRACES_PATH,
@@ -99,13 +121,13 @@ export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Prom
           security: bearer,
           response: {
             200: OtlpResponse,
-            ...Object.fromEntries([400, 401, 402, 403, 413, 415, 429, 500, 503].map((s) => [s, OtlpError])),
+            ...Object.fromEntries(OTLP_ERROR_CODES.map((s) => [s, OtlpError])),
           },
         },
       },
       async (req, reply) => {
         const encoding = req.otlpEncoding ?? 'json';
-        const decoded = encoding === 'protobuf' ? decodeProtobuf(req.body as Buffer) : decodeJson(req.body as Buffer);
+        const decoded = encoding === 'protobuf' ? decodeProtobuf(req.body as Buffer) : decodeJson(req.body);
         if (decoded.spans.length === 0) return send(reply, encoding, 200, responseOf(decoded.rejected, decoded.rejectReasons));
         const workspace = await workspaceFor(deps, req, decoded);
         const outcome = await recordExport(deps, workspace, decoded);
@@ -201,47 +223,4 @@ class Limit extends Transform {
     }
     cb(null, chunk);
   }
-}
-
-// ---- errors ---------------------------------------------------------------
-
-// HTTP status → gRPC code of the google.rpc.Status body.
-const GRPC_CODES: Record<number, number> = { 400: 3, 401: 16, 402: 7, 403: 7, 404: 5, 413: 3, 415: 3, 429: 8, 500: 13, 503: 14 };
-// PostgreSQL classes meaning "not now" rather than "never": connection
-// exceptions, insufficient resources, operator intervention, serialization.
-const TRANSIENT_PG = /^(08|53|57|40)/;
-
-function problemOf(err: FastifyError): HttpProblem {
-  if (err instanceof HttpProblem) return err;
-  if (err instanceof UndecodableBody) return new HttpProblem('bad_request', err.message);
-  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new HttpProblem('payload_too_large', `The export is larger than ${OTLP_BODY_LIMIT} bytes.`);
-  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_INVALID_TYPE') {
-    return new HttpProblem('unsupported_media_type', 'Send application/x-protobuf or application/json.');
-  }
-  const status = err.statusCode ?? 500;
-  if (status >= 400 && status < 500) return new HttpProblem('bad_request', 'The body could not be read (bad gzip or length).');
-  const pg = pgErrorCode(err);
-  if ((pg !== undefined && TRANSIENT_PG.test(pg)) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(pg ?? '')) {
-    return serviceUnavailable('The store is unavailable; nothing was recorded. Retry shortly.', 5);
-  }
-  return new HttpProblem('internal_error', 'The export could not be recorded; nothing was recorded.').withCause(err);
-}
-
-/**
- * A protobuf request gets a google.rpc.Status in protobuf, the only error
- * body an OTLP/protobuf client can read; a JSON one gets the service's
- * problem document (as every other endpoint). Status codes and Retry-After
- * follow the OTLP/HTTP spec either way.
- */
-function sendError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
-  const problem = problemOf(err);
-  if (problem.status >= 500) req.log.error({ err }, problem.message);
-  void reply.code(problem.status).headers(problem.headers);
-  // The request's encoding; before the body was read, its declared type.
-  const protobuf = req.otlpEncoding === 'protobuf' || (req.otlpEncoding === undefined && (req.headers['content-type'] ?? '').startsWith(PROTOBUF));
-  if (protobuf) {
-    const status = { code: GRPC_CODES[problem.status] ?? 2, message: problem.message };
-    return reply.type(PROTOBUF).send(Buffer.from(RpcStatus.encode(RpcStatus.fromObject(status)).finish()));
-  }
-  return reply.type('application/problem+json; charset=utf-8').send(JSON.stringify(problem.body()));
 }

@@ -63,13 +63,12 @@ export function decodeProtobuf(body: Buffer): DecodedRequest {
   return normalise(tree, 'protobuf');
 }
 
-export function decodeJson(body: Buffer): DecodedRequest {
-  let tree: unknown;
-  try {
-    tree = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
-  } catch {
-    throw new UndecodableBody('The body is not valid UTF-8 JSON.');
-  }
+/**
+ * An OTLP/JSON request, already parsed by the route under the service's body
+ * rules (I-JSON: UTF-8 without invalid bytes, no duplicate keys, no
+ * __proto__/constructor keys; http/json-body.ts).
+ */
+export function decodeJson(tree: unknown): DecodedRequest {
   if (!isObj(tree)) throw new UndecodableBody('The body must be a JSON object (an ExportTraceServiceRequest).');
   return normalise(tree, 'json');
 }

@@ -38,6 +38,8 @@ interface Row {
   expect: Record<Caller, number>;
   /** More assertions on a response. */
   check?(res: LightMyRequestResponse, caller: Caller, w: World): void;
+  /** Reads an error answer that is not a problem document (the OTLP endpoint's google.rpc.Status); returns its problem code. */
+  errorBody?(res: LightMyRequestResponse): { code: string };
 }
 
 /** Statuses by role, another workspace's admin, and without a valid token (401 unless the route is public). */
@@ -135,6 +137,15 @@ const MATRIX: Record<string, Row> = {
       payload: { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: randomUUID().replaceAll('-', ''), spanId: '0123456789abcdef', name: 'chat', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }] }] }] }] },
     }),
     expect: editors(200),
+    // OTLP clients read a google.rpc.Status in the request's encoding (JSON here); its ErrorInfo names the problem code.
+    errorBody: (res) => {
+      assert.match(String(res.headers['content-type']), /^application\/json(;|$)/);
+      const status = json(res) as { code: number; message: string; details: Array<{ reason: string; domain: string }> };
+      assert.equal(status.code, res.statusCode === 401 ? 16 : 7);
+      assert.ok(status.message.length > 0);
+      assert.equal(status.details[0]?.domain, 'agent-ledger');
+      return { code: String(status.details[0]?.reason) };
+    },
   },
   'POST /api/v1/workspace/ingress-tokens': { request: () => ({ url: '/api/v1/workspace/ingress-tokens', payload: { name: 'matrix' } }), expect: adminOnly(201) },
   'GET /api/v1/workspace/ingress-tokens': { request: () => ({ url: '/api/v1/workspace/ingress-tokens' }), expect: adminOnly(200) },
@@ -398,7 +409,7 @@ eachStore('access: every endpoint × every caller', (getT) => {
           assert.equal(res.statusCode, want, `expected ${want}, got ${res.statusCode}: ${res.body.slice(0, 300)}`);
           assertNoLeak(res.body);
           if (res.statusCode >= 400) {
-            const p = assertProblem(res, want);
+            const p: { code: string } = row.errorBody ? row.errorBody(res) : assertProblem(res, want);
             if (want === 401 && p.code === 'unauthorized') assert.equal(res.headers['www-authenticate'], 'Bearer');
             if (want === 403) assert.equal(p.code, 'forbidden');
             if (want === 404) assert.equal(p.code, 'not_found');
