@@ -8,7 +8,14 @@ import { AgentLedger, type DropReport } from './index.ts';
 // The client against the running service (a listening server), with a small
 // HTTP proxy in between that can drop a connection or shed load on cue.
 
-type Behaviour = 'forward' | 'reset' | 'shed';
+/**
+ * forward: pass the request on and its answer back; reset: drop the connection
+ * before the service sees the request; commit-reset: pass it on, let the
+ * service answer (it has committed), then drop the connection instead of
+ * answering, as a proxy or load balancer that times out or restarts would;
+ * shed: answer 503 with Retry-After itself.
+ */
+type Behaviour = 'forward' | 'reset' | 'commit-reset' | 'shed';
 
 async function startProxy(target: string, plan: Behaviour[]): Promise<{ url: string; seen: string[]; server: Server }> {
   const seen: string[] = [];
@@ -29,6 +36,12 @@ async function startProxy(target: string, plan: Behaviour[]): Promise<{ url: str
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
       void fetch(`${target}${req.url}`, { method: req.method!, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) }).then(async (r) => {
+        seen.push(`  answered ${r.status}${r.headers.get('idempotent-replayed') === 'true' ? ' replayed' : ''}`);
+        if (what === 'commit-reset') {
+          await r.arrayBuffer();
+          req.socket.destroy(); // committed at the service; the client never hears of it
+          return;
+        }
         res.writeHead(r.status, Object.fromEntries(r.headers.entries()));
         res.end(Buffer.from(await r.arrayBuffer()));
       });
@@ -76,11 +89,53 @@ eachStore('@agent-ledger/client against the service', (get) => {
     const c = new AgentLedger({ baseUrl: proxy.url, token: alice.token, retryBaseMs: 10 });
     const res = await c.invocation({ agent_key: 'retry-bot', prompt: 'hello' });
     assert.equal(res.verdict, 'allow');
-    assert.equal(proxy.seen.length, 2);
-    const keys = proxy.seen.map((s) => s.split(' ')[3]);
+    const requests = proxy.seen.filter((x) => !x.startsWith(' '));
+    assert.equal(requests.length, 2);
+    const keys = requests.map((x) => x.split(' ')[3]);
     assert.ok(keys[0] && keys[0] === keys[1], `same key on both attempts: ${proxy.seen.join(' | ')}`);
     assert.equal(await count('retry-bot'), 1);
     assert.equal(c.stats.retries, 1);
+  });
+
+  test('a connection dropped after the service committed: the retry is answered from the first record, nothing recorded twice', async () => {
+    const proxy = await startProxy(base, ['commit-reset', 'forward', 'commit-reset', 'forward']);
+    servers.push(proxy.server);
+    const c = new AgentLedger({ baseUrl: proxy.url, token: alice.token, retryBaseMs: 10 });
+    const res = await c.invocation({ agent_key: 'commit-bot', mode: 'enforced', tool_name: 'read_file', prompt: 'mail jane.doe@example.com' });
+    assert.equal(res.verdict, 'allow');
+    assert.equal(c.stats.retries, 1);
+    // The service answered both: the first committed, the second replayed that answer.
+    assert.deepEqual(proxy.seen.slice(0, 4).map((x) => x.trim().split(' ').slice(0, 3).join(' ')), [
+      'commit-reset POST /api/v1/admin/agents/events/invocation',
+      'answered 201',
+      'forward POST /api/v1/admin/agents/events/invocation',
+      'answered 201 replayed',
+    ]);
+    const list = await get().request({ method: 'GET', url: '/api/v1/invocations?agent_key=commit-bot', token: alice.token });
+    const items = (list.json() as { items: Array<{ invocation_id: number }> }).items;
+    assert.equal(items.length, 1);
+    assert.equal(items[0]!.invocation_id, res.invocation_id, 'the retry got the first invocation, not a second');
+    // The same for a rogue event.
+    assert.equal((await c.rogue({ agent_key: 'commit-bot', event_type: 'probe' })).accepted, true);
+    const rogue = await get().request({ method: 'GET', url: '/api/v1/rogue-events?agent_key=commit-bot', token: alice.token });
+    assert.equal((rogue.json() as { items: unknown[] }).items.length, 1);
+    assert.equal(c.stats.retries, 2);
+  });
+
+  test('record(): a batch whose answer was lost after the commit is sent again and recorded once; shutdown() sends everything', async () => {
+    // The second batch of three is committed and its answer lost; the retry repeats every event_id.
+    const proxy = await startProxy(base, ['forward', 'commit-reset']);
+    servers.push(proxy.server);
+    const drops: DropReport[] = [];
+    const c = new AgentLedger({ baseUrl: proxy.url, token: alice.token, batchSize: 50, flushIntervalMs: 60_000, retryBaseMs: 10, onDrop: (r) => drops.push(r) });
+    for (let i = 0; i < 120; i++) c.record({ kind: 'invocation', event: { agent_key: 'lost-answer-bot', prompt: `step ${i}` } });
+    await c.shutdown();
+    assert.deepEqual(drops, []);
+    assert.equal(c.stats.sent, 120);
+    assert.equal(c.stats.retries, 1);
+    const batches = proxy.seen.filter((x) => x.includes('/events/batch'));
+    assert.equal(batches.length, 4, proxy.seen.join(' | '));
+    assert.equal(await count('lost-answer-bot'), 120);
   });
 
   test('503 with Retry-After is waited out and retried', async () => {
