@@ -42,6 +42,31 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     return res.json() as Detail;
   };
   const text = (d: Detail, field: string) => d.content?.find((c) => c.field === field)?.text;
+  /**
+   * The details of a trace's invocations by span name, after checking what
+   * every recorded span must show: its leaf in the workspace log (the
+   * evidence: an invocation leaf of that id with that verdict), and the tree
+   * as the spans had it (`parents`: span name → its parent's span name, or null).
+   */
+  const treeAndEvidence = async (traceId: string, parents: Record<string, string | null>): Promise<Map<string, Detail>> => {
+    const byName = new Map<string, Detail>();
+    for (const i of await listTrace(traceId)) {
+      const d = await detail(i.invocation_id);
+      byName.set(String(d.otel?.span_name), d);
+    }
+    assert.deepEqual([...byName.keys()].sort(), Object.keys(parents).sort());
+    const leaves = await auditLeaves(get(), alice.token);
+    for (const [name, d] of byName) {
+      const parent = parents[name]!;
+      assert.equal(d.trace.parent?.invocation_id ?? null, parent === null ? null : byName.get(parent)!.invocation_id, `parent of ${name}`);
+      const leaf = leaves[d.evidence_id - 1]!;
+      assert.equal(leaf.kind, 'invocation', name);
+      assert.equal(leaf.invocation_id, d.invocation_id, name);
+      assert.equal(leaf.verdict, d.verdict, name);
+      assert.equal(JSON.stringify(leaf).includes(d.agent_key), false, 'the leaf names the agent by pseudonym only');
+    }
+    return byName;
+  };
   const post = (body: Buffer | string, headers: Record<string, string>, token = alice.token) =>
     fetch(`${base}/api/v1/otel/v1/traces`, { method: 'POST', body, headers: { authorization: `Bearer ${token}`, ...headers } });
 
@@ -202,6 +227,8 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     const tl = await detail(items.find((i) => i.tool_name === 'search_invoices')!.invocation_id);
     assert.equal(text(tl, 'tool_input'), '{"q":"march"}');
     assert.equal(tl.output_scan && (tl.output_scan as { status: string }).status !== 'none', true);
+    const tree = await treeAndEvidence(agent.spanContext().traceId, { agent: null, ChatOpenAI: 'agent', search_invoices: 'agent' });
+    assert.deepEqual([...tree.values()].map((d) => d.verdict), ['allow', 'allow', 'allow']);
   });
 
   test('Vercel AI SDK ai.* spans and an out-of-scope tool: deny, and an oos_tool rogue event from otlp', async () => {
@@ -214,7 +241,7 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
       'ai.telemetry.functionId': 'vercel-fn',
       'ai.model.id': 'claude-sonnet',
       'ai.model.provider': 'anthropic.messages',
-      'ai.prompt': '{"prompt":"What is the weather tomorrow?"}',
+      'ai.prompt': '{"prompt":"What is the weather tomorrow? Mail it to sam.lee@example.org"}',
       'ai.response.text': 'Sunny',
       'ai.usage.promptTokens': 5,
       'ai.usage.completionTokens': 1,
@@ -247,9 +274,12 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     assert.equal(events[0]!.tool, 'delete_all_files');
     assert.equal(events[0]!.source, 'otlp');
     const g = await detail(items.find((i) => i.tool_name === null)!.invocation_id);
-    assert.equal(text(g, 'prompt'), '{"prompt":"What is the weather tomorrow?"}');
+    assert.equal(text(g, 'prompt'), '{"prompt":"What is the weather tomorrow? Mail it to <EMAIL_ADDRESS>"}');
+    assert.doesNotMatch(JSON.stringify(g), /sam\.lee/);
     assert.equal(text(g, 'response'), 'Sunny');
     assert.equal(g.otel?.provider, 'anthropic.messages');
+    assert.equal(g.verdict, 'allow');
+    await treeAndEvidence(gen.spanContext().traceId, { 'ai.generateText': null, 'ai.toolCall': 'ai.generateText' });
   });
 
   test('OpenLLMetry / Traceloop attribute sets', async () => {
@@ -268,7 +298,7 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
       'gen_ai.usage.completion_tokens': 2,
     }, wf);
     chat.end();
-    const tool = childSpan(c.tracer, 'lookup.tool', { 'traceloop.span.kind': 'tool', 'traceloop.entity.name': 'lookup', 'traceloop.entity.input': '{"id":1}', 'traceloop.entity.output': '{"name":"x"}' }, wf);
+    const tool = childSpan(c.tracer, 'lookup.tool', { 'traceloop.span.kind': 'tool', 'traceloop.entity.name': 'lookup', 'traceloop.entity.input': '{"id":1,"email":"kim.ro@example.net"}', 'traceloop.entity.output': '{"name":"x"}' }, wf);
     tool.end();
     wf.end();
     await c.flush();
@@ -285,6 +315,11 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     const findings = (llm as unknown as { finding_counts: Array<{ field: string; counts: Record<string, number> }> }).finding_counts;
     assert.ok(findings.some((f) => f.field === 'prompt' && Object.keys(f.counts).some((k) => /INJECTION/i.test(k))), JSON.stringify(findings));
     assert.equal(items.find((i) => i.tool_name === 'lookup')!.agent_key, 'support-flow');
+    const tree = await treeAndEvidence(wf.spanContext().traceId, { 'support.workflow': null, 'openai.chat': 'support.workflow', 'lookup.tool': 'support.workflow' });
+    // An injection in the prompt is flagged for review, as on the JSON path; the tool input is stored redacted.
+    assert.equal(tree.get('openai.chat')!.verdict, 'flag_for_review');
+    assert.equal(text(tree.get('lookup.tool')!, 'tool_input'), '{"id":1,"email":"<EMAIL_ADDRESS>"}');
+    assert.equal(tree.get('lookup.tool')!.verdict, 'allow');
   });
 
   test('text over 32,000 code points is cut and marked, not refused', async () => {
