@@ -15,8 +15,17 @@ const CONT_STREET_RE =
 const SUFFIX_NUM_RE = /(?<=\p{Ll})(?:straße|strasse|str\.|gasse|weg|platz|allee|ring|damm|ufer|vej|gade|vägen|gatan|veien|vegen|laan|straat|utca|út|tie|katu|tee|iela|gatve|cesta|ulice)\s\d{1,5}[a-z]?(?![\p{L}\p{N}])/giu;
 const MIL_RE = /(?<![\p{L}\p{N}])(?:PSC|Unit|CMR)\s\d{3,5},?\s(?:Box)\s\d{3,5}(?:\s{1,3}(?:APO|FPO|DPO)\s(?:AA|AE|AP)\s\d{5})?/giu;
 const ZIP_CITY_RE = /(?<=,\s{0,2})(\d{3}\s\d{3}|\d{3}\s?\d{2}(?:-\d{4})?|\d{4,5}(?:-\d{3,4})?|[A-Z]{1,2}-\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{Lu}\d][\p{L}'’.-]{0,30}){0,3})(?=\s*[,.\n"']|$)/gu;
-const KEY_VALUE_RE = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$)/giu;
-const PLACE_CUE_RE = /(?:\b(?:from|in|at|to|near|visit(?:ed|ing)?|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from)\s)([\p{Lu}][\p{L}'’.-]{1,30}(?:\s(?:[\p{Lu}][\p{L}'’.-]{1,30}|\([\p{Lu}][\p{L}]{1,20}\))){0,3})/gu;
+const KEY_VALUE_RE = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$|[ \t]+[\w.-]{1,40}=)/giu;
+/** Prepositions after which an unknown capitalised name may be a place (see names-place-cues.ts for the guards). */
+export const OPEN_PLACE_CUES = ["from", "in", "to", "near", "aus", "nach", "von", "bei", "de", "en", "desde", "da", "em", "para", "naar", "van", "uit", "entre", "à"];
+// (the literal prefilter keys a cue by its last two code units: a one-letter cue is listed with the space before it)
+/** Lower-case words inside a place name: "Santa Cruz de la Sierra", "Hart im Zillertal", "Stratford upon Avon". */
+const PLACE_CONNECTORS = "de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al";
+const PLACE_CUE_RE = new RegExp(
+  `(?:(?<![\\p{L}\\p{M}])(?:from|in|at|to|near|visit(?:ed|ing)?|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from|aus|nach|von|bei|de|en|desde|da|em|para|naar|van|uit|entre)\\s|[ \\t]à\\s)` +
+    `([\\p{Lu}][\\p{L}'’.-]{1,30}(?:\\s(?:(?:${PLACE_CONNECTORS})[ \\t]){0,2}(?:[\\p{Lu}][\\p{L}'’.-]{1,30}|\\([\\p{Lu}][\\p{L}]{1,20}\\))){0,3})`,
+  "gu",
+);
 
 export const STREET_WORDS = new Set(
   (
@@ -125,7 +134,7 @@ export const STRONG_PLACE_AT = sticky(STRONG_PLACE_RE);
 
 /** SUFFIX_NUM_RE's street types. */
 export const NUM_SUFFIXES = ["straße", "strasse", "str.", "gasse", "weg", "platz", "allee", "ring", "damm", "ufer", "vej", "gade", "vägen", "gatan", "veien", "vegen", "laan", "straat", "utca", "út", "tie", "katu", "tee", "iela", "gatve", "cesta", "ulice"];
-export const PLACE_CUES = ["from", "in", "at", "to", "near", "visit", "visited", "visiting", "flew to", "moved to", "live in", "lives in", "living in", "born in", "university of", "city of", "originally from"];
+export const PLACE_CUES = ["at", "visit", "visited", "visiting", "flew to", "moved to", "live in", "lives in", "living in", "born in", "university of", "city of", "originally from", ...OPEN_PLACE_CUES.map((w) => (w.length === 1 ? " " + w : w))];
 export const STRONG_PLACE_CUES = ["originally from", "born in", "flew to", "moved to", "live in", "lives in", "living in", "university of", "city of", "i am in", "i'm in", "based in", "traveling to", "travelling to", "trip to", "vivo en", "wohne in", "j'habite à", "grew up in", "grew up near", "habite à", "vit à", "wohnt in", "vive en", "abita a", "mora em", "woont in"];
 /** KEY_VALUE_RE's keys, spelled out. */
 export const LOCATION_KEYS = ["street", "address", "address_line_1", "address_line1", "addressline_1", "addressline1", "city", "country", "town", "state", "region", "location"];

@@ -34,6 +34,18 @@ export function keyValuesAt(text: string, starts: readonly number[], astral: boo
   }
 }
 
+/** Does `name=` start at r (the next pair of "city=Bitin country=Kuwait": KEY_VALUE_RE's `[ \t]+[\w.-]{1,40}=`)? */
+function keyFollows(text: string, r: number): boolean {
+  let q = r;
+  while (q < text.length && q - r <= 40) {
+    const u = text.charCodeAt(q);
+    if (u === 61) return q > r;
+    if (!((u >= 48 && u <= 57) || ((u | 32) >= 97 && (u | 32) <= 122) || u === 95 || u === 46 || u === 45)) return false;
+    q++;
+  }
+  return false;
+}
+
 /** The value keyValueAfter found: [start, end), and the end of the whole match (after a closing quote). */
 const kv = { start: 0, end: 0, matchEnd: 0 };
 
@@ -65,7 +77,7 @@ function keyValueFrom(text: string, vs: number): boolean {
       let r = p;
       let c = 0;
       while (r < n && isSpace((c = text.charCodeAt(r))) && c !== LF) r++;
-      if (r >= n || (c !== LF && c !== COMMA && c !== CLOSE_BRACE)) {
+      if (r >= n || (c !== LF && c !== COMMA && c !== CLOSE_BRACE && !(r > p && keyFollows(text, r)))) {
         dead = r;
         continue;
       }

@@ -5,6 +5,7 @@ import { isAsciiDigit, isAsciiUpper, isJsSpace } from "./chars.ts";
 import { ADDRESS_CUE_AT, AT_STREET_AT, CONT_STREET_AT, COUNTRY_RE, EN_STREET_AT, extendBlock, MIL_AT, NUM_LED_AT, NUM_PREFIX_STREET_AT, PLACE_CUE_AT, postcodeTownBefore, STREET_ANCHORS, STREET_BEFORE_ZIP_AT, STREET_WORDS, STRONG_PLACE_AT, SUFFIX_NUM_AT, TIME_WORD, ZIP_CITY_AT } from "./names-address-rules.ts";
 import { scanCandidates } from "./names-candidates.ts";
 import { keyValuesAt } from "./names-key-value.ts";
+import { listContinuations, openPlace } from "./names-place-cues.ts";
 import { COMMON_WORDS, loadDicts, norm } from "./names-lexicon.ts";
 import { dedupe } from "./names-spans.ts";
 import { execAt } from "./names-sticky.ts";
@@ -78,8 +79,11 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     const v = m[1]!;
     const vs = m.index + m[0].length - v.length;
     const n = norm(v);
+    const cue = m[0].slice(0, m[0].length - v.length);
     if (d.countries.has(n) || d.places.has(n)) push("LOCATION", vs, vs + v.length, 0.75);
-    else if (/university of $/i.test(m[0].slice(0, m[0].length - v.length))) push("LOCATION", vs, vs + v.length, 0.6);
+    else if (/university of $/i.test(cue)) push("LOCATION", vs, vs + v.length, 0.6);
+    // below a person's usual score, so that a name after "to" stays a PERSON where the person rules see one
+    else if (openPlace(text, cue, m.index, v, vs + v.length)) push("LOCATION", vs, vs + v.length, 0.55);
   });
   // country names anywhere (bounded word sequences); countries are few and distinctive
   const country = (v: string, at: number) => {
@@ -122,6 +126,12 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
       if (afterComma && m[1] !== undefined && (/^(?:19|20)\d\d\s/.test(m[0]) || !/^\S+\s\S+\s\S/.test(m[0]))) continue;
       push("STREET_ADDRESS", at, at + m[0].length, 0.7);
     }
+  }
+  // the places that continue a list after a place: "offices in Kozhikode, Alegria and Saldaña"
+  for (const f of [...out]) {
+    if (f.type !== "LOCATION") continue;
+    const more = listContinuations(text, f.end);
+    for (let k = 0; k < more.length; k += 2) push("LOCATION", more[k]!, more[k + 1]!, 0.55);
   }
   // a location inside a (multi-line) street address belongs to the address
   const res = dedupe(out);

@@ -21,7 +21,9 @@ export function detectNames(text: string, _shared?: TextContext): Finding[] {
   const strong = locs.filter((l) => l.score >= 0.7).sort((a, b) => a.start - b.start);
   // a title alone ("Sr", "Mevr", "Dr" before the name found beside it) is not a person
   const persons = detectPersons(text, cands).filter((p) => (!occupied(strong, p.start, p.end) || p.score > 0.8) && !(p.end - p.start <= 6 && TITLE_ONLY.test(text.slice(p.start, p.end))));
-  return [...persons, ...locs];
+  // a place read from its cue alone ("to <Name>", names-place-cues.ts) gives way to a person found there
+  const byStart = [...persons].sort((a, b) => a.start - b.start);
+  return [...persons, ...locs.filter((l) => l.type !== "LOCATION" || l.score >= 0.6 || !occupied(byStart, l.start, l.end))];
 }
 
 export { detectLocations, detectPersons };

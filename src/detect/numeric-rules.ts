@@ -32,7 +32,8 @@ export const NUMERIC_RULES: Rule[] = [
     lengths: [9],
     fits: groupCounts(1, 3),
     check: (c) => {
-      if (c.digits.length !== 9 || !groupsAre(c, [3, 2, 4]) || !uniformSeps(c, "- .")) return 0;
+      // "123-45-6789", "123 45 6789", "123.45.6789", and "123 - 45 - 6789" as typed into forms
+      if (c.digits.length !== 9 || !groupsAre(c, [3, 2, 4]) || !(uniformSeps(c, "- .") || c.seps.every((s) => s === " - "))) return 0;
       if (!ssnParts(c.digits)) return 0;
       return c.groups.length === 3 ? 0.5 : 0.3;
     },

@@ -1,0 +1,102 @@
+// Places that no dictionary knows: a capitalised name after a place preposition ("flights from Olmos",
+// "Der Zug von Traian nach Beit Jann", "Oficina de Goubétto") and the names that continue a list of places
+// ("offices in Kozhikode, Alegria and Saldaña"). Towns are an open set (GeoNames lists 135,000 of more than
+// 1,000 inhabitants; a dictionary holds a few thousand), so the cue decides, and the guards below keep out
+// what follows those prepositions as often: months and weekdays, languages, people's first names,
+// acronyms, frequent words, and name particles ("Jan de Vries", "Ludwig van Beethoven").
+
+import { OPEN_PLACE_CUES, TIME_WORD } from "./names-address-rules.ts";
+import { COMMON_WORDS, loadDicts, norm, PARTICLES } from "./names-lexicon.ts";
+
+/** Cues that are also name particles: after a capitalised word they are part of a name. */
+const PARTICLE_CUES = new Set(["de", "da", "van", "von", "en"]);
+
+/** Words that follow "in"/"from"/"to" capitalised and are no place. */
+const NOT_PLACES = new Set(
+  (
+    "english german french spanish italian portuguese dutch chinese japanese russian arabic hindi korean polish turkish swedish greek hebrew latin " +
+    "deutsch englisch französisch spanisch anglais allemand français espagnol inglés alemán francés español inglese tedesco italiano inglês alemão português engels duits nederlands " +
+    "q1 q2 q3 q4 h1 h2 fy mr mrs ms dr prof sir madam herr frau " +
+    "python java javascript typescript excel word powerpoint slack jira github gitlab google microsoft amazon apple docker kubernetes linux windows android ios chrome firefox " +
+    "production staging development main master section chapter appendix table figure step page version release part phase stage level order"
+  ).split(" "),
+);
+
+/** Is `v` (the capitalised words after a cue ending at `cueStart`) read as a place? */
+export function openPlace(text: string, cue: string, cueStart: number, v: string, end: number): boolean {
+  const c = norm(cue.trim());
+  if (!OPEN_PLACE_CUES.includes(c)) return false;
+  // "Jan de Vries", "Ludwig van Beethoven", "Leonardo da Vinci": a particle after a capitalised word
+  if (PARTICLE_CUES.has(c) && nameBefore(text, cueStart)) return false;
+  // a cue at the end of a line reads the next line's first word, which no place is ("van de Noort\nEmployment")
+  if (v.includes("\n")) return false;
+  // "Vivo en Ronda Micaela s/n", "en Carretera Joaquín Berríos, 2": a street, not a town
+  if (STREET_NUMBER_AFTER.test(text.slice(end, end + 8))) return false;
+  return nameLooksLikePlace(v);
+}
+
+const STREET_NUMBER_AFTER = /^(?:,?[ \t]{1,2}\d|[ \t]s\/n)/;
+
+const COMPANY_WORDS = new Set(["inc", "llc", "ltd", "gmbh", "corp", "co", "ag", "sa", "bv", "nv", "plc", "srl", "sarl", "spa", "ab", "as", "oy", "kg", "group", "holdings", "labs", "systems", "solutions", "technologies"]);
+
+/** Words that make a sequence of capitalised words a place even when it starts like a person's name ("Port Lincoln", "Allison Park"). */
+const PLACE_WORDS = new Set(
+  (
+    "north south east west northern southern upper lower new old great little port lake mount mountain saint st san santa santo sao são city town village beach park hill hills heights valley " +
+    "springs falls bay island isle fort bad sankt nord süd ost norte sur este oeste villa vila ciudad cidade ville rio río"
+  ).split(" "),
+);
+
+export function nameLooksLikePlace(value: string): boolean {
+  // (a word may end in a dot, "St."; the sentence's full stop is not part of the name)
+  const v = value.replace(/\.+$/, "");
+  const words = v.split(" ");
+  const first = words[0]!;
+  const f = norm(first);
+  if (COMMON_WORDS.has(f) || NOT_PLACES.has(f) || TIME_WORD.test(first)) return false;
+  // an acronym ("in PDF", "to HR"): upper-case words of a place are rare and the country list has them
+  if (first.length > 1 && first === first.toUpperCase()) return false;
+  // a company ("Test LLC", "Acme GmbH")
+  if (words.length > 1 && COMPANY_WORDS.has(norm(words[words.length - 1]!).replace(/\.$/, ""))) return false;
+  const d = loadDicts();
+  if (d.places.has(norm(v))) return true;
+  // a known first name is a person ("to Anna", "from Maria Lopez"), unless a word says place ("Port Lincoln")
+  if (d.first.has(f) && !words.some((w) => PLACE_WORDS.has(norm(w)))) return false;
+  return true;
+}
+
+/** Is the word before the cue a person's name ("Jan" in "Jan de Vries"; not "Oficina" in "Oficina de Lima")? */
+function nameBefore(text: string, cueStart: number): boolean {
+  let i = cueStart - 1;
+  if (i < 0 || (text[i] !== " " && text[i] !== "\t")) return false;
+  while (i > 0 && (text[i - 1] === " " || text[i - 1] === "\t")) i--;
+  let s = i;
+  while (s > 0 && cueStart - s < 40 && /\p{L}/u.test(text[s - 1]!)) s--;
+  if (s === i) return false;
+  const w = norm(text.slice(s, i));
+  // "van de Noort", "de la Cruz": a particle before the particle
+  if (PARTICLES.has(w)) return true;
+  if (!/\p{Lu}/u.test(text[s]!)) return false;
+  const d = loadDicts();
+  return d.first.has(w) || d.last.has(w);
+}
+
+/** ", <Place>" or " and <Place>" (in the set's languages) right after a place: sticky, bounded. */
+const LIST_NEXT_AT =
+  /(?:,[ \t]{1,2}|[ \t]{1,2}(?:and|und|et|y|e|en|og|och|i|oder|or|ou|o)[ \t]{1,2})((?:[\p{Lu}][\p{L}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
+
+/** The places that continue a list after a place ending at `end`: [start, end) pairs (at most 8). */
+export function listContinuations(text: string, end: number): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < 8; k++) {
+    LIST_NEXT_AT.lastIndex = end;
+    const m = LIST_NEXT_AT.exec(text);
+    if (!m) break;
+    const v = m[1]!;
+    if (!nameLooksLikePlace(v)) break;
+    const s = end + m[0].length - v.length;
+    out.push(s, s + v.length);
+    end = s + v.length;
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { scan } from "./index.ts";
+
+const found = (text: string, type: string) => scan(text).findings.filter((f) => f.type === type).map((f) => text.slice(f.start, f.end));
+
+describe("places no dictionary knows, read from their cue (names-place-cues.ts)", () => {
+  it("a capitalised name after a place preposition, in several languages", () => {
+    assert.deepEqual(found("Flights from Olmos to Chelyabinsk are delayed.", "LOCATION"), ["Olmos", "Chelyabinsk"]);
+    assert.deepEqual(found("Der Zug von Wissembourg nach Beit Jann fällt heute aus.", "LOCATION"), ["Wissembourg", "Beit Jann"]);
+    assert.deepEqual(found("Oficina de Goubétto: 77 83 78 16", "LOCATION"), ["Goubétto"]);
+    assert.deepEqual(found("La réunion aura lieu à Konakovo le 12 mars.", "LOCATION"), ["Konakovo"]);
+    assert.deepEqual(found("Our warehouse near Hart im Zillertal ships within two days.", "LOCATION"), ["Hart im Zillertal"]);
+  });
+
+  it("the places that continue a list", () => {
+    assert.deepEqual(found("We have offices in Kozhikode, Alegria and Saldaña.", "LOCATION"), ["Kozhikode", "Alegria", "Saldaña"]);
+    // a sentence after the last one is not part of it
+    assert.deepEqual(found("Ship it to 4530 Foinikaria, Cyprus. She can be reached later.", "LOCATION").includes("Cyprus. She"), false);
+  });
+
+  it("not months, languages, acronyms, companies, first names or name particles", () => {
+    for (const t of ["See you in March.", "The manual is in English.", "Export it to PDF first.", "Send it to Anna tomorrow.", "She works for Test LLC in sales.", "A painting by Ludwig van Beethoven's friend.", "Maika van de Noort\nEmployment manager"]) {
+      assert.deepEqual(found(t, "LOCATION"), [], t);
+    }
+  });
+
+  it("a key=value pair ends before the next key", () => {
+    assert.deepEqual(found("shipping_city=Bitin shipping_country=Kuwait items=3", "LOCATION"), ["Bitin", "Kuwait"]);
+  });
+});
+
+describe("US SSNs typed with spaced dashes", () => {
+  it("'123 - 45 - 6789' after a cue is an SSN, not a phone number", () => {
+    assert.deepEqual(found("SSN: 624 - 84 - 0486", "US_SSN"), ["624 - 84 - 0486"]);
+    assert.deepEqual(found("SSN: 624 - 84 - 0486", "PHONE_NUMBER"), []);
+  });
+});
