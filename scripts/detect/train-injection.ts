@@ -4,164 +4,65 @@
 // source and licence, and a SHA-256 of the training texts). Deterministic: the same repository gives the
 // same files.
 //
-// Training data (never the untouched split, never ../shared/corpus):
-// - the development set's injection cases of the dev split, plus the same dev templates drawn with three
-//   more seeds (other actions, carriers and leads), with surface noise and with words swapped for
-//   near-synonyms (SYNONYMS);
-// - benign texts: the development set's PII and secret texts (dev split), Faker sentences and word
-//   lists in en/de/fr/es/zh/ru/ja, and paragraphs of the READMEs of the npm packages in node_modules
-//   (real technical prose; each package's licence recorded).
-// Method: logistic regression, Adagrad, class-balanced loss, L2; the threshold is chosen on a validation
-// part of the dev templates (a fifth, held out of a first training run) as the lowest probability that
-// keeps validation false positives at or under 1 % on benign texts and 1.5 % on hard negatives; the final
-// model is then
-// trained on all of it.
+// Training data: scripts/detect/injection-training-data.ts (never the untouched split, never
+// ../shared/corpus, never a reserved source).
+// Method: logistic regression, Adagrad, class-balanced loss, L2; the loss of a text is the loss of its
+// highest-scoring window (as the shipped score is that window's). A fifth of the template groups (by a hash
+// of the group's name) is held out as a validation part; on it the script picks the L2 strength and the
+// number of epochs (a small grid: the recall at the threshold below), and the threshold: the lowest
+// probability that keeps validation false positives at or under 1 % on benign texts and 1.5 % on hard
+// negatives. The final model is then trained on all of it with the picked settings.
 
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { allLocales, base, Faker } from "@faker-js/faker";
-import type { LocaleDefinition } from "@faker-js/faker";
-import { BLOCK, FEATURE_BITS, forEachFeature, modelScore, quantise } from "../../src/detect/injection-model.ts";
+import { BLOCK, FEATURE_BITS, forEachFeature, MIN_FEATURES, modelScore, quantise } from "../../src/detect/injection-model.ts";
 import type { InjectionModel } from "../../src/detect/injection-model.ts";
-import { devSet } from "../../src/detect/eval/devset.ts";
-import { injectionCases } from "../../src/detect/eval/devset/injection.ts";
 import { rng } from "../../src/detect/eval/devset/build.ts";
+import { detectInjection } from "../../src/detect/injection.ts";
+import { collect } from "./injection-training-data.ts";
+import type { Example } from "./injection-training-data.ts";
 import { REPO } from "./frozen.ts";
 
-interface Example {
-  text: string;
-  y: 0 | 1;
-  kind: string;
-  source: string;
-  licence: string;
-  /** template group, for the validation split */
-  group: string;
+/**
+ * The text's windows as the scorer forms them (src/detect/injection-model.ts: every BLOCK-char block alone
+ * and with the next one; windows of fewer than MIN_FEATURES features skipped in texts of several blocks),
+ * each as its feature indices. Training works on these windows, not on the whole text: the shipped score
+ * is the highest window's, so an attack spliced into a long document must not teach the document's
+ * other words as signs of an attack.
+ */
+function featurize(text: string): Int32Array[] {
+  const blocks = Math.max(1, Math.ceil(text.length / BLOCK));
+  const per: number[][] = Array.from({ length: blocks }, () => []);
+  forEachFeature(text, (i, pos) => per[Math.min(blocks - 1, Math.floor(pos / BLOCK))]!.push(i));
+  const windows: Int32Array[] = [];
+  for (let b = 0; b < blocks; b++) {
+    for (let len = 1; len <= 2 && b + len <= blocks; len++) {
+      const xs = len === 1 ? per[b]! : [...per[b]!, ...per[b + 1]!];
+      if ((xs.length < MIN_FEATURES && blocks > 1) || xs.length === 0) continue;
+      windows.push(Int32Array.from(xs));
+    }
+  }
+  return windows;
 }
 
-/** Surface noise real text has and templates lack: case changes, dropped or doubled letters, line breaks. */
-function augment(text: string, r: () => number): string {
-  const k = r();
-  let t = k < 0.2 ? text.toLowerCase() : k < 0.3 ? text.toUpperCase() : text;
-  let out = "";
-  for (const ch of t) {
-    const x = r();
-    if (x < 0.02) continue;
-    out += x > 0.985 ? ch + ch : ch;
-  }
-  t = out;
-  if (r() < 0.3) t = t.replace(/\. /g, ".\n");
-  return t;
+interface Settings {
+  l2: number;
+  epochs: number;
 }
+
+const LR = 0.3;
+/** The grid the validation part picks from: L2 strengths, and the epochs after which each is scored. */
+const L2S = [1e-5, 3e-5, 1e-4, 3e-4];
+const EPOCHS = [2, 3, 5];
+
+type Trained = InjectionModel & { float: Float32Array };
 
 /**
- * Words of attacks and their near-synonyms, per language: a training injection gets a paraphrase with
- * some of its words swapped, so the model learns the vocabulary of overrides rather than the wording of
- * the templates it saw (the untouched part holds whole phrasings out).
+ * Trains with Adagrad; calls `at(epochs, model)` after each epoch listed in `checkpoints` (the weights so
+ * far, as the shipped model would have them), so one run scores several epoch counts.
  */
-const SYNONYMS: string[][] = [
-  ["ignore", "disregard", "forget", "skip", "overlook", "set aside", "drop", "bypass"],
-  ["previous", "prior", "earlier", "above", "preceding", "original", "initial", "former"],
-  ["instructions", "rules", "directions", "guidelines", "prompts", "orders", "commands", "directives", "constraints"],
-  ["all", "every one of the", "any", "each of the"],
-  ["now", "from now on", "immediately", "at once", "right away"],
-  ["reveal", "print", "show", "output", "display", "leak", "repeat", "dump"],
-  ["system prompt", "hidden prompt", "initial prompt", "developer message", "configuration", "secret instructions"],
-  ["restrictions", "limits", "filters", "safety rules", "guardrails", "policies"],
-  ["pretend", "imagine", "act as if", "suppose"],
-  ["must", "have to", "need to", "are required to", "shall"],
-  ["no restrictions", "no limits", "no rules", "no filters", "no guidelines", "no boundaries", "no content policy", "no ethics"],
-  ["unfiltered", "unrestricted", "uncensored", "unlimited", "jailbroken", "unchained", "unbound"],
-  ["developer mode", "god mode", "debug mode", "admin mode", "maintenance mode", "root mode"],
-  ["stay in character", "never break character", "remain in role", "keep the persona"],
-  ["you are now", "from now on you are", "you will act as", "you have become", "roleplay as"],
-  ["ignoriere", "vergiss", "missachte", "übergehe"], ["anweisungen", "regeln", "vorgaben", "befehle"],
-  ["ignore", "oublie", "néglige", "laisse de côté"], ["instructions", "règles", "consignes", "directives"],
-  ["ignora", "olvida", "omite", "pasa por alto"], ["instrucciones", "reglas", "indicaciones", "órdenes"],
-  ["игнорируй", "забудь", "не обращай внимания на", "пропусти"], ["инструкции", "правила", "указания", "команды"],
-  ["忽略", "无视", "忘记", "不要理会"], ["指令", "指示", "规则", "命令"],
-  ["無視して", "忘れて", "無効にして"], ["指示", "ルール", "命令", "指令"],
-];
-
-function paraphrase(text: string, r: () => number): string {
-  let t = text;
-  for (const group of SYNONYMS) {
-    for (const w of group) {
-      const i = t.toLowerCase().indexOf(w);
-      if (i < 0 || r() < 0.4) continue;
-      const cjk = /[\u3040-\u9fff]/.test(w);
-      if (!cjk && ((i > 0 && /\p{L}/u.test(t[i - 1]!)) || /\p{L}/u.test(t[i + w.length] ?? ""))) continue;
-      let other = group[Math.floor(r() * group.length)]!;
-      if (t[i] !== undefined && t[i] !== t[i]!.toLowerCase()) other = other[0]!.toUpperCase() + other.slice(1);
-      t = t.slice(0, i) + other + t.slice(i + w.length);
-      break;
-    }
-  }
-  return t;
-}
-
-function collect(): Example[] {
-  const ds = devSet();
-  const ra = rng(31);
-  const out: Example[] = [];
-  const seen = new Set<string>();
-  const push = (e: Example) => {
-    if (seen.has(e.text)) return;
-    seen.add(e.text);
-    out.push(e);
-  };
-  for (const seed of [17, 1001, 1002, 1003]) {
-    const cases = seed === 17 ? ds.injection : injectionCases(seed);
-    for (const c of cases) {
-      if (c.split !== "dev") continue;
-      const group = c.source.replace(/ in carrier .*| with another sentence/, "");
-      push({ text: c.text, y: c.label === "injection" ? 1 : 0, kind: c.kind, source: "devset injection (generated)", licence: c.licence, group });
-      if (seed !== 17) push({ text: augment(c.text, ra), y: c.label === "injection" ? 1 : 0, kind: c.kind, source: "devset injection (generated), augmented", licence: c.licence, group });
-      if (seed !== 17 && c.label === "injection") push({ text: paraphrase(c.text, ra), y: 1, kind: c.kind, source: "devset injection (generated), paraphrased", licence: c.licence, group });
-    }
-  }
-  for (const c of [...ds.pii, ...ds.secrets]) if (c.split === "dev") push({ text: c.text, y: 0, kind: "data", source: "devset PII/secrets texts (generated)", licence: c.licence, group: c.source });
-  const r = rng(2024);
-  for (const loc of ["en", "de", "fr", "es", "zh_CN", "ru", "ja"]) {
-    const f = new Faker({ locale: [(allLocales as Record<string, LocaleDefinition>)[loc]!, allLocales.en, base] });
-    f.seed(7);
-    for (let i = 0; i < 150; i++) {
-      const t = [f.lorem.sentence(), f.word.words(int(r, 3, 12)), f.commerce.productDescription(), f.lorem.paragraph()][i % 4]!;
-      push({ text: t, y: 0, kind: "lorem", source: `Faker ${loc} sentences`, licence: "MIT (@faker-js/faker locale data)", group: `faker-${loc}-${i % 4}` });
-    }
-  }
-  const nm = join(REPO, "node_modules");
-  const pkgs = readdirSync(nm).flatMap((d) => (d.startsWith("@") ? readdirSync(join(nm, d)).map((s) => `${d}/${s}`) : [d])).sort();
-  let readmeParas = 0;
-  for (const p of pkgs) {
-    const readme = join(nm, p, "README.md");
-    if (!existsSync(readme) || readmeParas >= 2500) continue;
-    let licence = "unknown";
-    try {
-      licence = String((JSON.parse(readFileSync(join(nm, p, "package.json"), "utf8")) as { license?: string }).license ?? "unknown");
-    } catch {
-      // no package.json: licence stays unknown
-    }
-    const paras = readFileSync(readme, "utf8").split(/\n\s*\n/).filter((s) => s.length >= 80 && s.length <= 1200);
-    for (const para of paras.slice(0, 15)) {
-      push({ text: para, y: 0, kind: "readme", source: `README of npm package ${p}`, licence, group: `readme-${p}` });
-      readmeParas++;
-    }
-  }
-  return out;
-}
-
-function int(r: () => number, lo: number, hi: number): number {
-  return lo + Math.floor(r() * (hi - lo + 1));
-}
-
-function featurize(text: string): Int32Array {
-  const xs: number[] = [];
-  forEachFeature(text, (i) => xs.push(i));
-  return Int32Array.from(xs);
-}
-
-function train(examples: Example[], feats: Int32Array[], epochs = 6): InjectionModel & { float: Float32Array } {
+function train(examples: Example[], feats: Int32Array[][], l2: number, checkpoints: readonly number[], at: (epochs: number, m: Trained) => void): void {
   const n = 1 << FEATURE_BITS;
   const w = new Float64Array(n);
   const g2 = new Float64Array(n).fill(1e-8);
@@ -170,59 +71,118 @@ function train(examples: Example[], feats: Int32Array[], epochs = 6): InjectionM
   const pos = examples.filter((e) => e.y === 1).length;
   const neg = examples.length - pos;
   const cw = [examples.length / (2 * neg), examples.length / (2 * pos)];
-  const lr = 0.3;
-  const l2 = 1e-4;
   const r = rng(99);
   const order = examples.map((_, i) => i);
-  for (let ep = 0; ep < epochs; ep++) {
+  const last = Math.max(...checkpoints);
+  for (let ep = 1; ep <= last; ep++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(r() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
     for (const i of order) {
-      const x = feats[i]!;
-      if (x.length === 0) continue;
-      const v = 1 / Math.sqrt(x.length);
-      let z = b;
-      for (const k of x) z += w[k]! * v;
+      // the loss is taken on the highest-scoring window, the one the shipped score is (max pooling)
+      let x: Int32Array | undefined;
+      let v = 0;
+      let z = -Infinity;
+      for (const win of feats[i]!) {
+        const vw = 1 / Math.sqrt(win.length);
+        let zw = b;
+        for (const k of win) zw += w[k]! * vw;
+        if (zw > z) {
+          z = zw;
+          x = win;
+          v = vw;
+        }
+      }
+      if (!x) continue;
       const p = 1 / (1 + Math.exp(-z));
       const g = (p - examples[i]!.y) * cw[examples[i]!.y]! * (examples[i]!.kind === "hard_negative" ? 2 : 1);
       for (const k of x) {
         const gk = g * v + l2 * w[k]!;
         g2[k]! += gk * gk;
-        w[k]! -= (lr * gk) / Math.sqrt(g2[k]!);
+        w[k]! -= (LR * gk) / Math.sqrt(g2[k]!);
       }
       gb += g * g;
-      b -= (lr * g) / Math.sqrt(gb);
+      b -= (LR * g) / Math.sqrt(gb);
+    }
+    if (checkpoints.includes(ep)) {
+      const float = Float32Array.from(w);
+      at(ep, { ...quantise(float), float, bias: b, threshold: 0.5 });
     }
   }
-  const float = Float32Array.from(w);
-  return { ...quantise(float), float, bias: b, threshold: 0.5 };
 }
 
 function isValidation(group: string): boolean {
   return createHash("sha256").update("val:" + group).digest()[0]! % 5 === 0;
 }
 
+interface Validation {
+  threshold: number;
+  recall: number;
+  false_positive_rate: number;
+  hard_negative_false_positive_rate: number;
+  injections: number;
+  benign: number;
+  hard_negatives: number;
+}
+
+/** Validation false positives allowed: on benign texts, on hard negatives (the targets are 2 %; the rest is margin). */
+const MAX_FPR = 0.01;
+const MAX_HARD_FPR = 0.015;
+
+/**
+ * The threshold — the lowest probability at which the whole detector (the cue rules, or the model at or
+ * over it) keeps validation false positives within MAX_FPR on benign texts and MAX_HARD_FPR on each
+ * family of hard negatives (hand-written, composed from parts) — and the figures at it. `ruled[i]`: do the cues alone flag val[i]?
+ */
+function validate(m: InjectionModel, val: readonly Example[], ruled: readonly boolean[]): Validation {
+  const scored = val.map((e, i) => ({ e, p: modelScore(m, e.text), rule: ruled[i]! }));
+  const neg = scored.filter((s) => s.e.y === 0 && s.e.kind !== "hard_negative");
+  const hard = scored.filter((s) => s.e.kind === "hard_negative");
+  const pos = scored.filter((s) => s.e.y === 1);
+  // the lowest threshold at which the number of flagged negatives (by the cues or the model) stays in budget
+  const lowest = (xs: typeof neg, rate: number) => {
+    const budget = Math.floor(xs.length * rate) - xs.filter((s) => s.rule).length;
+    const ps = xs.filter((s) => !s.rule).map((s) => s.p).sort((a, b) => b - a);
+    return budget < 0 ? 0.95 : (ps[budget] ?? 0.1);
+  };
+  // hard negatives per family, so that many easy composed ones cannot hide a hand-written family's false positives
+  const composed = hard.filter((s) => s.e.group.startsWith("generated (composed)"));
+  const written = hard.filter((s) => !s.e.group.startsWith("generated (composed)"));
+  const threshold = Math.min(0.95, Math.max(0.1, lowest(neg, MAX_FPR), lowest(composed, MAX_HARD_FPR), lowest(written, MAX_HARD_FPR)) + 1e-6);
+  const rate = (xs: typeof neg) => xs.filter((s) => s.rule || s.p >= threshold).length / Math.max(1, xs.length);
+  return { threshold, recall: rate(pos), false_positive_rate: rate(neg), hard_negative_false_positive_rate: rate(hard), injections: pos.length, benign: neg.length, hard_negatives: hard.length };
+}
+
+const pct = (x: number) => (x * 100).toFixed(1) + "%";
+
 function main(): void {
   const t0 = performance.now();
   const all = collect();
-  const trainSet = all.filter((e) => !isValidation(e.group));
+  const feats = all.map((e) => featurize(e.text));
+  const trainIdx = all.flatMap((e, i) => (isValidation(e.group) ? [] : [i]));
   const val = all.filter((e) => isValidation(e.group));
-  console.log(`examples: ${all.length} (${all.filter((e) => e.y === 1).length} injections); first run on ${trainSet.length}, validation ${val.length}`);
-  const m1 = train(trainSet, trainSet.map((e) => featurize(e.text)));
-  // the threshold: lowest probability keeping validation FPs on benign and hard negatives <= 1 %
-  const scored = val.map((e) => ({ e, p: modelScore(m1, e.text) }));
-  const negs = scored.filter((s) => s.e.y === 0).map((s) => s.p).sort((a, b) => b - a);
-  const hard = scored.filter((s) => s.e.kind === "hard_negative").map((s) => s.p).sort((a, b) => b - a);
-  const q = (xs: number[], rate: number) => xs[Math.floor(xs.length * rate)] ?? 0.5;
-  const threshold = Math.min(0.95, Math.max(0.5, q(negs, 0.01), q(hard, 0.015)) + 1e-6);
-  const posS = scored.filter((s) => s.e.y === 1);
-  const valRecall = posS.filter((s) => s.p >= threshold).length / Math.max(1, posS.length);
-  const valFpr = negs.filter((p) => p >= threshold).length / Math.max(1, negs.length);
-  const valHard = hard.filter((p) => p >= threshold).length / Math.max(1, hard.length);
-  console.log(`validation: threshold ${threshold.toFixed(3)}, recall ${(valRecall * 100).toFixed(1)}%, FPR ${(valFpr * 100).toFixed(2)}%, hard-negative FPR ${(valHard * 100).toFixed(2)}% (${posS.length} injections, ${negs.length} benign, ${hard.length} hard)`);
-  const m = train(all, all.map((e) => featurize(e.text)));
+  const ruled = val.map((e) => detectInjection(e.text, { model: null }).detected);
+  const ruleRate = (f: (e: Example) => boolean) => pct(val.filter((e, i) => f(e) && ruled[i]).length / Math.max(1, val.filter(f).length));
+  console.log(`cue rules alone on the validation part: recall ${ruleRate((e) => e.y === 1)}, FPR ${ruleRate((e) => e.y === 0 && e.kind !== "hard_negative")}, hard-negative FPR ${ruleRate((e) => e.kind === "hard_negative")}`);
+  console.log(`examples: ${all.length} (${all.filter((e) => e.y === 1).length} injections); grid runs on ${trainIdx.length}, validation ${val.length}`);
+  const pick: { best?: { s: Settings; v: Validation } } = {};
+  for (const l2 of L2S) {
+    train(trainIdx.map((i) => all[i]!), trainIdx.map((i) => feats[i]!), l2, EPOCHS, (epochs, m) => {
+      const v = validate(m, val, ruled);
+      console.log(`  L2 ${l2}, ${epochs} epochs: threshold ${v.threshold.toFixed(3)}, recall ${pct(v.recall)}, FPR ${pct(v.false_positive_rate)}, hard-negative FPR ${pct(v.hard_negative_false_positive_rate)}`);
+      // ties go to the earlier (fewer epochs, weaker L2 first in the grid) setting
+      if (!pick.best || v.recall > pick.best.v.recall + 1e-9) pick.best = { s: { l2, epochs }, v };
+    });
+  }
+  if (!pick.best) throw new Error("no setting scored");
+  const { s: settings, v: validation } = pick.best;
+  const threshold = validation.threshold;
+  console.log(`picked L2 ${settings.l2}, ${settings.epochs} epochs; validation (${validation.injections} injections, ${validation.benign} benign, ${validation.hard_negatives} hard): recall ${pct(validation.recall)} at threshold ${threshold.toFixed(3)}`);
+  const final: { m?: Trained } = {};
+  train(all, feats, settings.l2, [settings.epochs], (_, trained) => (final.m = trained));
+  const m = final.m;
+  if (!m) throw new Error("no model trained");
   const dir = join(REPO, "src/detect/model");
   writeFileSync(join(dir, "injection-lr.bin"), Buffer.from(m.float.buffer));
   writeFileSync(
@@ -234,8 +194,14 @@ function main(): void {
         block: BLOCK,
         bias: m.bias,
         threshold,
-        training: { examples: all.length, epochs: 6, optimizer: "Adagrad lr 0.3, L2 1e-4, class-balanced", command: "npm run train:injection" },
-        validation: { recall: valRecall, false_positive_rate: valFpr, hard_negative_false_positive_rate: valHard, injections: posS.length, benign: negs.length, hard_negatives: hard.length },
+        training: {
+          examples: all.length,
+          epochs: settings.epochs,
+          optimizer: `Adagrad lr ${LR}, L2 ${settings.l2}, class-balanced, hard negatives weighted 2`,
+          picked_from: { l2: L2S, epochs: EPOCHS, by: "recall on the validation part at its threshold" },
+          command: "npm run train:injection",
+        },
+        validation: { ...validation, threshold: undefined },
       },
       null,
       2,

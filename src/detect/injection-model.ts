@@ -1,8 +1,9 @@
 // The learned part of prompt-injection detection: logistic regression over hashed features — character
-// 4-grams of the normalised text, word unigrams and bigrams, and character bigrams of CJK text — with
+// 4-grams of the normalised text, word unigrams, bigrams and skip-bigrams (a word and the word two before
+// it: "ignore … previous" whatever filler stands between), and character bigrams of CJK text — with
 // weights trained by scripts/detect/train-injection.ts (`npm run train:injection`) and shipped in
-// src/detect/model/. One pass over the text; each feature costs a hash and one lookup in a 64 Ki-entry
-// table (256 KB), so scoring is linear and memory-bound by the table, not by the text.
+// src/detect/model/. One pass over the text; each feature costs a hash and one lookup in a 256 Ki-entry
+// int8 table (256 KB), so scoring is linear and memory-bound by the table, not by the text.
 //
 // Long texts are scored in windows: the features of each BLOCK-char block are summed; every block alone
 // and every two adjacent blocks form a window whose score is bias + sum / sqrt(count); the text's score is
@@ -14,10 +15,10 @@ import { codeUnitReader } from "./code-units.ts";
 
 const reader = codeUnitReader();
 
-export const FEATURE_BITS = 16;
+export const FEATURE_BITS = 18;
 const MASK = (1 << FEATURE_BITS) - 1;
 export const BLOCK = 128;
-const MIN_FEATURES = 48;
+export const MIN_FEATURES = 48;
 
 /** Lower case of every BMP code unit (toLowerCase when it maps to one unit); digits to '0'; whitespace to ' '. */
 const NORM = (() => {
@@ -70,6 +71,7 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
   let word = 0x811c9dc5;
   let inWord = false;
   let prevWord = 0;
+  let prevWord2 = 0;
   let prevCjk = 0;
   let letters = 0;
   let r3 = Math.imul(Math.imul(32, B) + 32, B) + 32;
@@ -103,6 +105,11 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
         const b = Math.imul(Math.imul(prevWord, 0x2c1b3c6d) ^ word, P);
         emit((b ^ (b >>> 13)) & MASK, i);
       }
+      if (prevWord2 !== 0) {
+        const sk = Math.imul(Math.imul(prevWord2, 0x68e31da4) ^ word, P);
+        emit((sk ^ (sk >>> 12)) & MASK, i);
+      }
+      prevWord2 = prevWord;
       prevWord = word;
       word = 0x811c9dc5;
       inWord = false;
@@ -122,11 +129,15 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
       const b = Math.imul(Math.imul(prevWord, 0x2c1b3c6d) ^ word, P);
       emit((b ^ (b >>> 13)) & MASK, n);
     }
+    if (prevWord2 !== 0) {
+      const sk = Math.imul(Math.imul(prevWord2, 0x68e31da4) ^ word, P);
+      emit((sk ^ (sk >>> 12)) & MASK, n);
+    }
   }
 }
 
 export interface InjectionModel {
-  /** The weights quantised to int8 (a 64 KB table stays in cache); the real weight is q * scale. */
+  /** The weights quantised to int8 (a 256 KB table, mostly in L2 cache); the real weight is q * scale. */
   weights: Int8Array;
   scale: number;
   bias: number;
@@ -196,6 +207,7 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
   let word = 0x811c9dc5;
   let inWord = false;
   let prevWord = 0;
+  let prevWord2 = 0;
   let prevCjk = 0;
   let letters = 0;
   let r3 = Math.imul(Math.imul(32, B) + 32, B) + 32;
@@ -242,6 +254,12 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
         sum += w[(bg ^ (bg >>> 13)) & MASK]!;
         cnt++;
       }
+      if (prevWord2 !== 0) {
+        const sk = Math.imul(Math.imul(prevWord2, 0x68e31da4) ^ word, P);
+        sum += w[(sk ^ (sk >>> 12)) & MASK]!;
+        cnt++;
+      }
+      prevWord2 = prevWord;
       prevWord = word;
       word = 0x811c9dc5;
       inWord = false;
@@ -262,6 +280,11 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
     if (prevWord !== 0) {
       const bg = Math.imul(Math.imul(prevWord, 0x2c1b3c6d) ^ word, P);
       sum += w[(bg ^ (bg >>> 13)) & MASK]!;
+      cnt++;
+    }
+    if (prevWord2 !== 0) {
+      const sk = Math.imul(Math.imul(prevWord2, 0x68e31da4) ^ word, P);
+      sum += w[(sk ^ (sk >>> 12)) & MASK]!;
       cnt++;
     }
   }

@@ -7,6 +7,7 @@ import { INJECTION_TYPE } from "./types.ts";
 import type { ContentField, Finding } from "./types.ts";
 import { codeUnitReader } from "./code-units.ts";
 import { loadModel, modelVerdict } from "./injection-model.ts";
+import type { InjectionModel } from "./injection-model.ts";
 
 export interface InjectionResult {
   detected: boolean;
@@ -35,13 +36,12 @@ export const CUES: Cue[] = [
     re: new RegExp(`\\b(?:ignore|disregard|forget)(?:ing)?\\s+(?:about\\s+)?(?:all\\s+|the\\s+)?(?:previous|prior|above|earlier|preceding|other|rest of)\\s+(?:the\\s+|this\\s+)?${WEAK_OBJ}`, "i"),
     weight: 0.85,
   },
-  { id: "override_above", re: /\b(?:ignore|disregard|forget)(?:ing)?\s+(?:the\s+)?(?:above|everything|all that|what (?:i|you) (?:said|were told))\b/i, weight: 0.85 },
+  { id: "override_above", re: /\b(?:ignore|disregard|forget)(?:ing)?\s+(?:the\s+)?(?:above|everything|all that|what you were told)\b/i, weight: 0.85 },
   { id: "leave_behind", re: /\bleave\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|earlier)\s+\w{2,20}\s+behind\b/i, weight: 0.8 },
   { id: "instructions_void", re: /(?:\b(?:old|out of date|outdated)|(?:previous|prior|above|earlier))\s*(?:instructions?|directions|rules)\s+(?:are|were|is)\s+(?:false|void|invalid|cancel+ed|obsolete|null|wrong|outdated|no longer valid)/i, weight: 0.85 },
-  { id: "end_instructions", re: /\bend\s+(?:of\s+)?(?:out of date|previous|prior|old|system)\s+instructions\b|#{2,}\s*ignore\s+(?:above|below)\s*#{2,}|%%%\s*end\b/i, weight: 0.6 },
+  { id: "end_instructions", re: /\bend\s+(?:of\s+)?(?:out of date|previous|prior|old|system)\s+instructions\b|#{2,}\s*ignore\s+(?:above|below)\s*#{2,}/i, weight: 0.6 },
   { id: "disregarding", re: /\bdisregarding\s+(?:the|all|any|these|those)\s+(?:articles?|documents?|texts?|above|instructions?|info(?:rmation)?)\b/i, weight: 0.7 },
   { id: "disregard_except", re: /\b(?:disregard|ignore)\s+(?:all|any|everything)\s+(?:\w+\s+){0,2}except\b/i, weight: 0.85 },
-  { id: "dont_remember", re: /\b(?:do ?n[o']t|not to)\s+remember\s+(?:the\s+)?(?:things|what)\b|nicht an die dinge zu erinnern/i, weight: 0.7 },
   { id: "new_instructions", re: /\b(?:new|updated|real|actual|additional)\s+instructions?\s*(?::|follow|are)|\byour (?:new )?instructions are now\b|\bnow (?:new|further) (?:instructions|tasks) (?:follow|are followed)/i, weight: 0.7 },
   { id: "keep_previous_but", re: /\bkeep your previous instructions,? but\b|\bthis is your final instruction\b|\bignore all instructions after this\b/i, weight: 0.7 },
   { id: "new_task", re: /\b(?:(?:your|a|the)\s+new\s+(?:task|challenge|assignment|mission|role)|further tasks|start (?:over|from (?:the front|scratch|the beginning))\b)/i, weight: 0.45 },
@@ -59,7 +59,7 @@ export const CUES: Cue[] = [
   { id: "override_es2", re: /\bolvid[ae]\s+todo\b/i, weight: 0.8 },
   { id: "override_fr", re: /\b(?:ignorez|ignorer|oubliez|oublie|ne tenez pas compte)\b[^.!?\n]{0,40}?(?:instructions|consignes|règles|directives|tout ce qui précède)|\bignore\s+(?:toutes|tous|les|tes|vos|ces)\b[^.!?\n]{0,30}?(?:instructions|consignes|règles|directives)/i, weight: 0.9 },
   { id: "override_it_pt_nl", re: /\b(?:dimentica|ignora|esqueça|esqueca|negeer|vergeet)\b[^.!?\n]{0,40}?\b(?:istruzioni|instruções|instrucoes|instructies|regole|regras)\b/i, weight: 0.9 },
-  { id: "override_zh_ru_ja", re: /(?:忽略|无视|忘记|忘掉|無視|忘れ)[^。！？\n]{0,20}?(?:指令|指示|提示|规则|命令|之前|以上)|(?:игнорируй|забудь|проигнорируй)[^.!?\n]{0,40}?(?:инструкции|указания|правила)/i, weight: 0.9 },
+  { id: "override_zh_ru_ja", re: /(?:忽略|无视|忘记|忘掉|無視|忘れ)[^。！？\n]{0,20}?(?:指令|指示|提示|规则|命令|以上)|(?:игнорируй|забудь|проигнорируй)[^.!?\n]{0,40}?(?:инструкции|указания|правила)/i, weight: 0.9 },
   // ---- prompt extraction
   {
     id: "extract",
@@ -67,24 +67,23 @@ export const CUES: Cue[] = [
     weight: 0.8,
   },
   { id: "extract_above", re: /\bwhat (?:is|was) written (?:above|at the beginning|before)\b|\bsentences before the text\b|\brepeat (?:the|all)\s+(?:above|previous)\b|\b(?:my|your) (?:initial |original |previous |real )?instructions (?:say|were|are)\b/i, weight: 0.75 },
-  { id: "extract_de", re: /\b(?:zeige?|gib|nenne|wiederhole)\w{0,2}\b[^.!?\n]{0,30}?\b(?:prompt-?texte?|anweisungen|instruktionen|systemprompt)\b|\bvorzeigen sämtlicher prompt/i, weight: 0.8 },
+  { id: "extract_de", re: /\b(?:zeige?|gib|nenne|wiederhole)\w{0,2}\b[^.!?\n]{0,30}?\b(?:prompt-?texte?|anweisungen|instruktionen|systemprompt)\b/i, weight: 0.8 },
   // ---- role / system impersonation and delimiters
   { id: "role_line", re: /(?:^|\n)[ \t]{0,8}(?:system|assistant|user|developer|\[system(?: note| message)?[:\]]|<\|im_start\|>[ \t]{0,4}system)[ \t]{0,4}:/i, weight: 0.45, data: true },
   { id: "special_tokens", re: /<\|(?:im_start|im_end|endoftext|system|user|assistant)\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:system|instructions?|information)>|<end of session>|BEGIN USER INPUT|END USER INPUT/i, weight: 0.55 },
   { id: "system_note", re: /\[(?:system note|system message|admin request|system override)\s*:|\b(?:admin|system|developer) (?:request|override|mode)\s*::/i, weight: 0.75 },
   // ---- jailbreak framings
-  { id: "dan", re: /\b(?:DAN|STAN|AIM|DUDE)\b[^\n]{0,80}\b(?:do anything now|stands for|mode)\b|\bdo anything now\b|\bdeveloper mode (?:enabled|on)\b|\bDAN Mode\b|\/jailbroken\b|\bjailbr(?:eak|oken)\b/i, weight: 0.85 },
-  { id: "stay_in_character", re: /\bstay(?:ing)? (?:fully )?in (?:character|(?:their|your|his|her) roles?)\b|\bbreak(?:ing)? (?:of )?character\b|\bbleiben voll in ihren rollen\b/i, weight: 0.6 },
+  { id: "dan", re: /\b(?:DAN|STAN|AIM|DUDE)\b[^\n]{0,20}\bstands for\b|\b(?:DAN|STAN|DUDE) mode\b|\bdo anything now\b|\bdeveloper mode (?:enabled|on)\b|\bDAN Mode\b|\/jailbroken\b|\b(?:you (?:are|have been)|now|fully) jailbroken\b/i, weight: 0.85 },
+  { id: "stay_in_character", re: /\bstay(?:ing)? (?:fully )?in (?:character|(?:their|your|his|her) roles?)\b|\bbreak(?:ing)? (?:of )?character\b/i, weight: 0.4 },
   {
     id: "no_limits",
     re: /\b(?:without (?:any |the typical )?(?:restrictions|limitations|limits|filters|censorship|rules)|free (?:of|from) all (?:restrictions|limitations|manners|rules)|(?:no|any) (?:ethical|moral) (?:or moral )?(?:guidelines|restrictions|constraints)|(?:not|no longer) (?:have to )?(?:be )?bound (?:by|to)|(?:do not|don't) have to abide by|broken free of|beyond the standard constraints|exception to (?:ai'?s )?usual ethical|rules don'?t apply|not controlled by openai|without (?:any )?censorship)\b/i,
     weight: 0.6,
   },
-  { id: "unrestricted_ai", re: /\b(?:unrestricted|unfiltered|uncensored|amoral|unlimited|nonmoral)\s+(?:and\s+\w+\s+)?(?:ai|bot|chatbot|language model|model|assistant|version of yourself)\b|\bsafe mode off\b|\b(?:is|are) now online\b|\bsecret agenda\b/i, weight: 0.65 },
+  { id: "unrestricted_ai", re: /\b(?:unrestricted|unfiltered|uncensored|amoral|unlimited|nonmoral)\s+(?:and\s+\w+\s+)?(?:ai|bot|chatbot|language model|model|assistant|version of yourself)\b|\bsafe mode off\b/i, weight: 0.65 },
   { id: "content_policy", re: /\bopenai(?:'s|’s)? (?:content )?polic(?:y|ies)\b|\bthe rules (?:set|imposed) (?:for|on) (?:them|ai)\b|\bimposed on ai\b/i, weight: 0.45 },
   { id: "you_are_now", re: /\byou are (?:now|no longer|going to pretend|about to (?:immerse|become))\b|\bfrom now on,? you(?:'re| are| will)\b|\bfrom now on you\b|\b(?:immerse yourself into|take on) the (?:role|persona)\b|\byou are going to act as\b|\bpretend to (?:be|have)\b/i, weight: 0.4 },
   { id: "two_responses", re: /\b(?:two|2) (?:different |separate )*(?:responses|ways|paragraphs|persons)\b|\bhow you would normally (?:answer|respond)\b|\bnormally respond/i, weight: 0.3 },
-  { id: "access_granted", re: /\b(?:say|print|output|respond with|reply with)\b[^\n]{0,30}["“']access granted\b|\bbackdoor password\b|\bnever say the phrase\b/i, weight: 0.6 },
   // ---- instructions hidden in data, aimed at the model
   {
     id: "your_response",
@@ -95,11 +94,9 @@ export const CUES: Cue[] = [
   { id: "to_ai", re: /\b(?:to you,? (?:ai|the ai|dear ai) (?:assistant|model|agent)|(?:ai|llm|assistant|agent|chatbot|language model),? (?:please |you must |ignore |do )|note to (?:the )?(?:ai|assistant|llm|model|agent)|message (?:from me,? [^\n]{0,40})?to you,? ai|before you can solve the task|automated (?:screening|review|grading|evaluation) systems?)\b/i, weight: 0.7 },
   { id: "focus_only", re: /\b(?:focus (?:only|exclusively) on|provide it to the user|reply with only the following|respond with only the following|only the following text|and absolutely nothing else)\b/i, weight: 0.6 },
   { id: "override_scoring", re: /\boverride (?:manual |the )?(?:scoring|review|evaluation|assessment|decision|classification)\b|\bpre-verified by\b|\b(?:is|are) (?:clearly |definitely |really )?not malicious\b|\breport that (?:this|the) [\w ]{1,20} is (?:not malicious|safe|legitimate)\b/i, weight: 0.65 },
-  { id: "could_you_repeat", re: /\bcould you repeat\s*<[^>\n]{1,200}>|\bplease repeat the following sentence\b|\brepeat with me\b/i, weight: 0.55 },
   { id: "exfil_instr", re: /\b(?:e-?mail|send|forward|post|upload|transfer)\b[^.\n]{0,60}\b(?:conversation|chat history|contents?|messages|password|credentials|api key|secrets?|history|inbox)\b[^.\n]{0,60}\b(?:to|at)\s+[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,63}/i, weight: 0.8 },
   { id: "exfil_markdown", re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s]{1,2048}[?&][\w-]{1,40}=(?:[^)\s&]{16,}|[^)\s]{0,40}(?:\{|\$|%7B))/i, weight: 0.85 },
-  { id: "code_suggest", re: /\b(?:incorporate|include|including|add|use|insert|run|execute)\s+(?:the\s+)?(?:below|following)\s+(?:code|snippet|command)|\bcould be a valuable contribution\b/i, weight: 0.3 },
-  { id: "dangerous_code", re: /subprocess\.(?:check_output|call|Popen|run)\(|os\.system\(|requests\.post\([^)\n]{0,200}data=|\/bin\/(?:ba)?sh\b|\brm\s+-rf\s+\/|\bcurl\s+[^\n|]{1,200}\|\s*(?:ba)?sh\b|\/boot\/grub|\bsudo reboot\b|socket\.socket\(|\bnc\s+-e\b/i, weight: 0.3 },
+  { id: "dangerous_code", re: /subprocess\.(?:check_output|call|Popen|run)\(|os\.system\(|requests\.post\([^)\n]{0,200}data=|\/bin\/(?:ba)?sh\b|\brm\s+-rf\s+\/|\bcurl\s+[^\n|]{1,200}\|\s*(?:ba)?sh\b|socket\.socket\(|\bnc\s+-e\b/i, weight: 0.3 },
   { id: "urgent_marker", re: /\b(?:IMPORTANT|CRITICAL|URGENT)\s*(?:!{1,3}|:)\s*(?:ignore|override|this candidate|you must|the assistant|disregard|new instructions)/i, weight: 0.5 },
 ];
 
@@ -113,10 +110,9 @@ export const CUE_STEMS: Record<string, readonly string[]> = {
   override_above: ["ignor", "disregard", "forget"],
   leave_behind: ["behind"],
   instructions_void: ["instruction", "direction", "rule"],
-  end_instructions: ["instruction", "ignor", "%%%"],
+  end_instructions: ["instruction", "ignor"],
   disregarding: ["disregard"],
   disregard_except: ["disregard", "ignor"],
-  dont_remember: ["remember", "erinnern"],
   new_instructions: ["instruction", "task"],
   keep_previous_but: ["instruction"],
   new_task: ["task", "challenge", "assignment", "mission", "role", "start"],
@@ -136,24 +132,21 @@ export const CUE_STEMS: Record<string, readonly string[]> = {
   role_line: ["system", "assistant", "user", "developer", "im_start"],
   special_tokens: ["<|", "inst]", "<<", "<system", "</system", "<instruction", "</instruction", "<information", "</information", "<end of session>", "user input"],
   system_note: ["system", "admin", "developer"],
-  dan: ["mode", "stands for", "do anything now", "jailbr"],
-  stay_in_character: ["character", "role", "rollen"],
+  dan: ["mode", "stands for", "do anything now", "jailbroken"],
+  stay_in_character: ["character", "role"],
   no_limits: ["without", "free ", "ethical", "moral", "bound", "abide", "broken free", "beyond the standard", "exception to", "rules don", "controlled by openai", "censorship"],
-  unrestricted_ai: ["unrestricted", "unfiltered", "uncensored", "amoral", "unlimited", "nonmoral", "safe mode off", "now online", "secret agenda"],
+  unrestricted_ai: ["unrestricted", "unfiltered", "uncensored", "amoral", "unlimited", "nonmoral", "safe mode off"],
   content_policy: ["openai", "the rules", "imposed on ai"],
   you_are_now: ["you are", "from now on", "immerse yourself", "take on", "pretend to"],
   two_responses: ["responses", "ways", "paragraphs", "persons", "normally"],
-  access_granted: ["access granted", "backdoor password", "never say the phrase"],
   your_response: ["answer", "response", "reply", "output", "summary", "replies"],
   if_user_asks: ["user", "summari", "answering", "responding", "reads", "questioned", "asked about"],
   to_ai: ["assistant", "model", "agent", "please", "you must", "ignor", "do ", "note to", "message", "before you can solve", "automated"],
   focus_only: ["focus", "provide it to the user", "only the following", "absolutely nothing else"],
   override_scoring: ["overrid", "pre-verified", "malicious", "report that"],
-  could_you_repeat: ["repeat"],
   exfil_instr: ["@"],
   exfil_markdown: ["!["],
-  code_suggest: ["below", "following", "valuable contribution"],
-  dangerous_code: ["subprocess.", "os.system(", "requests.post(", "/bin/", "-rf", "curl", "/boot/grub", "sudo reboot", "socket.socket(", "-e"],
+  dangerous_code: ["subprocess.", "os.system(", "requests.post(", "/bin/", "-rf", "curl", "socket.socket(", "-e"],
   urgent_marker: ["important", "critical", "urgent"],
 };
 
@@ -564,6 +557,8 @@ function decodeLayers(text: string, hidden: Hidden): { layers: Layer[]; obfuscat
 export interface InjectionOptions {
   field?: ContentField;
   threshold?: number;
+  /** The learned model to combine with the cues: the shipped one when absent, none (cues alone) when null. */
+  model?: InjectionModel | null;
 }
 
 const MAX_SCAN = 200_000;
@@ -663,8 +658,9 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   const ruleScore = combine(weights);
   // the learned model, on the same (capped) text; its probability is put on the cues' scale, where 0.5
   // is the decision point: the model's own threshold maps to 0.5
-  const mv = MODEL ? modelVerdict(MODEL, src) : undefined;
-  const modelScale = mv && MODEL ? (mv.p >= MODEL.threshold ? 0.5 + (0.5 * (mv.p - MODEL.threshold)) / (1 - MODEL.threshold) : (0.5 * mv.p) / MODEL.threshold) : 0;
+  const model = opts.model === undefined ? MODEL : (opts.model ?? undefined);
+  const mv = model ? modelVerdict(model, src) : undefined;
+  const modelScale = mv && model ? (mv.p >= model.threshold ? 0.5 + (0.5 * (mv.p - model.threshold)) / (1 - model.threshold) : (0.5 * mv.p) / model.threshold) : 0;
   const score = Math.max(ruleScore, modelScale);
   const detected = score >= threshold;
   const findings = detected ? [...[...byId.values()].map((v) => ({ ...v.f, score: Math.round(v.weight * 100) / 100 })), ...obfuscation] : [];

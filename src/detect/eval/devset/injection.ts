@@ -8,6 +8,7 @@
 
 import { pick, rng, splitOf } from "./build.ts";
 import type { InjectionCase, Rand } from "./build.ts";
+import { moreInjectionCases } from "./injection-more.ts";
 
 const OWN = "Apache-2.0 (this repository's templates)";
 export type Lang = "en" | "de" | "fr" | "es" | "zh" | "ru" | "ja";
@@ -310,5 +311,7 @@ export function injectionCases(seed = 17): InjectionCase[] {
       out.push({ id: `inj-${n++}`, text: carrier.replace("{X}", escapeFor(cid, filler)), label: "benign", kind: "benign", lang: "en", source: `generated: carrier ${cid} with benign filler`, licence: OWN, split: splitOf(`carrier-${cid}`) });
     }
   }
+  // the second, wider set of phrasings and carriers (its own PRNG: the cases above stay as they were)
+  out.push(...moreInjectionCases(seed, n, LANGS));
   return out;
 }
