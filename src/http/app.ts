@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type AuthServices, registerAuth } from './auth.ts';
 import type { AppContext } from '../core/context.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './errors.ts';
@@ -25,6 +25,8 @@ export const BODY_LIMIT = 2 * 1024 * 1024;
 export const MAX_PARAM_LENGTH = 8192;
 
 export interface AppModules {
+  /** The process's logger (logger.ts): the app logs through it. */
+  logger: FastifyBaseLogger;
   auth: AuthServices;
   /** Each module registers its routes; they run in this order. */
   routes: Array<(app: FastifyInstance) => void | Promise<void>>;
@@ -32,10 +34,7 @@ export interface AppModules {
 
 export async function buildApp(ctx: AppContext, modules: AppModules): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: ctx.config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    loggerInstance: modules.logger,
     bodyLimit: BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -17,8 +17,9 @@ import { createIngressTokenResolver } from './ingress-tokens.ts';
 import { type Authorized, type EventInput, type EventResult, InFlightKeys, recordEvents } from './pipeline.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
 import type { ScanMany } from './scan-pool.ts';
-import { KnownAgents, recordSet, utcDay } from './record.ts';
+import { KnownAgents, recordSet } from './record.ts';
 import { sweepIdempotencyKeys } from './idempotency.ts';
+import { ingestUsage } from './usage.ts';
 
 /** What the verdict reads of an agent besides the policy: its scope and persona. */
 export interface AgentScope {
@@ -106,20 +107,7 @@ export function createIngest(sources: IngestSources): IngestModule {
       };
       return recordEvents(deps, authorize, events, { validate: validateEvent });
     },
-    usage: {
-      async invocationsToday(tenantId, now) {
-        const [row] = await ctx.db.withTenant(tenantId, (tx) =>
-          tx.query<{ n: number }>('SELECT invocations AS n FROM usage_daily WHERE tenant_id = $1 AND day = $2', [tenantId, utcDay(now)]),
-        );
-        return row?.n ?? 0;
-      },
-      async agentsRegistered(tenantId) {
-        const [row] = await ctx.db.withTenant(tenantId, (tx) =>
-          tx.query<{ n: number }>('SELECT count(*)::int AS n FROM agents WHERE tenant_id = $1', [tenantId]),
-        );
-        return row?.n ?? 0;
-      },
-    },
+    usage: ingestUsage(ctx.db),
     async routes(app) {
       await eventRoutes(app, deps);
       await ingressTokenRoutes(app, deps);

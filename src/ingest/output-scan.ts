@@ -3,9 +3,19 @@ import type { JobHandler } from '../jobs/jobs.ts';
 import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import { OUT_OF_SCOPE_REASON, type ContentField, type Decision, type Facts, type FieldFindings, type Finding, type PersonaFacts } from '../policy/engine.ts';
-import type { Scanner } from './prepare.ts';
+import type { PreparedInvocation, Scanner } from './prepare.ts';
 import { countByType, needsReview } from './record.ts';
 import { openText } from './sealed-output.ts';
+
+/**
+ * IngestSources.afterInvocation: wakes the job worker when an acknowledged invocation left a tool_output
+ * sealed for its background scan (its job was enqueued in the invocation's transaction).
+ */
+export function wakeOnPendingScan(jobs: { poke(): void }): (tenantId: string, invocationId: number, prepared: PreparedInvocation) => void {
+  return (_tenantId, _invocationId, prepared) => {
+    if (prepared.content.some((c) => c.findings === null)) jobs.poke();
+  };
+}
 
 interface Deps {
   writer: LogWriter;

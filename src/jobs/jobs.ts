@@ -89,13 +89,13 @@ export class JobWorker {
     this.#schedule(0);
   }
 
-  /** Work was just enqueued on this node: look now instead of at the next poll. */
-  poke(): void {
+  /** Work was just enqueued on this node: look now instead of at the next poll. (A bound function: modules are given `jobs.poke`.) */
+  readonly poke = (): void => {
     // A worker that was not started (tests that run jobs by hand) stays idle.
     if (this.#stopped || !this.#started) return;
     if (this.#running) this.#wake = true;
     else this.#schedule(0);
-  }
+  };
 
   /** Runs until no job is due; for tests and shutdown. */
   async drain(): Promise<void> {

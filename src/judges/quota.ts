@@ -1,3 +1,4 @@
+import type { PlanCaps } from '../config/config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 
 // The plan's multi_judge_calls_per_month, counted exactly across nodes: one
@@ -19,6 +20,16 @@ export function secondsToNextMonth(now: Date): number {
 export async function callsUsed(tx: Queryable, tenantId: string, now: Date): Promise<number> {
   const [row] = await tx.query<{ used: number }>('SELECT used FROM judge_usage WHERE tenant_id = $1 AND month = $2', [tenantId, monthOf(now)]);
   return row?.used ?? 0;
+}
+
+/** GET /me's multi_judge_calls_used_this_month; needs only the database, so accounts can be given it (see ingest/usage.ts). */
+export function judgeCallsThisMonth(db: Db): (tenantId: string, now: Date) => Promise<number> {
+  return (tenantId, now) => db.withTenant(tenantId, (tx) => callsUsed(tx, tenantId, now));
+}
+
+/** The month's cap of judge calls in the workspace's plan (0 for an unknown workspace), from the accounts' plan lookup. */
+export function callsCapOf(workspacePlan: (tenantId: string) => Promise<{ caps: PlanCaps } | null>): (tenantId: string) => Promise<number> {
+  return async (tenantId) => (await workspacePlan(tenantId))?.caps.multi_judge_calls_per_month ?? 0;
 }
 
 /** One call of an attempt: which judge, and its number among that judge's calls. */

@@ -7,7 +7,7 @@ import { CheckpointScheduler, checkpointOfSize, latestCheckpoint, originOf, sign
 import { readNodes } from './log-store.ts';
 import { consistencyNeeds, consistencyProof } from './merkle.ts';
 import { LogWriter } from './log-writer.ts';
-import { Pseudonyms } from './pseudonyms.ts';
+import { Pseudonyms, type PseudonymKind } from './pseudonyms.ts';
 import { tileRoutes } from './tile-routes.ts';
 import { formatVerifierKey, keyId, type SignerKey, signerKeyFromSeed, type VerifierKey, verifierKeyFor } from './note.ts';
 
@@ -15,7 +15,8 @@ export interface LedgerModule {
   /** Groups concurrent appends to one workspace's log into one transaction (ingest). */
   writer: LogWriter;
   /** Pseudonyms of agent keys and rogue event types for leaves (format v2), cached. */
-  pseudonyms: Pseudonyms;
+  /** A value's pseudonym in the workspace log, its salt committed before it is returned (cached per node). */
+  pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
   /** Appends entries inside the caller's own transaction (account-side changes). */
   appendInTx(tx: Queryable, tenantId: string, entries: LogEntry[], time: Date): Promise<number[]>;
   origin(tenantId: string): string;
@@ -70,9 +71,10 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<L
     onCommitted: (tenantId) => scheduler.grew(tenantId),
     onBatch: (n) => ctx.metrics.ledgerAppends.observe(n),
   });
+  const pseudonyms = new Pseudonyms(ctx.db);
   const ledger: LedgerModule = {
     writer,
-    pseudonyms: new Pseudonyms(ctx.db),
+    pseudonym: (tenantId, kind, value) => pseudonyms.of(tenantId, kind, value),
     async appendInTx(tx, tenantId, entries, time) {
       const log = await beginAppend(tx, tenantId);
       const indexes = entries.map((e) => log.add(e, time));

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanCaps } from '../config/config.ts';
 import type { AppContext } from '../core/context.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { personaRoutes } from './routes.ts';
 import { countPersonas } from './store.ts';
@@ -24,9 +24,14 @@ export interface PersonasModule {
   routes(app: FastifyInstance): Promise<void>;
 }
 
+/** The number of personas a workspace has (GET /me's personas_used); needs only the database, see ingest/usage.ts. */
+export function personasUsed(db: Db): (tenantId: string) => Promise<number> {
+  return (tenantId) => db.withTenant(tenantId, (tx) => countPersonas(tx, tenantId));
+}
+
 export function createPersonas(deps: PersonasDeps): PersonasModule {
   return {
-    personasUsed: (tenantId) => deps.ctx.readDb.withTenant(tenantId, (tx) => countPersonas(tx, tenantId)),
+    personasUsed: personasUsed(deps.ctx.readDb),
     routes: (app) => personaRoutes(app, deps),
   };
 }

@@ -11,7 +11,7 @@
 
 import type { Db, Queryable } from '../db/db.ts';
 import type { StoredCheckpoint } from '../ledger/checkpoints.ts';
-import type { LedgerModule } from '../ledger/ledger.ts';
+import type { CheckpointWitnessing, LedgerModule } from '../ledger/ledger.ts';
 import { verifyCosignatures, type WitnessConfig } from './cosignature.ts';
 import { formatAddCheckpoint, parseSizeBody } from './protocol.ts';
 
@@ -27,7 +27,8 @@ export interface SubmitterOptions {
 
 export const witnessId = (w: WitnessConfig): string => `${w.key.name}+${w.key.keyId.toString(16).padStart(8, '0')}`;
 
-export class WitnessSubmitter {
+/** Also the ledger's CheckpointWitnessing port: the ledger asks it for cosignatures and tells it of new checkpoints. */
+export class WitnessSubmitter implements CheckpointWitnessing {
   readonly #db: Db;
   readonly #ledger: LedgerModule;
   readonly #witnesses: readonly WitnessConfig[];
@@ -53,6 +54,12 @@ export class WitnessSubmitter {
        ON CONFLICT (tenant_id) DO UPDATE SET seq = witness_queue.seq + 1, due_at = now(), attempts = 0`,
       [tenantId],
     );
+  }
+
+  /** A checkpoint was signed in `tx`: queue the log, and look once that transaction has committed. */
+  async signed(tx: Queryable, tenantId: string): Promise<void> {
+    await this.queue(tx, tenantId);
+    this.poke();
   }
 
   start(): void {
