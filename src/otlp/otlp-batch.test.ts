@@ -182,6 +182,33 @@ eachStore('OTLP exports as set-based batches', (get) => {
     assert.equal((await auditLeaves(t, alice.token)).length, before + 66);
   });
 
+  test('stopped between the two writes (invocations committed, otel_spans not): the exporter\'s retry completes it without a second record', async () => {
+    const t = get();
+    const body = otlpJson(traces(2), 'd1');
+    assert.equal((await post(body)).status, 200);
+    const trace = `d1${hex(1, 30)}`;
+    const before = await listTrace(trace);
+    assert.equal(before.length, 3);
+    // What a process stopping after ingest's commit leaves behind: the invocations without their span rows.
+    await t.testDb.db.query('DELETE FROM otel_spans WHERE tenant_id = $1 AND trace_id = $2', [alice.account.tenant_id, trace]);
+    await t.testDb.db.query('UPDATE invocations SET parent_invocation_id = NULL WHERE tenant_id = $1 AND correlation_id = $2', [alice.account.tenant_id, trace]);
+    const leaves = (await auditLeaves(t, alice.token)).length;
+    assert.equal((await post(body)).status, 200); // the exporter never got an answer, so it sends the export again
+    assert.equal((await auditLeaves(t, alice.token)).length, leaves, 'nothing recorded twice');
+    const after = await listTrace(trace);
+    assert.deepEqual(after.map((i) => i.invocation_id).sort(), before.map((i) => i.invocation_id).sort());
+    const details = await Promise.all(
+      after.map(async (i) => (await t.request({ method: 'GET', url: `/api/v1/invocations/${i.invocation_id}`, token: alice.token })).json() as {
+        invocation_id: number;
+        trace: { parent: { invocation_id: number } | null };
+        otel: { operation: string } | null;
+      }),
+    );
+    assert.ok(details.every((d) => d.otel !== null), 'the span rows are back');
+    const agent = details.find((d) => d.otel!.operation === 'invoke_agent')!;
+    assert.ok(details.filter((d) => d !== agent).every((d) => d.trace.parent?.invocation_id === agent.invocation_id), 'and the tree');
+  });
+
   test("a span's start time is its invocation's time (list, leaf, report and recount); a start after the receipt or before the workspace is not", async () => {
     const t = get();
     t.clock.advance(3 * 3_600_000); // the workspace is three hours old
