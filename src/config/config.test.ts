@@ -36,6 +36,7 @@ describe('loadConfig', () => {
     assert.equal(c.signupLimitPerIp, 20);
     assert.equal(c.signupLimitPerEmail, 5);
     assert.equal(c.signupLimitWindow, 3600);
+    assert.equal(c.idempotencyWaitMs, 30_000);
   });
 
   test('accepts good values', () => {
@@ -58,6 +59,7 @@ describe('loadConfig', () => {
       SIGNUP_LIMIT_PER_IP: '100',
       SIGNUP_LIMIT_PER_EMAIL: '10',
       SIGNUP_LIMIT_WINDOW_SECONDS: '60',
+      IDEMPOTENCY_WAIT_MS: '250',
     });
     assert.equal(c.port, 0);
     assert.equal(c.host, '127.0.0.1');
@@ -75,6 +77,7 @@ describe('loadConfig', () => {
     assert.deepEqual(c.plans.enterprise, DEFAULT_PLANS.enterprise);
     assert.equal(DEFAULT_PLANS.team.agents, 50, 'the defaults were mutated');
     assert.equal(c.signupLimitWindow, 60);
+    assert.equal(c.idempotencyWaitMs, 250);
   });
 
   test('an empty variable counts as unset', () => {
@@ -87,6 +90,11 @@ describe('loadConfig', () => {
 
   test('PORT: a whole number 0-65535', () => {
     for (const v of ['abc', '80.5', '-1', '65536', '1e3', ' 80', '0x50', '８０']) refuses({ PORT: v }, 'PORT');
+  });
+
+  test('IDEMPOTENCY_WAIT_MS: a whole number of milliseconds 0-600000', () => {
+    for (const v of ['-1', '600001', '1.5', 'soon']) refuses({ IDEMPOTENCY_WAIT_MS: v }, 'IDEMPOTENCY_WAIT_MS');
+    assert.equal(loadConfig({ IDEMPOTENCY_WAIT_MS: '0' }).idempotencyWaitMs, 0);
   });
 
   test('URLs: parseable and of the right scheme', () => {

@@ -52,6 +52,11 @@ export interface Config {
   jobLeaseMs: number;
   /** Jobs a worker takes per poll. */
   jobBatch: number;
+  /**
+   * Milliseconds a request waits for another request with its idempotency key
+   * (on this node) to finish before it is answered 409 idempotency_key_in_flight.
+   */
+  idempotencyWaitMs: number;
 }
 
 
@@ -205,5 +210,6 @@ export function loadConfig(env: Env = process.env): Config {
     judgeMaxAttempts: int(env, 'JUDGE_MAX_ATTEMPTS', 3, 1, 10),
     jobLeaseMs: int(env, 'JOB_LEASE_SECONDS', 120, 1, 86_400) * 1000,
     jobBatch: int(env, 'JOB_BATCH', 16, 1, 1000),
+    idempotencyWaitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 30_000, 0, 600_000),
   };
 }

@@ -90,7 +90,7 @@ export function createIngest(sources: IngestSources): IngestModule {
     loadScope: sources.loadScope,
   });
   const knownAgents = new KnownAgents();
-  const deps: IngestDeps = { ...sources, knownAgents, gate, inFlight: new InFlightKeys(), recordSet: recordSet(knownAgents) };
+  const deps: IngestDeps = { ...sources, knownAgents, gate, inFlight: new InFlightKeys(ctx.config.idempotencyWaitMs), recordSet: recordSet(knownAgents) };
   let sweeper: NodeJS.Timeout | undefined;
   return {
     resolve,

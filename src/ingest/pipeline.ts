@@ -49,9 +49,6 @@ export interface Authorized {
   caps: PlanCaps;
 }
 
-/** How long a request waits for another with its idempotency key to finish. */
-const IN_FLIGHT_WAIT_MS = 30_000;
-
 /** How many times a request is decided again when what it read changed meanwhile. */
 const MAX_ATTEMPTS = 5;
 
@@ -334,15 +331,21 @@ function failure(err: unknown): EventResult {
  */
 export class InFlightKeys {
   readonly #keys = new Map<string, Promise<void>>();
+  readonly #waitMs: number;
+
+  /** `waitMs`: how long a request waits for another with its key (IDEMPOTENCY_WAIT_MS). */
+  constructor(waitMs: number) {
+    this.#waitMs = waitMs;
+  }
 
   /**
    * Waits until none of these keys is in flight, then holds them until
-   * release() is called. After `waitMs` of waiting: 409 idempotency_key_in_flight.
+   * release() is called. After the configured wait: 409 idempotency_key_in_flight.
    */
-  async claim(tenantId: string, keys: readonly string[], waitMs = IN_FLIGHT_WAIT_MS): Promise<() => void> {
+  async claim(tenantId: string, keys: readonly string[]): Promise<() => void> {
     if (keys.length === 0) return () => {};
     const ids = [...new Set(keys.map((k) => `${tenantId}\u0000${k}`))];
-    const deadline = Date.now() + waitMs;
+    const deadline = Date.now() + this.#waitMs;
     for (;;) {
       const busy = ids.map((id) => this.#keys.get(id)).filter((p) => p !== undefined);
       if (busy.length === 0) break;
