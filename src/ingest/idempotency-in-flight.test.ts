@@ -83,12 +83,11 @@ eachStore(
       const tenant = a.account.tenant_id;
       const before = await stored(t, tenant);
       const release = await holdLog(t, tenant);
-      let waited;
       let firstDone;
       try {
         const requests = [postKey(t, a.token, 'busy-key', BODY), postKey(t, a.token, 'busy-key', BODY)];
         // The one held on the log cannot answer while the log is held: whichever answers is the one that waited.
-        waited = await Promise.race(requests);
+        const waited = await Promise.race(requests);
         expectProblem(waited, 409, 'idempotency_key_in_flight');
         assert.equal(waited.headers['retry-after'], '1');
         // (The store is not read here: on PGlite the held transaction holds its one connection.)
