@@ -1241,6 +1241,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspace/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workspace settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The company domain the workspace was started from */
+                            domain: string;
+                            /** @description true (the default): a new address at `domain` cannot start a workspace of its own; it is told to ask this workspace's admins for an invitation, and the admins get a mail. false: anyone at the domain may start their own workspace. */
+                            one_workspace_per_domain: boolean;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change workspace settings (admins)
+         * @description Each change is an audit-trail entry (`workspace_settings`).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        one_workspace_per_domain: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The company domain the workspace was started from */
+                            domain: string;
+                            /** @description true (the default): a new address at `domain` cannot start a workspace of its own; it is told to ask this workspace's admins for an invitation, and the admins get a mail. false: anyone at the domain may start their own workspace. */
+                            one_workspace_per_domain: boolean;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/v1/operator/workspaces": {
         parameters: {
             query?: never;
@@ -1434,7 +1572,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1445,13 +1586,17 @@ export interface paths {
                         agent_key: string;
                         /** @default observed */
                         mode?: "observed" | "enforced" | "shadow";
-                        /** @default success */
+                        /**
+                         * @description Stored redacted (PII and secrets as typed placeholders)
+                         * @default success
+                         */
                         outcome?: string;
                         duration_ms?: number;
                         principal_kind?: "user" | "agent";
                         /** @description Defaults to agent_key */
                         principal_id?: string;
                         parent_invocation_id?: number;
+                        /** @description Stored redacted (PII and secrets as typed placeholders) */
                         correlation_id?: string;
                         /** @description Only read with the fallback ingress token */
                         tenant_id?: string;
@@ -1463,8 +1608,9 @@ export interface paths {
                         context?: string;
                         /** @description Scanned before the write; PII is redacted before it is stored */
                         tool_input?: string;
-                        /** @description Stored, then scanned in the background */
+                        /** @description Stored sealed (encrypted), then scanned in the background and stored redacted */
                         tool_output?: string;
+                        /** @description Policy and scopes see it as sent; stored redacted */
                         tool_name?: string;
                     };
                 };
@@ -1578,23 +1724,28 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description `oos_tool` = out-of-scope tool call */
+                        /** @description `oos_tool` = out-of-scope tool call; stored redacted */
                         event_type: string;
                         agent_key: string;
                         actor_agent_key?: string;
-                        /** @description Required when event_type is oos_tool */
+                        /** @description Required when event_type is oos_tool; stored redacted */
                         tool?: string;
                         user_id?: string;
                         /** @description Only read with the fallback ingress token */
                         tenant_id?: string;
+                        /** @description Stored redacted (PII and secrets as typed placeholders) */
                         severity?: string;
+                        /** @description Stored redacted (PII and secrets as typed placeholders) */
                         source?: string;
                     };
                 };
@@ -1611,6 +1762,142 @@ export interface paths {
                             accepted: true;
                             event_type: string;
                             tenant_id: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/agents/events/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record up to 500 events in one request; each gets the answer its single endpoint would give */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        events: {
+                            kind: "invocation" | "rogue";
+                            /** @description Works as an Idempotency-Key for this event */
+                            event_id?: string;
+                            /** @description The body the single endpoint of this kind takes (checked per event) */
+                            event: unknown;
+                        }[];
+                        /** @description Only read with the fallback ingress token: the workspace of every event */
+                        tenant_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                207: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description Position of the event in the request */
+                                index: number;
+                                event_id: string | null;
+                                /** @description What the single endpoint would have answered: 201, or a problem status */
+                                status: number;
+                                invocation_id?: number;
+                                tenant_id?: string;
+                                verdict?: "allow" | "flag_for_review" | "deny";
+                                evidence_id?: number;
+                                pii_count?: number;
+                                /** @enum {boolean} */
+                                accepted?: true;
+                                event_type?: string;
+                                /** @description The problem code, when status is not 201 */
+                                code?: string;
+                                detail?: string;
+                                errors?: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            }[];
                         };
                     };
                 };
@@ -1949,85 +2236,193 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 402: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 413: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
             };
@@ -2045,7 +2440,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The workspace policy document in force */
+        /** The workspace policy document in force (admin, operator, auditor) */
         get: {
             parameters: {
                 query?: never;
@@ -2321,6 +2716,939 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's personas (every role) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            personas: {
+                                /** Format: uuid */
+                                persona_id: string;
+                                /** @description Moves on every change; verdict reasons name it */
+                                version: number;
+                                name: string;
+                                description: string;
+                                allowed_tools: string[] | null;
+                                allowed_pii_types: string[] | null;
+                                overrides: {
+                                    /** @description Stored as the reason when the rule fires */
+                                    id: string;
+                                    description?: string;
+                                    /** @description Every condition given must hold; an empty condition always fires. */
+                                    when: {
+                                        finding_types?: string[];
+                                        finding_categories?: ("pii" | "secret" | "injection")[];
+                                        fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                        min_score?: number;
+                                        agents?: string[];
+                                        tools?: string[];
+                                        modes?: ("observed" | "enforced" | "shadow")[];
+                                        outcomes?: string[];
+                                        principal_kinds?: ("user" | "agent")[];
+                                        principal_ids?: string[];
+                                    };
+                                    verdict: "allow" | "flag_for_review" | "deny";
+                                }[];
+                                rubric: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a persona (admin); 402 plan_limit at the plan's personas_cap
+         * @description Appends a `persona_change` leaf (action `created`) committing to the persona.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The agent's purpose */
+                        description?: string;
+                        /** @description The tools an agent of this persona may call; a call outside is a deny and an oos_tool rogue event. Absent or null: no limit. */
+                        allowed_tools?: string[] | null;
+                        /** @description PII types an agent of this persona may handle; PII of another type is a reason to flag. Absent or null: no limit. */
+                        allowed_pii_types?: string[] | null;
+                        /** @description Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added. */
+                        overrides?: {
+                            /** @description Stored as the reason when the rule fires */
+                            id: string;
+                            description?: string;
+                            /** @description Every condition given must hold; an empty condition always fires. */
+                            when: {
+                                finding_types?: string[];
+                                finding_categories?: ("pii" | "secret" | "injection")[];
+                                fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                min_score?: number;
+                                agents?: string[];
+                                tools?: string[];
+                                modes?: ("observed" | "enforced" | "shadow")[];
+                                outcomes?: string[];
+                                principal_kinds?: ("user" | "agent")[];
+                                principal_ids?: string[];
+                            };
+                            verdict: "allow" | "flag_for_review" | "deny";
+                        }[];
+                        /** @description What judges apply to this persona */
+                        rubric?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            persona_id: string;
+                            /** @description Moves on every change; verdict reasons name it */
+                            version: number;
+                            name: string;
+                            description: string;
+                            allowed_tools: string[] | null;
+                            allowed_pii_types: string[] | null;
+                            overrides: {
+                                /** @description Stored as the reason when the rule fires */
+                                id: string;
+                                description?: string;
+                                /** @description Every condition given must hold; an empty condition always fires. */
+                                when: {
+                                    finding_types?: string[];
+                                    finding_categories?: ("pii" | "secret" | "injection")[];
+                                    fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                    min_score?: number;
+                                    agents?: string[];
+                                    tools?: string[];
+                                    modes?: ("observed" | "enforced" | "shadow")[];
+                                    outcomes?: string[];
+                                    principal_kinds?: ("user" | "agent")[];
+                                    principal_ids?: string[];
+                                };
+                                verdict: "allow" | "flag_for_review" | "deny";
+                            }[];
+                            rubric: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personas/{persona_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One persona (every role) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    persona_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            persona_id: string;
+                            /** @description Moves on every change; verdict reasons name it */
+                            version: number;
+                            name: string;
+                            description: string;
+                            allowed_tools: string[] | null;
+                            allowed_pii_types: string[] | null;
+                            overrides: {
+                                /** @description Stored as the reason when the rule fires */
+                                id: string;
+                                description?: string;
+                                /** @description Every condition given must hold; an empty condition always fires. */
+                                when: {
+                                    finding_types?: string[];
+                                    finding_categories?: ("pii" | "secret" | "injection")[];
+                                    fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                    min_score?: number;
+                                    agents?: string[];
+                                    tools?: string[];
+                                    modes?: ("observed" | "enforced" | "shadow")[];
+                                    outcomes?: string[];
+                                    principal_kinds?: ("user" | "agent")[];
+                                    principal_ids?: string[];
+                                };
+                                verdict: "allow" | "flag_for_review" | "deny";
+                            }[];
+                            rubric: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a persona (admin); its version moves and it decides its agents’ next events
+         * @description Appends a `persona_change` leaf (action `updated`) committing to the new persona.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    persona_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The agent's purpose */
+                        description?: string;
+                        /** @description The tools an agent of this persona may call; a call outside is a deny and an oos_tool rogue event. Absent or null: no limit. */
+                        allowed_tools?: string[] | null;
+                        /** @description PII types an agent of this persona may handle; PII of another type is a reason to flag. Absent or null: no limit. */
+                        allowed_pii_types?: string[] | null;
+                        /** @description Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added. */
+                        overrides?: {
+                            /** @description Stored as the reason when the rule fires */
+                            id: string;
+                            description?: string;
+                            /** @description Every condition given must hold; an empty condition always fires. */
+                            when: {
+                                finding_types?: string[];
+                                finding_categories?: ("pii" | "secret" | "injection")[];
+                                fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                min_score?: number;
+                                agents?: string[];
+                                tools?: string[];
+                                modes?: ("observed" | "enforced" | "shadow")[];
+                                outcomes?: string[];
+                                principal_kinds?: ("user" | "agent")[];
+                                principal_ids?: string[];
+                            };
+                            verdict: "allow" | "flag_for_review" | "deny";
+                        }[];
+                        /** @description What judges apply to this persona */
+                        rubric?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            persona_id: string;
+                            /** @description Moves on every change; verdict reasons name it */
+                            version: number;
+                            name: string;
+                            description: string;
+                            allowed_tools: string[] | null;
+                            allowed_pii_types: string[] | null;
+                            overrides: {
+                                /** @description Stored as the reason when the rule fires */
+                                id: string;
+                                description?: string;
+                                /** @description Every condition given must hold; an empty condition always fires. */
+                                when: {
+                                    finding_types?: string[];
+                                    finding_categories?: ("pii" | "secret" | "injection")[];
+                                    fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                    min_score?: number;
+                                    agents?: string[];
+                                    tools?: string[];
+                                    modes?: ("observed" | "enforced" | "shadow")[];
+                                    outcomes?: string[];
+                                    principal_kinds?: ("user" | "agent")[];
+                                    principal_ids?: string[];
+                                };
+                                verdict: "allow" | "flag_for_review" | "deny";
+                            }[];
+                            rubric: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a persona (admin); its agents are left without one
+         * @description Appends a `persona_change` leaf (action `deleted`).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    persona_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_key}/persona": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Give an agent a persona (admin), or remove it with null; it decides the agent's next events
+         * @description Appends a `persona_assignment` leaf naming the agent by its pseudonym.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    agent_key: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description null removes the persona */
+                        persona_id: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agent_key: string;
+                            persona_id: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/judges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's judge panel (admin, auditor); keys are never returned */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            judges: {
+                                name: string;
+                                base_url: string;
+                                model: string;
+                                api_key_set: boolean;
+                            }[];
+                            quorum: "majority" | "unanimous_to_deny";
+                            auto_resolve: boolean;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the judge panel (admin): 1-5 OpenAI-compatible endpoints; API keys stored encrypted
+         * @description Appends a `judge_panel_change` leaf (judge count, quorum, auto_resolve; no names, URLs or keys).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        judges: {
+                            name: string;
+                            /** @description OpenAI-compatible: POST {base_url}/chat/completions */
+                            base_url: string;
+                            model: string;
+                            /** @description Stored encrypted, never returned; omitted: the key of the judge of that name is kept */
+                            api_key?: string;
+                        }[];
+                        quorum: "majority" | "unanimous_to_deny";
+                        auto_resolve: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            judges: {
+                                name: string;
+                                base_url: string;
+                                model: string;
+                                api_key_set: boolean;
+                            }[];
+                            quorum: "majority" | "unanimous_to_deny";
+                            auto_resolve: boolean;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invocations/{invocation_id}/judge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the judge panel about an invocation (admin, operator): 202 with the pending judgement
+         * @description Runs in the background; GET /api/v1/invocations/{invocation_id} shows the `judgement` when done. Every call to a judge counts against the plan's multi_judge_calls_cap for the calendar month (UTC). 402 plan_limit: the plan includes no judge calls; 404: no such invocation in this workspace; 409: no panel is configured, or a judgement of this invocation is pending; 429 quota_exceeded: the month's calls are used (Retry-After: seconds to the next month).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    invocation_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invocation_id: number;
+                            /** @description The judge panel's latest review of the invocation */
+                            judgement: {
+                                /** @description pending: queued or running; done: the panel answered; quota_exhausted: the month's multi_judge_calls_cap was reached (no call, or not every judge could be asked); failed: it could not run (e.g. the judges' keys no longer open) */
+                                status: "pending" | "done" | "quota_exhausted" | "failed";
+                                /** @description The panel's decision under its quorum; null until done */
+                                decision: ("allow" | "deny" | "uncertain") | null;
+                                /** @description Every judge answered, all alike */
+                                unanimous: boolean | null;
+                                /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
+                                attempt: number | null;
+                                /** @description flag: the verdict flag_for_review escalated it; on_demand: POST …/judge */
+                                trigger: "flag" | "on_demand";
+                                /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
+                                auto_resolved: boolean;
+                                judges: {
+                                    name: string;
+                                    /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
+                                    verdict: ("allow" | "deny" | "uncertain") | "abstained";
+                                    /** @description null for viewers (it is written from the stored content) */
+                                    rationale: string | null;
+                                    rubric_points: string[];
+                                }[];
+                                /** @description The judge_verdict entry in the audit trail */
+                                evidence_id: number | null;
+                                requested_at: string | null;
+                                finished_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2899,7 +4227,10 @@ export interface paths {
                 };
             };
         };
-        /** Make this workspace log public (tiles and checkpoint readable by anyone) or private again */
+        /**
+         * Make this workspace log public (tiles and checkpoint readable by anyone) or private again
+         * @description A change appends a `tlog_visibility` entry ({public, by_account_id}) to the audit trail.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -3421,6 +4752,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invocations/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invocations per hour or day by verdict, for a time range
+         * @description Buckets start at `since` and step by the bucket; empty buckets are zeros. At most 168 hourly or 93 daily buckets per call.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Start of the first bucket (inclusive) */
+                    since: string;
+                    /** @description End of the range (exclusive) */
+                    until: string;
+                    bucket: "hour" | "day";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            bucket: "hour" | "day";
+                            buckets: {
+                                /** Format: date-time */
+                                start: string;
+                                allow: number;
+                                flag_for_review: number;
+                                deny: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invocations/{invocation_id}": {
         parameters: {
             query?: never;
@@ -3486,12 +4898,41 @@ export interface paths {
                                 note?: string | null;
                                 /** @description The note was deleted by retention or an erasure */
                                 note_erased?: boolean;
-                                /** Format: uuid */
-                                decided_by: string;
+                                /** @description The account that decided; null when the judge panel did */
+                                decided_by: string | null;
+                                /** @description The judge panel resolved it on its own (unanimous, with the workspace's auto_resolve on) */
+                                decided_by_panel: boolean;
                                 /** Format: date-time */
                                 decided_at: string;
                                 /** @description The review entry in the audit trail */
                                 evidence_id: number;
+                            } | null;
+                            /** @description null: never sent to the judge panel */
+                            judgement: {
+                                /** @description pending: queued or running; done: the panel answered; quota_exhausted: the month's multi_judge_calls_cap was reached (no call, or not every judge could be asked); failed: it could not run (e.g. the judges' keys no longer open) */
+                                status: "pending" | "done" | "quota_exhausted" | "failed";
+                                /** @description The panel's decision under its quorum; null until done */
+                                decision: ("allow" | "deny" | "uncertain") | null;
+                                /** @description Every judge answered, all alike */
+                                unanimous: boolean | null;
+                                /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
+                                attempt: number | null;
+                                /** @description flag: the verdict flag_for_review escalated it; on_demand: POST …/judge */
+                                trigger: "flag" | "on_demand";
+                                /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
+                                auto_resolved: boolean;
+                                judges: {
+                                    name: string;
+                                    /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
+                                    verdict: ("allow" | "deny" | "uncertain") | "abstained";
+                                    /** @description null for viewers (it is written from the stored content) */
+                                    rationale: string | null;
+                                    rubric_points: string[];
+                                }[];
+                                /** @description The judge_verdict entry in the audit trail */
+                                evidence_id: number | null;
+                                requested_at: string | null;
+                                finished_at: string | null;
                             } | null;
                             /** @description Finding types and counts per stored field (every role) */
                             finding_counts: {
@@ -3971,12 +5412,41 @@ export interface paths {
                                     note?: string | null;
                                     /** @description The note was deleted by retention or an erasure */
                                     note_erased?: boolean;
-                                    /** Format: uuid */
-                                    decided_by: string;
+                                    /** @description The account that decided; null when the judge panel did */
+                                    decided_by: string | null;
+                                    /** @description The judge panel resolved it on its own (unanimous, with the workspace's auto_resolve on) */
+                                    decided_by_panel: boolean;
                                     /** Format: date-time */
                                     decided_at: string;
                                     /** @description The review entry in the audit trail */
                                     evidence_id: number;
+                                } | null;
+                                /** @description null: never sent to the judge panel */
+                                judgement: {
+                                    /** @description pending: queued or running; done: the panel answered; quota_exhausted: the month's multi_judge_calls_cap was reached (no call, or not every judge could be asked); failed: it could not run (e.g. the judges' keys no longer open) */
+                                    status: "pending" | "done" | "quota_exhausted" | "failed";
+                                    /** @description The panel's decision under its quorum; null until done */
+                                    decision: ("allow" | "deny" | "uncertain") | null;
+                                    /** @description Every judge answered, all alike */
+                                    unanimous: boolean | null;
+                                    /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
+                                    attempt: number | null;
+                                    /** @description flag: the verdict flag_for_review escalated it; on_demand: POST …/judge */
+                                    trigger: "flag" | "on_demand";
+                                    /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
+                                    auto_resolved: boolean;
+                                    judges: {
+                                        name: string;
+                                        /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
+                                        verdict: ("allow" | "deny" | "uncertain") | "abstained";
+                                        /** @description null for viewers (it is written from the stored content) */
+                                        rationale: string | null;
+                                        rubric_points: string[];
+                                    }[];
+                                    /** @description The judge_verdict entry in the audit trail */
+                                    evidence_id: number | null;
+                                    requested_at: string | null;
+                                    finished_at: string | null;
                                 } | null;
                             }[];
                             next_cursor: string | null;
@@ -4117,7 +5587,7 @@ export interface paths {
         put?: never;
         /**
          * Approve or reject a pending invocation, with a note
-         * @description Appends a `review` entry to the audit trail in the same transaction: {kind, invocation_id, decision, note: salted commitment, by_account_id}. The note is stored, not put in the log. 404: no such invocation in this workspace; 409: not pending.
+         * @description Appends a `review` entry to the audit trail in the same transaction: {kind, invocation_id, decision, note: salted commitment, by_account_id}. The note is scanned and stored redacted like content (PII and secrets replaced by typed placeholders), never put in the log; the response shows it as stored. 404: no such invocation in this workspace; 409: not pending.
          */
         post: {
             parameters: {
@@ -4133,7 +5603,7 @@ export interface paths {
                     "application/json": {
                         decision: "approve" | "reject";
                         /**
-                         * @description Up to 2,000 characters; may be empty
+                         * @description Up to 2,000 characters; may be empty. Stored redacted like content (PII and secrets as typed placeholders)
                          * @default
                          */
                         note?: string;
