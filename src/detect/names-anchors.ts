@@ -49,7 +49,8 @@ export function atSpace(t: Uint16Array, lo: string, i: number, c: Candidates): v
     if (prev < 128 && ASCII_CLASS[prev] !== 0 ? isAsciiDigit(prev) || (ASCII_CLASS[prev]! <= C_UPPER && i >= 2 && isAsciiDigit(t[i - 2]!)) : (prev === 0x17f || prev === 0x212a) && i >= 2 && isAsciiDigit(t[i - 2]!)) {
       numberLedAt(t, i, c.numberLed);
     }
-    if (i >= 2) {
+    // place cues are followed by a capital (PLACE_CUE_RE, STRONG_PLACE_RE): most spaces before a lower-case word end here
+    if (i >= 2 && ASCII_CLASS[next] !== C_LOWER) {
       const key = pairKey(keyAt(t, lo, i - 1), keyAt(t, lo, i - 2));
       const kinds = WORD_ENDS.kinds[key]!;
       if ((kinds & (E_STRONG_PLACE | E_PLACE)) !== 0) placeCuesBefore(t, lo, i, key, c);
