@@ -78,7 +78,9 @@ export const COMMON_WORDS = new Set(
     "friday saturday january february july september october november december please thanks hello hi dear regards best kind team customer client user admin support service " +
     "account card bank money order number phone email address name date time status info data note notes help call contact new old good great nice happy well done very yes ok " +
     "tool result results error message file path id type value key field table row column page web site home office work job title company inc ltd llc gmbh corp group " +
-    "unit box apt suite floor building house city state country zip code postal post mail first last middle full given family"
+    "unit box apt suite floor building house city state country zip code postal post mail first last middle full given family " +
+    // institutions and documents: capitalised in titles, never a person ("Social Security", "Marine Park Authority Annual Report")
+    "social security authority annual report department ministry council committee board agency university school hospital museum station"
   ).split(/\s+/),
 );
 

@@ -48,7 +48,7 @@ export const WORD_STARTS = (() => {
     for (const k of seconds) addLiteral(table, pairKey(keyUnit(w.charCodeAt(0)), k), w, kind);
   };
   const cues =
-    "my name|name|called|call me|i am|i'm|this is|signed|regards|sincerely|dear|hi|hello|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn|c/o|last|first|full|sur|given|family|ship|send|deliver|mail|forward|address|write|schicken|senden|liefern|envoyer|envoyez|enviar|envíe|envie|spedire".split(
+    "my name|name|called|call me|i am|i'm|this is|signed|regards|sincerely|dear|hi|hello|according to|laut|selon|según|segundo|secondo|volgens|grüßen|grüssen|cordialement|saludos|atenciosamente|cordiali saluti|groet|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn|c/o|last|first|full|sur|given|family|ship|send|deliver|mail|forward|address|write|schicken|senden|liefern|envoyer|envoyez|enviar|envíe|envie|spedire".split(
       "|",
     );
   // (a cue that starts with another one adds no start)

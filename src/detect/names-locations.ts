@@ -5,7 +5,7 @@ import { isAsciiDigit, isAsciiUpper, isJsSpace } from "./chars.ts";
 import { ADDRESS_CUE_AT, AT_STREET_AT, CONT_STREET_AT, COUNTRY_RE, EN_STREET_AT, extendBlock, MIL_AT, NUM_LED_AT, NUM_PREFIX_STREET_AT, PLACE_CUE_AT, postcodeTownBefore, STREET_ANCHORS, STREET_BEFORE_ZIP_AT, STREET_WORDS, STRONG_PLACE_AT, SUFFIX_NUM_AT, TIME_WORD, ZIP_CITY_AT } from "./names-address-rules.ts";
 import { scanCandidates } from "./names-candidates.ts";
 import { keyValuesAt } from "./names-key-value.ts";
-import { listContinuations, openPlace } from "./names-place-cues.ts";
+import { hasPlaceWord, listContinuations, openPlace } from "./names-place-cues.ts";
 import { COMMON_WORDS, loadDicts, norm } from "./names-lexicon.ts";
 import { dedupe } from "./names-spans.ts";
 import { execAt } from "./names-sticky.ts";
@@ -83,7 +83,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     if (d.countries.has(n) || d.places.has(n)) push("LOCATION", vs, vs + v.length, 0.75);
     else if (/university of $/i.test(cue)) push("LOCATION", vs, vs + v.length, 0.6);
     // below a person's usual score, so that a name after "to" stays a PERSON where the person rules see one
-    else if (openPlace(text, cue, m.index, v, vs + v.length)) push("LOCATION", vs, vs + v.length, 0.55);
+    else if (openPlace(text, cue, m.index, v, vs + v.length)) push("LOCATION", vs, vs + v.length, hasPlaceWord(v) ? 0.7 : 0.55);
   });
   // country names anywhere (bounded word sequences); countries are few and distinctive
   const country = (v: string, at: number) => {

@@ -11,7 +11,9 @@ export const HONORIFIC_WORDS = "mrs|mr|ms|miss|mx|dr|prof|sir|madam|herr|frau|sr
 /** Cues after which a single unknown capitalised word is still a name ("my name is Tadzio", "my kid Tadzio"). */
 export const STRONG_CUE = /(?:name is|call me|me llamo|mi nombre es|ich heiße|mein name ist|je m'appelle|kid|son|daughter|wife|husband|(?:last|first|full|sur|given|family)\s?name\??:?)\s*$/iu;
 const NAME_CUE_WORDS =
-  "my name is|name is|names? ?:|called|call me|i am|i'm|this is|signed,?|regards,?|sincerely,?|dear|hi|hello|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn:?|c\\/o|(?:last|first|full|sur|given|family) ?name\\??:?|" +
+  "my name is|name is|names? ?:|called|call me|i am|i'm|this is|signed,?|regards,?|sincerely,?|dear|hi|hello|" +
+  // reported speech and sign-offs in the set's languages: "according to X", "laut X", "selon X", "Mit freundlichen Grüßen\nX"
+  "according to|laut|selon|según|segundo|secondo|volgens|grüßen,?|grüssen,?|cordialement,?|saludos,?|atenciosamente,?|cordiali saluti,?|groet,?|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn:?|c\\/o|(?:last|first|full|sur|given|family) ?name\\??:?|" +
   // an addressee: "ship the replacement unit to", "schicken Sie die Rechnung an", "envoyez le colis à"
   "(?:ship|send|deliver|mail|forward|address(?:ed)?|write|schicken|senden|liefern|envoyer|envoyez|enviar|envíe|envie|spedire)\\b[^.\\n:;]{0,40}?\\b(?:to|an|à|a)";
 const KEY_CUE_WORDS =

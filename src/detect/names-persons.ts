@@ -3,6 +3,7 @@
 
 import { scanCandidates } from "./names-candidates.ts";
 import { COMMON_WORDS, loadDicts, norm, PARTICLES } from "./names-lexicon.ts";
+import { signOffNextLines } from "./names-sign-offs.ts";
 import { blockFirstLines, CAP_SEQ_AT, CUE_SCAN_AT, HONORIFIC_AFTER_RE, isNameLike, isNameToken, lineEnd, mayStartHonorific, readNameTokens, STRONG_CUE } from "./names-person-rules.ts";
 import { occupied } from "./names-spans.ts";
 import { execAt } from "./names-sticky.ts";
@@ -65,6 +66,19 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
       const s = ls + text.slice(ls, le).indexOf(parts[0]!);
       out.push({ type: "PERSON", start: s, end: s + line.length, score: 0.7 });
     }
+  }
+  // (a'') the line after a sign-off ("Best regards,", "Mit freundlichen Grüßen", "Cordialement,"): a name
+  // there needs no dictionary, the sign-off says what follows
+  for (const ls of signOffNextLines(text)) {
+    const le = lineEnd(text, ls);
+    if (le - ls > 48 || occupied(out, ls, le)) continue;
+    const line = text.slice(ls, le).trim();
+    const parts = line.split(/\s+/);
+    if (parts.length < 2 || parts.length > 4) continue;
+    if (!parts.every((p) => /^\p{Lu}[\p{L}'’-]*\.?$/u.test(p) || PARTICLES.has(norm(p)))) continue;
+    if (COMMON_WORDS.has(norm(parts[0]!)) || COMMON_WORDS.has(norm(parts[parts.length - 1]!))) continue;
+    const s = ls + text.slice(ls, le).indexOf(parts[0]!);
+    out.push({ type: "PERSON", start: s, end: s + line.length, score: 0.7 });
   }
   // (b) dictionary-driven capitalised sequences: First [Middle] Last
   const cueSpans = [...out];

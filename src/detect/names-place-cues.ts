@@ -65,6 +65,12 @@ export function nameLooksLikePlace(value: string): boolean {
   return true;
 }
 
+/** Does a word of `v` say place ("Lake Sebu", "Santa Cruz", "Port Lincoln")? Then the place outranks a person read there. */
+export function hasPlaceWord(v: string): boolean {
+  for (const w of v.split(" ")) if (PLACE_WORDS.has(norm(w))) return true;
+  return false;
+}
+
 /** Is the word before the cue a person's name ("Jan" in "Jan de Vries"; not "Oficina" in "Oficina de Lima")? */
 function nameBefore(text: string, cueStart: number): boolean {
   let i = cueStart - 1;
