@@ -19,8 +19,12 @@ export interface Db extends Queryable {
    * A transaction scoped to one workspace: it switches to the row-level-security
    * role and sets `app.tenant_id`, so a query that forgets its tenant filter
    * still cannot see or write another workspace's rows (defence in depth).
+   * `opening`: a statement without parameters to run first inside it, whose
+   * rows fn gets as `opened` — on PostgreSQL in the same round trip as BEGIN
+   * and the scope (a hot path saves two round trips). An implementation that
+   * cannot run it passes `opened` undefined, and the caller runs it itself.
    */
-  withTenant<T>(tenantId: string, fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  withTenant<T>(tenantId: string, fn: (tx: Queryable, opened?: Row[]) => Promise<T>, opening?: string): Promise<T>;
   /** A read-only tenant-scoped transaction on one consistent snapshot (REPEATABLE READ), for reports. */
   snapshot<T>(tenantId: string, fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Throws when the database cannot answer. */
@@ -38,6 +42,19 @@ export interface Db extends Queryable {
 export const TENANT_ROLE = 'agent_ledger_tenant';
 
 export const TENANT_SCOPE_SQL = `SELECT set_config('role', '${TENANT_ROLE}', true), set_config('app.tenant_id', $1, true)`;
+
+/** A workspace id: the only form in which one is ever written into SQL text instead of a parameter. */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * TENANT_SCOPE_SQL with the workspace id written in, for a round trip without
+ * parameters (several statements in one simple query); undefined unless the
+ * id is a UUID, so nothing but hex digits and dashes ever reaches the text.
+ */
+export function tenantScopeLiteral(tenantId: string): string | undefined {
+  if (!UUID_RE.test(tenantId)) return undefined;
+  return `SELECT set_config('role', '${TENANT_ROLE}', true), set_config('app.tenant_id', '${tenantId}', true)`;
+}
 
 export function pgErrorCode(err: unknown): string | undefined {
   if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code;

@@ -22,10 +22,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     kind: 'pglite',
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    withTenant: (tenantId, fn) =>
+    withTenant: (tenantId, fn, opening) =>
       pg.transaction(async (tx) => {
         await tx.query(TENANT_SCOPE_SQL, [tenantId]);
-        return fn(wrap(tx));
+        return fn(wrap(tx), opening ? (await tx.query<Row>(opening)).rows : undefined);
       }),
     // One connection, one transaction at a time: every transaction already sees one snapshot.
     snapshot: (tenantId, fn) => db.withTenant(tenantId, fn),

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Db, type Queryable, type Row, TENANT_SCOPE_SQL } from './db.ts';
+import { type Db, type Queryable, type Row, TENANT_SCOPE_SQL, tenantScopeLiteral } from './db.ts';
 
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -27,7 +27,12 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   const run = async <R extends Row>(c: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
     (await c.query<R>(sql, params ? [...params] : undefined)).rows;
 
-  async function transaction<T>(scope: string | null, fn: (tx: Queryable) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+  async function transaction<T>(
+    scope: string | null,
+    fn: (tx: Queryable, opened?: Row[]) => Promise<T>,
+    begin = 'BEGIN',
+    opening?: string,
+  ): Promise<T> {
     const client = await pool.connect();
     let broken = false;
     // The pool listens for errors of idle clients only: without a listener, a
@@ -38,14 +43,28 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     };
     client.on('error', onLost);
     try {
-      await client.query(begin);
-      if (scope) await client.query(TENANT_SCOPE_SQL, [scope]);
-      const result = await fn({
-        query: (sql, params) => run(client, sql, params),
-        exec: async (sql) => {
-          await client.query(sql);
+      let opened: Row[] | undefined;
+      const literal = scope ? tenantScopeLiteral(scope) : undefined;
+      if (literal) {
+        // One round trip: BEGIN, the scope and the opening statement as one
+        // simple query (each statement still gets its own snapshot, so the
+        // opening one may wait for a lock and then read what was committed).
+        const results = (await client.query(opening ? `${begin}; ${literal}; ${opening}` : `${begin}; ${literal}`)) as unknown as pg.QueryResult[];
+        if (opening) opened = results.at(-1)!.rows as Row[];
+      } else {
+        await client.query(begin);
+        if (scope) await client.query(TENANT_SCOPE_SQL, [scope]);
+        if (opening) opened = (await client.query(opening)).rows as Row[];
+      }
+      const result = await fn(
+        {
+          query: (sql, params) => run(client, sql, params),
+          exec: async (sql) => {
+            await client.query(sql);
+          },
         },
-      });
+        opened,
+      );
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -68,7 +87,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       await pool.query(sql);
     },
     transaction: (fn) => transaction(null, fn),
-    withTenant: (tenantId, fn) => transaction(tenantId, fn),
+    withTenant: (tenantId, fn, opening) => transaction(tenantId, fn, 'BEGIN', opening),
     snapshot: (tenantId, fn) => transaction(tenantId, fn, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
     async ping() {
       await pool.query('SELECT 1');

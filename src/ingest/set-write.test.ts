@@ -19,7 +19,7 @@ import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
 import { scanContent, type PreparedInvocation } from './prepare.ts';
 import { KnownAgents, type RecordItem, recordSet } from './record.ts';
 
-/** The database, counting the statements sent inside tenant transactions. */
+/** The database, counting the statements sent inside tenant transactions (an opening statement counts as one). */
 function counting(db: Db): { db: Db; statements: string[] } {
   const statements: string[] = [];
   const wrap = (tx: Queryable): Queryable => ({
@@ -29,7 +29,16 @@ function counting(db: Db): { db: Db; statements: string[] } {
     },
     exec: (sql) => tx.exec(sql),
   });
-  return { db: { ...db, withTenant: (tenantId, fn) => db.withTenant(tenantId, (tx) => fn(wrap(tx))) }, statements };
+  return {
+    db: {
+      ...db,
+      withTenant: (tenantId, fn, opening) => {
+        if (opening) statements.push(opening.trim().split(/\s+/).slice(0, 3).join(' '));
+        return db.withTenant(tenantId, (tx, opened) => fn(wrap(tx), opened), opening);
+      },
+    },
+    statements,
+  };
 }
 
 const caps = { agents: 10_000, invocations_per_day: 1_000_000 } as PlanCaps;

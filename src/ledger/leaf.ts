@@ -36,7 +36,10 @@ export class LeafEncodingError extends Error {
  */
 export function encodeLeaf(entry: Readonly<Record<string, unknown>>): string {
   if (!isPlainObject(entry)) throw new LeafEncodingError('', 'must be a plain object');
-  checkJson(entry, '', new Set());
+  // The same checks twice over: fast without paths, and only when that finds
+  // a problem again with the paths that name it (building a JSON pointer for
+  // every value cost more than the rest of the leaf on the ingest path).
+  if (!isJson(entry, new Set())) checkJson(entry, '', new Set());
   const text = canonicalize(entry);
   if (text === undefined) throw new LeafEncodingError('', 'has no JSON form');
   return text;
@@ -48,8 +51,20 @@ export function leafHashOf(leaf: string): Uint8Array {
   return leafHash(utf8(leaf));
 }
 
+/** Random bytes fetched a page at a time: one call into the CSPRNG serves 128 salts. */
+const SALT_POOL = SALT_SIZE * 128;
+let pool = Buffer.alloc(0);
+let used = 0;
+
 export function newSalt(): Uint8Array {
-  return randomBytes(SALT_SIZE);
+  if (used + SALT_SIZE > pool.length) {
+    // A new page each time, never a refill: salts handed out are views into theirs.
+    pool = randomBytes(SALT_POOL);
+    used = 0;
+  }
+  const salt = pool.subarray(used, used + SALT_SIZE);
+  used += SALT_SIZE;
+  return salt;
 }
 
 /** "sha256:" + base64(SHA-256(salt ‖ UTF-8 text)): commits to a text without revealing it. */
@@ -59,6 +74,38 @@ export function commitment(salt: Uint8Array, text: string): string {
   // UTF-8 encoding would replace a lone surrogate with U+FFFD, committing to other text.
   if (!text.isWellFormed()) throw new RangeError('text is not valid Unicode');
   return `sha256:${encodeBase64(createHash('sha256').update(salt).update(utf8(text)).digest())}`;
+}
+
+/** checkJson's verdict without its paths. */
+function isJson(value: unknown, ancestors: Set<object>): boolean {
+  switch (typeof value) {
+    case 'boolean':
+      return true;
+    case 'string':
+      return value.isWellFormed();
+    case 'number':
+      return Number.isFinite(value);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (ancestors.has(value)) return false;
+  ancestors.add(value);
+  if (Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype) {
+    for (let i = 0; i < value.length; i++) if (!(i in value) || !isJson(value[i], ancestors)) return false;
+  } else if (isPlainObject(value)) {
+    if (Object.getOwnPropertySymbols(value).length > 0) return false;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      if (!key.isWellFormed() || !isJson(value[key], ancestors)) return false;
+    }
+  } else {
+    return false;
+  }
+  ancestors.delete(value);
+  return true;
 }
 
 function checkJson(value: unknown, path: string, ancestors: Set<object>): void {

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import { type Queryable, type Row, UUID_RE } from '../db/db.ts';
 import { emptyRoot, type NodeId, type StoredNode } from './merkle.ts';
 
 // The SQL of the log tables. Every function takes the caller's transaction,
@@ -27,6 +27,25 @@ export async function lockHead(tx: Queryable, tenantId: string): Promise<Head> {
     [tenantId, Buffer.from(emptyRoot())],
   );
   return { size: row!.size, root: new Uint8Array(row!.root) };
+}
+
+/**
+ * lockHead as one statement without parameters, for Db.withTenant's opening
+ * statement (the head locked in the round trip that opens the transaction);
+ * undefined when the workspace id is not a UUID (then call lockHead).
+ */
+export function lockHeadSql(tenantId: string): string | undefined {
+  if (!UUID_RE.test(tenantId)) return undefined;
+  return `INSERT INTO log_heads (tenant_id, size, root) VALUES ('${tenantId}', 0, '\\x${Buffer.from(emptyRoot()).toString('hex')}'::bytea)
+     ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id
+     RETURNING size, root`;
+}
+
+/** The head lockHeadSql's row holds. */
+export function headOf(rows: readonly Row[]): Head {
+  const row = rows[0] as { size: number | string; root: Uint8Array } | undefined;
+  if (!row) throw new Error('the head lock returned no row');
+  return { size: Number(row.size), root: new Uint8Array(row.root) };
 }
 
 export async function readHead(db: Queryable, tenantId: string): Promise<Head> {

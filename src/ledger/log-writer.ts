@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/db.ts';
 import { OpenAppend } from './append.ts';
-import { type Head, lockHead } from './log-store.ts';
+import { type Head, headOf, lockHead, lockHeadSql } from './log-store.ts';
 import type { StoredNode } from './merkle.ts';
 
 /** Work that records something and adds its leaves, run inside the shared transaction. */
@@ -53,9 +53,25 @@ export interface LogWriterOptions {
 }
 
 /**
+ * A workspace's queue on this node. At most one transaction waits for the
+ * head lock at a time; it takes the queue only once it holds the lock.
+ */
+interface Lane {
+  queue: Pending[];
+  /** A transaction is open and waiting for the head lock (or about to open). */
+  waiting: boolean;
+  /** Transactions of this lane not yet settled (with their retries). */
+  open: number;
+  /** Resolves when the last transaction that took work has ended (its edge kept). */
+  lastEnded: Promise<void>;
+}
+
+/**
  * Groups concurrent appends to one workspace into one transaction. While a
- * batch commits, new jobs queue; the next batch takes them all. Across nodes
- * the head's row lock orders the batches, so the log stays gap-free and each
+ * batch writes, the next transaction is already open and waiting for the
+ * head's row lock (BEGIN, scope and lock cost nothing on the critical path);
+ * once it has the lock it takes every job queued meanwhile. Across nodes the
+ * head's row lock orders the batches, so the log stays gap-free and each
  * job's leaves are durable exactly when its transaction commits.
  *
  * The right edge of each workspace's tree is kept after a commit: complete
@@ -66,7 +82,7 @@ export class LogWriter {
   readonly #db: Db;
   readonly #maxBatch: number;
   readonly #opts: LogWriterOptions;
-  readonly #queues = new Map<string, Pending[]>();
+  readonly #lanes = new Map<string, Lane>();
   readonly #edges = new Map<string, { size: number; edge: StoredNode[] }>();
 
   constructor(db: Db, opts: LogWriterOptions = {}) {
@@ -101,90 +117,156 @@ export class LogWriter {
   }
 
   #enqueue(tenantId: string, pending: Pending): void {
-    const queue = this.#queues.get(tenantId);
-    if (queue) {
-      queue.push(pending);
+    let lane = this.#lanes.get(tenantId);
+    if (!lane) {
+      lane = { queue: [], waiting: false, open: 0, lastEnded: Promise.resolve() };
+      this.#lanes.set(tenantId, lane);
+    }
+    lane.queue.push(pending);
+    this.#pump(tenantId, lane);
+  }
+
+  /** Opens a transaction to wait for the lock when work is queued and none is waiting. */
+  #pump(tenantId: string, lane: Lane): void {
+    if (lane.waiting || lane.queue.length === 0) return;
+    lane.waiting = true;
+    lane.open++;
+    // Start on the next turn so requests arriving together share the first batch.
+    setImmediate(() => void this.#drain(tenantId, lane).finally(() => this.#closed(tenantId, lane)));
+  }
+
+  #closed(tenantId: string, lane: Lane): void {
+    lane.open--;
+    if (lane.open === 0 && !lane.waiting && lane.queue.length === 0 && this.#lanes.get(tenantId) === lane) this.#lanes.delete(tenantId);
+    else this.#pump(tenantId, lane);
+  }
+
+  /** One transaction that takes the lane's queue once it holds the lock; then retries of what failed in it. */
+  async #drain(tenantId: string, lane: Lane): Promise<void> {
+    let units: Unit[] | undefined;
+    let ended!: () => void;
+    const end = new Promise<void>((r) => (ended = r));
+    const take = async (): Promise<Unit[]> => {
+      // Holding the lock: every transaction that held it before has ended in
+      // the database. Let the last one of this node finish here too (it keeps
+      // the tree's edge this one needs); then the next may open and wait.
+      const previous = lane.lastEnded;
+      lane.lastEnded = end;
+      lane.waiting = false;
+      units = toUnits(lane.queue.splice(0, this.#maxBatch));
+      this.#pump(tenantId, lane);
+      await previous;
+      return units;
+    };
+    let first: unknown[] | undefined;
+    let error: unknown;
+    try {
+      first = await this.#run(tenantId, take);
+    } catch (err) {
+      error = err;
+    } finally {
+      if (units === undefined) {
+        // Failed before it held the lock (BEGIN, a lost connection): what it
+        // would have taken is refused, as a failed BEGIN always refused its batch.
+        lane.waiting = false;
+        units = toUnits(lane.queue.splice(0, this.#maxBatch));
+      }
+      ended();
+    }
+    if (first) {
+      units.forEach((u, i) => settle(u, first[i]));
       return;
     }
-    this.#queues.set(tenantId, [pending]);
-    // Start on the next turn so requests arriving together share the first batch.
-    setImmediate(() => void this.#drain(tenantId));
+    await this.#recover(tenantId, units, error);
   }
 
-  async #drain(tenantId: string): Promise<void> {
-    const queue = this.#queues.get(tenantId)!;
-    while (queue.length > 0) {
-      let units = toUnits(queue.splice(0, this.#maxBatch));
-      while (units.length > 0) {
-        try {
-          const results = await this.#run(tenantId, units);
-          units.forEach((u, i) => settle(u, results[i]));
-          units = [];
-        } catch (err) {
-          if (err instanceof JobFailure) {
-            // That unit failed and the transaction rolled back. A single job
-            // or item alone is refused; a set of several runs again item by
-            // item, so only the item that fails is refused; the rest run again.
-            const u = units[err.index]!;
-            const rest = units.filter((_, i) => i !== err.index);
-            if (u.kind === 'set' && u.parts.length > 1) {
-              units = [...rest, ...u.parts.map((part) => ({ kind: 'set' as const, set: u.set, parts: [part], alone: true }))];
-            } else {
-              fail(u, err.cause);
-              units = rest;
-            }
-          } else if (err instanceof BeforeCommitFailure && (units.length > 1 || (units[0]?.kind === 'set' && units[0].parts.length > 1))) {
-            // Failed before COMMIT was sent (a lost connection, say): nothing
-            // was stored, so each request can run again on its own without
-            // recording twice, and one bad connection fails one request.
-            for (const u of splitByRequest(units)) {
-              try {
-                const [r] = await this.#run(tenantId, [u]);
-                settle(u, r);
-              } catch (e) {
-                fail(u, e instanceof JobFailure || e instanceof BeforeCommitFailure ? e.cause : e);
-              }
-            }
-            units = [];
-          } else {
-            // Failed at BEGIN or COMMIT: a failed COMMIT may still have stored
-            // everything, and retrying could record twice. Refuse them all.
-            const cause = err instanceof BeforeCommitFailure ? err.cause : err;
-            for (const u of units) fail(u, cause);
-            units = [];
+  /** After a failed batch: what can run again runs again (alone), the rest is refused. */
+  async #recover(tenantId: string, failed: Unit[], firstError: unknown): Promise<void> {
+    let units = failed;
+    let err: unknown = firstError;
+    for (;;) {
+      if (units.length === 0) return;
+      if (err instanceof JobFailure) {
+        // That unit failed and the transaction rolled back. A single job
+        // or item alone is refused; a set of several runs again item by
+        // item, so only the item that fails is refused; the rest run again.
+        const index = err.index;
+        const u = units[index]!;
+        const rest = units.filter((_, i) => i !== index);
+        if (u.kind === 'set' && u.parts.length > 1) {
+          units = [...rest, ...u.parts.map((part) => ({ kind: 'set' as const, set: u.set, parts: [part], alone: true }))];
+        } else {
+          fail(u, err.cause);
+          units = rest;
+        }
+      } else if (err instanceof BeforeCommitFailure && (units.length > 1 || (units[0]?.kind === 'set' && units[0].parts.length > 1))) {
+        // Failed before COMMIT was sent (a lost connection, say): nothing
+        // was stored, so each request can run again on its own without
+        // recording twice, and one bad connection fails one request.
+        for (const u of splitByRequest(units)) {
+          try {
+            const [r] = await this.#run(tenantId, async () => [u]);
+            settle(u, r);
+          } catch (e) {
+            fail(u, e instanceof JobFailure || e instanceof BeforeCommitFailure ? e.cause : e);
           }
         }
+        return;
+      } else {
+        // Failed at BEGIN or COMMIT: a failed COMMIT may still have stored
+        // everything, and retrying could record twice. Refuse them all.
+        const cause = err instanceof BeforeCommitFailure ? err.cause : err;
+        for (const u of units) fail(u, cause);
+        return;
+      }
+      if (units.length === 0) return;
+      const current = units;
+      try {
+        const results = await this.#run(tenantId, async () => current);
+        current.forEach((u, i) => settle(u, results[i]));
+        return;
+      } catch (e) {
+        err = e;
       }
     }
-    this.#queues.delete(tenantId);
   }
 
-  async #run(tenantId: string, units: Unit[]): Promise<unknown[]> {
-    const known = this.#edges.get(tenantId);
-    const { results, head, edge } = await this.#db.withTenant(tenantId, async (tx) => {
-      try {
-        const start = await lockHead(tx, tenantId);
-        const log = new OpenAppend(tenantId, start, known?.size === start.size ? known.edge : undefined);
-        const out: unknown[] = [];
-        for (const [i, u] of units.entries()) {
-          try {
-            out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index])));
-          } catch (err) {
-            throw new JobFailure(i, err);
+  /** One transaction: locks the head, runs what `take` hands it, commits. Results in the order of the units. */
+  async #run(tenantId: string, take: () => Promise<Unit[]>): Promise<unknown[]> {
+    const opening = lockHeadSql(tenantId);
+    const { results, head, edge, size } = await this.#db.withTenant(
+      tenantId,
+      async (tx, opened) => {
+        let units: Unit[] = [];
+        try {
+          const start = opened ? headOf(opened) : await lockHead(tx, tenantId);
+          units = await take();
+          const known = this.#edges.get(tenantId);
+          const log = new OpenAppend(tenantId, start, known?.size === start.size ? known.edge : undefined);
+          const out: unknown[] = [];
+          for (const [i, u] of units.entries()) {
+            try {
+              out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index])));
+            } catch (err) {
+              throw new JobFailure(i, err);
+            }
           }
+          const committed = await log.commit(tx);
+          return { results: out, size: units.reduce((n, u) => n + (u.kind === 'job' ? 1 : u.parts.length), 0), ...committed };
+        } catch (err) {
+          throw err instanceof JobFailure ? err : new BeforeCommitFailure(err);
         }
-        const committed = await log.commit(tx);
-        return { results: out, ...committed };
-      } catch (err) {
-        throw err instanceof JobFailure ? err : new BeforeCommitFailure(err);
-      }
-    });
+      },
+      opening,
+    );
     // Committed: nothing below may turn that into a failure.
     if (this.#edges.size >= 10_000) this.#edges.clear();
     if (edge) this.#edges.set(tenantId, { size: head.size, edge });
     try {
-      this.#opts.onBatch?.(units.reduce((n, u) => n + (u.kind === 'job' ? 1 : u.parts.length), 0));
-      this.#opts.onCommitted?.(tenantId, head);
+      if (size > 0) {
+        this.#opts.onBatch?.(size);
+        this.#opts.onCommitted?.(tenantId, head);
+      }
     } catch {
       // Metrics and checkpoint scheduling are best effort.
     }
