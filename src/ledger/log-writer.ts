@@ -237,10 +237,9 @@ export class LogWriter {
     const { results, head, edge, size } = await this.#db.withTenant(
       tenantId,
       async (tx, opened) => {
-        let units: Unit[] = [];
         try {
           const start = opened ? headOf(opened) : await lockHead(tx, tenantId);
-          units = await take();
+          const units = await take();
           const known = this.#edges.get(tenantId);
           const log = new OpenAppend(tenantId, start, known?.size === start.size ? known.edge : undefined);
           const out: unknown[] = [];
