@@ -1,24 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanCaps } from '../config/config.ts';
-import type { AccountStatus, Principal } from '../core/identity.ts';
+import type { AccountStatus } from '../core/identity.ts';
 import type { AppContext } from '../core/context.ts';
 import { accountRoutes } from './account-routes.ts';
-import { createApiTokenResolver } from './api-tokens.ts';
-import { createSessionResolver } from './console-sessions.ts';
 import type { AppendAudit, UsageSource } from './deps.ts';
 import { getWorkspace, workspaceIds } from './directory.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { accountStatus, type WorkspacePlan } from './plans.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
-import { safeEqual } from './token-format.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
 
 export interface AccountsModule {
-  /** Resolves API tokens and the operator token; other kinds are someone else's. */
-  resolve(token: string): Promise<Principal | null>;
-  /** Resolves a console session token (from the session cookie). */
-  resolveSession(token: string): Promise<Principal | null>;
   accountStatus(tenantId: string): Promise<AccountStatus | null>;
   /** Status and plan caps of a workspace, for the event endpoints' gate and caps. */
   workspacePlan(tenantId: string): Promise<{ status: AccountStatus; caps: PlanCaps; createdAt: Date } | null>;
@@ -34,16 +27,7 @@ export function createAccounts(
   opts: { pepper: Buffer; appendAudit: AppendAudit; usage: UsageSource },
 ): AccountsModule {
   const deps = { ctx, ...opts };
-  const resolveApiToken = createApiTokenResolver(ctx.db, (err) => console.error('last_used_at update failed', err));
-  const resolveSession = createSessionResolver(ctx.db, ctx.now, (err) => console.error('session last_used_at update failed', err));
-  const operatorToken = ctx.config.operatorToken;
   return {
-    async resolve(token) {
-      if (token.startsWith('svc_live_')) return resolveApiToken(token);
-      if (operatorToken !== undefined && safeEqual(token, operatorToken)) return { kind: 'operator' };
-      return null;
-    },
-    resolveSession,
     async accountStatus(tenantId) {
       const ws = await getWorkspace(ctx.db, tenantId);
       return ws ? accountStatus(ws, ctx.now()) : null;
@@ -62,7 +46,7 @@ export function createAccounts(
       await workspaceRoutes(app, deps);
       await sessionRoutes(app, deps);
       await settingsRoutes(app, deps);
-      if (operatorToken !== undefined) await operatorRoutes(app, deps);
+      if (ctx.config.operatorToken !== undefined) await operatorRoutes(app, deps);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db.ts';
-import type { Principal, Role } from '../core/identity.ts';
-import { lastUsedToucher } from './last-used.ts';
-import { newToken, parseToken } from './token-format.ts';
+import type { Role } from '../core/identity.ts';
+import { newToken } from './token-format.ts';
+import type { LiveTokenRow, StoredTokenKind } from './token-resolver.ts';
 
 export interface TokenRow {
   token_id: string;
@@ -69,42 +69,14 @@ export async function revokeApiToken(
   return { account_id: row.account_id, newly: true };
 }
 
-/** Looks the token up on every request, so revocation is immediate on every node. */
-export function createApiTokenResolver(db: Queryable, onError: (err: unknown) => void) {
-  const touch = lastUsedToucher(
-    (tenantId, tokenId) =>
-      db.query(
-        `UPDATE api_tokens SET last_used_at = now() WHERE tenant_id = $1 AND token_id = $2
-           AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`,
-        [tenantId, tokenId],
-      ),
-    onError,
-  );
-  return async function resolve(token: string): Promise<Extract<Principal, { kind: 'account' }> | null> {
-    const parsed = parseToken(token);
-    if (parsed?.prefix !== 'svc_live_') return null;
-    const [row] = await db.query<{
-      token_id: string;
-      tenant_id: string;
-      account_id: string;
-      role: Role;
-      email: string;
-      last_used_at: Date | null;
-    }>(
-      `SELECT t.token_id, t.tenant_id, t.account_id, t.last_used_at, a.role, a.email
-       FROM api_tokens t JOIN accounts a ON a.tenant_id = t.tenant_id AND a.account_id = t.account_id
-       WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
-      [parsed.hash],
-    );
-    if (!row) return null;
-    touch(row.tenant_id, row.token_id, row.last_used_at);
-    return {
-      kind: 'account',
-      accountId: row.account_id,
-      tenantId: row.tenant_id,
-      role: row.role,
-      tokenId: row.token_id,
-      email: row.email,
-    };
-  };
-}
+/** API tokens (svc_live_) as the token resolver reads them (token-resolver.ts): a member's token, with the member's role. */
+export const API_TOKENS: StoredTokenKind<LiveTokenRow & { account_id: string; role: Role; email: string }> = {
+  prefix: 'svc_live_',
+  name: 'API token',
+  lookup: `SELECT t.token_id, t.tenant_id, t.account_id, t.last_used_at, a.role, a.email
+           FROM api_tokens t JOIN accounts a ON a.tenant_id = t.tenant_id AND a.account_id = t.account_id
+           WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
+  touch: `UPDATE api_tokens SET last_used_at = $3 WHERE tenant_id = $1 AND token_id = $2
+            AND (last_used_at IS NULL OR last_used_at < $3::timestamptz - interval '60 seconds')`,
+  principal: (row) => ({ kind: 'account', accountId: row.account_id, tenantId: row.tenant_id, role: row.role, tokenId: row.token_id, email: row.email }),
+};

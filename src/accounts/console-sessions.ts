@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db.ts';
-import type { Principal, Role } from '../core/identity.ts';
-import { lastUsedToucher } from './last-used.ts';
-import { newToken, parseToken } from './token-format.ts';
+import type { Role } from '../core/identity.ts';
+import { newToken } from './token-format.ts';
+import type { LiveTokenRow, StoredTokenKind } from './token-resolver.ts';
 
 // A console session is a token of its own kind (svc_session_…) carried in an
 // HttpOnly cookie: the browser never holds an API token. It ends at the first
@@ -80,45 +80,19 @@ export async function revokeSession(
   return { account_id: row.account_id, newly: true };
 }
 
-/** Looks the session up on every request, so sign-out and revocation are immediate on every node. */
-export function createSessionResolver(db: Queryable, now: () => Date, onError: (err: unknown) => void) {
-  const touch = lastUsedToucher(
-    (tenantId, sessionId) =>
-      db.query(
-        `UPDATE console_sessions SET last_used_at = $3 WHERE tenant_id = $1 AND session_id = $2
-           AND last_used_at < $3::timestamptz - interval '60 seconds'`,
-        [tenantId, sessionId, now()],
-      ),
-    onError,
-    () => now().getTime(),
-  );
-  return async function resolve(token: string): Promise<Extract<Principal, { kind: 'account' }> | null> {
-    const parsed = parseToken(token);
-    if (parsed?.prefix !== 'svc_session_') return null;
-    const t = now();
-    const [row] = await db.query<{
-      session_id: string;
-      tenant_id: string;
-      account_id: string;
-      role: Role;
-      email: string;
-      last_used_at: Date;
-    }>(
-      `SELECT s.session_id, s.tenant_id, s.account_id, s.last_used_at, a.role, a.email
-       FROM console_sessions s JOIN accounts a ON a.tenant_id = s.tenant_id AND a.account_id = s.account_id
-       WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
-         AND s.last_used_at > $2::timestamptz - make_interval(mins => $3)`,
-      [parsed.hash, t, IDLE_MINUTES],
-    );
-    if (!row) return null;
-    touch(row.tenant_id, row.session_id, new Date(row.last_used_at));
-    return {
-      kind: 'account',
-      accountId: row.account_id,
-      tenantId: row.tenant_id,
-      role: row.role,
-      tokenId: row.session_id,
-      email: row.email,
-    };
-  };
-}
+/**
+ * Console sessions (svc_session_) as the token resolver reads them (token-resolver.ts): live until sign-out
+ * (revoked), SESSION_HOURS after sign-in or IDLE_MINUTES without use, whichever comes first ($2: now).
+ */
+export const CONSOLE_SESSIONS: StoredTokenKind<LiveTokenRow & { account_id: string; role: Role; email: string }> = {
+  prefix: 'svc_session_',
+  name: 'console session',
+  lookup: `SELECT s.session_id AS token_id, s.tenant_id, s.account_id, s.last_used_at, a.role, a.email
+           FROM console_sessions s JOIN accounts a ON a.tenant_id = s.tenant_id AND a.account_id = s.account_id
+           WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
+             AND s.last_used_at > $2::timestamptz - make_interval(mins => $3)`,
+  lookupParams: (now) => [now, IDLE_MINUTES],
+  touch: `UPDATE console_sessions SET last_used_at = $3 WHERE tenant_id = $1 AND session_id = $2
+            AND last_used_at < $3::timestamptz - interval '60 seconds'`,
+  principal: (row) => ({ kind: 'account', accountId: row.account_id, tenantId: row.tenant_id, role: row.role, tokenId: row.token_id, email: row.email }),
+};

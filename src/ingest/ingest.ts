@@ -9,11 +9,9 @@ import type { LogEntry } from '../ledger/append.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import type { PseudonymKind } from '../ledger/pseudonyms.ts';
 import type { PersonaFacts, PolicyDocument } from '../policy/engine.ts';
-import { safeEqual } from '../accounts/token-format.ts';
 import { eventRoutes, validateEvent } from './event-routes.ts';
 import { Gate } from './gate.ts';
 import { ingressTokenRoutes } from './ingress-token-routes.ts';
-import { createIngressTokenResolver } from './ingress-tokens.ts';
 import { type Authorized, type EventInput, type EventResult, InFlightKeys, recordEvents } from './pipeline.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
 import type { ScanMany } from './scan-pool.ts';
@@ -33,8 +31,8 @@ export interface IngestSources {
   scan: Scanner;
   /** The detector worker pool (DETECT_WORKERS), for events with long texts; inline without it. */
   scanMany?: ScanMany | undefined;
-  /** Resolves API tokens (and the operator's) in the database; ingress tokens are ingest's own. */
-  resolveAccountToken(token: string): Promise<Principal | null>;
+  /** Resolves any bearer token (accounts/token-resolver.ts: API and ingress tokens, the operator and fallback tokens). */
+  resolveToken(token: string): Promise<Principal | null>;
   loadPlan(tenantId: string): Promise<{ plan: WorkspacePlan; caps: PlanCaps } | null>;
   loadPolicy(tenantId: string): Promise<{ version: number; document: PolicyDocument }>;
   /** The agent's allowed tool globs (null: no scope, every tool allowed) and its persona as the verdict sees it. */
@@ -57,8 +55,6 @@ export interface IngestDeps extends IngestSources {
 }
 
 export interface IngestModule {
-  /** Resolves scoped ingress tokens and the operator's fallback token. */
-  resolve(token: string): Promise<Principal | null>;
   /** Resolves any token an event endpoint takes, from memory when it can (see gate.ts). */
   resolveForEvents(token: string): Promise<Principal | null>;
   /**
@@ -75,16 +71,9 @@ export interface IngestModule {
 
 export function createIngest(sources: IngestSources): IngestModule {
   const { ctx } = sources;
-  const resolveIngress = createIngressTokenResolver(ctx.db, (err) => console.error('last_used_at update failed', err));
-  const fallback = ctx.config.ingressFallbackToken;
-  const resolve = async (token: string): Promise<Principal | null> => {
-    if (token.startsWith('svc_ingress_')) return resolveIngress(token);
-    if (fallback !== undefined && safeEqual(token, fallback)) return { kind: 'fallback' };
-    return null;
-  };
   const gate = new Gate({
     db: ctx.db,
-    resolveToken: async (token) => (await sources.resolveAccountToken(token)) ?? resolve(token),
+    resolveToken: sources.resolveToken,
     loadPlan: sources.loadPlan,
     loadPolicy: sources.loadPolicy,
     loadScope: sources.loadScope,
@@ -93,7 +82,6 @@ export function createIngest(sources: IngestSources): IngestModule {
   const deps: IngestDeps = { ...sources, knownAgents, gate, inFlight: new InFlightKeys(ctx.config.idempotencyWaitMs), recordSet: recordSet(knownAgents) };
   let sweeper: NodeJS.Timeout | undefined;
   return {
-    resolve,
     async resolveForEvents(token) {
       return (await gate.principal(token))?.principal ?? null;
     },

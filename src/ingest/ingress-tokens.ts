@@ -1,7 +1,6 @@
 import type { Queryable } from '../db/db.ts';
-import type { Principal } from '../core/identity.ts';
-import { lastUsedToucher } from '../accounts/last-used.ts';
-import { newToken, parseToken } from '../accounts/token-format.ts';
+import { newToken } from '../accounts/token-format.ts';
+import type { StoredTokenKind } from '../accounts/token-resolver.ts';
 
 export interface IngressTokenRow {
   token_id: string;
@@ -52,26 +51,12 @@ export async function revokeIngressToken(tx: Queryable, tenantId: string, tokenI
   return true;
 }
 
-/** Looks the token up on every request, so revocation is immediate on every node. */
-export function createIngressTokenResolver(db: Queryable, onError: (err: unknown) => void) {
-  const touch = lastUsedToucher(
-    (tenantId, tokenId) =>
-      db.query(
-        `UPDATE ingress_tokens SET last_used_at = now() WHERE tenant_id = $1 AND token_id = $2
-           AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`,
-        [tenantId, tokenId],
-      ),
-    onError,
-  );
-  return async (token: string): Promise<Extract<Principal, { kind: 'ingress' }> | null> => {
-    const parsed = parseToken(token);
-    if (parsed?.prefix !== 'svc_ingress_') return null;
-    const [row] = await db.query<{ tenant_id: string; token_id: string; last_used_at: Date | null }>(
-      'SELECT tenant_id, token_id, last_used_at FROM ingress_tokens WHERE token_hash = $1 AND revoked_at IS NULL',
-      [parsed.hash],
-    );
-    if (!row) return null;
-    touch(row.tenant_id, row.token_id, row.last_used_at);
-    return { kind: 'ingress', tenantId: row.tenant_id, tokenId: row.token_id };
-  };
-}
+/** Ingress tokens (svc_ingress_) as the token resolver reads them (accounts/token-resolver.ts): a workspace's scoped token. */
+export const INGRESS_TOKENS: StoredTokenKind = {
+  prefix: 'svc_ingress_',
+  name: 'ingress token',
+  lookup: 'SELECT tenant_id, token_id, last_used_at FROM ingress_tokens WHERE token_hash = $1 AND revoked_at IS NULL',
+  touch: `UPDATE ingress_tokens SET last_used_at = $3 WHERE tenant_id = $1 AND token_id = $2
+            AND (last_used_at IS NULL OR last_used_at < $3::timestamptz - interval '60 seconds')`,
+  principal: (row) => ({ kind: 'ingress', tenantId: row.tenant_id, tokenId: row.token_id }),
+};

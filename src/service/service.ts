@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createAccounts } from '../accounts/accounts.ts';
+import { API_TOKENS } from '../accounts/api-tokens.ts';
+import { CONSOLE_SESSIONS } from '../accounts/console-sessions.ts';
 import type { UsageSource } from '../accounts/deps.ts';
+import { type ConfiguredToken, tokenResolver } from '../accounts/token-resolver.ts';
 import { consoleRoutes } from '../console/routes.ts';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/db.ts';
@@ -14,6 +17,7 @@ import { createMetrics } from '../core/metrics.ts';
 import { createLogger } from '../http/logger.ts';
 import { registerRateLimits } from '../http/rate-limit.ts';
 import { createIngest } from '../ingest/ingest.ts';
+import { INGRESS_TOKENS } from '../ingest/ingress-tokens.ts';
 import { createScanPool } from '../ingest/scan-pool.ts';
 import { outputScanHandler, wakeOnPendingScan } from '../ingest/output-scan.ts';
 import { ingestUsage } from '../ingest/usage.ts';
@@ -99,6 +103,14 @@ export async function createService(config: Config, overrides: ServiceOverrides 
 
   // What a workspace used, counted by the modules that own the data; accounts' plan views show it.
   const usage: UsageSource = { ...ingestUsage(db), personasUsed: personasUsed(readDb), judgeCallsThisMonth: judgeCallsThisMonth(readDb) };
+  // Every token becomes a principal the same way (accounts/token-resolver.ts); its kinds are their tables' owners' data.
+  const configuredTokens: ConfiguredToken[] = [
+    { secret: config.operatorToken, principal: { kind: 'operator' } },
+    { secret: config.ingressFallbackToken, principal: { kind: 'fallback' } },
+  ];
+  const resolveBearer = tokenResolver(db, ctx.now, [API_TOKENS, INGRESS_TOKENS], configuredTokens);
+  const resolveSession = tokenResolver(db, ctx.now, [CONSOLE_SESSIONS]);
+
   const accounts = createAccounts(ctx, {
     pepper: deriveSecret(signingKey.key, 'signin-code-pepper'),
     appendAudit: accountEntryAppender(ledger, ctx.now),
@@ -144,7 +156,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     scanMany: scanPool?.scanMany,
     scan: scanField,
     outputKek,
-    resolveAccountToken: accounts.resolve,
+    resolveToken: resolveBearer,
     loadPlan: accounts.workspacePlanRecord,
     loadPolicy: policy.loadPolicy,
     loadScope: policy.loadScope,
@@ -160,10 +172,10 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const app: FastifyInstance = await buildApp(ctx, {
     logger: log,
     auth: {
-      resolve: async (token) => (await accounts.resolve(token)) ?? ingest.resolve(token),
+      resolve: resolveBearer,
       resolveForEvents: ingest.resolveForEvents,
       accountStatus: accounts.accountStatus,
-      resolveSession: accounts.resolveSession,
+      resolveSession,
       publicUrl: config.publicUrl,
     },
     routes: [
