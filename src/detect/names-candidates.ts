@@ -75,6 +75,8 @@ export interface Scan {
   countries: number[];
   /** End of COUNTRY_RE's last match: its next one starts there or later. */
   countryFrom: number;
+  /** Set by countryEnd: a word after the first of the last match may begin a country ("Our Malawi office"). */
+  countryLater: boolean;
   astral: boolean;
 }
 
@@ -85,7 +87,7 @@ export function scanCandidates(text: string): Candidates {
   const c: Candidates = {
     hasDigit: false, cue: [], capSeq: [], suffix: [], numberLed: [], contMil: [], beforeZip: [], zip: [], addressCue: [], strongPlace: [], place: [], locationKey: [], countries: [],
   };
-  const st: Scan = { t, lo, bmp: bmpTable(), firsts: loadDicts().countryFirsts, c, countries: [], countryFrom: 0, astral: false };
+  const st: Scan = { t, lo, bmp: bmpTable(), firsts: loadDicts().countryFirsts, c, countries: [], countryFrom: 0, countryLater: false, astral: false };
   c.hasDigit = scanText(st, text);
   ascendingInPlace(c.cue);
   ascendingInPlace(c.numberLed);
@@ -206,7 +208,7 @@ function capitalWord(st: Scan, s: number, e: number, ascii: boolean): void {
   if (e - s >= 2 && e < n && isSpace(t[e]!) && capSeqMayFollow(t, s) && (capSeqNext(t, e + 1) || (e + 1 < n && isSpace(t[e + 1]!) && capSeqNext(t, e + 2)))) st.c.capSeq.push(s);
   if (s >= st.countryFrom && e - s >= 3 && e - s <= 21 && !(s > 0 && isLetterUnit(st.bmp, t[s - 1]!))) {
     const end = countryEnd(st, e);
-    if (st.firsts[wordHashSlot(h)] === 1) st.countries.push(s, end);
+    if (st.firsts[wordHashSlot(h)] === 1 || st.countryLater) st.countries.push(s, end);
     st.countryFrom = end;
   }
 }

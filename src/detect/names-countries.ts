@@ -1,5 +1,5 @@
 // COUNTRY_RE's global scan reproduced inside the candidate scan: capitalised words, at most three, whose
-// first word may begin a country name (by a hash slot of the dictionary's first words).
+// first word, or a later one, may begin a country name (by a hash slot of the dictionary's first words).
 
 import { isJsSpace as isSpace } from "./chars.ts";
 import type { Scan } from "./names-candidates.ts";
@@ -46,7 +46,7 @@ export function countryFrom(st: Scan, i: number, first: number): number {
     }
     h = (Math.imul(h, 31) + (u | 32)) | 0;
   }
-  if (st.firsts[wordHashSlot(h)] === 1) st.countries.push(i, e);
+  if (st.firsts[wordHashSlot(h)] === 1 || st.countryLater) st.countries.push(i, e);
   return e;
 }
 
@@ -54,10 +54,25 @@ export function countryFrom(st: Scan, i: number, first: number): number {
 export function countryEnd(st: Scan, first: number): number {
   const { t, bmp } = st;
   let e = first;
+  st.countryLater = false;
   for (let k = 0; k < 2 && e < t.length && isSpace(t[e]!); k++) {
     const next = titleWordEnd(t, bmp, e + 1);
     if (next < 0) break;
+    // a later word may begin a country too: the match is looked up from each of its words (names-locations.ts)
+    if (!st.countryLater) st.countryLater = mayBeginCountry(st, e + 1, next);
     e = next;
   }
   return e;
+}
+
+/** Does the word [s, e) hash to a slot of the countries' first words (a non-ASCII word: maybe)? */
+function mayBeginCountry(st: Scan, s: number, e: number): boolean {
+  const t = st.t;
+  let h = 0;
+  for (let j = s; j < e; j++) {
+    const u = t[j]!;
+    if (u >= 128) return true;
+    h = (Math.imul(h, 31) + (u | 32)) | 0;
+  }
+  return st.firsts[wordHashSlot(h)] === 1;
 }

@@ -5,7 +5,7 @@ import { isAsciiDigit, isAsciiUpper, isJsSpace } from "./chars.ts";
 import { ADDRESS_CUE_AT, AT_STREET_AT, CONT_STREET_AT, COUNTRY_RE, EN_STREET_AT, extendBlock, MIL_AT, NUM_LED_AT, NUM_PREFIX_STREET_AT, PLACE_CUE_AT, postcodeTownBefore, STREET_ANCHORS, STREET_BEFORE_ZIP_AT, STREET_WORDS, STRONG_PLACE_AT, SUFFIX_NUM_AT, TIME_WORD, ZIP_CITY_AT } from "./names-address-rules.ts";
 import { scanCandidates } from "./names-candidates.ts";
 import { keyValuesAt } from "./names-key-value.ts";
-import { hasPlaceWord, listContinuations, openPlace } from "./names-place-cues.ts";
+import { hasPlaceWord, labelledPlaces, listContinuations, openPlace } from "./names-place-cues.ts";
 import { COMMON_WORDS, loadDicts, norm } from "./names-lexicon.ts";
 import { dedupe } from "./names-spans.ts";
 import { execAt } from "./names-sticky.ts";
@@ -92,13 +92,20 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
       if (d.countries.has(norm(v))) push("LOCATION", at, at + v.length, 0.7);
       return;
     }
+    // the longest country that starts at one of its (at most 3) words: "Our Malawi office", "Our Czech Republic office"
     const words = v.split(" ");
-    for (let k = words.length; k >= 1; k--) {
-      const cand = words.slice(0, k).join(" ");
-      if (d.countries.has(norm(cand))) {
-        push("LOCATION", at, at + cand.length, 0.7);
-        break;
+    let off = 0;
+    for (let a = 0; a < words.length; a++) {
+      // a later start only after frequent words ("Our Malawi office"; not "Vibrant Man", "Michael Jordan")
+      if (a > 0 && !COMMON_WORDS.has(norm(words[a - 1]!))) break;
+      for (let k = words.length; k > a; k--) {
+        const cand = words.slice(a, k).join(" ");
+        if (d.countries.has(norm(cand))) {
+          push("LOCATION", at + off, at + off + cand.length, 0.7);
+          return;
+        }
       }
+      off += words[a]!.length + 1;
     }
   };
   const matches = cands.countries;
@@ -127,6 +134,9 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
       push("STREET_ADDRESS", at, at + m[0].length, 0.7);
     }
   }
+  // the first place of a labelled list: "Unsere Standorte: Amuntai, …"
+  const listed = labelledPlaces(text);
+  for (let k = 0; k < listed.length; k += 2) push("LOCATION", listed[k]!, listed[k + 1]!, 0.6);
   // the places that continue a list after a place: "offices in Kozhikode, Alegria and Saldaña"
   for (const f of [...out]) {
     if (f.type !== "LOCATION") continue;

@@ -87,9 +87,9 @@ function nameBefore(text: string, cueStart: number): boolean {
   return d.first.has(w) || d.last.has(w);
 }
 
-/** ", <Place>" or " and <Place>" (in the set's languages) right after a place: sticky, bounded. */
+/** ", <Place>", " and <Place>" or " to <Place>" ("da Gwangju a Severn", "von Traian nach Beit Jann") right after a place: sticky, bounded. */
 const LIST_NEXT_AT =
-  /(?:,[ \t]{1,2}|[ \t]{1,2}(?:and|und|et|y|e|en|og|och|i|oder|or|ou|o)[ \t]{1,2})((?:[\p{Lu}][\p{L}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
+  /(?:,[ \t]{1,2}|[ \t]{1,2}(?:and|und|et|y|e|en|og|och|i|oder|or|ou|o|to|nach|bis|à|a|hasta|para|naar|tot)[ \t]{1,2})((?:[\p{Lu}][\p{L}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
 
 /** The places that continue a list after a place ending at `end`: [start, end) pairs (at most 8). */
 export function listContinuations(text: string, end: number): number[] {
@@ -103,6 +103,42 @@ export function listContinuations(text: string, end: number): number[] {
     const s = end + m[0].length - v.length;
     out.push(s, s + v.length);
     end = s + v.length;
+  }
+  return out;
+}
+
+/** Labels of a list of places ("Unsere Standorte: Amuntai, Yasynuvata und Gesves", "Nos bureaux : …"). */
+const PLACE_LIST_LABELS = new Set(
+  (
+    "offices locations sites branches cities towns destinations stops venues hometown birthplace destination venue " +
+    "standorte filialen büros städte niederlassungen bureaux agences villes sedi uffici città filiali oficinas sucursales ciudades sedes escritórios cidades filiais kantoren vestigingen steden locaties"
+  ).split(" "),
+);
+
+const LABELLED_PLACE_AT = /[ \t]{0,2}((?:[\p{Lu}][\p{L}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
+
+/**
+ * The first place after a place-list label and its colon, as [start, end) pairs (the list goes on through
+ * listContinuations). A colon is looked at only when a letter (or a letter and a space) is before it and a
+ * capital after it, so JSON's `":` costs one comparison.
+ */
+export function labelledPlaces(text: string): number[] {
+  const out: number[] = [];
+  for (let c = text.indexOf(":"); c > 0 && out.length < 64; c = text.indexOf(":", c + 1)) {
+    let e = c;
+    if (text[e - 1] === " ") e--;
+    if (e === 0 || !/\p{L}/u.test(text[e - 1]!)) continue;
+    let a = c + 1;
+    while (a < text.length && a - c <= 3 && (text[a] === " " || text[a] === "\t")) a++;
+    if (a >= text.length || !/\p{Lu}/u.test(text[a]!)) continue;
+    let s = e;
+    while (s > 0 && e - s <= 16 && /\p{L}/u.test(text[s - 1]!)) s--;
+    if (!PLACE_LIST_LABELS.has(text.slice(s, e).toLowerCase())) continue;
+    LABELLED_PLACE_AT.lastIndex = c + 1;
+    const m = LABELLED_PLACE_AT.exec(text);
+    if (!m || !nameLooksLikePlace(m[1]!)) continue;
+    const vs = c + 1 + m[0].length - m[1]!.length;
+    out.push(vs, vs + m[1]!.length);
   }
   return out;
 }

@@ -25,6 +25,15 @@ describe("places no dictionary knows, read from their cue (names-place-cues.ts)"
     }
   });
 
+  it("a labelled list of places, 'from X to Y' in the set's languages, countries inside longer capitalised runs", () => {
+    assert.deepEqual(found("Unsere Standorte: Amuntai, Yasynuvata und Gesves.", "LOCATION"), ["Amuntai", "Yasynuvata", "Gesves"]);
+    assert.deepEqual(found("Il treno da Gwangju a Severn è in ritardo.", "LOCATION"), ["Gwangju", "Severn"]);
+    assert.deepEqual(found("Our Malawi office: 0991 23 76 22", "LOCATION"), ["Malawi"]);
+    // a JSON colon or a label that is not about places starts nothing
+    assert.deepEqual(found('{"Level":"Info","Msg":"Done"}', "LOCATION"), []);
+    assert.deepEqual(found("Attendees: Anna, Ben and Carl", "LOCATION"), []);
+  });
+
   it("a key=value pair ends before the next key", () => {
     assert.deepEqual(found("shipping_city=Bitin shipping_country=Kuwait items=3", "LOCATION"), ["Bitin", "Kuwait"]);
   });
