@@ -16,10 +16,14 @@ export async function recordedSpans(tx: Queryable, tenantId: string, keys: reado
   const out = new Map<string, number>();
   if (keys.length === 0) return out;
   const rows = await tx.query<{ trace_id: string; span_id: string; invocation_id: string | number }>(
-    `SELECT s.trace_id, s.span_id, s.invocation_id
-     FROM otel_spans s JOIN unnest($2::text[], $3::text[]) AS k(trace_id, span_id)
-       ON s.trace_id = k.trace_id AND s.span_id = k.span_id
-     WHERE s.tenant_id = $1`,
+    // One primary-key lookup per key (LATERAL, fenced with OFFSET 0 so the planner
+    // cannot flatten it: the keys drive the join), so
+    // the cost follows the keys asked for, not the workspace's spans, however
+    // stale the table's statistics are (see spanLinks).
+    `SELECT k.trace_id, k.span_id, s.invocation_id
+     FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id)
+     CROSS JOIN LATERAL (SELECT invocation_id FROM otel_spans
+       WHERE tenant_id = $1 AND trace_id = k.trace_id AND span_id = k.span_id OFFSET 0) s`,
     [tenantId, keys.map((k) => k.traceId), keys.map((k) => k.spanId)],
   );
   for (const r of rows) out.set(`${r.trace_id}/${r.span_id}`, Number(r.invocation_id));
@@ -77,15 +81,24 @@ export async function insertSpans(tx: Queryable, tenantId: string, rows: readonl
  */
 export async function spanLinks(tx: Queryable, tenantId: string, spans: readonly SpanKey[]): Promise<Array<{ child: number; parent: number }>> {
   if (spans.length === 0) return [];
+  // The export's keys drive every lookup (LATERAL, fenced with OFFSET 0 so the
+  // planner cannot flatten it into a join of its choosing), through the primary key
+  // and the parent index: with a fast-growing table's stale statistics the
+  // planner otherwise read the workspace's spans once per key (a join like
+  // this one took 2 s for 340 links among 28,000 rows).
   const rows = await tx.query<{ child: string | number; parent: string | number }>(
     `WITH k AS (SELECT * FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id))
      SELECT c.invocation_id AS child, p.invocation_id AS parent
-     FROM k JOIN otel_spans c ON c.tenant_id = $1 AND c.trace_id = k.trace_id AND c.span_id = k.span_id
-     JOIN otel_spans p ON p.tenant_id = $1 AND p.trace_id = c.trace_id AND p.span_id = c.parent_span_id
+     FROM k CROSS JOIN LATERAL (SELECT invocation_id, parent_span_id FROM otel_spans
+       WHERE tenant_id = $1 AND trace_id = k.trace_id AND span_id = k.span_id OFFSET 0) c
+     CROSS JOIN LATERAL (SELECT invocation_id FROM otel_spans
+       WHERE tenant_id = $1 AND trace_id = k.trace_id AND span_id = c.parent_span_id OFFSET 0) p
      UNION
      SELECT c.invocation_id, p.invocation_id
-     FROM k JOIN otel_spans p ON p.tenant_id = $1 AND p.trace_id = k.trace_id AND p.span_id = k.span_id
-     JOIN otel_spans c ON c.tenant_id = $1 AND c.trace_id = k.trace_id AND c.parent_span_id = k.span_id`,
+     FROM k CROSS JOIN LATERAL (SELECT invocation_id FROM otel_spans
+       WHERE tenant_id = $1 AND trace_id = k.trace_id AND span_id = k.span_id OFFSET 0) p
+     CROSS JOIN LATERAL (SELECT invocation_id FROM otel_spans
+       WHERE tenant_id = $1 AND trace_id = k.trace_id AND parent_span_id = k.span_id OFFSET 0) c`,
     [tenantId, spans.map((k) => k.traceId), spans.map((k) => k.spanId)],
   );
   return rows.map((r) => ({ child: Number(r.child), parent: Number(r.parent) }));
