@@ -1,10 +1,10 @@
 import type { Queryable } from '../db/db.ts';
-import type { JobHandler } from '../jobs/jobs.ts';
+import { enqueue, type JobHandler } from '../jobs/jobs.ts';
 import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import { OUT_OF_SCOPE_REASON, type ContentField, type Decision, type Facts, type FieldFindings, type Finding, type PersonaFacts } from '../policy/engine.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
-import { countByType, needsReview } from './record.ts';
+import { countByType, JUDGE_JOB, needsReview } from './record.ts';
 import { openText } from './sealed-output.ts';
 
 /**
@@ -84,6 +84,11 @@ export function outputScanHandler(deps: Deps): JobHandler {
          WHERE tenant_id = $1 AND invocation_id = $2`,
         [tenantId, invocationId, decision.verdict, JSON.stringify(decision.reasons), now, review],
       );
+      // Flagged by its tool_output: escalated to the judge panel like a flag at write time (the job checks the plan's calls).
+      if (review === 'pending' && inv.row.review_status === null) {
+        const [p] = await tx.query<{ judged: boolean }>('SELECT judge_panel_configured($1) AS judged', [tenantId]);
+        if (p!.judged) await enqueue(tx, tenantId, JUDGE_JOB, [{ invocation_id: invocationId }]);
+      }
       log.add(
         {
           v: LEAF_VERSION,

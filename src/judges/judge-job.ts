@@ -65,14 +65,17 @@ export function judgeHandler(deps: JudgeJobDeps): JobHandler {
     const invocationId = Number(job.payload.invocation_id);
     const requested = typeof job.payload.attempt === 'number' ? job.payload.attempt : undefined;
 
+    // Read outside the transaction below: on PGlite (one connection) a read inside it would wait for it.
+    const cap = await deps.callsCap(tenantId);
     // 1. The attempt, the panel and the case.
     const start = await deps.db.withTenant(tenantId, async (tx) => {
       const panel = await panelOf(tx, tenantId);
       let attempt = requested ?? (await attemptOfJob(tx, tenantId, job.job_id))?.attempt;
       const loaded = await loadCase(tx, tenantId, invocationId);
       if (attempt === undefined) {
-        // An automatic escalation judges what is still waiting for a human, with a panel to ask.
+        // An automatic escalation judges what is still waiting for a human, with a panel to ask, on a plan with judge calls.
         if (!panel || !loaded.found || (!loaded.scanPending && loaded.reviewStatus !== 'pending')) return { skip: true as const };
+        if (cap <= 0) return { skip: true as const };
         const made = await insertPending(tx, tenantId, invocationId, { trigger: 'flag', by: null, jobId: job.job_id, now: deps.now() });
         // Another attempt (a reviewer's request) is pending already: that one answers.
         if (made === null) return { skip: true as const };
@@ -94,7 +97,6 @@ export function judgeHandler(deps: JudgeJobDeps): JobHandler {
       if (job.attempts >= FAILED_AFTER_ATTEMPTS) return finish({ status: 'failed', outcome: null });
       throw new Error('waiting for the tool_output scan: the judges see redacted text only');
     }
-    const cap = await deps.callsCap(tenantId);
     const used = await deps.db.withTenant(tenantId, (tx) => callsUsed(tx, tenantId, deps.now()));
     // At the cap nothing is asked; a retried attempt whose calls were all counted already may go on.
     if (used >= cap && (await countedCalls(deps.db, tenantId, invocationId, attempt)) === 0) return finish({ status: 'quota_exhausted', outcome: null });

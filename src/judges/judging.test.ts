@@ -213,6 +213,22 @@ eachStore(
       );
     });
 
+    test('an invocation the tool_output scan flags is escalated too, once, and judged on the redacted output', async () => {
+      const team = await newTeam(t, 'output');
+      await setPolicy(t, team.admin.token, [{ id: 'review-output-pii', when: { fields: ['tool_output'], finding_categories: ['pii'] }, verdict: 'flag_for_review' }]);
+      await setPanel(t, team.admin.token, { 'output-a': { verdict: 'deny', rationale: 'It read a customer e-mail.' } });
+      const r = await invoke(t, team.admin.token, { agent_key: 'crm-bot', tool_name: 'crm.lookup', tool_output: 'owner: ann.lee@example.net' });
+      assert.equal(r.verdict, 'allow', 'decided before the background scan');
+      await t.service.jobs.drain();
+      const seen = await detail(t, team.admin.token, r.invocation_id);
+      assert.equal(seen.review_status, 'pending');
+      assert.deepEqual([seen.judgement.status, seen.judgement.decision, seen.judgement.trigger], ['done', 'deny', 'flag']);
+      const sent = judgeRequests('output-a');
+      assert.equal(sent.length, 1);
+      assert.ok(!sent[0]!.rawBody.includes('ann.lee@example.net'));
+      assert.ok(sent[0]!.rawBody.includes('<EMAIL_ADDRESS>'), 'the redacted output');
+    });
+
     test('POST /invocations/{id}/judge: 202 pending, 409 while pending or without a panel, 404 across workspaces, 429 at the cap with Retry-After', async () => {
       const team = await newTeam(t, 'demand');
       const plain = await invoke(t, team.admin.token, { agent_key: 'kb-bot', tool_name: 'kb.search', prompt: 'Where is my parcel?' });
