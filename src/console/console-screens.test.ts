@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { axeViolations, browserSkip, waitUntil, type ConsoleEnv, startConsole } from '../testing/browser.ts';
+import { startJudgeStandIn } from '../testing/judge-stand-in.ts';
 
 const skip = browserSkip();
 
@@ -66,6 +67,40 @@ describe('console screens', { skip }, () => {
     assert.equal(approved[0].review.note, 'Token was a revoked test credential.');
     assert.deepEqual(rejected.map((i: { invocation_id: number }) => i.invocation_id), [flagged[1]]);
     await page.context().close();
+  });
+
+  test("the judge panel's opinion beside the content in the queue; a reviewer asks it again", async () => {
+    const standIn = await startJudgeStandIn({ 'console-judge': { verdict: 'allow', rationale: 'The token was already revoked.', rubric_points: ['R1'] } });
+    try {
+      const panel = { judges: [{ name: 'local-llama', base_url: standIn.baseUrl, model: 'console-judge' }], quorum: 'majority', auto_resolve: false };
+      assert.equal((await env.ts.request({ method: 'PUT', url: '/api/v1/workspace/judges', token, payload: panel })).statusCode, 200);
+      const r = await env.ts.request({ method: 'POST', url: '/api/v1/admin/agents/events/invocation', token, payload: { agent_key: 'ops-bot', tool_name: 'deploy', prompt: `old token ghp_${'Qa1Ws2Ed3R'.repeat(3)}123456` } });
+      const id = r.json().invocation_id as number;
+      const judgement = async () => (await env.ts.request({ method: 'GET', url: `/api/v1/invocations/${id}`, token })).json().judgement;
+      const deadline = Date.now() + 30_000;
+      while ((await judgement())?.status !== 'done') {
+        assert.ok(Date.now() < deadline, 'the panel never answered');
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      const page = await env.signIn(email);
+      await page.goto(`${env.base}/console/reviews`);
+      const region = page.getByRole('region', { name: `Review of invocation ${id}` });
+      const shown = region.getByTestId('judgement');
+      await shown.getByText('The token was already revoked.').waitFor();
+      const text = await shown.innerText();
+      for (const s of ['Judge panel', 'Panel decision:', 'Allow', 'Unanimous', 'local-llama', 'rubric R1']) assert.ok(text.includes(s), `${s} in ${text}`);
+      // Asked again: the panel is called a second time and the screen follows the new judgement.
+      standIn.script('console-judge', { verdict: 'deny', rationale: 'On second thought: a live token.' });
+      await shown.getByRole('button', { name: 'Ask the judge panel again' }).click();
+      await shown.getByText('On second thought: a live token.').waitFor({ timeout: 30_000 });
+      assert.equal((await judgement()).attempt, 2);
+      assert.equal(standIn.calls('console-judge'), 2);
+      await page.goto(`${env.base}/console/reviews?view=list`);
+      await page.getByRole('cell', { name: 'deny (1 deny)' }).waitFor();
+      await page.context().close();
+    } finally {
+      await standIn.close();
+    }
   });
 
   test('audit trail: checkpoint signature and an entry inclusion verified in the browser, consistency on the next visit; a forged checkpoint refused', async () => {

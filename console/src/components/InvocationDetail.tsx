@@ -7,6 +7,7 @@ import { can, roleNames } from '../lib/roles';
 import { useSession } from '../lib/session';
 import { formatNumber, formatTime } from '../lib/time';
 import { EvidencePanel } from './EvidencePanel';
+import { JudgementPanel } from './JudgementPanel';
 import { TreeView, type TreeNode } from './TreeView';
 import { Badge, Loading, ProblemView, Verdict } from './ui';
 
@@ -15,6 +16,8 @@ export function useInvocation(id: number | null) {
     queryKey: ['invocation', id],
     enabled: id !== null,
     queryFn: () => call(api.GET('/api/v1/invocations/{invocation_id}', { params: { path: { invocation_id: id! } } })),
+    // A judgement runs in the background: look again until it is done.
+    refetchInterval: (query) => (query.state.data?.judgement?.status === 'pending' ? 2000 : false),
   });
 }
 export type InvocationDetailData = NonNullable<ReturnType<typeof useInvocation>['data']>;
@@ -137,7 +140,8 @@ export function InvocationDetail({
         {d.review && (
           <div className="rounded border border-line p-2">
             <p>
-              <strong>{d.review.decision === 'approve' ? 'Approved' : 'Rejected'}</strong> {formatTime(d.review.decided_at, prefs.zone)}
+              <strong>{d.review.decision === 'approve' ? 'Approved' : 'Rejected'}</strong>
+              {d.review.decided_by_panel ? ' by the judge panel (unanimous)' : ''} {formatTime(d.review.decided_at, prefs.zone)}
             </p>
             {d.review.note !== undefined && <p className="mt-1 whitespace-pre-wrap">{d.review.note}</p>}
             <p className="text-sm text-muted">Review entry: evidence {d.review.evidence_id}</p>
@@ -174,6 +178,8 @@ export function InvocationDetail({
           </dd>
         </dl>
       </section>
+
+      <JudgementPanel id={id} judgement={d.judgement} role={role} />
 
       <section aria-labelledby={`content-${id}`} className="space-y-3">
         <h3 id={`content-${id}`} className="font-semibold">

@@ -311,6 +311,7 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
                 <th scope="col">Agent</th>
                 <th scope="col">Tool</th>
                 <th scope="col">Verdict</th>
+                <th scope="col">Judge panel</th>
                 <th scope="col">Decision</th>
               </tr>
             </thead>
@@ -337,7 +338,8 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
                   <td className="mono">{r.agent_key}</td>
                   <td className="mono">{r.tool_name ?? '—'}</td>
                   <td><Verdict v={r.verdict} /></td>
-                  <td className="wrap">{r.review ? `${r.review.decision === 'approve' ? 'Approved' : 'Rejected'}${r.review.note !== undefined ? `: ${r.review.note}` : ''}` : 'Pending'}</td>
+                  <td>{panelText(r.judgement)}</td>
+                  <td className="wrap">{r.review ? `${r.review.decision === 'approve' ? 'Approved' : 'Rejected'}${r.review.decided_by_panel ? ' by the panel' : ''}${r.review.note !== undefined ? `: ${r.review.note}` : ''}` : 'Pending'}</td>
                 </tr>
               ))}
             </tbody>
@@ -350,4 +352,14 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
       )}
     </div>
   );
+}
+
+/** The panel's opinion in a table cell: its decision and how the judges split. */
+function panelText(j: { status: string; decision: string | null; judges: { verdict: string }[] } | null): string {
+  if (j === null) return '—';
+  if (j.status === 'pending') return 'Reviewing…';
+  if (j.status === 'failed') return 'Could not run';
+  if (j.decision === null) return 'No calls left';
+  const split = ['allow', 'deny', 'uncertain', 'abstained'].map((v) => [v, j.judges.filter((x) => x.verdict === v).length] as const).filter(([, n]) => n > 0);
+  return `${j.decision} (${split.map(([v, n]) => `${n} ${v}`).join(', ')})`;
 }
