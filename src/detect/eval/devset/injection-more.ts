@@ -14,6 +14,7 @@ import { pick, rng, splitOf } from "./build.ts";
 import type { InjectionCase, Rand } from "./build.ts";
 import type { Lang } from "./injection.ts";
 import { composedHardNegatives } from "./injection-hard.ts";
+import { nativeInjectionCases } from "./injection-native.ts";
 
 const OWN = "Apache-2.0 (this repository's templates)";
 
@@ -304,6 +305,7 @@ export function moreInjectionCases(seed: number, start: number, langs: readonly 
       out.push({ id: `inj-${n++}`, text: carrier.replace("{X}", escapeFor(cid, pick(r, BENIGN.en))), label: "benign", kind: "benign", lang: "en", source: `generated (set 2): carrier ${cid} with benign filler`, licence: OWN, split: splitOf(`carrier2-${cid}`) });
     }
   }
-  out.push(...composedHardNegatives(seed, n, langs, inCarrier));
+  const composed = composedHardNegatives(seed, n, langs, inCarrier);
+  out.push(...composed, ...nativeInjectionCases(seed, n + composed.length, langs, inCarrier));
   return out;
 }
