@@ -1,6 +1,8 @@
 // The learned part of prompt-injection detection: logistic regression over hashed features — character
 // 4-grams of the normalised text, word unigrams, bigrams and skip-bigrams (a word and the word two before
-// it: "ignore … previous" whatever filler stands between), and character bigrams of CJK text — with
+// it: "ignore … previous" whatever filler stands between), word stems (the first STEM letters of longer
+// words), character bigrams of CJK text, and shared concepts across languages (injection-concepts.ts:
+// "ignoriere", "игнорируй", "忽略" -> IGNORE; one feature per concept, one per pair a few tokens apart) — with
 // weights trained by scripts/detect/train-injection.ts (`npm run train:injection`) and shipped in
 // src/detect/model/. One pass over the text; each feature costs a hash and one lookup in a 256 Ki-entry
 // int8 table (256 KB), so scoring is linear and memory-bound by the table, not by the text.
@@ -12,6 +14,7 @@
 
 import { readFileSync } from "node:fs";
 import { codeUnitReader } from "./code-units.ts";
+import { conceptOf, STEM } from "./injection-concepts.ts";
 
 const reader = codeUnitReader();
 
@@ -19,6 +22,8 @@ export const FEATURE_BITS = 18;
 const MASK = (1 << FEATURE_BITS) - 1;
 export const BLOCK = 128;
 export const MIN_FEATURES = 48;
+/** Two concepts at most this many tokens apart form a pair feature (IGNORE … INSTRUCTIONS). */
+const PAIR_SPAN = 8;
 
 /** Lower case of every BMP code unit (toLowerCase when it maps to one unit); digits to '0'; whitespace to ' '. */
 const NORM = (() => {
@@ -73,6 +78,13 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
   let prevWord = 0;
   let prevWord2 = 0;
   let prevCjk = 0;
+  // concepts (injection-concepts.ts): the stem of the current word, its length, the token count, and
+  // the last concept seen with its token number
+  let stem = 0x811c9dc5;
+  let wlen = 0;
+  let tok = 0;
+  let lastConcept = 0;
+  let lastTok = -100;
   let letters = 0;
   let r3 = Math.imul(Math.imul(32, B) + 32, B) + 32;
   for (let i = 0; i < n; i++) {
@@ -97,10 +109,30 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
     c3 = c;
     if (k === 1) {
       word = Math.imul(word ^ c, P);
+      if (wlen < STEM) stem = Math.imul(stem ^ c, P);
+      wlen++;
       inWord = true;
     } else if (inWord) {
       const u = Math.imul(word ^ 0x5bd1e995, P);
       emit((u ^ (u >>> 15)) & MASK, i);
+      if (wlen > STEM) {
+        const st = Math.imul(stem ^ 0x3c6ef372, P);
+        emit((st ^ (st >>> 15)) & MASK, i);
+      }
+      const cid = conceptOf(stem);
+      if (cid !== 0) {
+        const cf = Math.imul(cid ^ 0x7f4a7c15, P);
+        emit((cf ^ (cf >>> 11)) & MASK, i);
+        if (tok - lastTok <= PAIR_SPAN) {
+          const pf = Math.imul(Math.imul(lastConcept, 0x165667b1) ^ cid ^ 0x1b873593, P);
+          emit((pf ^ (pf >>> 12)) & MASK, i);
+        }
+        lastConcept = cid;
+        lastTok = tok;
+      }
+      tok++;
+      stem = 0x811c9dc5;
+      wlen = 0;
       if (prevWord !== 0) {
         const b = Math.imul(Math.imul(prevWord, 0x2c1b3c6d) ^ word, P);
         emit((b ^ (b >>> 13)) & MASK, i);
@@ -118,13 +150,38 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
       if (prevCjk !== 0) {
         const b = Math.imul(Math.imul(prevCjk ^ 0x27d4eb2f, P) ^ c, P);
         emit((b ^ (b >>> 14)) & MASK, i);
+        const cid = conceptOf(b);
+        if (cid !== 0) {
+          const cf = Math.imul(cid ^ 0x7f4a7c15, P);
+          emit((cf ^ (cf >>> 11)) & MASK, i);
+          if (tok - lastTok <= PAIR_SPAN) {
+            const pf = Math.imul(Math.imul(lastConcept, 0x165667b1) ^ cid ^ 0x1b873593, P);
+            emit((pf ^ (pf >>> 12)) & MASK, i);
+          }
+          lastConcept = cid;
+          lastTok = tok;
+        }
       }
+      tok++;
       prevCjk = c;
     } else if (c !== 32) prevCjk = 0;
   }
   if (inWord) {
     const u = Math.imul(word ^ 0x5bd1e995, P);
     emit((u ^ (u >>> 15)) & MASK, n);
+    if (wlen > STEM) {
+      const st = Math.imul(stem ^ 0x3c6ef372, P);
+      emit((st ^ (st >>> 15)) & MASK, n);
+    }
+    const cid = conceptOf(stem);
+    if (cid !== 0) {
+      const cf = Math.imul(cid ^ 0x7f4a7c15, P);
+      emit((cf ^ (cf >>> 11)) & MASK, n);
+      if (tok - lastTok <= PAIR_SPAN) {
+        const pf = Math.imul(Math.imul(lastConcept, 0x165667b1) ^ cid ^ 0x1b873593, P);
+        emit((pf ^ (pf >>> 12)) & MASK, n);
+      }
+    }
     if (prevWord !== 0) {
       const b = Math.imul(Math.imul(prevWord, 0x2c1b3c6d) ^ word, P);
       emit((b ^ (b >>> 13)) & MASK, n);
@@ -209,6 +266,13 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
   let prevWord = 0;
   let prevWord2 = 0;
   let prevCjk = 0;
+  // concepts (injection-concepts.ts): the stem of the current word, its length, the token count, and
+  // the last concept seen with its token number
+  let stem = 0x811c9dc5;
+  let wlen = 0;
+  let tok = 0;
+  let lastConcept = 0;
+  let lastTok = -100;
   let letters = 0;
   let r3 = Math.imul(Math.imul(32, B) + 32, B) + 32;
   let sum = 0;
@@ -244,11 +308,34 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
     c3 = c;
     if (kind === 1) {
       word = Math.imul(word ^ c, P);
+      if (wlen < STEM) stem = Math.imul(stem ^ c, P);
+      wlen++;
       inWord = true;
     } else if (inWord) {
       const u = Math.imul(word ^ 0x5bd1e995, P);
       sum += w[(u ^ (u >>> 15)) & MASK]!;
       cnt++;
+      if (wlen > STEM) {
+        const st = Math.imul(stem ^ 0x3c6ef372, P);
+        sum += w[(st ^ (st >>> 15)) & MASK]!;
+        cnt++;
+      }
+      const cid = conceptOf(stem);
+      if (cid !== 0) {
+        const cf = Math.imul(cid ^ 0x7f4a7c15, P);
+        sum += w[(cf ^ (cf >>> 11)) & MASK]!;
+        cnt++;
+        if (tok - lastTok <= PAIR_SPAN) {
+          const pf = Math.imul(Math.imul(lastConcept, 0x165667b1) ^ cid ^ 0x1b873593, P);
+          sum += w[(pf ^ (pf >>> 12)) & MASK]!;
+          cnt++;
+        }
+        lastConcept = cid;
+        lastTok = tok;
+      }
+      tok++;
+      stem = 0x811c9dc5;
+      wlen = 0;
       if (prevWord !== 0) {
         const bg = Math.imul(Math.imul(prevWord, 0x2c1b3c6d) ^ word, P);
         sum += w[(bg ^ (bg >>> 13)) & MASK]!;
@@ -269,7 +356,21 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
         const bg = Math.imul(Math.imul(prevCjk ^ 0x27d4eb2f, P) ^ c, P);
         sum += w[(bg ^ (bg >>> 14)) & MASK]!;
         cnt++;
+        const cid = conceptOf(bg);
+        if (cid !== 0) {
+          const cf = Math.imul(cid ^ 0x7f4a7c15, P);
+          sum += w[(cf ^ (cf >>> 11)) & MASK]!;
+          cnt++;
+          if (tok - lastTok <= PAIR_SPAN) {
+            const pf = Math.imul(Math.imul(lastConcept, 0x165667b1) ^ cid ^ 0x1b873593, P);
+            sum += w[(pf ^ (pf >>> 12)) & MASK]!;
+            cnt++;
+          }
+          lastConcept = cid;
+          lastTok = tok;
+        }
       }
+      tok++;
       prevCjk = c;
     } else if (c !== 32) prevCjk = 0;
   }
@@ -277,6 +378,22 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
     const u = Math.imul(word ^ 0x5bd1e995, P);
     sum += w[(u ^ (u >>> 15)) & MASK]!;
     cnt++;
+    if (wlen > STEM) {
+      const st = Math.imul(stem ^ 0x3c6ef372, P);
+      sum += w[(st ^ (st >>> 15)) & MASK]!;
+      cnt++;
+    }
+    const cid = conceptOf(stem);
+    if (cid !== 0) {
+      const cf = Math.imul(cid ^ 0x7f4a7c15, P);
+      sum += w[(cf ^ (cf >>> 11)) & MASK]!;
+      cnt++;
+      if (tok - lastTok <= PAIR_SPAN) {
+        const pf = Math.imul(Math.imul(lastConcept, 0x165667b1) ^ cid ^ 0x1b873593, P);
+        sum += w[(pf ^ (pf >>> 12)) & MASK]!;
+        cnt++;
+      }
+    }
     if (prevWord !== 0) {
       const bg = Math.imul(Math.imul(prevWord, 0x2c1b3c6d) ^ word, P);
       sum += w[(bg ^ (bg >>> 13)) & MASK]!;
