@@ -30,7 +30,7 @@ const WEAK_OBJ = "(?:text|information|info|data|evidence|articles?|context|messa
 
 export const CUES: Cue[] = [
   // ---- instruction override (en)
-  { id: "override", re: new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|neglect|skip|discard|drop)(?:ing)?\\s+${F}${STRONG_OBJ}\\b`, "i"), weight: 0.9 },
+  { id: "override", re: new RegExp(`(?<!\\b(?:don't|do not|never)\\s)\\b(?:ignore|disregard|forget|override|bypass|neglect|skip|discard|drop)(?:ing)?\\s+${F}${STRONG_OBJ}\\b`, "i"), weight: 0.9 },
   {
     id: "override_weak",
     re: new RegExp(`\\b(?:ignore|disregard|forget)(?:ing)?\\s+(?:about\\s+)?(?:all\\s+|the\\s+)?(?:previous|prior|above|earlier|preceding|other|rest of)\\s+(?:the\\s+|this\\s+)?${WEAK_OBJ}`, "i"),
@@ -50,16 +50,16 @@ export const CUES: Cue[] = [
   // ---- other languages
   {
     id: "override_de",
-    re: /\b(?:ignorier\w{0,3}|vergiss|vergessen\s+sie|missachte\w{0,2}|überspring\w{0,2}|abweichend\s+(?:zu|von))\b[^.!?\n]{0,40}?\b(?:anweisungen|instruktionen|aufgaben|aufträge|angaben|befehle|regeln|vorgaben|informationen|alles|ausführungen|prompts?)\b/i,
+    re: /\b(?:ignorier\w{0,3}|vergiss(?!\s+nicht\b)|vergessen\s+sie(?!\s+nicht\b)|missachte\w{0,2}|überspring\w{0,2}|abweichend\s+(?:zu|von))\b[^.!?\n]{0,40}?\b(?:anweisungen|instruktionen|aufgaben|aufträge|angaben|befehle|regeln|vorgaben|informationen|alles|ausführungen|prompts?)\b/i,
     weight: 0.9,
   },
   { id: "obige_de", re: /\b(?:die\s+)?(?:obigen|vorherigen|bisherigen|vorangegangenen)\s+(?:[^\s.!?]{1,30}\s+){0,2}(?:ignorieren|vergessen|aus dem kopf (?:zu )?streichen|hinter sich)/i, weight: 0.85 },
   { id: "new_task_de", re: /\b(?:nun folgen (?:neue|weitere) aufgaben|neue(?:n|r)? aufgabe|wir (?:starten|beginnen) (?:von neu|mit einer neuen))/i, weight: 0.5 },
-  { id: "override_es", re: /\b(?:ignora|ignore|olvida|olvide|olvidá|descarta|omite|no hagas caso)\w{0,2}\b[^.!?\n]{0,40}?\b(?:instrucciones|indicaciones|reglas|todo lo (?:anterior|que))/i, weight: 0.9 },
+  { id: "override_es", re: /(?<!\bno\s)\b(?:ignora|ignore|olvida|olvide|olvidá|descarta|omite|no hagas caso)\w{0,2}\b[^.!?\n]{0,40}?\b(?:instrucciones|indicaciones|reglas|todo lo (?:anterior|que))/i, weight: 0.9 },
   { id: "override_es2", re: /\bolvid[ae]\s+todo\b/i, weight: 0.8 },
-  { id: "override_fr", re: /\b(?:ignorez|ignorer|oubliez|oublie|ne tenez pas compte)\b[^.!?\n]{0,40}?(?:instructions|consignes|règles|directives|tout ce qui précède)|\bignore\s+(?:toutes|tous|les|tes|vos|ces)\b[^.!?\n]{0,30}?(?:instructions|consignes|règles|directives)/i, weight: 0.9 },
+  { id: "override_fr", re: /\b(?:(?:ignorez|ignorer|oubliez|oublie)\b(?!\s+pas\b)|ne tenez pas compte\b)[^.!?\n]{0,40}?(?:instructions|consignes|règles|directives|tout ce qui précède)|\bignore\s+(?:toutes|tous|les|tes|vos|ces)\b[^.!?\n]{0,30}?(?:instructions|consignes|règles|directives)/i, weight: 0.9 },
   { id: "override_it_pt_nl", re: /\b(?:dimentica|ignora|esqueça|esqueca|negeer|vergeet)\b[^.!?\n]{0,40}?\b(?:istruzioni|instruções|instrucoes|instructies|regole|regras)\b/i, weight: 0.9 },
-  { id: "override_zh_ru_ja", re: /(?:忽略|无视|忘记|忘掉|無視|忘れ)[^。！？\n]{0,20}?(?:指令|指示|提示|规则|命令|以上)|(?:игнорируй|забудь|проигнорируй)[^.!?\n]{0,40}?(?:инструкции|указания|правила)/i, weight: 0.9 },
+  { id: "override_zh_ru_ja", re: /(?:忽略|无视|忘记|忘掉|無視|忘れ)[^。！？\n]{0,20}?(?:指令|指示|提示|规则|命令|以上)|(?<!(?:^|[\s,.!?;:«"])не\s)(?:игнорируй|забудь|проигнорируй)[^.!?\n]{0,40}?(?:инструкции|указания|правила)/i, weight: 0.9 },
   // ---- prompt extraction
   {
     id: "extract",
