@@ -29,7 +29,18 @@ const CONCEPTS: Record<string, { words: string[]; cjk: string[] }> = {
   SAFETY: { words: ["safety", "safeguards", "guardrails", "content", "sicherheit", "sécurité", "seguridad", "безопасности", "ethics", "ethical", "moral"], cjk: ["安全", "道德", "倫理", "セキ"] },
   JAILBREAK: { words: ["jailbreak", "jailbroken", "dan", "unlocked"], cjk: ["越狱", "脱獄"] },
   OVERRIDE: { words: ["override", "overrides", "supersede", "supersedes", "cancel", "void", "obsolete", "ungültig", "annule", "anula", "отменены", "отмени"], cjk: ["失效", "无效", "取消", "無効", "解除"] },
-  NOT_TELL: { words: ["silently", "secretly", "without", "unnoticed", "heimlich", "sans", "sin", "незаметно", "тайно"], cjk: ["悄悄", "偷偷"] },
+  NOT_TELL: { words: ["silently", "secretly", "without", "unnoticed", "mention", "telling", "heimlich", "unauffällig", "erwähne", "sans", "discrètement", "mentionne", "sin", "menciones", "discreción", "незаметно", "тайно", "упоминай"], cjk: ["悄悄", "偷偷", "提及", "触れ", "伝え"] },
+  // what an injected instruction asks an agent to do (the verbs of tool use and replies)
+  ACT: {
+    words: [
+      ...["send", "forward", "delete", "approve", "mark", "reply", "include", "open", "add", "rate", "tell", "write", "run", "execute", "call", "click", "visit", "post", "share", "grant", "disable", "change", "remove", "respond", "transfer"],
+      ...["schicke", "lösche", "genehmige", "markiere", "antworte", "füge", "öffne", "überweise", "gib", "teile", "führe"],
+      ...["supprime", "approuve", "marque", "réponds", "ajoute", "ouvre", "vire", "donne", "partage", "exécute"],
+      ...["borra", "aprueba", "marca", "responde", "añade", "incluye", "abre", "transfiere", "comparte", "ejecuta"],
+      ...["удали", "одобри", "отметь", "ответь", "добавь", "открой", "переведи", "поделись", "выполни", "укажи"],
+    ],
+    cjk: ["删除", "批准", "标记", "回复", "添加", "打开", "转账", "执行", "送っ", "削除", "承認", "返信", "追加", "実行"],
+  },
 };
 
 const P = 0x01000193;

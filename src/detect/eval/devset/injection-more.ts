@@ -15,6 +15,7 @@ import type { InjectionCase, Rand } from "./build.ts";
 import type { Lang } from "./injection.ts";
 import { composedHardNegatives } from "./injection-hard.ts";
 import { nativeInjectionCases } from "./injection-native.ts";
+import { addressedInjectionCases } from "./injection-addressed.ts";
 
 const OWN = "Apache-2.0 (this repository's templates)";
 
@@ -306,6 +307,7 @@ export function moreInjectionCases(seed: number, start: number, langs: readonly 
     }
   }
   const composed = composedHardNegatives(seed, n, langs, inCarrier);
-  out.push(...composed, ...nativeInjectionCases(seed, n + composed.length, langs, inCarrier));
+  const native = nativeInjectionCases(seed, n + composed.length, langs, inCarrier);
+  out.push(...composed, ...native, ...addressedInjectionCases(seed, n + composed.length + native.length, langs, inCarrier));
   return out;
 }
