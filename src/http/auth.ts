@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountPrincipal, AccountStatus, Principal, Role } from '../core/identity.ts';
-import { forbidden, paymentRequired, unauthorized } from '../core/problems.ts';
+import { forbidden, paymentRequired, unauthorized, unknownToken, wrongTokenKind } from '../core/problems.ts';
 import { CSRF_HEADER, csrfMatches, csrfTokenFor, isSafeMethod, originAllowed, sessionCookieOf } from './session-cookie.ts';
 
 /**
@@ -80,7 +80,7 @@ export function registerAuth(app: FastifyInstance, services: AuthServices): void
       const m = BEARER.exec(req.headers.authorization ?? '');
       if (!m) throw unauthorized();
       principal = await (mode === 'ingest' && services.resolveForEvents ? services.resolveForEvents(m[1]!) : services.resolve(m[1]!));
-      if (!principal) throw unauthorized('The bearer token is unknown, revoked or expired.');
+      if (!principal) throw unknownToken();
     }
     if (mode === 'optional') {
       req.principal = principal;
@@ -96,7 +96,7 @@ export function registerAuth(app: FastifyInstance, services: AuthServices): void
       // A valid token of the wrong kind is a 401 for operator routes (the
       // operator API must not reveal itself) and a 403 elsewhere.
       if (mode === 'operator') throw unauthorized();
-      throw forbidden('This token cannot call this endpoint.');
+      throw wrongTokenKind();
     }
     if (principal.kind === 'account' && cfg.roles && !cfg.roles.includes(principal.role)) {
       throw forbidden(`The ${principal.role} role cannot call this endpoint.`);

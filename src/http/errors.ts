@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unsupportedMediaType } from './json-body.ts';
-import { HttpProblem, badRequest, notFound } from '../core/problems.ts';
+import { HttpProblem, badRequest, internalError, invalidJson, notFound } from '../core/problems.ts';
 import { validationProblem } from './validation.ts';
 
 // Every error this service answers is a problem document (RFC 9457) with a
@@ -16,7 +16,7 @@ function fromFastify(err: FastifyError, req: FastifyRequest): HttpProblem | null
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return badRequest('The request body is not valid JSON.');
+      return invalidJson();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return badRequest('The Content-Length header does not match the body.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -38,7 +38,7 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
   let problem: HttpProblem;
   if (err.code === 'FST_ERR_BAD_URL') problem = new HttpProblem('invalid_url', 'The request URL is not valid: it holds a malformed percent-encoding.');
   else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') problem = new HttpProblem('uri_too_long', 'A path segment of the request URL is longer than any this service accepts.');
-  else problem = new HttpProblem('internal_error', 'The request could not be completed; nothing was recorded.');
+  else problem = internalError();
   void reply.code(problem.status).type(PROBLEM_TYPE).send(problem.body());
 }
 
@@ -75,7 +75,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       else {
         // Unexpected: log everything, tell the client nothing about internals.
         req.log.error({ err }, 'unhandled error');
-        problem = new HttpProblem('internal_error', 'The request could not be completed; nothing was recorded.');
+        problem = internalError();
       }
     }
     if (problem.status >= 500 && err instanceof HttpProblem) req.log.error({ err }, problem.message);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpProblem, badRequest } from '../core/problems.ts';
+import { HttpProblem, badRequest, invalidJson } from '../core/problems.ts';
 
 // Request bodies are I-JSON (RFC 7493): UTF-8 without invalid bytes, objects
 // without duplicate keys. An audit record must not be ambiguous, so a body that
@@ -39,7 +39,7 @@ export function parseJsonBody(body: Buffer): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest('The request body is not valid JSON.');
+    throw invalidJson();
   }
   if (value !== null && typeof value === 'object') checkKeys(text);
   return value;

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountStatus } from '../accounts/plans.ts';
 import type { AccountStatus, Principal } from '../core/identity.ts';
-import { badRequest, forbidden, type HttpProblem, paymentRequired, unauthorized } from '../core/problems.ts';
+import { badRequest, forbidden, type HttpProblem, paymentRequired, unauthorized, unknownToken, wrongTokenKind } from '../core/problems.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import type { IngestDeps } from './ingest.ts';
 import { validationProblem, validatorCompiler } from '../http/validation.ts';
@@ -45,7 +45,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
       const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
       if (token === undefined) throw unauthorized();
       const resolved = await gate.principal(token);
-      if (!resolved) throw unauthorized('The bearer token is unknown, revoked or expired.');
+      if (!resolved) throw unknownToken();
       const p: Principal = resolved.principal;
       const epoch = resolved.epoch;
       if (p.kind === 'account' && !(WRITERS as readonly string[]).includes(p.role)) throw forbidden(`The ${p.role} role cannot call this endpoint.`);
@@ -55,7 +55,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
         if (bodyTenant === undefined) throw forbidden('The fallback ingress token needs a tenant_id in the body.');
         if (!UUID.test(bodyTenant)) throw forbidden('Unknown workspace.');
         tenantId = bodyTenant.toLowerCase();
-      } else throw forbidden('This token cannot call this endpoint.');
+      } else throw wrongTokenKind();
       if (fresh) gate.invalidate(tenantId);
       const state = await gate.tenant(tenantId);
       // The principal was read under an older epoch: read it again under this one.
