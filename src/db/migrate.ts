@@ -50,11 +50,17 @@ const MIGRATION_LOCK = 7_201_346_011;
  * Returns the names applied now.
  */
 export async function migrate(db: Db, migrations = loadMigrations()): Promise<string[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY,
-    checksum text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  // Under the lock too: two nodes creating the table at once on an empty
+  // database collide in PostgreSQL's catalogue (pg_type's unique index), as
+  // IF NOT EXISTS only checks before it creates.
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY,
+      checksum text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  });
   const applied: string[] = [];
   for (const m of migrations) {
     const ran = await db.transaction(async (tx) => {
