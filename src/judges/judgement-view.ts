@@ -18,13 +18,14 @@ export interface JudgementView {
   attempt: number | null;
   trigger: 'flag' | 'on_demand';
   auto_resolved: boolean;
+  rationales_erased: boolean;
   judges: { name: string; verdict: 'allow' | 'deny' | 'uncertain' | 'abstained'; rationale: string | null; rubric_points: string[] }[];
   evidence_id: number | null;
   requested_at: Date | null;
   finished_at: Date | null;
 }
 
-const COLUMNS = 'invocation_id, attempt, trigger, status, decision, unanimous, judges, log_index, auto_resolved, requested_at, finished_at';
+const COLUMNS = 'invocation_id, attempt, trigger, status, decision, unanimous, judges, log_index, auto_resolved, requested_at, finished_at, rationales_erased_at';
 
 export function viewOf(r: JudgementRow, withRationale: boolean): JudgementView {
   return {
@@ -34,10 +35,11 @@ export function viewOf(r: JudgementRow, withRationale: boolean): JudgementView {
     attempt: r.attempt,
     trigger: r.trigger,
     auto_resolved: r.auto_resolved,
+    rationales_erased: r.rationales_erased_at !== null,
     judges: (r.judges ?? []).map((j) => ({
       name: j.name,
       verdict: j.verdict,
-      rationale: withRationale ? j.rationale : null,
+      rationale: withRationale ? (j.rationale ?? null) : null,
       rubric_points: j.rubric_points,
     })),
     evidence_id: r.log_index === null ? null : evidenceIdOf(Number(r.log_index)),
@@ -53,6 +55,7 @@ const QUEUED: JudgementView = {
   attempt: null,
   trigger: 'flag',
   auto_resolved: false,
+  rationales_erased: false,
   judges: [],
   evidence_id: null,
   requested_at: null,

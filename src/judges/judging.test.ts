@@ -339,6 +339,45 @@ eachStore(
       assert.ok(doc.findings.length >= 5, JSON.stringify(doc.findings));
     });
 
+    test("an erasure for a data subject deletes the judges' rationales with the content; verdicts and the leaf stay", async () => {
+      const team = await newTeam(t, 'erase');
+      await setPolicy(t, team.admin.token, [REVIEW_PAYMENTS]);
+      await setPanel(t, team.admin.token, { 'erase-a': { verdict: 'deny', rationale: 'Refund for Ms Example of Flat 4.', rubric_points: ['R2'] } });
+      const subject = await flagged(t, team, { principal_id: 'subject-erase-1' });
+      const other = await flagged(t, team, { principal_id: 'someone-else' });
+      await t.service.jobs.drain();
+      const res = await t.request({ method: 'POST', url: '/api/v1/workspace/erasures', token: team.admin.token, payload: { principal_id: 'subject-erase-1' } });
+      assert.equal(res.statusCode, 201, res.body);
+      const erased = await detail(t, team.admin.token, subject);
+      assert.equal(erased.judgement.rationales_erased, true);
+      assert.deepEqual(erased.judgement.judges, [{ name: 'judge-erase-a', verdict: 'deny', rationale: null, rubric_points: ['R2'] }]);
+      assert.equal(erased.judgement.decision, 'deny');
+      const kept = await detail(t, team.admin.token, other);
+      assert.deepEqual([kept.judgement.rationales_erased, kept.judgement.judges[0].rationale], [false, 'Refund for Ms Example of Flat 4.']);
+      const rows = await t.testDb.db.query<{ invocation_id: number; text: string; salt: Uint8Array | null }>(
+        'SELECT invocation_id, judges::text AS text, salt FROM judgements WHERE tenant_id = $1 ORDER BY invocation_id',
+        [team.tenantId],
+      );
+      assert.deepEqual(
+        rows.map((r) => [Number(r.invocation_id), r.text.includes('Ms Example'), r.salt === null]),
+        [
+          [subject, false, true],
+          [other, true, false],
+        ],
+      );
+      assert.equal((await leaves(t, team.admin.token)).filter((l) => l.kind === 'judge_verdict').length, 2);
+
+      // Retention (400 days by default) takes the rest with the content.
+      t.clock.advance(401 * 86_400_000);
+      try {
+        await t.service.retention.sweepAll();
+        const swept = await detail(t, team.admin.token, other);
+        assert.deepEqual([swept.judgement.rationales_erased, swept.judgement.judges[0].rationale, swept.judgement.judges[0].verdict], [true, null, 'deny']);
+      } finally {
+        t.clock.set('2026-06-01T12:00:00Z');
+      }
+    });
+
     test('the log with judge_verdict and panel review leaves verifies', { timeout: 120_000 }, async () => {
       const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
       const team = await newTeam(t, 'verify');

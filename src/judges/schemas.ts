@@ -18,11 +18,12 @@ export const JudgementSchema = Type.Object(
     attempt: Type.Union([Type.Integer(), Type.Null()], { description: 'Attempts of one invocation count from 1; null while an automatic escalation waits to start' }),
     trigger: Type.Union([Type.Literal('flag'), Type.Literal('on_demand')], { description: 'flag: the verdict flag_for_review escalated it; on_demand: POST …/judge' }),
     auto_resolved: Type.Boolean({ description: 'The unanimous panel resolved the review itself (the workspace\'s auto_resolve)' }),
+    rationales_erased: Type.Boolean({ description: 'Retention or an erasure deleted the rationales with the content they were written from' }),
     judges: Type.Array(
       Type.Object({
         name: Type.String(),
         verdict: Type.Union([Decision, Type.Literal('abstained')], { description: 'abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left' }),
-        rationale: Type.Union([Type.String(), Type.Null()], { description: 'null for viewers (it is written from the stored content)' }),
+        rationale: Type.Union([Type.String(), Type.Null()], { description: 'null for viewers (it is written from the stored content) and once erased' }),
         rubric_points: Type.Array(Type.String()),
       }),
     ),

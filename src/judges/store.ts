@@ -10,7 +10,8 @@ export type PanelDecision = 'allow' | 'deny' | 'uncertain';
 export interface StoredOpinion {
   name: string;
   verdict: PanelDecision | 'abstained';
-  rationale: string;
+  /** Absent once erased (erasure.ts). */
+  rationale?: string;
   rubric_points: string[];
   calls: number;
   error?: string;
@@ -28,9 +29,10 @@ export interface JudgementRow {
   auto_resolved: boolean;
   requested_at: Date;
   finished_at: Date | null;
+  rationales_erased_at: Date | null;
 }
 
-const COLUMNS = 'invocation_id, attempt, trigger, status, decision, unanimous, judges, log_index, auto_resolved, requested_at, finished_at';
+const COLUMNS = 'invocation_id, attempt, trigger, status, decision, unanimous, judges, log_index, auto_resolved, requested_at, finished_at, rationales_erased_at';
 
 /** The latest attempt at judging an invocation, or null when it was never judged. */
 export async function latestJudgement(tx: Queryable, tenantId: string, invocationId: number): Promise<JudgementRow | null> {

@@ -10,6 +10,7 @@ import type { AppContext } from '../core/context.ts';
 import { type ContentSelector, eraseInvocationContent, forgetMetadataSalts } from '../ingest/erasure.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { commitment, encodeLeaf, newSalt } from '../ledger/leaf.ts';
+import { eraseJudgeRationales } from '../judges/erasure.ts';
 import { eraseReviewNotes } from '../review/erasure.ts';
 
 /** Six months: the least log retention the EU AI Act asks of deployers of high-risk systems (Art. 19, 26(6)). */
@@ -98,6 +99,10 @@ export async function erase(deps: RetentionDeps, tenantId: string, req: ErasureR
       const n = await eraseReviewNotes(tx, tenantId, sel, now, SWEEP_CHUNK);
       notes += n;
       if (n < SWEEP_CHUNK) break;
+    }
+    // The judges' rationales were written from the erased content (not counted: the record's counts are fixed).
+    for (;;) {
+      if ((await eraseJudgeRationales(tx, tenantId, sel, now, SWEEP_CHUNK)) < SWEEP_CHUNK) break;
     }
     const counts = { invocations: invocations.size, fields, review_notes: notes };
     const [index] = await deps.appendInTx(
@@ -214,12 +219,13 @@ export class RetentionSweeper {
         const cutoff = new Date(now.getTime() - (await contentDays(tx, tenantId)) * DAY_MS);
         const c = await eraseInvocationContent(tx, tenantId, { to: cutoff }, now, SWEEP_CHUNK);
         const n = c.fields < SWEEP_CHUNK ? await eraseReviewNotes(tx, tenantId, { decidedBefore: cutoff }, now, SWEEP_CHUNK) : 0;
-        return { fields: c.fields, notes: n };
+        const j = c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK ? await eraseJudgeRationales(tx, tenantId, { finishedBefore: cutoff }, now, SWEEP_CHUNK) : 0;
+        return { fields: c.fields, notes: n, rationales: j };
       });
       if (r === null) break;
       fields += r.fields;
       reviewNotes += r.notes;
-      if (r.fields < SWEEP_CHUNK && r.notes < SWEEP_CHUNK) break;
+      if (r.fields < SWEEP_CHUNK && r.notes < SWEEP_CHUNK && r.rationales < SWEEP_CHUNK) break;
     }
     return { fields, reviewNotes };
   }

@@ -2236,85 +2236,193 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 402: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 413: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
-                /** @description application/x-protobuf requests: a google.rpc.Status (protobuf); application/json ones: problem details (application/problem+json) */
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
                     };
                 };
             };
@@ -3469,11 +3577,13 @@ export interface paths {
                                 trigger: "flag" | "on_demand";
                                 /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
                                 auto_resolved: boolean;
+                                /** @description Retention or an erasure deleted the rationales with the content they were written from */
+                                rationales_erased: boolean;
                                 judges: {
                                     name: string;
                                     /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
                                     verdict: ("allow" | "deny" | "uncertain") | "abstained";
-                                    /** @description null for viewers (it is written from the stored content) */
+                                    /** @description null for viewers (it is written from the stored content) and once erased */
                                     rationale: string | null;
                                     rubric_points: string[];
                                 }[];
@@ -4813,11 +4923,13 @@ export interface paths {
                                 trigger: "flag" | "on_demand";
                                 /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
                                 auto_resolved: boolean;
+                                /** @description Retention or an erasure deleted the rationales with the content they were written from */
+                                rationales_erased: boolean;
                                 judges: {
                                     name: string;
                                     /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
                                     verdict: ("allow" | "deny" | "uncertain") | "abstained";
-                                    /** @description null for viewers (it is written from the stored content) */
+                                    /** @description null for viewers (it is written from the stored content) and once erased */
                                     rationale: string | null;
                                     rubric_points: string[];
                                 }[];
@@ -5327,11 +5439,13 @@ export interface paths {
                                     trigger: "flag" | "on_demand";
                                     /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
                                     auto_resolved: boolean;
+                                    /** @description Retention or an erasure deleted the rationales with the content they were written from */
+                                    rationales_erased: boolean;
                                     judges: {
                                         name: string;
                                         /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
                                         verdict: ("allow" | "deny" | "uncertain") | "abstained";
-                                        /** @description null for viewers (it is written from the stored content) */
+                                        /** @description null for viewers (it is written from the stored content) and once erased */
                                         rationale: string | null;
                                         rubric_points: string[];
                                     }[];

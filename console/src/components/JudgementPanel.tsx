@@ -80,6 +80,7 @@ export function JudgementPanel({ id, judgement, role }: { id: number; judgement:
               </li>
             ))}
           </ul>
+          {judgement.rationales_erased && <p className="text-sm text-muted">The rationales were deleted with the content (retention or an erasure).</p>}
           <p className="text-sm text-muted">
             {judgement.trigger === 'flag' ? 'Escalated by the flag' : 'Asked by a reviewer'}
             {judgement.finished_at ? `, ${formatTime(judgement.finished_at, prefs.zone)}` : ''}
