@@ -2,6 +2,7 @@ import type { PlanCaps } from '../config/config.ts';
 import type { Queryable } from '../db/db.ts';
 import { enqueueMany } from '../jobs/jobs.ts';
 import type { OpenAppend } from '../ledger/append.ts';
+import { type RideAlong, writeRideAlong } from '../ledger/log-store.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
 import { LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import { metaCommitment } from './metadata.ts';
@@ -199,7 +200,9 @@ export function recordSet(known: KnownAgents) {
       if (!rows.empty) {
         rows.ids('invocation', startIds.invocation, lastInvocation);
         rows.ids('rogue_event', startIds.rogue_event, lastRogue);
-        await rows.write(tx);
+        // The last work of its transaction leaves its rows to the log's statement: one round trip less.
+        if (log.lastWork) log.rideAlong(rows.statement());
+        else await writeRideAlong(tx, rows.statement());
         // tool_outputs are scanned and flags judged in the background (DESIGN §4): their jobs commit with the invocations.
         if (rows.jobs.length > 0) await enqueueMany(tx, tenantId, rows.jobs);
       }
@@ -293,11 +296,12 @@ class Rows {
     this.#keys[3]!.push(now.toISOString());
   }
 
-  async write(tx: Queryable): Promise<void> {
+  /** Every row as data-modifying CTEs of one statement (see RideAlong). */
+  statement(): RideAlong {
     const inv = this.#inv;
     const r = this.#rogue;
-    await tx.query(
-      `WITH usage AS (
+    return {
+      ctes: `usage AS (
          INSERT INTO usage_daily (tenant_id, day, invocations)
          SELECT $1, u.day, u.n FROM unnest($2::date[], $3::int[]) AS u(day, n)
          ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + EXCLUDED.invocations
@@ -341,9 +345,8 @@ class Rows {
          -- Only an expired key is still there: the lookup ignored it, its successor replaces it.
          ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, response = EXCLUDED.response,
            created_at = EXCLUDED.created_at
-       )
-       SELECT 1`,
-      [
+       )`,
+      params: [
         this.#tenant,
         [...this.#usage.keys()],
         [...this.#usage.values()],
@@ -354,7 +357,7 @@ class Rows {
         ...this.#keys,
         ...this.#ids,
       ],
-    );
+    };
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { encodeLeaf, leafHashOf } from './leaf.ts';
-import { type Head, lockHead, type NewEntry, readNodes, scopeToTenant, writeAppend } from './log-store.ts';
+import { type Head, lockHead, type NewEntry, readNodes, type RideAlong, scopeToTenant, writeAppend, writeRideAlong } from './log-store.ts';
 import { appendLeaves, appendNeeds, type StoredNode } from './merkle.ts';
 
 /** An entry of the audit trail: its kind and plain-JSON fields. The time is added on append. */
@@ -19,6 +19,13 @@ export class OpenAppend {
   readonly #entries: NewEntry[] = [];
   readonly #hashes: Uint8Array[] = [];
   readonly #edge: readonly StoredNode[] | undefined;
+  #along: RideAlong[] = [];
+  /**
+   * Set by the log writer while the work running is the last of its
+   * transaction: only then may it leave its rows to the log's statement
+   * (rideAlong), since nothing after it in the transaction reads them.
+   */
+  lastWork = false;
 
   /** `edge`: the nodes appendNeeds(head.size) names, when the caller already has them. */
   constructor(tenantId: string, head: Head, edge?: readonly StoredNode[]) {
@@ -47,16 +54,35 @@ export class OpenAppend {
   }
 
   /**
+   * Rows to write in the statement that writes the log (one round trip less).
+   * Only while `lastWork` is set; the writes happen in commit().
+   */
+  rideAlong(w: RideAlong): void {
+    if (!this.lastWork) throw new Error('rideAlong outside the last work of a transaction');
+    this.#along.push(w);
+  }
+
+  /** Rows left to commit() by rideAlong. */
+  get hasRideAlong(): boolean {
+    return this.#along.length > 0;
+  }
+
+  /**
    * Writes the entries, the tree nodes they complete (hashed here, in memory)
-   * and the new head, in one statement. Returns the new head and the right
-   * edge of the grown tree (the nodes the next append needs).
+   * and the new head, in one statement (with the last ride-along's rows).
+   * Returns the new head and the right edge of the grown tree (the nodes the
+   * next append needs).
    */
   async commit(tx: Queryable): Promise<{ head: Head; edge: StoredNode[] | undefined }> {
+    const along = this.#along;
+    this.#along = [];
+    const last = this.#entries.length > 0 ? along.pop() : undefined;
+    for (const w of along) await writeRideAlong(tx, w);
     if (this.#entries.length === 0) return { head: this.#start, edge: this.#edge ? [...this.#edge] : undefined };
     const edge = this.#edge ?? (await readNodes(tx, this.tenantId, appendNeeds(this.#start.size)));
     const { nodes, root } = appendLeaves(this.#start.size, this.#hashes, edge);
     const head = { size: this.#start.size + this.#entries.length, root };
-    await writeAppend(tx, this.tenantId, this.#entries, nodes, head);
+    await writeAppend(tx, this.tenantId, this.#entries, nodes, head, last);
     const all = new Map<string, StoredNode>();
     for (const n of [...edge, ...nodes]) all.set(`${n.level}/${n.index}`, n);
     return { head, edge: appendNeeds(head.size).map((id) => all.get(`${id.level}/${id.index}`)!) };

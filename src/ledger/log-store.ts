@@ -74,16 +74,35 @@ export interface NewEntry {
   createdAt: Date;
 }
 
-/** Writes appended entries, their new nodes and the new head, in one statement. */
+/**
+ * Writes of another module that ride along in the statement that writes the
+ * log: `ctes` is a list of data-modifying CTEs ("a AS (INSERT …), b AS (…)")
+ * numbering its own parameters from $1.
+ */
+export interface RideAlong {
+  ctes: string;
+  params: unknown[];
+}
+
+/** Writes a ride-along's CTEs as a statement of their own. */
+export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void> {
+  await tx.query(`WITH ${w.ctes} SELECT 1`, w.params);
+}
+
+/** Writes appended entries, their new nodes and the new head (and a ride-along's rows), in one statement. */
 export async function writeAppend(
   tx: Queryable,
   tenantId: string,
   entries: readonly NewEntry[],
   nodes: readonly StoredNode[],
   head: Head,
+  along?: RideAlong,
 ): Promise<void> {
+  const own = 9;
+  // The ride-along's parameters follow the log's nine.
+  const extra = along ? `${along.ctes.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + own}`)}, ` : '';
   await tx.query(
-    `WITH e AS (
+    `WITH ${extra}e AS (
        INSERT INTO log_entries (tenant_id, idx, leaf, created_at)
        SELECT $1, e.idx, e.leaf, e.created_at FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) AS e(idx, leaf, created_at)
      ), n AS (
@@ -101,6 +120,7 @@ export async function writeAppend(
       nodes.map((n) => Buffer.from(n.hash).toString('hex')),
       head.size,
       Buffer.from(head.root),
+      ...(along?.params ?? []),
     ],
   );
 }

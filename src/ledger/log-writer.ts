@@ -244,13 +244,23 @@ export class LogWriter {
           const log = new OpenAppend(tenantId, start, known?.size === start.size ? known.edge : undefined);
           const out: unknown[] = [];
           for (const [i, u] of units.entries()) {
+            log.lastWork = i === units.length - 1;
             try {
               out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index])));
             } catch (err) {
               throw new JobFailure(i, err);
             }
           }
-          const committed = await log.commit(tx);
+          log.lastWork = false;
+          const along = log.hasRideAlong;
+          let committed;
+          try {
+            committed = await log.commit(tx);
+          } catch (err) {
+            // The last unit's rows were written by this statement: its failure
+            // is that unit's (it runs again item by item, the others as they were).
+            throw along ? new JobFailure(units.length - 1, err) : err;
+          }
           return { results: out, size: units.reduce((n, u) => n + (u.kind === 'job' ? 1 : u.parts.length), 0), ...committed };
         } catch (err) {
           throw err instanceof JobFailure ? err : new BeforeCommitFailure(err);
