@@ -85,6 +85,23 @@ eachStore('Claude Code PreToolUse hook', (get) => {
     assert.equal(items.length, 3, 'Read, the first Bash, and this one');
   });
 
+  test('a tool input over 32,000 code points is cut and the cut is marked in the context', async () => {
+    const big = `${'é'.repeat(20_000)}${'x'.repeat(20_000)}`;
+    const r = await runHook(preToolUse('Edit', { new_string: big }, 'toolu_big_01'), env);
+    assert.equal(r.code, 0, r.stderr);
+    const list = await get().request({ method: 'GET', url: '/api/v1/invocations?agent_key=claude-dev&tool_name=Edit', token: alice.token });
+    const [item] = (list.json() as { items: Array<{ invocation_id: number }> }).items;
+    const detail = await get().request({ method: 'GET', url: `/api/v1/invocations/${item!.invocation_id}`, token: alice.token });
+    assert.equal(detail.statusCode, 200, detail.body);
+    const content = (detail.json() as { content: Array<{ field: string; text: string }> }).content;
+    const input = content.find((c) => c.field === 'tool_input')!;
+    const sent = JSON.stringify({ new_string: big });
+    assert.equal([...input.text].length, 32_000);
+    assert.ok(sent.startsWith(input.text), 'the first 32,000 code points, as sent');
+    const context = JSON.parse(content.find((c) => c.field === 'context')!.text) as { truncated?: Record<string, number> };
+    assert.deepEqual(context.truncated, { tool_input: [...sent].length });
+  });
+
   test('service unreachable: fail-open lets the tool run, fail-closed blocks it', async () => {
     const down = { ...env, AGENT_LEDGER_URL: 'http://127.0.0.1:9' };
     const open = await runHook(preToolUse('Read', {}, 'toolu_03'), down);

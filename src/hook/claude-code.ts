@@ -60,15 +60,25 @@ export async function hookCommand(args: string[], io = { stdin: process.stdin, s
   if (typeof input !== 'object' || input === null || typeof input.tool_name !== 'string') return unavailable('the hook input names no tool_name');
 
   const client = new AgentLedger({ baseUrl: url, token, maxRetries: 2, retryBaseMs: 100, maxRetryDelayMs: 2_000, timeoutMs: 5_000 });
-  const context = JSON.stringify({ source: 'claude-code', hook: input.hook_event_name ?? 'PreToolUse', tool_use_id: input.tool_use_id, permission_mode: input.permission_mode, cwd: input.cwd });
+  const toolInput = clip(typeof input.tool_input === 'string' ? input.tool_input : JSON.stringify(input.tool_input ?? null));
+  // A cut input is marked, as OTLP marks its cuts: a reviewer must know the
+  // record holds only the first 32,000 code points of what the tool was given.
+  const context = JSON.stringify({
+    source: 'claude-code',
+    hook: input.hook_event_name ?? 'PreToolUse',
+    tool_use_id: input.tool_use_id,
+    permission_mode: input.permission_mode,
+    cwd: input.cwd,
+    ...(toolInput.cutFrom === null ? {} : { truncated: { tool_input: toolInput.cutFrom } }),
+  });
   try {
     const res = await client.invocation(
       {
         agent_key: agent,
         mode: 'enforced',
         tool_name: input.tool_name.slice(0, 256),
-        tool_input: clip(typeof input.tool_input === 'string' ? input.tool_input : JSON.stringify(input.tool_input ?? null)),
-        context: clip(context),
+        tool_input: toolInput.text,
+        context: clip(context).text,
         ...(typeof input.session_id === 'string' && input.session_id !== '' ? { correlation_id: input.session_id.slice(0, 64) } : {}),
       },
       // Claude Code may run a hook again for the same call: one record per tool use.
@@ -87,9 +97,13 @@ export async function hookCommand(args: string[], io = { stdin: process.stdin, s
   }
 }
 
-/** The API takes up to 32,000 code points per text field. */
-function clip(s: string): string {
-  return s.length <= 32_000 ? s : [...s].slice(0, 32_000).join('');
+const MAX_TEXT = 32_000;
+
+/** The API takes up to 32,000 code points per text field; cutFrom is the length in code points of a text that was cut. */
+function clip(s: string): { text: string; cutFrom: number | null } {
+  if (s.length <= MAX_TEXT) return { text: s, cutFrom: null };
+  const points = [...s];
+  return points.length <= MAX_TEXT ? { text: s, cutFrom: null } : { text: points.slice(0, MAX_TEXT).join(''), cutFrom: points.length };
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
