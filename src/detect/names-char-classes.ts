@@ -46,3 +46,14 @@ export function bmpTable(): Uint8Array {
 export function isLetterUnit(bmp: Uint8Array, u: number): boolean {
   return u < 128 ? ASCII_CLASS[u] === C_LOWER || ASCII_CLASS[u] === C_UPPER : (bmp[u]! & U_L) !== 0;
 }
+
+/** Is text[i] a letter (\p{L}; a surrogate is not)? By table, without a regex per character. */
+export function letterAt(text: string, i: number): boolean {
+  return isLetterUnit(bmpTable(), text.charCodeAt(i));
+}
+
+/** Is text[i] an upper-case letter (\p{Lu} of the BMP)? */
+export function upperAt(text: string, i: number): boolean {
+  const u = text.charCodeAt(i);
+  return u < 128 ? ASCII_CLASS[u] === C_UPPER : (bmpTable()[u]! & U_LU) !== 0;
+}

@@ -6,6 +6,7 @@
 // acronyms, frequent words, and name particles ("Jan de Vries", "Ludwig van Beethoven").
 
 import { OPEN_PLACE_CUES, TIME_WORD } from "./names-address-rules.ts";
+import { letterAt, upperAt } from "./names-char-classes.ts";
 import { COMMON_WORDS, loadDicts, norm, PARTICLES } from "./names-lexicon.ts";
 
 /** Cues that are also name particles: after a capitalised word they are part of a name. */
@@ -77,12 +78,12 @@ function nameBefore(text: string, cueStart: number): boolean {
   if (i < 0 || (text[i] !== " " && text[i] !== "\t")) return false;
   while (i > 0 && (text[i - 1] === " " || text[i - 1] === "\t")) i--;
   let s = i;
-  while (s > 0 && cueStart - s < 40 && /\p{L}/u.test(text[s - 1]!)) s--;
+  while (s > 0 && cueStart - s < 40 && letterAt(text, s - 1)) s--;
   if (s === i) return false;
   const w = norm(text.slice(s, i));
   // "van de Noort", "de la Cruz": a particle before the particle
   if (PARTICLES.has(w)) return true;
-  if (!/\p{Lu}/u.test(text[s]!)) return false;
+  if (!upperAt(text, s)) return false;
   const d = loadDicts();
   return d.first.has(w) || d.last.has(w);
 }
@@ -127,12 +128,12 @@ export function labelledPlaces(text: string): number[] {
   for (let c = text.indexOf(":"); c > 0 && out.length < 64; c = text.indexOf(":", c + 1)) {
     let e = c;
     if (text[e - 1] === " ") e--;
-    if (e === 0 || !/\p{L}/u.test(text[e - 1]!)) continue;
+    if (e === 0 || !letterAt(text, e - 1)) continue;
     let a = c + 1;
     while (a < text.length && a - c <= 3 && (text[a] === " " || text[a] === "\t")) a++;
-    if (a >= text.length || !/\p{Lu}/u.test(text[a]!)) continue;
+    if (a >= text.length || !upperAt(text, a)) continue;
     let s = e;
-    while (s > 0 && e - s <= 16 && /\p{L}/u.test(text[s - 1]!)) s--;
+    while (s > 0 && e - s <= 16 && letterAt(text, s - 1)) s--;
     if (!PLACE_LIST_LABELS.has(text.slice(s, e).toLowerCase())) continue;
     LABELLED_PLACE_AT.lastIndex = c + 1;
     const m = LABELLED_PLACE_AT.exec(text);

@@ -3,6 +3,8 @@
 // last word of the line before it (at most 20 letters back) is looked up in a set, so the cost is one
 // short slice per line.
 
+import { letterAt } from "./names-char-classes.ts";
+
 /** Last words of sign-offs in the development set's languages. */
 const SIGN_OFF_LAST_WORDS = new Set(["regards", "sincerely", "cheers", "thanks", "best", "grüßen", "grüssen", "gruß", "cordialement", "salutations", "saludos", "atentamente", "atenciosamente", "abraços", "saluti", "groet", "groeten"]);
 
@@ -14,8 +16,8 @@ export function signOffNextLines(text: string): number[] {
     if (text.charCodeAt(e - 1) === 13) e--;
     while (e > 0 && (text[e - 1] === " " || text[e - 1] === "\t" || text[e - 1] === "," || text[e - 1] === "!")) e--;
     let s = e;
-    while (s > 0 && e - s <= 20 && /\p{L}/u.test(text[s - 1]!)) s--;
-    if (e - s < 4 || e - s > 20 || (s > 0 && /\p{L}/u.test(text[s - 1]!))) continue;
+    while (s > 0 && e - s <= 20 && letterAt(text, s - 1)) s--;
+    if (e - s < 4 || e - s > 20 || (s > 0 && letterAt(text, s - 1))) continue;
     if (!SIGN_OFF_LAST_WORDS.has(text.slice(s, e).toLowerCase())) continue;
     let q = nl + 1;
     while (q < text.length && (text[q] === " " || text[q] === "\t")) q++;

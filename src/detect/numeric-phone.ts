@@ -7,6 +7,7 @@ import { DIGIT_0, DIGIT_1, OPEN_PAREN } from "./chars.ts";
 import { clamp01, isStandalone } from "./context.ts";
 import type { NumericChunk } from "./numeric-chunk-reader.ts";
 import { DASH, DOT, isDateSep, isWord, SPACE } from "./numeric-chunks.ts";
+import { countryRegionsBefore } from "./numeric-phone-regions.ts";
 import { dateLengths, internationalForm, NANP, NO_TRUNK, PHONE_CALL_BASE, PHONE_EXT, phoneValidity, startsLikeYear, TRUNK_ZERO, TRUNK_ZERO_MORE } from "./numeric-phone-rules.ts";
 import type { Finding } from "./types.ts";
 
@@ -107,10 +108,16 @@ export class PhoneFinder {
       ctx = scan.phoneCue(start);
     } else {
       ctx = scan.phoneCue(start);
+      let placeRegions: CountryCode[] | undefined;
       // cheapest bounds first: without a '+' prefix, context or a bare value, only a formatted number of
-      // national length that does not start like a year ("2024-118") can reach the threshold
+      // national length that does not start like a year ("2024-118") can reach the threshold, or a shorter
+      // formatted one after a country's name that makes it valid there ("Our Bahrain office: 3600 2677")
       if (!ctx && !standalone) {
-        if (!formatted || nd < 9) return;
+        if (!formatted || nd < 9) {
+          if (!formatted || nd < 7) return;
+          placeRegions = countryRegionsBefore(text, start);
+          if (placeRegions.length === 0) return;
+        }
         if (ng >= 2 && ge[a]! - gs[a]! === 4 && sep[a] === DASH && startsLikeYear(units, gs[a]!)) return;
       }
       if (!formatted && nd > 12) return;
@@ -126,6 +133,17 @@ export class PhoneFinder {
         if (v === 2) {
           base = formatted ? 0.55 : 0.4;
           break;
+        }
+      }
+      // a country named shortly before the number says where to dial it ("Our Malawi office: 0991 23 76 22")
+      if (base === 0 && !spent) {
+        for (const r of placeRegions ?? countryRegionsBefore(text, start)) {
+          const v = phoneValidity(raw, r, this.budget);
+          if (v < 0) break;
+          if (v === 2) {
+            base = formatted ? 0.55 : 0.4;
+            break;
+          }
         }
       }
       // a formatted number right after a phone cue ("Phone: 60-56-85-91") even when no region validates it
