@@ -15,6 +15,9 @@ export function signOffNextLines(text: string): number[] {
     let e = nl;
     if (text.charCodeAt(e - 1) === 13) e--;
     while (e > 0 && (text[e - 1] === " " || text[e - 1] === "\t" || text[e - 1] === "," || text[e - 1] === "!")) e--;
+    // a sign-off word ends in a lower-case letter: lines of upper-case, digits or base64 stop here
+    const last = e > 0 ? text.charCodeAt(e - 1) : 0;
+    if (last < 128 ? !(last >= 97 && last <= 122) : !letterAt(text, e - 1)) continue;
     let s = e;
     while (s > 0 && e - s <= 20 && letterAt(text, s - 1)) s--;
     if (e - s < 4 || e - s > 20 || (s > 0 && letterAt(text, s - 1))) continue;
