@@ -15,11 +15,11 @@ const CONCEPTS: Record<string, { words: string[]; cjk: string[] }> = {
   PREVIOUS: { words: ["previous", "prior", "earlier", "above", "preceding", "vorherigen", "obigen", "bisherigen", "précédentes", "anteriores", "предыдущие", "ранее", "выше"], cjk: ["之前", "以前", "以上", "上記", "先前"] },
   INSTRUCTIONS: { words: ["instructions", "instruction", "anweisungen", "vorgaben", "инструкции", "указания", "directives", "prompts"], cjk: ["指令", "指示", "命令", "说明"] },
   RULES: { words: ["rules", "rule", "regeln", "règles", "reglas", "правила", "guidelines", "richtlinien", "policy", "policies"], cjk: ["规则", "ルー", "规定", "政策"] },
-  SYSTEM_PROMPT: { words: ["system", "prompt", "systemprompt", "системный", "промпт"], cjk: ["系统", "提示", "シス", "プロ"] },
+  SYSTEM_PROMPT: { words: ["system", "prompt", "systemprompt", "системный", "промпт"], cjk: ["系统", "提示", "シス", "プロ", "设定", "設定"] },
   REVEAL: { words: ["reveal", "print", "output", "leak", "dump", "verrate", "révèle", "affiche", "revela", "muestra", "раскрой", "выведи", "покажи"], cjk: ["泄露", "输出", "出力", "公開", "透露"] },
   AI: { words: ["ai", "llm", "assistant", "assistent", "asistente", "model", "modell", "modelo", "modèle", "agent", "agente", "agents", "ki", "ia", "ии", "ассистент", "модель", "агент", "chatbot", "bot"], cjk: ["助手", "模型", "代理", "アシ", "モデ", "エー"] },
-  ROLE: { words: ["pretend", "imagine", "roleplay", "character", "persona", "rolle", "rôle", "papel", "роль", "притворись", "представь"], cjk: ["扮演", "角色", "ロー", "なり"] },
-  NO_LIMITS: { words: ["restrictions", "limits", "filter", "filters", "unrestricted", "unfiltered", "uncensored", "einschränkungen", "restricciones", "ограничений", "ограничения", "censorship"], cjk: ["限制", "制限", "过滤", "審査"] },
+  ROLE: { words: ["pretend", "imagine", "roleplay", "character", "persona", "rolle", "rôle", "papel", "роль", "роли", "персонаж", "personnage", "personaje", "притворись", "представь"], cjk: ["扮演", "角色", "ロー", "なり"] },
+  NO_LIMITS: { words: ["restrictions", "limits", "filter", "filters", "unrestricted", "unfiltered", "uncensored", "einschränkungen", "restricciones", "ограничений", "ограничения", "фильтров", "filtre", "filtres", "filtros", "censorship"], cjk: ["限制", "制限", "过滤", "審査"] },
   AUTHORITY: { words: ["admin", "administrator", "developer", "entwickler", "développeur", "desarrollador", "разработчик", "администратор", "operator", "root", "sudo"], cjk: ["管理", "开发", "開発"] },
   TASK: { words: ["task", "tasks", "aufgabe", "tâche", "tarea", "задача", "задачу"], cjk: ["任务", "タス"] },
   SEND: { words: ["send", "forward", "export", "upload", "exfiltrate", "schicke", "sende", "envoie", "envía", "отправь", "перешли", "выгрузи"], cjk: ["发送", "送信", "送る", "导出"] },
@@ -29,7 +29,7 @@ const CONCEPTS: Record<string, { words: string[]; cjk: string[] }> = {
   SAFETY: { words: ["safety", "safeguards", "guardrails", "content", "sicherheit", "sécurité", "seguridad", "безопасности", "ethics", "ethical", "moral"], cjk: ["安全", "道德", "倫理", "セキ"] },
   JAILBREAK: { words: ["jailbreak", "jailbroken", "dan", "unlocked"], cjk: ["越狱", "脱獄"] },
   OVERRIDE: { words: ["override", "overrides", "supersede", "supersedes", "cancel", "void", "obsolete", "ungültig", "annule", "anula", "отменены", "отмени"], cjk: ["失效", "无效", "取消", "無効", "解除"] },
-  NOT_TELL: { words: ["silently", "secretly", "without", "unnoticed", "mention", "telling", "heimlich", "unauffällig", "erwähne", "sans", "discrètement", "mentionne", "sin", "menciones", "discreción", "незаметно", "тайно", "упоминай"], cjk: ["悄悄", "偷偷", "提及", "触れ", "伝え"] },
+  NOT_TELL: { words: ["silently", "secretly", "without", "unnoticed", "mention", "telling", "heimlich", "unauffällig", "erwähne", "sans", "discrètement", "mentionne", "sin", "menciones", "discreción", "незаметно", "тайно", "упоминай", "без"], cjk: ["悄悄", "偷偷", "提及", "触れ", "伝え"] },
   // what an injected instruction asks an agent to do (the verbs of tool use and replies)
   ACT: {
     words: [
