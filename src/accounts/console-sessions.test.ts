@@ -121,4 +121,30 @@ eachStore('console sessions', (get) => {
     const both = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: signed.token, headers: { host, cookie } });
     assert.equal(both.json().account.email, 'erin@sessions-other.com');
   });
+
+  // One resolver reads every kind of token (accounts/token-resolver.ts); each door takes only its kinds.
+  test('a session token is no bearer token, and an ingress token is no cookie', async () => {
+    const t = get();
+    const cookie = cookieOf((await signIn()).headers['set-cookie']);
+    const session = cookie.slice(cookie.indexOf('=') + 1);
+    assert.match(session, /^svc_session_/);
+    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode, 200, 'the session works as the cookie');
+    const asBearer = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: session, headers: { host } });
+    assert.equal(asBearer.statusCode, 401, asBearer.body);
+    assert.equal(asBearer.json().detail, 'The bearer token is unknown, revoked or expired.');
+    const event = await t.request({ method: 'POST', url: '/api/v1/admin/agents/events/invocation', token: session, payload: { agent_key: 'bot' } });
+    assert.equal(event.statusCode, 401, event.body);
+
+    const admin = await t.signIn('frank@sessions-third.com');
+    const issued = await t.request({ method: 'POST', url: '/api/v1/workspace/ingress-tokens', token: admin.token, payload: { name: 'collector' } });
+    assert.equal(issued.statusCode, 201, issued.body);
+    const ingress = issued.json().token as string;
+    const asCookie = await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie: `__Host-al_session=${ingress}` } });
+    assert.equal(asCookie.statusCode, 401, asCookie.body);
+    assert.match(asCookie.json().detail, /console session is unknown/, 'read as a cookie, and refused as one');
+    // a token of a known kind whose checksum is wrong is refused like an unknown one
+    const broken = admin.token.slice(0, -1) + (admin.token.endsWith('0') ? '1' : '0');
+    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: broken })).statusCode, 401);
+    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: admin.token })).statusCode, 200);
+  });
 });
