@@ -5,7 +5,7 @@
 
 import { CLOSE_PAREN, DIGIT_0, OPEN_PAREN, PLUS } from "./chars.ts";
 import { isAsciiDigit } from "./context.ts";
-import { continuesRun, isWord, SEP_CODE, SPACE } from "./numeric-chunks.ts";
+import { asciiDashes, continuesRun, isWord, sepCodeOf, SPACE } from "./numeric-chunks.ts";
 import type { Candidate } from "./numeric-rule.ts";
 
 /** The group arrays, reused by the next call (typed arrays this size live outside the heap: costly per call). */
@@ -58,7 +58,7 @@ export class NumericChunk {
       let code = 0;
       for (let mul = 1; k < n && k - j < 3; mul *= 8) {
         const c = units[k]!;
-        const s = c <= 0xa0 ? SEP_CODE[c]! : 0;
+        const s = sepCodeOf(c);
         if (s === 0) break;
         if (s === SPACE) spaces++;
         code += s * mul;
@@ -143,7 +143,7 @@ export class NumericChunk {
     for (let g = a; g <= b; g++) {
       digits += text.slice(gs[g]!, ge[g]!);
       lens.push(ge[g]! - gs[g]!);
-      if (g < b) seps.push(text.slice(ge[g]!, gs[g + 1]!));
+      if (g < b) seps.push(asciiDashes(text.slice(ge[g]!, gs[g + 1]!)));
     }
     const plusSign = a === 0 && this.plusPrefix;
     const plus = this.hasPlus(a, digits.length);

@@ -12,6 +12,20 @@ export const DOT = 3;
 export const SLASH = 4;
 for (const [ch, code] of [[" ", SPACE], ["-", DASH], [".", DOT], ["/", SLASH], ["(", 5], [")", 6], ["\u00a0", 7]] as const) SEP_CODE[ch.charCodeAt(0)] = code;
 
+/**
+ * The separator code of a code unit: SEP_CODE's, and DASH for the dashes word processors put between digit
+ * groups ("123–45–6789": hyphen, non-breaking hyphen, figure dash, en dash, minus sign).
+ */
+export function sepCodeOf(c: number): number {
+  if (c <= 0xa0) return SEP_CODE[c]!;
+  return (c >= 0x2010 && c <= 0x2013) || c === 0x2212 ? DASH : 0;
+}
+
+/** A typographic dash (see sepCodeOf) written as "-" in a candidate's separators, so that every rule reads it as one. */
+export function asciiDashes(sep: string): string {
+  return sep.replace(/[\u2010-\u2013\u2212]/g, "-");
+}
+
 /** A separator (1-3 chars) is kept as one number, c1 + 8*c2 + 64*c3: equal strings have equal codes, single chars codes below 8. */
 export const SINGLE_CHAR_SEP = 8;
 
@@ -40,7 +54,7 @@ export function chunkStartRe(table: RuleTable): RegExp {
   const min = Math.min(PHONE_MIN_DIGITS, table.minDigits);
   let re = CHUNK_RES.get(min);
   if (!re) {
-    re = new RegExp(`(?<![A-Za-z0-9_])[0-9](?:[ \\-./()\u00a0]{0,3}[0-9]){${min - 1}}`, "g");
+    re = new RegExp(`(?<![A-Za-z0-9_])[0-9](?:[ \\-./()\u00a0\u2010-\u2013\u2212]{0,3}[0-9]){${min - 1}}`, "g");
     CHUNK_RES.set(min, re);
   }
   return re;
