@@ -11,8 +11,10 @@ export interface Job {
 /**
  * Runs a job. It must delete its row with `claim(tx)` inside the transaction
  * that does its work; when claim returns false the job was already done.
+ * `signal` aborts when the worker stops: a long job (a judge panel waiting on
+ * its models) gives up, and its row is taken again on this or another node.
  */
-export type JobHandler = (job: Job, claim: (tx: Queryable) => Promise<boolean>) => Promise<void>;
+export type JobHandler = (job: Job, claim: (tx: Queryable) => Promise<boolean>, signal: AbortSignal) => Promise<void>;
 
 /**
  * Enqueues jobs of one kind inside the caller's transaction, one per payload,
@@ -77,6 +79,8 @@ export class JobWorker {
   #stopped = false;
   #started = false;
   #wake = false;
+  /** Aborted by stop(): the jobs running then give up; a drain() after stop() gets a fresh one. */
+  #abort = new AbortController();
 
   constructor(db: Db, handlers: Record<string, JobHandler>, opts: WorkerOptions = {}) {
     this.#db = db;
@@ -106,6 +110,9 @@ export class JobWorker {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    const running = this.#abort;
+    this.#abort = new AbortController();
+    running.abort(new Error('the job worker is stopping'));
     clearTimeout(this.#timer);
     await this.#running;
   }
@@ -141,19 +148,33 @@ export class JobWorker {
        RETURNING tenant_id, job_id, kind, payload, attempts`,
       [this.#opts.leaseMs, this.#opts.batch, this.#opts.maxAttempts],
     );
-    for (const job of jobs) await this.#run(job);
+    const signal = this.#abort.signal;
+    for (const [i, job] of jobs.entries()) {
+      if (signal.aborted) {
+        // Stopping: the jobs not started yet go back at once instead of waiting out their lease.
+        const rest = jobs.slice(i);
+        await this.#db.query(
+          `UPDATE jobs SET locked_until = NULL, attempts = attempts - 1
+           WHERE (tenant_id, job_id) IN (SELECT * FROM unnest($1::uuid[], $2::bigint[]))`,
+          [rest.map((j) => j.tenant_id), rest.map((j) => j.job_id)],
+        );
+        break;
+      }
+      await this.#run(job, signal);
+    }
     return jobs.length;
   }
 
-  async #run(job: Job): Promise<void> {
+  async #run(job: Job, signal: AbortSignal): Promise<void> {
     const handler = this.#handlers[job.kind];
     const claim = async (tx: Queryable) =>
       (await tx.query('DELETE FROM jobs WHERE tenant_id = $1 AND job_id = $2 RETURNING 1', [job.tenant_id, job.job_id])).length === 1;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(job, claim);
+      await handler(job, claim, signal);
     } catch (err) {
-      this.#opts.onError?.(err, job);
+      // A job given up at shutdown is no failure: it is retried like any other.
+      if (!signal.aborted) this.#opts.onError?.(err, job);
       // Exponential backoff from 1 s, at most an hour.
       const delay = Math.min(3_600_000, 1000 * 2 ** Math.min(job.attempts, 12));
       await this.#db

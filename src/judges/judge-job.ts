@@ -31,7 +31,7 @@ export type RunPanel = (
   judges: OpenJudge[],
   quorum: Quorum,
   c: CaseForJudges,
-  opts: { reserveCall(judge: string): Promise<boolean>; timeoutMs?: number; maxAttempts?: number; backoffBaseMs?: number },
+  opts: { reserveCall(judge: string): Promise<boolean>; timeoutMs?: number; maxAttempts?: number; backoffBaseMs?: number; signal?: AbortSignal },
 ) => Promise<PanelOutcomeLike>;
 
 /** Resolves a pending review as the panel (review module); false when it is no longer pending. */
@@ -60,7 +60,7 @@ export interface JudgeJobDeps {
 export const FAILED_AFTER_ATTEMPTS = 6;
 
 export function judgeHandler(deps: JudgeJobDeps): JobHandler {
-  return async (job, claim) => {
+  return async (job, claim, signal) => {
     const tenantId = job.tenant_id;
     const invocationId = Number(job.payload.invocation_id);
     const requested = typeof job.payload.attempt === 'number' ? job.payload.attempt : undefined;
@@ -123,8 +123,11 @@ export function judgeHandler(deps: JudgeJobDeps): JobHandler {
         ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
         ...(deps.maxAttempts !== undefined ? { maxAttempts: deps.maxAttempts } : {}),
         ...(deps.backoffBaseMs !== undefined ? { backoffBaseMs: deps.backoffBaseMs } : {}),
+        signal,
       });
     } catch (err) {
+      // Stopped (shutdown): the attempt stays pending and runs again, its counted calls kept.
+      if (signal.aborted) throw err;
       if (job.attempts >= FAILED_AFTER_ATTEMPTS) return finish({ status: 'failed', outcome: null });
       throw err;
     }
