@@ -12,6 +12,8 @@
 //   "override", "instructions" said about software, in the seven languages the model scores.
 // - Real text as carriers: dev-split attacks and hard negatives spliced into README paragraphs, so that
 //   what decides is the payload, not whether its surroundings are generated.
+// - OpenTelemetry's semantic-convention attribute names and descriptions (Apache-2.0): agent telemetry
+//   ("gen_ai.request.model", "gen_ai.system_instructions") is what this service stores most.
 // - The development set's PII and secret texts (dev split) and Faker sentences, as negatives.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -147,6 +149,39 @@ function localisedMessages(push: (e: Example) => void): void {
   }
 }
 
+/**
+ * What agents' telemetry is made of: OpenTelemetry's semantic-convention attribute names
+ * ("gen_ai.request.model", "gen_ai.system_instructions") alone and as key=value lines, and the
+ * descriptions of those attributes (their JSDoc). Short strings full of "ai", "model", "system",
+ * "instructions", "agent" that a model of attack words must leave alone.
+ */
+function telemetryTexts(push: (e: Example) => void): void {
+  const dir = join(REPO, "node_modules/@opentelemetry/semantic-conventions");
+  const dist = join(dir, "dist");
+  if (!existsSync(dist)) return;
+  const licence = `${licenceOf(dir)} (@opentelemetry/semantic-conventions)`;
+  const names = new Set<string>();
+  const docs: string[] = [];
+  for (const f of readdirSync(dist).sort()) {
+    if (!f.endsWith(".mjs") && !f.endsWith(".d.mts")) continue;
+    const text = readFileSync(join(dist, f), "utf8");
+    if (f.endsWith(".mjs")) for (const m of text.matchAll(/["']([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)["']/g)) names.add(m[1]!);
+    if (f.endsWith(".d.mts")) {
+      for (const m of text.matchAll(/\/\*\*([\s\S]*?)\*\//g)) {
+        const body = m[1]!.split("\n").map((l) => l.replace(/^\s*\* ?/, "")).filter((l) => l && !l.startsWith("@")).join(" ").trim();
+        if (body.length >= 40 && !body.startsWith("Enum value")) docs.push(body);
+      }
+    }
+  }
+  const r = rng(777);
+  const sorted = [...names].sort();
+  for (const [i, name] of spread(sorted, 600).entries()) {
+    const text = i % 3 === 0 ? name : i % 3 === 1 ? `${name}=${sorted[int(r, 0, sorted.length - 1)]!.split(".").pop()!}` : `${name}: ${sorted[int(r, 0, sorted.length - 1)]!}`;
+    push({ text, y: 0, kind: "telemetry", source: "OpenTelemetry semantic-convention attribute names", licence, group: `semconv-name-${i % 40}` });
+  }
+  for (const [i, doc] of spread([...new Set(docs)], 600).entries()) push({ text: doc, y: 0, kind: "telemetry", source: "OpenTelemetry semantic-convention descriptions", licence, group: `semconv-doc-${i % 40}` });
+}
+
 /** README paragraphs of the npm packages in node_modules, by package. */
 function readmeParagraphs(): Array<{ pkg: string; licence: string; paras: string[] }> {
   const nm = join(REPO, "node_modules");
@@ -212,6 +247,7 @@ export function collect(): Example[] {
     for (const para of paras) push({ text: para, y: 0, kind: "readme", source: `README of npm package ${pkg}`, licence, group: `readme-${pkg}` });
   }
   localisedMessages(push);
+  telemetryTexts(push);
   // dev attacks and hard negatives inside real paragraphs; the group stays the template's, so a
   // template's spliced copies are on the same side of the validation split as the template
   const rs = rng(4242);
