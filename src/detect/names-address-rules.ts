@@ -41,16 +41,16 @@ const NUM_PREFIX_STREET_RE =
 /** "<street> <no>, <postcode> <City>": the street before a postcode-city pair. */
 const STREET_BEFORE_ZIP_RE =
   /(?<=(?:^|[,;:(\n"])[ \t]{0,3})[\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{L}'’.-]{1,30}){0,3}\s\d{1,5}[a-zA-Z]?(?=,\s{1,2}(?:\d{3}\s?\d{2}|\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\s[\p{Lu}])/gu;
-/** After an address cue: "Vivo en Reyes Católicos 75", "address: Parkring 7". */
+/** After an address cue: "Vivo en Reyes Católicos 75", "address: Parkring 7", a label "Dirección de envío: Calle Mayor 7". */
 const ADDRESS_CUE_RE =
-  /(?i:address|adresse|dirección|direccion|indirizzo|endereço|anschrift|vivo en|wohne in|live at|lives at|located at|moved to)(?:\s+is)?\s*:?\s*([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{L}'’.-]{1,30}){0,3}\s\d{1,5}[a-zA-Z]?)(?![\p{L}\p{N}])/gu;
+  /(?i:address|adresse|adres|dirección|direccion|indirizzo|endereço|anschrift|vivo en|wohne in|live at|lives at|located at|moved to)(?:\s+is|[ \t][^:\n]{1,24}?[ \t]?:)?\s*:?\s*([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{L}'’.-]{1,30}){0,3}\s\d{1,5}[a-zA-Z]?)(?![\p{L}\p{N}])/gu;
 /**
  * A street after " at ": number-led (the number, 1-4 capitalised words) or word-led (a capitalised word, up
  * to 3 more that are not function words, then the number: "Pērses iela 90"); a town after it is a LOCATION
  * of its own (the shared corpus's convention). Letters of caseless scripts count as capitals. Bounded.
  */
 export const AT_STREET_AT = /(?:\d{1,6}[A-Za-z]?\s([\p{Lu}\p{Lo}][\p{L}\p{M}'’-]{1,30})(?:[ ](?:[\p{Lu}\p{Lo}][\p{L}\p{M}'’-]{1,30}|\d{1,5}[a-zA-Z]?)){0,4}|([\p{Lu}\p{Lo}][\p{L}\p{M}'’-]{1,30})(?:\s{1,2}(?!(?:for|in|on|with|since|about|from|to|at|by|of|the|and|or|than|over|under|after|before|around|until|every|each|per|is|was|were|are|has|had|have)\s)[\p{L}\p{M}][\p{L}\p{M}'’-]{0,30}){0,3}\s{1,2}(?:no\.?\s)?\d{1,5}[a-zA-Z]?(?:\/\d{1,4})?)(?![\p{L}\p{N}])/uy;
-export const STREET_ANCHORS: ReadonlyArray<readonly [string, boolean]> = [[" at ", false], [", ", true], ["address as ", false], ["Adresse: ", false]];
+export const STREET_ANCHORS: ReadonlyArray<readonly [string, boolean]> = [[" at ", false], [", ", true], ["address as ", false], ["address is ", false], ["Adresse: ", false]];
 export const TIME_WORD = /^(?:[AaPp]\.?[Mm]\.?|Uhr|Minutes?|Hours?|Days?|Weeks?|Months?|Years?|Percent|Degrees?|Celsius|Fahrenheit|January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|UTC|GMT|CET|EST|PST)$/;
 
 /** Places after cues that name a place whatever the word (any script, capitalised or upper case). */

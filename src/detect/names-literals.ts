@@ -105,7 +105,7 @@ export const WORD_ENDS = (() => {
 })();
 
 /** ADDRESS_CUE_RE's cues (they may start inside a word), with the letters of their first word (1 << (code & 31)). */
-export const ADDRESS_CUES = ["address", "adresse", "dirección", "direccion", "indirizzo", "endereço", "anschrift", "vivo en", "wohne in", "live at", "lives at", "located at", "moved to"].map((w) => {
+export const ADDRESS_CUES = ["address", "adresse", "adres", "dirección", "direccion", "indirizzo", "endereço", "anschrift", "vivo en", "wohne in", "live at", "lives at", "located at", "moved to"].map((w) => {
   let letters = 0;
   for (const ch of w) {
     if (ch < "a" || ch > "z") break;

@@ -12,6 +12,8 @@ import { execAt } from "./names-sticky.ts";
 import { hasLowerCase, isSpaceCommaOrDot, startsUpper } from "./names-word-shape.ts";
 import type { Finding } from "./types.ts";
 
+const STREET_ANCHORS_COMMA_LAST = [...STREET_ANCHORS].sort((a, b) => Number(a[1]) - Number(b[1]));
+
 export function detectLocations(text: string, cands = scanCandidates(text)): Finding[] {
   const d = loadDicts();
   const out: Finding[] = [];
@@ -118,8 +120,13 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   // 448 Feil Meadows", "office is at 759 Giri Divide, 693 850 Ahmedabad"); times ("at 5 PM") excluded
   // and the same shapes after a comma ("ship to Hawa Thioune, 6181 Immeuble …", "Graf, Erlenweg 606") or
   // "address as"; after a comma a number-led one must not start with a year ("…, 2024 Annual Report")
-  for (const [anchor, afterComma] of STREET_ANCHORS) {
+  // after a street and its comma come a postcode and a town ("5378 Koepp Heights, 61973 North Las Vegas"), not a second street
+  const streetEnds = new Set<number>();
+  for (const f of out) if (f.type === "STREET_ADDRESS") streetEnds.add(f.end);
+  // (the comma anchor last, so that it knows the streets the other anchors found)
+  for (const [anchor, afterComma] of STREET_ANCHORS_COMMA_LAST) {
     for (let q = text.indexOf(anchor, 0); q !== -1 && q < text.length; q = text.indexOf(anchor, q + anchor.length)) {
+      if (afterComma && streetEnds.has(q)) continue;
       const at = q + anchor.length;
       // a street starts with a digit or a capital (or a letter of a caseless script): most commas and
       // "at"s are followed by neither, and cost no regex
@@ -132,6 +139,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
       // after a comma, a number-led street needs two words after its number: "<postcode> <Town>" is not one
       if (afterComma && m[1] !== undefined && (/^(?:19|20)\d\d\s/.test(m[0]) || !/^\S+\s\S+\s\S/.test(m[0]))) continue;
       push("STREET_ADDRESS", at, at + m[0].length, 0.7);
+      streetEnds.add(at + m[0].length);
     }
   }
   // the first place of a labelled list: "Unsere Standorte: Amuntai, …"

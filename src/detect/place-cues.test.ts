@@ -39,6 +39,19 @@ describe("places no dictionary knows, read from their cue (names-place-cues.ts)"
   });
 });
 
+describe("streets after an address label, and what follows a street's comma", () => {
+  it("a label with words before its colon, 'address is'", () => {
+    assert.deepEqual(found("Dirección de envío: Prolongación Carlos Navarrete 7", "STREET_ADDRESS"), ["Prolongación Carlos Navarrete 7"]);
+    assert.deepEqual(found("Afleveradres: Jennysgate 14", "STREET_ADDRESS"), ["Jennysgate 14"]);
+    assert.deepEqual(found("My address is 950 Langosh Tunnel — please update your records.", "STREET_ADDRESS"), ["950 Langosh Tunnel"]);
+  });
+
+  it("a postcode and town after a street are a town, not a second street", () => {
+    const t = "My address is 5378 Koepp Heights, 61973 North Las Vegas. Thanks";
+    assert.deepEqual(found(t, "STREET_ADDRESS"), ["5378 Koepp Heights"]);
+  });
+});
+
 describe("US SSNs typed with spaced dashes", () => {
   it("'123 - 45 - 6789' after a cue is an SSN, not a phone number", () => {
     assert.deepEqual(found("SSN: 624 - 84 - 0486", "US_SSN"), ["624 - 84 - 0486"]);

@@ -101,7 +101,11 @@ export function street(lang: string): Sourced {
     f.seed(4242 + streetGens.size);
     streetGens.set(locale, f);
   }
-  return { text: f.address.street(), source: `fakerator ${locale} street`, licence: "MIT (fakerator locale data)" };
+  let text = f.address.street();
+  // (fakerator has no Dutch locale: its Norwegian streets, some of which have no house number, get one
+  // the Dutch way, "Jennysgate 14": a street name alone is not an address)
+  if (lang === "nl" && !/\d/.test(text)) text += ` ${1 + (text.length * 7919) % 180}`;
+  return { text, source: `fakerator ${locale} street`, licence: "MIT (fakerator locale data)" };
 }
 
 // ---------------------------------------------------------------- places
