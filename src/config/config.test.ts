@@ -97,6 +97,12 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ IDEMPOTENCY_WAIT_MS: '0' }).idempotencyWaitMs, 0);
   });
 
+  test('JUDGE_PRIVATE_NETWORKS: allow (the default) or deny', () => {
+    assert.equal(loadConfig({}).judgePrivateNetworks, 'allow');
+    assert.equal(loadConfig({ JUDGE_PRIVATE_NETWORKS: 'deny' }).judgePrivateNetworks, 'deny');
+    for (const v of ['no', 'DENY', '0']) refuses({ JUDGE_PRIVATE_NETWORKS: v }, 'JUDGE_PRIVATE_NETWORKS');
+  });
+
   test('URLs: parseable and of the right scheme', () => {
     refuses({ DATABASE_URL: 'ftp://x' }, 'DATABASE_URL');
     refuses({ DATABASE_URL: 'not a url' }, 'DATABASE_URL');

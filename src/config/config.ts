@@ -48,6 +48,8 @@ export interface Config {
   judgeTimeoutMs: number;
   /** Requests per judge for timeouts, 429s and 5xx before it abstains. */
   judgeMaxAttempts: number;
+  /** Whether judges may be on loopback/private addresses (a local Ollama); link-local and metadata addresses never. */
+  judgePrivateNetworks: 'allow' | 'deny';
   /** How long a worker holds a background job before another node may take it (a crashed node's jobs wait this long). */
   jobLeaseMs: number;
   /** Jobs a worker takes per poll. */
@@ -112,6 +114,13 @@ function flag(env: Env, name: string): boolean {
   if (v === undefined || v === '0' || v === 'false') return false;
   if (v === '1' || v === 'true') return true;
   throw new ConfigError(`${name} must be 1 or 0 (true or false), got ${JSON.stringify(v)}`);
+}
+
+function oneOf<const T extends readonly string[]>(env: Env, name: string, values: T, fallback: T[number]): T[number] {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  if (!(values as readonly string[]).includes(v)) throw new ConfigError(`${name} must be one of ${values.join(', ')}`);
+  return v as T[number];
 }
 
 function plans(env: Env): Record<PlanTier, PlanCaps> {
@@ -208,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     detectWorkers: int(env, 'DETECT_WORKERS', 0, 0, 64),
     judgeTimeoutMs: int(env, 'JUDGE_TIMEOUT_MS', 15_000, 100, 600_000),
     judgeMaxAttempts: int(env, 'JUDGE_MAX_ATTEMPTS', 3, 1, 10),
+    judgePrivateNetworks: oneOf(env, 'JUDGE_PRIVATE_NETWORKS', ['allow', 'deny'] as const, 'allow'),
     jobLeaseMs: int(env, 'JOB_LEASE_SECONDS', 120, 1, 86_400) * 1000,
     jobBatch: int(env, 'JOB_BATCH', 16, 1, 1000),
     idempotencyWaitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 30_000, 0, 600_000),

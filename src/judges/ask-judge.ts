@@ -59,7 +59,7 @@ export async function askJudge(judge: JudgeEndpoint, messages: ChatMessage[], op
     opts.signal?.throwIfAborted();
     if (!(await opts.reserveCall(judge.name))) return abstain('quota');
     calls += 1;
-    const r = await postChatCompletion({ url, apiKey: judge.api_key, body, timeoutMs, signal: opts.signal });
+    const r = await postChatCompletion({ url, apiKey: judge.api_key, body, timeoutMs, signal: opts.signal, dispatcher: opts.dispatcher });
     if (r.kind === 'ok') {
       const msg = messageContent(r.body);
       const parsed = msg.ok ? parseAnswer(msg.content) : msg;

@@ -5,7 +5,13 @@
 // body is read up to MAX_RESPONSE_BYTES and then dropped, so a judge answering
 // 50 MB costs us at most that much memory.
 
+import { fetch, type Dispatcher, type Response } from 'undici';
+import { judgeDispatcher } from './address-guard.ts';
+
 export const MAX_RESPONSE_BYTES = 256 * 1024;
+
+/** Without the operator's setting (tests, scripts): private networks allowed, link-local never. */
+const DEFAULT_DISPATCHER = judgeDispatcher('allow');
 
 export type ChatResult =
   | { kind: 'ok'; body: string }
@@ -81,6 +87,8 @@ export interface ChatRequest {
   timeoutMs: number;
   signal?: AbortSignal;
   maxResponseBytes?: number;
+  /** The connection pool with the address guard (address-guard.ts); the service's follows JUDGE_PRIVATE_NETWORKS. */
+  dispatcher?: Dispatcher;
 }
 
 export async function postChatCompletion(req: ChatRequest): Promise<ChatResult> {
@@ -90,7 +98,14 @@ export async function postChatCompletion(req: ChatRequest): Promise<ChatResult> 
   try {
     // redirect 'manual': a redirect is an error, never followed (it could point
     // the case and the key elsewhere).
-    const res = await fetch(req.url, { method: 'POST', headers, body: JSON.stringify(req.body), signal, redirect: 'manual' });
+    const res = await fetch(req.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(req.body),
+      signal,
+      redirect: 'manual',
+      dispatcher: req.dispatcher ?? DEFAULT_DISPATCHER,
+    });
     if (res.status === 429 || res.status >= 500) {
       await res.body?.cancel();
       const after = retryAfterMs(res.headers.get('retry-after'));
@@ -102,8 +117,10 @@ export async function postChatCompletion(req: ChatRequest): Promise<ChatResult> 
     }
     const body = await readBounded(res, req.maxResponseBytes ?? MAX_RESPONSE_BYTES);
     return body === null ? { kind: 'fatal', error: 'too_large' } : { kind: 'ok', body };
-  } catch {
+  } catch (err) {
     if (req.signal?.aborted) return { kind: 'fatal', error: 'aborted' };
+    // An address the guard refuses stays refused: no retry, no further call.
+    if ((err as { cause?: { code?: string } }).cause?.code === 'JUDGE_ADDRESS_BLOCKED') return { kind: 'fatal', error: 'blocked_address' };
     if (timeout.aborted) return { kind: 'retryable', error: 'timeout' };
     return { kind: 'retryable', error: 'network' };
   }

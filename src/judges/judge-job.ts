@@ -5,6 +5,7 @@ import { commitment, encodeLeaf, LEAF_VERSION, newSalt } from '../ledger/leaf.ts
 import type { LogWriter } from '../ledger/log-writer.ts';
 import { type CaseForJudges, loadCase } from './judge-case.ts';
 import { type OpenJudge, openJudges, panelOf, type Quorum } from './panel-config.ts';
+import type { Dispatcher } from 'undici';
 import { callsUsed, reserve } from './quota.ts';
 import { attemptOfJob, finishJudgement, insertPending, judgementAt, type PanelDecision, type StoredOpinion } from './store.ts';
 
@@ -31,7 +32,7 @@ export type RunPanel = (
   judges: OpenJudge[],
   quorum: Quorum,
   c: CaseForJudges,
-  opts: { reserveCall(judge: string): Promise<boolean>; timeoutMs?: number; maxAttempts?: number; backoffBaseMs?: number; signal?: AbortSignal },
+  opts: { reserveCall(judge: string): Promise<boolean>; timeoutMs?: number; maxAttempts?: number; backoffBaseMs?: number; signal?: AbortSignal; dispatcher?: Dispatcher },
 ) => Promise<PanelOutcomeLike>;
 
 /** Resolves a pending review as the panel (review module); false when it is no longer pending. */
@@ -53,6 +54,8 @@ export interface JudgeJobDeps {
   timeoutMs?: number;
   maxAttempts?: number;
   backoffBaseMs?: number;
+  /** The judges' HTTP client with its address guard (JUDGE_PRIVATE_NETWORKS). */
+  dispatcher?: Dispatcher;
   now(): Date;
 }
 
@@ -123,6 +126,7 @@ export function judgeHandler(deps: JudgeJobDeps): JobHandler {
         ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
         ...(deps.maxAttempts !== undefined ? { maxAttempts: deps.maxAttempts } : {}),
         ...(deps.backoffBaseMs !== undefined ? { backoffBaseMs: deps.backoffBaseMs } : {}),
+        ...(deps.dispatcher !== undefined ? { dispatcher: deps.dispatcher } : {}),
         signal,
       });
     } catch (err) {

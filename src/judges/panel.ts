@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { askJudge } from './ask-judge.ts';
 import { buildMessages } from './judge-prompt.ts';
 
@@ -53,6 +54,8 @@ export interface RunOptions {
    * 'quota' and no request is sent). If it throws, runPanel rejects.
    */
   reserveCall(judge: string): Promise<boolean>;
+  /** The HTTP connection pool with its address guard (address-guard.ts); default: private networks allowed, link-local never. */
+  dispatcher?: Dispatcher;
   /** Per HTTP request, including reading the answer. Default DEFAULT_TIMEOUT_MS. */
   timeoutMs?: number;
   /** HTTP attempts per judge for transient failures (timeout, network, 429, 5xx). Default DEFAULT_MAX_ATTEMPTS. */

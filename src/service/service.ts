@@ -27,6 +27,7 @@ import { JobWorker } from '../jobs/jobs.ts';
 import { accountEntryAppender, entryAppender } from '../ledger/appenders.ts';
 import { createLedger } from '../ledger/ledger.ts';
 import { createOtlp } from '../otlp/otlp.ts';
+import { judgeDispatcher } from '../judges/address-guard.ts';
 import { judgeHandler } from '../judges/judge-job.ts';
 import { judgementsOf } from '../judges/judgement-view.ts';
 import { runPanel } from '../judges/panel.ts';
@@ -144,6 +145,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
         resolveAsPanel,
         timeoutMs: config.judgeTimeoutMs,
         maxAttempts: config.judgeMaxAttempts,
+        dispatcher: judgeDispatcher(config.judgePrivateNetworks),
         now: ctx.now,
       }),
     },
