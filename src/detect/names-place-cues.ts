@@ -54,7 +54,8 @@ export function nameLooksLikePlace(value: string): boolean {
   const words = v.split(" ");
   const first = words[0]!;
   const f = norm(first);
-  if (COMMON_WORDS.has(f) || NOT_PLACES.has(f) || TIME_WORD.test(first)) return false;
+  // a frequent first word only as part of a longer place name ("North Bend", "Great Falls", "New Ulm")
+  if ((COMMON_WORDS.has(f) && !(words.length > 1 && PLACE_WORDS.has(f))) || NOT_PLACES.has(f) || TIME_WORD.test(first)) return false;
   // an acronym ("in PDF", "to HR"): upper-case words of a place are rare and the country list has them
   if (first.length > 1 && first === first.toUpperCase()) return false;
   // a company ("Test LLC", "Acme GmbH")
@@ -142,4 +143,40 @@ export function labelledPlaces(text: string): number[] {
     out.push(vs, vs + m[1]!.length);
   }
   return out;
+}
+
+/** Nouns that a place name comes before in English: "the Roseau branch", "our Lyon office", "Tacoma warehouse". */
+const PLACE_NOUNS_AFTER = [" branch", " office", " headquarters", " campus", " warehouse", " plant", " factory", " airport"];
+
+/** The capitalised name (1-3 words) right before a place noun, as [start, end) pairs (at most 64). */
+export function placesBeforeNouns(text: string): number[] {
+  const out: number[] = [];
+  for (const noun of PLACE_NOUNS_AFTER) {
+    for (let p = text.indexOf(noun); p > 0 && out.length < 64; p = text.indexOf(noun, p + noun.length)) {
+      const after = p + noun.length;
+      if (after < text.length && letterAt(text, after)) continue;
+      // up to three capitalised words end at p, each read back by char codes (bounded: 3 x 31)
+      let s = p;
+      for (let w = 0; w < 3; w++) {
+        const ws = capitalisedWordBefore(text, w === 0 ? p : s - 1);
+        if (ws < 0 || (w > 0 && text[s - 1] !== " ")) break;
+        s = ws;
+      }
+      if (s === p) continue;
+      const v = text.slice(s, p);
+      // a sentence's first word is capitalised whatever it is: "Sales office hours" is no place
+      if (s === 0 || /[.!?\n]\s*$/.test(text.slice(Math.max(0, s - 3), s))) continue;
+      if (!nameLooksLikePlace(v) || COMMON_WORDS.has(norm(v.split(" ").pop()!))) continue;
+      out.push(s, p);
+    }
+  }
+  return out;
+}
+
+/** The start of the capitalised word (2-31 letters) that ends at p, or -1. */
+function capitalisedWordBefore(text: string, p: number): number {
+  let s = p;
+  while (s > 0 && p - s <= 31 && letterAt(text, s - 1)) s--;
+  if (p - s < 2 || p - s > 31 || (s > 0 && letterAt(text, s - 1)) || !upperAt(text, s)) return -1;
+  return s;
 }

@@ -34,6 +34,13 @@ describe("places no dictionary knows, read from their cue (names-place-cues.ts)"
     assert.deepEqual(found("Attendees: Anna, Ben and Carl", "LOCATION"), []);
   });
 
+  it("a place before a place noun, inside a sentence", () => {
+    assert.deepEqual(found("Please call our Lyon office tomorrow.", "LOCATION"), ["Lyon"]);
+    assert.deepEqual(found("She runs the North Bend branch now.", "LOCATION"), ["North Bend"]);
+    // a sentence's first word, a company, a frequent word: no place
+    for (const t of ["Sales office hours are 9-5.", "We met the Google office team.", "Take it to the main office."]) assert.deepEqual(found(t, "LOCATION"), [], t);
+  });
+
   it("a key=value pair ends before the next key", () => {
     assert.deepEqual(found("shipping_city=Bitin shipping_country=Kuwait items=3", "LOCATION"), ["Bitin", "Kuwait"]);
   });
