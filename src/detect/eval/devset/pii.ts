@@ -249,6 +249,27 @@ const STRUCTURED_TEMPLATES = [
   "From: {PERSON} <{EMAIL_ADDRESS}>\nSubject: invoice",
   "Escríbeme a {EMAIL_ADDRESS} cuando puedas.",
   "unsubscribe request: {EMAIL_ADDRESS}",
+  // (added later: more card and IBAN groups, so that the untouched part has more than a handful of cards)
+  "Visa {CREDIT_CARD}, CVV on the back, expires next spring.",
+  "Kreditkartennummer: {CREDIT_CARD}",
+  "Numéro de carte : {CREDIT_CARD}",
+  "Número de tarjeta {CREDIT_CARD} (titular {PERSON})",
+  "card_number={CREDIT_CARD}&exp=0927",
+  '{"card": {"brand": "mastercard", "pan": "{CREDIT_CARD}", "holder": "{PERSON}"}}',
+  "Please update my card to {CREDIT_CARD} before the next invoice.",
+  "2024-06-11 ERROR checkout failed, card {CREDIT_CARD} declined (do_not_honor)",
+  "Kontoinhaber {PERSON}, IBAN {IBAN_CODE}, BIC COBADEFFXXX",
+  "iban={IBAN_CODE} bic=BNPAFRPP amount=120.00",
+  "Conto corrente: {IBAN_CODE}",
+  "Rekeningnummer {IBAN_CODE} t.n.v. {PERSON}",
+  "| card | {CREDIT_CARD} |\n| status | refunded |",
+  "payment:\n  method: card\n  number: \"{CREDIT_CARD}\"\n",
+  "Hi, I was charged twice on {CREDIT_CARD}, can you check?",
+  "Carta di credito {CREDIT_CARD} scaduta.",
+  "Cartão {CREDIT_CARD} recusado pelo banco.",
+  "INSERT INTO payments (pan, amount) VALUES ('{CREDIT_CARD}', 19.99);",
+  "tool_result: {\"customer\": \"{PERSON}\", \"card_on_file\": \"{CREDIT_CARD}\"}",
+  "Betaalkaart {CREDIT_CARD} is geblokkeerd.",
 ];
 
 /** Street addresses of each language's manner: `{STREET_ADDRESS:street}` is fakerator's, the other Faker's. */
