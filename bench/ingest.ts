@@ -15,11 +15,14 @@
 //   content batch100  the same with content events
 // Each prints events/s (requests/s times events per request), p50 and p99 of
 // the requests, and events/s as a ratio of the no-op route's requests/s at the
-// same number of connections; every figure is the median of the runs, each
+// same number of connections, and the server's CPU time per event (user +
+// system, from /proc: a figure the load of other processes barely moves, so
+// it compares builds on a busy machine); every figure is the median of the runs, each
 // ratio the median of the per-run ratios (both sides saw the same load). At the
 // end `agent-ledger verify` checks the whole log against the pinned key.
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NODE, runCli } from '../src/testing/server-process.ts';
 import { cannon, type CannonResult } from './lib/autocannon.ts';
@@ -86,27 +89,59 @@ const cases: Case[] = ([
   { name: 'content batch100', path: BATCH, bodies: batches(contentEvent), perRequest: 100, amount: [10, 64] },
 ] satisfies Case[]).filter((c) => c.name === 'noop' || ONLY === undefined || c.name.includes(ONLY));
 
-async function startNoop(): Promise<{ url: string; stop(): void }> {
+async function startNoop(): Promise<{ url: string; pid: number | undefined; stop(): void }> {
   const child = spawn(NODE, [fileURLToPath(new URL('./lib/noop-server.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((ok, fail) => {
     child.stdout.setEncoding('utf8').once('data', (d: string) => ok(d.trim()));
     child.once('exit', (code) => fail(new Error(`noop server exited (${code})`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
-type Measured = CannonResult & { seconds: number; perSecond: number };
+type Measured = CannonResult & { seconds: number; perSecond: number; cpuUsPerEvent: number };
 
-async function measure(url: string, token: string, c: Case, connections: number): Promise<Measured> {
+/**
+ * CPU time (user + system) a process has used, in microseconds, from
+ * /proc/PID/stat (Linux); NaN elsewhere. Unlike requests/s, the CPU an event
+ * costs the server barely moves with the load other processes put on the machine.
+ */
+function cpuMicros(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; clock ticks of 1/100 s.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Issue #10's targets (64 connections, medians of 3 runs, on the project's
+ * 2-core machine): whether this run met them, for the cases that have one.
+ */
+function target(store: string, name: string, m: { perSecond: number; p99: number; ratio: number }): string {
+  const verdict = (ok: boolean, what: string) => `${ok ? 'met' : 'MISSED'}: ${what}`;
+  if (store === 'postgres' && name === 'meta single') return verdict(m.ratio >= 0.2 && m.p99 <= 25, '>= 20% of noop, p99 <= 25 ms');
+  if (store === 'postgres' && name === 'content single') return verdict(m.ratio >= 0.08, '>= 8% of noop');
+  if (store === 'postgres' && name === 'meta batch100') return verdict(m.perSecond >= 20_000, '>= 20,000 events/s');
+  if (store === 'pglite' && name === 'meta single') return verdict(m.perSecond >= 2_000, '>= 2,000 events/s');
+  return '';
+}
+
+async function measure(url: string, token: string, c: Case, connections: number, pid?: number): Promise<Measured> {
   let k = 0;
   const amount = Math.max(connections, Math.round(c.amount[connections === 1 ? 0 : 1] * SCALE));
-  return cannon({
+  const cpuBefore = cpuMicros(pid);
+  const r = await cannon({
     url,
     connections,
     amount,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     requests: [{ method: 'POST', path: c.path, setupRequest: (req) => ({ ...req, body: c.bodies[k++ % c.bodies.length]! }) }],
   });
+  return { ...r, cpuUsPerEvent: (cpuMicros(pid) - cpuBefore) / Math.max(1, r['2xx'] * c.perRequest) };
 }
 
 console.log(
@@ -129,7 +164,7 @@ try {
         const line: string[] = [];
         for (const connections of [1, N]) {
           for (const c of cases) {
-            const r = await measure(c.name === 'noop' ? noop.url : server.url, server.token, c, connections);
+            const r = await measure(c.name === 'noop' ? noop.url : server.url, server.token, c, connections, c.name === 'noop' ? noop.pid : server.pid);
             const key = `${c.name} x${connections}`;
             results.set(key, [...(results.get(key) ?? []), r]);
             const bad = r.non2xx + r.errors + r.timeouts;
@@ -143,14 +178,19 @@ try {
         const base = results.get(`noop x${connections}`)!;
         for (const c of cases) {
           const rs = results.get(`${c.name} x${connections}`)!;
+          const perSecond = median(rs.map((r) => r.perSecond * c.perRequest));
+          const p99 = median(rs.map((r) => r.latency.p99));
+          const ratio = median(rs.map((r, i) => (r.perSecond * c.perRequest) / base[i]!.perSecond));
           rows.push([
             store,
             `${c.name} x${connections}`,
-            fmt(median(rs.map((r) => r.perSecond * c.perRequest))),
+            fmt(perSecond),
             fmt(median(rs.map((r) => r.latency.p50))),
-            fmt(median(rs.map((r) => r.latency.p99))),
-            `${fmt(100 * median(rs.map((r, i) => (r.perSecond * c.perRequest) / base[i]!.perSecond)), 1)}%`,
+            fmt(p99),
+            `${fmt(100 * ratio, 1)}%`,
+            fmt(median(rs.map((r) => r.cpuUsPerEvent))),
             String(rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0)),
+            connections === 64 ? target(store, c.name, { perSecond, p99, ratio }) : '',
           ]);
         }
       }
@@ -170,6 +210,8 @@ try {
   noop.stop();
 }
 
-console.log(`\nmedians of ${RUNS} runs (events/s; request latency in ms; vs noop: events/s over the no-op route's requests/s at the same connections, median of per-run ratios)`);
-table(['store', 'case', 'events/s', 'p50', 'p99', 'vs noop', 'failed'], rows);
+console.log(
+  `\nmedians of ${RUNS} runs (events/s; request latency in ms; vs noop: events/s over the no-op route's requests/s at the same connections, median of per-run ratios; CPU µs/event: the server process's user + system CPU per event stored, the noop server's per request)`,
+);
+table(['store', 'case', 'events/s', 'p50', 'p99', 'vs noop', 'CPU µs/event', 'failed', 'issue #10 target (x64)'], rows);
 if (failures > 0) process.exitCode = 1;

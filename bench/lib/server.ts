@@ -10,6 +10,8 @@ import { createTestDb, type TestDb } from '../../src/testing/test-db.ts';
 
 export interface BenchServer {
   url: string;
+  /** The server process, for its CPU time. */
+  pid: number;
   token: string;
   tenantId: string;
   /** The verifier key of the workspace log, from the key the server was given. */
@@ -55,6 +57,7 @@ export async function startBenchServer(store: 'pglite' | 'postgres', extraEnv: R
     });
     return {
       url: server.url,
+      pid: server.pid,
       token: signedIn.token,
       tenantId,
       verifierKey: formatVerifierKey(verifierKeyFor(signer, originOf('agent-ledger.local', tenantId))),
