@@ -148,6 +148,12 @@ export function labelledPlaces(text: string): number[] {
 /** Nouns that a place name comes before in English: "the Roseau branch", "our Lyon office", "Tacoma warehouse". */
 const PLACE_NOUNS_AFTER = [" branch", " office", " headquarters", " campus", " warehouse", " plant", " factory", " airport"];
 
+/** One pass for all the nouns: a space and one of their first letters, then the rest compared in place. */
+const PLACE_NOUN_RE = / (?:branch|office|headquarters|campus|warehouse|plant|factory|airport)/;
+export function mayHavePlaceNoun(text: string): boolean {
+  return PLACE_NOUN_RE.test(text);
+}
+
 /** The capitalised name (1-3 words) right before a place noun, as [start, end) pairs (at most 64). */
 export function placesBeforeNouns(text: string): number[] {
   const out: number[] = [];
