@@ -1,7 +1,11 @@
 // Summarises a V8 .cpuprofile (node --cpu-prof): self time by function and by
 // where the code lives (our modules, each dependency, Node internals, GC/idle).
 //
-//   node bench/lib/profile-summary.ts FILE.cpuprofile [--top 30]
+//   node bench/lib/profile-summary.ts FILE.cpuprofile [--top 30] [--from S --to S]
+//
+// --from/--to keep the samples of that window (seconds from the profile's
+// start), e.g. one case of a benchmark; --buckets prints the busy share per
+// quarter second, to find the window.
 import { readFileSync } from 'node:fs';
 
 interface Node {
@@ -16,8 +20,28 @@ const topArg = process.argv.indexOf('--top');
 const TOP = topArg > 0 ? Number(process.argv[topArg + 1]) : 30;
 const prof = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : undefined;
+};
+const from = (arg('--from') ?? 0) * 1e6;
+const to = (arg('--to') ?? Infinity) * 1e6;
 const self = new Map<number, number>();
-for (let i = 0; i < prof.samples.length; i++) self.set(prof.samples[i]!, (self.get(prof.samples[i]!) ?? 0) + (prof.timeDeltas[i] ?? 0));
+const buckets: Array<[number, number]> = [];
+let at = 0;
+for (let i = 0; i < prof.samples.length; i++) {
+  const dt = prof.timeDeltas[i] ?? 0;
+  at += dt;
+  const idle = byId.get(prof.samples[i]!)?.callFrame.functionName === '(idle)';
+  const b = (buckets[Math.floor(at / 250_000)] ??= [0, 0]);
+  b[1] += dt;
+  if (!idle) b[0] += dt;
+  if (at < from || at > to) continue;
+  self.set(prof.samples[i]!, (self.get(prof.samples[i]!) ?? 0) + dt);
+}
+if (process.argv.includes('--buckets')) {
+  console.log(buckets.map((b, i) => `${(i / 4).toFixed(2)}s:${b[1] ? Math.round((100 * b[0]) / b[1]) : 0}%`).join(' '));
+}
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 function place(url: string, fn: string): string {
