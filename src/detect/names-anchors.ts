@@ -1,7 +1,7 @@
 // The candidate scan at spaces, commas and key separators: number-led streets, place cues, postcodes, keys,
 // the street before a postcode, and the address cues inside a word.
 
-import { APOSTROPHE, asciiSet, isAsciiDigit, isAsciiLetter, isAsciiUpper, isJsSpace as isSpace, QUOTE } from "./chars.ts";
+import { APOSTROPHE, asciiSet, isAsciiDigit, isAsciiLetter, isAsciiUpper, isJsSpace as isSpace, LF, QUOTE } from "./chars.ts";
 import { isAsciiLetterAt, isDigitAt } from "./names-address-rules.ts";
 import type { Candidates } from "./names-candidates.ts";
 import { ASCII_CLASS, C_LOWER, C_UPPER } from "./names-char-classes.ts";
@@ -38,10 +38,19 @@ function streetBeforeZipStarts(text: string, comma: number, out: number[]): void
     }
   }
 }
+/** A newline whose line ends in a letter (after any ",", "!", spaces, CR: each belongs to this line only, so linear): a candidate for names-sign-offs.ts. */
+function newlineAfterWord(t: Uint16Array, i: number, c: Candidates): void {
+  let e = i;
+  while (e > 0 && (t[e - 1] === 44 || t[e - 1] === 33 || t[e - 1] === 32 || t[e - 1] === 9 || t[e - 1] === 13)) e--;
+  const u = e > 0 ? t[e - 1]! : 0;
+  if (u < 128 ? u >= 97 && u <= 122 : u !== 0) c.lineEndsAfterWord.push(i);
+}
+
 /** At a space: number-led streets (a number before it), street types before a number, place cues before a word. */
 export function atSpace(t: Uint16Array, lo: string, i: number, c: Candidates): void {
   const n = t.length;
   if (i === 0 || i + 1 >= n) return;
+  if (t[i] === LF) newlineAfterWord(t, i, c);
   const next = t[i + 1]!;
   const prev = t[i - 1]!;
   if (next >= 128 || ASCII_CLASS[next] === C_LOWER || ASCII_CLASS[next] === C_UPPER) {

@@ -69,7 +69,7 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
   }
   // (a'') the line after a sign-off ("Best regards,", "Mit freundlichen Grüßen", "Cordialement,"): a name
   // there needs no dictionary, the sign-off says what follows
-  for (const ls of signOffNextLines(text)) {
+  for (const ls of signOffNextLines(text, cands.lineEndsAfterWord)) {
     const le = lineEnd(text, ls);
     if (le - ls > 48 || occupied(out, ls, le)) continue;
     const line = text.slice(ls, le).trim();

@@ -1,7 +1,7 @@
 // The lines that follow a sign-off ("Best regards,", "Mit freundlichen Grüßen", "Cordialement,",
-// "Met vriendelijke groet,"): where a letter or an e-mail puts its writer's name. Read per newline: the
-// last word of the line before it (at most 20 letters back) is looked up in a set, so the cost is one
-// short slice per line.
+// "Met vriendelijke groet,"): where a letter or an e-mail puts its writer's name. Read at the newlines the
+// candidate scan marked (a line ending in a letter): the last word of the line (at most 20 letters back) is
+// looked up in a set.
 
 import { letterAt } from "./names-char-classes.ts";
 
@@ -9,9 +9,11 @@ import { letterAt } from "./names-char-classes.ts";
 const SIGN_OFF_LAST_WORDS = new Set(["regards", "sincerely", "cheers", "thanks", "best", "grüßen", "grüssen", "gruß", "cordialement", "salutations", "saludos", "atentamente", "atenciosamente", "abraços", "saluti", "groet", "groeten"]);
 
 /** Starts of the lines that follow a sign-off line (at most 64). */
-export function signOffNextLines(text: string): number[] {
+export function signOffNextLines(text: string, newlines: readonly number[]): number[] {
   const out: number[] = [];
-  for (let nl = text.indexOf("\n"); nl > 0 && out.length < 64; nl = text.indexOf("\n", nl + 1)) {
+  // the candidate scan's newlines after a line that ends in a letter (a superset of the sign-off lines' ends)
+  for (const nl of newlines) {
+    if (out.length >= 64) break;
     let e = nl;
     if (text.charCodeAt(e - 1) === 13) e--;
     while (e > 0 && (text[e - 1] === " " || text[e - 1] === "\t" || text[e - 1] === "," || text[e - 1] === "!")) e--;
