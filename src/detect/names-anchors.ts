@@ -2,6 +2,7 @@
 // the street before a postcode, and the address cues inside a word.
 
 import { APOSTROPHE, asciiSet, isAsciiDigit, isAsciiLetter, isAsciiUpper, isJsSpace as isSpace, LF, QUOTE } from "./chars.ts";
+const COLON = 58;
 import { isAsciiLetterAt, isDigitAt } from "./names-address-rules.ts";
 import type { Candidates } from "./names-candidates.ts";
 import { ASCII_CLASS, C_LOWER, C_UPPER } from "./names-char-classes.ts";
@@ -38,6 +39,19 @@ function streetBeforeZipStarts(text: string, comma: number, out: number[]): void
     }
   }
 }
+/** A colon after a letter (or a letter and a space) and before a possible capital: a candidate for a place-list label (names-place-cues.ts). */
+function colonAfterWord(t: Uint16Array, q: number, c: Candidates): void {
+  let e = q;
+  if (e > 0 && t[e - 1] === 32) e--;
+  const u = e > 0 ? t[e - 1]! : 0;
+  if (u < 128 ? !(((u | 32) >= 97 && (u | 32) <= 122)) : false) return;
+  if (e === 0) return;
+  let a = q + 1;
+  while (a < t.length && a - q <= 3 && (t[a] === 32 || t[a] === 9)) a++;
+  const v = a < t.length ? t[a]! : 0;
+  if (v < 128 ? v >= 65 && v <= 90 : true) c.labelColons.push(q);
+}
+
 /** A newline whose line ends in a letter (after any ",", "!", spaces, CR: each belongs to this line only, so linear): a candidate for names-sign-offs.ts. */
 function newlineAfterWord(t: Uint16Array, i: number, c: Candidates): void {
   let e = i;
@@ -109,6 +123,7 @@ export function atComma(text: string, t: Uint16Array, i: number, c: Candidates):
 
 /** At a `:`, `=`, `|` or `,`: the keys before it (CUE_SCAN_RE's, and KEY_VALUE_RE's before `:` or `=`), spaces and a quote between. */
 export function atKeyAnchor(t: Uint16Array, lo: string, q: number, colonOrEquals: boolean, c: Candidates): void {
+  if (t[q] === COLON) colonAfterWord(t, q, c);
   let e = q;
   while (e > 0 && isSpace(t[e - 1]!)) e--;
   if (e > 0 && (t[e - 1] === QUOTE || t[e - 1] === APOSTROPHE)) e--;

@@ -56,6 +56,8 @@ export interface Candidates {
   strongPlace: number[];
   /** Newlines after a line that ends in a letter (and maybe ",", "!", spaces): where a sign-off line may end (names-sign-offs.ts). */
   lineEndsAfterWord: number[];
+  /** Colons after a letter and before a possible capital: where a place-list label may end (names-place-cues.ts). */
+  labelColons: number[];
   /** PLACE_CUE_AT */
   place: number[];
   /** KEY_VALUE_AT */
@@ -87,7 +89,7 @@ export function scanCandidates(text: string): Candidates {
   // the folded copy is read at non-ASCII code units only
   const lo = Buffer.byteLength(text, "utf8") === text.length ? text : foldedCopy(text);
   const c: Candidates = {
-    hasDigit: false, cue: [], capSeq: [], suffix: [], numberLed: [], contMil: [], beforeZip: [], zip: [], addressCue: [], strongPlace: [], lineEndsAfterWord: [], place: [], locationKey: [], countries: [],
+    hasDigit: false, cue: [], capSeq: [], suffix: [], numberLed: [], contMil: [], beforeZip: [], zip: [], addressCue: [], strongPlace: [], lineEndsAfterWord: [], labelColons: [], place: [], locationKey: [], countries: [],
   };
   const st: Scan = { t, lo, bmp: bmpTable(), firsts: loadDicts().countryFirsts, c, countries: [], countryFrom: 0, countryLater: false, astral: false };
   c.hasDigit = scanText(st, text);

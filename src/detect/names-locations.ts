@@ -149,7 +149,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     for (let k = 0; k < beforeNouns.length; k += 2) push("LOCATION", beforeNouns[k]!, beforeNouns[k + 1]!, 0.55);
   }
   // the first place of a labelled list: "Unsere Standorte: Amuntai, …"
-  const listed = labelledPlaces(text);
+  const listed = labelledPlaces(text, cands.labelColons);
   for (let k = 0; k < listed.length; k += 2) push("LOCATION", listed[k]!, listed[k + 1]!, 0.6);
   // the places that continue a list after a place: "offices in Kozhikode, Alegria and Saldaña"
   for (const f of [...out]) {
