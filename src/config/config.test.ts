@@ -97,6 +97,12 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ IDEMPOTENCY_WAIT_MS: '0' }).idempotencyWaitMs, 0);
   });
 
+  test('DATABASE_POOL_SIZE: 1-1000 connections, 10 by default', () => {
+    assert.equal(loadConfig({}).databasePoolSize, 10);
+    assert.equal(loadConfig({ DATABASE_POOL_SIZE: '64' }).databasePoolSize, 64);
+    for (const v of ['0', '1001', 'many', '2.5']) refuses({ DATABASE_POOL_SIZE: v }, 'DATABASE_POOL_SIZE');
+  });
+
   test('JUDGE_PRIVATE_NETWORKS: allow (the default) or deny', () => {
     assert.equal(loadConfig({}).judgePrivateNetworks, 'allow');
     assert.equal(loadConfig({ JUDGE_PRIVATE_NETWORKS: 'deny' }).judgePrivateNetworks, 'deny');

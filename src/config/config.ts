@@ -18,6 +18,8 @@ export interface Config {
   host: string;
   databaseUrl: string | undefined;
   databaseReadUrl: string | undefined;
+  /** Connections each node keeps to PostgreSQL (and as many again to DATABASE_READ_URL). */
+  databasePoolSize: number;
   dataDir: string;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -195,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseReadUrl: url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     dataDir: str(env, 'DATA_DIR') ?? './data',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),

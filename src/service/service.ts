@@ -72,14 +72,14 @@ export interface Service {
 export async function createService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
   // The key first: a bad LEDGER_SIGNING_KEY must stop the start before anything is opened.
   const signingKey = loadSigningKey(config);
-  const db = overrides.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') }));
+  const db = overrides.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite'), poolSize: config.databasePoolSize }));
   try {
     await migrate(db);
   } catch (err) {
     await db.close().catch(() => {});
     throw err;
   }
-  const readDb = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl) : db;
+  const readDb = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl, { max: config.databasePoolSize }) : db;
   const log = createLogger(config);
   const mailer =
     overrides.mailer ??
