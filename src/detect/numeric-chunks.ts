@@ -23,7 +23,9 @@ export function sepCodeOf(c: number): number {
 
 /** A typographic dash (see sepCodeOf) written as "-" in a candidate's separators, so that every rule reads it as one. */
 export function asciiDashes(sep: string): string {
-  return sep.replace(/[\u2010-\u2013\u2212]/g, "-");
+  // (a separator is 1-3 chars, almost always ASCII: no regex for those)
+  for (let k = 0; k < sep.length; k++) if (sep.charCodeAt(k) >= 0x2010) return sep.replace(/[\u2010-\u2013\u2212]/g, "-");
+  return sep;
 }
 
 /** A separator (1-3 chars) is kept as one number, c1 + 8*c2 + 64*c3: equal strings have equal codes, single chars codes below 8. */

@@ -12,6 +12,8 @@ const LANGS = ["en", "de", "fr", "es", "it", "pt", "nl"];
 const WINDOW = 96;
 
 let byName: Map<string, CountryCode> | undefined;
+/** The first words of the names (lower case): a run is sliced and looked up only when it starts with one. */
+let firstWords: Set<string> | undefined;
 
 function names(): Map<string, CountryCode> {
   if (byName) return byName;
@@ -25,6 +27,7 @@ function names(): Map<string, CountryCode> {
   }
   for (const [alias, code] of [["usa", "US"], ["uk", "GB"], ["england", "GB"], ["scotland", "GB"], ["wales", "GB"], ["czech republic", "CZ"], ["holland", "NL"]] as const) m.set(alias, code);
   byName = m;
+  firstWords = new Set([...m.keys()].map((k) => k.split(/[\s-]/)[0]!));
   return m;
 }
 
@@ -38,6 +41,7 @@ export function countryRegionsBefore(text: string, start: number): CountryCode[]
   for (let i = words.length - 1; i >= 0 && out.length < 2; i--) {
     // the longest name ending at word i (up to 4 words, joined by what stands between them in the text)
     for (let k = Math.max(0, i - 3); k <= i; k++) {
+      if (!firstWords!.has(words[k]![0].toLowerCase().split("-")[0]!)) continue;
       const a = words[k]!.index;
       const b = words[i]!.index + words[i]![0].length;
       const code = m.get(window.slice(a, b).toLowerCase());
