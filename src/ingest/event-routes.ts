@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountStatus } from '../accounts/plans.ts';
 import type { AccountStatus, Principal } from '../core/identity.ts';
-import { badRequest, forbidden, type HttpProblem, paymentRequired, unauthorized, unknownToken, wrongTokenKind } from '../core/problems.ts';
+import { badRequest, forbidden, HttpProblem, paymentRequired, unauthorized, unknownToken, wrongTokenKind } from '../core/problems.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import type { IngestDeps } from './ingest.ts';
 import { validationProblem, validatorCompiler } from '../http/validation.ts';
@@ -41,6 +41,24 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
    * workspace must be active.
    */
   function authorizer(req: FastifyRequest, bodyTenant: string | undefined) {
+    const decide = decider(req, bodyTenant);
+    // A refusal is never answered from the cache alone: the change that lifts
+    // it (a plan paid, a role raised) may be committed on this or another node
+    // while its notification is still on the way. Refusals are rare, so
+    // confirming one with fresh reads costs nothing that matters.
+    return async (fresh: boolean): Promise<Authorized> => {
+      if (fresh) return decide(true);
+      try {
+        return await decide(false);
+      } catch (err) {
+        // 402 and 403 come from cached state; a 401 was read from the database already.
+        if (!(err instanceof HttpProblem) || (err.status !== 402 && err.status !== 403)) throw err;
+        return decide(true);
+      }
+    };
+  }
+
+  function decider(req: FastifyRequest, bodyTenant: string | undefined) {
     return async (fresh: boolean): Promise<Authorized> => {
       const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
       if (token === undefined) throw unauthorized();
@@ -59,7 +77,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
       if (fresh) gate.invalidate(tenantId);
       const state = await gate.tenant(tenantId);
       // The principal was read under an older epoch: read it again under this one.
-      if (epoch !== undefined && epoch !== state.epoch) return authorizer(req, bodyTenant)(true);
+      if (epoch !== undefined && epoch !== state.epoch) return decider(req, bodyTenant)(true);
       const ws = await gate.plan(state);
       if (!ws) throw forbidden('Unknown workspace.');
       const status = accountStatus(ws.plan, ctx.now());

@@ -271,6 +271,27 @@ eachStore('event endpoints: authentication and workspace', (get) => {
   });
 });
 
+eachStore('event endpoints: a refusal is confirmed, never answered from a stale cache', (get) => {
+  test('a workspace made active while the cache still says unpaid (its notification not arrived) writes at once', async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'stale-402');
+    const tenant = a.account.tenant_id;
+    await setSubscription(t, tenant, { subscription_status: 'unpaid' });
+    expectProblem(await post(t, INVOCATION, a.token, { agent_key: 'stale-bot' }), 402, 'payment_required');
+    // The cache now holds "unpaid". Pay without the change's trigger (no epoch
+    // move, no NOTIFY): what a node sees in the moment before another node's
+    // notification reaches it.
+    await t.testDb.db.transaction(async (tx) => {
+      await tx.query("SET LOCAL session_replication_role = 'replica'");
+      await tx.query("UPDATE workspaces SET subscription_status = 'active' WHERE tenant_id = $1", [tenant]);
+    });
+    const before = await events(t, tenant);
+    const res = await post(t, INVOCATION, a.token, { agent_key: 'stale-bot' });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(await events(t, tenant), before + 1);
+  });
+});
+
 eachStore('event endpoints: workspaces are isolated', (get) => {
   test("B cannot fetch A's evidence or invocations, and its events never touch A", async () => {
     const t = get();
