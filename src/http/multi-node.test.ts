@@ -79,7 +79,7 @@ describe('two server processes on one PostgreSQL', { skip: multiProcessSkip() },
   }
 
   before(async () => {
-    db = await createTestDb('postgres');
+    db = await createTestDb('postgres', { empty: true });
     smtp = await startSmtpPeer();
     const env = {
       // Every node needs the same key (README): sign-in codes are keyed by a secret derived from it.

@@ -35,7 +35,7 @@ describe('two nodes, one log', { skip: multiProcessSkip() }, () => {
   let operator: string;
 
   before(async () => {
-    testDb = await createTestDb('postgres');
+    testDb = await createTestDb('postgres', { empty: true });
     smtp = await startSmtpPeer();
     const keygen = await runCli(['keygen']);
     assert.equal(keygen.code, 0, show(keygen));

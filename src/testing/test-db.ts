@@ -30,7 +30,12 @@ export interface TestDb {
  * the PostgreSQL server named after a random id, so parallel files and runs
  * never see each other's rows.
  */
-export async function createTestDb(store: Store): Promise<TestDb> {
+export interface TestDbOptions {
+  /** PostgreSQL only: a database without the migrations applied (for tests of migrating). */
+  empty?: boolean;
+}
+
+export async function createTestDb(store: Store, opts: TestDbOptions = {}): Promise<TestDb> {
   if (store === 'pglite') {
     // A copy of a migrated template cluster opens in a fraction of the time
     // initdb takes (PGlite's initdb dominates a test file's start-up).
@@ -57,10 +62,13 @@ export async function createTestDb(store: Store): Promise<TestDb> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = `agent_ledger_test_${randomBytes(6).toString('hex')}`;
+  // A copy of a migrated template database costs a fraction of running every
+  // migration; tests of the migrations themselves ask for an empty one.
+  const template = opts.empty ? undefined : await postgresTemplate(base);
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await admin.end();
   }
@@ -93,11 +101,7 @@ export async function createTestDb(store: Store): Promise<TestDb> {
 export async function pgliteTemplate(): Promise<string> {
   const pkg = new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url);
   const version = (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
-  const key = createHash('sha256')
-    .update(version)
-    .update(loadMigrations().map((m) => `${m.name}:${m.checksum}`).join('\n'))
-    .digest('hex')
-    .slice(0, 16);
+  const key = migrationSetKey(version);
   const path = join(tmpdir(), `agent-ledger-pglite-template-${key}`);
   if (existsSync(path)) return path;
   pruneTemplates(path);
@@ -127,5 +131,66 @@ function pruneTemplates(keep: string): void {
     } catch {
       // gone already
     }
+  }
+}
+
+/** Names the migration set (and what else a template depends on): a template is reused only for the same key. */
+function migrationSetKey(salt: string): string {
+  return createHash('sha256')
+    .update(salt)
+    .update(loadMigrations().map((m) => `${m.name}:${m.checksum}`).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+const TEMPLATE_PREFIX = 'agent_ledger_template_';
+let postgresTemplateOnce: Promise<string> | undefined;
+
+/**
+ * A database on the PostgreSQL server with every migration applied, built
+ * once per migration set under an advisory lock (so concurrent test processes
+ * build it once) and never connected to afterwards: new test databases are
+ * created from it with CREATE DATABASE … TEMPLATE. Templates of other
+ * migration sets built over an hour ago are dropped.
+ */
+function postgresTemplate(base: string): Promise<string> {
+  postgresTemplateOnce ??= buildPostgresTemplate(base).catch((err: unknown) => {
+    postgresTemplateOnce = undefined;
+    throw err;
+  });
+  return postgresTemplateOnce;
+}
+
+async function buildPostgresTemplate(base: string): Promise<string> {
+  const name = `${TEMPLATE_PREFIX}${migrationSetKey('postgres')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [TEMPLATE_PREFIX]);
+    const existing = await admin.query<{ datname: string; built: string | null }>(
+      `SELECT datname, shobj_description(oid, 'pg_database') AS built FROM pg_database WHERE datname LIKE $1`,
+      [`${TEMPLATE_PREFIX}%`],
+    );
+    for (const row of existing.rows) {
+      if (row.datname === name || Date.now() - Number(row.built ?? 0) < 3_600_000) continue;
+      await admin.query(`DROP DATABASE IF EXISTS ${row.datname}`).catch(() => undefined); // in use: next time
+    }
+    if (existing.rows.some((r) => r.datname === name)) return name;
+    const build = `${name}_build`;
+    await admin.query(`DROP DATABASE IF EXISTS ${build} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${build}`);
+    const url = new URL(base);
+    url.pathname = `/${build}`;
+    const db = await openPostgres(url.toString(), { max: 1 });
+    try {
+      await migrate(db);
+    } finally {
+      await db.close();
+    }
+    await admin.query(`ALTER DATABASE ${build} RENAME TO ${name}`);
+    await admin.query(`COMMENT ON DATABASE ${name} IS '${Date.now()}'`);
+    return name;
+  } finally {
+    await admin.end(); // releases the advisory lock
   }
 }
