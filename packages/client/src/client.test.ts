@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { test } from 'node:test';
-import { eachStore, type SignedIn } from '../../../src/testing/harness.ts';
+import { eachStore, OPERATOR_TOKEN, type SignedIn } from '../../../src/testing/harness.ts';
 import { AgentLedger, type DropReport } from './index.ts';
 
 // The client against the running service (a listening server), with a small
 // HTTP proxy in between that can drop a connection or shed load on cue.
+
+/** In this suite a workspace on the free plan may record one invocation a day (everyone else is on team). */
+const PLAN_CAPS = JSON.stringify({ free: { invocations_per_day: 1 } });
 
 /**
  * forward: pass the request on and its answer back; reset: drop the connection
@@ -17,7 +20,12 @@ import { AgentLedger, type DropReport } from './index.ts';
  */
 type Behaviour = 'forward' | 'reset' | 'commit-reset' | 'shed';
 
-async function startProxy(target: string, plan: Behaviour[]): Promise<{ url: string; seen: string[]; server: Server }> {
+async function startProxy(
+  target: string,
+  plan: Behaviour[],
+  /** Sees each answer of the service before the proxy passes it on. */
+  onAnswer?: (answer: Response) => Promise<void>,
+): Promise<{ url: string; seen: string[]; server: Server }> {
   const seen: string[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -37,6 +45,7 @@ async function startProxy(target: string, plan: Behaviour[]): Promise<{ url: str
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
       void fetch(`${target}${req.url}`, { method: req.method!, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) }).then(async (r) => {
         seen.push(`  answered ${r.status}${r.headers.get('idempotent-replayed') === 'true' ? ' replayed' : ''}`);
+        await onAnswer?.(r.clone());
         if (what === 'commit-reset') {
           await r.arrayBuffer();
           req.socket.destroy(); // committed at the service; the client never hears of it
@@ -148,6 +157,50 @@ eachStore('@agent-ledger/client against the service', (get) => {
     assert.equal(await count('shed-bot'), 1);
   });
 
+  test("the service's 429 (the day's cap reached) is waited out for its Retry-After; the retry records once", async () => {
+    const t = get();
+    const bob = await t.signIn('bob@client-quota.example');
+    const tenant = bob.account.tenant_id;
+    const plan = await t.request({ method: 'PUT', url: `/api/v1/operator/workspaces/${tenant}/subscription`, token: OPERATOR_TOKEN, payload: { plan_tier: 'free', subscription_status: 'active' } });
+    assert.equal(plan.statusCode, 200, plan.body);
+    const start = t.clock.now();
+    // Two seconds before the next UTC day, with the day's one invocation used.
+    t.clock.set('2026-06-01T23:59:58.000Z');
+    try {
+      assert.equal((await new AgentLedger({ baseUrl: base, token: bob.token }).invocation({ agent_key: 'early-bot' })).verdict, 'allow');
+      // The proxy passes everything on; once the service has answered 429 its day ends.
+      const answers: Array<{ status: number; retryAfter: string | null; code: unknown }> = [];
+      const proxy = await startProxy(base, [], async (r) => {
+        answers.push({ status: r.status, retryAfter: r.headers.get('retry-after'), code: ((await r.json()) as { code?: unknown }).code });
+        if (r.status === 429) t.clock.set('2026-06-02T00:00:00.000Z');
+      });
+      servers.push(proxy.server);
+      const c = new AgentLedger({ baseUrl: proxy.url, token: bob.token, retryBaseMs: 10 });
+      const started = performance.now();
+      const res = await c.invocation({ agent_key: 'quota-bot', prompt: 'after midnight' });
+      const waited = performance.now() - started;
+      assert.equal(res.verdict, 'allow');
+      assert.deepEqual(answers, [
+        { status: 429, retryAfter: '2', code: 'quota_exceeded' },
+        { status: 201, retryAfter: null, code: undefined },
+      ]);
+      // Timers may fire a millisecond early by this clock; the backoff alone would have been ~10 ms.
+      assert.ok(waited >= 1_990, `waited ${waited} ms for Retry-After: 2`);
+      assert.equal(c.stats.retries, 1);
+      const requests = proxy.seen.filter((x) => !x.startsWith(' '));
+      assert.equal(requests.length, 2, proxy.seen.join(' | '));
+      const keys = requests.map((x) => x.split(' ')[3]);
+      assert.ok(keys[0] && keys[0] === keys[1], `same key on both attempts: ${proxy.seen.join(' | ')}`);
+      // Recorded once, by the retry on the new day.
+      const list = await t.request({ method: 'GET', url: '/api/v1/invocations?agent_key=quota-bot', token: bob.token });
+      assert.equal(list.statusCode, 200, list.body);
+      const items = (list.json() as { items: Array<{ invocation_id: number; created_at: string }> }).items;
+      assert.deepEqual(items.map((i) => [i.invocation_id, i.created_at]), [[res.invocation_id, '2026-06-02T00:00:00.000Z']]);
+    } finally {
+      t.clock.set(start);
+    }
+  });
+
   test('record() sends in the background; shutdown() sends everything', async () => {
     const drops: DropReport[] = [];
     const c = new AgentLedger({ baseUrl: base, token: alice.token, batchSize: 40, flushIntervalMs: 60_000, onDrop: (r) => drops.push(r) });
@@ -180,4 +233,4 @@ eachStore('@agent-ledger/client against the service', (get) => {
   test('teardown', async () => {
     for (const s of servers) s.close();
   });
-});
+}, { env: { PLAN_CAPS } });
