@@ -3577,11 +3577,13 @@ export interface paths {
                                 trigger: "flag" | "on_demand";
                                 /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
                                 auto_resolved: boolean;
+                                /** @description Retention or an erasure deleted the rationales with the content they were written from */
+                                rationales_erased: boolean;
                                 judges: {
                                     name: string;
                                     /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
                                     verdict: ("allow" | "deny" | "uncertain") | "abstained";
-                                    /** @description null for viewers (it is written from the stored content) */
+                                    /** @description null for viewers (it is written from the stored content) and once erased */
                                     rationale: string | null;
                                     rubric_points: string[];
                                 }[];
@@ -4921,11 +4923,13 @@ export interface paths {
                                 trigger: "flag" | "on_demand";
                                 /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
                                 auto_resolved: boolean;
+                                /** @description Retention or an erasure deleted the rationales with the content they were written from */
+                                rationales_erased: boolean;
                                 judges: {
                                     name: string;
                                     /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
                                     verdict: ("allow" | "deny" | "uncertain") | "abstained";
-                                    /** @description null for viewers (it is written from the stored content) */
+                                    /** @description null for viewers (it is written from the stored content) and once erased */
                                     rationale: string | null;
                                     rubric_points: string[];
                                 }[];
@@ -5435,11 +5439,13 @@ export interface paths {
                                     trigger: "flag" | "on_demand";
                                     /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
                                     auto_resolved: boolean;
+                                    /** @description Retention or an erasure deleted the rationales with the content they were written from */
+                                    rationales_erased: boolean;
                                     judges: {
                                         name: string;
                                         /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
                                         verdict: ("allow" | "deny" | "uncertain") | "abstained";
-                                        /** @description null for viewers (it is written from the stored content) */
+                                        /** @description null for viewers (it is written from the stored content) and once erased */
                                         rationale: string | null;
                                         rubric_points: string[];
                                     }[];
