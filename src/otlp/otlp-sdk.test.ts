@@ -246,6 +246,21 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
       'ai.usage.promptTokens': 5,
       'ai.usage.completionTokens': 1,
     });
+    // The provider call inside it carries the messages as sent to the model (ai.prompt.messages).
+    const messages = [
+      { role: 'system', content: 'You are a weather assistant.' },
+      { role: 'user', content: [{ type: 'text', text: 'What is the weather tomorrow? Mail it to sam.lee@example.org' }] },
+    ];
+    const doGenerate = childSpan(c.tracer, 'ai.generateText.doGenerate', {
+      'ai.operationId': 'ai.generateText.doGenerate',
+      'ai.model.id': 'claude-sonnet',
+      'ai.model.provider': 'anthropic.messages',
+      'ai.prompt.format': 'messages',
+      'ai.prompt.messages': JSON.stringify(messages),
+      'ai.response.text': 'Sunny',
+      'ai.response.finishReason': 'stop',
+    }, gen);
+    doGenerate.end();
     const call = childSpan(c.tracer, 'ai.toolCall', {
       'ai.operationId': 'ai.toolCall',
       'ai.toolCall.name': 'delete_all_files',
@@ -259,7 +274,7 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     await c.flush();
     assert.deepEqual(c.results.map((r) => r.code), [0]);
     const items = await listTrace(gen.spanContext().traceId);
-    assert.equal(items.length, 2);
+    assert.equal(items.length, 3);
     const tool = items.find((i) => i.tool_name === 'delete_all_files')!;
     assert.equal(tool.agent_key, 'vercel-fn');
     assert.equal(tool.verdict, 'deny');
@@ -273,13 +288,22 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     assert.equal(events[0]!.event_type, 'oos_tool');
     assert.equal(events[0]!.tool, 'delete_all_files');
     assert.equal(events[0]!.source, 'otlp');
-    const g = await detail(items.find((i) => i.tool_name === null)!.invocation_id);
+    const tree = await treeAndEvidence(gen.spanContext().traceId, { 'ai.generateText': null, 'ai.generateText.doGenerate': 'ai.generateText', 'ai.toolCall': 'ai.generateText' });
+    const g = tree.get('ai.generateText')!;
     assert.equal(text(g, 'prompt'), '{"prompt":"What is the weather tomorrow? Mail it to <EMAIL_ADDRESS>"}');
     assert.doesNotMatch(JSON.stringify(g), /sam\.lee/);
     assert.equal(text(g, 'response'), 'Sunny');
     assert.equal(g.otel?.provider, 'anthropic.messages');
     assert.equal(g.verdict, 'allow');
-    await treeAndEvidence(gen.spanContext().traceId, { 'ai.generateText': null, 'ai.toolCall': 'ai.generateText' });
+    const dg = tree.get('ai.generateText.doGenerate')!;
+    assert.equal(dg.agent_key, 'vercel-fn', 'inherited from the ai.generateText span');
+    assert.equal(text(dg, 'prompt'), JSON.stringify(messages).replace('sam.lee@example.org', '<EMAIL_ADDRESS>'));
+    assert.doesNotMatch(JSON.stringify(dg), /sam\.lee/);
+    const findings = (dg as unknown as { finding_counts: Array<{ field: string; counts: Record<string, number> }> }).finding_counts;
+    assert.equal(findings.find((f) => f.field === 'prompt')?.counts.EMAIL_ADDRESS, 1, JSON.stringify(findings));
+    assert.equal(text(dg, 'response'), 'Sunny');
+    assert.deepEqual(dg.otel?.finish_reasons, ['stop']);
+    assert.equal(dg.verdict, 'allow');
   });
 
   test('OpenLLMetry / Traceloop attribute sets', async () => {
