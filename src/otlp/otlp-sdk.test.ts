@@ -359,6 +359,25 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     assert.match(text(d, 'context')!, /"truncated":\{"prompt":40000\}/);
   });
 
+  test('span events carry content (older GenAI instrumentations): read from protobuf and JSON exports alike, redacted', async () => {
+    for (const protocol of ['http/protobuf', 'http/json'] as const) {
+      const c = sdk(protocol);
+      const s = childSpan(c.tracer, `chat events ${protocol}`, { 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': 'events-bot' });
+      s.addEvent('gen_ai.system.message', { content: 'You are a support agent.' });
+      s.addEvent('gen_ai.user.message', { content: 'Write to kim.lo@example.net' });
+      s.addEvent('gen_ai.choice', { message: '{"content":"Done."}' });
+      s.end();
+      await c.flush();
+      assert.deepEqual(c.results.map((r) => r.code), [0], protocol);
+      const [inv] = await listTrace(s.spanContext().traceId);
+      assert.equal(inv!.agent_key, 'events-bot', protocol);
+      const d = await detail(inv!.invocation_id);
+      assert.equal(text(d, 'prompt'), 'system: You are a support agent.\nuser: Write to <EMAIL_ADDRESS>', protocol);
+      assert.equal(text(d, 'response'), '{"content":"Done."}', protocol);
+      assert.doesNotMatch(JSON.stringify(d), /kim\.lo/, protocol);
+    }
+  });
+
   test('partial_success: plain spans are dropped with a warning (rejected 0); JSON with an unknown field is read', async () => {
     const traceId = 'a'.repeat(32);
     const body = {
