@@ -378,6 +378,24 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
     }
   });
 
+  test('partial_success in protobuf: a protobuf export is answered with an ExportTraceServiceResponse the SDK reads', async () => {
+    const c = sdk('http/protobuf');
+    const chat = childSpan(c.tracer, 'chat pb', { 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': 'pb-bot' });
+    childSpan(c.tracer, 'GET /inventory', { 'http.request.method': 'GET' }, chat).end();
+    chat.end();
+    await c.flush();
+    assert.deepEqual(c.results.map((r) => r.code), [0]);
+    // The same export once more, by hand, to read the answer the exporter got.
+    const res = await post(Buffer.from(ProtobufTraceSerializer.serializeRequest(c.ended())!), { 'content-type': 'application/x-protobuf' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/x-protobuf');
+    const answer = ProtobufTraceSerializer.deserializeResponse(new Uint8Array(await res.arrayBuffer()));
+    assert.equal(Number(answer.partialSuccess?.rejectedSpans ?? 0), 0, 'rejected_spans 0 (absent on the wire, as proto3 has it)');
+    assert.match(answer.partialSuccess?.errorMessage ?? '', /^1 spans carry no GenAI/);
+    const items = await listTrace(chat.spanContext().traceId);
+    assert.deepEqual(items.map((i) => i.agent_key), ['pb-bot'], 'the HTTP span dropped, the chat span recorded once');
+  });
+
   test('partial_success: plain spans are dropped with a warning (rejected 0); JSON with an unknown field is read', async () => {
     const traceId = 'a'.repeat(32);
     const body = {
