@@ -22,7 +22,8 @@ interface Deps {
   scan: Scanner;
   /** Opens the sealed tool_output (sealed-output.ts). */
   outputKek: Uint8Array;
-  policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
+  /** The policy in force, read in the scan's transaction (policy module: cached while the change epoch holds). */
+  policyInTx(tx: Queryable, tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
   /** The agent's persona, read in the scan's transaction (policy module). */
   personaInTx(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
   now(): Date;
@@ -51,11 +52,12 @@ export function outputScanHandler(deps: Deps): JobHandler {
   return async (job, claim) => {
     const tenantId = job.tenant_id;
     const invocationId = Number(job.payload.invocation_id);
-    const policy = await deps.policyFor(tenantId);
     await deps.writer.submit(tenantId, async (tx, log) => {
       if (!(await claim(tx))) return;
       const inv = await loadInvocation(tx, tenantId, invocationId, deps.outputKek);
       if (!inv || inv.row.output_scanned_at !== null || inv.output === null) return;
+      // Read here, not before the transaction: a policy changed on another node a moment ago decides this scan.
+      const policy = await deps.policyInTx(tx, tenantId);
       const r = deps.scan('tool_output', inv.output);
       const findings: FieldFindings[] = [...inv.otherFindings];
       if (r.findings.length > 0) findings.push({ field: 'tool_output', findings: r.findings });

@@ -14,8 +14,6 @@ export interface PersonasDeps {
   ctx: AppContext;
   appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
   workspacePlan(tenantId: string): Promise<{ caps: PlanCaps } | null>;
-  /** Drops what this node caches of the workspace's policy and scopes (a persona is part of them). */
-  invalidate(tenantId: string): void;
 }
 
 export interface PersonasModule {

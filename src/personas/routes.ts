@@ -114,7 +114,6 @@ export async function personaRoutes(fastify: FastifyInstance, deps: PersonasDeps
         return p;
       });
       if (!row) throw new HttpProblem('plan_limit', `The plan allows ${cap} personas; upgrade or delete one to create another.`);
-      deps.invalidate(me.tenantId);
       return reply.code(201).send(view(row));
     },
   );
@@ -180,7 +179,6 @@ export async function personaRoutes(fastify: FastifyInstance, deps: PersonasDeps
         return p;
       });
       if (!row) throw notFound('No such persona in this workspace.');
-      deps.invalidate(me.tenantId);
       return view(row);
     },
   );
@@ -214,7 +212,6 @@ export async function personaRoutes(fastify: FastifyInstance, deps: PersonasDeps
         return true;
       });
       if (!deleted) throw notFound('No such persona in this workspace.');
-      deps.invalidate(me.tenantId);
       return reply.code(204).send(null);
     },
   );
@@ -252,7 +249,6 @@ export async function personaRoutes(fastify: FastifyInstance, deps: PersonasDeps
         return true;
       });
       if (!ok) throw notFound('No such persona in this workspace.');
-      deps.invalidate(me.tenantId);
       return { agent_key, persona_id: personaId, updated_at: now.toISOString() };
     },
   );

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { readEpoch } from '../changes/changes.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { personaOfAgent } from '../personas/store.ts';
-import { type Decision, decide, type Facts, globMatch, type PersonaFacts, type PolicyDocument } from './engine.ts';
+import { type Decision, decide, type Facts, type PersonaFacts, type PolicyDocument } from './engine.ts';
 import { policyRoutes } from './routes.ts';
 import { agentScope, currentPolicy, type VersionedPolicy } from './store.ts';
 
@@ -12,14 +13,20 @@ export interface PolicyModuleDeps {
   appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
 }
 
+/** A policy version, ready to decide. */
+export interface PolicyInForce {
+  version: number;
+  decide(facts: Facts): Decision;
+}
+
 export interface PolicyModule {
-  policyFor(tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
-  /** undefined when the agent has no scope and no persona limiting tools: every tool is allowed. */
-  toolInScope(tenantId: string, agentKey: string, toolName: string): Promise<boolean | undefined>;
-  /** The agent's persona as the verdict sees it (cached like scopes), or undefined. */
-  personaOf(tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
-  /** Drops this node's cached policy and scopes of a workspace (other nodes read again within POLICY_CACHE_MS). */
-  invalidate(tenantId: string): void;
+  /**
+   * The policy in force, as of the caller's tenant-scoped transaction (the
+   * tool_output scan decides in its own). Kept in memory while the
+   * workspace's change epoch stays what it was when the policy was read, so
+   * a change made on any node decides the next call.
+   */
+  policyInTx(tx: Queryable, tenantId: string): Promise<PolicyInForce>;
   /** The current policy, read now (no cache: callers keep their own, see ingest/gate.ts). */
   loadPolicy(tenantId: string): Promise<{ version: number; document: PolicyDocument }>;
   /** The agent's allowed tool globs (null: no scope) and persona, read now in one transaction. */
@@ -27,68 +34,35 @@ export interface PolicyModule {
   routes(app: FastifyInstance): Promise<void>;
 }
 
-/**
- * How long a node may decide with a policy or scope it read before. A change
- * is in force on the node that made it at once, and on every node within this.
- */
-export const POLICY_CACHE_MS = 1000;
+const MAX_CACHED = 50_000;
 
 export function createPolicy(deps: PolicyModuleDeps): PolicyModule {
   const { ctx } = deps;
-  const policies = new Map<string, { at: number; policy: VersionedPolicy }>();
-  // An agent's scope and persona are read together: the persona's allowed_tools are part of the scope.
-  const scopes = new Map<string, { at: number; tools: string[] | null; persona: PersonaFacts | undefined }>();
-  const fresh = (at: number) => Date.now() - at < POLICY_CACHE_MS;
-  const trim = (m: Map<string, unknown>) => {
-    if (m.size > 50_000) m.clear();
-  };
-
-  const scopeOf = async (tenantId: string, agentKey: string) => {
-    const key = `${tenantId}\u0000${agentKey}`;
-    let hit = scopes.get(key);
-    if (!hit || !fresh(hit.at)) {
-      const { tools, persona } = await ctx.db.withTenant(tenantId, async (tx) => ({
-        tools: await agentScope(tx, tenantId, agentKey),
-        persona: await personaFactsInTx(tx, tenantId, agentKey),
-      }));
-      trim(scopes);
-      hit = { at: Date.now(), tools, persona };
-      scopes.set(key, hit);
-    }
-    return hit;
-  };
-  const invalidate = (tenantId: string) => {
-    policies.delete(tenantId);
-    for (const k of scopes.keys()) if (k.startsWith(`${tenantId}\u0000`)) scopes.delete(k);
-  };
+  // Per workspace: the policy and the change epoch read before it. Every
+  // policy change moves the epoch in its own transaction (migrations/0094),
+  // so an entry whose epoch is still the stored one is still the policy.
+  const policies = new Map<string, { epoch: number; policy: VersionedPolicy }>();
 
   return {
-    async policyFor(tenantId) {
+    async policyInTx(tx, tenantId) {
+      // The epoch first: a policy read after it is at least as new as it.
+      const epoch = await readEpoch(tx, tenantId);
       let hit = policies.get(tenantId);
-      if (!hit || !fresh(hit.at)) {
-        const policy = await ctx.db.withTenant(tenantId, (tx) => currentPolicy(tx, tenantId));
-        trim(policies);
-        hit = { at: Date.now(), policy };
+      if (hit?.epoch !== epoch) {
+        if (policies.size >= MAX_CACHED) policies.clear();
+        hit = { epoch, policy: await currentPolicy(tx, tenantId) };
         policies.set(tenantId, hit);
       }
       const { version, document } = hit.policy;
       return { version, decide: (facts) => decide(document, facts) };
     },
-    async toolInScope(tenantId, agentKey, toolName) {
-      const { tools, persona } = await scopeOf(tenantId, agentKey);
-      const lists = [tools, persona?.allowed_tools ?? null].filter((l): l is string[] => l !== null);
-      if (lists.length === 0) return undefined;
-      return lists.every((l) => l.some((g) => globMatch(g, toolName)));
-    },
-    personaOf: async (tenantId, agentKey) => (await scopeOf(tenantId, agentKey)).persona,
-    invalidate,
     loadPolicy: (tenantId) => ctx.db.withTenant(tenantId, (tx) => currentPolicy(tx, tenantId)),
     loadScope: (tenantId, agentKey) =>
       ctx.db.withTenant(tenantId, async (tx) => ({
         tools: await agentScope(tx, tenantId, agentKey),
         persona: await personaFactsInTx(tx, tenantId, agentKey),
       })),
-    routes: (app) => policyRoutes(app, deps, invalidate),
+    routes: (app) => policyRoutes(app, deps),
   };
 }
 

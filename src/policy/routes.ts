@@ -15,7 +15,7 @@ const EDITORS = ['admin'] as const;
 /** Auditors read the policy they audit (and agent scopes, on the read side). */
 const READERS = ['admin', 'operator', 'auditor'] as const;
 
-export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleDeps, invalidate: (tenantId: string) => void): Promise<void> {
+export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleDeps): Promise<void> {
   const { ctx } = deps;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['policy'];
@@ -60,7 +60,6 @@ export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleD
         await deps.appendInTx(tx, me.tenantId, { kind: 'policy_change', version: p.version, policy: doc, by_account_id: me.accountId });
         return p;
       });
-      invalidate(me.tenantId);
       return { version: saved.version, ...saved.document, updated_at: now.toISOString() };
     },
   );
@@ -99,7 +98,6 @@ export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleD
           by_account_id: me.accountId,
         });
       });
-      invalidate(me.tenantId);
       return { agent_key, allowed_tools: tools, updated_at: now };
     },
   );

@@ -118,7 +118,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     usage,
   });
   const policy = createPolicy({ ctx, appendInTx });
-  const personas = createPersonas({ ctx, appendInTx, workspacePlan: accounts.workspacePlan, invalidate: policy.invalidate });
+  const personas = createPersonas({ ctx, appendInTx, workspacePlan: accounts.workspacePlan });
 
   // Seals tool_outputs until their scan; derived from the signing key, so every node has it and the database never does.
   const outputKek = deriveSecret(signingKey.key, 'tool-output-kek');
@@ -132,7 +132,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
         writer: ledger.writer,
         scan: scanField,
         outputKek,
-        policyFor: policy.policyFor,
+        policyInTx: policy.policyInTx,
         personaInTx: personaFactsInTx,
         now: ctx.now,
       }),
