@@ -52,7 +52,7 @@ test('the case sent is bounded: long content is cut and marked, findings are cap
       { field: 'output', text: 'b'.repeat(MAX_FIELD_CHARS * 3) },
       { field: 'tool_output', text: 'c'.repeat(100) },
     ],
-    findings: Array.from({ length: MAX_FINDINGS + 5 }, () => ({ type: 'EMAIL', field: 'input' })),
+    findings: Array.from({ length: MAX_FINDINGS + 5 }, () => ({ type: 'EMAIL_ADDRESS', field: 'input' })),
   };
   const doc = caseDocument(big) as { content: { field: string; text: string; truncated?: boolean }[]; findings: unknown[]; findings_omitted: number; invocation: Record<string, unknown> };
   assert.deepEqual(doc.content.map((c) => [c.field, c.text.length, c.truncated ?? false]), [

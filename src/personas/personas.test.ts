@@ -8,7 +8,7 @@ const SUPPORT = {
   name: 'Support bot <alice@example.com>',
   description: 'Answers customer tickets about orders.',
   allowed_tools: ['kb.search', 'tickets.*'],
-  allowed_pii_types: ['EMAIL'],
+  allowed_pii_types: ['EMAIL_ADDRESS'],
   overrides: [{ id: 'no-shell', when: { tools: ['shell*'] }, verdict: 'deny' }],
   rubric: 'Never reveals card numbers.',
 };
@@ -166,5 +166,29 @@ eachStore('personas', (get) => {
     }
     const max = await t.request({ method: 'POST', url: '/api/v1/personas', token: a.token, payload: { name: 'x'.repeat(64), description: 'd'.repeat(4000), rubric: 'r'.repeat(8000) } });
     assert.equal(max.statusCode, 201, max.body.slice(0, 300));
+  });
+
+  test("allowed_pii_types takes the detectors' PII types: any other is a 422 naming it, on create and on replace", async () => {
+    const t = get();
+    const a = await t.signIn('admin@persona-pii-types.io');
+    // EMAIL is what the detectors call EMAIL_ADDRESS; a secret type is no PII type.
+    for (const [types, unknown, at] of [
+      [['EMAIL'], 'EMAIL', 0],
+      [['CREDIT_CARD', 'GITHUB_TOKEN'], 'GITHUB_TOKEN', 1],
+    ] as const) {
+      const res = await t.request({ method: 'POST', url: '/api/v1/personas', token: a.token, payload: { name: 'n', allowed_pii_types: types } });
+      assert.equal(res.statusCode, 422, res.body);
+      assert.equal(res.json().code, 'unprocessable');
+      assert.match(res.json().detail, new RegExp(`Unknown PII type ${unknown}\\b`));
+      assert.deepEqual(res.json().errors, [{ field: `/allowed_pii_types/${at}`, message: `${unknown} is not a PII type the detectors emit` }]);
+    }
+    assert.equal((await t.request({ method: 'GET', url: '/api/v1/personas', token: a.token })).json().personas.length, 0, 'nothing stored');
+
+    const ok = await t.request({ method: 'POST', url: '/api/v1/personas', token: a.token, payload: { name: 'n', allowed_pii_types: ['EMAIL_ADDRESS', 'PHONE_NUMBER', 'CREDIT_CARD', 'US_SSN'] } });
+    assert.equal(ok.statusCode, 201, ok.body);
+    const put = await t.request({ method: 'PUT', url: `/api/v1/personas/${ok.json().persona_id}`, token: a.token, payload: { name: 'n', allowed_pii_types: ['EMAIL_ADDRESS', 'PHONE'] } });
+    assert.equal(put.statusCode, 422, put.body);
+    assert.deepEqual(put.json().errors, [{ field: '/allowed_pii_types/1', message: 'PHONE is not a PII type the detectors emit' }]);
+    assert.equal((await t.request({ method: 'GET', url: `/api/v1/personas/${ok.json().persona_id}`, token: a.token })).json().version, 1);
   });
 });

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { HttpProblem, notFound, unprocessable } from '../core/problems.ts';
+import { isKnownPiiType } from '../detect/pii-types.ts';
 import { accountOf } from '../http/auth.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import { commitment, encodeLeaf, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
@@ -38,6 +39,14 @@ function fieldsOf(b: Body): PersonaFields {
   overrides.forEach((r, i) => {
     if (seen.has(r.id)) throw unprocessable('Override rule ids must be unique.', [{ field: `/overrides/${i}/id`, message: 'duplicates an earlier rule id' }]);
     seen.add(r.id);
+  });
+  // A type no detector emits would never match a finding: refused, named, rather than stored and silently ignored.
+  (b.allowed_pii_types ?? []).forEach((type, i) => {
+    if (!isKnownPiiType(type)) {
+      throw unprocessable(`Unknown PII type ${type}: allowed_pii_types takes the detectors' types (e.g. EMAIL_ADDRESS, CREDIT_CARD).`, [
+        { field: `/allowed_pii_types/${i}`, message: `${type} is not a PII type the detectors emit` },
+      ]);
+    }
   });
   return {
     name: b.name,

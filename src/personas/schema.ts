@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PII_TYPES } from '../detect/pii-types.ts';
 import { RuleSchema } from '../policy/schema.ts';
 
 // The JSON Schemas of a persona: what the routes validate and the OpenAPI
@@ -6,7 +7,13 @@ import { RuleSchema } from '../policy/schema.ts';
 // of every event of its agents.
 
 const Glob = Type.String({ minLength: 1, maxLength: 256, description: 'Glob: * any run, ? one character' });
-const PiiType = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Z][A-Z0-9_]*$', description: 'A PII finding type, e.g. EMAIL' });
+// The shape only: a type no detector emits is a 422 naming it (routes.ts), which the schema's enum error would not say.
+const PiiType = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Z][A-Z0-9_]*$',
+  description: `A PII finding type the detectors emit: ${PII_TYPES.join(', ')}`,
+});
 
 export const PersonaBody = Type.Object(
   {
@@ -19,7 +26,8 @@ export const PersonaBody = Type.Object(
     ),
     allowed_pii_types: Type.Optional(
       Type.Union([Type.Array(PiiType, { maxItems: 100, uniqueItems: true }), Type.Null()], {
-        description: 'PII types an agent of this persona may handle; PII of another type is a reason to flag. Absent or null: no limit.',
+        description:
+          'PII types an agent of this persona may handle (e.g. EMAIL_ADDRESS); PII of another type is a reason to flag. A type no detector emits is a 422. Absent or null: no limit.',
       }),
     ),
     overrides: Type.Optional(

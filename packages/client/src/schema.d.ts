@@ -2823,7 +2823,7 @@ export interface paths {
                         description?: string;
                         /** @description The tools an agent of this persona may call; a call outside is a deny and an oos_tool rogue event. Absent or null: no limit. */
                         allowed_tools?: string[] | null;
-                        /** @description PII types an agent of this persona may handle; PII of another type is a reason to flag. Absent or null: no limit. */
+                        /** @description PII types an agent of this persona may handle (e.g. EMAIL_ADDRESS); PII of another type is a reason to flag. A type no detector emits is a 422. Absent or null: no limit. */
                         allowed_pii_types?: string[] | null;
                         /** @description Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added. */
                         overrides?: {
@@ -3066,7 +3066,7 @@ export interface paths {
                         description?: string;
                         /** @description The tools an agent of this persona may call; a call outside is a deny and an oos_tool rogue event. Absent or null: no limit. */
                         allowed_tools?: string[] | null;
-                        /** @description PII types an agent of this persona may handle; PII of another type is a reason to flag. Absent or null: no limit. */
+                        /** @description PII types an agent of this persona may handle (e.g. EMAIL_ADDRESS); PII of another type is a reason to flag. A type no detector emits is a 422. Absent or null: no limit. */
                         allowed_pii_types?: string[] | null;
                         /** @description Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added. */
                         overrides?: {

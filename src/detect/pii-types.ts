@@ -1,0 +1,35 @@
+// The PII types the detectors emit: what a persona's allowed_pii_types may
+// name (src/personas), so that a type no detector emits (say "EMAIL" for
+// EMAIL_ADDRESS) is refused instead of silently never matching.
+//
+// The rule tables' types are read from the tables. The hand-written detectors
+// (e-mail, URL, IP, MAC, crypto, IBAN, phone, names) have no table: their
+// types are named here, and pii-types.test.ts holds this list to their code
+// (every type a detector file emits is listed, every listed type is emitted).
+
+import { NUMERIC_RULES } from "./numeric-rules.ts";
+import { PATTERN_RULES } from "./pii.ts";
+
+const HAND_WRITTEN_DETECTOR_TYPES = [
+  "EMAIL_ADDRESS",
+  "URL",
+  "IP_ADDRESS",
+  "MAC_ADDRESS",
+  "CRYPTO",
+  "IBAN_CODE",
+  "PHONE_NUMBER",
+  "PERSON",
+  "LOCATION",
+  "STREET_ADDRESS",
+];
+
+/** Every PII finding type the detectors can emit, sorted. */
+export const PII_TYPES: readonly string[] = [
+  ...new Set([...HAND_WRITTEN_DETECTOR_TYPES, ...NUMERIC_RULES.map((r) => r.type), ...PATTERN_RULES.map((r) => r.type)]),
+].sort();
+
+const KNOWN: ReadonlySet<string> = new Set(PII_TYPES);
+
+export function isKnownPiiType(type: string): boolean {
+  return KNOWN.has(type);
+}
