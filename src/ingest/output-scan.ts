@@ -4,7 +4,7 @@ import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import { OUT_OF_SCOPE_REASON, type ContentField, type Decision, type Facts, type FieldFindings, type Finding, type PersonaFacts } from '../policy/engine.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
-import { countByType, JUDGE_JOB, needsReview } from './record.ts';
+import { countByType, escalatesToJudges, JUDGE_JOB, judgeJobPayload, needsReview } from './record.ts';
 import { openText } from './sealed-output.ts';
 
 /**
@@ -86,10 +86,13 @@ export function outputScanHandler(deps: Deps): JobHandler {
          WHERE tenant_id = $1 AND invocation_id = $2`,
         [tenantId, invocationId, decision.verdict, JSON.stringify(decision.reasons), now, review],
       );
-      // Flagged by its tool_output: escalated to the judge panel like a flag at write time (the job checks the plan's calls).
-      if (review === 'pending' && inv.row.review_status === null) {
+      // Flagged by its tool_output, or a rule asking for the panel fired: escalated like at write time (the job
+      // checks the plan's calls). A flag at write time was escalated then; a rule that asked then and asks again
+      // here makes a second job, which the judge job skips (one automatic judgement per invocation).
+      const newlyFlagged = review === 'pending' && inv.row.review_status === null;
+      if (escalatesToJudges(decision, inv.row.mode) && (newlyFlagged || decision.judge)) {
         const [p] = await tx.query<{ judged: boolean }>('SELECT judge_panel_configured($1) AS judged', [tenantId]);
-        if (p!.judged) await enqueue(tx, tenantId, JUDGE_JOB, [{ invocation_id: invocationId }]);
+        if (p!.judged) await enqueue(tx, tenantId, JUDGE_JOB, [judgeJobPayload(invocationId, decision)]);
       }
       log.add(
         {

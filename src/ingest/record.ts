@@ -15,11 +15,28 @@ export const OUTPUT_SCAN_JOB = 'tool_output_scan';
 
 /**
  * The kind of the background job that has the workspace's judge panel review
- * a flagged invocation (src/judges/judge-job.ts). Enqueued with the invocation
- * when its verdict puts it in the review queue, the plan allows judge calls
- * and the workspace has a panel.
+ * an invocation (src/judges/judge-job.ts). Enqueued with the invocation when
+ * it escalates (escalatesToJudges), the plan allows judge calls and the
+ * workspace has a panel.
  */
 export const JUDGE_JOB = 'judge';
+
+/** A judge job's payload; `by_rule`: a policy rule asked for the panel (judge: true), so it is judged in or out of the review queue. */
+export type JudgeJobPayload = { invocation_id: number; by_rule?: true };
+
+export function judgeJobPayload(invocationId: number, decision: { judge: boolean }): JudgeJobPayload {
+  return decision.judge ? { invocation_id: invocationId, by_rule: true } : { invocation_id: invocationId };
+}
+
+/**
+ * Whether an invocation goes to the judge panel on its own: a flag_for_review
+ * (it is in the review queue), or any verdict when a rule that fired asks for
+ * the panel (`judge: true`). Never in shadow mode: a shadow verdict has no
+ * consequence, so it spends no judge calls either.
+ */
+export function escalatesToJudges(decision: { verdict: string; judge: boolean }, mode: string): boolean {
+  return mode !== 'shadow' && (decision.verdict === 'flag_for_review' || decision.judge);
+}
 
 
 /** Agents this process has seen registered: agents are never deleted, so the check can be skipped. */
@@ -203,7 +220,7 @@ export function recordSet(known: KnownAgents) {
         // The last work of its transaction leaves its rows to the log's statement: one round trip less.
         if (log.lastWork) log.rideAlong(rows.statement());
         else await writeRideAlong(tx, rows.statement());
-        // tool_outputs are scanned and flags judged in the background (DESIGN §4): their jobs commit with the invocations.
+        // tool_outputs are scanned and escalations judged in the background (DESIGN §4): their jobs commit with the invocations.
         if (rows.jobs.length > 0) await enqueueMany(tx, tenantId, rows.jobs);
       }
       return out;
@@ -219,8 +236,9 @@ class Rows {
   readonly #inv = Array.from({ length: 18 }, () => [] as unknown[]);
   readonly #content: unknown[][] = [[], [], [], [], [], [], []];
   readonly #ids: [string[], number[]] = [[], []];
-  readonly jobs: { kind: string; payload: { invocation_id: number } }[] = [];
-  /** The workspace has a judge panel: flags its plan allows judging escalate. */
+  /** The invocations' background jobs: tool_output scans and judge escalations. */
+  readonly jobs: { kind: string; payload: { invocation_id: number } | JudgeJobPayload }[] = [];
+  /** The workspace has a judge panel: escalations its plan allows judging go to it. */
   readonly #judged: boolean;
   readonly #rogue = Array.from({ length: 12 }, () => [] as unknown[]);
   readonly #keys: unknown[][] = [[], [], [], []];
@@ -273,7 +291,7 @@ class Rows {
       this.#content[6]!.push(c.sealed?.wrappedKey.toString('hex') ?? null);
     }
     if (p.content.some((c) => c.findings === null)) this.jobs.push({ kind: OUTPUT_SCAN_JOB, payload: { invocation_id: id } });
-    if (this.#judged && judgesAllowed && needsReview(p.decision.verdict, p.mode)) this.jobs.push({ kind: JUDGE_JOB, payload: { invocation_id: id } });
+    if (this.#judged && judgesAllowed && escalatesToJudges(p.decision, p.mode)) this.jobs.push({ kind: JUDGE_JOB, payload: judgeJobPayload(id, p.decision) });
   }
 
   rogue(id: number, index: number, e: RogueRecord, salt: Uint8Array, now: Date) {

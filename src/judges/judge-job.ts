@@ -67,6 +67,8 @@ export function judgeHandler(deps: JudgeJobDeps): JobHandler {
     const tenantId = job.tenant_id;
     const invocationId = Number(job.payload.invocation_id);
     const requested = typeof job.payload.attempt === 'number' ? job.payload.attempt : undefined;
+    // A policy rule asked for the panel (judge: true): judged whether or not the invocation is in the review queue.
+    const byRule = job.payload.by_rule === true;
 
     // Read outside the transaction below: on PGlite (one connection) a read inside it would wait for it.
     const cap = await deps.callsCap(tenantId);
@@ -76,11 +78,13 @@ export function judgeHandler(deps: JudgeJobDeps): JobHandler {
       let attempt = requested ?? (await attemptOfJob(tx, tenantId, job.job_id))?.attempt;
       const loaded = await loadCase(tx, tenantId, invocationId);
       if (attempt === undefined) {
-        // An automatic escalation judges what is still waiting for a human, with a panel to ask, on a plan with judge calls.
-        if (!panel || !loaded.found || (!loaded.scanPending && loaded.reviewStatus !== 'pending')) return { skip: true as const };
+        // An automatic escalation judges what is still waiting for a human (or what a rule asked for), with a panel
+        // to ask, on a plan with judge calls.
+        if (!panel || !loaded.found || (!loaded.scanPending && !byRule && loaded.reviewStatus !== 'pending')) return { skip: true as const };
         if (cap <= 0) return { skip: true as const };
         const made = await insertPending(tx, tenantId, invocationId, { trigger: 'flag', by: null, jobId: job.job_id, now: deps.now() });
-        // Another attempt (a reviewer's request) is pending already: that one answers.
+        // Another attempt (a reviewer's request) is pending already: that one answers. Or the invocation was judged
+        // automatically already (a rule asked at write time and again after the tool_output scan): once is enough.
         if (made === null) return { skip: true as const };
         attempt = made;
       }
@@ -189,7 +193,8 @@ async function store(
       calls: j.calls,
       ...(j.error !== undefined ? { error: j.error } : {}),
     }));
-    // A unanimous allow or deny of a complete panel may close the review, if the workspace said so.
+    // A unanimous allow or deny of a complete panel may close the review, if the workspace said so; only an
+    // invocation in the review queue has one (resolveAsPanel leaves any other alone: a rule's escalation only advises).
     const resolves = at.autoResolve && out.status === 'done' && o.unanimous && o.decision !== 'uncertain';
     let autoResolved = false;
     const salt = newSalt();

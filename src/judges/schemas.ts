@@ -16,7 +16,10 @@ export const JudgementSchema = Type.Object(
     decision: Type.Union([Decision, Type.Null()], { description: "The panel's decision under its quorum; null until done" }),
     unanimous: Type.Union([Type.Boolean(), Type.Null()], { description: 'Every judge answered, all alike' }),
     attempt: Type.Union([Type.Integer(), Type.Null()], { description: 'Attempts of one invocation count from 1; null while an automatic escalation waits to start' }),
-    trigger: Type.Union([Type.Literal('flag'), Type.Literal('on_demand')], { description: 'flag: the verdict flag_for_review escalated it; on_demand: POST …/judge' }),
+    trigger: Type.Union([Type.Literal('flag'), Type.Literal('on_demand')], {
+      description:
+        'flag: escalated automatically, by the verdict flag_for_review or by a policy rule with judge: true (the invocation\'s reasons name the rule); on_demand: POST …/judge',
+    }),
     auto_resolved: Type.Boolean({ description: 'The unanimous panel resolved the review itself (the workspace\'s auto_resolve)' }),
     rationales_erased: Type.Boolean({ description: 'Retention or an erasure deleted the rationales with the content they were written from' }),
     judges: Type.Array(

@@ -53,7 +53,9 @@ export async function judgementAt(tx: Queryable, tenantId: string, invocationId:
 
 /**
  * A new pending attempt, numbered after the invocation's last one; null when
- * one is pending already (the partial unique index decides, on every node).
+ * one is pending already (the partial unique index decides, on every node),
+ * or, for an automatic escalation ('flag'), when the invocation has had one
+ * (checked under the lock below, so two escalation jobs never both judge).
  * `jobId`: the automatic escalation's job, so its retries find this attempt.
  */
 export async function insertPending(
@@ -67,6 +69,7 @@ export async function insertPending(
   const [row] = await tx.query<{ attempt: number }>(
     `INSERT INTO judgements (tenant_id, invocation_id, attempt, trigger, status, requested_by, requested_at, job_id)
      SELECT $1, $2, coalesce(max(attempt), 0) + 1, $3, 'pending', $4, $5, $6 FROM judgements WHERE tenant_id = $1 AND invocation_id = $2
+     HAVING $3::text <> 'flag' OR coalesce(bool_and(trigger <> 'flag'), true)
      ON CONFLICT DO NOTHING RETURNING attempt`,
     [tenantId, invocationId, input.trigger, input.by, input.now, input.jobId],
   );

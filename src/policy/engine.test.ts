@@ -40,17 +40,19 @@ test('decide: most severe rule wins, every fired rule is a reason, none fired gi
       { id: 'shadow-only', when: { modes: ['shadow'] }, verdict: 'deny' },
     ],
   };
-  assert.deepEqual(decide(policy, base), { verdict: 'allow', reasons: [DEFAULT_REASON] });
+  assert.deepEqual(decide(policy, base), { verdict: 'allow', reasons: [DEFAULT_REASON], judge: false });
   const card = { type: 'CREDIT_CARD', start: 0, end: 4, score: 0.9, category: 'pii' as const };
   assert.deepEqual(decide(policy, { ...base, findings: [{ field: 'prompt', findings: [card] }] }), {
     verdict: 'flag_for_review',
     reasons: ['flag-pii'],
+    judge: false,
   });
   assert.deepEqual(decide(policy, { ...base, findings: [{ field: 'tool_input', findings: [card] }] }), {
     verdict: 'deny',
     reasons: ['flag-pii', 'deny-card-to-tool'],
+    judge: false,
   });
-  assert.deepEqual(decide(policy, { ...base, tool_name: 'x', tool_in_scope: false }), { verdict: 'deny', reasons: [OUT_OF_SCOPE_REASON] });
+  assert.deepEqual(decide(policy, { ...base, tool_name: 'x', tool_in_scope: false }), { verdict: 'deny', reasons: [OUT_OF_SCOPE_REASON], judge: false });
 });
 
 test('decide: min_score, agent/tool globs, outcomes and principals narrow a rule', () => {
@@ -66,4 +68,33 @@ test('decide: min_score, agent/tool globs, outcomes and principals narrow a rule
   assert.equal(decide(policy, { ...hit, tool_name: undefined }).verdict, 'allow');
   assert.equal(decide(policy, { ...hit, outcome: 'success' }).verdict, 'allow');
   assert.equal(decide(policy, { ...hit, principal_kind: undefined }).verdict, 'allow');
+});
+
+test('decide: a firing rule with judge: true asks for the panel whatever the verdict; a persona override carries its own judge', () => {
+  const policy: PolicyDocument = {
+    default_verdict: 'allow',
+    rules: [
+      { id: 'judge-refunds', when: { tools: ['payments.refund'] }, verdict: 'allow', judge: true },
+      { id: 'flag-exports', when: { tools: ['crm.export'] }, verdict: 'flag_for_review' },
+    ],
+  };
+  assert.deepEqual(decide(policy, { ...base, tool_name: 'payments.refund' }), { verdict: 'allow', reasons: ['judge-refunds'], judge: true });
+  assert.deepEqual(decide(policy, { ...base, tool_name: 'kb.search' }), { verdict: 'allow', reasons: [DEFAULT_REASON], judge: false });
+  assert.equal(decide(policy, { ...base, tool_name: 'crm.export' }).judge, false, 'a flag alone is no rule asking');
+  const persona = {
+    id: 'p1',
+    version: 2,
+    allowed_tools: null,
+    allowed_pii_types: null,
+    overrides: [
+      { id: 'judge-refunds', when: { tools: ['payments.refund'] }, verdict: 'allow' as const },
+      { id: 'judge-exports', when: { tools: ['crm.export'] }, verdict: 'flag_for_review' as const, judge: true },
+    ],
+  };
+  assert.deepEqual(decide(policy, { ...base, tool_name: 'payments.refund', persona }), { verdict: 'allow', reasons: ['persona.p1.v2.judge-refunds'], judge: false });
+  assert.deepEqual(decide(policy, { ...base, tool_name: 'crm.export', persona }), {
+    verdict: 'flag_for_review',
+    reasons: ['flag-exports', 'persona.p1.v2.judge-exports'],
+    judge: true,
+  });
 });

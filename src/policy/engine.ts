@@ -60,6 +60,8 @@ export interface Rule {
   description?: string;
   when: RuleCondition;
   verdict: Verdict;
+  /** The invocations it fires on go to the judge panel, whatever the verdict. */
+  judge?: boolean;
 }
 
 export interface PolicyDocument {
@@ -70,6 +72,8 @@ export interface PolicyDocument {
 export interface Decision {
   verdict: Verdict;
   reasons: string[];
+  /** A rule that fired asks for the judge panel (`judge: true`), whatever the verdict. */
+  judge: boolean;
 }
 
 /** The built-in reason of a tool call outside the agent's scope: always a deny. */
@@ -171,12 +175,14 @@ export function decide(policy: PolicyDocument, facts: Facts): Decision {
     overrides.delete(rule.id);
   }
   for (const o of overrides.values()) rules.push([o, personaReason(persona!, o.id)]);
+  let judge = false;
   for (const [rule, reason] of rules) {
     if (!fires(rule, facts)) continue;
     reasons.push(reason);
     if (SEVERITY[rule.verdict] > SEVERITY[verdict]) verdict = rule.verdict;
+    if (rule.judge === true) judge = true;
   }
-  if (reasons.length === 0) return { verdict: policy.default_verdict, reasons: [DEFAULT_REASON] };
+  if (reasons.length === 0) return { verdict: policy.default_verdict, reasons: [DEFAULT_REASON], judge };
   if (SEVERITY[policy.default_verdict] > SEVERITY[verdict]) verdict = policy.default_verdict;
-  return { verdict, reasons };
+  return { verdict, reasons, judge };
 }

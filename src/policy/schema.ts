@@ -37,6 +37,12 @@ export const RuleSchema = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 500 })),
     when: RuleConditionSchema,
     verdict: VerdictSchema,
+    judge: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -2478,6 +2478,8 @@ export interface paths {
                                     principal_ids?: string[];
                                 };
                                 verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                judge?: boolean;
                             }[];
                             updated_at: string | null;
                         };
@@ -2536,6 +2538,8 @@ export interface paths {
                                 principal_ids?: string[];
                             };
                             verdict: "allow" | "flag_for_review" | "deny";
+                            /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                            judge?: boolean;
                         }[];
                     };
                 };
@@ -2569,6 +2573,8 @@ export interface paths {
                                     principal_ids?: string[];
                                 };
                                 verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                judge?: boolean;
                             }[];
                             updated_at: string | null;
                         };
@@ -2773,6 +2779,8 @@ export interface paths {
                                         principal_ids?: string[];
                                     };
                                     verdict: "allow" | "flag_for_review" | "deny";
+                                    /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                    judge?: boolean;
                                 }[];
                                 rubric: string;
                                 /** Format: date-time */
@@ -2844,6 +2852,8 @@ export interface paths {
                                 principal_ids?: string[];
                             };
                             verdict: "allow" | "flag_for_review" | "deny";
+                            /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                            judge?: boolean;
                         }[];
                         /** @description What judges apply to this persona */
                         rubric?: string;
@@ -2884,6 +2894,8 @@ export interface paths {
                                     principal_ids?: string[];
                                 };
                                 verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                judge?: boolean;
                             }[];
                             rubric: string;
                             /** Format: date-time */
@@ -2998,6 +3010,8 @@ export interface paths {
                                     principal_ids?: string[];
                                 };
                                 verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                judge?: boolean;
                             }[];
                             rubric: string;
                             /** Format: date-time */
@@ -3087,6 +3101,8 @@ export interface paths {
                                 principal_ids?: string[];
                             };
                             verdict: "allow" | "flag_for_review" | "deny";
+                            /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                            judge?: boolean;
                         }[];
                         /** @description What judges apply to this persona */
                         rubric?: string;
@@ -3127,6 +3143,8 @@ export interface paths {
                                     principal_ids?: string[];
                                 };
                                 verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                judge?: boolean;
                             }[];
                             rubric: string;
                             /** Format: date-time */
@@ -3573,7 +3591,7 @@ export interface paths {
                                 unanimous: boolean | null;
                                 /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
                                 attempt: number | null;
-                                /** @description flag: the verdict flag_for_review escalated it; on_demand: POST …/judge */
+                                /** @description flag: escalated automatically, by the verdict flag_for_review or by a policy rule with judge: true (the invocation's reasons name the rule); on_demand: POST …/judge */
                                 trigger: "flag" | "on_demand";
                                 /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
                                 auto_resolved: boolean;
@@ -4919,7 +4937,7 @@ export interface paths {
                                 unanimous: boolean | null;
                                 /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
                                 attempt: number | null;
-                                /** @description flag: the verdict flag_for_review escalated it; on_demand: POST …/judge */
+                                /** @description flag: escalated automatically, by the verdict flag_for_review or by a policy rule with judge: true (the invocation's reasons name the rule); on_demand: POST …/judge */
                                 trigger: "flag" | "on_demand";
                                 /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
                                 auto_resolved: boolean;
@@ -5435,7 +5453,7 @@ export interface paths {
                                     unanimous: boolean | null;
                                     /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
                                     attempt: number | null;
-                                    /** @description flag: the verdict flag_for_review escalated it; on_demand: POST …/judge */
+                                    /** @description flag: escalated automatically, by the verdict flag_for_review or by a policy rule with judge: true (the invocation's reasons name the rule); on_demand: POST …/judge */
                                     trigger: "flag" | "on_demand";
                                     /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
                                     auto_resolved: boolean;
