@@ -13,8 +13,6 @@ import { cyclesOf, folderGraph, importsOf, isTest, isTestKit, sourceFiles } from
 const ALLOWED_EDGES: Record<string, string> = {
   'config→witness':
     'config validates WITNESS_KEYS with the witness\'s own key parser (witness/cosignature.ts, pure), so a bad key stops the start naming its variable like every other setting',
-  'personas→policy':
-    'landed with a cycle (742aea2): personas/schema.ts reuses policy/schema.ts\'s RuleSchema while policy reads personas/store.ts; to cut it, the rule schema moves to a module both use',
 };
 
 /** Who may import http/: the HTTP layer itself, the composition root, the CLI, tests, and each module's route and schema files. */

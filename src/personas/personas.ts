@@ -7,8 +7,9 @@ import { personaRoutes } from './routes.ts';
 import { countPersonas } from './store.ts';
 
 // Personas (issue 17): what a kind of agent is for and may do. This module
-// owns the personas and agent_personas tables; policy reads an agent's
-// persona through personaOfAgent (store.ts) when it decides.
+// owns the personas and agent_personas tables and builds on policy (its
+// overrides are policy rules); the verdict gets an agent's persona through
+// personaFactsInTx (facts.ts), which the composition root hands to policy.
 
 export interface PersonasDeps {
   ctx: AppContext;

@@ -32,7 +32,7 @@ for (const store of testStores()) {
     const testDb = await createTestDb(store);
     try {
       const tenant = randomUUID();
-      const node = createPolicy({ ctx: { db: testDb.db } as AppContext, appendInTx: async () => {} });
+      const node = createPolicy({ ctx: { db: testDb.db } as AppContext, appendInTx: async () => {}, personaInTx: async () => undefined });
       const read = () =>
         testDb.db.withTenant(tenant, async (tx) => {
           const c = counting(tx);

@@ -3,7 +3,6 @@ import { readEpoch } from '../changes/changes.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';
-import { personaOfAgent } from '../personas/store.ts';
 import { type Decision, decide, type Facts, type PersonaFacts, type PolicyDocument } from './engine.ts';
 import { policyRoutes } from './routes.ts';
 import { agentScope, currentPolicy, type VersionedPolicy } from './store.ts';
@@ -11,6 +10,8 @@ import { agentScope, currentPolicy, type VersionedPolicy } from './store.ts';
 export interface PolicyModuleDeps {
   ctx: AppContext;
   appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
+  /** The agent's persona as the verdict sees it (personas module; injected: personas build on policy, not the reverse). */
+  personaInTx(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
 }
 
 /** A policy version, ready to decide. */
@@ -60,15 +61,8 @@ export function createPolicy(deps: PolicyModuleDeps): PolicyModule {
     loadScope: (tenantId, agentKey) =>
       ctx.db.withTenant(tenantId, async (tx) => ({
         tools: await agentScope(tx, tenantId, agentKey),
-        persona: await personaFactsInTx(tx, tenantId, agentKey),
+        persona: await deps.personaInTx(tx, tenantId, agentKey),
       })),
     routes: (app) => policyRoutes(app, deps),
   };
-}
-
-/** The agent's persona as the verdict sees it, read in the caller's tenant-scoped transaction. */
-export async function personaFactsInTx(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaFacts | undefined> {
-  const p = await personaOfAgent(tx, tenantId, agentKey);
-  if (!p) return undefined;
-  return { id: p.persona_id, version: p.version, allowed_tools: p.allowed_tools, allowed_pii_types: p.allowed_pii_types, overrides: p.overrides };
 }

@@ -33,8 +33,9 @@ import { judgementsOf } from '../judges/judgement-view.ts';
 import { runPanel } from '../judges/panel.ts';
 import { callsCapOf, judgeCallsThisMonth } from '../judges/quota.ts';
 import { judgeRoutes } from '../judges/routes.ts';
+import { personaFactsInTx } from '../personas/facts.ts';
 import { createPersonas, personasUsed } from '../personas/personas.ts';
-import { createPolicy, personaFactsInTx } from '../policy/policy.ts';
+import { createPolicy } from '../policy/policy.ts';
 import { reportRoutes } from '../reports/routes.ts';
 import { resolveAsPanel } from '../review/review-store.ts';
 import { createReview } from '../review/review.ts';
@@ -117,7 +118,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     appendAudit: accountEntryAppender(ledger, ctx.now),
     usage,
   });
-  const policy = createPolicy({ ctx, appendInTx });
+  const policy = createPolicy({ ctx, appendInTx, personaInTx: personaFactsInTx });
   const personas = createPersonas({ ctx, appendInTx, workspacePlan: accounts.workspacePlan });
 
   // Seals tool_outputs until their scan; derived from the signing key, so every node has it and the database never does.
