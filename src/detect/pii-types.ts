@@ -9,6 +9,7 @@
 
 import { NUMERIC_RULES } from "./numeric-rules.ts";
 import { PATTERN_RULES } from "./pii.ts";
+import { INJECTION_TYPE, SECRET_TYPES } from "./types.ts";
 
 const HAND_WRITTEN_DETECTOR_TYPES = [
   "EMAIL_ADDRESS",
@@ -32,4 +33,13 @@ const KNOWN: ReadonlySet<string> = new Set(PII_TYPES);
 
 export function isKnownPiiType(type: string): boolean {
   return KNOWN.has(type);
+}
+
+/** Every finding type the detectors emit: the PII types, the secret types and PROMPT_INJECTION. */
+export const FINDING_TYPES: readonly string[] = [...PII_TYPES, ...SECRET_TYPES, INJECTION_TYPE].sort();
+
+const KNOWN_FINDINGS: ReadonlySet<string> = new Set(FINDING_TYPES);
+
+export function isKnownFindingType(type: string): boolean {
+  return KNOWN_FINDINGS.has(type);
 }

@@ -190,5 +190,13 @@ eachStore('personas', (get) => {
     assert.equal(put.statusCode, 422, put.body);
     assert.deepEqual(put.json().errors, [{ field: '/allowed_pii_types/1', message: 'PHONE is not a PII type the detectors emit' }]);
     assert.equal((await t.request({ method: 'GET', url: `/api/v1/personas/${ok.json().persona_id}`, token: a.token })).json().version, 1);
+
+    // Override rules take the policy's finding types: one no detector emits is refused the same way.
+    const override = { id: 'deny-mail', when: { finding_types: ['EMAIL'] }, verdict: 'deny' };
+    const bad = await t.request({ method: 'POST', url: '/api/v1/personas', token: a.token, payload: { name: 'o', overrides: [override] } });
+    assert.equal(bad.statusCode, 422, bad.body);
+    assert.deepEqual(bad.json().errors, [{ field: '/overrides/0/when/finding_types/0', message: 'EMAIL is not a finding type the detectors emit' }]);
+    const good = await t.request({ method: 'POST', url: '/api/v1/personas', token: a.token, payload: { name: 'o', overrides: [{ ...override, when: { finding_types: ['EMAIL_ADDRESS'] } }] } });
+    assert.equal(good.statusCode, 201, good.body);
   });
 });

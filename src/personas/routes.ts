@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { HttpProblem, notFound, unprocessable } from '../core/problems.ts';
 import { isKnownPiiType } from '../detect/pii-types.ts';
+import { checkRules } from '../policy/rule-checks.ts';
 import { accountOf } from '../http/auth.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import { commitment, encodeLeaf, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
@@ -35,11 +36,7 @@ type Body = {
 
 function fieldsOf(b: Body): PersonaFields {
   const overrides = b.overrides ?? [];
-  const seen = new Set<string>();
-  overrides.forEach((r, i) => {
-    if (seen.has(r.id)) throw unprocessable('Override rule ids must be unique.', [{ field: `/overrides/${i}/id`, message: 'duplicates an earlier rule id' }]);
-    seen.add(r.id);
-  });
+  checkRules(overrides, '/overrides');
   // A type no detector emits would never match a finding: refused, named, rather than stored and silently ignored.
   (b.allowed_pii_types ?? []).forEach((type, i) => {
     if (!isKnownPiiType(type)) {

@@ -51,6 +51,8 @@ eachStore('policy documents and agent scopes', (get) => {
       [{ default_verdict: 'allow', rules: [{ id: 'a', when: { min_score: 2 }, verdict: 'deny' }] }, '/rules/0/when/min_score'],
       [{ default_verdict: 'allow', rules: [{ id: 'a', when: {}, verdict: 'deny' }, { id: 'a', when: {}, verdict: 'allow' }] }, '/rules/1/id'],
       [{ default_verdict: 'allow', rules: [{ id: 'a', when: { colour: 'red' }, verdict: 'deny' }] }, '/rules/0/when'],
+      // A type no detector emits would never fire: EMAIL for EMAIL_ADDRESS.
+      [{ default_verdict: 'allow', rules: [{ id: 'a', when: { finding_types: ['GITHUB_TOKEN', 'EMAIL'] }, verdict: 'deny' }] }, '/rules/0/when/finding_types/1'],
     ];
     for (const [payload, field] of cases) {
       const res = await t.request({ method: 'PUT', url: '/api/v1/policy', token: a.token, payload: payload as object });
@@ -61,6 +63,10 @@ eachStore('policy documents and agent scopes', (get) => {
       );
     }
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: a.token })).json().version, 0);
+    // Every kind the detectors emit is taken: PII, secret and injection types.
+    const known = { default_verdict: 'allow', rules: [{ id: 'a', when: { finding_types: ['EMAIL_ADDRESS', 'US_SSN', 'GITHUB_TOKEN', 'PROMPT_INJECTION'] }, verdict: 'deny' }] };
+    const ok = await t.request({ method: 'PUT', url: '/api/v1/policy', token: a.token, payload: known });
+    assert.equal(ok.statusCode, 200, ok.body);
   });
 
   test('auditors and operators read the policy and agent scopes, only admins change them; viewers do neither', async () => {

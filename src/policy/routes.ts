@@ -2,11 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
-import { unprocessable } from '../core/problems.ts';
 import { LEAF_VERSION } from '../ledger/leaf.ts';
 import { pseudonymInTx } from '../ledger/pseudonyms.ts';
 import { bearer, problems, Timestamp } from '../http/schemas.ts';
 import type { PolicyModuleDeps } from './policy.ts';
+import { checkRules } from './rule-checks.ts';
 import { PolicyDocumentSchema, PolicyView } from './schema.ts';
 import { currentPolicy, saveAgentScope, savePolicy } from './store.ts';
 
@@ -49,11 +49,7 @@ export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleD
     async (req) => {
       const me = accountOf(req);
       const doc = req.body;
-      const seen = new Set<string>();
-      doc.rules.forEach((r, i) => {
-        if (seen.has(r.id)) throw unprocessable('Rule ids must be unique.', [{ field: `/rules/${i}/id`, message: 'duplicates an earlier rule id' }]);
-        seen.add(r.id);
-      });
+      checkRules(doc.rules, '/rules');
       const now = ctx.now();
       const saved = await ctx.db.withTenant(me.tenantId, async (tx) => {
         const p = await savePolicy(tx, me.tenantId, doc, me.accountId, now);
