@@ -15,7 +15,7 @@ const CONT_STREET_RE =
 const SUFFIX_NUM_RE = /(?<=\p{Ll})(?:straße|strasse|str\.|gasse|weg|platz|allee|ring|damm|ufer|vej|gade|vägen|gatan|veien|vegen|laan|straat|utca|út|tie|katu|tee|iela|gatve|cesta|ulice)\s\d{1,5}[a-z]?(?![\p{L}\p{N}])/giu;
 const MIL_RE = /(?<![\p{L}\p{N}])(?:PSC|Unit|CMR)\s\d{3,5},?\s(?:Box)\s\d{3,5}(?:\s{1,3}(?:APO|FPO|DPO)\s(?:AA|AE|AP)\s\d{5})?/giu;
 const ZIP_CITY_RE = /(?<=,\s{0,2})(\d{3}\s\d{3}|\d{3}\s?\d{2}(?:-\d{4})?|\d{4,5}(?:-\d{3,4})?|[A-Z]{1,2}-\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{Lu}\d][\p{L}'’.-]{0,30}){0,3})(?=\s*[,.\n"']|$)/gu;
-const KEY_VALUE_RE = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$|[ \t]+[\w.-]{1,40}=)/giu;
+const KEY_VALUE_RE = /["']?(street|address|address_?line_?1|address_?1|addr|line_?1|city|country|town|state|region|location)["']?\s*[:=]\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$|[ \t]+[\w.-]{1,40}=)/giu;
 /** Prepositions after which an unknown capitalised name may be a place (see names-place-cues.ts for the guards). */
 export const OPEN_PLACE_CUES = ["from", "in", "to", "near", "aus", "nach", "von", "bei", "de", "en", "desde", "da", "em", "para", "naar", "van", "uit", "entre", "à"];
 // (the literal prefilter keys a cue by its last two code units: a one-letter cue is listed with the space before it)
@@ -137,7 +137,7 @@ export const NUM_SUFFIXES = ["straße", "strasse", "str.", "gasse", "weg", "plat
 export const PLACE_CUES = ["at", "visit", "visited", "visiting", "flew to", "moved to", "live in", "lives in", "living in", "born in", "university of", "city of", "originally from", ...OPEN_PLACE_CUES.map((w) => (w.length === 1 ? " " + w : w))];
 export const STRONG_PLACE_CUES = ["originally from", "born in", "flew to", "moved to", "live in", "lives in", "living in", "university of", "city of", "i am in", "i'm in", "based in", "traveling to", "travelling to", "trip to", "vivo en", "wohne in", "j'habite à", "grew up in", "grew up near", "habite à", "vit à", "wohnt in", "vive en", "abita a", "mora em", "woont in", "cresciuto a", "cresciuta a", "vivo a", "abito a", "nato a", "nata a", "sedi a", "sede a", "uffici a", "nací en", "nasci em", "moro em", "vivo em"];
 /** KEY_VALUE_RE's keys, spelled out. */
-export const LOCATION_KEYS = ["street", "address", "address_line_1", "address_line1", "addressline_1", "addressline1", "city", "country", "town", "state", "region", "location"];
+export const LOCATION_KEYS = ["street", "address", "address1", "address_1", "addr", "line1", "line_1", "address_line_1", "address_line1", "addressline_1", "addressline1", "city", "country", "town", "state", "region", "location"];
 
 export const isDigitAt = (s: string, i: number) => {
   return isAsciiDigit(s.charCodeAt(i));

@@ -6,7 +6,7 @@ import { KEY_VALUE_AT } from "./names-address-rules.ts";
 import { execAt } from "./names-sticky.ts";
 
 /** KEY_VALUE_RE up to its `:` or `=` (a single way to match: see keyValuesAt). */
-const KEY_PREFIX_AT = /["']?(street|address|address_?line_?1|city|country|town|state|region|location)["']?\s*[:=]/iuy;
+const KEY_PREFIX_AT = /["']?(street|address|address_?line_?1|address_?1|addr|line_?1|city|country|town|state|region|location)["']?\s*[:=]/iuy;
 
 /**
  * KEY_VALUE_RE at the candidate starts, as execAt runs it: `each(key, value start, value end)`. Its key part is

@@ -5,6 +5,7 @@ import { isAsciiDigit, isAsciiUpper, isJsSpace } from "./chars.ts";
 import { ADDRESS_CUE_AT, AT_STREET_AT, CONT_STREET_AT, COUNTRY_RE, EN_STREET_AT, extendBlock, MIL_AT, NUM_LED_AT, NUM_PREFIX_STREET_AT, PLACE_CUE_AT, postcodeTownBefore, STREET_ANCHORS, STREET_BEFORE_ZIP_AT, STREET_WORDS, STRONG_PLACE_AT, SUFFIX_NUM_AT, TIME_WORD, ZIP_CITY_AT } from "./names-address-rules.ts";
 import { scanCandidates } from "./names-candidates.ts";
 import { keyValuesAt } from "./names-key-value.ts";
+import { postcodeTownAfter, streetsByGrammar } from "./names-street-grammar.ts";
 import { hasPlaceWord, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun } from "./names-place-cues.ts";
 import { COMMON_WORDS, loadDicts, norm } from "./names-lexicon.ts";
 import { dedupe } from "./names-spans.ts";
@@ -53,6 +54,8 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
       push("STREET_ADDRESS", vs, vs + v.length, 0.75);
     });
   }
+  // streets by their grammar (a house number beside a street type, a postcode line after it; "s/n" stands for the number)
+  if (cands.hasDigit || text.includes("s/n") || text.includes("S/N")) streetsByGrammar(text, push);
   // the town after a single-line street address: "29 Wattle St, King William's Town"
   for (const f of [...out]) {
     if (f.type !== "STREET_ADDRESS") continue;
@@ -69,7 +72,15 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     const key = k.toLowerCase();
     const val = text.slice(vs, ve);
     if (/^(?:n\/a|none|null|unknown|redacted.*|-|\s*)$/i.test(val) || /REDACTED/i.test(val)) return;
-    if (key.startsWith("street") || key.startsWith("address")) push("STREET_ADDRESS", vs, vs + val.length, 0.8);
+    if (key.startsWith("street") || key.startsWith("addr") || key.startsWith("line")) {
+      // "5438 Cremin Haven, Y68 VB9Y Bandon": the town after the street's postcode is a place of its own
+      const comma = val.indexOf(",");
+      const town = comma > 0 ? postcodeTownAfter(text, vs + comma) : undefined;
+      if (town && town[1] <= vs + val.length) {
+        push("STREET_ADDRESS", vs, vs + comma, 0.8);
+        push("LOCATION", town[0], town[1], 0.7);
+      } else push("STREET_ADDRESS", vs, vs + val.length, 0.8);
+    }
     else if (/[\p{L}]/u.test(val)) push("LOCATION", vs, vs + val.length, 0.75);
   });
   execAt(ZIP_CITY_AT, text, cands.zip, (m) => {
@@ -150,11 +161,16 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   }
   // the first place of a labelled list: "Unsere Standorte: Amuntai, …"
   const listed = labelledPlaces(text, cands.labelColons);
-  for (let k = 0; k < listed.length; k += 2) push("LOCATION", listed[k]!, listed[k + 1]!, 0.6);
-  // the places that continue a list after a place: "offices in Kozhikode, Alegria and Saldaña"
+  const labelledEnds = new Set<number>();
+  for (let k = 0; k < listed.length; k += 2) {
+    push("LOCATION", listed[k]!, listed[k + 1]!, 0.6);
+    labelledEnds.add(listed[k + 1]!);
+  }
+  // the places that continue a list after a place: "offices in Kozhikode, Alegria and Saldaña" (after a
+  // place-list label, first names too: the label says what the list holds)
   for (const f of [...out]) {
     if (f.type !== "LOCATION") continue;
-    const more = listContinuations(text, f.end);
+    const more = listContinuations(text, f.end, labelledEnds.has(f.end));
     for (let k = 0; k < more.length; k += 2) push("LOCATION", more[k]!, more[k + 1]!, 0.55);
   }
   // a location inside a (multi-line) street address belongs to the address

@@ -48,14 +48,14 @@ const PLACE_WORDS = new Set(
   ).split(" "),
 );
 
-export function nameLooksLikePlace(value: string): boolean {
+export function nameLooksLikePlace(value: string, listed = false): boolean {
   // (a word may end in a dot, "St."; the sentence's full stop is not part of the name)
   const v = value.replace(/\.+$/, "");
   const words = v.split(" ");
   const first = words[0]!;
   const f = norm(first);
-  // a frequent first word only as part of a longer place name ("North Bend", "Great Falls", "New Ulm")
-  if ((COMMON_WORDS.has(f) && !(words.length > 1 && PLACE_WORDS.has(f))) || NOT_PLACES.has(f) || TIME_WORD.test(first)) return false;
+  // a frequent first word only as part of a longer place name ("North Bend", "Great Falls", "New Ulm", "Rose Hill")
+  if ((COMMON_WORDS.has(f) && !(words.length > 1 && words.some((w) => PLACE_WORDS.has(norm(w))))) || NOT_PLACES.has(f) || TIME_WORD.test(first)) return false;
   // an acronym ("in PDF", "to HR"): upper-case words of a place are rare and the country list has them
   if (first.length > 1 && first === first.toUpperCase()) return false;
   // a company ("Test LLC", "Acme GmbH")
@@ -63,7 +63,8 @@ export function nameLooksLikePlace(value: string): boolean {
   const d = loadDicts();
   if (d.places.has(norm(v))) return true;
   // a known first name is a person ("to Anna", "from Maria Lopez"), unless a word says place ("Port Lincoln")
-  if (d.first.has(f) && !words.some((w) => PLACE_WORDS.has(norm(w)))) return false;
+  // or a place-list label names what the list holds ("Nos bureaux : Ludvika, …")
+  if (!listed && d.first.has(f) && !words.some((w) => PLACE_WORDS.has(norm(w)))) return false;
   return true;
 }
 
@@ -94,14 +95,14 @@ const LIST_NEXT_AT =
   /(?:,[ \t]{1,2}|[ \t]{1,2}(?:and|und|et|y|e|en|og|och|i|oder|or|ou|o|to|nach|bis|à|a|hasta|para|naar|tot)[ \t]{1,2})((?:[\p{Lu}][\p{L}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
 
 /** The places that continue a list after a place ending at `end`: [start, end) pairs (at most 8). */
-export function listContinuations(text: string, end: number): number[] {
+export function listContinuations(text: string, end: number, listed = false): number[] {
   const out: number[] = [];
   for (let k = 0; k < 8; k++) {
     LIST_NEXT_AT.lastIndex = end;
     const m = LIST_NEXT_AT.exec(text);
     if (!m) break;
     const v = m[1]!;
-    if (!nameLooksLikePlace(v)) break;
+    if (!nameLooksLikePlace(v, listed)) break;
     const s = end + m[0].length - v.length;
     out.push(s, s + v.length);
     end = s + v.length;
@@ -140,7 +141,7 @@ export function labelledPlaces(text: string, colons: readonly number[]): number[
     if (!PLACE_LIST_LABELS.has(text.slice(s, e).toLowerCase())) continue;
     LABELLED_PLACE_AT.lastIndex = c + 1;
     const m = LABELLED_PLACE_AT.exec(text);
-    if (!m || !nameLooksLikePlace(m[1]!)) continue;
+    if (!m || !nameLooksLikePlace(m[1]!, true)) continue;
     const vs = c + 1 + m[0].length - m[1]!.length;
     out.push(vs, vs + m[1]!.length);
   }

@@ -16,14 +16,18 @@ export function occupied(sorted: readonly Finding[], s: number, e: number): bool
 export function dedupe(fs: Finding[]): Finding[] {
   fs.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Finding[] = [];
+  // the last span of each type: a span of another type between two overlapping ones of a type ("Poblado
+  // Agustín Avilés, 0 Esc. 829" with a place inside it, then "0 Esc. 829") does not keep them apart
+  const last = new Map<string, Finding>();
   for (const f of fs) {
-    const prev = out[out.length - 1];
-    if (prev && prev.type === f.type && f.start < prev.end) {
+    const prev = last.get(f.type);
+    if (prev && f.start < prev.end) {
       if (f.end > prev.end) prev.end = f.end;
       prev.score = Math.max(prev.score, f.score);
       continue;
     }
     out.push(f);
+    last.set(f.type, f);
   }
   return out;
 }
