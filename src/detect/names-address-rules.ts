@@ -17,12 +17,12 @@ const MIL_RE = /(?<![\p{L}\p{N}])(?:PSC|Unit|CMR)\s\d{3,5},?\s(?:Box)\s\d{3,5}(?
 const ZIP_CITY_RE = /(?<=,\s{0,2})(\d{3}\s\d{3}|\d{3}\s?\d{2}(?:-\d{4})?|\d{4,5}(?:-\d{3,4})?|[A-Z]{1,2}-\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s([\p{Lu}][\p{L}'’.-]{1,30}(?:\s[\p{Lu}\d][\p{L}'’.-]{0,30}){0,3})(?=\s*[,.\n"']|$)/gu;
 const KEY_VALUE_RE = /["']?(street|address|address_?line_?1|address_?1|addr|line_?1|city|country|town|state|region|location)["']?\s*[:=]\s*["']?([^"'\n,]{2,80}?)["']?(?=\s*[,}\n]|$|[ \t]+[\w.-]{1,40}=)/giu;
 /** Prepositions after which an unknown capitalised name may be a place (see names-place-cues.ts for the guards). */
-export const OPEN_PLACE_CUES = ["from", "in", "to", "near", "aus", "nach", "von", "bei", "de", "en", "desde", "da", "em", "para", "naar", "van", "uit", "entre", "à"];
+export const OPEN_PLACE_CUES = ["from", "in", "to", "near", "between", "aus", "nach", "von", "bei", "zwischen", "de", "en", "desde", "da", "em", "para", "naar", "van", "uit", "entre", "à"];
 // (the literal prefilter keys a cue by its last two code units: a one-letter cue is listed with the space before it)
 /** Lower-case words inside a place name: "Santa Cruz de la Sierra", "Hart im Zillertal", "Stratford upon Avon". */
 const PLACE_CONNECTORS = "de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al";
 const PLACE_CUE_RE = new RegExp(
-  `(?:(?<![\\p{L}\\p{M}])(?:from|in|at|to|near|visit(?:ed|ing)?|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from|aus|nach|von|bei|de|en|desde|da|em|para|naar|van|uit|entre)\\s|[ \\t]à\\s)` +
+  `(?:(?<![\\p{L}\\p{M}])(?:from|in|at|to|near|between|visit(?:ed|ing)?|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from|aus|nach|von|bei|zwischen|de|en|desde|da|em|para|naar|van|uit|entre)\\s|[ \\t]à\\s)` +
     `([\\p{Lu}][\\p{L}'’.-]{1,30}(?:\\s(?:(?:${PLACE_CONNECTORS})[ \\t]){0,2}(?:[\\p{Lu}][\\p{L}'’.-]{1,30}|\\([\\p{Lu}][\\p{L}]{1,20}\\))){0,3})`,
   "gu",
 );
@@ -55,7 +55,7 @@ export const TIME_WORD = /^(?:[AaPp]\.?[Mm]\.?|Uhr|Minutes?|Hours?|Days?|Weeks?|
 
 /** Places after cues that name a place whatever the word (any script, capitalised or upper case). */
 const STRONG_PLACE_RE =
-  /(?i:originally from|born in|flew to|moved to|lives? in|living in|university of|city of|i am in|i'm in|based in|travel(?:l)?ing to|trip to|vivo en|wohne in|j'habite à|grew up (?:in|near)|habite à|vit à|wohnt in|vive en|abita a|mora em|woont in|cresciut[oa] a|vivo a|abito a|nat[oa] a|sedi a|sede a|uffici a|nací en|nasci em|moro em|vivo em)\s((?:[\p{Lu}][\p{L}∆'’.-]{1,30})(?:\s(?:[\p{Lu}][\p{L}∆'’.-]{1,30}|(?:de|la|del|di|du|le|am|an|der|upon)(?![\p{L}])))*)/gu;
+  /(?i:originally from|born in|flew to|moved to|lives? in|living in|university of|city of|i am in|i'm in|based in|travel(?:l)?ing to|trip to|vivo en|wohne in|j'habite à|grew up (?:in|near)|habite à|vit à|wohnt in|vive en|abita a|mora em|woont in|cresciut[oa] a|vivo a|abito a|nat[oa] a|sedi a|sede a|uffici a|nací en|nasci em|moro em|vivo em|vado a|andiamo a|torno a|arrivo a|arriviamo a|volo a|voy a|vamos a|viajo a|viajamos a|llegamos a|vuelo a|vou a|viajei a|cheguei a|pars pour|part pour|partons pour|vol pour|train pour|départ pour)\s((?:[\p{Lu}][\p{L}∆'’.-]{1,30})(?:\s(?:[\p{Lu}][\p{L}∆'’.-]{1,30}|(?:de|la|del|di|du|le|am|an|der|upon)(?![\p{L}])))*)/gu;
 /** A line that can continue an address block: a unit, a town (optionally with a postcode), ", XX", a postcode. */
 const ADDRESS_LINE_RE = /^[ \t]*(?:(?:apt|apartment|suite|unit|ste|box|floor|fl|room|bldg|building)\.?\s*#?\s*\w{1,6}|,?\s*[\p{Lu}][\p{L}∆'’.-]*(?:\s(?:[\p{Lu}(][\p{L}∆'’.()-]*|de|la|du|di|am|an|der|upon|on))*(?:\s\d{3,6})?|,\s*[\p{Lu}]{2,3}|\d{4,6}|[\p{Lu}]{1,2}\d[\p{Lu}\d]?\s?\d[\p{Lu}]{2})[ \t]*\.?[ \t]*$/u;
 /**
@@ -135,7 +135,7 @@ export const STRONG_PLACE_AT = sticky(STRONG_PLACE_RE);
 /** SUFFIX_NUM_RE's street types. */
 export const NUM_SUFFIXES = ["straße", "strasse", "str.", "gasse", "weg", "platz", "allee", "ring", "damm", "ufer", "vej", "gade", "vägen", "gatan", "veien", "vegen", "laan", "straat", "utca", "út", "tie", "katu", "tee", "iela", "gatve", "cesta", "ulice"];
 export const PLACE_CUES = ["at", "visit", "visited", "visiting", "flew to", "moved to", "live in", "lives in", "living in", "born in", "university of", "city of", "originally from", ...OPEN_PLACE_CUES.map((w) => (w.length === 1 ? " " + w : w))];
-export const STRONG_PLACE_CUES = ["originally from", "born in", "flew to", "moved to", "live in", "lives in", "living in", "university of", "city of", "i am in", "i'm in", "based in", "traveling to", "travelling to", "trip to", "vivo en", "wohne in", "j'habite à", "grew up in", "grew up near", "habite à", "vit à", "wohnt in", "vive en", "abita a", "mora em", "woont in", "cresciuto a", "cresciuta a", "vivo a", "abito a", "nato a", "nata a", "sedi a", "sede a", "uffici a", "nací en", "nasci em", "moro em", "vivo em"];
+export const STRONG_PLACE_CUES = ["originally from", "born in", "flew to", "moved to", "live in", "lives in", "living in", "university of", "city of", "i am in", "i'm in", "based in", "traveling to", "travelling to", "trip to", "vivo en", "wohne in", "j'habite à", "grew up in", "grew up near", "habite à", "vit à", "wohnt in", "vive en", "abita a", "mora em", "woont in", "cresciuto a", "cresciuta a", "vivo a", "abito a", "nato a", "nata a", "sedi a", "sede a", "uffici a", "nací en", "nasci em", "moro em", "vivo em", "vado a", "andiamo a", "torno a", "arrivo a", "arriviamo a", "volo a", "voy a", "vamos a", "viajo a", "viajamos a", "llegamos a", "vuelo a", "vou a", "viajei a", "cheguei a", "pars pour", "part pour", "partons pour", "vol pour", "train pour", "départ pour"];
 /** KEY_VALUE_RE's keys, spelled out. */
 export const LOCATION_KEYS = ["street", "address", "address1", "address_1", "addr", "line1", "line_1", "address_line_1", "address_line1", "addressline_1", "addressline1", "city", "country", "town", "state", "region", "location"];
 

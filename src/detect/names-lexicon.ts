@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { allLocales } from "@faker-js/faker";
+import { getCountries } from "libphonenumber-js/max";
 
 export interface Dicts {
   first: Set<string>;
@@ -57,6 +58,15 @@ export function loadDicts(): Dicts {
     // optional dictionary
   }
   for (const c of EXTRA_COUNTRIES) countries.add(c);
+  // the countries in the languages the detectors read, from the runtime's CLDR data (a closed set: Faker's
+  // lists miss "Jordanie", "Hungría", "Lettonia", …)
+  for (const lang of ["en", "de", "fr", "es", "it", "pt", "nl"]) {
+    const dn = new Intl.DisplayNames([lang], { type: "region" });
+    for (const code of getCountries()) {
+      const name = dn.of(code);
+      if (name && name !== code && !name.includes("(")) countries.add(norm(name));
+    }
+  }
   for (const w of COMMON_WORDS) {
     first.delete(w);
     last.delete(w);

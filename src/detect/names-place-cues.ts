@@ -172,15 +172,26 @@ export function placesBeforeNouns(text: string): number[] {
         s = ws;
       }
       if (s === p) continue;
+      // an article or possessive before the name is no part of it: "The Vicam office", "Our Lyon branch"
+      const art = /^(?:The|Our|Their|Your|My|His|Her|Its|This|That) /.exec(text.slice(s, p));
+      if (art) s += art[0].length;
+      if (s === p) continue;
       const v = text.slice(s, p);
-      // a sentence's first word is capitalised whatever it is: "Sales office hours" is no place
-      if (s === 0 || /[.!?\n]\s*$/.test(text.slice(Math.max(0, s - 3), s))) continue;
+      // a sentence's first word is capitalised whatever it is: "Sales office hours" is no place; at the start of a
+      // line, a name before the noun and a colon or comma is a heading ("Jordbro branch: open 9-5", "Atar branch, tel. …")
+      const lineStart = s === 0 || /[.!?\n]\s*$/.test(text.slice(Math.max(0, s - 3), s));
+      if (!art && lineStart && !(/^[:,]/.test(text.slice(after, after + 1)) && (s === 0 || /\n\s*$/.test(text.slice(Math.max(0, s - 3), s))) && !v.split(" ").some((w) => UNIT_WORDS.has(norm(w))))) continue;
       if (!nameLooksLikePlace(v) || COMMON_WORDS.has(norm(v.split(" ").pop()!))) continue;
       out.push(s, p);
     }
   }
   return out;
 }
+
+/** Words of an organisation's units that head a line before "office"/"branch" as a town does ("Sales office:", "Head office,"). */
+const UNIT_WORDS = new Set(
+  "sales marketing support engineering finance legal hr it admin administration head main central regional branch home post back front field corporate local district county state federal international national global european asia americas emea apac registered satellite virtual remote service customer press research development operations accounting billing".split(" "),
+);
 
 /** The start of the capitalised word (2-31 letters) that ends at p, or -1. */
 function capitalisedWordBefore(text: string, p: number): number {
