@@ -2,11 +2,11 @@
 // each of up to 80 characters.
 
 import { APOSTROPHE, CLOSE_BRACE, COMMA, isJsSpace as isSpace, LF, QUOTE } from "./chars.ts";
-import { KEY_VALUE_AT } from "./names-address-rules.ts";
+import { KEY_VALUE_AT, WHOLE_WORD_KEYS } from "./names-address-rules.ts";
 import { execAt } from "./names-sticky.ts";
 
 /** KEY_VALUE_RE up to its `:` or `=` (a single way to match: see keyValuesAt). */
-const KEY_PREFIX_AT = /["']?(street|address|address_?line_?1|address_?1|addr|line_?1|city|country|town|state|region|location)["']?\s*[:=]/iuy;
+const KEY_PREFIX_AT = /["']?(street|address|address_?line_?1|address_?1|addr|line_?1|city|country|town|state|region|location|geo|wohnort|geburtsort|standort|stadt|ort|ville|pays|lieu|localit[ée]|ciudad|localidad|pa[ií]s|lugar|cidade|localidade|paese|localit[àa]|comune|luogo|woonplaats|plaats|stad|land|hometown|birthplace)["']?\s*[:=]/iuy;
 
 /**
  * KEY_VALUE_RE at the candidate starts, as execAt runs it: `each(key, value start, value end)`. Its key part is
@@ -17,6 +17,7 @@ const KEY_PREFIX_AT = /["']?(street|address|address_?line_?1|address_?1|addr|lin
 export function keyValuesAt(text: string, starts: readonly number[], astral: boolean, each: (key: string, vs: number, ve: number) => void): void {
   if (astral) {
     execAt(KEY_VALUE_AT, text, starts, (m) => {
+      if (WHOLE_WORD_KEYS.has(m[1]!.toLowerCase()) && m.index > 0 && /\p{L}/u.test(text[m.index - 1]!)) return;
       const vs = m.index + m[0].lastIndexOf(m[2]!);
       each(m[1]!, vs, vs + m[2]!.length);
     });
@@ -29,6 +30,7 @@ export function keyValuesAt(text: string, starts: readonly number[], astral: boo
     KEY_PREFIX_AT.lastIndex = p;
     const m = KEY_PREFIX_AT.exec(text);
     if (!m || !keyValueAfter(text, p + m[0].length)) continue;
+    if (WHOLE_WORD_KEYS.has(m[1]!.toLowerCase()) && p > 0 && /\p{L}/u.test(text[p - 1]!)) continue;
     each(m[1]!, kv.start, kv.end);
     from = kv.matchEnd;
   }

@@ -9,6 +9,9 @@ import { OPEN_PLACE_CUES, TIME_WORD } from "./names-address-rules.ts";
 import { letterAt, upperAt } from "./names-char-classes.ts";
 import { COMMON_WORDS, loadDicts, norm, PARTICLES } from "./names-lexicon.ts";
 
+/** "visiting Olmos", "Weather for Olmos": read like the place prepositions (a first name after them stays a person). */
+const VISIT_CUES = new Set(["visit", "visited", "visiting", "weather for", "forecast for", "hotels for", "flights for", "directions for"]);
+
 /** Cues that are also name particles: after a capitalised word they are part of a name. */
 const PARTICLE_CUES = new Set(["de", "da", "van", "von", "en"]);
 
@@ -26,7 +29,7 @@ const NOT_PLACES = new Set(
 /** Is `v` (the capitalised words after a cue ending at `cueStart`) read as a place? */
 export function openPlace(text: string, cue: string, cueStart: number, v: string, end: number): boolean {
   const c = norm(cue.trim());
-  if (!OPEN_PLACE_CUES.includes(c)) return false;
+  if (!OPEN_PLACE_CUES.includes(c) && !VISIT_CUES.has(c)) return false;
   // "Jan de Vries", "Ludwig van Beethoven", "Leonardo da Vinci": a particle after a capitalised word
   if (PARTICLE_CUES.has(c) && nameBefore(text, cueStart)) return false;
   // a cue at the end of a line reads the next line's first word, which no place is ("van de Noort\nEmployment")

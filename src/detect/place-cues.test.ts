@@ -65,3 +65,17 @@ describe("US SSNs typed with spaced dashes", () => {
     assert.deepEqual(found("SSN: 624 - 84 - 0486", "PHONE_NUMBER"), []);
   });
 });
+
+describe("places under a label or a table header that names them", () => {
+  it("labels in the languages the detectors read, a key only as a word of its own", () => {
+    assert.deepEqual(found("Wohnort: Olmos", "LOCATION"), ["Olmos"]);
+    assert.deepEqual(found("Ville : Kreischa", "LOCATION"), ["Kreischa"]);
+    assert.deepEqual(found("2024-05-01 INFO login ok user=kim geo=Jebba ip=10.0.0.1", "LOCATION"), ["Jebba"]);
+    assert.deepEqual(found("Report: Lyonnais results are in. Downtown: closed", "LOCATION"), []);
+  });
+
+  it("the cells of a table's place column", () => {
+    assert.deepEqual(found("name,city,amount\nKim,Olmos,12.50\nLee,Bad Wiessee,3.00", "LOCATION"), ["Olmos", "Bad Wiessee"]);
+    assert.deepEqual(found("| Kunde | Stadt |\n|---|---|\n| Kim | Kreischa |", "LOCATION"), ["Kreischa"]);
+  });
+});
