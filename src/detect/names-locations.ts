@@ -7,7 +7,7 @@ import { scanCandidates } from "./names-candidates.ts";
 import { keyValuesAt } from "./names-key-value.ts";
 import { postcodeTownAfter, streetsByGrammar } from "./names-street-grammar.ts";
 import { tableColumns } from "./names-table-columns.ts";
-import { hasPlaceWord, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun } from "./names-place-cues.ts";
+import { townBeforeCountry, hasPlaceWord, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun } from "./names-place-cues.ts";
 import { COMMON_WORDS, loadDicts, norm } from "./names-lexicon.ts";
 import { dedupe } from "./names-spans.ts";
 import { execAt } from "./names-sticky.ts";
@@ -102,10 +102,14 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     else if (openPlace(text, cue, m.index, v, vs + v.length)) push("LOCATION", vs, vs + v.length, hasPlaceWord(v) ? 0.7 : 0.55);
   });
   // country names anywhere (bounded word sequences); countries are few and distinctive
+  const countryStarts: number[] = [];
   const country = (v: string, at: number) => {
     // longest prefix (of at most 3 words) that is a country; single words without allocating a split
     if (v.indexOf(" ") < 0) {
-      if (d.countries.has(norm(v))) push("LOCATION", at, at + v.length, 0.7);
+      if (d.countries.has(norm(v))) {
+        push("LOCATION", at, at + v.length, 0.7);
+        countryStarts.push(at);
+      }
       return;
     }
     // the longest country that starts at one of its (at most 3) words: "Our Malawi office", "Our Czech Republic office"
@@ -118,6 +122,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
         const cand = words.slice(a, k).join(" ");
         if (d.countries.has(norm(cand))) {
           push("LOCATION", at + off, at + off + cand.length, 0.7);
+          countryStarts.push(at + off);
           return;
         }
       }
@@ -129,6 +134,11 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   else {
     COUNTRY_RE.lastIndex = 0;
     for (let m = COUNTRY_RE.exec(text); m; m = COUNTRY_RE.exec(text)) country(m[0], m.index);
+  }
+  // the town before ", <Country>": "Berezanskaya, Russia — 14 March", "(Kotor, Montenegro)" (a person found there wins)
+  for (const c of countryStarts) {
+    const town = townBeforeCountry(text, c);
+    if (town) push("LOCATION", town[0], town[1], 0.55);
   }
   // "… at <number> <Capitalised words>[, <postcode> <Town>]": a number-led street after "at" ("lives at
   // 448 Feil Meadows", "office is at 759 Giri Divide, 693 850 Ahmedabad"); times ("at 5 PM") excluded

@@ -203,3 +203,45 @@ function capitalisedWordBefore(text: string, p: number): number {
   if (p - s < 2 || p - s > 31 || (s > 0 && letterAt(text, s - 1)) || !upperAt(text, s)) return -1;
   return s;
 }
+
+/**
+ * The town before ", <Country>" ("Berezanskaya, Russia", "The supplier (Kotor, Montenegro)"): 1-3 capitalised
+ * words (hyphens inside, connectors between) ending at the comma before the country at `countryStart`, as
+ * [start, end), or undefined. Read back by char codes (bounded: 3 x 31, two connectors).
+ */
+export function townBeforeCountry(text: string, countryStart: number): [number, number] | undefined {
+  let p = countryStart;
+  while (p > 0 && (text[p - 1] === " " || text[p - 1] === "\t") && countryStart - p < 2) p--;
+  if (p === countryStart || p === 0 || text[p - 1] !== ",") return undefined;
+  const end = p - 1;
+  let s = end;
+  let words = 0;
+  let connectors = 0;
+  for (;;) {
+    let ws = s;
+    while (ws > 0 && s - ws <= 31 && (letterAt(text, ws - 1) || text[ws - 1] === "-" || text[ws - 1] === "'" || text[ws - 1] === "’")) ws--;
+    if (ws === s || s - ws > 31) break;
+    const w = text.slice(ws, s);
+    if (upperAt(text, ws)) {
+      words++;
+      s = ws;
+    } else if (words > 0 && connectors < 2 && TOWN_CONNECTORS.has(w)) {
+      connectors++;
+      s = ws;
+    } else break;
+    if (words >= 3 || s === 0 || text[s - 1] !== " ") break;
+    s--;
+  }
+  while (s < end && text[s] === " ") s++;
+  // (a connector read last is not part of the name)
+  let v = text.slice(s, end);
+  const first = v.split(" ")[0]!;
+  if (TOWN_CONNECTORS.has(first)) {
+    s += first.length + 1;
+    v = text.slice(s, end);
+  }
+  if (words === 0 || v.length < 2 || !nameLooksLikePlace(v)) return undefined;
+  return [s, end];
+}
+
+const TOWN_CONNECTORS = new Set(["de", "la", "del", "di", "du", "le", "am", "an", "der", "im", "do", "da", "dos", "das", "des", "sur", "on", "upon", "el", "al", "bei", "ob", "nad", "na"]);

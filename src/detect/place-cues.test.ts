@@ -78,4 +78,10 @@ describe("places under a label or a table header that names them", () => {
     assert.deepEqual(found("name,city,amount\nKim,Olmos,12.50\nLee,Bad Wiessee,3.00", "LOCATION"), ["Olmos", "Bad Wiessee"]);
     assert.deepEqual(found("| Kunde | Stadt |\n|---|---|\n| Kim | Kreischa |", "LOCATION"), ["Kreischa"]);
   });
+
+  it("the town before a country after a comma, unless a person is read there", () => {
+    assert.deepEqual(found("Berezanskaya, Russia — 14 March 2024", "LOCATION"), ["Berezanskaya", "Russia"]);
+    assert.deepEqual(found("Kim Lee\nSales Manager\nVelikiye Luki, Russia", "LOCATION"), ["Velikiye Luki", "Russia"]);
+    assert.deepEqual(found("Thanks, Anna, Brazil is next.", "LOCATION"), ["Brazil"]);
+  });
 });
