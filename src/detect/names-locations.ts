@@ -56,7 +56,11 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     });
   }
   // streets by their grammar (a house number beside a street type, a postcode line after it; "s/n" stands for the number)
-  if (cands.hasDigit || text.includes("s/n") || text.includes("S/N")) streetsByGrammar(text, push);
+  if (cands.hasDigit || text.includes("s/n") || text.includes("S/N")) {
+    const known = new Map<number, number>();
+    for (const f of out) if (f.type === "STREET_ADDRESS") known.set(f.start, Math.max(f.end, known.get(f.start) ?? 0));
+    streetsByGrammar(text, push, known);
+  }
   // the cells of a table's place and street columns ("name,city\nKim,Olmos")
   tableColumns(text, (type, s, e) => push(type, s, e, type === "LOCATION" ? 0.7 : 0.75));
   // the town after a single-line street address: "29 Wattle St, King William's Town"
@@ -136,7 +140,13 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     for (let m = COUNTRY_RE.exec(text); m; m = COUNTRY_RE.exec(text)) country(m[0], m.index);
   }
   // the town before ", <Country>": "Berezanskaya, Russia — 14 March", "(Kotor, Montenegro)" (a person found there wins)
+  const locEnds = new Set<number>();
+  if (countryStarts.length > 0) for (const f of out) if (f.type === "LOCATION") locEnds.add(f.end);
   for (const c of countryStarts) {
+    // (a town found already, "4530 Foinikaria, Cyprus", is not read again)
+    let p = c;
+    while (p > 0 && text.charCodeAt(p - 1) === 32 && c - p < 2) p--;
+    if (p === 0 || text.charCodeAt(p - 1) !== 44 || locEnds.has(p - 1)) continue;
     const town = townBeforeCountry(text, c);
     if (town) push("LOCATION", town[0], town[1], 0.55);
   }

@@ -133,10 +133,12 @@ function typeFirstTrailing(w: string): boolean {
 function typeWord(w: string): boolean {
   return typeFirst(w) || typeLast(w);
 }
+const GLUED_SET = new Set(GLUED);
+const GLUED_LENGTHS = [...new Set(GLUED.map((g) => g.length))];
 function glued(w: string): boolean {
-  const k = norm(w);
   if (!UPPER_RE.test(w)) return false;
-  for (const g of GLUED) if (k.length >= g.length + 3 && k.endsWith(g)) return true;
+  const k = norm(w);
+  for (const len of GLUED_LENGTHS) if (k.length >= len + 3 && GLUED_SET.has(k.slice(k.length - len))) return true;
   return false;
 }
 /** A word of a street's name: capitalised, of a caseless script, or a connector. */
@@ -334,35 +336,85 @@ function startBack(before: readonly Word[], j: number): number {
 
 const UNIT_AFTER_AT = /\.?,?[ \t]{1,2}(?:esc|escalera|puerta|piso|planta|apto|apt|apartment|suite|ste|unit|flat|stiege|top|tür|whg|étage|bât|appartement|appartamento|interno|int|scala|andar|sala|bloco|lote|dpto|depto|local|etage|room|floor|fl)\.?[ \t]?#?(?:\d{1,5}[A-Za-z]?|[A-Za-z]\d{0,3})(?![\p{L}\p{N}])/iuy;
 
-/** Streets by their grammar (type words, CJK numbers, a postcode line after the number) and the towns after their postcodes. */
-export function streetsByGrammar(text: string, push: (type: string, s: number, e: number, score: number) => void): void {
+/**
+ * Can a street's words touch the number [s, e)? A letter after one space (or after a glued letter and a
+ * space: "43b Main"), a letter before one space or ", ", a CJK character before it, or a line start before
+ * it (a number-led line). Most numbers of logs and JSON have none and cost nothing more.
+ */
+const isAsciiUpperOrDigit = (u: number) => (u >= 65 && u <= 90) || (u >= 48 && u <= 57);
+
+function wordTouches(text: string, s: number, e: number): boolean {
+  const n = text.length;
+  let q = e;
+  if (q < n && isLetterCode(text.charCodeAt(q))) q++;
+  // (a word after the number that starts with two capitals or a capital and a digit, "00 DE89", is an id's part)
+  if (q + 1 < n && text.charCodeAt(q) === 32 && isLetterCode(text.charCodeAt(q + 1)) && !(isAsciiUpperOrDigit(text.charCodeAt(q + 1)) && isAsciiUpperOrDigit(text.charCodeAt(q + 2)))) return true;
+  if (q < n && (text.charCodeAt(q) === 0x53f7 || text.charCodeAt(q) === 0x865f || text.charCodeAt(q) === 0x4e01)) return true;
+  if (s === 0) return false;
+  let p = s - 1;
+  const b = text.charCodeAt(p);
+  if (b >= 0x3400 && b <= 0x9fff) return true;
+  if (b === 10) return false;
+  if (b !== 32 && b !== 9) return false;
+  if (p > 0 && text.charCodeAt(p - 1) === 44) p--;
+  return p > 0 && (isLetterCode(text.charCodeAt(p - 1)) || text.charCodeAt(p - 1) === 46);
+}
+
+/** House numbers read per text at most ("12 Main 12 Main …" costs a bounded time; a real text has far fewer). */
+const MAX_TRIED = 512;
+
+/**
+ * Digits a street's words may touch (wordTouches, natively): after a letter (or an abbreviation's dot) and a
+ * space or ", ", after a CJK character, at a line's start, or in a run followed by a space and a letter (or a
+ * CJK number sign). Most digits of logs and JSON match none and cost no JavaScript.
+ */
+const DIGIT_RE = /(?<=[\p{L}\p{M}.][ \t]|[\p{L}\p{M}.],[ \t]|[\u3400-\u9fff]|^)[0-9]|[0-9](?=[0-9]{0,5}[A-Za-z]?[ \t]\p{L}|[0-9]{0,5}[号號丁])/gmu;
+
+/** Streets by their grammar (type words, CJK numbers, a postcode line after the number) and the towns after their postcodes; `known`: starts of the streets found already. */
+export function streetsByGrammar(text: string, push: (type: string, s: number, e: number, score: number) => void, known?: ReadonlyMap<number, number>): void {
   const n = text.length;
   let found = 0;
-  for (let i = 0; i < n && found < 256; i++) {
-    const u = text.charCodeAt(i);
-    let s = i;
-    let e: number;
-    let sn = false;
-    if (isAsciiDigit(u)) {
-      e = i + 1;
-      while (e < n && isAsciiDigit(text.charCodeAt(e))) e++;
-      i = e - 1;
-      if (!standaloneNumber(text, s, e)) continue;
-    } else if ((u === 115 || u === 83) && text.charCodeAt(i + 1) === 47 && (text.charCodeAt(i + 2) | 32) === 110 && (i === 0 || text[i - 1] === " ") && (!isWordCode(text.charCodeAt(i + 3)) || (text.charCodeAt(i + 3) === 46 && !isLetterCode(text.charCodeAt(i + 4))))) {
-      e = i + 3;
-      sn = true;
-    } else continue;
+  let tried = 0;
+  /** Ends of the streets so far. */
+  const ends = new Set<number>();
+  const at = (s: number, e: number, sn: boolean): number => {
+    // a street another rule found from this number ("62 Mavrokordatou Street"): only the town after its postcode
+    const ke = known?.get(s);
+    if (ke !== undefined) {
+      const town = postcodeTownAfter(text, ke);
+      if (town) push("LOCATION", town[0], town[1], 0.7);
+      ends.add(ke);
+      return Math.max(e, ke);
+    }
+    // the postcode after a street's comma ("… Street, 4530 Foinikaria") starts no street
+    if (s >= 2 && text.charCodeAt(s - 1) === 32 && text.charCodeAt(s - 2) === 44 && ends.has(s - 2)) return e;
+    if ((!sn && !wordTouches(text, s, e)) || ++tried > MAX_TRIED) return e;
     const r = streetAround(text, s, e, sn);
-    if (!r) continue;
+    if (!r) return e;
     const [a, b0, score] = r;
     // the unit after a street belongs to it: "Torrente Caridad 0 Esc. 898", "… s/n. Puerta 613", "… 5, Apt. 4B"
     UNIT_AFTER_AT.lastIndex = b0;
     const unit = UNIT_AFTER_AT.exec(text);
     const b = unit ? b0 + unit[0].length : b0;
     push("STREET_ADDRESS", a, b, score);
+    ends.add(b);
     found++;
     const town = postcodeTownAfter(text, b);
     if (town) push("LOCATION", town[0], town[1], 0.7);
-    i = Math.max(i, b - 1);
+    return Math.max(e, b);
+  };
+  // the house numbers: digit runs found by a native scan (most of a text has no digit), then "s/n"
+  DIGIT_RE.lastIndex = 0;
+  while (found < 256 && tried <= MAX_TRIED && DIGIT_RE.test(text)) {
+    let s = DIGIT_RE.lastIndex - 1;
+    while (s > 0 && isAsciiDigit(text.charCodeAt(s - 1))) s--;
+    let e = s + 1;
+    while (e < n && isAsciiDigit(text.charCodeAt(e))) e++;
+    DIGIT_RE.lastIndex = standaloneNumber(text, s, e) ? at(s, e, false) : e;
+  }
+  for (const sn of ["s/n", "S/N", "s/N", "S/n"]) {
+    for (let i = text.indexOf(sn); i >= 0 && found < 256; i = text.indexOf(sn, i + 3)) {
+      if ((i === 0 || text[i - 1] === " ") && (!isWordCode(text.charCodeAt(i + 3)) || (text.charCodeAt(i + 3) === 46 && !isLetterCode(text.charCodeAt(i + 4))))) at(i, i + 3, true);
+    }
   }
 }

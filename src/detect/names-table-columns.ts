@@ -44,23 +44,51 @@ function separatorOf(line: string): string | undefined {
   return best;
 }
 
+/** Starts of the lines that may head a table: the first, and those after a blank line or a code fence (at most 64). */
+function headerLines(text: string): number[] {
+  const out = [0];
+  for (let p = text.indexOf("\n\n"); p >= 0 && out.length < 64; p = text.indexOf("\n\n", p + 2)) out.push(p + 2);
+  for (let p = text.indexOf("```"); p >= 0 && out.length < 96; p = text.indexOf("```", p + 3)) {
+    const nl = text.indexOf("\n", p);
+    if (nl < 0) break;
+    out.push(nl + 1);
+    p = nl - 2;
+  }
+  return out.sort((a, b) => a - b);
+}
+
 /** Table cells under a place or street header: `each(type, start, end)`. */
 export function tableColumns(text: string, each: (type: string, s: number, e: number) => void): void {
-  if (text.indexOf("\n") < 0 || !HEADER_HINT.test(text)) return;
-  let pos = 0;
-  let cols: Map<number, string> | undefined;
-  let sep = "";
-  let width = 0;
+  if (text.indexOf("\n") < 0) return;
   let found = 0;
-  while (pos < text.length && found < 512) {
-    let end = text.indexOf("\n", pos);
+  let done = 0; // rows before this were read as part of a table
+  // a table's header is the text's first line, or a line after a blank line or a code fence: only those
+  // lines are tested (a regex on every line cost more than the rest of the rule)
+  for (const at of headerLines(text)) {
+    if (at < done || found >= 512) continue;
+    let end = text.indexOf("\n", at);
     if (end < 0) end = text.length;
-    const line = text.slice(pos, end);
-    if (cols) {
+    const header = text.slice(at, end);
+    if (header.length > 400 || !HEADER_HINT.test(header)) continue;
+    const sep = separatorOf(header);
+    if (!sep) continue;
+    const hs = cells(header, sep);
+    const cols = new Map<number, string>();
+    hs.forEach(([a, b], k) => {
+      const h = header.slice(a, b).toLowerCase();
+      if (PLACE_HEADERS.has(h)) cols.set(k, "LOCATION");
+      else if (STREET_HEADERS.has(h)) cols.set(k, "STREET_ADDRESS");
+    });
+    if (cols.size === 0 || hs.length < 2) continue;
+    // the rows: while they have the header's number of cells (a Markdown rule line is skipped)
+    let pos = end + 1;
+    while (pos < text.length && found < 512) {
+      let le = text.indexOf("\n", pos);
+      if (le < 0) le = text.length;
+      const line = text.slice(pos, le);
       const cs = cells(line, sep);
-      // a table goes on while its rows have the header's number of cells (a Markdown rule line is skipped)
-      if (cs.length !== width || line.trim() === "") cols = undefined;
-      else if (!/^[\s|:-]+$/.test(line)) {
+      if (cs.length !== hs.length || line.trim() === "") break;
+      if (!/^[\s|:-]+$/.test(line)) {
         for (const [k, type] of cols) {
           const [a, b] = cs[k]!;
           const v = line.slice(a, b);
@@ -69,24 +97,8 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
           found++;
         }
       }
+      pos = le + 1;
     }
-    if (!cols) {
-      const s = separatorOf(line);
-      if (s) {
-        const cs = cells(line, s);
-        const m = new Map<number, string>();
-        cs.forEach(([a, b], k) => {
-          const h = line.slice(a, b).toLowerCase();
-          if (PLACE_HEADERS.has(h)) m.set(k, "LOCATION");
-          else if (STREET_HEADERS.has(h)) m.set(k, "STREET_ADDRESS");
-        });
-        if (m.size > 0 && cs.length >= 2) {
-          cols = m;
-          sep = s;
-          width = cs.length;
-        }
-      }
-    }
-    pos = end + 1;
+    done = pos;
   }
 }
