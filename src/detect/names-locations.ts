@@ -140,13 +140,17 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     for (let m = COUNTRY_RE.exec(text); m; m = COUNTRY_RE.exec(text)) country(m[0], m.index);
   }
   // the town before ", <Country>": "Berezanskaya, Russia — 14 March", "(Kotor, Montenegro)" (a person found there wins)
-  const locEnds = new Set<number>();
-  if (countryStarts.length > 0) for (const f of out) if (f.type === "LOCATION") locEnds.add(f.end);
+  let locEnds: Set<number> | undefined;
   for (const c of countryStarts) {
     // (a town found already, "4530 Foinikaria, Cyprus", is not read again)
     let p = c;
     while (p > 0 && text.charCodeAt(p - 1) === 32 && c - p < 2) p--;
-    if (p === 0 || text.charCodeAt(p - 1) !== 44 || locEnds.has(p - 1)) continue;
+    if (p === 0 || text.charCodeAt(p - 1) !== 44) continue;
+    if (!locEnds) {
+      locEnds = new Set<number>();
+      for (const f of out) if (f.type === "LOCATION") locEnds.add(f.end);
+    }
+    if (locEnds.has(p - 1)) continue;
     const town = townBeforeCountry(text, c);
     if (town) push("LOCATION", town[0], town[1], 0.55);
   }

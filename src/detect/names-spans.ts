@@ -18,16 +18,19 @@ export function dedupe(fs: Finding[]): Finding[] {
   const out: Finding[] = [];
   // the last span of each type: a span of another type between two overlapping ones of a type ("Poblado
   // Agustín Avilés, 0 Esc. 829" with a place inside it, then "0 Esc. 829") does not keep them apart
-  const last = new Map<string, Finding>();
+  // (the name detectors' types are few: a short list of the last span of each)
+  const last: Finding[] = [];
   for (const f of fs) {
-    const prev = last.get(f.type);
+    let k = 0;
+    while (k < last.length && last[k]!.type !== f.type) k++;
+    const prev = last[k];
     if (prev && f.start < prev.end) {
       if (f.end > prev.end) prev.end = f.end;
       prev.score = Math.max(prev.score, f.score);
       continue;
     }
     out.push(f);
-    last.set(f.type, f);
+    last[k] = f;
   }
   return out;
 }

@@ -368,7 +368,7 @@ const MAX_TRIED = 512;
  * space or ", ", after a CJK character, at a line's start, or in a run followed by a space and a letter (or a
  * CJK number sign). Most digits of logs and JSON match none and cost no JavaScript.
  */
-const DIGIT_RE = /(?<=[\p{L}\p{M}.][ \t]|[\p{L}\p{M}.],[ \t]|[\u3400-\u9fff]|^)[0-9]|[0-9](?=[0-9]{0,5}[A-Za-z]?[ \t]\p{L}|[0-9]{0,5}[号號丁])/gmu;
+const DIGIT_RE = /[0-9](?:(?<=(?:[\p{L}\p{M}.][ \t]|[\p{L}\p{M}.],[ \t]|[\u3400-\u9fff]|^)[0-9])|(?=[0-9]{0,5}[A-Za-z]?[ \t]\p{L}|[0-9]{0,5}[号號丁]))/gmu;
 
 /** Streets by their grammar (type words, CJK numbers, a postcode line after the number) and the towns after their postcodes; `known`: starts of the streets found already. */
 export function streetsByGrammar(text: string, push: (type: string, s: number, e: number, score: number) => void, known?: ReadonlyMap<number, number>): void {
@@ -412,8 +412,11 @@ export function streetsByGrammar(text: string, push: (type: string, s: number, e
     while (e < n && isAsciiDigit(text.charCodeAt(e))) e++;
     DIGIT_RE.lastIndex = standaloneNumber(text, s, e) ? at(s, e, false) : e;
   }
-  for (const sn of ["s/n", "S/N", "s/N", "S/n"]) {
-    for (let i = text.indexOf(sn); i >= 0 && found < 256; i = text.indexOf(sn, i + 3)) {
+  // "s/n" (sin número) after a street's name: looked for at its "/n" (two native scans; most texts have none)
+  for (const slashN of ["/n", "/N"]) {
+    for (let j = text.indexOf(slashN); j > 0 && found < 256; j = text.indexOf(slashN, j + 2)) {
+      const i = j - 1;
+      if ((text.charCodeAt(i) | 32) !== 115) continue;
       if ((i === 0 || text[i - 1] === " ") && (!isWordCode(text.charCodeAt(i + 3)) || (text.charCodeAt(i + 3) === 46 && !isLetterCode(text.charCodeAt(i + 4))))) at(i, i + 3, true);
     }
   }
