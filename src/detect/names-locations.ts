@@ -6,7 +6,7 @@ import { ADDRESS_CUE_AT, AT_STREET_AT, CONT_STREET_AT, COUNTRY_RE, EN_STREET_AT,
 import { scanCandidates } from "./names-candidates.ts";
 import { keyValuesAt } from "./names-key-value.ts";
 import { postcodeTownAfter, streetsByGrammar } from "./names-street-grammar.ts";
-import { tableColumns } from "./names-table-columns.ts";
+import { markupPlaces, tableColumns } from "./names-table-columns.ts";
 import { townBeforeCountry, hasPlaceWord, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun } from "./names-place-cues.ts";
 import { COMMON_WORDS, loadDicts, norm } from "./names-lexicon.ts";
 import { dedupe } from "./names-spans.ts";
@@ -62,6 +62,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     streetsByGrammar(text, push, known);
   }
   // the cells of a table's place and street columns ("name,city\nKim,Olmos")
+  markupPlaces(text, (s, e) => push("LOCATION", s, e, 0.7));
   tableColumns(text, (type, s, e) => push(type, s, e, type === "LOCATION" ? 0.7 : 0.75));
   // the town after a single-line street address: "29 Wattle St, King William's Town"
   for (const f of [...out]) {

@@ -117,7 +117,9 @@ export function listContinuations(text: string, end: number, listed = false): nu
 const PLACE_LIST_LABELS = new Set(
   (
     "offices locations sites branches cities towns destinations stops venues hometown birthplace destination venue " +
-    "standorte filialen büros städte niederlassungen bureaux agences villes sedi uffici città filiali oficinas sucursales ciudades sedes escritórios cidades filiais kantoren vestigingen steden locaties"
+    "standorte filialen büros städte niederlassungen bureaux agences villes sedi uffici città filiali oficinas sucursales ciudades sedes escritórios cidades filiais kantoren vestigingen steden locaties " +
+    // a single place after the label's last word: "Place of birth:", "Lieu de naissance :", "Lugar de nacimiento:", "Luogo di nascita:", "Residence:"
+    "birth naissance nacimiento nascita nascimento geboorteplaats residence résidence residencia residenza residência wohnsitz domicile domicilio"
   ).split(" "),
 );
 

@@ -102,3 +102,23 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
     done = pos;
   }
 }
+
+/** A place in a markup element named for it: "<city>Olmos</city>", '<span class="city">Olmos</span>'. */
+const MARKUP_PLACE_RE =
+  /<(city|town|country|locality|location|region|state|hometown|birthplace|stadt|ort|ville|pays|ciudad|localidad|cidade|citt[aà]|plaats|woonplaats)>([^<>\n]{2,80})<\/\1>|<[a-z][a-z0-9]{0,10} [^<>\n]{0,80}?(?:class|itemprop|name|data-field)="(?:[\w-]{0,30} )?(?:city|town|country|locality|address-locality|addresslocality|country-name|region)(?: [\w-]{0,30})?"[^<>\n]{0,80}>([^<>\n]{2,80})</giu;
+
+/** Places in markup elements named for them: `each(start, end)` (a text without "<" costs one indexOf). */
+export function markupPlaces(text: string, each: (s: number, e: number) => void): void {
+  if (text.indexOf("<") < 0) return;
+  MARKUP_PLACE_RE.lastIndex = 0;
+  let found = 0;
+  for (let m = MARKUP_PLACE_RE.exec(text); m && found < 256; m = MARKUP_PLACE_RE.exec(text)) {
+    const v = m[2] ?? m[3]!;
+    const a = m.index + m[0].lastIndexOf(v + (m[2] !== undefined ? "<" : ""), m[0].length - (m[2] !== undefined ? m[1]!.length + 3 : 0));
+    const t = v.trim();
+    if (!/^[\p{Lu}\p{Lt}\p{Lo}]/u.test(t) || NOT_VALUE.test(t)) continue;
+    const s = a + v.indexOf(t);
+    each(s, s + t.length);
+    found++;
+  }
+}

@@ -84,4 +84,12 @@ describe("places under a label or a table header that names them", () => {
     assert.deepEqual(found("Kim Lee\nSales Manager\nVelikiye Luki, Russia", "LOCATION"), ["Velikiye Luki", "Russia"]);
     assert.deepEqual(found("Thanks, Anna, Brazil is next.", "LOCATION"), ["Brazil"]);
   });
+
+  it("a place after a birth-place or residence label, and in markup named for it", () => {
+    assert.deepEqual(found("Place of birth: Berezanskaya", "LOCATION"), ["Berezanskaya"]);
+    assert.deepEqual(found("Lugar de nacimiento: Massandra", "LOCATION"), ["Massandra"]);
+    assert.deepEqual(found("Date of birth: 1990-01-01", "LOCATION"), []);
+    assert.deepEqual(found("<customer><name>Kim</name><city>Saint-Michel-sur-Orge</city></customer>", "LOCATION"), ["Saint-Michel-sur-Orge"]);
+    assert.deepEqual(found('<li><span class="city">Pendle Hill</span></li>', "LOCATION"), ["Pendle Hill"]);
+  });
 });
