@@ -172,7 +172,10 @@ export function postcodeTownAfter(text: string, e: number): [number, number] | u
   let p = e;
   if (text[p] === ",") p++;
   let spaces = 0;
-  while (p < text.length && spaces < 3 && (text[p] === " " || text[p] === "\t")) p++, spaces++;
+  while (p < text.length && spaces < 3 && (text[p] === " " || text[p] === "\t")) {
+    p++;
+    spaces++;
+  }
   if (p === e) {
     if (text[p] === "\r") p++;
     if (text[p] !== "\n") return undefined;
