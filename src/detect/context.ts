@@ -11,11 +11,6 @@ export function isWordChar(c: number): boolean {
   return /[\p{L}\p{N}]/u.test(String.fromCharCode(c));
 }
 
-/** True when `text[start-1]` and `text[end]` are not word characters. */
-export function atWordBoundary(text: string, start: number, end: number): boolean {
-  return (start === 0 || !isWordChar(text.charCodeAt(start - 1))) && (end >= text.length || !isWordChar(text.charCodeAt(end)));
-}
-
 /** Lower-cased window of at most `before` chars ending at `start`. */
 export function windowBefore(text: string, start: number, before = 48): string {
   return text.slice(Math.max(0, start - before), start).toLowerCase();

@@ -34,15 +34,6 @@ export interface JudgementRow {
 
 const COLUMNS = 'invocation_id, attempt, trigger, status, decision, unanimous, judges, log_index, auto_resolved, requested_at, finished_at, rationales_erased_at';
 
-/** The latest attempt at judging an invocation, or null when it was never judged. */
-export async function latestJudgement(tx: Queryable, tenantId: string, invocationId: number): Promise<JudgementRow | null> {
-  const [row] = await tx.query<JudgementRow & Record<string, unknown>>(
-    `SELECT ${COLUMNS} FROM judgements WHERE tenant_id = $1 AND invocation_id = $2 ORDER BY attempt DESC LIMIT 1`,
-    [tenantId, invocationId],
-  );
-  return row ?? null;
-}
-
 export async function judgementAt(tx: Queryable, tenantId: string, invocationId: number, attempt: number): Promise<JudgementRow | null> {
   const [row] = await tx.query<JudgementRow & Record<string, unknown>>(
     `SELECT ${COLUMNS} FROM judgements WHERE tenant_id = $1 AND invocation_id = $2 AND attempt = $3 FOR UPDATE`,

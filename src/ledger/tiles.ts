@@ -29,20 +29,6 @@ export interface TileRef {
 
 const INDEX_PATH = /^(?:x\d{3}\/)*\d{3}$/;
 
-/** "x001/x234/067" for 1234067, the path spelling of a tile index. */
-export function formatTileIndex(n: number): string {
-  let s = String(n % 1000).padStart(3, '0');
-  for (let rest = Math.floor(n / 1000); rest > 0; rest = Math.floor(rest / 1000)) {
-    s = `x${String(rest % 1000).padStart(3, '0')}/${s}`;
-  }
-  return s;
-}
-
-export function tilePath(ref: TileRef): string {
-  const head = ref.kind === 'entries' ? 'tile/entries' : `tile/${ref.level}`;
-  return `${head}/${formatTileIndex(ref.index)}${ref.width < TILE_WIDTH ? `.p/${ref.width}` : ''}`;
-}
-
 /**
  * Parses the part of a tile URL after "tile/". Only the one canonical spelling
  * of each tile is accepted (no leading "x000/" group, no leading zeros in L or

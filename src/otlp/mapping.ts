@@ -47,7 +47,6 @@ export interface MappedSpan {
 }
 
 const SPAN_KIND_NAMES = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
-const AGENT_OPERATIONS = new Set(['invoke_agent', 'create_agent']);
 const KEY_MAX = 512;
 const INT64_MAX = 9_223_372_036_854_775_807n;
 const TOOL_MAX = 256;
@@ -69,11 +68,6 @@ export function operationOf(a: Attrs): string | null {
 }
 
 const TOOL_OPERATIONS = new Set(['execute_tool', 'openinference.tool', 'ai.toolCall', 'traceloop.tool']);
-
-export function isAgentSpan(m: MappedSpan): boolean {
-  const op = m.extras.operation;
-  return AGENT_OPERATIONS.has(op) || op === 'openinference.agent' || op === 'traceloop.agent' || op === 'traceloop.workflow';
-}
 
 function ownAgentOf(a: Attrs, op: string): string | null {
   const named =

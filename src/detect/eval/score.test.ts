@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { binary, matchCase, metrics, scoreInjection, scoreSpans } from "./score.ts";
+import { matchCase, metrics } from "./score.ts";
 
 describe("matchCase", () => {
   it("counts an overlapping same-type prediction as a true positive", () => {
@@ -43,51 +43,8 @@ describe("matchCase", () => {
   });
 });
 
-describe("scoreSpans", () => {
-  it("aggregates per type and reports ambiguous cases apart", () => {
-    const cases = [
-      { text: "aaa", entities: [{ type: "X", start: 0, end: 3 }], checked_types: ["X"] },
-      { text: "bbb", entities: [], checked_types: ["X"] },
-      { text: "ccc", entities: [{ type: "X", start: 0, end: 3 }], checked_types: ["X"], ambiguous: true },
-    ];
-    const r = scoreSpans(cases, (t) => (t === "ccc" ? [] : [{ type: "X", start: 0, end: 1 }]));
-    assert.deepEqual(r.headline["X"], { tp: 1, fp: 1, fn: 0, precision: 0.5, recall: 1, support: 1 });
-    assert.deepEqual(r.ambiguous["X"], { tp: 0, fp: 0, fn: 1, precision: null, recall: 0, support: 1 });
-  });
-
+describe("metrics", () => {
   it("metrics have null precision without predictions", () => {
     assert.deepEqual(metrics({ tp: 0, fp: 0, fn: 2 }), { tp: 0, fp: 0, fn: 2, precision: null, recall: 0, support: 2 });
-  });
-});
-
-describe("scoreInjection", () => {
-  it("computes recall by kind, false-positive rates and F1", () => {
-    const cases = [
-      { text: "i1", label: "injection" as const, kind: "direct" },
-      { text: "i2", label: "injection" as const, kind: "direct" },
-      { text: "i3", label: "injection" as const, kind: "indirect" },
-      { text: "b1", label: "benign" as const, kind: "benign" },
-      { text: "h1", label: "benign" as const, kind: "hard_negative" },
-      { text: "h2", label: "benign" as const, kind: "hard_negative" },
-      { text: "a1", label: "injection" as const, kind: "direct", ambiguous: true },
-    ];
-    const hits = new Set(["i1", "i3", "h1", "a1"]);
-    const r = scoreInjection(cases, (t) => hits.has(t));
-    assert.equal(r.headline.tp, 2);
-    assert.equal(r.headline.fn, 1);
-    assert.equal(r.headline.fp, 1);
-    assert.equal(r.headline.tn, 2);
-    assert.equal(r.headline.recall, 2 / 3);
-    assert.equal(r.headline.false_positive_rate, 1 / 3);
-    assert.equal(r.hard_negative_false_positive_rate, 1 / 2);
-    assert.deepEqual(r.recall_by_kind["direct"], { detected: 1, total: 2, recall: 0.5 });
-    assert.equal(r.ambiguous.tp, 1);
-    assert.ok(Math.abs((r.headline.f1 ?? 0) - 2 / 3) < 1e-9);
-  });
-
-  it("binary handles empty input", () => {
-    const b = binary([]);
-    assert.equal(b.precision, null);
-    assert.equal(b.false_positive_rate, null);
   });
 });

@@ -1,6 +1,6 @@
 // Scoring rules of the shared corpus README: overlap matching of same-type spans, each label matched
-// at most once, false positives only for types listed in the case's checked_types, ambiguous cases
-// reported apart. Pure functions; no I/O.
+// at most once, false positives only for types listed in the case's checked_types (cli.ts leaves
+// ambiguous cases out). Pure functions; no I/O.
 
 export interface Span {
   type: string;
@@ -26,11 +26,6 @@ export interface TypeMetrics extends TypeCounts {
   precision: number | null;
   recall: number | null;
   support: number;
-}
-
-export interface SpanReport {
-  headline: Record<string, TypeMetrics>;
-  ambiguous: Record<string, TypeMetrics>;
 }
 
 /** Counts TP/FP/FN for one case. Predictions are matched in order of start offset to the unmatched label of the same type with the largest overlap. */
@@ -80,99 +75,12 @@ export function metrics(c: TypeCounts): TypeMetrics {
   };
 }
 
-function add(into: Map<string, TypeCounts>, from: Map<string, TypeCounts>): void {
-  for (const [t, c] of from) {
-    const x = into.get(t) ?? { tp: 0, fp: 0, fn: 0 };
-    x.tp += c.tp;
-    x.fp += c.fp;
-    x.fn += c.fn;
-    into.set(t, x);
-  }
-}
-
-/** Scores span predictions over cases; `predict` returns spans for a text. */
-export function scoreSpans(cases: readonly SpanCase[], predict: (text: string) => readonly Span[]): SpanReport {
-  const head = new Map<string, TypeCounts>();
-  const amb = new Map<string, TypeCounts>();
-  for (const c of cases) {
-    const counts = matchCase(c.entities, predict(c.text), c.checked_types);
-    add(c.ambiguous ? amb : head, counts);
-  }
-  const toObj = (m: Map<string, TypeCounts>) => Object.fromEntries([...m.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([t, c]) => [t, metrics(c)]));
-  return { headline: toObj(head), ambiguous: toObj(amb) };
-}
-
 export interface InjectionCase {
   id?: string;
   text: string;
   label: "injection" | "benign";
   kind: string;
   ambiguous?: boolean;
-}
-
-export interface BinaryMetrics {
-  tp: number;
-  fp: number;
-  tn: number;
-  fn: number;
-  precision: number | null;
-  recall: number | null;
-  f1: number | null;
-  false_positive_rate: number | null;
-  support: number;
-}
-
-export interface InjectionReport {
-  headline: BinaryMetrics;
-  recall_by_kind: Record<string, { detected: number; total: number; recall: number }>;
-  hard_negative_false_positive_rate: number | null;
-  ambiguous: BinaryMetrics;
-}
-
-export function binary(pairs: readonly { label: boolean; predicted: boolean }[]): BinaryMetrics {
-  let tp = 0;
-  let fp = 0;
-  let tn = 0;
-  let fn = 0;
-  for (const p of pairs) {
-    if (p.label && p.predicted) tp++;
-    else if (p.label) fn++;
-    else if (p.predicted) fp++;
-    else tn++;
-  }
-  const precision = tp + fp > 0 ? tp / (tp + fp) : null;
-  const recall = tp + fn > 0 ? tp / (tp + fn) : null;
-  const f1 = precision !== null && recall !== null && precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : null;
-  return { tp, fp, tn, fn, precision, recall, f1, false_positive_rate: fp + tn > 0 ? fp / (fp + tn) : null, support: tp + fn };
-}
-
-export function scoreInjection(cases: readonly InjectionCase[], predict: (text: string) => boolean): InjectionReport {
-  const head: { label: boolean; predicted: boolean; kind: string }[] = [];
-  const amb: { label: boolean; predicted: boolean }[] = [];
-  for (const c of cases) {
-    const r = { label: c.label === "injection", predicted: predict(c.text), kind: c.kind };
-    (c.ambiguous ? amb : head).push(r);
-  }
-  const byKind: Record<string, { detected: number; total: number; recall: number }> = {};
-  for (const r of head) {
-    if (!r.label) continue;
-    let k = byKind[r.kind];
-    if (!k) {
-      k = { detected: 0, total: 0, recall: 0 };
-      byKind[r.kind] = k;
-    }
-    k.total++;
-    if (r.predicted) k.detected++;
-  }
-  for (const k of Object.values(byKind)) k.recall = k.total > 0 ? k.detected / k.total : 0;
-  const hard = head.filter((r) => r.kind === "hard_negative");
-  const hardFp = hard.filter((r) => r.predicted).length;
-  return {
-    headline: binary(head),
-    recall_by_kind: byKind,
-    hard_negative_false_positive_rate: hard.length > 0 ? hardFp / hard.length : null,
-    ambiguous: binary(amb),
-  };
 }
 
 /** Wilson score interval (95 %) of k successes in n trials; null when n is 0. */
