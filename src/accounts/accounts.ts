@@ -3,15 +3,22 @@ import type { PlanCaps } from '../config/config.ts';
 import type { AccountStatus } from '../core/identity.ts';
 import type { AppContext } from '../core/context.ts';
 import { accountRoutes } from './account-routes.ts';
+import { API_TOKENS } from './api-tokens.ts';
+import { CONSOLE_SESSIONS } from './console-sessions.ts';
 import type { AppendAudit, UsageSource } from './deps.ts';
 import { getWorkspace, workspaceIds } from './directory.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { accountStatus, type WorkspacePlan } from './plans.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
+import { type ConfiguredToken, type StoredTokenKind, type TokenResolver, tokenResolver } from './token-resolver.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
 
 export interface AccountsModule {
+  /** Any bearer token as a principal: API tokens, the other modules' kinds (ingress tokens), OPERATOR_TOKEN, INGRESS_FALLBACK_TOKEN. */
+  resolveBearer: TokenResolver;
+  /** A console session token (the cookie's) as a principal. */
+  resolveSession: TokenResolver;
   accountStatus(tenantId: string): Promise<AccountStatus | null>;
   /** Status and plan caps of a workspace, for the event endpoints' gate and caps. */
   workspacePlan(tenantId: string): Promise<{ status: AccountStatus; caps: PlanCaps; createdAt: Date } | null>;
@@ -24,10 +31,24 @@ export interface AccountsModule {
 
 export function createAccounts(
   ctx: AppContext,
-  opts: { pepper: Buffer; appendAudit: AppendAudit; usage: UsageSource },
+  opts: {
+    pepper: Buffer;
+    appendAudit: AppendAudit;
+    usage: UsageSource;
+    /** Stored token kinds of other modules (ingest's ingress tokens), resolved with API tokens. */
+    tokenKinds: readonly StoredTokenKind[];
+  },
 ): AccountsModule {
-  const deps = { ctx, ...opts };
+  const { tokenKinds, ...rest } = opts;
+  const deps = { ctx, ...rest };
+  // Every token becomes a principal the same way (token-resolver.ts); its kinds are their tables' owners' data.
+  const configured: ConfiguredToken[] = [
+    { secret: ctx.config.operatorToken, principal: { kind: 'operator' } },
+    { secret: ctx.config.ingressFallbackToken, principal: { kind: 'fallback' } },
+  ];
   return {
+    resolveBearer: tokenResolver(ctx.db, ctx.now, [API_TOKENS, ...tokenKinds], configured),
+    resolveSession: tokenResolver(ctx.db, ctx.now, [CONSOLE_SESSIONS]),
     async accountStatus(tenantId) {
       const ws = await getWorkspace(ctx.db, tenantId);
       return ws ? accountStatus(ws, ctx.now()) : null;

@@ -1,23 +1,29 @@
 import type { FastifyInstance } from 'fastify';
-import type { UsageSource } from '../accounts/deps.ts';
 import type { WorkspacePlan } from '../accounts/plans.ts';
 import type { PlanCaps } from '../config/config.ts';
 import type { Queryable } from '../db/db.ts';
+import type { JobHandler } from '../jobs/jobs.ts';
 import type { Principal } from '../core/identity.ts';
 import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import type { PseudonymKind } from '../ledger/pseudonyms.ts';
-import type { PersonaFacts, PolicyDocument } from '../policy/engine.ts';
+import type { Decision, Facts, PersonaFacts, PolicyDocument } from '../policy/engine.ts';
 import { eventRoutes, validateEvent } from './event-routes.ts';
 import { Gate } from './gate.ts';
 import { ingressTokenRoutes } from './ingress-token-routes.ts';
+import { outputScanHandler, wakeOnPendingScan } from './output-scan.ts';
 import { type Authorized, type EventInput, type EventResult, InFlightKeys, recordEvents } from './pipeline.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
-import type { ScanMany } from './scan-pool.ts';
-import { KnownAgents, recordSet } from './record.ts';
+import { createScanPool, type ScanMany } from './scan-pool.ts';
+import { KnownAgents, OUTPUT_SCAN_JOB, recordSet } from './record.ts';
 import { sweepIdempotencyKeys } from './idempotency.ts';
-import { ingestUsage } from './usage.ts';
+
+// Published for what is made before this module: the token kind of ingress tokens (the one token resolver,
+// accounts/token-resolver.ts) and the usage counted from ingest's tables (accounts' plan views). Both need
+// nothing but the database.
+export { INGRESS_TOKENS } from './ingress-tokens.ts';
+export { ingestUsage } from './usage.ts';
 
 /** What the verdict reads of an agent besides the policy: its scope and persona. */
 export interface AgentScope {
@@ -29,24 +35,30 @@ export interface IngestSources {
   ctx: AppContext;
   writer: LogWriter;
   scan: Scanner;
-  /** The detector worker pool (DETECT_WORKERS), for events with long texts; inline without it. */
-  scanMany?: ScanMany | undefined;
   /** Resolves any bearer token (accounts/token-resolver.ts: API and ingress tokens, the operator and fallback tokens). */
   resolveToken(token: string): Promise<Principal | null>;
   loadPlan(tenantId: string): Promise<{ plan: WorkspacePlan; caps: PlanCaps } | null>;
   loadPolicy(tenantId: string): Promise<{ version: number; document: PolicyDocument }>;
   /** The agent's allowed tool globs (null: no scope, every tool allowed) and its persona as the verdict sees it. */
   loadScope(tenantId: string, agentKey: string): Promise<AgentScope>;
+  /** The policy in force, read in the tool_output scan's transaction (policy module). */
+  policyInTx(tx: Queryable, tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
+  /** The agent's persona, read in the tool_output scan's transaction (personas module). */
+  personaInTx(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
   appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
   /** Key-encryption key of tool_outputs awaiting their scan (sealed-output.ts); never stored in the database. */
   outputKek: Uint8Array;
   /** A value's pseudonym in the workspace log, its salt committed before it is returned. */
   pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
-  /** Called after an invocation is acknowledged (background scans). */
-  afterInvocation?: (tenantId: string, invocationId: number, prepared: PreparedInvocation) => void;
+  /** Jobs were enqueued on this node (the job worker's bell, jobs/jobs.ts JobBell). */
+  jobsEnqueued(): void;
 }
 
 export interface IngestDeps extends IngestSources {
+  /** The detector worker pool (DETECT_WORKERS), for events with long texts; inline without it. */
+  scanMany?: ScanMany | undefined;
+  /** Called after an invocation is acknowledged (background scans). */
+  afterInvocation?: (tenantId: string, invocationId: number, prepared: PreparedInvocation) => void;
   knownAgents: KnownAgents;
   gate: Gate;
   inFlight: InFlightKeys;
@@ -63,7 +75,8 @@ export interface IngestModule {
    * Events are checked against the schemas here.
    */
   recordBatch(tenantId: string, events: readonly EventInput[]): Promise<EventResult[]>;
-  usage: Pick<UsageSource, 'invocationsToday' | 'agentsRegistered'>;
+  /** The background jobs ingest enqueues and runs, by kind: the tool_output scan. */
+  jobs: Record<string, JobHandler>;
   routes(app: FastifyInstance): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -79,7 +92,16 @@ export function createIngest(sources: IngestSources): IngestModule {
     loadScope: sources.loadScope,
   });
   const knownAgents = new KnownAgents();
-  const deps: IngestDeps = { ...sources, knownAgents, gate, inFlight: new InFlightKeys(ctx.config.idempotencyWaitMs), recordSet: recordSet(knownAgents) };
+  const scanPool = createScanPool(ctx.config.detectWorkers);
+  const deps: IngestDeps = {
+    ...sources,
+    scanMany: scanPool?.scanMany,
+    afterInvocation: wakeOnPendingScan({ poke: sources.jobsEnqueued }),
+    knownAgents,
+    gate,
+    inFlight: new InFlightKeys(ctx.config.idempotencyWaitMs),
+    recordSet: recordSet(knownAgents),
+  };
   let sweeper: NodeJS.Timeout | undefined;
   return {
     async resolveForEvents(token) {
@@ -95,7 +117,16 @@ export function createIngest(sources: IngestSources): IngestModule {
       };
       return recordEvents(deps, authorize, events, { validate: validateEvent });
     },
-    usage: ingestUsage(ctx.db),
+    jobs: {
+      [OUTPUT_SCAN_JOB]: outputScanHandler({
+        writer: sources.writer,
+        scan: sources.scan,
+        outputKek: sources.outputKek,
+        policyInTx: sources.policyInTx,
+        personaInTx: sources.personaInTx,
+        now: ctx.now,
+      }),
+    },
     async routes(app) {
       await eventRoutes(app, deps);
       await ingressTokenRoutes(app, deps);
@@ -109,6 +140,7 @@ export function createIngest(sources: IngestSources): IngestModule {
     async close() {
       clearInterval(sweeper);
       await gate.close();
+      await scanPool?.close();
     },
   };
 }

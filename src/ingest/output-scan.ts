@@ -8,7 +8,7 @@ import { countByType, escalatesToJudges, JUDGE_JOB, judgeJobPayload, needsReview
 import { openText } from './sealed-output.ts';
 
 /**
- * IngestSources.afterInvocation: wakes the job worker when an acknowledged invocation left a tool_output
+ * IngestDeps.afterInvocation: wakes the job worker when an acknowledged invocation left a tool_output
  * sealed for its background scan (its job was enqueued in the invocation's transaction).
  */
 export function wakeOnPendingScan(jobs: { poke(): void }): (tenantId: string, invocationId: number, prepared: PreparedInvocation) => void {

@@ -56,7 +56,23 @@ export async function queuedFor(tx: Queryable, tenantId: string, kind: string, k
   return new Set(rows.map((r) => r.v));
 }
 
+/**
+ * The worker's bell, made before the modules that enqueue and before the worker (which is made from their
+ * handlers): a module that enqueued work on this node rings it (`bell.ring`), the worker made with it
+ * looks at once instead of at its next poll. Rung before a worker exists or while none is started: nothing.
+ */
+export class JobBell {
+  #answer: (() => void) | undefined;
+  readonly ring = (): void => this.#answer?.();
+  /** The worker made with this bell answers it (JobWorker's constructor). */
+  answeredBy(answer: () => void): void {
+    this.#answer = answer;
+  }
+}
+
 export interface WorkerOptions {
+  /** Rung by the modules when they enqueue work (see JobBell). */
+  bell?: JobBell;
   /** How long a taken job stays invisible to other workers. */
   leaseMs?: number;
   pollMs?: number;
@@ -73,7 +89,7 @@ export interface WorkerOptions {
 export class JobWorker {
   readonly #db: Db;
   readonly #handlers: Record<string, JobHandler>;
-  readonly #opts: Required<Omit<WorkerOptions, 'onError'>> & Pick<WorkerOptions, 'onError'>;
+  readonly #opts: Required<Omit<WorkerOptions, 'onError' | 'bell'>> & Pick<WorkerOptions, 'onError'>;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
@@ -85,7 +101,9 @@ export class JobWorker {
   constructor(db: Db, handlers: Record<string, JobHandler>, opts: WorkerOptions = {}) {
     this.#db = db;
     this.#handlers = handlers;
-    this.#opts = { leaseMs: 60_000, pollMs: 500, batch: 16, maxAttempts: 10, ...opts };
+    const { bell, ...rest } = opts;
+    this.#opts = { leaseMs: 60_000, pollMs: 500, batch: 16, maxAttempts: 10, ...rest };
+    bell?.answeredBy(this.poke);
   }
 
   start(): void {
@@ -93,7 +111,7 @@ export class JobWorker {
     this.#schedule(0);
   }
 
-  /** Work was just enqueued on this node: look now instead of at the next poll. (A bound function: modules are given `jobs.poke`.) */
+  /** Work was just enqueued on this node: look now instead of at the next poll (what the bell rings). */
   readonly poke = (): void => {
     // A worker that was not started (tests that run jobs by hand) stays idle.
     if (this.#stopped || !this.#started) return;

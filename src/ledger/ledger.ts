@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import type { AppContext } from '../core/context.ts';
 import { type LogEntry, beginAppend } from './append.ts';
+import { accountEntryAppender, type AppendEntryInTx, entryAppender } from './appenders.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { CheckpointScheduler, checkpointOfSize, latestCheckpoint, originOf, signHead, type StoredCheckpoint } from './checkpoints.ts';
 import { readNodes } from './log-store.ts';
@@ -19,6 +20,10 @@ export interface LedgerModule {
   pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
   /** Appends entries inside the caller's own transaction (account-side changes). */
   appendInTx(tx: Queryable, tenantId: string, entries: LogEntry[], time: Date): Promise<number[]>;
+  /** One entry in the caller's transaction at the clock's time: the appendInTx policy, personas, ingest and judges take. */
+  appendEntryInTx: AppendEntryInTx;
+  /** The same for account-side entries: an e-mail address in the entry goes to the log as its pseudonym. */
+  appendAccountEntryInTx: AppendEntryInTx;
   origin(tenantId: string): string;
   verifierKey(tenantId: string): VerifierKey;
   /** Verifier keys of every key this service signed with, current first. */
@@ -31,14 +36,26 @@ export interface LedgerModule {
   cosigned(tenantId: string, checkpoint: StoredCheckpoint): Promise<string>;
   /** The checkpoint submitted to the witnesses now (bounded wait), with the cosignatures gathered. */
   cosignNow(tenantId: string, checkpoint: StoredCheckpoint): Promise<string>;
-  /** Connects the witness module; until then notes are served as signed, and nothing is submitted. */
-  useWitnessing(witnessing: CheckpointWitnessing): void;
+  routes(app: FastifyInstance): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the logs hold, read with nothing but the database: the witness submitter is made with it before the ledger. */
+export interface LogReader {
   /** The latest stored checkpoint, or null for a log never signed. */
   latest(tenantId: string): Promise<StoredCheckpoint | null>;
   /** RFC 6962 consistency proof between two sizes (empty when first is 0 or equal to second). */
   consistencyProof(tenantId: string, first: number, second: number): Promise<Uint8Array[]>;
-  routes(app: FastifyInstance): Promise<void>;
-  close(): Promise<void>;
+}
+
+export function logReader(db: Db): LogReader {
+  return {
+    latest: (tenantId) => db.withTenant(tenantId, (tx) => latestCheckpoint(tx, tenantId)),
+    async consistencyProof(tenantId, first, second) {
+      const nodes = await db.withTenant(tenantId, (tx) => readNodes(tx, tenantId, consistencyNeeds(first, second)));
+      return consistencyProof(first, second, nodes);
+    },
+  };
 }
 
 /** What the ledger asks of the witness module. */
@@ -51,17 +68,17 @@ export interface CheckpointWitnessing {
   submitNow(tenantId: string, checkpoint: StoredCheckpoint): Promise<void>;
 }
 
-export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<LedgerModule> {
+/** `witnessing`: the witness module, asked for cosignatures and told of each checkpoint signed. */
+export async function createLedger(ctx: AppContext, seed: Uint8Array, witnessing: CheckpointWitnessing): Promise<LedgerModule> {
   const signer: SignerKey = signerKeyFromSeed(ctx.config.ledgerOrigin, seed);
   // Publish the key before signing with it, so rotated keys stay listed.
   await ctx.db.query('INSERT INTO signing_keys (public_key) VALUES ($1) ON CONFLICT DO NOTHING', [
     Buffer.from(signer.publicKey),
   ]);
   const origin = (tenantId: string) => originOf(ctx.config.ledgerOrigin, tenantId);
-  let witnessing: CheckpointWitnessing | undefined;
   const signNow = async (tx: Queryable, tenantId: string) => {
     const cp = await signHead(tx, tenantId, origin(tenantId), signer);
-    await witnessing?.signed(tx, tenantId);
+    await witnessing.signed(tx, tenantId);
     return cp;
   };
   const scheduler = new CheckpointScheduler(ctx.db, signNow, {
@@ -72,18 +89,21 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<L
     onBatch: (n) => ctx.metrics.ledgerAppends.observe(n),
   });
   const pseudonyms = new Pseudonyms(ctx.db);
+  const appendInTx = async (tx: Queryable, tenantId: string, entries: LogEntry[], time: Date) => {
+    const log = await beginAppend(tx, tenantId);
+    const indexes = entries.map((e) => log.add(e, time));
+    await log.commit(tx);
+    // The caller's transaction commits after this returns; a checkpoint
+    // scheduled now is signed an interval later, after that commit.
+    scheduler.grew(tenantId);
+    return indexes;
+  };
   const ledger: LedgerModule = {
     writer,
     pseudonym: (tenantId, kind, value) => pseudonyms.of(tenantId, kind, value),
-    async appendInTx(tx, tenantId, entries, time) {
-      const log = await beginAppend(tx, tenantId);
-      const indexes = entries.map((e) => log.add(e, time));
-      await log.commit(tx);
-      // The caller's transaction commits after this returns; a checkpoint
-      // scheduled now is signed an interval later, after that commit.
-      scheduler.grew(tenantId);
-      return indexes;
-    },
+    appendInTx,
+    appendEntryInTx: entryAppender({ appendInTx }, ctx.now),
+    appendAccountEntryInTx: accountEntryAppender({ appendInTx }, ctx.now),
     origin,
     verifierKey: (tenantId) => verifierKeyFor(signer, origin(tenantId)),
     async verifierKeys(tenantId) {
@@ -103,24 +123,16 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array): Promise<L
     signNow,
     async checkpointOfSize(tx, tenantId, size) {
       const cp = await checkpointOfSize(tx, tenantId, size, origin(tenantId), signer);
-      await witnessing?.signed(tx, tenantId);
+      await witnessing.signed(tx, tenantId);
       return cp;
     },
     async cosigned(tenantId, checkpoint) {
-      const lines = witnessing ? await witnessing.cosignatures(tenantId, checkpoint.size) : [];
+      const lines = await witnessing.cosignatures(tenantId, checkpoint.size);
       return checkpoint.note + lines.join('');
     },
     async cosignNow(tenantId, checkpoint) {
-      await witnessing?.submitNow(tenantId, checkpoint);
+      await witnessing.submitNow(tenantId, checkpoint);
       return ledger.cosigned(tenantId, checkpoint);
-    },
-    useWitnessing(w) {
-      witnessing = w;
-    },
-    latest: (tenantId) => ctx.db.withTenant(tenantId, (tx) => latestCheckpoint(tx, tenantId)),
-    async consistencyProof(tenantId, first, second) {
-      const nodes = await ctx.db.withTenant(tenantId, (tx) => readNodes(tx, tenantId, consistencyNeeds(first, second)));
-      return consistencyProof(first, second, nodes);
     },
     async routes(app) {
       await auditRoutes(app, ctx, ledger);

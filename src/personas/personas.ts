@@ -3,13 +3,15 @@ import type { PlanCaps } from '../config/config.ts';
 import type { AppContext } from '../core/context.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import type { LogEntry } from '../ledger/append.ts';
+import type { PersonaFacts } from '../policy/engine.ts';
+import { personaFactsInTx } from './facts.ts';
 import { personaRoutes } from './routes.ts';
 import { countPersonas } from './store.ts';
 
 // Personas (issue 17): what a kind of agent is for and may do. This module
 // owns the personas and agent_personas tables and builds on policy (its
 // overrides are policy rules); the verdict gets an agent's persona through
-// personaFactsInTx (facts.ts), which the composition root hands to policy.
+// personaInTx (facts.ts), which the composition root hands to policy.
 
 export interface PersonasDeps {
   ctx: AppContext;
@@ -20,6 +22,8 @@ export interface PersonasDeps {
 export interface PersonasModule {
   /** personas_used in GET /me: the number of personas that exist. */
   personasUsed(tenantId: string): Promise<number>;
+  /** The agent's persona as the verdict sees it, read in the caller's tenant-scoped transaction (facts.ts). */
+  personaInTx(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
   routes(app: FastifyInstance): Promise<void>;
 }
 
@@ -31,6 +35,7 @@ export function personasUsed(db: Db): (tenantId: string) => Promise<number> {
 export function createPersonas(deps: PersonasDeps): PersonasModule {
   return {
     personasUsed: personasUsed(deps.ctx.readDb),
+    personaInTx: personaFactsInTx,
     routes: (app) => personaRoutes(app, deps),
   };
 }

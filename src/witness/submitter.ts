@@ -11,7 +11,7 @@
 
 import type { Db, Queryable } from '../db/db.ts';
 import type { StoredCheckpoint } from '../ledger/checkpoints.ts';
-import type { CheckpointWitnessing, LedgerModule } from '../ledger/ledger.ts';
+import type { CheckpointWitnessing, LogReader } from '../ledger/ledger.ts';
 import { verifyCosignatures, type WitnessConfig } from './cosignature.ts';
 import { formatAddCheckpoint, parseSizeBody } from './protocol.ts';
 
@@ -30,7 +30,7 @@ export const witnessId = (w: WitnessConfig): string => `${w.key.name}+${w.key.ke
 /** Also the ledger's CheckpointWitnessing port: the ledger asks it for cosignatures and tells it of new checkpoints. */
 export class WitnessSubmitter implements CheckpointWitnessing {
   readonly #db: Db;
-  readonly #ledger: LedgerModule;
+  readonly #logs: LogReader;
   readonly #witnesses: readonly WitnessConfig[];
   readonly #opts: Required<Omit<SubmitterOptions, 'onError'>> & Pick<SubmitterOptions, 'onError'>;
   #timer: NodeJS.Timeout | undefined;
@@ -39,9 +39,9 @@ export class WitnessSubmitter implements CheckpointWitnessing {
   #started = false;
   #stopped = false;
 
-  constructor(db: Db, ledger: LedgerModule, witnesses: readonly WitnessConfig[], opts: SubmitterOptions) {
+  constructor(db: Db, logs: LogReader, witnesses: readonly WitnessConfig[], opts: SubmitterOptions) {
     this.#db = db;
-    this.#ledger = ledger;
+    this.#logs = logs;
     this.#witnesses = witnesses;
     this.#opts = { pollMs: 1_000, ...opts };
   }
@@ -142,7 +142,7 @@ export class WitnessSubmitter implements CheckpointWitnessing {
 
   /** Brings every witness to the log's latest checkpoint; true when all of them cosigned it. */
   async submitLatest(tenantId: string): Promise<boolean> {
-    const cp = await this.#ledger.latest(tenantId);
+    const cp = await this.#logs.latest(tenantId);
     if (cp === null) return true;
     const results = await Promise.all(this.#witnesses.map((w) => this.#catchUp(tenantId, w, cp)));
     return results.every(Boolean);
@@ -176,7 +176,7 @@ export class WitnessSubmitter implements CheckpointWitnessing {
         await this.#recordState(tenantId, id, old, `witness holds size ${old}, larger than the checkpoint ${cp.size} we submit`);
         return false;
       }
-      const proof = await this.#ledger.consistencyProof(tenantId, old, cp.size);
+      const proof = await this.#logs.consistencyProof(tenantId, old, cp.size);
       let res: Response;
       let body: string;
       try {
