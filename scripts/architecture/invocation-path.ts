@@ -13,8 +13,10 @@
 // its work), and the call that queued it is a path step of its own.
 //
 // --root DIR measures another checkout (e.g. `git worktree add /tmp/old <commit>` with this node_modules
-// linked in), so that before and after are measured by the same script.
+// linked in), so that before and after are measured by the same script. Checkouts from before the test kits
+// moved to testing/ (9554b8b) keep theirs as <module>/*-test-kit.ts: found there, and left out the same way.
 
+import { existsSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { register } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -46,6 +48,9 @@ function srcFrames(stack: string): Frame[] {
   }
   return out.reverse();
 }
+
+/** Test kits, wherever a checkout keeps them (testing/, or <module>/*-test-kit.ts before 9554b8b). */
+const isKit = (file: string) => file.startsWith('testing/') || file.includes('/testing/') || file.endsWith('test-kit.ts');
 
 const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : '.');
 
@@ -81,7 +86,8 @@ Error.stackTraceLimit = 200;
 register(pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'trace-hooks.ts')).href, { data: { src } });
 
 const harness = (await import(pathToFileURL(`${src}testing/harness.ts`).href)) as typeof import('../../src/testing/harness.ts');
-const kit = (await import(pathToFileURL(`${src}testing/ingest-kit.ts`).href)) as typeof import('../../src/testing/ingest-kit.ts');
+const kitFile = [`${src}testing/ingest-kit.ts`, `${src}ingest/ingest-test-kit.ts`].find((f) => existsSync(f))!;
+const kit = (await import(pathToFileURL(kitFile).href)) as typeof import('../../src/testing/ingest-kit.ts');
 const t = await harness.startTestService('pglite', { manualJobs: true });
 const session = new Session();
 session.connect();
@@ -104,10 +110,10 @@ try {
   const covered = new Set<string>();
   for (const script of result) {
     const path = script.url.startsWith('file://') ? decodeURIComponent(script.url.slice(7)) : script.url;
-    if (!path.startsWith(src) || path.includes(`${sep}node_modules${sep}`) || path.includes(`${sep}testing${sep}`)) continue;
+    if (!path.startsWith(src) || path.includes(`${sep}node_modules${sep}`) || isKit(path.slice(src.length))) continue;
     if (script.functions.some((f) => f.ranges[0]!.count > 0 && f.functionName !== '')) covered.add(path.slice(src.length));
   }
-  const paths = chains.map((c) => hops(c.filter((f) => !f.file.startsWith('testing/'))));
+  const paths = chains.map((c) => hops(c.filter((f) => !isKit(f.file))));
   const files = new Set(paths.flatMap((p) => p.map((h) => h.file)));
   const byFolder = new Map<string, number>();
   for (const f of files) byFolder.set(folderOf(f), (byFolder.get(folderOf(f)) ?? 0) + 1);
@@ -144,6 +150,7 @@ try {
     folderPairs: new Set([...crossing].map((e) => e.split(' -> ').map(folderOf).join(' -> '))).size,
     deepestChain: { files: deepest.length, folderCrossings: crossings(deepest), hops: deepest.map((h) => `${h.file} (${h.fns.join(' > ')})`) },
     path: path.map((c) => `${c.from} -> ${c.to} (${c.fn})`),
+    calls: [...edges].sort(),
     crossings: [...crossing].sort(),
     coveredNotTraced: [...covered].filter((f) => !files.has(f)).sort(),
   };

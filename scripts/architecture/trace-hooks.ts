@@ -42,7 +42,7 @@ export async function load(
   const loaded = await nextLoad(url, context);
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return loaded;
   const file = fileURLToPath(url);
-  if (!file.startsWith(srcDir) || file.endsWith('.test.ts') || file.includes('/testing/') || loaded.source == null) return loaded;
+  if (!file.startsWith(srcDir) || file.endsWith('.test.ts') || file.endsWith('test-kit.ts') || file.includes('/testing/') || loaded.source == null) return loaded;
   const text = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as ArrayBuffer).toString('utf8');
   return { ...loaded, source: instrument(file, file.slice(srcDir.length), text) };
 }
