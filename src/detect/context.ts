@@ -1,6 +1,8 @@
 // Shared helpers: character classes, bounded context windows.
 
-import { isAsciiAlnum } from "./chars.ts";
+import * as charsModule from "./chars.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { isAsciiAlnum } = charsModule;
 
 export { isAsciiAlnum, isAsciiDigit } from "./chars.ts";
 

@@ -1,15 +1,23 @@
 // Public entry points of the detect module: pure functions, no I/O.
 
-import { detectInjection } from "./injection.ts";
+import * as injectionModule from "./injection.ts";
 import type { InjectionResult } from "./injection.ts";
-import { detectNames } from "./names.ts";
-import { detectNumeric, NUMERIC_RULES } from "./numeric.ts";
-import { detectBareDomain, detectCrypto, detectEmail, detectIban, detectIp, detectMac, detectPatterns, detectUrl, PATTERN_RULES, VALIDATED_STRUCTURED_TYPES } from "./pii.ts";
-import { redact, redactWithOffsets } from "./redact.ts";
-import { detectSecrets } from "./secrets.ts";
+import * as namesModule from "./names.ts";
+import * as numericModule from "./numeric.ts";
+import * as piiModule from "./pii.ts";
+import * as redactModule from "./redact.ts";
+import * as secretsModule from "./secrets.ts";
 import { TextContext } from "./context.ts";
-import { categoryOf } from "./types.ts";
+import * as typesModule from "./types.ts";
 import type { ContentField, Detector, Finding, FindingCategory } from "./types.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { detectInjection } = injectionModule;
+const { detectNames } = namesModule;
+const { detectNumeric, NUMERIC_RULES } = numericModule;
+const { detectBareDomain, detectCrypto, detectEmail, detectIban, detectIp, detectMac, detectPatterns, detectUrl, PATTERN_RULES, VALIDATED_STRUCTURED_TYPES } = piiModule;
+const { redact, redactWithOffsets } = redactModule;
+const { detectSecrets } = secretsModule;
+const { categoryOf } = typesModule;
 
 export type { ContentField, Detector, Finding, FindingCategory, InjectionResult };
 export { detectInjection, redact, redactWithOffsets };

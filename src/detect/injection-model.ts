@@ -13,8 +13,11 @@
 // blocks: a text's short tail says too little). An instruction hidden in a long benign document is thus not diluted by the document.
 
 import { readFileSync } from "node:fs";
-import { codeUnitReader } from "./code-units.ts";
-import { conceptOf, STEM } from "./injection-concepts.ts";
+import * as codeUnits from "./code-units.ts";
+import * as injectionConcepts from "./injection-concepts.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { codeUnitReader } = codeUnits;
+const { conceptOf, STEM } = injectionConcepts;
 
 const reader = codeUnitReader();
 

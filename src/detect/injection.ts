@@ -3,11 +3,15 @@
 // in several languages, plus de-obfuscation: Unicode tag characters, zero-width characters and bounded
 // base64 / hex payloads are decoded and rescanned. Every pattern is bounded; decoding is capped.
 
-import { INJECTION_TYPE } from "./types.ts";
+import * as types from "./types.ts";
 import type { ContentField, Finding } from "./types.ts";
-import { codeUnitReader } from "./code-units.ts";
-import { loadModel, modelVerdict } from "./injection-model.ts";
+import * as codeUnitsModule from "./code-units.ts";
+import * as injectionModel from "./injection-model.ts";
 import type { InjectionModel } from "./injection-model.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { INJECTION_TYPE } = types;
+const { codeUnitReader } = codeUnitsModule;
+const { loadModel, modelVerdict } = injectionModel;
 
 export interface InjectionResult {
   detected: boolean;

@@ -1,8 +1,11 @@
 // The street-address and place rules (regexes over bounded windows), the street-type and cue lists they share
 // with the candidate scan, and the address block's continuation lines.
 
-import { isAsciiDigit, isAsciiLetter, isJsSpace as isSpace, LF } from "./chars.ts";
-import { sticky } from "./names-sticky.ts";
+import * as chars from "./chars.ts";
+import * as namesSticky from "./names-sticky.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { isAsciiDigit, isAsciiLetter, isJsSpace: isSpace, LF } = chars;
+const { sticky } = namesSticky;
 
 const STREET_SUFFIX =
   "street|st\\.?|road|rd\\.?|avenue|ave\\.?|drive|dr\\.?|lane|ln\\.?|court|ct\\.?|boulevard|blvd\\.?|way|place|pl\\.?|terrace|crescent|close|highway|hwy|parkway|pkwy|square|sq\\.?|trail|circle|row|walk|mews|grove|gardens|hill|view|path|loop|alley|plaza";

@@ -1,13 +1,19 @@
 // The candidate scan at spaces, commas and key separators: number-led streets, place cues, postcodes, keys,
 // the street before a postcode, and the address cues inside a word.
 
-import { APOSTROPHE, asciiSet, isAsciiDigit, isAsciiLetter, isAsciiUpper, isJsSpace as isSpace, LF, QUOTE } from "./chars.ts";
+import * as chars from "./chars.ts";
 const COLON = 58;
-import { isAsciiLetterAt, isDigitAt } from "./names-address-rules.ts";
+import * as namesAddressRules from "./names-address-rules.ts";
 import type { Candidates } from "./names-candidates.ts";
-import { ASCII_CLASS, C_LOWER, C_UPPER } from "./names-char-classes.ts";
-import { ADDRESS_CUE_LETTERS, ADDRESS_CUES, ADDRESS_CUES_BY_LW, E_CUE_KEY, E_LOCATION_KEY, E_PLACE, E_STRONG_PLACE, E_SUFFIX, endingAt, foldedHas, keyAt, pairKey, WORD_ENDS } from "./names-literals.ts";
-import { pushAscending } from "./names-sticky.ts";
+import * as namesCharClasses from "./names-char-classes.ts";
+import * as namesLiterals from "./names-literals.ts";
+import * as namesSticky from "./names-sticky.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { APOSTROPHE, asciiSet, isAsciiDigit, isAsciiLetter, isAsciiUpper, isJsSpace: isSpace, LF, QUOTE } = chars;
+const { isAsciiLetterAt, isDigitAt } = namesAddressRules;
+const { ASCII_CLASS, C_LOWER, C_UPPER } = namesCharClasses;
+const { ADDRESS_CUE_LETTERS, ADDRESS_CUES, ADDRESS_CUES_BY_LW, E_CUE_KEY, E_LOCATION_KEY, E_PLACE, E_STRONG_PLACE, E_SUFFIX, endingAt, foldedHas, keyAt, pairKey, WORD_ENDS } = namesLiterals;
+const { pushAscending } = namesSticky;
 
 const STREET_WORD_PUNCT = asciiSet("'-.");
 

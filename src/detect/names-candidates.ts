@@ -9,15 +9,25 @@
 // lists are looked up by the two code units at a word's start or end (a flag table first, so that most
 // positions cost one table read), then compared code unit by code unit.
 
-import { APOSTROPHE, DOT, HYPHEN, isAsciiDigit, isAsciiLower, isAsciiUpper, isJsSpace as isSpace, SPACE } from "./chars.ts";
-import { codeUnitReader } from "./code-units.ts";
-import { addressCuesIn, atComma, atKeyAnchor, atSpace } from "./names-anchors.ts";
-import { capSeqMayFollow, capSeqMayStart, capSeqNext } from "./names-cap-seq.ts";
-import { ASCII_CLASS, bmpTable, C_COMMA, C_DIGIT, C_KEY, C_SPACE, C_UPPER, isLetterUnit, U_ASTRAL_LU, U_LU } from "./names-char-classes.ts";
-import { countryAt, countryEnd } from "./names-countries.ts";
-import { loadDicts, wordHashSlot } from "./names-lexicon.ts";
-import { ADDRESS_LETTERS, ANY_FOURTH, foldedHas, keyAt, pairKey, start3, W_CUE, W_HONORIFIC, WORD_ENDS, WORD_START4, WORD_STARTS } from "./names-literals.ts";
-import { ascendingInPlace } from "./names-sticky.ts";
+import * as chars from "./chars.ts";
+import * as codeUnitsModule from "./code-units.ts";
+import * as namesAnchors from "./names-anchors.ts";
+import * as namesCapSeq from "./names-cap-seq.ts";
+import * as namesCharClasses from "./names-char-classes.ts";
+import * as namesCountries from "./names-countries.ts";
+import * as namesLexicon from "./names-lexicon.ts";
+import * as namesLiterals from "./names-literals.ts";
+import * as namesSticky from "./names-sticky.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { APOSTROPHE, DOT, HYPHEN, isAsciiDigit, isAsciiLower, isAsciiUpper, isJsSpace: isSpace, SPACE } = chars;
+const { codeUnitReader } = codeUnitsModule;
+const { addressCuesIn, atComma, atKeyAnchor, atSpace } = namesAnchors;
+const { capSeqMayFollow, capSeqMayStart, capSeqNext } = namesCapSeq;
+const { ASCII_CLASS, bmpTable, C_COMMA, C_DIGIT, C_KEY, C_SPACE, C_UPPER, isLetterUnit, U_ASTRAL_LU, U_LU } = namesCharClasses;
+const { countryAt, countryEnd } = namesCountries;
+const { loadDicts, wordHashSlot } = namesLexicon;
+const { ADDRESS_LETTERS, ANY_FOURTH, foldedHas, keyAt, pairKey, start3, W_CUE, W_HONORIFIC, WORD_ENDS, WORD_START4, WORD_STARTS } = namesLiterals;
+const { ascendingInPlace } = namesSticky;
 
 /**
  * A lower-cased copy of the text, index for index, for case-insensitive literal prefilters: "İ"

@@ -1,6 +1,9 @@
 // Where CAP_SEQ_RE (capitalised First [Middle] Last sequences) can start, by char codes.
 
-import { APOSTROPHE, asciiSet, type AsciiSet, code, HYPHEN, isAsciiLower, isAsciiUpper, isJsSpace as isSpace } from "./chars.ts";
+import type { AsciiSet } from "./chars.ts";
+import * as chars from "./chars.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { APOSTROPHE, asciiSet, code, HYPHEN, isAsciiLower, isAsciiUpper, isJsSpace: isSpace } = chars;
 
 /**
  * Can CAP_SEQ_RE match at i (an upper-case letter, or the lead surrogate of one)? Not after [A-Za-z0-9_@.]; then

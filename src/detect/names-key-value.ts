@@ -1,9 +1,13 @@
 // KEY_VALUE_RE (`"city": "Lyon"`, `street=…`) reproduced by char codes: the regex retried its lazy value at
 // each of up to 80 characters.
 
-import { APOSTROPHE, CLOSE_BRACE, COMMA, isJsSpace as isSpace, LF, QUOTE } from "./chars.ts";
-import { KEY_VALUE_AT, WHOLE_WORD_KEYS } from "./names-address-rules.ts";
-import { execAt } from "./names-sticky.ts";
+import * as chars from "./chars.ts";
+import * as namesAddressRules from "./names-address-rules.ts";
+import * as namesSticky from "./names-sticky.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { APOSTROPHE, CLOSE_BRACE, COMMA, isJsSpace: isSpace, LF, QUOTE } = chars;
+const { KEY_VALUE_AT, WHOLE_WORD_KEYS } = namesAddressRules;
+const { execAt } = namesSticky;
 
 /** KEY_VALUE_RE up to its `:` or `=` (a single way to match: see keyValuesAt). */
 const KEY_PREFIX_AT = /["']?(street|address|address_?line_?1|address_?1|addr|line_?1|city|country|town|state|region|location|geo|wohnort|geburtsort|standort|stadt|ort|ville|pays|lieu|localit[ée]|ciudad|localidad|pa[ií]s|lugar|cidade|localidade|paese|localit[àa]|comune|luogo|woonplaats|plaats|stad|land|hometown|birthplace)["']?\s*[:=]/iuy;

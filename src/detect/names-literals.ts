@@ -1,10 +1,15 @@
 // Literal lists (cue words, honorifics, street types, place cues, keys, address cues) keyed by two code units,
 // for the candidate scan's prefilter.
 
-import { APOSTROPHE, isAsciiUpper, QUOTE } from "./chars.ts";
-import { LOCATION_KEYS, NUM_SUFFIXES, PLACE_CUES, STRONG_PLACE_CUES } from "./names-address-rules.ts";
-import { CUE_KEYS, HONORIFIC_WORDS } from "./names-person-rules.ts";
-import { pushAscending } from "./names-sticky.ts";
+import * as chars from "./chars.ts";
+import * as namesAddressRules from "./names-address-rules.ts";
+import * as namesPersonRules from "./names-person-rules.ts";
+import * as namesSticky from "./names-sticky.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { APOSTROPHE, isAsciiUpper, QUOTE } = chars;
+const { LOCATION_KEYS, NUM_SUFFIXES, PLACE_CUES, STRONG_PLACE_CUES } = namesAddressRules;
+const { CUE_KEYS, HONORIFIC_WORDS } = namesPersonRules;
+const { pushAscending } = namesSticky;
 
 /** A code unit of the folded text as a 7-bit key (code units that differ may share a key: lists are only a prefilter). */
 function keyUnit(c: number): number {

@@ -1,18 +1,30 @@
 // LOCATION and STREET_ADDRESS: each address and place rule at its candidate starts (names-candidates.ts),
 // streets extended over the address block's lines, country names anywhere, streets after " at " and commas.
 
-import { isAsciiDigit, isAsciiUpper, isJsSpace } from "./chars.ts";
-import { ADDRESS_CUE_AT, AT_STREET_AT, CONT_STREET_AT, COUNTRY_RE, EN_STREET_AT, extendBlock, MIL_AT, NUM_LED_AT, NUM_PREFIX_STREET_AT, PLACE_CUE_AT, postcodeTownBefore, STREET_ANCHORS, STREET_BEFORE_ZIP_AT, STREET_WORDS, STRONG_PLACE_AT, SUFFIX_NUM_AT, TIME_WORD, ZIP_CITY_AT } from "./names-address-rules.ts";
-import { scanCandidates } from "./names-candidates.ts";
-import { keyValuesAt } from "./names-key-value.ts";
-import { postcodeTownAfter, streetsByGrammar } from "./names-street-grammar.ts";
-import { markupPlaces, tableColumns } from "./names-table-columns.ts";
-import { townBeforeCountry, hasPlaceWord, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun } from "./names-place-cues.ts";
-import { COMMON_WORDS, loadDicts, norm } from "./names-lexicon.ts";
-import { dedupe } from "./names-spans.ts";
-import { execAt } from "./names-sticky.ts";
-import { hasLowerCase, isSpaceCommaOrDot, startsUpper } from "./names-word-shape.ts";
+import * as chars from "./chars.ts";
+import * as namesAddressRules from "./names-address-rules.ts";
+import * as namesCandidates from "./names-candidates.ts";
+import * as namesKeyValue from "./names-key-value.ts";
+import * as namesStreetGrammar from "./names-street-grammar.ts";
+import * as namesTableColumns from "./names-table-columns.ts";
+import * as namesPlaceCues from "./names-place-cues.ts";
+import * as namesLexicon from "./names-lexicon.ts";
+import * as namesSpans from "./names-spans.ts";
+import * as namesSticky from "./names-sticky.ts";
+import * as namesWordShape from "./names-word-shape.ts";
 import type { Finding } from "./types.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { isAsciiDigit, isAsciiUpper, isJsSpace } = chars;
+const { ADDRESS_CUE_AT, AT_STREET_AT, CONT_STREET_AT, COUNTRY_RE, EN_STREET_AT, extendBlock, MIL_AT, NUM_LED_AT, NUM_PREFIX_STREET_AT, PLACE_CUE_AT, postcodeTownBefore, STREET_ANCHORS, STREET_BEFORE_ZIP_AT, STREET_WORDS, STRONG_PLACE_AT, SUFFIX_NUM_AT, TIME_WORD, ZIP_CITY_AT } = namesAddressRules;
+const { scanCandidates } = namesCandidates;
+const { keyValuesAt } = namesKeyValue;
+const { postcodeTownAfter, streetsByGrammar } = namesStreetGrammar;
+const { markupPlaces, tableColumns } = namesTableColumns;
+const { townBeforeCountry, hasPlaceWord, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun } = namesPlaceCues;
+const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
+const { dedupe } = namesSpans;
+const { execAt } = namesSticky;
+const { hasLowerCase, isSpaceCommaOrDot, startsUpper } = namesWordShape;
 
 const STREET_ANCHORS_COMMA_LAST = [...STREET_ANCHORS].sort((a, b) => Number(a[1]) - Number(b[1]));
 

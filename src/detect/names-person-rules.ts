@@ -1,10 +1,16 @@
 // The person rules: cue words, honorifics and keys before a name, the name tokens after them, a name alone on
 // a block's first line, and capitalised sequences.
 
-import { asciiSet, DOT, SPACE } from "./chars.ts";
-import { COMMON_WORDS, type Dicts, norm, PARTICLES } from "./names-lexicon.ts";
-import { sticky } from "./names-sticky.ts";
-import { startsLower, startsUpper } from "./names-word-shape.ts";
+import * as chars from "./chars.ts";
+import type { Dicts } from "./names-lexicon.ts";
+import * as namesLexicon from "./names-lexicon.ts";
+import * as namesSticky from "./names-sticky.ts";
+import * as namesWordShape from "./names-word-shape.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { asciiSet, DOT, SPACE } = chars;
+const { COMMON_WORDS, norm, PARTICLES } = namesLexicon;
+const { sticky } = namesSticky;
+const { startsLower, startsUpper } = namesWordShape;
 
 // honorifics, longest first (so that "mrs" is not read as "mr" + "s"), followed by "." or a space
 export const HONORIFIC_WORDS = "mrs|mr|ms|miss|mx|dr|prof|sir|madam|herr|frau|srta|sra|sr|mme|mlle|m";

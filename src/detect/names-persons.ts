@@ -1,14 +1,22 @@
 // PERSON: names after cues, names alone on a block's first line, capitalised First [Middle] Last sequences
 // of dictionary names. Each rule runs at its candidate starts (names-candidates.ts).
 
-import { scanCandidates } from "./names-candidates.ts";
-import { COMMON_WORDS, loadDicts, norm, PARTICLES } from "./names-lexicon.ts";
-import { signOffNextLines } from "./names-sign-offs.ts";
-import { blockFirstLines, CAP_SEQ_AT, CUE_SCAN_AT, HONORIFIC_AFTER_RE, isNameLike, isNameToken, lineEnd, mayStartHonorific, readNameTokens, STRONG_CUE } from "./names-person-rules.ts";
-import { occupied } from "./names-spans.ts";
-import { execAt } from "./names-sticky.ts";
-import { allUpper, startsUpper } from "./names-word-shape.ts";
+import * as namesCandidates from "./names-candidates.ts";
+import * as namesLexicon from "./names-lexicon.ts";
+import * as namesSignOffs from "./names-sign-offs.ts";
+import * as namesPersonRules from "./names-person-rules.ts";
+import * as namesSpans from "./names-spans.ts";
+import * as namesSticky from "./names-sticky.ts";
+import * as namesWordShape from "./names-word-shape.ts";
 import type { Finding } from "./types.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { scanCandidates } = namesCandidates;
+const { COMMON_WORDS, loadDicts, norm, PARTICLES } = namesLexicon;
+const { signOffNextLines } = namesSignOffs;
+const { blockFirstLines, CAP_SEQ_AT, CUE_SCAN_AT, HONORIFIC_AFTER_RE, isNameLike, isNameToken, lineEnd, mayStartHonorific, readNameTokens, STRONG_CUE } = namesPersonRules;
+const { occupied } = namesSpans;
+const { execAt } = namesSticky;
+const { allUpper, startsUpper } = namesWordShape;
 
 export function detectPersons(text: string, cands = scanCandidates(text)): Finding[] {
   const d = loadDicts();

@@ -5,9 +5,13 @@
 // what follows those prepositions as often: months and weekdays, languages, people's first names,
 // acronyms, frequent words, and name particles ("Jan de Vries", "Ludwig van Beethoven").
 
-import { OPEN_PLACE_CUES, TIME_WORD } from "./names-address-rules.ts";
-import { letterAt, upperAt } from "./names-char-classes.ts";
-import { COMMON_WORDS, loadDicts, norm, PARTICLES } from "./names-lexicon.ts";
+import * as namesAddressRules from "./names-address-rules.ts";
+import * as namesCharClasses from "./names-char-classes.ts";
+import * as namesLexicon from "./names-lexicon.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { OPEN_PLACE_CUES, TIME_WORD } = namesAddressRules;
+const { letterAt, upperAt } = namesCharClasses;
+const { COMMON_WORDS, loadDicts, norm, PARTICLES } = namesLexicon;
 
 /** "visiting Olmos", "Weather for Olmos": read like the place prepositions (a first name after them stays a person). */
 const VISIT_CUES = new Set(["visit", "visited", "visiting", "weather for", "forecast for", "hotels for", "flights for", "directions for"]);

@@ -3,7 +3,9 @@
 // candidate scan marked (a line ending in a letter): the last word of the line (at most 20 letters back) is
 // looked up in a set.
 
-import { letterAt } from "./names-char-classes.ts";
+import * as namesCharClasses from "./names-char-classes.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { letterAt } = namesCharClasses;
 
 /** Last words of sign-offs in the development set's languages. */
 const SIGN_OFF_LAST_WORDS = new Set(["regards", "sincerely", "cheers", "thanks", "best", "grüßen", "grüssen", "gruß", "cordialement", "salutations", "saludos", "atentamente", "atenciosamente", "abraços", "saluti", "groet", "groeten"]);

@@ -10,9 +10,13 @@
 // date, a decimal, a phone number or an id) and "s/n"; at each one at most 6 words are read on either side
 // (each at most 32 code units) and one line after it. So O(n · window).
 
-import { isAsciiDigit } from "./chars.ts";
-import { COMMON_WORDS, norm } from "./names-lexicon.ts";
-import { TIME_WORD } from "./names-address-rules.ts";
+import * as chars from "./chars.ts";
+import * as namesLexicon from "./names-lexicon.ts";
+import * as namesAddressRules from "./names-address-rules.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { isAsciiDigit } = chars;
+const { COMMON_WORDS, norm } = namesLexicon;
+const { TIME_WORD } = namesAddressRules;
 
 /** Street types that come before the street's name (or after the number): "Rue …", "Calle …", "ул. …", "6 Impasse …". */
 const TYPE_FIRST = new Set(

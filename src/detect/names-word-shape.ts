@@ -1,6 +1,8 @@
 // The case and shape of a word or code unit, as the name rules' Unicode classes read it; ASCII looked at by code.
 
-import { COMMA, DOT, isAsciiLower, isAsciiUpper, isJsSpace as isSpace } from "./chars.ts";
+import * as chars from "./chars.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { COMMA, DOT, isAsciiLower, isAsciiUpper, isJsSpace: isSpace } = chars;
 
 /** Is the first character of the token a lower-case letter (one that has an upper case)? */
 export function startsLower(t: string): boolean {

@@ -6,11 +6,16 @@
 // This file puts the detectors together; the rules live in names-*.ts (see README.md).
 
 import type { TextContext } from "./context.ts";
-import { scanCandidates } from "./names-candidates.ts";
-import { detectLocations } from "./names-locations.ts";
-import { detectPersons } from "./names-persons.ts";
-import { occupied } from "./names-spans.ts";
+import * as namesCandidates from "./names-candidates.ts";
+import * as namesLocations from "./names-locations.ts";
+import * as namesPersons from "./names-persons.ts";
+import * as namesSpans from "./names-spans.ts";
 import type { Finding } from "./types.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { scanCandidates } = namesCandidates;
+const { detectLocations } = namesLocations;
+const { detectPersons } = namesPersons;
+const { occupied } = namesSpans;
 
 const TITLE_ONLY = /^(?:mr|mrs|ms|miss|mx|dr|prof|sir|sr|sra|srta|mevr|dhr|herr|frau|mme|mlle|sig|dott|ing|hr|fr)\.?$/i;
 

@@ -1,8 +1,10 @@
 // The numeric rules' validators: check digits and structure of each national number (the check-digit
 // algorithms themselves are in checksums.ts), and the shape helpers the rule table uses.
 
-import { iso7064Mod11_10, luhn, validDate, verhoeff, weightedSum } from "./checksums.ts";
+import * as checksumsModule from "./checksums.ts";
 import type { Candidate } from "./numeric-rule.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { iso7064Mod11_10, luhn, validDate, verhoeff, weightedSum } = checksumsModule;
 
 export function uniformSeps(c: Candidate, allowed: string): boolean {
   if (c.seps.length === 0) return true;

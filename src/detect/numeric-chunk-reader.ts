@@ -3,10 +3,14 @@
 // ends, its digits, whether it is a piece of a longer run). A Candidate (strings) is only built for windows
 // that a rule or the phone check can still accept.
 
-import { CLOSE_PAREN, DIGIT_0, OPEN_PAREN, PLUS } from "./chars.ts";
-import { isAsciiDigit } from "./context.ts";
-import { asciiDashes, continuesRun, isWord, sepCodeOf, SPACE } from "./numeric-chunks.ts";
+import * as charsModule from "./chars.ts";
+import * as context from "./context.ts";
+import * as numericChunks from "./numeric-chunks.ts";
 import type { Candidate } from "./numeric-rule.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { CLOSE_PAREN, DIGIT_0, OPEN_PAREN, PLUS } = charsModule;
+const { isAsciiDigit } = context;
+const { asciiDashes, continuesRun, isWord, sepCodeOf, SPACE } = numericChunks;
 
 /** The group arrays, reused by the next call (typed arrays this size live outside the heap: costly per call). */
 const groupArrays = { gs: new Int32Array(32), ge: new Int32Array(32), sep: new Int32Array(32) };

@@ -1,8 +1,10 @@
 // Numeric chunks: the separator codes between digit groups, which code units glue a number to a word, and
 // the regex that finds the chunks worth reading.
 
-import { isWordChar } from "./context.ts";
+import * as context from "./context.ts";
 import type { RuleTable } from "./numeric-rule-table.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { isWordChar } = context;
 
 /** Separator characters between digit groups, coded 1..7 (0: not a separator). */
 export const SEP_CODE = new Uint8Array(0xa1);

@@ -1,8 +1,12 @@
 // Context keywords of the numeric rules, looked up in a short window before (or after) a value: keyword lists
 // indexed by their first chars, an ASCII window read in place with case folded.
 
-import { CR, isAsciiLower, LF, lowerAscii } from "./chars.ts";
-import { isAsciiDigit, type KeywordList } from "./context.ts";
+import * as charsModule from "./chars.ts";
+import type { KeywordList } from "./context.ts";
+import * as context from "./context.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { CR, isAsciiLower, LF, lowerAscii } = charsModule;
+const { isAsciiDigit } = context;
 
 /** A keyword with the bit of the list it belongs to. */
 interface Keyword {

@@ -2,9 +2,13 @@
 // per-text call budget).
 
 import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js/max";
-import { DIGIT_0, DIGIT_1, DIGIT_2, DIGIT_9 } from "./chars.ts";
-import { keywordList } from "./context.ts";
-import { matcherFor } from "./numeric-cues.ts";
+import * as charsModule from "./chars.ts";
+import * as contextModule from "./context.ts";
+import * as numericCues from "./numeric-cues.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { DIGIT_0, DIGIT_1, DIGIT_2, DIGIT_9 } = charsModule;
+const { keywordList } = contextModule;
+const { matcherFor } = numericCues;
 
 const PHONE_CONTEXT: string[] = [
   "phone",

@@ -3,13 +3,19 @@
 // regions, memo, per-text call budget).
 
 import type { CountryCode } from "libphonenumber-js/max";
-import { DIGIT_0, DIGIT_1, OPEN_PAREN } from "./chars.ts";
-import { clamp01, isStandalone } from "./context.ts";
+import * as chars from "./chars.ts";
+import * as contextModule from "./context.ts";
 import type { NumericChunk } from "./numeric-chunk-reader.ts";
-import { DASH, DOT, isDateSep, isWord, SPACE } from "./numeric-chunks.ts";
-import { countryRegionsBefore } from "./numeric-phone-regions.ts";
-import { dateLengths, internationalForm, NANP, NO_TRUNK, PHONE_CALL_BASE, PHONE_EXT, phoneValidity, startsLikeYear, TRUNK_ZERO, TRUNK_ZERO_MORE } from "./numeric-phone-rules.ts";
+import * as numericChunks from "./numeric-chunks.ts";
+import * as numericPhoneRegions from "./numeric-phone-regions.ts";
+import * as numericPhoneRules from "./numeric-phone-rules.ts";
 import type { Finding } from "./types.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { DIGIT_0, DIGIT_1, OPEN_PAREN } = chars;
+const { clamp01, isStandalone } = contextModule;
+const { DASH, DOT, isDateSep, isWord, SPACE } = numericChunks;
+const { countryRegionsBefore } = numericPhoneRegions;
+const { dateLengths, internationalForm, NANP, NO_TRUNK, PHONE_CALL_BASE, PHONE_EXT, phoneValidity, startsLikeYear, TRUNK_ZERO, TRUNK_ZERO_MORE } = numericPhoneRules;
 
 /** What the phone check needs of the scan: the current chunk, the phone cues before a value, where findings go. */
 export interface PhoneScan {

@@ -1,10 +1,14 @@
 // The numeric rules: for each type, the digit counts and group shapes it accepts, its check and its context
 // words. Read once into a table by digit and group count (numeric-chunks.ts ruleTable).
 
-import { luhn } from "./checksums.ts";
-import { keywordList } from "./context.ts";
-import { aadhaarOk, abaOk, abnOk, acnOk, allSame, cardPrefixOk, cpfOk, deTaxIdOk, groupsAre, itinOk, itVatOk, krBrnOk, krRrnOk, lanrOk, medicareOk, nhsOk, npiOk, peselOk, seOrgOk, sePnrOk, sinOk, ssnParts, tfnOk, thTninOk, trIdOk, uniformSeps, zaIdOk } from "./numeric-checks.ts";
+import * as checksums from "./checksums.ts";
+import * as contextModule from "./context.ts";
+import * as numericChecks from "./numeric-checks.ts";
 import type { Rule } from "./numeric-rule.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { luhn } = checksums;
+const { keywordList } = contextModule;
+const { aadhaarOk, abaOk, abnOk, acnOk, allSame, cardPrefixOk, cpfOk, deTaxIdOk, groupsAre, itinOk, itVatOk, krBrnOk, krRrnOk, lanrOk, medicareOk, nhsOk, npiOk, peselOk, seOrgOk, sePnrOk, sinOk, ssnParts, tfnOk, thTninOk, trIdOk, uniformSeps, zaIdOk } = numericChecks;
 
 /** `fits` of a rule that takes a single group or one of these numbers of groups. */
 function groupCounts(...counts: number[]): (digits: number, groups: number) => boolean {

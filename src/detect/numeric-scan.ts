@@ -2,16 +2,27 @@
 // (numeric-chunk-reader.ts), asks the phone check (numeric-phone.ts) and tries the rules over every bounded
 // window of its groups, with the context keywords of each value (numeric-cues.ts).
 
-import { clamp01, isStandalone, type KeywordList, type TextContext } from "./context.ts";
+import type { KeywordList, TextContext } from "./context.ts";
+import * as contextModule from "./context.ts";
 import { NumericChunk } from "./numeric-chunk-reader.ts";
-import { codeUnitReader } from "./code-units.ts";
-import { chunkStartRe, isWord, SINGLE_CHAR_SEP } from "./numeric-chunks.ts";
-import { asciiCues, CONTEXT_BEFORE, cueAfter, cuesIn, type Matcher, matcherOf } from "./numeric-cues.ts";
-import { PhoneFinder, type PhoneScan } from "./numeric-phone.ts";
-import { OTHER_NUMBER, PHONE_CUES } from "./numeric-phone-rules.ts";
+import * as codeUnitsModule from "./code-units.ts";
+import * as numericChunks from "./numeric-chunks.ts";
+import type { Matcher } from "./numeric-cues.ts";
+import * as numericCues from "./numeric-cues.ts";
+import { PhoneFinder } from "./numeric-phone.ts";
+import type { PhoneScan } from "./numeric-phone.ts";
+import * as numericPhoneRules from "./numeric-phone-rules.ts";
 import type { RuleTable } from "./numeric-rule-table.ts";
-import { type Candidate, MAX_DIGITS, MAX_GROUP_LEN, MAX_GROUPS, type Rule } from "./numeric-rule.ts";
+import type { Candidate, Rule } from "./numeric-rule.ts";
+import * as numericRule from "./numeric-rule.ts";
 import type { Finding } from "./types.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { clamp01, isStandalone } = contextModule;
+const { codeUnitReader } = codeUnitsModule;
+const { chunkStartRe, isWord, SINGLE_CHAR_SEP } = numericChunks;
+const { asciiCues, CONTEXT_BEFORE, cueAfter, cuesIn, matcherOf } = numericCues;
+const { OTHER_NUMBER, PHONE_CUES } = numericPhoneRules;
+const { MAX_DIGITS, MAX_GROUP_LEN, MAX_GROUPS } = numericRule;
 
 /** The text's code units (valid until this module's next call). */
 const codeUnits = codeUnitReader();

@@ -7,13 +7,19 @@
 // This file puts the detector together: numeric-scan.ts (the scan), numeric-chunks.ts and
 // numeric-chunk-reader.ts (chunks), numeric-rules.ts and numeric-rule-table.ts (the rules), numeric-phone*.ts (phone numbers), numeric-cues.ts (context keywords).
 
-import { type TextContext, textContext } from "./context.ts";
-import { bestPerType } from "./numeric-best.ts";
+import type { TextContext } from "./context.ts";
+import * as contextModule from "./context.ts";
+import * as numericBest from "./numeric-best.ts";
 import type { Rule } from "./numeric-rule.ts";
-import { ruleTable } from "./numeric-rule-table.ts";
-import { NUMERIC_RULES } from "./numeric-rules.ts";
+import * as numericRuleTable from "./numeric-rule-table.ts";
+import * as numericRules from "./numeric-rules.ts";
 import { NumericScan } from "./numeric-scan.ts";
 import type { Finding } from "./types.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { textContext } = contextModule;
+const { bestPerType } = numericBest;
+const { ruleTable } = numericRuleTable;
+const { NUMERIC_RULES } = numericRules;
 
 const DEFAULT_TABLE = ruleTable(NUMERIC_RULES);
 

@@ -6,13 +6,18 @@
 
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
-import { base58Decode, bech32Verify, mod97Step } from "./checksums.ts";
-import { clamp01, hasContext, isStandalone, keywordList, textContext } from "./context.ts";
-import { asciiSet, COLON, DOT, HYPHEN, isAsciiAlnum, isAsciiDigit, isAsciiLetter, isAsciiUpper, isHexDigit, PERCENT, SPACE, UNDERSCORE } from "./chars.ts";
+import * as checksumsModule from "./checksums.ts";
+import * as contextModule from "./context.ts";
+import * as charsModule from "./chars.ts";
 import type { KeywordList, TextContext } from "./context.ts";
-import { scanTokenRules } from "./token-scan.ts";
+import * as tokenScan from "./token-scan.ts";
 import type { TokenRule } from "./token-scan.ts";
 import type { Finding } from "./types.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { base58Decode, bech32Verify, mod97Step } = checksumsModule;
+const { clamp01, hasContext, isStandalone, keywordList, textContext } = contextModule;
+const { asciiSet, COLON, DOT, HYPHEN, isAsciiAlnum, isAsciiDigit, isAsciiLetter, isAsciiUpper, isHexDigit, PERCENT, SPACE, UNDERSCORE } = charsModule;
+const { scanTokenRules } = tokenScan;
 
 /**
  * Does a keyword of the list lie within the 48 characters before `start`? From the shared analysis when

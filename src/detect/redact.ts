@@ -1,5 +1,7 @@
-import { categoryOf, isInjectionType } from "./types.ts";
+import * as types from "./types.ts";
 import type { Finding } from "./types.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { categoryOf, isInjectionType } = types;
 
 /**
  * Merges overlapping findings into disjoint spans. The merged span covers the union; its type is the

@@ -6,8 +6,10 @@
 // of a whole-text scan; the private-key and mysql -p regexes run only when their literal is present.
 
 import { checksum } from "../accounts/token-format.ts";
-import { APOSTROPHE, BACKTICK, CLOSE_BRACKET, COLON, DIGIT_0, DIGIT_9, EQUALS, GREATER, HYPHEN, isAsciiAlnum, isAsciiDigit, isAsciiLetter, isAsciiUpper, lowerAscii, QUOTE, SPACE, TAB, UNDERSCORE } from "./chars.ts";
+import * as chars from "./chars.ts";
 import type { Finding } from "./types.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { APOSTROPHE, BACKTICK, CLOSE_BRACKET, COLON, DIGIT_0, DIGIT_9, EQUALS, GREATER, HYPHEN, isAsciiAlnum, isAsciiDigit, isAsciiLetter, isAsciiUpper, lowerAscii, QUOTE, SPACE, TAB, UNDERSCORE } = chars;
 
 // ---------------------------------------------------------------- placeholders
 

@@ -5,7 +5,9 @@
 // rule's regex (sticky) only at starts whose first run has a length and first character the rule
 // allows. The result is exactly what each regex finds when run over the whole text on its own.
 
-import { codeUnitReader } from "./code-units.ts";
+import * as codeUnitsModule from "./code-units.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { codeUnitReader } = codeUnitsModule;
 
 /** Where a rule's match can start, described by its first run of ASCII word characters [A-Za-z0-9_]. */
 export interface TokenShape {
