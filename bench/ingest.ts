@@ -3,7 +3,7 @@
 // against a no-op Fastify route (bench/lib/noop-server.ts, its own process)
 // measured in the same run.
 //
-//   npm run bench -- ingest [--store pglite|postgres] [--runs 3] [--connections 64] [--scale 1] [--only meta]
+//   npm run bench -- ingest [--store pglite|postgres] [--runs 3] [--connections 64] [--seconds 3] [--only meta]
 //                           [--profile DIR]   (the server writes a V8 CPU profile there on exit)
 //                           [--detect-workers N]   (DETECT_WORKERS of the server)
 //
@@ -32,7 +32,11 @@ import { benchArgs, fmt, median, table } from './lib/stats.ts';
 const args = benchArgs(process.argv.slice(2));
 const RUNS = args.int('runs', 3);
 const N = args.int('connections', 64);
-const SCALE = Number(args.get('scale') ?? '1');
+// Each case runs for SECONDS (a fixed number of requests ran a fraction of a second on a faster machine,
+// where warm-up and the last stragglers then weighed on the figures); --scale N runs the old fixed
+// amounts times N instead.
+const SECONDS = Number(args.get('seconds') ?? '3');
+const SCALE = args.get('scale') === undefined ? undefined : Number(args.get('scale'));
 const ONLY = args.get('only');
 const PROFILE = args.get('profile');
 const DETECT_WORKERS = args.get('detect-workers');
@@ -130,14 +134,13 @@ function target(store: string, name: string, m: { perSecond: number; p99: number
   return '';
 }
 
-async function measure(url: string, token: string, c: Case, connections: number, pid?: number): Promise<Measured> {
+async function measure(url: string, token: string, c: Case, connections: number, pid?: number, warmUp = false): Promise<Measured> {
   let k = 0;
-  const amount = Math.max(connections, Math.round(c.amount[connections === 1 ? 0 : 1] * SCALE));
   const cpuBefore = cpuMicros(pid);
   const r = await cannon({
     url,
     connections,
-    amount,
+    ...(SCALE === undefined && !warmUp ? { duration: SECONDS } : { amount: Math.max(connections, Math.round(c.amount[connections === 1 ? 0 : 1] * (SCALE ?? 1))) }),
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     requests: [{ method: 'POST', path: c.path, setupRequest: (req) => ({ ...req, body: c.bodies[k++ % c.bodies.length]! }) }],
   });
@@ -145,7 +148,7 @@ async function measure(url: string, token: string, c: Case, connections: number,
 }
 
 console.log(
-  `# ingest: ${RUNS} runs, 1 and ${N} connections, scale ${SCALE}${DETECT_WORKERS !== undefined ? `, DETECT_WORKERS=${DETECT_WORKERS}` : ''}; ${new Date().toISOString()}; load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  `# ingest: ${RUNS} runs, 1 and ${N} connections, ${SCALE === undefined ? `${SECONDS} s a case` : `scale ${SCALE}`}${DETECT_WORKERS !== undefined ? `, DETECT_WORKERS=${DETECT_WORKERS}` : ''}; ${new Date().toISOString()}; load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );
 const noop = await startNoop();
 const rows: string[][] = [];
@@ -158,7 +161,7 @@ try {
     });
     try {
       // Warm-up: agents registered, JIT, connection pools.
-      for (const c of cases) await measure(c.name === 'noop' ? noop.url : server.url, server.token, { ...c, amount: [20, Math.ceil(c.amount[1] / 10)] }, 16);
+      for (const c of cases) await measure(c.name === 'noop' ? noop.url : server.url, server.token, { ...c, amount: [20, Math.ceil(c.amount[1] / 10)] }, 16, undefined, true);
       const results = new Map<string, Measured[]>();
       for (let run = 1; run <= RUNS; run++) {
         const line: string[] = [];

@@ -13,7 +13,9 @@ export interface CannonRequest {
 export interface CannonOptions {
   url: string;
   connections: number;
-  amount: number;
+  /** Requests to send; or `duration` seconds. */
+  amount?: number;
+  duration?: number;
   method?: string;
   headers?: Record<string, string>;
   body?: string;
