@@ -20,8 +20,6 @@ export interface PersonasDeps {
 }
 
 export interface PersonasModule {
-  /** personas_used in GET /me: the number of personas that exist. */
-  personasUsed(tenantId: string): Promise<number>;
   /** The agent's persona as the verdict sees it, read in the caller's tenant-scoped transaction (facts.ts). */
   personaInTx(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
   routes(app: FastifyInstance): Promise<void>;
@@ -34,7 +32,6 @@ export function personasUsed(db: Db): (tenantId: string) => Promise<number> {
 
 export function createPersonas(deps: PersonasDeps): PersonasModule {
   return {
-    personasUsed: personasUsed(deps.ctx.readDb),
     personaInTx: personaFactsInTx,
     routes: (app) => personaRoutes(app, deps),
   };
