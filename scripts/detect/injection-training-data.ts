@@ -24,6 +24,9 @@ import { devSet } from "../../src/detect/eval/devset.ts";
 import { injectionCases } from "../../src/detect/eval/devset/injection.ts";
 import { rng } from "../../src/detect/eval/devset/build.ts";
 import { REPO } from "./frozen.ts";
+import { extraExamples } from "./injection-training-extra.ts";
+
+export { EXTRA_SOURCE } from "./injection-training-extra.ts";
 
 export interface Example {
   text: string;
@@ -248,6 +251,7 @@ export function collect(): Example[] {
   }
   localisedMessages(push);
   telemetryTexts(push);
+  if (process.env.INJ_EXTRA !== "0") for (const e of extraExamples()) push(e);
   // dev attacks and hard negatives inside real paragraphs; the group stays the template's, so a
   // template's spliced copies are on the same side of the validation split as the template
   const rs = rng(4242);

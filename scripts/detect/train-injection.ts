@@ -23,7 +23,7 @@ import { BLOCK, FEATURE_BITS, forEachFeature, MIN_FEATURES, modelScore, quantise
 import type { InjectionModel } from "../../src/detect/injection-model.ts";
 import { rng } from "../../src/detect/eval/devset/build.ts";
 import { detectInjection } from "../../src/detect/injection.ts";
-import { collect } from "./injection-training-data.ts";
+import { collect, EXTRA_SOURCE } from "./injection-training-data.ts";
 import type { Example } from "./injection-training-data.ts";
 import { REPO } from "./frozen.ts";
 
@@ -55,8 +55,8 @@ interface Settings {
 }
 
 const LR = 0.3;
-/** Loss weight of a hard negative (5-fold cross-validation on the dev templates: 1, 2, 3, 4 gave 80.3, 81.9, 82.3, 82.4 % recall at the limits). */
-const HARD_WEIGHT = 3;
+/** Loss weight of a hard negative (5-fold cross-validation on the dev templates: 1, 2, 3, 4 gave 80.3, 81.9, 82.3, 82.4 % recall at the limits; with the training-only texts, 3 and 5 gave 89.4 and 89.9 %). */
+const HARD_WEIGHT = Number(process.env.INJ_HARD_WEIGHT ?? 5);
 /** The grid the validation part picks from: L2 strengths, and the epochs after which each is scored. */
 const L2S = [1e-5, 3e-5, 1e-4];
 const EPOCHS = [2, 3];
@@ -132,11 +132,15 @@ interface Validation {
   injections: number;
   benign: number;
   hard_negatives: number;
+  dev_templates: { recall: number; false_positive_rate: number; hard_negative_false_positive_rate: number; composed_hard: number; written_hard: number };
+  extra: { recall: number; hard_negative_false_positive_rate: number };
 }
 
 /** Validation false positives allowed: on benign texts, on hard negatives (the targets are 2 %; the rest is margin). */
 const MAX_FPR = 0.01;
-const MAX_HARD_FPR = 0.015;
+const MAX_HARD_FPR = Number(process.env.INJ_MAX_HARD_FPR ?? 0.01);
+/** The training-only hard negatives' own limit (1: none). */
+const EXTRA_FAMILY_FPR = Number(process.env.INJ_EXTRA_FAMILY_FPR ?? 1);
 
 /**
  * The threshold — the lowest probability at which the whole detector (the cue rules, or the model at or
@@ -156,12 +160,29 @@ function validate(examples: readonly Example[], scores: Float64Array, ruled: rea
     const ps = xs.filter((s) => !s.rule).map((s) => s.p).sort((a, b) => b - a);
     return budget < 0 ? 0.95 : (ps[budget] ?? 0.1);
   };
-  // hard negatives per family, so that many easy composed ones cannot hide a hand-written family's false positives
-  const composed = hard.filter((s) => s.e.group.startsWith("generated (composed)"));
-  const written = hard.filter((s) => !s.e.group.startsWith("generated (composed)"));
-  const threshold = Math.min(0.95, Math.max(0.1, lowest(neg, MAX_FPR), lowest(composed, MAX_HARD_FPR), lowest(written, MAX_HARD_FPR)) + 1e-6);
+  // hard negatives per family, so that many easy composed ones cannot hide a hand-written family's false
+  // positives; the training-only generated ones (injection-training-extra.ts) are a family of their own
+  const extra = hard.filter((s) => s.e.source.startsWith(EXTRA_SOURCE));
+  const dev = hard.filter((s) => !s.e.source.startsWith(EXTRA_SOURCE));
+  const composed = dev.filter((s) => s.e.group.startsWith("generated (composed)"));
+  const written = dev.filter((s) => !s.e.group.startsWith("generated (composed)"));
+  const families = [lowest(neg, MAX_FPR), lowest(composed, MAX_HARD_FPR), lowest(written, MAX_HARD_FPR), ...(extra.length > 0 && EXTRA_FAMILY_FPR < 1 ? [lowest(extra, EXTRA_FAMILY_FPR)] : [])];
+  const threshold = Math.min(0.95, Math.max(0.1, ...families) + 1e-6);
+  if (process.env.INJ_DEBUG) console.log(`    family thresholds: benign ${families[0]!.toFixed(3)}, composed ${families[1]!.toFixed(3)}, written ${families[2]!.toFixed(3)}${families[3] !== undefined ? `, extra ${families[3].toFixed(3)}` : ""}`);
   const rate = (xs: typeof neg) => xs.filter((s) => s.rule || s.p >= threshold).length / Math.max(1, xs.length);
-  return { threshold, recall: rate(pos), false_positive_rate: rate(neg), hard_negative_false_positive_rate: rate(hard), injections: pos.length, benign: neg.length, hard_negatives: hard.length };
+  // the same figures on the development set's own texts alone (what the earlier models were judged by)
+  const isDev = (s: (typeof neg)[number]) => s.e.source.startsWith("devset injection");
+  return {
+    threshold,
+    recall: rate(pos),
+    false_positive_rate: rate(neg),
+    hard_negative_false_positive_rate: rate(hard),
+    injections: pos.length,
+    benign: neg.length,
+    hard_negatives: hard.length,
+    dev_templates: { recall: rate(pos.filter(isDev)), false_positive_rate: rate(neg.filter(isDev)), hard_negative_false_positive_rate: rate(hard.filter(isDev)), composed_hard: rate(composed.filter(isDev)), written_hard: rate(written.filter(isDev)) },
+    extra: { recall: rate(pos.filter((s) => s.e.source.startsWith(EXTRA_SOURCE))), hard_negative_false_positive_rate: rate(extra) },
+  };
 }
 
 const pct = (x: number) => (x * 100).toFixed(1) + "%";
@@ -188,19 +209,26 @@ function main(): void {
       });
     }
   }
+  if (process.env.INJ_DEBUG) {
+    // out-of-fold scores of the training-only texts, for reading what the model gets wrong on them
+    const sc = oof.get(process.env.INJ_DEBUG)!;
+    const rows = all.flatMap((e, i) => (e.source.startsWith(EXTRA_SOURCE) || (e.kind === "hard_negative" && process.env.INJ_DEBUG_ALL) ? [`${sc[i]!.toFixed(3)}\t${e.y}\t${ruled[i] ? "R" : "-"}\t${e.source}\t${JSON.stringify(e.text).slice(0, 300)}`] : []));
+    writeFileSync("/tmp/inj-oof.tsv", rows.sort().reverse().join("\n") + "\n");
+  }
   const pick: { best?: { s: Settings; v: Validation } } = {};
   for (const l2 of L2S) {
     for (const epochs of EPOCHS) {
       const v = validate(all, oof.get(`${l2}/${epochs}`)!, ruled);
-      console.log(`  L2 ${l2}, ${epochs} epochs: threshold ${v.threshold.toFixed(3)}, recall ${pct(v.recall)}, FPR ${pct(v.false_positive_rate)}, hard-negative FPR ${pct(v.hard_negative_false_positive_rate)}`);
+      const d = v.dev_templates;
+      console.log(`  L2 ${l2}, ${epochs} epochs: threshold ${v.threshold.toFixed(3)}, recall ${pct(v.recall)}, FPR ${pct(v.false_positive_rate)}, hard-negative FPR ${pct(v.hard_negative_false_positive_rate)}; dev texts: recall ${pct(d.recall)}, FPR ${pct(d.false_positive_rate)}, hard ${pct(d.hard_negative_false_positive_rate)} (composed ${pct(d.composed_hard)}, written ${pct(d.written_hard)}); training-only texts: recall ${pct(v.extra.recall)}, hard ${pct(v.extra.hard_negative_false_positive_rate)}`);
       // ties go to the earlier (weaker L2, fewer epochs) setting
-      if (!pick.best || v.recall > pick.best.v.recall + 1e-9) pick.best = { s: { l2, epochs }, v };
+      if (!pick.best || v.dev_templates.recall > pick.best.v.dev_templates.recall + 1e-9) pick.best = { s: { l2, epochs }, v };
     }
   }
   if (!pick.best) throw new Error("no setting scored");
   const { s: settings, v: validation } = pick.best;
   const threshold = validation.threshold;
-  console.log(`picked L2 ${settings.l2}, ${settings.epochs} epochs; out of fold (${validation.injections} injections, ${validation.benign} benign, ${validation.hard_negatives} hard): recall ${pct(validation.recall)} at threshold ${threshold.toFixed(3)}`);
+  console.log(`picked L2 ${settings.l2}, ${settings.epochs} epochs; out of fold (${validation.injections} injections, ${validation.benign} benign, ${validation.hard_negatives} hard): recall ${pct(validation.recall)} at threshold ${threshold.toFixed(3)}; dev texts: recall ${pct(validation.dev_templates.recall)}, hard-negative FPR ${pct(validation.dev_templates.hard_negative_false_positive_rate)}`);
   const final: { m?: Trained } = {};
   train(all, feats, settings.l2, [settings.epochs], (_, trained) => (final.m = trained));
   const m = final.m;
