@@ -77,7 +77,7 @@ export const CUES: Cue[] = [
   { id: "special_tokens", re: /<\|(?:im_start|im_end|endoftext|system|user|assistant)\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:system|instructions?|information)>|<end of session>|BEGIN USER INPUT|END USER INPUT/i, weight: 0.55 },
   { id: "system_note", re: /\[(?:system note|system message|admin request|system override)\s*:|\b(?:admin|system|developer) (?:request|override|mode)\s*::/i, weight: 0.75 },
   // ---- jailbreak framings
-  { id: "dan", re: /\b(?:DAN|STAN|AIM|DUDE)\b[^\n]{0,20}\bstands for\b|\b(?:DAN|STAN|DUDE) mode\b|\bdo anything now\b|\bdeveloper mode (?:enabled|on)\b|\bDAN Mode\b|\/jailbroken\b|\b(?:you (?:are|have been)|now|fully) jailbroken\b/i, weight: 0.85 },
+  { id: "dan", re: /\b(?:DAN|STAN|AIM|DUDE)\b[^\n]{0,20}\bstands for\b|\b(?:DAN|STAN|DUDE) mode\b|\bdo anything now\b|\bdeveloper mode (?:enabled|on)\b(?!\s+(?:on\s+|in\s+|for\s+)?(?:the|your|my|a|an|this|that|it|chrome|android|windows|ios)\b)|\bDAN Mode\b|\/jailbroken\b|\b(?:you (?:are|have been)|now|fully) jailbroken\b/i, weight: 0.85 },
   { id: "stay_in_character", re: /\bstay(?:ing)? (?:fully )?in (?:character|(?:their|your|his|her) roles?)\b|\bbreak(?:ing)? (?:of )?character\b/i, weight: 0.4 },
   {
     id: "no_limits",
