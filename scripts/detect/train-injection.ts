@@ -12,7 +12,8 @@
 // models that did not train on it; on those out-of-fold scores the script picks the L2 strength and the
 // number of epochs (a small grid, by recall at the threshold) and the threshold: the lowest probability
 // at which the whole detector (cues or model) keeps false positives at or under 1 % on benign texts and
-// 1.5 % on each family of hard negatives. One validation fifth gave thresholds that moved with which
+// 1 % on each family of dev hard negatives (the training-only texts teach but set no limit: scored out
+// of fold by phrasing they show how the CV over-promises). One validation fifth gave thresholds that moved with which
 // templates it happened to hold; five folds pool every template. The final model is then trained on all
 // of it with the picked settings.
 
@@ -166,7 +167,8 @@ function validate(examples: readonly Example[], scores: Float64Array, ruled: rea
   const dev = hard.filter((s) => !s.e.source.startsWith(EXTRA_SOURCE));
   const composed = dev.filter((s) => s.e.group.startsWith("generated (composed)"));
   const written = dev.filter((s) => !s.e.group.startsWith("generated (composed)"));
-  const families = [lowest(neg, MAX_FPR), lowest(composed, MAX_HARD_FPR), lowest(written, MAX_HARD_FPR), ...(extra.length > 0 && EXTRA_FAMILY_FPR < 1 ? [lowest(extra, EXTRA_FAMILY_FPR)] : [])];
+  // the training-only benign texts teach, they do not set the threshold (as the training-only hard negatives)
+  const families = [lowest(neg.filter((s) => !s.e.source.startsWith(EXTRA_SOURCE)), MAX_FPR), lowest(composed, MAX_HARD_FPR), lowest(written, MAX_HARD_FPR), ...(extra.length > 0 && EXTRA_FAMILY_FPR < 1 ? [lowest(extra, EXTRA_FAMILY_FPR)] : [])];
   const threshold = Math.min(0.95, Math.max(0.1, ...families) + 1e-6);
   if (process.env.INJ_DEBUG) console.log(`    family thresholds: benign ${families[0]!.toFixed(3)}, composed ${families[1]!.toFixed(3)}, written ${families[2]!.toFixed(3)}${families[3] !== undefined ? `, extra ${families[3].toFixed(3)}` : ""}`);
   const rate = (xs: typeof neg) => xs.filter((s) => s.rule || s.p >= threshold).length / Math.max(1, xs.length);
@@ -259,7 +261,7 @@ function main(): void {
   );
   const bySource = new Map<string, { count: number; injections: number; licence: Set<string> }>();
   for (const e of all) {
-    const key = e.source.startsWith("README of npm package") ? "READMEs of npm packages in node_modules" : e.source;
+    const key = e.source.startsWith("README of npm package") ? "READMEs of npm packages in node_modules" : e.source.startsWith(EXTRA_SOURCE) ? e.source.replace(/ in carrier .*/, " (alone or in a carrier)") : e.source;
     const s = bySource.get(key) ?? { count: 0, injections: 0, licence: new Set<string>() };
     s.count++;
     s.injections += e.y;
