@@ -16,12 +16,18 @@
 // to it, with or without override words, asking for a tool action, a false statement or a leak, now and
 // then asking to hide it), prompt extraction, and jailbreak framings — alone or in one of many carriers
 // (JSON, HTML, markdown, code comments, YAML, CSV, e-mail, chat, logs).
+// Transactional hard negatives (injection-training-transact.ts): the attacks' actions (pay, refund,
+// transfer, forward, approve, delete, grant access, change an address, cancel meetings, send links, rate,
+// recommend) reported as done or asked of a person by a person, alone or in mail, webhook, chat, log,
+// CSV, calendar and ticket carriers; and the attacks put into such text.
 // Licence: Apache-2.0, as the repository (the templates are this file).
 
 import { rng } from "../../src/detect/eval/devset/build.ts";
+import { TX, txSentence, txWrap } from "./injection-training-transact.ts";
 
 export const EXTRA_SOURCE = "generated for training";
 const LICENCE = "Apache-2.0 (this repository's training templates, scripts/detect/injection-training-extra.ts)";
+const TX_LICENCE = "Apache-2.0 (this repository's training templates, scripts/detect/injection-training-transact.ts)";
 
 type Lang = "en" | "de" | "fr" | "es" | "zh" | "ru" | "ja";
 type Slots = Record<string, string[]>;
@@ -547,6 +553,38 @@ export function extraExamples(): ExtraExample[] {
           const kd: Kind = fam === "addressed" && !inCarrier ? "direct" : kind;
           out.push({ text, y, kind: kd, source: `${EXTRA_SOURCE}: ${fam} ${lang}${how}`, licence: LICENCE, group });
         }
+      }
+    }
+  }
+  // The benign twins of the attacks' actions (injection-training-transact.ts): payments, refunds,
+  // transfers, forwarding, approvals, deletions, access, addresses, cancelled meetings, links, ratings,
+  // recommendations reported as done or asked of a person by a person, alone or in mail, webhook, chat,
+  // log, CSV, calendar and ticket carriers. Hard negatives (weighted as the other ones): they share the
+  // attacks' vocabulary and differ only in whom the action is asked of. Then the same attacks as above
+  // put into such text, so that the carrier's words stay neutral and what decides is the address to the
+  // reading model; they keep the group of their attack frame (one cross-validation fold).
+  for (const lang of langs) {
+    const t = TX[lang];
+    const p = PARTS[lang];
+    const r = rng(0x7a11 + lang.charCodeAt(0) * 13 + lang.charCodeAt(1));
+    const sep = lang === "zh" || lang === "ja" ? "" : " ";
+    const per = lang === "en" ? 8 : 9;
+    for (let fi = 0; fi < t.frames.length; fi++) {
+      for (let k = 0; k < per; k++) {
+        let body = txSentence(lang, t.frames[fi]!, r);
+        if (k % 4 === 3) body += sep + txSentence(lang, t.frames[Math.floor(r() * t.frames.length)]!, r);
+        const [cid, text] = txWrap(lang, body, r);
+        out.push({ text, y: 0, kind: "hard_negative", source: `${EXTRA_SOURCE}: transactional ${lang}${cid ? ` in carrier ${cid}` : ""}`, licence: TX_LICENCE, group: `extra-transact-${lang}-${fi}` });
+      }
+    }
+    for (let fi = 0; fi < p.addressed.length; fi++) {
+      for (let k = 0; k < (lang === "en" ? 6 : 8); k++) {
+        let attack = fill(r, p.addressed[fi]!, p.slots);
+        if (lang !== "zh" && lang !== "ja") attack = cap(attack);
+        attack = attack.replace(/\s+([.,])/g, "$1").replace(/\.\./g, ".");
+        const benign = txSentence(lang, t.frames[Math.floor(r() * t.frames.length)]!, r);
+        const [cid, text] = txWrap(lang, r() < 0.7 ? benign + sep + attack : attack + sep + benign, r);
+        out.push({ text, y: 1, kind: "indirect", source: `${EXTRA_SOURCE}: addressed in transactional text ${lang}${cid ? ` in carrier ${cid}` : ""}`, licence: TX_LICENCE, group: `extra-addressed-${lang}-${fi}` });
       }
     }
   }
