@@ -15,6 +15,7 @@ import type { CountryCode } from "libphonenumber-js/max";
 import examples from "libphonenumber-js/mobile/examples";
 import { fill, int, pick, rng, splitOf } from "./build.ts";
 import type { Filled, Rand, SpanCase } from "./build.ts";
+import { LOCAL_COUNTRIES, PLACE_CARRIER_TEMPLATES, PLACE_NEGATIVES } from "./places.ts";
 import { countryName, personName, place, street, town } from "./sources.ts";
 import type { Sourced } from "./sources.ts";
 
@@ -634,5 +635,40 @@ export function piiCases(seed = 13): SpanCase[] {
   }
   // 9. wallet addresses
   for (const [i, t] of CRYPTO_TEMPLATES.entries()) for (let k = 0; k < 10; k++) push(`crypto-${i}`, `crypto-${i}-${k}`, t, "en", "US", undefined);
+  // 10. more carriers of places (places.ts), from their own seed so that 1-9 stay as they were: towns
+  // anywhere and towns of the language's countries, a postcode of that country before a town
+  const r3 = rng(seed * 104729 + 3);
+  const fakers = new Map<string, Faker>();
+  const fakerOf = (locale: string) => {
+    let f = fakers.get(locale);
+    if (!f) {
+      f = fakerFor(locale);
+      f.seed(int(r3, 1, 1e9));
+      fakers.set(locale, f);
+    }
+    return f;
+  };
+  const placeCarriers = [
+    ...Object.entries(PLACE_CARRIER_TEMPLATES).flatMap(([lang, ts]) => ts.map((t, i) => ({ t, lang: lang as Lang, group: `placecarrier-${lang}-${i}` }))),
+    ...PLACE_NEGATIVES.map((t, i) => ({ t, lang: "en" as Lang, group: `placecarrier-neg-${i}` })),
+  ];
+  for (const { t, lang, group } of placeCarriers) {
+    for (let k = 0; k < 10; k++) {
+      const [cc, locale] = pick(r3, LOCAL_COUNTRIES[lang]);
+      const f = fakerOf(locale);
+      const used = new Sources();
+      const base = valueOf(f, r3, lang, pick(r3, REGIONS), undefined, used);
+      const { text, entities } = fill(t, (type, key) => {
+        if (type === "POSTCODE") return { text: f.location.zipCode(), label: false };
+        if (type === "LOCATION" && key === "local") return used.use(town(r3, cc));
+        if (type === "LOCATION" && key === "hashtag") {
+          const v = town(r3);
+          return used.use({ ...v, text: v.text.replace(/[\s'’-]+/gu, "") });
+        }
+        return base(type, key);
+      });
+      out.push({ id: `pii-${group}-${k}`, text, entities, checked_types: CHECKED, lang, source: `generated: template ${group}, local country ${cc}${used.describe()}`, licence: `${FAKER_LICENCE}; ${OWN}${used.licences()}`, split: splitOf(group) });
+    }
+  }
   return out;
 }
