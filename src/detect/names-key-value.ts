@@ -6,11 +6,9 @@ import * as namesAddressRules from "./names-address-rules.ts";
 import * as namesSticky from "./names-sticky.ts";
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { APOSTROPHE, CLOSE_BRACE, COMMA, isJsSpace: isSpace, LF, QUOTE } = chars;
-const { KEY_VALUE_AT, WHOLE_WORD_KEYS } = namesAddressRules;
+const { KEY_PREFIX_AT, KEY_VALUE_AT, WHOLE_WORD_KEYS } = namesAddressRules;
 const { execAt } = namesSticky;
 
-/** KEY_VALUE_RE up to its `:` or `=` (a single way to match: see keyValuesAt). */
-const KEY_PREFIX_AT = /["']?(street|address|address_?line_?1|address_?1|addr|line_?1|city|country|town|state|region|location|geo|wohnort|geburtsort|standort|stadt|ort|ville|pays|lieu|localit[ée]|ciudad|localidad|pa[ií]s|lugar|cidade|localidade|paese|localit[àa]|comune|luogo|woonplaats|plaats|stad|land|hometown|birthplace)["']?\s*[:=]/iuy;
 
 /**
  * KEY_VALUE_RE at the candidate starts, as execAt runs it: `each(key, value start, value end)`. Its key part is

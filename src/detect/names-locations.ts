@@ -8,6 +8,7 @@ import * as namesKeyValue from "./names-key-value.ts";
 import * as namesStreetGrammar from "./names-street-grammar.ts";
 import * as namesTableColumns from "./names-table-columns.ts";
 import * as namesPlaceCues from "./names-place-cues.ts";
+import * as namesPlaceFields from "./names-place-fields.ts";
 import * as namesLexicon from "./names-lexicon.ts";
 import * as namesSpans from "./names-spans.ts";
 import * as namesSticky from "./names-sticky.ts";
@@ -21,10 +22,23 @@ const { keyValuesAt } = namesKeyValue;
 const { postcodeTownAfter, streetsByGrammar } = namesStreetGrammar;
 const { markupPlaces, tableColumns } = namesTableColumns;
 const { townBeforeCountry, hasPlaceWord, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun } = namesPlaceCues;
+const { placeFieldValue } = namesPlaceFields;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
 const { dedupe } = namesSpans;
 const { execAt } = namesSticky;
 const { hasLowerCase, isSpaceCommaOrDot, startsUpper } = namesWordShape;
+
+/** A name read by a cue ends at a full stop and a space: "in Foster City. Heading …" (not after "St.", "Mt.", "Ft.", an initial). */
+function beforeSentenceEnd(v: string): string {
+  for (let p = v.indexOf("."); p > 0 && p + 1 < v.length; p = v.indexOf(".", p + 1)) {
+    if (!isJsSpace(v.charCodeAt(p + 1))) continue;
+    let s = p;
+    while (s > 0 && !isJsSpace(v.charCodeAt(s - 1))) s--;
+    if (p - s <= 1 || /^(?:St|Ste|Mt|Ft|Pt|Sta|Sto|Gral|Cd|Bd)$/.test(v.slice(s, p))) continue;
+    return v.slice(0, p);
+  }
+  return v;
+}
 
 const STREET_ANCHORS_COMMA_LAST = [...STREET_ANCHORS].sort((a, b) => Number(a[1]) - Number(b[1]));
 
@@ -83,8 +97,8 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     if (m) push("LOCATION", f.end + m[0].length - m[1]!.length, f.end + m[0].length, 0.7);
   }
   execAt(STRONG_PLACE_AT, text, cands.strongPlace, (m) => {
-    const v = m[1]!;
-    const vs = m.index + m[0].length - v.length;
+    const v = beforeSentenceEnd(m[1]!);
+    const vs = m.index + m[0].length - m[1]!.length;
     if (d.first.has(norm(v.split(" ")[0]!)) && v.includes(" ") && !d.places.has(norm(v))) return; // "moved to Anna Berg" is a person
     push("LOCATION", vs, vs + v.length, 0.7);
   });
@@ -101,7 +115,10 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
         push("LOCATION", town[0], town[1], 0.7);
       } else push("STREET_ADDRESS", vs, vs + val.length, 0.8);
     }
-    else if (/[\p{L}]/u.test(val)) push("LOCATION", vs, vs + val.length, 0.75);
+    else {
+      const place = placeFieldValue(text, k, vs, ve);
+      if (place) push("LOCATION", place[0], place[1], 0.75);
+    }
   });
   execAt(ZIP_CITY_AT, text, cands.zip, (m) => {
     const city = m[2]!;
@@ -109,10 +126,10 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     push("LOCATION", cs, cs + city.length, 0.7);
   });
   execAt(PLACE_CUE_AT, text, cands.place, (m) => {
-    const v = m[1]!;
-    const vs = m.index + m[0].length - v.length;
+    const v = beforeSentenceEnd(m[1]!);
+    const vs = m.index + m[0].length - m[1]!.length;
     const n = norm(v);
-    const cue = m[0].slice(0, m[0].length - v.length);
+    const cue = m[0].slice(0, m[0].length - m[1]!.length);
     if (d.countries.has(n) || d.places.has(n)) push("LOCATION", vs, vs + v.length, 0.75);
     else if (/university of $/i.test(cue)) push("LOCATION", vs, vs + v.length, 0.6);
     // below a person's usual score, so that a name after "to" stays a PERSON where the person rules see one

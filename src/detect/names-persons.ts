@@ -27,6 +27,8 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     const pos = m.index + m[0].length;
     if (pos <= lastEnd) return;
     const keyCtx = m[1] !== undefined;
+    // "country_name", "tool.name": a compound key whose first word names a thing holds no person's name
+    if (keyCtx && thingNameKey(text, m.index)) return;
     const strong = m[3] !== undefined && STRONG_CUE.test(m[3]);
     // "call me Mrs. May": the honorific after a cue is part of the cue
     const honAfter = mayStartHonorific(text.charCodeAt(pos)) ? HONORIFIC_AFTER_RE.exec(text.slice(pos, pos + 8)) : null;
@@ -35,6 +37,8 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     if (toks.length === 0) return;
     const s = toks[0]!.start;
     const e = toks[toks.length - 1]!.end;
+    // a key's value that goes on as an identifier ("search_flights", "build.gradle", "v2") is none
+    if (keyCtx && IDENT_GLUE.has(text.charCodeAt(e)) && e + 1 < text.length && /[\p{L}\p{N}]/u.test(text[e + 1]!)) return;
     let known = 0;
     let allCaps = true;
     let common = false;
@@ -105,4 +109,30 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     else if (firstOk && parts.length >= 2 && parts[parts.length - 1]!.length > 2) out.push({ type: "PERSON", start: s, end: e, score: 0.55 });
   });
   return out;
+}
+
+/** Code units that glue an identifier's parts: "_", ".", "/", "-", digits. */
+const IDENT_GLUE = new Set([95, 46, 47, 45, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57]);
+
+/** First words of compound keys ending in "name" that name a thing, not a person ("country_name", "tool.name", "companyName"). */
+const THING_NAME_KEYS = new Set(
+  (
+    "country city town region state province county district street place location venue site company org organization organisation business brand product item file host hostname " +
+    "tool function method event project app application service team bucket table column field model dataset repo branch package module class domain server cluster database db queue " +
+    "topic index key node pod container image device agent bot channel group role plan store shop account_type job task workflow pipeline step stage metric label tag display_country"
+  ).split(" "),
+);
+
+/** Is the key cue at `at` ("name" after a quote or not) the end of a compound key whose first word names a thing? */
+function thingNameKey(text: string, at: number): boolean {
+  let k = at;
+  if (text[k] === '"' || text[k] === "'") k++;
+  if (text.slice(k, k + 4).toLowerCase() !== "name" || k === 0) return false;
+  let p = k;
+  const glue = text[p - 1];
+  if (glue === "_" || glue === "." || glue === "-") p--;
+  let s = p;
+  while (s > 0 && p - s < 24 && /[A-Za-z]/.test(text[s - 1]!)) s--;
+  if (s === p) return false;
+  return THING_NAME_KEYS.has(text.slice(s, p).toLowerCase());
 }

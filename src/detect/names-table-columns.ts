@@ -5,13 +5,21 @@
 // Bounded: one regex test says whether the text has a header cell of these names at all; then every line
 // after a header is split once (at most 64 columns read), so O(n).
 
+import * as namesAddressRules from "./names-address-rules.ts";
+import * as namesPlaceFields from "./names-place-fields.ts";
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { WEAK_PLACE_KEYS } = namesAddressRules;
+const { placeFieldValue } = namesPlaceFields;
+
 /** Header cells of a place column, and of a street column. */
 const PLACE_HEADERS = new Set("city town country location region state province county place hometown birthplace destination geo stadt ort wohnort standort land ville pays lieu ciudad localidad país pais cidade localidade paese città citta comune località plaats woonplaats stad".split(" "));
+/** Header cells of columns that hold places as often as other things ("origin", "office", "Abfahrt"): a cell must read as a name (names-place-fields.ts). */
+const WEAK_PLACE_HEADERS = new Set([...WEAK_PLACE_KEYS, "office", "branch", "site", "hub", "depot", "warehouse", "base", "niederlassung", "filiale", "bureau", "agence", "oficina", "sucursal", "sede", "ufficio", "escritório", "kantoor", "vestiging"]);
 const STREET_HEADERS = new Set("address street address1 address_1 address_line_1 address_line1 addressline1 street_address line1 adresse straße strasse anschrift dirección direccion calle indirizzo via endereço endereco rua adres straat".split(" "));
 
-const HEADER_HINT = /(?:^|[,;\t|])[ \t]*["']?(?:city|town|country|location|region|state|province|county|place|hometown|birthplace|destination|geo|stadt|ort|wohnort|standort|land|ville|pays|lieu|ciudad|localidad|pa[ií]s|cidade|localidade|paese|citt[àa]|comune|località|plaats|woonplaats|stad|address|street|adresse|stra(?:ß|ss)e|anschrift|direcci[óo]n|calle|indirizzo|via|endere[çc]o|rua|adres|straat)["']?[ \t]*(?=[,;\t|]|\r?$)/imu;
+const HEADER_HINT = /(?:^|[,;\t|])[ \t]*["']?(?:origin|destination|departure|arrival|office|branch|site|hub|depot|warehouse|base|country_?name|city_?name|county|district|province|herkunft|ziel|abfahrt|ankunft|niederlassung|filiale|d[ée]part|arriv[ée]e|bureau|agence|origen|destino|salida|llegada|oficina|sucursal|sede|origine|destinazione|partenza|arrivo|ufficio|origem|partida|chegada|escrit[óo]rio|herkomst|bestemming|vertrek|aankomst|kantoor|vestiging|city|town|country|location|region|state|province|county|place|hometown|birthplace|destination|geo|stadt|ort|wohnort|standort|land|ville|pays|lieu|ciudad|localidad|pa[ií]s|cidade|localidade|paese|citt[àa]|comune|località|plaats|woonplaats|stad|address|street|adresse|stra(?:ß|ss)e|anschrift|direcci[óo]n|calle|indirizzo|via|endere[çc]o|rua|adres|straat)["']?[ \t]*(?=[,;\t|]|\r?$)/imu;
 
-const NOT_VALUE = /^(?:n\/a|na|none|null|unknown|-+|\?|redacted.*|true|false)$/i;
+const NOT_VALUE = /^(?:n\/a|na|none|null|unknown|-+|\?|redacted.*|true|false|total|subtotal|sum|all|other|others|average|mean)$/i;
 
 function cells(line: string, sep: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
@@ -77,6 +85,7 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
     hs.forEach(([a, b], k) => {
       const h = header.slice(a, b).toLowerCase();
       if (PLACE_HEADERS.has(h)) cols.set(k, "LOCATION");
+      else if (WEAK_PLACE_HEADERS.has(h)) cols.set(k, "WEAK");
       else if (STREET_HEADERS.has(h)) cols.set(k, "STREET_ADDRESS");
     });
     if (cols.size === 0 || hs.length < 2) continue;
@@ -92,8 +101,11 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
         for (const [k, type] of cols) {
           const [a, b] = cs[k]!;
           const v = line.slice(a, b);
-          if (b - a < 2 || b - a > 80 || NOT_VALUE.test(v) || !/\p{L}/u.test(v) || (type === "LOCATION" && !/^[\p{Lu}\p{Lt}\p{Lo}]/u.test(v))) continue;
-          each(type, pos + a, pos + b);
+          if (b - a < 2 || b - a > 80 || NOT_VALUE.test(v) || !/\p{L}/u.test(v) || (type !== "STREET_ADDRESS" && !/^[\p{Lu}\p{Lt}\p{Lo}]/u.test(v))) continue;
+          if (type === "WEAK") {
+            const place = placeFieldValue(text, "origin", pos + a, pos + b);
+            if (place) each("LOCATION", place[0], place[1]);
+          } else each(type, pos + a, pos + b);
           found++;
         }
       }
@@ -105,7 +117,7 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
 
 /** A place in a markup element named for it: "<city>Olmos</city>", '<span class="city">Olmos</span>'. */
 const MARKUP_PLACE_RE =
-  /<(city|town|country|locality|location|region|state|hometown|birthplace|stadt|ort|ville|pays|ciudad|localidad|cidade|citt[aà]|plaats|woonplaats)>([^<>\n]{2,80})<\/\1>|<[a-z][a-z0-9]{0,10} [^<>\n]{0,80}?(?:class|itemprop|name|data-field)="(?:[\w-]{0,30} )?(?:city|town|country|locality|address-locality|addresslocality|country-name|region)(?: [\w-]{0,30})?"[^<>\n]{0,80}>([^<>\n]{2,80})</giu;
+  /<(city|town|country|locality|location|region|state|hometown|birthplace|stadt|ort|ville|pays|ciudad|localidad|cidade|citt[aà]|plaats|woonplaats|origin|destination|departure|arrival|county|district|province|municipality|country_?name|city_?name)>([^<>\n]{2,80})<\/\1>|<[a-z][a-z0-9]{0,10} [^<>\n]{0,80}?(?:class|itemprop|name|data-field)="(?:[\w-]{0,30} )?(?:city|town|country|locality|address-locality|addresslocality|country-name|region)(?: [\w-]{0,30})?"[^<>\n]{0,80}>([^<>\n]{2,80})</giu;
 
 /** Places in markup elements named for them: `each(start, end)` (a text without "<" costs one indexOf). */
 export function markupPlaces(text: string, each: (s: number, e: number) => void): void {
