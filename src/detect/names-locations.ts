@@ -4,6 +4,7 @@
 import * as chars from "./chars.ts";
 import * as namesAddressRules from "./names-address-rules.ts";
 import * as namesCandidates from "./names-candidates.ts";
+import * as namesDatelines from "./names-datelines.ts";
 import * as namesKeyValue from "./names-key-value.ts";
 import * as namesStreetGrammar from "./names-street-grammar.ts";
 import * as namesTableColumns from "./names-table-columns.ts";
@@ -18,6 +19,7 @@ import type { Finding } from "./types.ts";
 const { isAsciiDigit, isAsciiUpper, isJsSpace } = chars;
 const { ADDRESS_CUE_AT, AT_STREET_AT, CONT_STREET_AT, COUNTRY_RE, EN_STREET_AT, extendBlock, MIL_AT, NUM_LED_AT, NUM_PREFIX_STREET_AT, PLACE_CUE_AT, postcodeTownBefore, STREET_ANCHORS, STREET_BEFORE_ZIP_AT, STREET_WORDS, STRONG_PLACE_AT, SUFFIX_NUM_AT, TIME_WORD, ZIP_CITY_AT } = namesAddressRules;
 const { scanCandidates } = namesCandidates;
+const { datelinePlaces } = namesDatelines;
 const { keyValuesAt } = namesKeyValue;
 const { postcodeTownAfter, streetsByGrammar } = namesStreetGrammar;
 const { markupPlaces, tableColumns } = namesTableColumns;
@@ -216,6 +218,9 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     const beforeNouns = placesBeforeNouns(text);
     for (let k = 0; k < beforeNouns.length; k += 2) push("LOCATION", beforeNouns[k]!, beforeNouns[k + 1]!, 0.55);
   }
+  // the place of a dateline or a letter's heading: "Mexicali, 12 de marzo de 2024", "Fait à Milton, le 3 juin", "Sunch’ŏn (Reuters) -"
+  const datelines = datelinePlaces(text);
+  for (let k = 0; k < datelines.length; k += 2) push("LOCATION", datelines[k]!, datelines[k + 1]!, 0.6);
   // the first place of a labelled list: "Unsere Standorte: Amuntai, …"
   const listed = labelledPlaces(text, cands.labelColons);
   const labelledEnds = new Set<number>();
