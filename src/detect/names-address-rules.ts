@@ -133,7 +133,7 @@ export function extendBlock(text: string, s: number, e: number): number {
 // candidate starts of the address and place rules (see execAt)
 
 /** Country names: capitalised words, at most three (the global scan when the text has astral characters, else see countryAt). */
-export const COUNTRY_RE = /(?<![\p{L}])[\p{Lu}][\p{Ll}]{2,20}(?:\s[\p{Lu}][\p{Ll}]{2,20}){0,2}(?![\p{L}])/gu;
+export const COUNTRY_RE = /(?<![\p{L}])[\p{Lu}][\p{Ll}]{2,20}(?:[^\S\n\r][\p{Lu}][\p{Ll}]{2,20}){0,2}(?![\p{L}])/gu;
 
 export const EN_STREET_AT = sticky(EN_STREET_RE);
 export const CONT_STREET_AT = sticky(CONT_STREET_RE);

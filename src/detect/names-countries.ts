@@ -59,7 +59,8 @@ export function countryEnd(st: Scan, first: number): number {
   const { t, bmp } = st;
   let e = first;
   st.countryLater = false;
-  for (let k = 0; k < 2 && e < t.length && isSpace(t[e]!); k++) {
+  // (words on one line: "Berlin\nGermany" is a town's line and a country's)
+  for (let k = 0; k < 2 && e < t.length && isSpace(t[e]!) && t[e] !== 10 && t[e] !== 13; k++) {
     const next = titleWordEnd(t, bmp, e + 1);
     if (next < 0) break;
     // a later word may begin a country too: the match is looked up from each of its words (names-locations.ts)

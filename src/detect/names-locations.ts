@@ -10,6 +10,7 @@ import * as namesStreetGrammar from "./names-street-grammar.ts";
 import * as namesTableColumns from "./names-table-columns.ts";
 import * as namesPlaceCues from "./names-place-cues.ts";
 import * as namesPlaceFields from "./names-place-fields.ts";
+import * as namesPostcodeLines from "./names-postcode-lines.ts";
 import * as namesLexicon from "./names-lexicon.ts";
 import * as namesSpans from "./names-spans.ts";
 import * as namesSticky from "./names-sticky.ts";
@@ -25,6 +26,7 @@ const { postcodeTownAfter, streetsByGrammar } = namesStreetGrammar;
 const { markupPlaces, tableColumns } = namesTableColumns;
 const { townBeforeCountry, hasPlaceWord, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun } = namesPlaceCues;
 const { placeFieldValue } = namesPlaceFields;
+const { postcodeLineTowns } = namesPostcodeLines;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
 const { dedupe } = namesSpans;
 const { execAt } = namesSticky;
@@ -234,6 +236,25 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     if (f.type !== "LOCATION") continue;
     const more = listContinuations(text, f.end, labelledEnds.has(f.end));
     for (let k = 0; k < more.length; k += 2) push("LOCATION", more[k]!, more[k + 1]!, 0.55);
+  }
+  // the town of an address block's postcode line ("Flurstr. 97c\n0610 Viktring") is a place of its own: the street ends above it
+  if (cands.hasDigit) {
+    const pl = postcodeLineTowns(text);
+    for (let k = 0; k < pl.lineStarts.length; k++) {
+      const ls = pl.lineStarts[k]!;
+      const townEnd = pl.towns[2 * k + 1]!;
+      for (const f of out) {
+        if (f.type !== "STREET_ADDRESS" || f.end <= ls) continue;
+        // (a "street" read on the postcode line itself, "0610 Viktring", is the town's line)
+        if (f.start >= ls && f.start < townEnd) f.end = f.start;
+        if (f.start >= ls) continue;
+        let e = ls - 1;
+        while (e > f.start && /[\s,.]/.test(text[e - 1]!)) e--;
+        f.end = e;
+      }
+      push("LOCATION", pl.towns[2 * k]!, townEnd, 0.7);
+    }
+    if (pl.lineStarts.length > 0) for (let k = out.length - 1; k >= 0; k--) if (out[k]!.end <= out[k]!.start) out.splice(k, 1);
   }
   // a location inside a (multi-line) street address belongs to the address
   const res = dedupe(out);
