@@ -24,7 +24,7 @@ const { datelinePlaces } = namesDatelines;
 const { keyValuesAt } = namesKeyValue;
 const { postcodeTownAfter, streetsByGrammar } = namesStreetGrammar;
 const { markupPlaces, tableColumns } = namesTableColumns;
-const { townBeforeCountry, hasPlaceWord, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun } = namesPlaceCues;
+const { townBeforeCountry, hasPlaceWord, itineraryPlaces, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun, routeStartBefore } = namesPlaceCues;
 const { placeFieldValue } = namesPlaceFields;
 const { postcodeLineTowns } = namesPostcodeLines;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
@@ -229,6 +229,23 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   for (let k = 0; k < listed.length; k += 2) {
     push("LOCATION", listed[k]!, listed[k + 1]!, 0.6);
     labelledEnds.add(listed[k + 1]!);
+  }
+  // the first place of an itinerary's step: "Day 2 – Totowa", "Tag 3: Selters"
+  {
+    const steps = itineraryPlaces(text);
+    for (let k = 0; k < steps.length; k += 2) {
+      push("LOCATION", steps[k]!, steps[k + 1]!, 0.6);
+      labelledEnds.add(steps[k + 1]!);
+    }
+  }
+  // the first stop of a route before a place found: "Ticket: Serra Talhada to Mianwali", "Route Sitangkai → Juliaca → …"
+  for (const f of [...out]) {
+    if (f.type !== "LOCATION") continue;
+    const first = routeStartBefore(text, f.start);
+    if (first) {
+      push("LOCATION", first[0], first[1], 0.55);
+      labelledEnds.add(first[1]);
+    }
   }
   // the places that continue a list after a place: "offices in Kozhikode, Alegria and Saldaña" (after a
   // place-list label, first names too: the label says what the list holds)

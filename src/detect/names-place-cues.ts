@@ -99,7 +99,7 @@ function nameBefore(text: string, cueStart: number): boolean {
 
 /** ", <Place>", " and <Place>" or " to <Place>" ("da Gwangju a Severn", "von Traian nach Beit Jann") right after a place: sticky, bounded. */
 const LIST_NEXT_AT =
-  /(?:,[ \t]{1,2}|[ \t]{1,2}(?:and|und|et|y|e|en|og|och|i|oder|or|ou|o|to|nach|bis|à|a|hasta|para|naar|tot)[ \t]{1,2})((?:[\p{Lu}][\p{L}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
+  /(?:,[ \t]{1,2}|[ \t]{1,2}(?:and|und|et|y|e|en|og|och|i|oder|or|ou|o|to|nach|bis|à|a|hasta|para|naar|tot|→|->|=>|–|—|·)[ \t]{1,2})((?:[\p{Lu}][\p{L}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
 
 /** The places that continue a list after a place ending at `end`: [start, end) pairs (at most 8). */
 export function listContinuations(text: string, end: number, listed = false): number[] {
@@ -121,6 +121,8 @@ export function listContinuations(text: string, end: number, listed = false): nu
 const PLACE_LIST_LABELS = new Set(
   (
     "offices locations sites branches cities towns destinations stops venues hometown birthplace destination venue " +
+    // a route's first stop: "Reiseroute: Ornavasso – Lanxi", "Itinerary: …"
+    "route itinerary reiseroute trajet itinéraire ruta itinerario percorso roteiro rota reisroute " +
     "standorte filialen büros städte niederlassungen bureaux agences villes sedi uffici città filiali oficinas sucursales ciudades sedes escritórios cidades filiais kantoren vestigingen steden locaties " +
     // a single place after the label's last word: "Place of birth:", "Lieu de naissance :", "Lugar de nacimiento:", "Luogo di nascita:", "Residence:"
     "birth naissance nacimiento nascita nascimento geboorteplaats residence résidence residencia residenza residência wohnsitz domicile domicilio"
@@ -251,3 +253,61 @@ export function townBeforeCountry(text: string, countryStart: number): [number, 
 }
 
 const TOWN_CONNECTORS = new Set(["de", "la", "del", "di", "du", "le", "am", "an", "der", "im", "do", "da", "dos", "das", "des", "sur", "on", "upon", "el", "al", "bei", "ob", "nad", "na"]);
+
+/** A line that opens an itinerary's step: "Day 1 – ", "Tag 2: ", "Jour 3 : ", "Día 4 - ", "Stop 2. ". */
+const ITINERARY_STEP =
+  /(?:^|\n)[ \t]{0,4}(?:[-*•][ \t]{1,2})?(?:(?:Day|Tag|Jour|D[íi]a|Giorno|Dag|Stage|[ÉE]tape|Etapa|Tappa|Etappe|Stop|Leg)[ \t]{1,2}\d{1,2}[ \t]{0,2}(?:[:.–—-]|->|→)|(?:Route|Itinerary|Reiseroute|Trajet|Itinéraire|Ruta|Itinerario|Percorso|Roteiro|Rota|Reisroute)(?=[ \t]{1,2}[\p{Lu}][^\n]{1,60}?(?:→|->|=>|–|—)))[ \t]{1,3}/gu;
+
+const STEP_PLACE_AT = /((?:[\p{Lu}][\p{L}\p{M}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}\p{M}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
+
+/** The first place of each itinerary step ("Day 2 – Totowa"), as [start, end) pairs (at most 64). */
+export function itineraryPlaces(text: string): number[] {
+  const out: number[] = [];
+  ITINERARY_STEP.lastIndex = 0;
+  for (let m = ITINERARY_STEP.exec(text); m && out.length < 128; m = ITINERARY_STEP.exec(text)) {
+    const vs = m.index + m[0].length;
+    STEP_PLACE_AT.lastIndex = vs;
+    const p = STEP_PLACE_AT.exec(text);
+    if (!p || !nameLooksLikePlace(p[1]!, true)) continue;
+    out.push(vs, vs + p[1]!.length);
+  }
+  return out;
+}
+
+/** " to ", an arrow or a dash between two places of a route: "Serra Talhada to Mianwali", "Sitangkai → Juliaca". */
+const ROUTE_SEPARATOR_BEFORE = /(?:[ \t](to|nach|à|a|naar|para)|[ \t]?(?:→|->|=>)|[ \t](?:–|—))[ \t]{1,2}$/u;
+
+/**
+ * The place before a route's separator that ends at `placeStart` (a place found), when the name opens its line
+ * or follows a label's colon ("Ticket: Serra Talhada to Mianwali", "Route Sitangkai → Juliaca"): [start, end) or undefined.
+ */
+export function routeStartBefore(text: string, placeStart: number): [number, number] | undefined {
+  const sep = ROUTE_SEPARATOR_BEFORE.exec(text.slice(Math.max(0, placeStart - 6), placeStart));
+  if (!sep) return undefined;
+  const end = placeStart - sep[0].length;
+  let s = end;
+  let words = 0;
+  for (;;) {
+    let ws = s;
+    while (ws > 0 && s - ws <= 31 && (letterAt(text, ws - 1) || text[ws - 1] === "-" || text[ws - 1] === "'" || text[ws - 1] === "’")) ws--;
+    if (ws === s || s - ws > 31) return undefined;
+    const w = text.slice(ws, s);
+    if (upperAt(text, ws)) words++;
+    else if (!(words > 0 && ROUTE_CONNECTORS.has(w))) return undefined;
+    s = ws;
+    const b = ws === 0 ? "\n" : text[ws - 1]!;
+    // (after a word of a sentence, "Go to Privacy", "Fait à Milton", only an arrow or a dash joins a route)
+    if ((b === "\n" && sep[1] === undefined) || ((b === " " || b === "\t") && ws >= 2 && text[ws - 2] === ":")) break;
+    if (words >= 4 || b !== " ") return undefined;
+    // "Route Sitangkai → …": a route's label word before the first stop
+    if (sep[1] === undefined && ws >= 2 && ROUTE_LABEL_BEFORE.test(text.slice(Math.max(0, ws - 13), ws))) break;
+    s = ws - 1;
+  }
+  const v = text.slice(s, end);
+  if (!nameLooksLikePlace(v, true)) return undefined;
+  return [s, end];
+}
+
+const ROUTE_CONNECTORS = new Set(["de", "la", "del", "di", "du", "le", "am", "an", "der", "im", "do", "da", "dos", "das", "des", "sur", "on", "upon", "el", "al"]);
+/** A route's label word opening the line before its first stop (no colon): "Route Sitangkai → Juliaca". */
+const ROUTE_LABEL_BEFORE = /(?:^|\n)[ \t]{0,4}(?:Route|Itinerary|Reiseroute|Trajet|Itinéraire|Ruta|Itinerario|Percorso|Roteiro|Rota|Reisroute)[ \t]$/u;
