@@ -26,7 +26,7 @@ const { capSeqMayFollow, capSeqMayStart, capSeqNext } = namesCapSeq;
 const { ASCII_CLASS, bmpTable, C_COMMA, C_DIGIT, C_KEY, C_SPACE, C_UPPER, isLetterUnit, U_ASTRAL_LU, U_LU } = namesCharClasses;
 const { countryAt, countryEnd } = namesCountries;
 const { loadDicts, wordHashSlot } = namesLexicon;
-const { ADDRESS_LETTERS, ANY_FOURTH, foldedHas, keyAt, pairKey, start3, W_CUE, W_HONORIFIC, WORD_ENDS, WORD_START4, WORD_STARTS } = namesLiterals;
+const { ADDRESS_LETTERS, ANY_FOURTH, E_PLACE, E_STRONG_PLACE, E_SUFFIX, foldedHas, keyAt, pairKey, start3, W_CUE, W_HONORIFIC, WORD_ENDS, WORD_START4, WORD_STARTS } = namesLiterals;
 const { ascendingInPlace } = namesSticky;
 
 /**
@@ -193,7 +193,8 @@ function scanWord(st: Scan, s: number): number {
   if (i - s >= 4 && (mask & ADDRESS_LETTERS) !== 0) addressCuesIn(t, lo, s, i, mask, st.c.addressCue);
   // the space after a word of two ASCII letters or more matters only after the ending of a literal
   if (ascii && i < n && t[i] === SPACE && i - s >= 2) {
-    if (WORD_ENDS.kinds[pairKey(t[i - 1]! | 32, t[i - 2]! | 32)] !== 0) atSpace(t, lo, i, st.c);
+    // (only the endings atSpace reads there: place cues and street types; the keys' endings matter before ":" or "=")
+    if ((WORD_ENDS.kinds[pairKey(t[i - 1]! | 32, t[i - 2]! | 32)]! & (E_SUFFIX | E_PLACE | E_STRONG_PLACE)) !== 0) atSpace(t, lo, i, st.c);
     return i + 1;
   }
   return i;

@@ -6,8 +6,8 @@
 // date) says what the name is, so a town that is also a first name is read as well; a first and a last
 // name together stay a person's ("Anna Berg, 12 March 2024").
 //
-// Bounded: one regex scan for the date after a comma (or the agency's parenthesis), then at most 5 words of
-// at most 31 code units read back from it.
+// Bounded: per line, one look for its first comma (or an agency's parenthesis) in its first 64 code units, a
+// sticky regex there, then at most 8 words of at most 31 code units read back from it.
 
 import * as namesCharClasses from "./names-char-classes.ts";
 import * as namesLexicon from "./names-lexicon.ts";
@@ -34,31 +34,48 @@ const MONTHS = new Set(
  * After a comma: an optional article ("le", "den", "am", "the", "el", "il", "a", "op"), a day and a month's
  * name ("12 de marzo", "3. Mai", "12th March"), a month and a day ("March 12"), or a numeric date.
  */
-const DATE_AFTER_COMMA =
-  /,[ \t]{1,2}(?:(?:le|den|am|the|on|el|il|a|op|em|aos)[ \t]{1,2})?(?:\d{1,2}(?:\.|º|°|er|st|nd|rd|th)?[ \t]{1,2}(?:de[ \t]{1,2})?(\p{L}{3,10})|(\p{L}{3,10})\.?[ \t]{1,2}\d{1,2}(?!\d)|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d\d-\d\d)/gu;
+const DATE_AFTER_COMMA_AT =
+  /,[ \t]{1,2}(?:(?:le|den|am|the|on|el|il|a|op|em|aos)[ \t]{1,2})?(?:\d{1,2}(?:\.|º|°|er|st|nd|rd|th)?[ \t]{1,2}(?:de[ \t]{1,2})?(\p{L}{3,10})|(\p{L}{3,10})\.?[ \t]{1,2}\d{1,2}(?!\d)|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d\d-\d\d)/uy;
 
 /** " (Reuters) -": a news agency's name in parentheses, then a dash. */
-const AGENCY_DASH = /[ \t]\(([\p{Lu}][\p{L}.]{1,11})\)[ \t]{0,2}[-–—]/gu;
+const AGENCY_DASH_AT = /[ \t]\(([\p{Lu}][\p{L}.]{1,11})\)[ \t]{0,2}[-–—]/uy;
 
 /** Place prepositions that open a signing formula before the name: "Fait à", "Dado en", "Gegeben zu". */
 const SIGNING_PREPOSITIONS = new Set(["à", "a", "in", "en", "em", "at", "zu", "te"]);
 
 const CONNECTORS = new Set(["de", "la", "del", "di", "du", "le", "les", "am", "an", "der", "im", "do", "da", "dos", "das", "des", "sur", "on", "upon", "el", "al", "en", "y", "i", "bei", "ob"]);
 
-/** The places of datelines and letter headings in `text`, as [start, end) pairs (at most 64). */
-export function datelinePlaces(text: string): number[] {
+/**
+ * The places of datelines and letter headings in `text`, as [start, end) pairs (at most 64). Only a line that
+ * opens with a capital (or a bullet, a quote) is read, up to its first comma or " (" in 64 code units: one
+ * indexOf per line, a sticky regex at most twice.
+ */
+export function datelinePlaces(text: string, lineStarts: readonly number[]): number[] {
   const out: number[] = [];
-  if (text.indexOf(",") >= 0) {
-    DATE_AFTER_COMMA.lastIndex = 0;
-    for (let m = DATE_AFTER_COMMA.exec(text); m && out.length < 128; m = DATE_AFTER_COMMA.exec(text)) {
-      const month = m[1] ?? m[2];
-      if (month !== undefined && !MONTHS.has(norm(month))) continue;
-      readBack(text, m.index, out);
+  const n = text.length;
+  // the next comma and " (" at or after a line's start (each found by indexOf once, whatever the lines: O(n))
+  let comma = -2;
+  let paren = -2;
+  for (let k = 0; k < lineStarts.length && out.length < 128; k++) {
+    const ls = lineStarts[k]!;
+    const le = k + 1 < lineStarts.length ? lineStarts[k + 1]! - 1 : n;
+    let a = ls;
+    while (a < le && a - ls < 6 && !letterAt(text, a)) a++;
+    if (a >= le || !upperAt(text, a)) continue;
+    const stop = Math.min(le, a + 64);
+    if (comma !== -1 && comma < a) comma = text.indexOf(",", a);
+    if (paren !== -1 && paren < a) paren = text.indexOf(" (", a);
+    const c = comma >= 0 && comma < stop ? comma : -1;
+    const p = paren >= 0 && paren < stop ? paren : -1;
+    if (c >= 0 && (p < 0 || c < p)) {
+      DATE_AFTER_COMMA_AT.lastIndex = c;
+      const m = DATE_AFTER_COMMA_AT.exec(text);
+      const month = m ? (m[1] ?? m[2]) : undefined;
+      if (m && (month === undefined || MONTHS.has(norm(month)))) readBack(text, c, out);
+    } else if (p >= 0) {
+      AGENCY_DASH_AT.lastIndex = p;
+      if (AGENCY_DASH_AT.test(text)) readBack(text, p, out);
     }
-  }
-  if (text.indexOf("(") >= 0) {
-    AGENCY_DASH.lastIndex = 0;
-    for (let m = AGENCY_DASH.exec(text); m && out.length < 128; m = AGENCY_DASH.exec(text)) readBack(text, m.index, out);
   }
   return out;
 }

@@ -221,7 +221,9 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     for (let k = 0; k < beforeNouns.length; k += 2) push("LOCATION", beforeNouns[k]!, beforeNouns[k + 1]!, 0.55);
   }
   // the place of a dateline or a letter's heading: "Mexicali, 12 de marzo de 2024", "Fait à Milton, le 3 juin", "Sunch’ŏn (Reuters) -"
-  const datelines = datelinePlaces(text);
+  const lineStarts = [0];
+  for (let p = text.indexOf("\n"); p >= 0 && lineStarts.length < 4096; p = text.indexOf("\n", p + 1)) lineStarts.push(p + 1);
+  const datelines = datelinePlaces(text, lineStarts);
   for (let k = 0; k < datelines.length; k += 2) push("LOCATION", datelines[k]!, datelines[k + 1]!, 0.6);
   // the first place of a labelled list: "Unsere Standorte: Amuntai, …"
   const listed = labelledPlaces(text, cands.labelColons);
@@ -232,7 +234,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   }
   // the first place of an itinerary's step: "Day 2 – Totowa", "Tag 3: Selters"
   {
-    const steps = itineraryPlaces(text);
+    const steps = itineraryPlaces(text, lineStarts);
     for (let k = 0; k < steps.length; k += 2) {
       push("LOCATION", steps[k]!, steps[k + 1]!, 0.6);
       labelledEnds.add(steps[k + 1]!);
@@ -256,7 +258,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   }
   // the town of an address block's postcode line ("Flurstr. 97c\n0610 Viktring") is a place of its own: the street ends above it
   if (cands.hasDigit) {
-    const pl = postcodeLineTowns(text);
+    const pl = postcodeLineTowns(text, lineStarts);
     for (let k = 0; k < pl.lineStarts.length; k++) {
       const ls = pl.lineStarts[k]!;
       const townEnd = pl.towns[2 * k + 1]!;

@@ -255,21 +255,29 @@ export function townBeforeCountry(text: string, countryStart: number): [number, 
 const TOWN_CONNECTORS = new Set(["de", "la", "del", "di", "du", "le", "am", "an", "der", "im", "do", "da", "dos", "das", "des", "sur", "on", "upon", "el", "al", "bei", "ob", "nad", "na"]);
 
 /** A line that opens an itinerary's step: "Day 1 – ", "Tag 2: ", "Jour 3 : ", "Día 4 - ", "Stop 2. ". */
-const ITINERARY_STEP =
-  /(?:^|\n)[ \t]{0,4}(?:[-*•][ \t]{1,2})?(?:(?:Day|Tag|Jour|D[íi]a|Giorno|Dag|Stage|[ÉE]tape|Etapa|Tappa|Etappe|Stop|Leg)[ \t]{1,2}\d{1,2}[ \t]{0,2}(?:[:.–—-]|->|→)|(?:Route|Itinerary|Reiseroute|Trajet|Itinéraire|Ruta|Itinerario|Percorso|Roteiro|Rota|Reisroute)(?=[ \t]{1,2}[\p{Lu}][^\n]{1,60}?(?:→|->|=>|–|—)))[ \t]{1,3}/gu;
+const ITINERARY_STEP_AT =
+  /[ \t]{0,4}(?:[-*•][ \t]{1,2})?(?:(?:Day|Tag|Jour|D[íi]a|Giorno|Dag|Stage|[ÉE]tape|Etapa|Tappa|Etappe|Stop|Leg)[ \t]{1,2}\d{1,2}[ \t]{0,2}(?:[:.–—-]|->|→)|(?:Route|Itinerary|Reiseroute|Trajet|Itinéraire|Ruta|Itinerario|Percorso|Roteiro|Rota|Reisroute)(?=[ \t]{1,2}[\p{Lu}][^\n]{1,60}?(?:→|->|=>|–|—)))[ \t]{1,3}/uy;
+
+const STEP_FIRSTS = "DTJGSÉELRIP-*•";
 
 const STEP_PLACE_AT = /((?:[\p{Lu}][\p{L}\p{M}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}\p{M}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
 
 /** The first place of each itinerary step ("Day 2 – Totowa"), as [start, end) pairs (at most 64). */
-export function itineraryPlaces(text: string): number[] {
+export function itineraryPlaces(text: string, lineStarts: readonly number[]): number[] {
   const out: number[] = [];
-  ITINERARY_STEP.lastIndex = 0;
-  for (let m = ITINERARY_STEP.exec(text); m && out.length < 128; m = ITINERARY_STEP.exec(text)) {
+  for (let k = 0; k < lineStarts.length && out.length < 128; k++) {
+    const ls = lineStarts[k]!;
+    // (a step's line starts with one of the step words' capitals, or a bullet)
+    let a = ls;
+    while (a < text.length && a - ls < 4 && (text[a] === " " || text[a] === "\t")) a++;
+    if (a >= text.length || !STEP_FIRSTS.includes(text[a]!)) continue;
+    ITINERARY_STEP_AT.lastIndex = ls;
+    const m = ITINERARY_STEP_AT.exec(text);
+    if (!m) continue;
     const vs = m.index + m[0].length;
     STEP_PLACE_AT.lastIndex = vs;
     const p = STEP_PLACE_AT.exec(text);
-    if (!p || !nameLooksLikePlace(p[1]!, true)) continue;
-    out.push(vs, vs + p[1]!.length);
+    if (p && nameLooksLikePlace(p[1]!, true)) out.push(vs, vs + p[1]!.length);
   }
   return out;
 }

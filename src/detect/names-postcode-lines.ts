@@ -3,25 +3,32 @@
 // under a line with a house number, is the town of the address above it: a LOCATION of its own (the set's
 // and the shared corpus's convention), and the street ends on its own line.
 //
-// Bounded: one regex scan for a newline before a postcode; each match reads its own line and the line before.
+// Bounded: one indexOf per line; a sticky regex on a line that starts with a digit or a capital, which reads
+// that line, and at most 80 code units of the line before.
 
 import * as namesPlaceCues from "./names-place-cues.ts";
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { nameLooksLikePlace } = namesPlaceCues;
 
 /** A newline, a postcode (many countries' shapes), and a capitalised name up to the line's end. */
-const POSTCODE_LINE =
-  /\n[ \t]{0,4}(?:[A-Z]{1,2}-)?(?:\d{4,5}(?:[ \t]?[A-Z]{2}(?=[ \t]))?|\d{3}[ \t]\d{2}|\d{2}-\d{3}|\d{4}-\d{3}|[A-Z]\d[A-Z][ \t]\d[A-Z]\d)[ \t]{1,3}([\p{Lu}][\p{L}\p{M}'’.-]{1,30}(?:[ \t](?:[\p{Lu}][\p{L}\p{M}'’.-]{1,30}|de|la|del|di|du|le|les|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al|bei|ob)){0,4})[ \t]*(?=\r?\n|$)/gu;
+const POSTCODE_LINE_AT =
+  /[ \t]{0,4}(?:[A-Z]{1,2}-)?(?:\d{4,5}(?:[ \t]?[A-Z]{2}(?=[ \t]))?|\d{3}[ \t]\d{2}|\d{2}-\d{3}|\d{4}-\d{3}|[A-Z]\d[A-Z][ \t]\d[A-Z]\d)[ \t]{1,3}([\p{Lu}][\p{L}\p{M}'’.-]{1,30}(?:[ \t](?:[\p{Lu}][\p{L}\p{M}'’.-]{1,30}|de|la|del|di|du|le|les|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al|bei|ob)){0,4})[ \t]*(?=\r?\n|$)/uy;
 
 /** Towns on postcode lines under a line with a house number, as [start, end) pairs (at most 64), and the start of each postcode line. */
-export function postcodeLineTowns(text: string): { towns: number[]; lineStarts: number[] } {
+export function postcodeLineTowns(text: string, starts: readonly number[]): { towns: number[]; lineStarts: number[] } {
   const towns: number[] = [];
   const lineStarts: number[] = [];
-  if (text.indexOf("\n") < 0) return { towns, lineStarts };
-  POSTCODE_LINE.lastIndex = 0;
-  for (let m = POSTCODE_LINE.exec(text); m && towns.length < 128; m = POSTCODE_LINE.exec(text)) {
+  for (let k = 1; k < starts.length && towns.length < 128; k++) {
+    const nl = starts[k]! - 1;
+    // a postcode starts with a digit or a capital (after up to 4 spaces)
+    let a = nl + 1;
+    while (a < text.length && a - nl <= 4 && (text[a] === " " || text[a] === "\t")) a++;
+    const c0 = text.charCodeAt(a);
+    if (!((c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90))) continue;
+    POSTCODE_LINE_AT.lastIndex = nl + 1;
+    const m = POSTCODE_LINE_AT.exec(text);
+    if (!m) continue;
     // the line before: letters and a number, at most 80 code units
-    const nl = m.index;
     let ls = nl;
     let digit = false;
     let letter = false;
@@ -36,7 +43,6 @@ export function postcodeLineTowns(text: string): { towns: number[]; lineStarts: 
     const s = m.index + m[0].length - v.length - (m[0].length - m[0].trimEnd().length);
     towns.push(s, s + v.length);
     lineStarts.push(nl + 1);
-    POSTCODE_LINE.lastIndex = m.index + m[0].length;
   }
   return { towns, lineStarts };
 }
