@@ -258,7 +258,7 @@ const TOWN_CONNECTORS = new Set(["de", "la", "del", "di", "du", "le", "am", "an"
 const ITINERARY_STEP_AT =
   /[ \t]{0,4}(?:[-*•][ \t]{1,2})?(?:(?:Day|Tag|Jour|D[íi]a|Giorno|Dag|Stage|[ÉE]tape|Etapa|Tappa|Etappe|Stop|Leg)[ \t]{1,2}\d{1,2}[ \t]{0,2}(?:[:.–—-]|->|→)|(?:Route|Itinerary|Reiseroute|Trajet|Itinéraire|Ruta|Itinerario|Percorso|Roteiro|Rota|Reisroute)(?=[ \t]{1,2}[\p{Lu}][^\n]{1,60}?(?:→|->|=>|–|—)))[ \t]{1,3}/uy;
 
-const STEP_FIRSTS = "DTJGSÉELRIP-*•";
+const STEP_FIRSTS = new Set([..."DTJGSÉELRIP-*•"].map((c) => c.charCodeAt(0)));
 
 const STEP_PLACE_AT = /((?:[\p{Lu}][\p{L}\p{M}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}\p{M}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
 
@@ -270,7 +270,7 @@ export function itineraryPlaces(text: string, lineStarts: readonly number[]): nu
     // (a step's line starts with one of the step words' capitals, or a bullet)
     let a = ls;
     while (a < text.length && a - ls < 4 && (text[a] === " " || text[a] === "\t")) a++;
-    if (a >= text.length || !STEP_FIRSTS.includes(text[a]!)) continue;
+    if (a >= text.length || !STEP_FIRSTS.has(text.charCodeAt(a))) continue;
     ITINERARY_STEP_AT.lastIndex = ls;
     const m = ITINERARY_STEP_AT.exec(text);
     if (!m) continue;
@@ -290,6 +290,12 @@ const ROUTE_SEPARATOR_BEFORE = /(?:[ \t](to|nach|à|a|naar|para)|[ \t]?(?:→|->
  * or follows a label's colon ("Ticket: Serra Talhada to Mianwali", "Route Sitangkai → Juliaca"): [start, end) or undefined.
  */
 export function routeStartBefore(text: string, placeStart: number): [number, number] | undefined {
+  // (a space before the place, and before it the last character of a separator: "to", "nach", "à", "a", "naar", "para", an arrow, a dash)
+  if (placeStart < 3) return undefined;
+  const sp = text.charCodeAt(placeStart - 1);
+  if (sp !== 32 && sp !== 9) return undefined;
+  const last = text.charCodeAt(placeStart - 2);
+  if (!(last === 111 || last === 104 || last === 224 || last === 97 || last === 62 || last === 8594 || last === 8211 || last === 8212 || last === 32)) return undefined;
   const sep = ROUTE_SEPARATOR_BEFORE.exec(text.slice(Math.max(0, placeStart - 6), placeStart));
   if (!sep) return undefined;
   const end = placeStart - sep[0].length;

@@ -24,7 +24,8 @@ export function postcodeLineTowns(text: string, starts: readonly number[]): { to
     let a = nl + 1;
     while (a < text.length && a - nl <= 4 && (text[a] === " " || text[a] === "\t")) a++;
     const c0 = text.charCodeAt(a);
-    if (!((c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90))) continue;
+    // (a postcode that starts with a capital: "A-1234", "AB-12345", "R5V 5J0")
+    if (!((c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90 && mayBeLetterPostcode(text.charCodeAt(a + 1), text.charCodeAt(a + 2))))) continue;
     POSTCODE_LINE_AT.lastIndex = nl + 1;
     const m = POSTCODE_LINE_AT.exec(text);
     if (!m) continue;
@@ -45,4 +46,8 @@ export function postcodeLineTowns(text: string, starts: readonly number[]): { to
     lineStarts.push(nl + 1);
   }
   return { towns, lineStarts };
+}
+
+function mayBeLetterPostcode(c1: number, c2: number): boolean {
+  return c1 === 45 || (c1 >= 48 && c1 <= 57) || (c1 >= 65 && c1 <= 90 && c2 === 45);
 }
