@@ -45,41 +45,41 @@ const SIGNING_PREPOSITIONS = new Set(["à", "a", "in", "en", "em", "at", "zu", "
 
 const CONNECTORS = new Set(["de", "la", "del", "di", "du", "le", "les", "am", "an", "der", "im", "do", "da", "dos", "das", "des", "sur", "on", "upon", "el", "al", "en", "y", "i", "bei", "ob"]);
 
+/** The next comma and "(" at or after a line's start, each found by indexOf once for all lines of a text (O(n)); reset per text. */
+export interface DatelineCursor {
+  comma: number;
+  paren: number;
+}
+
+export function newDatelineCursor(): DatelineCursor {
+  return { comma: -2, paren: -2 };
+}
+
 /**
- * The places of datelines and letter headings in `text`, as [start, end) pairs (at most 64). Only a line that
- * opens with a capital (or a bullet, a quote) is read, up to its first comma or " (" in 64 code units: one
- * indexOf per line, a sticky regex at most twice.
+ * The place of a dateline or letter heading on the line [ls, le), pushed to `out` as [start, end). Only a line
+ * that opens with a capital (or a bullet, a quote) is read, up to its first comma or " (" in 64 code units.
  */
-export function datelinePlaces(text: string, lineStarts: readonly number[]): number[] {
-  const out: number[] = [];
-  const n = text.length;
-  // the next comma and " (" at or after a line's start (each found by indexOf once, whatever the lines: O(n))
-  let comma = -2;
-  let paren = -2;
-  for (let k = 0; k < lineStarts.length && out.length < 128; k++) {
-    const ls = lineStarts[k]!;
-    const le = k + 1 < lineStarts.length ? lineStarts[k + 1]! - 1 : n;
-    let a = ls;
-    while (a < le && a - ls < 6 && !letterAt(text, a)) a++;
-    if (a >= le || !upperAt(text, a)) continue;
-    const stop = Math.min(le, a + 64);
-    if (comma !== -1 && comma < a) comma = text.indexOf(",", a);
-    // (a one-character needle: indexOf(" (") reads the text several times slower)
-    if (paren !== -1 && paren < a) paren = text.indexOf("(", a);
-    const c = comma >= 0 && comma < stop ? comma : -1;
-    const p = paren > a && paren < stop && (text.charCodeAt(paren - 1) === 32 || text.charCodeAt(paren - 1) === 9) ? paren - 1 : -1;
-    if (c >= 0 && (p < 0 || c < p)) {
-      if (!mayStartDate(text, c)) continue;
-      DATE_AFTER_COMMA_AT.lastIndex = c;
-      const m = DATE_AFTER_COMMA_AT.exec(text);
-      const month = m ? (m[1] ?? m[2]) : undefined;
-      if (m && (month === undefined || MONTHS.has(norm(month)))) readBack(text, c, out);
-    } else if (p >= 0) {
-      AGENCY_DASH_AT.lastIndex = p;
-      if (AGENCY_DASH_AT.test(text)) readBack(text, p, out);
-    }
+export function datelineAt(text: string, ls: number, le: number, cur: DatelineCursor, out: number[]): void {
+  let a = ls;
+  while (a < le && a - ls < 6 && !letterAt(text, a)) a++;
+  if (a >= le || !upperAt(text, a)) return;
+  const stop = Math.min(le, a + 64);
+  if (cur.comma !== -1 && cur.comma < a) cur.comma = text.indexOf(",", a);
+  // (a one-character needle: indexOf(" (") reads the text several times slower)
+  if (cur.paren !== -1 && cur.paren < a) cur.paren = text.indexOf("(", a);
+  const c = cur.comma >= 0 && cur.comma < stop ? cur.comma : -1;
+  const paren = cur.paren;
+  const p = paren > a && paren < stop && (text.charCodeAt(paren - 1) === 32 || text.charCodeAt(paren - 1) === 9) ? paren - 1 : -1;
+  if (c >= 0 && (p < 0 || c < p)) {
+    if (!mayStartDate(text, c)) return;
+    DATE_AFTER_COMMA_AT.lastIndex = c;
+    const m = DATE_AFTER_COMMA_AT.exec(text);
+    const month = m ? (m[1] ?? m[2]) : undefined;
+    if (m && (month === undefined || MONTHS.has(norm(month)))) readBack(text, c, out);
+  } else if (p >= 0) {
+    AGENCY_DASH_AT.lastIndex = p;
+    if (AGENCY_DASH_AT.test(text)) readBack(text, p, out);
   }
-  return out;
 }
 
 /** Words that may follow a dateline's comma: the articles before a day, and the months (a day-first date starts with a digit). */

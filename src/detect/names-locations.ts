@@ -20,13 +20,13 @@ import type { Finding } from "./types.ts";
 const { isAsciiDigit, isAsciiUpper, isJsSpace } = chars;
 const { ADDRESS_CUE_AT, AT_STREET_AT, CONT_STREET_AT, COUNTRY_RE, EN_STREET_AT, extendBlock, MIL_AT, NUM_LED_AT, NUM_PREFIX_STREET_AT, PLACE_CUE_AT, postcodeTownBefore, STREET_ANCHORS, STREET_BEFORE_ZIP_AT, STREET_WORDS, STRONG_PLACE_AT, SUFFIX_NUM_AT, TIME_WORD, ZIP_CITY_AT } = namesAddressRules;
 const { scanCandidates } = namesCandidates;
-const { datelinePlaces } = namesDatelines;
+const { datelineAt, newDatelineCursor } = namesDatelines;
 const { keyValuesAt } = namesKeyValue;
 const { postcodeTownAfter, streetsByGrammar } = namesStreetGrammar;
 const { markupPlaces, tableColumns } = namesTableColumns;
-const { townBeforeCountry, hasPlaceWord, itineraryPlaces, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun, routeStartBefore } = namesPlaceCues;
+const { townBeforeCountry, hasPlaceWord, itineraryStepAt, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun, routeStartBefore } = namesPlaceCues;
 const { placeFieldValue } = namesPlaceFields;
-const { postcodeLineTowns } = namesPostcodeLines;
+const { postcodeLineAt } = namesPostcodeLines;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
 const { dedupe } = namesSpans;
 const { execAt } = namesSticky;
@@ -221,9 +221,21 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     for (let k = 0; k < beforeNouns.length; k += 2) push("LOCATION", beforeNouns[k]!, beforeNouns[k + 1]!, 0.55);
   }
   // the place of a dateline or a letter's heading: "Mexicali, 12 de marzo de 2024", "Fait à Milton, le 3 juin", "Sunch’ŏn (Reuters) -"
-  const lineStarts = [0];
-  for (let p = text.indexOf("\n"); p >= 0 && lineStarts.length < 4096; p = text.indexOf("\n", p + 1)) lineStarts.push(p + 1);
-  const datelines = datelinePlaces(text, lineStarts);
+  // (one pass over the lines for the rules that read a line's start: datelines, itinerary steps, postcode lines)
+  const datelines: number[] = [];
+  const steps: number[] = [];
+  const postcodeTowns: number[] = [];
+  const postcodeLines: number[] = [];
+  const cursor = newDatelineCursor();
+  for (let ls = 0, lines = 0; ls <= text.length && lines < 4096 && datelines.length + steps.length + postcodeTowns.length < 384; lines++) {
+    let le = text.indexOf("\n", ls);
+    if (le < 0) le = text.length;
+    datelineAt(text, ls, le, cursor, datelines);
+    itineraryStepAt(text, ls, steps);
+    if (le === text.length) break;
+    if (cands.hasDigit) postcodeLineAt(text, le, postcodeTowns, postcodeLines);
+    ls = le + 1;
+  }
   for (let k = 0; k < datelines.length; k += 2) push("LOCATION", datelines[k]!, datelines[k + 1]!, 0.6);
   // the first place of a labelled list: "Unsere Standorte: Amuntai, …"
   const listed = labelledPlaces(text, cands.labelColons);
@@ -233,12 +245,9 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     labelledEnds.add(listed[k + 1]!);
   }
   // the first place of an itinerary's step: "Day 2 – Totowa", "Tag 3: Selters"
-  {
-    const steps = itineraryPlaces(text, lineStarts);
-    for (let k = 0; k < steps.length; k += 2) {
-      push("LOCATION", steps[k]!, steps[k + 1]!, 0.6);
-      labelledEnds.add(steps[k + 1]!);
-    }
+  for (let k = 0; k < steps.length; k += 2) {
+    push("LOCATION", steps[k]!, steps[k + 1]!, 0.6);
+    labelledEnds.add(steps[k + 1]!);
   }
   // the first stop of a route before a place found: "Ticket: Serra Talhada to Mianwali", "Route Sitangkai → Juliaca → …"
   for (const f of [...out]) {
@@ -257,11 +266,10 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     for (let k = 0; k < more.length; k += 2) push("LOCATION", more[k]!, more[k + 1]!, 0.55);
   }
   // the town of an address block's postcode line ("Flurstr. 97c\n0610 Viktring") is a place of its own: the street ends above it
-  if (cands.hasDigit) {
-    const pl = postcodeLineTowns(text, lineStarts);
-    for (let k = 0; k < pl.lineStarts.length; k++) {
-      const ls = pl.lineStarts[k]!;
-      const townEnd = pl.towns[2 * k + 1]!;
+  if (postcodeLines.length > 0) {
+    for (let k = 0; k < postcodeLines.length; k++) {
+      const ls = postcodeLines[k]!;
+      const townEnd = postcodeTowns[2 * k + 1]!;
       for (const f of out) {
         if (f.type !== "STREET_ADDRESS" || f.end <= ls) continue;
         // (a "street" read on the postcode line itself, "0610 Viktring", is the town's line)
@@ -271,9 +279,9 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
         while (e > f.start && /[\s,.]/.test(text[e - 1]!)) e--;
         f.end = e;
       }
-      push("LOCATION", pl.towns[2 * k]!, townEnd, 0.7);
+      push("LOCATION", postcodeTowns[2 * k]!, townEnd, 0.7);
     }
-    if (pl.lineStarts.length > 0) for (let k = out.length - 1; k >= 0; k--) if (out[k]!.end <= out[k]!.start) out.splice(k, 1);
+    for (let k = out.length - 1; k >= 0; k--) if (out[k]!.end <= out[k]!.start) out.splice(k, 1);
   }
   // a location inside a (multi-line) street address belongs to the address
   const res = dedupe(out);

@@ -262,24 +262,19 @@ const STEP_FIRSTS = new Set([..."DTJGSÉELRIP-*•"].map((c) => c.charCodeAt(0))
 
 const STEP_PLACE_AT = /((?:[\p{Lu}][\p{L}\p{M}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}\p{M}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
 
-/** The first place of each itinerary step ("Day 2 – Totowa"), as [start, end) pairs (at most 64). */
-export function itineraryPlaces(text: string, lineStarts: readonly number[]): number[] {
-  const out: number[] = [];
-  for (let k = 0; k < lineStarts.length && out.length < 128; k++) {
-    const ls = lineStarts[k]!;
-    // (a step's line starts with one of the step words' capitals, or a bullet)
-    let a = ls;
-    while (a < text.length && a - ls < 4 && (text[a] === " " || text[a] === "\t")) a++;
-    if (a >= text.length || !STEP_FIRSTS.has(text.charCodeAt(a))) continue;
-    ITINERARY_STEP_AT.lastIndex = ls;
-    const m = ITINERARY_STEP_AT.exec(text);
-    if (!m) continue;
-    const vs = m.index + m[0].length;
-    STEP_PLACE_AT.lastIndex = vs;
-    const p = STEP_PLACE_AT.exec(text);
-    if (p && nameLooksLikePlace(p[1]!, true)) out.push(vs, vs + p[1]!.length);
-  }
-  return out;
+/** The first place of the itinerary step ("Day 2 – Totowa") that the line at `ls` may open: pushed to `out` as [start, end). */
+export function itineraryStepAt(text: string, ls: number, out: number[]): void {
+  // (a step's line starts with one of the step words' capitals, or a bullet)
+  let a = ls;
+  while (a < text.length && a - ls < 4 && (text.charCodeAt(a) === 32 || text.charCodeAt(a) === 9)) a++;
+  if (a >= text.length || !STEP_FIRSTS.has(text.charCodeAt(a))) return;
+  ITINERARY_STEP_AT.lastIndex = ls;
+  const m = ITINERARY_STEP_AT.exec(text);
+  if (!m) return;
+  const vs = m.index + m[0].length;
+  STEP_PLACE_AT.lastIndex = vs;
+  const p = STEP_PLACE_AT.exec(text);
+  if (p && nameLooksLikePlace(p[1]!, true)) out.push(vs, vs + p[1]!.length);
 }
 
 /** " to ", an arrow or a dash between two places of a route: "Serra Talhada to Mianwali", "Sitangkai → Juliaca". */

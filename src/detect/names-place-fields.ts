@@ -28,8 +28,7 @@ const NOT_PLACE_VALUES = new Set(
  * not read here (the caller's).
  */
 export function placeFieldValue(text: string, key: string, vs: number, ve: number): [number, number] | undefined {
-  const k = key.toLowerCase().replace(/["']/g, "");
-  const weak = WEAK_PLACE_KEYS.has(k);
+  const weak = WEAK_PLACE_KEYS.has(key.toLowerCase());
   // a value starts with a letter: "/var/log/…", "#3", "(none)" are no places
   if (!letterAt(text, vs)) return undefined;
   let e = ve;

@@ -14,38 +14,34 @@ const { nameLooksLikePlace } = namesPlaceCues;
 const POSTCODE_LINE_AT =
   /[ \t]{0,4}(?:[A-Z]{1,2}-)?(?:\d{4,5}(?:[ \t]?[A-Z]{2}(?=[ \t]))?|\d{3}[ \t]\d{2}|\d{2}-\d{3}|\d{4}-\d{3}|[A-Z]\d[A-Z][ \t]\d[A-Z]\d)[ \t]{1,3}([\p{Lu}][\p{L}\p{M}'’.-]{1,30}(?:[ \t](?:[\p{Lu}][\p{L}\p{M}'’.-]{1,30}|de|la|del|di|du|le|les|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al|bei|ob)){0,4})[ \t]*(?=\r?\n|$)/uy;
 
-/** Towns on postcode lines under a line with a house number, as [start, end) pairs (at most 64), and the start of each postcode line. */
-export function postcodeLineTowns(text: string, starts: readonly number[]): { towns: number[]; lineStarts: number[] } {
-  const towns: number[] = [];
-  const lineStarts: number[] = [];
-  for (let k = 1; k < starts.length && towns.length < 128; k++) {
-    const nl = starts[k]! - 1;
-    // a postcode starts with a digit or a capital (after up to 4 spaces)
-    let a = nl + 1;
-    while (a < text.length && a - nl <= 4 && (text[a] === " " || text[a] === "\t")) a++;
-    const c0 = text.charCodeAt(a);
-    // (a postcode that starts with a capital: "A-1234", "AB-12345", "R5V 5J0")
-    if (!((c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90 && mayBeLetterPostcode(text.charCodeAt(a + 1), text.charCodeAt(a + 2))))) continue;
-    POSTCODE_LINE_AT.lastIndex = nl + 1;
-    const m = POSTCODE_LINE_AT.exec(text);
-    if (!m) continue;
-    // the line before: letters and a number, at most 80 code units
-    let ls = nl;
-    let digit = false;
-    let letter = false;
-    while (ls > 0 && text[ls - 1] !== "\n" && nl - ls <= 80) {
-      const c = text.charCodeAt(--ls);
-      if (c >= 48 && c <= 57) digit = true;
-      else if ((c | 32) >= 97 && (c | 32) <= 122) letter = true;
-    }
-    if (!digit || !letter || nl - ls > 80) continue;
-    const v = m[1]!;
-    if (!nameLooksLikePlace(v, true)) continue;
-    const s = m.index + m[0].length - v.length - (m[0].length - m[0].trimEnd().length);
-    towns.push(s, s + v.length);
-    lineStarts.push(nl + 1);
+/**
+ * The town on the line after the newline at `nl`, when that line is a postcode line under a line with a house
+ * number: its [start, end) pushed to `towns`, the line's start to `lineStarts`.
+ */
+export function postcodeLineAt(text: string, nl: number, towns: number[], lineStarts: number[]): void {
+  // a postcode starts with a digit or a capital (after up to 4 spaces): "A-1234", "AB-12345", "R5V 5J0"
+  let a = nl + 1;
+  while (a < text.length && a - nl <= 4 && (text.charCodeAt(a) === 32 || text.charCodeAt(a) === 9)) a++;
+  const c0 = text.charCodeAt(a);
+  if (!((c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90 && mayBeLetterPostcode(text.charCodeAt(a + 1), text.charCodeAt(a + 2))))) return;
+  POSTCODE_LINE_AT.lastIndex = nl + 1;
+  const m = POSTCODE_LINE_AT.exec(text);
+  if (!m) return;
+  // the line before: letters and a number, at most 80 code units
+  let ls = nl;
+  let digit = false;
+  let letter = false;
+  while (ls > 0 && text.charCodeAt(ls - 1) !== 10 && nl - ls <= 80) {
+    const c = text.charCodeAt(--ls);
+    if (c >= 48 && c <= 57) digit = true;
+    else if ((c | 32) >= 97 && (c | 32) <= 122) letter = true;
   }
-  return { towns, lineStarts };
+  if (!digit || !letter || nl - ls > 80) return;
+  const v = m[1]!;
+  if (!nameLooksLikePlace(v, true)) return;
+  const s = m.index + m[0].length - v.length - (m[0].length - m[0].trimEnd().length);
+  towns.push(s, s + v.length);
+  lineStarts.push(nl + 1);
 }
 
 function mayBeLetterPostcode(c1: number, c2: number): boolean {
