@@ -40,7 +40,20 @@ export function openPlace(text: string, cue: string, cueStart: number, v: string
   if (v.includes("\n")) return false;
   // "Vivo en Ronda Micaela s/n", "en Carretera Joaquín Berríos, 2": a street, not a town
   if (STREET_NUMBER_AFTER.test(text.slice(end, end + 8))) return false;
-  return nameLooksLikePlace(v);
+  if (nameLooksLikePlace(v)) return true;
+  // after a locative preposition ("in", "en", "em", "im"), people are rarely the object: a town that is also a first
+  // name ("in Milton", "en Pilar de la Horadada") is read, but not a first and a last name ("in Anna Berg's team")
+  return LOCATIVE_CUES.has(c) && nameLooksLikePlace(v, true) && !personLike(v);
+}
+
+const LOCATIVE_CUES = new Set(["in", "en", "em", "im"]);
+
+/** A first name and a last name ("Anna Berg"), or a name with a possessive after it, is a person's. */
+function personLike(v: string): boolean {
+  const words = v.split(" ");
+  const d = loadDicts();
+  if (words.length >= 2 && d.first.has(norm(words[0]!)) && d.last.has(norm(words[words.length - 1]!)) && !d.places.has(norm(v))) return true;
+  return /['’]s$/.test(v);
 }
 
 const STREET_NUMBER_AFTER = /^(?:,?[ \t]{1,2}\d|[ \t]s\/n)/;
