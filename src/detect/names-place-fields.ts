@@ -24,13 +24,21 @@ const NOT_PLACE_VALUES = new Set(
 );
 
 /**
- * The place in the value [vs, ve) of the field `key`, as [start, end), or undefined. Keys of streets are
- * not read here (the caller's).
+ * The place in the value [vs, ve) of the field `key` (or of a table's cell under a header of that name,
+ * `afterKey` false), as [start, end), or undefined. Keys of streets are not read here (the caller's).
  */
-export function placeFieldValue(text: string, key: string, vs: number, ve: number): [number, number] | undefined {
+export function placeFieldValue(text: string, key: string, vs: number, ve: number, afterKey = true): [number, number] | undefined {
   const weak = WEAK_PLACE_KEYS.has(key.toLowerCase());
   // a value starts with a letter: "/var/log/…", "#3", "(none)" are no places
   if (!letterAt(text, vs)) return undefined;
+  // a weak key's value is on the key's line ("Province:\nPostal Code: …" is an empty field), and no value ends
+  // in a colon (the next label)
+  if (text.charCodeAt(ve - 1) === 58) return undefined;
+  if (weak && afterKey) for (let p = vs - 1; p >= 0 && vs - p <= 8; p--) {
+    const c = text.charCodeAt(p);
+    if (c === 10 || c === 13) return undefined;
+    if (c !== 32 && c !== 9 && c !== 34 && c !== 39) break;
+  }
   let e = ve;
   if (weak) {
     // a capitalised name (a caseless script's letter counts), up to a parenthesis, a dash or a number after it

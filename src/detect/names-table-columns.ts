@@ -103,7 +103,7 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
           const v = line.slice(a, b);
           if (b - a < 2 || b - a > 80 || NOT_VALUE.test(v) || !/\p{L}/u.test(v) || (type !== "STREET_ADDRESS" && !/^[\p{Lu}\p{Lt}\p{Lo}]/u.test(v))) continue;
           if (type === "WEAK") {
-            const place = placeFieldValue(text, "origin", pos + a, pos + b);
+            const place = placeFieldValue(text, "origin", pos + a, pos + b, false);
             if (place) each("LOCATION", place[0], place[1]);
           } else each(type, pos + a, pos + b);
           found++;
