@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { type Db, type Queryable, type Row, TENANT_SCOPE_SQL, tenantScopeLiteral } from './db.ts';
+import { StatementNames } from './statement-names.ts';
 
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -15,6 +16,9 @@ export interface PostgresOptions {
   connectionTimeoutMillis?: number;
 }
 
+// One naming for the process: a name always stands for the same text, on every pool's connections.
+const statements = new StatementNames();
+
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -24,8 +28,11 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  const run = async <R extends Row>(c: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
-    (await c.query<R>(sql, params ? [...params] : undefined)).rows;
+  const run = async <R extends Row>(c: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
+    if (!params) return (await c.query<R>(sql)).rows;
+    const name = statements.nameOf(sql);
+    return (await c.query<R>(name === undefined ? { text: sql, values: [...params] } : { name, text: sql, values: [...params] })).rows;
+  };
 
   async function transaction<T>(
     scope: string | null,
