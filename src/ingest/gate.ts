@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { listenForChanges, readEpoch } from '../changes/changes.ts';
 import type { PlanCaps } from '../config/config.ts';
 import type { Db } from '../db/db.ts';
@@ -98,7 +98,7 @@ export class Gate {
   }
 
   async principal(token: string): Promise<GatePrincipal | null> {
-    const hash = createHash('sha256').update(token).digest('base64');
+    const hash = digest('sha256', token, 'base64');
     const hit = this.#tokens.get(hash);
     if (hit && Date.now() - hit.at < TOKEN_TTL_MS) {
       const st = await this.tenant(hit.p.tenantId);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { PlanCaps } from '../config/config.ts';
 import { badRequest, HttpProblem, rateLimited, unprocessable } from '../core/problems.ts';
@@ -123,7 +123,7 @@ async function scanEvent(deps: IngestDeps, tenantId: string, c: Checked): Promis
 
 /** SHA-256 of the event's kind and its canonical JSON (RFC 8785): the same event, however it is spelled. */
 export function fingerprint(kind: EventKind, body: unknown): string {
-  return createHash('sha256').update(kind).update('\n').update(canonicalize(body) ?? '').digest('hex');
+  return hash('sha256', `${kind}\n${canonicalize(body) ?? ''}`, 'hex');
 }
 
 /**

@@ -4,7 +4,7 @@
 // salt leaves every leaf, hash and proof intact, yet a kept text can still be
 // shown to match its leaf.
 
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { encodeBase64, utf8 } from './bytes.ts';
 import { leafHash } from './merkle.ts';
@@ -73,7 +73,7 @@ export function commitment(salt: Uint8Array, text: string): string {
   if (salt.length !== SALT_SIZE) throw new RangeError(`salt must be ${SALT_SIZE} bytes`);
   // UTF-8 encoding would replace a lone surrogate with U+FFFD, committing to other text.
   if (!text.isWellFormed()) throw new RangeError('text is not valid Unicode');
-  return `sha256:${encodeBase64(createHash('sha256').update(salt).update(utf8(text)).digest())}`;
+  return `sha256:${encodeBase64(hash('sha256', Buffer.concat([salt, utf8(text)]), 'buffer'))}`;
 }
 
 /** checkJson's verdict without its paths. */
