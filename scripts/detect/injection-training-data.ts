@@ -14,10 +14,13 @@
 //   what decides is the payload, not whether its surroundings are generated.
 // - OpenTelemetry's semantic-convention attribute names and descriptions (Apache-2.0): agent telemetry
 //   ("gen_ai.request.model", "gen_ai.system_instructions") is what this service stores most.
-// - The development set's PII and secret texts (dev split) and Faker sentences, as negatives.
+// - The development set's PII and secret texts (dev split), as frozen in data/injection-negatives.jsonl.gz
+//   by freeze-injection-negatives.ts (so PII work does not retrain this model), and Faker sentences, as
+//   negatives.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { allLocales, base, Faker } from "@faker-js/faker";
 import type { LocaleDefinition } from "@faker-js/faker";
 import { devSet } from "../../src/detect/eval/devset.ts";
@@ -209,6 +212,15 @@ function splice(paragraph: string, payload: string, r: () => number): string {
   return paragraph.slice(0, at) + (at === paragraph.length ? "\n\n" : "") + payload + " " + paragraph.slice(at);
 }
 
+/** The PII and secret texts of the development set's dev split, as last frozen (see freeze-injection-negatives.ts). */
+function frozenNegatives(): { text: string; licence: string; group: string }[] {
+  const jsonl = gunzipSync(readFileSync(new URL("./data/injection-negatives.jsonl.gz", import.meta.url))).toString("utf8");
+  return jsonl
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as { text: string; licence: string; group: string });
+}
+
 export function collect(): Example[] {
   const ds = devSet();
   const ra = rng(31);
@@ -235,7 +247,7 @@ export function collect(): Example[] {
       if (seed !== 17 && c.label === "injection") push({ ...e, text: paraphrase(c.text, ra), source: "devset injection (generated), paraphrased" });
     }
   }
-  for (const c of [...ds.pii, ...ds.secrets]) if (c.split === "dev") push({ text: c.text, y: 0, kind: "data", source: "devset PII/secrets texts (generated)", licence: c.licence, group: c.source });
+  for (const c of frozenNegatives()) push({ text: c.text, y: 0, kind: "data", source: "devset PII/secrets texts (generated)", licence: c.licence, group: c.group });
   const r = rng(2024);
   for (const loc of ["en", "de", "fr", "es", "zh_CN", "ru", "ja"]) {
     const f = new Faker({ locale: [(allLocales as Record<string, LocaleDefinition>)[loc]!, allLocales.en, base] });

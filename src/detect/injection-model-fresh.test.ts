@@ -5,8 +5,9 @@ import { test } from "node:test";
 import { collect } from "../../scripts/detect/injection-training-data.ts";
 
 // The shipped model must be the one `npm run train:injection` makes from this repository: its training
-// data includes the development set's dev texts (PII, secrets) and the READMEs of installed packages, so a
-// change there leaves the model stale without anyone touching it. The manifest records a SHA-256 of the
+// data includes the development set's dev injection cases and the READMEs of installed packages, so a
+// change there leaves the model stale without anyone touching it. (The PII and secret texts it reads are
+// a frozen copy, scripts/detect/data/injection-negatives.jsonl.gz, so PII work does not move it.) The manifest records a SHA-256 of the
 // training texts; the same texts hashed now must give it, or the model needs training again.
 test("the injection model was trained on the training texts of this repository (else: npm run train:injection)", () => {
   const manifest = JSON.parse(readFileSync(new URL("./model/injection-training-manifest.json", import.meta.url), "utf8")) as {
