@@ -25,7 +25,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     withTenant: (tenantId, fn, opening) =>
       pg.transaction(async (tx) => {
         await tx.query(TENANT_SCOPE_SQL, [tenantId]);
-        return fn(wrap(tx), opening ? (await tx.query<Row>(opening)).rows : undefined);
+        if (!opening || opening.length === 0) return fn(wrap(tx));
+        const opened: Row[][] = [];
+        for (const sql of opening) opened.push((await tx.query<Row>(sql)).rows);
+        return fn(wrap(tx), opened);
       }),
     // One connection, one transaction at a time: every transaction already sees one snapshot.
     snapshot: (tenantId, fn) => db.withTenant(tenantId, fn),

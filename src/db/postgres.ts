@@ -36,9 +36,9 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
 
   async function transaction<T>(
     scope: string | null,
-    fn: (tx: Queryable, opened?: Row[]) => Promise<T>,
+    fn: (tx: Queryable, opened?: Row[][]) => Promise<T>,
     begin = 'BEGIN',
-    opening?: string,
+    opening: readonly string[] = [],
   ): Promise<T> {
     const client = await pool.connect();
     let broken = false;
@@ -50,18 +50,21 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     };
     client.on('error', onLost);
     try {
-      let opened: Row[] | undefined;
+      let opened: Row[][] | undefined;
       const literal = scope ? tenantScopeLiteral(scope) : undefined;
       if (literal) {
-        // One round trip: BEGIN, the scope and the opening statement as one
-        // simple query (each statement still gets its own snapshot, so the
-        // opening one may wait for a lock and then read what was committed).
-        const results = (await client.query(opening ? `${begin}; ${literal}; ${opening}` : `${begin}; ${literal}`)) as unknown as pg.QueryResult[];
-        if (opening) opened = results.at(-1)!.rows as Row[];
+        // One round trip: BEGIN, the scope and the opening statements as one
+        // simple query (each statement still gets its own snapshot, so an
+        // opening one may wait for a lock and the next read what was committed).
+        const results = (await client.query([begin, literal, ...opening].join('; '))) as unknown as pg.QueryResult[];
+        if (opening.length > 0) opened = results.slice(2).map((r) => r.rows as Row[]);
       } else {
         await client.query(begin);
         if (scope) await client.query(TENANT_SCOPE_SQL, [scope]);
-        if (opening) opened = (await client.query(opening)).rows as Row[];
+        if (opening.length > 0) {
+          opened = [];
+          for (const sql of opening) opened.push((await client.query(sql)).rows as Row[]);
+        }
       }
       const result = await fn(
         {

@@ -1,5 +1,5 @@
 import type { PlanCaps } from '../config/config.ts';
-import type { Queryable } from '../db/db.ts';
+import { type Queryable, type Row, UUID_RE } from '../db/db.ts';
 import { enqueueMany } from '../jobs/jobs.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { type RideAlong, writeRideAlong } from '../ledger/log-store.ts';
@@ -103,46 +103,49 @@ interface StoredResponse {
  */
 export function recordSet(known: KnownAgents) {
   return {
-    async run(tx: Queryable, log: OpenAppend, items: readonly RecordItem[]): Promise<RecordOutcome[]> {
+    /**
+     * Reads ahead, with the head lock, what a set like the opening request's
+     * needs when it brings no idempotency key and no agent this node has not
+     * seen: the change epoch, the usage of its days (and of each next day, for
+     * a request that crosses midnight while it waits), the last ids, the panel.
+     */
+    opening(tenantId: string, items: readonly RecordItem[]): string | undefined {
+      if (!UUID_RE.test(tenantId)) return undefined;
+      if (items.some((i) => i.idem !== undefined || (i.kind === 'invocation' && !known.has(tenantId, i.prepared.agentKey)))) return undefined;
+      const days = new Set<string>();
+      for (const i of items) {
+        if (i.kind !== 'invocation') continue;
+        days.add(utcDay(i.now));
+        days.add(utcDay(new Date(i.now.getTime() + DAY_MS)));
+      }
+      // Literals of a UUID and of YYYY-MM-DD dates only: nothing to escape.
+      return stateSql(`'${tenantId}'`, `'{${[...days].join(',')}}'`, `'{}'`, `'{}'`, 'now()');
+    },
+
+    async run(tx: Queryable, log: OpenAppend, items: readonly RecordItem[], opened?: Row[]): Promise<RecordOutcome[]> {
       const tenantId = log.tenantId;
       const days = [...new Set(items.filter((i) => i.kind === 'invocation').map((i) => utcDay(i.now)))];
       const unknownAgents = [
         ...new Set(items.filter((i) => i.kind === 'invocation' && !known.has(tenantId, i.prepared.agentKey)).map((i) => (i as { prepared: PreparedInvocation }).prepared.agentKey)),
       ];
       const keys = [...new Set(items.flatMap((i) => (i.idem ? [i.idem.key] : [])))];
-      const oldest = new Date(Math.min(...items.map((i) => i.now.getTime())) - IDEMPOTENCY_TTL_MS);
-      const [read] = await tx.query<{
-        epoch: number;
-        usage: Record<string, number>;
-        known: string[];
-        agents: number;
-        keys: Array<[string, string, StoredResponse, string]>;
-        last_ids: Record<string, number>;
-        judged: boolean;
-      }>(
-        `SELECT ${epochSql('$1')} AS epoch,
-           (SELECT coalesce(jsonb_object_agg(day::text, invocations), '{}'::jsonb) FROM usage_daily
-             WHERE tenant_id = $1 AND day = ANY($2::date[])) AS usage,
-           (SELECT coalesce(array_agg(agent_key), '{}') FROM agents WHERE tenant_id = $1 AND agent_key = ANY($3::text[])) AS known,
-           (CASE WHEN cardinality($3::text[]) > 0 THEN (SELECT count(*)::int FROM agents WHERE tenant_id = $1) ELSE 0 END) AS agents,
-           (SELECT coalesce(jsonb_agg(jsonb_build_array(key, encode(fingerprint, 'hex'), response, created_at)), '[]'::jsonb)
-              FROM idempotency_keys WHERE tenant_id = $1 AND key = ANY($4::text[]) AND created_at > $5) AS keys,
-           -- Per-workspace ids, taken gap-free: only this transaction (it holds the log head) moves them.
-           (SELECT coalesce(jsonb_object_agg(kind, last_id), '{}'::jsonb) FROM event_ids WHERE tenant_id = $1) AS last_ids,
-           -- The judges module's function (migration 0120): whether flags escalate to its panel.
-           judge_panel_configured($1) AS judged`,
-        [tenantId, days, unknownAgents, keys, oldest.toISOString()],
-      );
-      const epoch = Number(read!.epoch);
-      const used = new Map(Object.entries(read!.usage).map(([d, n]) => [d, Number(n)]));
-      const registered = new Set(read!.known);
-      let agentCount = read!.agents;
+      const ahead = opened?.[0] as StateRow | undefined;
+      // What was read ahead serves when these items need nothing more: no key
+      // to look up, no agent to count, no day it did not read.
+      const read =
+        ahead && keys.length === 0 && unknownAgents.length === 0 && days.every((d) => ahead.days.includes(d))
+          ? ahead
+          : await readState(tx, tenantId, days, unknownAgents, keys, new Date(Math.min(...items.map((i) => i.now.getTime())) - IDEMPOTENCY_TTL_MS));
+      const epoch = Number(read.epoch);
+      const used = new Map(Object.entries(read.usage).map(([d, n]) => [d, Number(n)]));
+      const registered = new Set(read.known);
+      let agentCount = read.agents;
       const claimed = new Map<string, { fingerprint: string; response: StoredResponse; at: number }>();
-      for (const [key, fingerprint, response, at] of read!.keys) claimed.set(key, { fingerprint, response, at: Date.parse(at) });
-      let lastInvocation = Number(read!.last_ids.invocation ?? 0);
-      let lastRogue = Number(read!.last_ids.rogue_event ?? 0);
+      for (const [key, fingerprint, response, at] of read.keys) claimed.set(key, { fingerprint, response, at: Date.parse(at) });
+      let lastInvocation = Number(read.last_ids.invocation ?? 0);
+      let lastRogue = Number(read.last_ids.rogue_event ?? 0);
 
-      const rows = new Rows(tenantId, read!.judged);
+      const rows = new Rows(tenantId, read.judged);
       const startIds = { invocation: lastInvocation, rogue_event: lastRogue };
       const out: RecordOutcome[] = [];
       for (const item of items) {
@@ -226,6 +229,48 @@ export function recordSet(known: KnownAgents) {
       return out;
     },
   };
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/** What a set of events reads before it decides (stateSql's row). */
+interface StateRow {
+  epoch: number;
+  usage: Record<string, number>;
+  known: string[];
+  agents: number;
+  keys: Array<[string, string, StoredResponse, string]>;
+  last_ids: Record<string, number>;
+  judged: boolean;
+  /** The days whose usage was read (a day without a row has none). */
+  days: string[];
+}
+
+/**
+ * The one statement that reads what deciding a set needs, over SQL
+ * expressions for the workspace, its days, the agents this node does not know,
+ * the idempotency keys and the oldest time a key still answers.
+ */
+function stateSql(tenant: string, days: string, agents: string, keys: string, oldest: string): string {
+  return `SELECT ${epochSql(tenant)} AS epoch,
+           (SELECT coalesce(jsonb_object_agg(day::text, invocations), '{}'::jsonb) FROM usage_daily
+             WHERE tenant_id = ${tenant} AND day = ANY(${days}::date[])) AS usage,
+           (SELECT coalesce(array_agg(agent_key), '{}') FROM agents WHERE tenant_id = ${tenant} AND agent_key = ANY(${agents}::text[])) AS known,
+           (CASE WHEN cardinality(${agents}::text[]) > 0 THEN (SELECT count(*)::int FROM agents WHERE tenant_id = ${tenant}) ELSE 0 END) AS agents,
+           (SELECT coalesce(jsonb_agg(jsonb_build_array(key, encode(fingerprint, 'hex'), response, created_at)), '[]'::jsonb)
+              FROM idempotency_keys WHERE tenant_id = ${tenant} AND key = ANY(${keys}::text[]) AND created_at > ${oldest}) AS keys,
+           -- Per-workspace ids, taken gap-free: only this transaction (it holds the log head) moves them.
+           (SELECT coalesce(jsonb_object_agg(kind, last_id), '{}'::jsonb) FROM event_ids WHERE tenant_id = ${tenant}) AS last_ids,
+           -- The judges module's function (migration 0120): whether flags escalate to its panel.
+           judge_panel_configured(${tenant}) AS judged,
+           ${days}::date[]::text[] AS days`;
+}
+
+const STATE_SQL = stateSql('$1', '$2', '$3', '$4', '$5');
+
+async function readState(tx: Queryable, tenantId: string, days: string[], agents: string[], keys: string[], oldest: Date): Promise<StateRow> {
+  const [row] = await tx.query<StateRow & Row>(STATE_SQL, [tenantId, days, agents, keys, oldest.toISOString()]);
+  return row!;
 }
 
 /** Every row a set of events writes, as columns, written by one statement. */

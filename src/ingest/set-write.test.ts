@@ -19,7 +19,7 @@ import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
 import { scanContent, type PreparedInvocation } from './prepare.ts';
 import { KnownAgents, type RecordItem, recordSet } from './record.ts';
 
-/** The database, counting the statements sent inside tenant transactions (an opening statement counts as one). */
+/** The database, counting the statements sent inside tenant transactions (each opening statement counts as one). */
 function counting(db: Db): { db: Db; statements: string[] } {
   const statements: string[] = [];
   const wrap = (tx: Queryable): Queryable => ({
@@ -33,7 +33,7 @@ function counting(db: Db): { db: Db; statements: string[] } {
     db: {
       ...db,
       withTenant: (tenantId, fn, opening) => {
-        if (opening) statements.push(opening.trim().split(/\s+/).slice(0, 3).join(' '));
+        for (const sql of opening ?? []) statements.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
         return db.withTenant(tenantId, (tx, opened) => fn(wrap(tx), opened), opening);
       },
     },

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable, Row } from '../db/db.ts';
 import { OpenAppend } from './append.ts';
 import { type Head, headOf, lockHead, lockHeadSql } from './log-store.ts';
 import type { StoredNode } from './merkle.ts';
@@ -12,7 +12,20 @@ export type AppendJob<T> = (tx: Queryable, log: OpenAppend) => Promise<T>;
  * not multiply with the items. Returns one result per item, in order.
  */
 export interface SetJob<I, R> {
-  run(tx: Queryable, log: OpenAppend, items: readonly I[]): Promise<R[]>;
+  /**
+   * `opened`: the rows of this job's opening statement, when it ran in the
+   * round trip that took the head lock and this is the transaction's first
+   * work (so nothing has written since it read).
+   */
+  run(tx: Queryable, log: OpenAppend, items: readonly I[], opened?: Row[]): Promise<R[]>;
+  /**
+   * A statement without parameters that reads what run() would read first,
+   * sent with the head lock when this job's request is the one that opens a
+   * transaction (`items`: that request's); undefined when there is nothing
+   * to read ahead. It runs after the lock is held, on a snapshot of its own,
+   * so it sees every append committed before.
+   */
+  opening?(tenantId: string, items: readonly I[]): string | undefined;
 }
 
 /** An item of a set whose storage failed: nothing of it was stored. */
@@ -158,10 +171,13 @@ export class LogWriter {
       await previous;
       return units;
     };
+    // The request first in the queue opens the transaction: its set job may read ahead with the lock.
+    const opener = lane.queue[0];
+    const sql = opener && 'set' in opener ? opener.set.opening?.(tenantId, opener.items) : undefined;
     let first: unknown[] | undefined;
     let error: unknown;
     try {
-      first = await this.#run(tenantId, take);
+      first = await this.#run(tenantId, take, sql === undefined ? undefined : { set: (opener as SetPending).set, sql });
     } catch (err) {
       error = err;
     } finally {
@@ -231,14 +247,20 @@ export class LogWriter {
     }
   }
 
-  /** One transaction: locks the head, runs what `take` hands it, commits. Results in the order of the units. */
-  async #run(tenantId: string, take: () => Promise<Unit[]>): Promise<unknown[]> {
-    const opening = lockHeadSql(tenantId);
+  /**
+   * One transaction: locks the head, runs what `take` hands it, commits.
+   * Results in the order of the units. `ahead`: a set job's opening statement,
+   * read in the round trip that takes the lock.
+   */
+  async #run(tenantId: string, take: () => Promise<Unit[]>, ahead?: { set: SetJob<unknown, unknown>; sql: string }): Promise<unknown[]> {
+    const lock = lockHeadSql(tenantId);
+    const opening = lock === undefined ? undefined : ahead ? [lock, ahead.sql] : [lock];
     const { results, head, edge, size } = await this.#db.withTenant(
       tenantId,
       async (tx, opened) => {
         try {
-          const start = opened ? headOf(opened) : await lockHead(tx, tenantId);
+          const start = opened ? headOf(opened[0]!) : await lockHead(tx, tenantId);
+          const readAhead = opened?.[1];
           const units = await take();
           const known = this.#edges.get(tenantId);
           const log = new OpenAppend(tenantId, start, known?.size === start.size ? known.edge : undefined);
@@ -246,7 +268,9 @@ export class LogWriter {
           for (const [i, u] of units.entries()) {
             log.lastWork = i === units.length - 1;
             try {
-              out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index])));
+              // What was read ahead holds for the first work only: the others run after writes.
+              const opened = i === 0 && u.kind === 'set' && u.set === ahead?.set ? readAhead : undefined;
+              out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index]), opened));
             } catch (err) {
               throw new JobFailure(i, err);
             }
