@@ -9,6 +9,24 @@ export interface Queryable {
   query<R extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<R[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs one statement (its rows are not returned) and commits the
+   * transaction, in one round trip where the store has round trips
+   * (PostgreSQL; absent elsewhere). Nothing may run in the transaction after
+   * it. A database error means nothing was committed; a CommitOutcomeUnknown
+   * (the connection was lost) means it may have been.
+   */
+  queryThenCommit?(sql: string, params: readonly unknown[]): Promise<void>;
+}
+
+/** The connection was lost while a commit was on its way: whether it took effect is unknown. */
+export class CommitOutcomeUnknown extends Error {
+  override readonly cause: unknown;
+  constructor(cause: unknown) {
+    super('the connection was lost while committing: the outcome is unknown');
+    this.name = 'CommitOutcomeUnknown';
+    this.cause = cause;
+  }
 }
 
 export interface Db extends Queryable {

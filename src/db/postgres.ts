@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { type Db, type Queryable, type Row, TENANT_SCOPE_SQL, tenantScopeLiteral } from './db.ts';
+import { CommitOutcomeUnknown, type Db, type Queryable, type Row, TENANT_SCOPE_SQL, tenantScopeLiteral } from './db.ts';
+import { sqlLiteral } from './sql-literal.ts';
 import { StatementNames } from './statement-names.ts';
 
 const types = {
@@ -18,6 +19,11 @@ export interface PostgresOptions {
 
 // One naming for the process: a name always stands for the same text, on every pool's connections.
 const statements = new StatementNames();
+// Statements prepared by SQL (PREPARE) to be run by EXECUTE in a simple query with COMMIT after
+// them (queryThenCommit): a few fixed texts, the log's last write; their own names.
+const committing = new StatementNames(32, 3, 'alc_');
+/** Which of `committing`'s names each connection has prepared. */
+const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
   const pool = new pg.Pool({
@@ -42,6 +48,15 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   ): Promise<T> {
     const client = await pool.connect();
     let broken = false;
+    /** COMMIT where losing the connection must say the outcome is unknown (queryThenCommit's). */
+    const commit = async () => {
+      try {
+        await client.query('COMMIT');
+      } catch (err) {
+        if (err instanceof pg.DatabaseError) throw err;
+        throw new CommitOutcomeUnknown(err);
+      }
+    };
     // The pool listens for errors of idle clients only: without a listener, a
     // connection lost mid-transaction is an uncaught 'error' event that ends
     // the process. The failing query reports the loss; the client is dropped.
@@ -66,16 +81,50 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
           for (const sql of opening) opened.push((await client.query(sql)).rows as Row[]);
         }
       }
+      let committed = false;
+      const open = () => {
+        if (committed) throw new Error('the transaction has committed: nothing more may run in it');
+      };
       const result = await fn(
         {
-          query: (sql, params) => run(client, sql, params),
+          query: async (sql, params) => {
+            open();
+            return run(client, sql, params);
+          },
           exec: async (sql) => {
+            open();
             await client.query(sql);
+          },
+          queryThenCommit: async (sql, params) => {
+            open();
+            committed = true;
+            const name = committing.nameOf(sql);
+            const literals = name === undefined ? [] : params.map(sqlLiteral);
+            if (name === undefined || literals.includes(undefined)) {
+              await run(client, sql, params);
+              await commit();
+              return;
+            }
+            let prepared = preparedOn.get(client);
+            if (!prepared) preparedOn.set(client, (prepared = new Set()));
+            // The statement and COMMIT in one simple query: one round trip less on the log's critical path.
+            const text = `${prepared.has(name) ? '' : `PREPARE ${name} AS ${sql}; `}EXECUTE ${name}(${literals.join(', ')}); COMMIT`;
+            try {
+              await client.query(text);
+            } catch (err) {
+              // A database error: the query stopped there, nothing was committed
+              // (an error of COMMIT itself rolls back). Whether PREPARE ran is
+              // not known: the connection is not reused.
+              broken = true;
+              if (err instanceof pg.DatabaseError) throw err;
+              throw new CommitOutcomeUnknown(err);
+            }
+            prepared.add(name);
           },
         },
         opened,
       );
-      await client.query('COMMIT');
+      if (!committed) await client.query('COMMIT');
       return result;
     } catch (err) {
       try {

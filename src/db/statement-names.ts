@@ -12,9 +12,13 @@ export class StatementNames {
   readonly #named = new Map<string, string>();
   readonly #runs = new Map<string, number>();
 
-  constructor(maxNamed = 256, runsBeforeNamed = 3) {
+  readonly #prefix: string;
+
+  /** `prefix`: of the names, so that two namings never hand out the same one. */
+  constructor(maxNamed = 256, runsBeforeNamed = 3, prefix = 'al_') {
     this.#maxNamed = maxNamed;
     this.#runsBeforeNamed = runsBeforeNamed;
+    this.#prefix = prefix;
   }
 
   nameOf(sql: string): string | undefined {
@@ -27,7 +31,7 @@ export class StatementNames {
       return undefined;
     }
     this.#runs.delete(sql);
-    const named = `al_${this.#named.size}`;
+    const named = `${this.#prefix}${this.#named.size}`;
     this.#named.set(sql, named);
     return named;
   }

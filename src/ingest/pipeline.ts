@@ -11,7 +11,7 @@ import type { TenantState } from './gate.ts';
 import type { IngestDeps } from './ingest.ts';
 import { CONTENT_FIELDS, scanContent, scanContentWith, unstorableFields, type InvocationInput, type PreparedInvocation, type RogueInput } from './prepare.ts';
 import { OFFLOAD_CHARS } from './scan-pool.ts';
-import type { IdempotencyClaim, RecordItem, RecordOutcome, RogueRecord } from './record.ts';
+import { metaCommitmentOf, type IdempotencyClaim, type RecordItem, type RecordOutcome, type RogueRecord } from './record.ts';
 import { InvocationBody, RogueBody } from './schemas.ts';
 
 // One path for every event, whichever endpoint (or OTLP) it came by:
@@ -265,7 +265,7 @@ async function decideInvocation(
           pseudonyms: { agent: agentPseudonym, type: await deps.pseudonym(st.tenantId, 'rogue_event_type', 'oos_tool') },
         }
       : undefined;
-  return {
+  const prepared: PreparedInvocation = {
     tenantId: st.tenantId,
     agentKey: body.agent_key,
     agentPseudonym,
@@ -286,6 +286,8 @@ async function decideInvocation(
     metaSalt: newSalt(),
     outOfScope,
   };
+  prepared.metaCommitment = metaCommitmentOf(prepared);
+  return prepared;
 }
 
 function outcome(o: Exclude<RecordOutcome, { stale: true }> | ItemFailed, caps: PlanCaps, now: Date): EventResult {

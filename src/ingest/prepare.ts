@@ -55,6 +55,12 @@ export interface PreparedInvocation {
   toolInScope: boolean | undefined;
   /** Salt of the leaf's commitment to the metadata, stored in the row. */
   metaSalt: Uint8Array;
+  /**
+   * The leaf's commitment to the metadata (record.ts metaCommitmentOf), taken
+   * before the write transaction so that its hashing is not done while the
+   * workspace's log is locked; computed there when absent.
+   */
+  metaCommitment?: string;
   /** The rogue oos_tool event to record with it when the tool is outside the agent's scope. */
   outOfScope: RogueRecord | undefined;
 }

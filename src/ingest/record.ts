@@ -51,8 +51,22 @@ export class KnownAgents {
   }
 }
 
+const DAY_MS = 24 * 3600_000;
+
+// The last day utcDay named: events of a request, a batch, a day share it (toISOString per event was 1-1.5 % of a batch's CPU).
+let dayStart = 0;
+let dayEnd = 0;
+let dayName = '';
+
+/** YYYY-MM-DD of the UTC day `d` falls in. */
 export function utcDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
+  const t = d.getTime();
+  if (t >= dayStart && t < dayEnd) return dayName;
+  const name = d.toISOString().slice(0, 10);
+  dayStart = t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
+  dayEnd = dayStart + DAY_MS;
+  dayName = name;
+  return name;
 }
 
 /** A request's Idempotency-Key (or a batch item's event_id) and the fingerprint of what it asked. */
@@ -230,8 +244,6 @@ export function recordSet(known: KnownAgents) {
     },
   };
 }
-
-const DAY_MS = 24 * 3600_000;
 
 /** What a set of events reads before it decides (stateSql's row). */
 interface StateRow {
@@ -476,11 +488,16 @@ function invocationLeaf(id: number, p: PreparedInvocation) {
     policy_version: p.policyVersion,
     content: Object.fromEntries(p.content.map((c) => [c.field, c.commitment])),
     findings: storedFindingCounts(p.content),
-    meta: metaCommitment(p.metaSalt, invocationMeta(p)),
+    meta: p.metaCommitment ?? metaCommitmentOf(p),
   };
   if (p.principalKind !== undefined) leaf.principal_kind = p.principalKind;
   if (p.piiCount !== undefined) leaf.pii_count = p.piiCount;
   return leaf as { kind: string };
+}
+
+/** The commitment an invocation's leaf holds to its metadata as stored. */
+export function metaCommitmentOf(p: PreparedInvocation): string {
+  return metaCommitment(p.metaSalt, invocationMeta(p));
 }
 
 /**

@@ -71,9 +71,10 @@ export class OpenAppend {
    * Writes the entries, the tree nodes they complete (hashed here, in memory)
    * and the new head, in one statement (with the last ride-along's rows).
    * Returns the new head and the right edge of the grown tree (the nodes the
-   * next append needs).
+   * next append needs). `last`: nothing runs in the transaction after this,
+   * so the statement may commit it in the same round trip (queryThenCommit).
    */
-  async commit(tx: Queryable): Promise<{ head: Head; edge: StoredNode[] | undefined }> {
+  async commit(tx: Queryable, opts: { last?: boolean } = {}): Promise<{ head: Head; edge: StoredNode[] | undefined }> {
     const along = this.#along;
     this.#along = [];
     const last = this.#entries.length > 0 ? along.pop() : undefined;
@@ -82,7 +83,7 @@ export class OpenAppend {
     const edge = this.#edge ?? (await readNodes(tx, this.tenantId, appendNeeds(this.#start.size)));
     const { nodes, root } = appendLeaves(this.#start.size, this.#hashes, edge);
     const head = { size: this.#start.size + this.#entries.length, root };
-    await writeAppend(tx, this.tenantId, this.#entries, nodes, head, last);
+    await writeAppend(tx, this.tenantId, this.#entries, nodes, head, last, opts.last === true);
     const all = new Map<string, StoredNode>();
     for (const n of [...edge, ...nodes]) all.set(`${n.level}/${n.index}`, n);
     return { head, edge: appendNeeds(head.size).map((id) => all.get(`${id.level}/${id.index}`)!) };

@@ -89,7 +89,11 @@ export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void>
   await tx.query(`WITH ${w.ctes} SELECT 1`, w.params);
 }
 
-/** Writes appended entries, their new nodes and the new head (and a ride-along's rows), in one statement. */
+/**
+ * Writes appended entries, their new nodes and the new head (and a
+ * ride-along's rows), in one statement; `andCommit`: and commits the
+ * transaction with it, in one round trip where the store allows.
+ */
 export async function writeAppend(
   tx: Queryable,
   tenantId: string,
@@ -97,11 +101,13 @@ export async function writeAppend(
   nodes: readonly StoredNode[],
   head: Head,
   along?: RideAlong,
+  andCommit = false,
 ): Promise<void> {
   const own = 9;
   // The ride-along's parameters follow the log's nine.
   const extra = along ? `${along.ctes.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + own}`)}, ` : '';
-  await tx.query(
+  const send = andCommit && tx.queryThenCommit ? tx.queryThenCommit.bind(tx) : tx.query.bind(tx);
+  await send(
     `WITH ${extra}e AS (
        INSERT INTO log_entries (tenant_id, idx, leaf, created_at)
        SELECT $1, e.idx, e.leaf, e.created_at FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) AS e(idx, leaf, created_at)

@@ -1,4 +1,4 @@
-import type { Db, Queryable, Row } from '../db/db.ts';
+import { CommitOutcomeUnknown, type Db, type Queryable, type Row } from '../db/db.ts';
 import { OpenAppend } from './append.ts';
 import { type Head, headOf, lockHead, lockHeadSql } from './log-store.ts';
 import type { StoredNode } from './merkle.ts';
@@ -279,15 +279,18 @@ export class LogWriter {
           const along = log.hasRideAlong;
           let committed;
           try {
-            committed = await log.commit(tx);
+            // The last statement of the transaction: on PostgreSQL it commits in the same round trip.
+            committed = await log.commit(tx, { last: true });
           } catch (err) {
+            // Lost while committing: maybe stored, so nothing may run again.
+            if (err instanceof CommitOutcomeUnknown) throw err;
             // The last unit's rows were written by this statement: its failure
             // is that unit's (it runs again item by item, the others as they were).
             throw along ? new JobFailure(units.length - 1, err) : err;
           }
           return { results: out, size: units.reduce((n, u) => n + (u.kind === 'job' ? 1 : u.parts.length), 0), ...committed };
         } catch (err) {
-          throw err instanceof JobFailure ? err : new BeforeCommitFailure(err);
+          throw err instanceof JobFailure || err instanceof CommitOutcomeUnknown ? err : new BeforeCommitFailure(err);
         }
       },
       opening,

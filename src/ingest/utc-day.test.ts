@@ -1,0 +1,23 @@
+// utcDay remembers the last day it named: it must still name every instant's own UTC day, in any order.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { utcDay } from './record.ts';
+
+test('utcDay names the UTC day of any instant, whatever it named before (midnights, years before 1970, after 9999 excluded)', () => {
+  const instant = fc.oneof(
+    fc.integer({ min: -62_000_000_000_000, max: 253_000_000_000_000 }),
+    // around midnights: the last and first milliseconds of a day
+    fc.integer({ min: -700_000, max: 2_900_000 }).chain((d) => fc.integer({ min: -2, max: 1 }).map((ms) => d * 86_400_000 + ms)),
+  );
+  fc.assert(
+    fc.property(fc.array(instant, { minLength: 1, maxLength: 20 }), (ts) => {
+      for (const t of ts) assert.equal(utcDay(new Date(t)), new Date(t).toISOString().slice(0, 10));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('utcDay of an invalid date throws, as toISOString does', () => {
+  assert.throws(() => utcDay(new Date(Number.NaN)), RangeError);
+});
