@@ -212,9 +212,10 @@ function main(): void {
     }
   }
   if (process.env.INJ_DEBUG) {
-    // out-of-fold scores of the training-only texts, for reading what the model gets wrong on them
+    // out-of-fold scores of the training-only texts (INJ_DEBUG_ALL=1: and every hard negative; =all: every
+    // example, with its kind and cross-validation group), for reading what the model gets wrong on them
     const sc = oof.get(process.env.INJ_DEBUG)!;
-    const rows = all.flatMap((e, i) => (e.source.startsWith(EXTRA_SOURCE) || (e.kind === "hard_negative" && process.env.INJ_DEBUG_ALL) ? [`${sc[i]!.toFixed(3)}\t${e.y}\t${ruled[i] ? "R" : "-"}\t${e.source}\t${JSON.stringify(e.text).slice(0, 300)}`] : []));
+    const rows = all.flatMap((e, i) => (e.source.startsWith(EXTRA_SOURCE) || (e.kind === "hard_negative" && process.env.INJ_DEBUG_ALL) || process.env.INJ_DEBUG_ALL === "all" ? [`${sc[i]!.toFixed(3)}\t${e.y}\t${ruled[i] ? "R" : "-"}\t${e.kind}\t${e.group}\t${e.source}\t${JSON.stringify(e.text).slice(0, 400)}`] : []));
     writeFileSync("/tmp/inj-oof.tsv", rows.sort().reverse().join("\n") + "\n");
   }
   const pick: { best?: { s: Settings; v: Validation } } = {};
