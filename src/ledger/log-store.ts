@@ -89,10 +89,14 @@ export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void>
   await tx.query(`WITH ${w.ctes} SELECT 1`, w.params);
 }
 
+/** Most entries whose write also commits (writeAppend's andCommit). */
+export const MAX_ENTRIES_COMMITTED_WITH = 256;
+
 /**
  * Writes appended entries, their new nodes and the new head (and a
  * ride-along's rows), in one statement; `andCommit`: and commits the
- * transaction with it, in one round trip where the store allows.
+ * transaction with it, in one round trip where the store allows (up to
+ * MAX_ENTRIES_COMMITTED_WITH entries).
  */
 export async function writeAppend(
   tx: Queryable,
@@ -106,7 +110,9 @@ export async function writeAppend(
   const own = 9;
   // The ride-along's parameters follow the log's nine.
   const extra = along ? `${along.ctes.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + own}`)}, ` : '';
-  const send = andCommit && tx.queryThenCommit ? tx.queryThenCommit.bind(tx) : tx.query.bind(tx);
+  // Committing with the statement sends its parameters as text; past a few hundred entries writing that
+  // text costs more than the round trip it saves (a batch of thousands: tens of ms against one).
+  const send = andCommit && tx.queryThenCommit && entries.length <= MAX_ENTRIES_COMMITTED_WITH ? tx.queryThenCommit.bind(tx) : tx.query.bind(tx);
   await send(
     `WITH ${extra}e AS (
        INSERT INTO log_entries (tenant_id, idx, leaf, created_at)
