@@ -8,38 +8,16 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { PlanCaps } from '../config/config.ts';
-import type { Db, Queryable } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { newSalt } from '../ledger/leaf.ts';
 import { LogWriter } from '../ledger/log-writer.ts';
 import { DEFAULT_POLICY } from '../policy/default-policy.ts';
 import { decide } from '../policy/engine.ts';
+import { countingDb } from '../testing/counting-db.ts';
 import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
 import type { PreparedInvocation } from './prepare.ts';
 import { KnownAgents, type RecordItem, recordSet } from './record.ts';
 
-/** The database, keeping the first words of each statement sent inside tenant transactions, openings marked. */
-function counting(db: Db): { db: Db; statements: string[] } {
-  const statements: string[] = [];
-  const head = (sql: string) => sql.trim().split(/\s+/).slice(0, 3).join(' ');
-  const wrap = (tx: Queryable): Queryable => ({
-    query: (sql, params) => {
-      statements.push(head(sql));
-      return tx.query(sql, params);
-    },
-    exec: (sql) => tx.exec(sql),
-  });
-  return {
-    db: {
-      ...db,
-      withTenant: (tenantId, fn, opening) => {
-        for (const sql of opening ?? []) statements.push(`opening: ${head(sql)}`);
-        return db.withTenant(tenantId, (tx, opened) => fn(wrap(tx), opened), opening);
-      },
-    },
-    statements,
-  };
-}
 
 const READ = 'SELECT coalesce((SELECT epoch';
 
@@ -105,7 +83,7 @@ for (const store of testStores()) {
     }
 
     test('known agents and no key: no read inside the transaction, for 1 event or 200', async () => {
-      const { db, statements } = counting(testDb.db);
+      const { db, statements } = countingDb(testDb.db);
       const known = new KnownAgents();
       const writer = new LogWriter(db);
       const set = recordSet(known);
@@ -126,7 +104,7 @@ for (const store of testStores()) {
     });
 
     test('an unknown agent or an idempotency key reads inside the transaction instead', async () => {
-      const { db, statements } = counting(testDb.db);
+      const { db, statements } = countingDb(testDb.db);
       const known = new KnownAgents();
       const writer = new LogWriter(db);
       const set = recordSet(known);
@@ -179,7 +157,7 @@ for (const store of testStores()) {
     });
 
     test('a day the opening did not read is read again inside the transaction and counted on its own', async () => {
-      const { db, statements } = counting(testDb.db);
+      const { db, statements } = countingDb(testDb.db);
       const known = new KnownAgents();
       const writer = new LogWriter(db);
       const set = recordSet(known);

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { PlanCaps } from '../config/config.ts';
-import type { Db, Queryable } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { scanField } from '../detect/index.ts';
 import { LogWriter } from '../ledger/log-writer.ts';
@@ -15,31 +14,11 @@ import { rootFromLeafHashes } from '../ledger/merkle.ts';
 import { leafHashOf, newSalt } from '../ledger/leaf.ts';
 import { DEFAULT_POLICY } from '../policy/default-policy.ts';
 import { decide } from '../policy/engine.ts';
+import { countingDb } from '../testing/counting-db.ts';
 import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
 import { scanContent, type PreparedInvocation } from './prepare.ts';
 import { KnownAgents, type RecordItem, recordSet } from './record.ts';
 
-/** The database, counting the statements sent inside tenant transactions (each opening statement counts as one). */
-function counting(db: Db): { db: Db; statements: string[] } {
-  const statements: string[] = [];
-  const wrap = (tx: Queryable): Queryable => ({
-    query: (sql, params) => {
-      statements.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
-      return tx.query(sql, params);
-    },
-    exec: (sql) => tx.exec(sql),
-  });
-  return {
-    db: {
-      ...db,
-      withTenant: (tenantId, fn, opening) => {
-        for (const sql of opening ?? []) statements.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
-        return db.withTenant(tenantId, (tx, opened) => fn(wrap(tx), opened), opening);
-      },
-    },
-    statements,
-  };
-}
 
 const caps = { agents: 10_000, invocations_per_day: 1_000_000 } as PlanCaps;
 
@@ -88,7 +67,7 @@ for (const store of testStores()) {
       const seen: Record<number, string[]> = {};
       for (const n of [1, 200]) {
         const tenantId = randomUUID();
-        const { db, statements } = counting(testDb.db);
+        const { db, statements } = countingDb(testDb.db);
         const writer = new LogWriter(db);
         const set = recordSet(new KnownAgents());
         // Warm: the first append of a workspace creates its log; the second has a log, like every later one.
