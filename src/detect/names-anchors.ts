@@ -12,7 +12,7 @@ import * as namesSticky from "./names-sticky.ts";
 const { APOSTROPHE, asciiSet, isAsciiDigit, isAsciiLetter, isAsciiUpper, isJsSpace: isSpace, LF, QUOTE } = chars;
 const { isAsciiLetterAt, isDigitAt } = namesAddressRules;
 const { ASCII_CLASS, C_LOWER, C_UPPER } = namesCharClasses;
-const { ADDRESS_CUE_LETTERS, ADDRESS_CUES, ADDRESS_CUES_BY_LW, E_CUE_KEY, E_LOCATION_KEY, E_PLACE, E_STRONG_PLACE, E_SUFFIX, endingAt, foldedHas, keyAt, pairKey, WORD_ENDS } = namesLiterals;
+const { ADDRESS_CUE_LETTERS, ADDRESS_CUES, ADDRESS_CUES_BY_LW, E_CUE_KEY, E_LOCATION_KEY, E_PLACE, E_PLACE_HEAD, E_STRONG_PLACE, E_SUFFIX, endingAt, foldedHas, keyAt, pairKey, WORD_ENDS } = namesLiterals;
 const { pushAscending } = namesSticky;
 
 const STREET_WORD_PUNCT = asciiSet("'-.");
@@ -82,7 +82,7 @@ export function atSpace(t: Uint16Array, lo: string, i: number, c: Candidates): v
     if (i >= 2 && ASCII_CLASS[next] !== C_LOWER) {
       const key = pairKey(keyAt(t, lo, i - 1), keyAt(t, lo, i - 2));
       const kinds = WORD_ENDS.kinds[key]!;
-      if ((kinds & (E_STRONG_PLACE | E_PLACE)) !== 0) placeCuesBefore(t, lo, i, key, c);
+      if ((kinds & (E_STRONG_PLACE | E_PLACE | E_PLACE_HEAD)) !== 0) placeCuesBefore(t, lo, i, key, c);
     }
   } else if (isAsciiDigit(next)) {
     endingAt(t, lo, i, E_SUFFIX, false, c.suffix);
@@ -92,8 +92,9 @@ export function atSpace(t: Uint16Array, lo: string, i: number, c: Candidates): v
 /** The place cues (PLACE_CUE_RE's, STRONG_PLACE_RE's) that end before the space at i; `key`: their last two code units. */
 function placeCuesBefore(t: Uint16Array, lo: string, i: number, key: number, c: Candidates): void {
   for (const { w, kind } of WORD_ENDS.lists[key]!) {
-    if ((kind & (E_STRONG_PLACE | E_PLACE)) === 0 || !foldedHas(t, lo, i - w.length, w)) continue;
-    (kind === E_PLACE ? c.place : c.strongPlace).push(i - w.length);
+    if ((kind & (E_STRONG_PLACE | E_PLACE | E_PLACE_HEAD)) === 0 || !foldedHas(t, lo, i - w.length, w)) continue;
+    if (kind === E_PLACE_HEAD) c.placeHeads.push(i, w.length);
+    else (kind === E_PLACE ? c.place : c.strongPlace).push(i - w.length);
   }
 }
 

@@ -26,7 +26,7 @@ const { capSeqMayFollow, capSeqMayStart, capSeqNext } = namesCapSeq;
 const { ASCII_CLASS, bmpTable, C_COMMA, C_DIGIT, C_KEY, C_SPACE, C_UPPER, isLetterUnit, U_ASTRAL_LU, U_LU } = namesCharClasses;
 const { countryAt, countryEnd } = namesCountries;
 const { loadDicts, wordHashSlot } = namesLexicon;
-const { ADDRESS_LETTERS, ANY_FOURTH, E_PLACE, E_STRONG_PLACE, E_SUFFIX, foldedHas, keyAt, pairKey, start3, W_CUE, W_HONORIFIC, WORD_ENDS, WORD_START4, WORD_STARTS } = namesLiterals;
+const { ADDRESS_LETTERS, ANY_FOURTH, E_PLACE, E_PLACE_HEAD, E_STRONG_PLACE, E_SUFFIX, foldedHas, keyAt, pairKey, start3, W_CUE, W_HONORIFIC, WORD_ENDS, WORD_START4, WORD_STARTS } = namesLiterals;
 const { ascendingInPlace } = namesSticky;
 
 /**
@@ -70,6 +70,8 @@ export interface Candidates {
   labelColons: number[];
   /** PLACE_CUE_AT */
   place: number[];
+  /** The spaces after a noun of a place (names-place-heads.ts) and before a capital, each with the noun's length: (space, length) pairs. */
+  placeHeads: number[];
   /** KEY_VALUE_AT */
   locationKey: number[];
   /**
@@ -99,7 +101,7 @@ export function scanCandidates(text: string): Candidates {
   // the folded copy is read at non-ASCII code units only
   const lo = Buffer.byteLength(text, "utf8") === text.length ? text : foldedCopy(text);
   const c: Candidates = {
-    hasDigit: false, cue: [], capSeq: [], suffix: [], numberLed: [], contMil: [], beforeZip: [], zip: [], addressCue: [], strongPlace: [], lineEndsAfterWord: [], labelColons: [], place: [], locationKey: [], countries: [],
+    hasDigit: false, cue: [], capSeq: [], suffix: [], numberLed: [], contMil: [], beforeZip: [], zip: [], addressCue: [], strongPlace: [], lineEndsAfterWord: [], labelColons: [], place: [], placeHeads: [], locationKey: [], countries: [],
   };
   const st: Scan = { t, lo, bmp: bmpTable(), firsts: loadDicts().countryFirsts, c, countries: [], countryFrom: 0, countryLater: false, astral: false };
   c.hasDigit = scanText(st, text);
@@ -194,7 +196,7 @@ function scanWord(st: Scan, s: number): number {
   // the space after a word of two ASCII letters or more matters only after the ending of a literal
   if (ascii && i < n && t[i] === SPACE && i - s >= 2) {
     // (only the endings atSpace reads there: place cues and street types; the keys' endings matter before ":" or "=")
-    if ((WORD_ENDS.kinds[pairKey(t[i - 1]! | 32, t[i - 2]! | 32)]! & (E_SUFFIX | E_PLACE | E_STRONG_PLACE)) !== 0) atSpace(t, lo, i, st.c);
+    if ((WORD_ENDS.kinds[pairKey(t[i - 1]! | 32, t[i - 2]! | 32)]! & (E_SUFFIX | E_PLACE | E_STRONG_PLACE | E_PLACE_HEAD)) !== 0) atSpace(t, lo, i, st.c);
     return i + 1;
   }
   return i;

@@ -109,7 +109,8 @@ function keyValueEndAt(text: string, p: number): number {
   for (let q = e; q < n; q++) {
     const c = text.charCodeAt(q);
     if (c === LF) return e;
-    if (!isSpace(c)) return c === COMMA || c === CLOSE_BRACE ? e : -1;
+    // (or the next pair of a log line after a quoted value: `city="Itapevi" country="Chile"`, as KEY_VALUE_RE's `[ \t]+[\w.-]{1,40}=`)
+    if (!isSpace(c)) return c === COMMA || c === CLOSE_BRACE || (q > e && keyFollows(text, q)) ? e : -1;
   }
   return -1;
 }

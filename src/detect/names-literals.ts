@@ -4,11 +4,13 @@
 import * as chars from "./chars.ts";
 import * as namesAddressRules from "./names-address-rules.ts";
 import * as namesPersonRules from "./names-person-rules.ts";
+import * as namesPlaceHeads from "./names-place-heads.ts";
 import * as namesSticky from "./names-sticky.ts";
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { APOSTROPHE, isAsciiUpper, QUOTE } = chars;
 const { LOCATION_KEYS, NUM_SUFFIXES, PLACE_CUES, STRONG_PLACE_CUES } = namesAddressRules;
 const { CUE_KEYS, HONORIFIC_WORDS } = namesPersonRules;
+const { PLACE_HEADS } = namesPlaceHeads;
 const { pushAscending } = namesSticky;
 
 /** A code unit of the folded text as a 7-bit key (code units that differ may share a key: lists are only a prefilter). */
@@ -96,6 +98,7 @@ export const E_PLACE = 2; // PLACE_CUE_RE's cues (before a letter)
 export const E_STRONG_PLACE = 4; // STRONG_PLACE_RE's cues (before a letter)
 export const E_CUE_KEY = 8; // CUE_SCAN_RE's keys
 export const E_LOCATION_KEY = 16; // KEY_VALUE_RE's keys
+export const E_PLACE_HEAD = 32; // names-place-heads.ts's nouns of a place (before a letter)
 export const WORD_ENDS = (() => {
   const table = newTable();
   const add = (words: readonly string[], kind: number) => {
@@ -106,6 +109,7 @@ export const WORD_ENDS = (() => {
   add(STRONG_PLACE_CUES, E_STRONG_PLACE);
   add(CUE_KEYS, E_CUE_KEY);
   add(LOCATION_KEYS, E_LOCATION_KEY);
+  add(PLACE_HEADS, E_PLACE_HEAD);
   return table;
 })();
 

@@ -10,6 +10,8 @@ import * as namesStreetGrammar from "./names-street-grammar.ts";
 import * as namesTableColumns from "./names-table-columns.ts";
 import * as namesPlaceCues from "./names-place-cues.ts";
 import * as namesPlaceFields from "./names-place-fields.ts";
+import * as namesPlaceHeads from "./names-place-heads.ts";
+import * as namesCountryNames from "./names-country-names.ts";
 import * as namesPostcodeLines from "./names-postcode-lines.ts";
 import * as namesLexicon from "./names-lexicon.ts";
 import * as namesSpans from "./names-spans.ts";
@@ -26,6 +28,8 @@ const { postcodeTownAfter, streetsByGrammar } = namesStreetGrammar;
 const { markupPlaces, tableColumns } = namesTableColumns;
 const { townBeforeCountry, hasPlaceWord, itineraryStepAt, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun, routeStartBefore } = namesPlaceCues;
 const { placeFieldValue } = namesPlaceFields;
+const { headAt, leadingHead, placeAfterHead } = namesPlaceHeads;
+const { countryThrough } = namesCountryNames;
 const { postcodeLineAt } = namesPostcodeLines;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
 const { dedupe } = namesSpans;
@@ -103,7 +107,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   execAt(STRONG_PLACE_AT, text, cands.strongPlace, (m) => {
     const v = beforeSentenceEnd(m[1]!);
     const vs = m.index + m[0].length - m[1]!.length;
-    if (d.first.has(norm(v.split(" ")[0]!)) && v.includes(" ") && !d.places.has(norm(v))) return; // "moved to Anna Berg" is a person
+    if (d.first.has(norm(v.split(" ")[0]!)) && v.includes(" ") && !d.places.has(norm(v)) && !hasPlaceWord(v)) return; // "moved to Anna Berg" is a person (not "sedi a Santa Rita")
     push("LOCATION", vs, vs + v.length, 0.7);
   });
   keyValuesAt(text, cands.locationKey, cands.countries === undefined, (k, vs, ve) => {
@@ -121,7 +125,8 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     }
     else {
       const place = placeFieldValue(text, k, vs, ve);
-      if (place) push("LOCATION", place[0], place[1], 0.75);
+      // "Treffpunkt: Hauptbahnhof Schnifis": the town after the station's noun
+      if (place) push("LOCATION", place[0] + leadingHead(text.slice(place[0], place[1])), place[1], 0.75);
     }
   });
   execAt(ZIP_CITY_AT, text, cands.zip, (m) => {
@@ -139,6 +144,15 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     // below a person's usual score, so that a name after "to" stays a PERSON where the person rules see one
     else if (openPlace(text, cue, m.index, v, vs + v.length)) push("LOCATION", vs, vs + v.length, hasPlaceWord(v) ? 0.7 : 0.55);
   });
+  // a place after the noun of what is there: "Hauptbahnhof Schnifis", "la città di Chivasso", "aeropuerto de Santa Rita"
+  const heads = cands.placeHeads;
+  for (let k = 0; k < heads.length && k < 128; k += 2) {
+    const sp = heads[k]!;
+    const len = heads[k + 1]!;
+    if (!headAt(text, text.slice(sp - len, sp).toLowerCase(), sp)) continue;
+    const place = placeAfterHead(text, sp);
+    if (place) push("LOCATION", place[0], place[0] + beforeSentenceEnd(text.slice(place[0], place[1])).length, 0.6);
+  }
   // country names anywhere (bounded word sequences); countries are few and distinctive
   const countryStarts: number[] = [];
   const country = (v: string, at: number) => {
@@ -257,6 +271,13 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
       push("LOCATION", first[0], first[1], 0.55);
       labelledEnds.add(first[1]);
     }
+  }
+  // a country whose name has a connector, read from a place found at its first word: "Bosnia and Herzegovina",
+  // "Isle of Man", "República de Corea" (not two places of a list)
+  for (const f of [...out]) {
+    if (f.type !== "LOCATION") continue;
+    const e = countryThrough(text, f.start);
+    if (e > f.end) push("LOCATION", f.start, e, 0.75);
   }
   // the places that continue a list after a place: "offices in Kozhikode, Alegria and Saldaña" (after a
   // place-list label, first names too: the label says what the list holds)

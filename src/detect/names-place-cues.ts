@@ -14,7 +14,7 @@ const { letterAt, upperAt } = namesCharClasses;
 const { COMMON_WORDS, loadDicts, norm, PARTICLES } = namesLexicon;
 
 /** "visiting Olmos", "Weather for Olmos": read like the place prepositions (a first name after them stays a person). */
-const VISIT_CUES = new Set(["visit", "visited", "visiting", "weather for", "forecast for", "hotels for", "flights for", "directions for"]);
+const VISIT_CUES = new Set(["visit", "visited", "visiting", "weather for", "forecast for", "conditions for", "hotels for", "flights for", "directions for"]);
 
 /** Cues that are also name particles: after a capitalised word they are part of a name. */
 const PARTICLE_CUES = new Set(["de", "da", "van", "von", "en"]);
@@ -40,6 +40,11 @@ export function openPlace(text: string, cue: string, cueStart: number, v: string
   if (v.includes("\n")) return false;
   // "Vivo en Ronda Micaela s/n", "en Carretera Joaquín Berríos, 2": a street, not a town
   if (STREET_NUMBER_AFTER.test(text.slice(end, end + 8))) return false;
+  // "from Warehouse B to Dock 7", "in Room 4B": a locator inside a site
+  if (followedByLocator(text, end)) return false;
+  // "a" and "per" are place prepositions of Italian, Spanish and Portuguese only ("vado a Torino", "llegada a
+  // Tibú", "treno per Milano"): not of an English "a Google engineer" or "per Section 3"
+  if ((c === "a" || c === "per") && !romanceNear(text, cueStart)) return false;
   if (nameLooksLikePlace(v)) return true;
   // after a locative preposition ("in", "en", "em", "im"), people are rarely the object: a town that is also a first
   // name ("in Milton", "en Pilar de la Horadada") is read, but not a first and a last name ("in Anna Berg's team")
@@ -47,6 +52,24 @@ export function openPlace(text: string, cue: string, cueStart: number, v: string
 }
 
 const LOCATIVE_CUES = new Set(["in", "en", "em", "im"]);
+
+/** A single capital or a short number after a name: "Warehouse B", "Dock 7", "Room 4B", "Gate 12". */
+const LOCATOR_AFTER = /^[ \t](?:\p{Lu}|\d{1,3}\p{Lu}?)(?![\p{L}\p{N}])/u;
+export function followedByLocator(text: string, end: number): boolean {
+  return LOCATOR_AFTER.test(text.slice(end, end + 6));
+}
+
+/**
+ * Function words of Italian, Spanish and Portuguese (none of them an English word, a name particle or a French
+ * one): one of them in the 64 characters before a cue or the 48 after says the sentence is in one of those
+ * languages.
+ */
+const ROMANCE_WORD =
+  /(?<![\p{L}])(?:il|gli|nel|nella|nei|dell[ao]|alle|alla|sono|siamo|abbiamo|ho|hai|è|che|poi|dove|anche|el|los|las|y|que|para|nos|vamos|voy|luego|desde|donde|está|están|también|também|não|uma|os|em|ao|às|depois|onde|vou|e)(?![\p{L}.])/u;
+/** (case-sensitive: "El Paso", "Los Angeles" and "Las Vegas" are names in English text) */
+function romanceNear(text: string, cueStart: number): boolean {
+  return ROMANCE_WORD.test(text.slice(Math.max(0, cueStart - 64), cueStart)) || ROMANCE_WORD.test(text.slice(cueStart + 2, cueStart + 50));
+}
 
 /** A first name and a last name ("Anna Berg"), or a name with a possessive after it, is a person's. */
 function personLike(v: string): boolean {
@@ -122,7 +145,8 @@ export function listContinuations(text: string, end: number, listed = false): nu
     const m = LIST_NEXT_AT.exec(text);
     if (!m) break;
     const v = m[1]!;
-    if (!nameLooksLikePlace(v, listed)) break;
+    // (once the list holds two places, a name that is also a first name is its third: "Milas, Mariestad and Marco")
+    if (!nameLooksLikePlace(v, listed || k > 0) || followedByLocator(text, end + m[0].length)) break;
     const s = end + m[0].length - v.length;
     out.push(s, s + v.length);
     end = s + v.length;
@@ -173,10 +197,10 @@ export function labelledPlaces(text: string, colons: readonly number[]): number[
 }
 
 /** Nouns that a place name comes before in English: "the Roseau branch", "our Lyon office", "Tacoma warehouse". */
-const PLACE_NOUNS_AFTER = [" branch", " office", " headquarters", " campus", " warehouse", " plant", " factory", " airport"];
+const PLACE_NOUNS_AFTER = [" branch", " office", " headquarters", " campus", " warehouse", " plant", " factory", " airport", " depot", " hub", " forecast", " weather"];
 
 /** One pass for all the nouns: a space and one of their first letters, then the rest compared in place. */
-const PLACE_NOUN_RE = / (?:branch|office|headquarters|campus|warehouse|plant|factory|airport)/;
+const PLACE_NOUN_RE = / (?:branch|office|headquarters|campus|warehouse|plant|factory|airport|depot|hub|forecast|weather)/;
 export function mayHavePlaceNoun(text: string): boolean {
   return PLACE_NOUN_RE.test(text);
 }
@@ -204,6 +228,8 @@ export function placesBeforeNouns(text: string): number[] {
       // a sentence's first word is capitalised whatever it is: "Sales office hours" is no place; at the start of a
       // line, a name before the noun and a colon or comma is a heading ("Jordbro branch: open 9-5", "Atar branch, tel. …")
       const lineStart = s === 0 || /[.!?\n]\s*$/.test(text.slice(Math.max(0, s - 3), s));
+      // a label whose value is a name ("Nearest airport: Salitrillos"): its first word qualifies the noun, the value is the place
+      if (lineStart && LABEL_VALUE_AFTER.test(text.slice(after, after + 4))) continue;
       if (!art && lineStart && !(/^[:,]/.test(text.slice(after, after + 1)) && (s === 0 || /\n\s*$/.test(text.slice(Math.max(0, s - 3), s))) && !v.split(" ").some((w) => UNIT_WORDS.has(norm(w))))) continue;
       if (!nameLooksLikePlace(v) || COMMON_WORDS.has(norm(v.split(" ").pop()!))) continue;
       out.push(s, p);
@@ -212,9 +238,15 @@ export function placesBeforeNouns(text: string): number[] {
   return out;
 }
 
+const LABEL_VALUE_AFTER = /^:[ \t]{0,2}\p{Lu}/u;
+
 /** Words of an organisation's units that head a line before "office"/"branch" as a town does ("Sales office:", "Head office,"). */
 const UNIT_WORDS = new Set(
-  "sales marketing support engineering finance legal hr it admin administration head main central regional branch home post back front field corporate local district county state federal international national global european asia americas emea apac registered satellite virtual remote service customer press research development operations accounting billing".split(" "),
+  (
+    "sales marketing support engineering finance legal hr it admin administration head main central regional branch home post back front field corporate local district county state federal international national global european asia americas emea apac registered satellite virtual remote service customer press research development operations accounting billing " +
+    // and what is forecast that is no place ("Revenue forecast:", "Weather forecast:")
+    "weather revenue budget demand traffic cost costs price prices profit market cash earnings growth inventory capacity usage load"
+  ).split(" "),
 );
 
 /** The start of the capitalised word (2-31 letters) that ends at p, or -1. */
