@@ -26,9 +26,9 @@ const { datelineAt, newDatelineCursor } = namesDatelines;
 const { keyValuesAt } = namesKeyValue;
 const { postcodeTownAfter, streetsByGrammar } = namesStreetGrammar;
 const { markupPlaces, tableColumns } = namesTableColumns;
-const { townBeforeCountry, hasPlaceWord, itineraryStepAt, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun, routeStartBefore } = namesPlaceCues;
+const { placeOutranksPerson, townBeforeCountry, hasPlaceWord, itineraryStepAt, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun, routeStartBefore } = namesPlaceCues;
 const { placeFieldValue } = namesPlaceFields;
-const { headAt, leadingHead, placeAfterHead } = namesPlaceHeads;
+const { headAt, headScore, leadingHead, placeAfterHead } = namesPlaceHeads;
 const { countryThrough } = namesCountryNames;
 const { postcodeLineAt } = namesPostcodeLines;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
@@ -142,16 +142,17 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     if (d.countries.has(n) || d.places.has(n)) push("LOCATION", vs, vs + v.length, 0.75);
     else if (/university of $/i.test(cue)) push("LOCATION", vs, vs + v.length, 0.6);
     // below a person's usual score, so that a name after "to" stays a PERSON where the person rules see one
-    else if (openPlace(text, cue, m.index, v, vs + v.length)) push("LOCATION", vs, vs + v.length, hasPlaceWord(v) ? 0.7 : 0.55);
+    else if (openPlace(text, cue, m.index, v, vs + v.length)) push("LOCATION", vs, vs + v.length, hasPlaceWord(v) || placeOutranksPerson(cue, v) ? 0.7 : 0.55);
   });
   // a place after the noun of what is there: "Hauptbahnhof Schnifis", "la città di Chivasso", "aeropuerto de Santa Rita"
   const heads = cands.placeHeads;
   for (let k = 0; k < heads.length && k < 128; k += 2) {
     const sp = heads[k]!;
     const len = heads[k + 1]!;
-    if (!headAt(text, text.slice(sp - len, sp).toLowerCase(), sp)) continue;
+    const head = text.slice(sp - len, sp).toLowerCase();
+    if (!headAt(text, head, sp)) continue;
     const place = placeAfterHead(text, sp);
-    if (place) push("LOCATION", place[0], place[0] + beforeSentenceEnd(text.slice(place[0], place[1])).length, 0.6);
+    if (place) push("LOCATION", place[0], place[0] + beforeSentenceEnd(text.slice(place[0], place[1])).length, headScore(head));
   }
   // country names anywhere (bounded word sequences); countries are few and distinctive
   const countryStarts: number[] = [];
@@ -284,7 +285,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   for (const f of [...out]) {
     if (f.type !== "LOCATION") continue;
     const more = listContinuations(text, f.end, labelledEnds.has(f.end));
-    for (let k = 0; k < more.length; k += 2) push("LOCATION", more[k]!, more[k + 1]!, 0.55);
+    for (let k = 0; k < more.length; k += 2) push("LOCATION", more[k]!, more[k + 1]!, hasPlaceWord(text.slice(more[k]!, more[k + 1]!)) ? 0.7 : 0.55);
   }
   // the town of an address block's postcode line ("Flurstr. 97c\n0610 Viktring") is a place of its own: the street ends above it
   if (postcodeLines.length > 0) {

@@ -51,7 +51,16 @@ export function openPlace(text: string, cue: string, cueStart: number, v: string
   return LOCATIVE_CUES.has(c) && nameLooksLikePlace(v, true) && !personLike(v);
 }
 
-const LOCATIVE_CUES = new Set(["in", "en", "em", "im"]);
+/**
+ * After a locative preposition ("wohne jetzt in Novi Petrivtsi", "nach Neiva"), a name that is not a first and a last
+ * name is a place rather than a person the dictionaries half-know: it outranks a person read there from the name alone.
+ */
+export function placeOutranksPerson(cue: string, v: string): boolean {
+  return LOCATIVE_CUES.has(norm(cue.trim())) && !personLike(v);
+}
+
+/** Prepositions after which people are rarely the object: "in", "en", "em", "im"; German "nach" and "aus" (of places, "to"/"from"). */
+const LOCATIVE_CUES = new Set(["in", "en", "em", "im", "nach", "aus"]);
 
 /** A single capital or a short number after a name: "Warehouse B", "Dock 7", "Room 4B", "Gate 12". */
 const LOCATOR_AFTER = /^[ \t](?:\p{Lu}|\d{1,3}\p{Lu}?)(?![\p{L}\p{N}])/u;
@@ -87,7 +96,9 @@ const COMPANY_WORDS = new Set(["inc", "llc", "ltd", "gmbh", "corp", "co", "ag", 
 const PLACE_WORDS = new Set(
   (
     "north south east west northern southern upper lower new old great little port lake mount mountain saint st san santa santo sao são city town village beach park hill hills heights valley " +
-    "springs falls bay island isle fort bad sankt nord süd ost norte sur este oeste villa vila ciudad cidade ville rio río"
+    "springs falls bay island isle fort bad sankt nord süd ost norte sur este oeste villa vila ciudad cidade ville rio río " +
+    // the articles that open place names of Spanish, French, Italian and Arabic transliteration ("El Capulín", "Le Havre", "Al Kharj", "At Tūbī")
+    "el los las la le les il al ad ar as at an ash az"
   ).split(" "),
 );
 
@@ -137,6 +148,8 @@ function nameBefore(text: string, cueStart: number): boolean {
 const LIST_NEXT_AT =
   /(?:,[ \t]{1,2}|[ \t]{1,2}(?:and|und|et|y|e|en|og|och|i|oder|or|ou|o|to|nach|bis|à|a|hasta|para|naar|tot|→|->|=>|–|—|·)[ \t]{1,2})((?:[\p{Lu}][\p{L}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
 
+const ROUTE_CONNECTOR = /^[ \t]{1,2}(?:to|nach|bis|à|a|hasta|para|naar|tot|→|->|=>)[ \t]/u;
+
 /** The places that continue a list after a place ending at `end`: [start, end) pairs (at most 8). */
 export function listContinuations(text: string, end: number, listed = false): number[] {
   const out: number[] = [];
@@ -145,8 +158,9 @@ export function listContinuations(text: string, end: number, listed = false): nu
     const m = LIST_NEXT_AT.exec(text);
     if (!m) break;
     const v = m[1]!;
-    // (once the list holds two places, a name that is also a first name is its third: "Milas, Mariestad and Marco")
-    if (!nameLooksLikePlace(v, listed || k > 0) || followedByLocator(text, end + m[0].length)) break;
+    // (once the list holds two places, a name that is also a first name is its third: "Milas, Mariestad and Marco"; and
+    // a route's "to", "nach", "→" after a place says the next is one: "from Greenlawn to Santiago")
+    if (!nameLooksLikePlace(v, listed || k > 0 || ROUTE_CONNECTOR.test(m[0])) || followedByLocator(text, end + m[0].length)) break;
     const s = end + m[0].length - v.length;
     out.push(s, s + v.length);
     end = s + v.length;
@@ -305,7 +319,7 @@ const ITINERARY_STEP_AT =
 
 const STEP_FIRSTS = new Set([..."DTJGSÉELRIP-*•"].map((c) => c.charCodeAt(0)));
 
-const STEP_PLACE_AT = /((?:[\p{Lu}][\p{L}\p{M}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}\p{M}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
+const STEP_PLACE_AT = /((?:[\p{Lu}][\p{L}\p{M}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t]){0,2}[\p{Lu}][\p{L}\p{M}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
 
 /** The first place of the itinerary step ("Day 2 – Totowa") that the line at `ls` may open: pushed to `out` as [start, end). */
 export function itineraryStepAt(text: string, ls: number, out: number[]): void {

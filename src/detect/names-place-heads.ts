@@ -41,6 +41,14 @@ const CAPITALISED = new Set([...COMPOUND_HEADS, "stadt", "region", "standort"]);
 /** Dutch nouns: lower case before the name ("station Utrecht", "gemeente Ede"; "Weather Station Data" is no head). */
 const LOWER_CASE = new Set(["gemeente", "station", "luchthaven", "provincie", "regio"]);
 
+/** Heads of an office, which a person's name follows too ("l'ufficio di Marco Rossi"): a place there gives way to a person found by name. */
+const OFFICE_HEADS = new Set(["filiale", "niederlassung", "standort", "agence de", "sucursal de", "sede di", "filiale di", "ufficio di", "filial de"]);
+
+/** The score of a place after the head `w`: a town hall, a station or a town's noun outranks a person read from the name alone. */
+export function headScore(w: string): number {
+  return OFFICE_HEADS.has(w) ? 0.6 : 0.7;
+}
+
 /** All heads, for the candidate scan's literal table. */
 export const PLACE_HEADS = [...COMPOUND_HEADS, ...WORD_HEADS];
 

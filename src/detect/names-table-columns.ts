@@ -6,18 +6,26 @@
 // after a header is split once (at most 64 columns read), so O(n).
 
 import * as namesAddressRules from "./names-address-rules.ts";
+import * as namesPlaceCues from "./names-place-cues.ts";
 import * as namesPlaceFields from "./names-place-fields.ts";
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { WEAK_PLACE_KEYS } = namesAddressRules;
+const { nameLooksLikePlace } = namesPlaceCues;
 const { placeFieldValue } = namesPlaceFields;
 
 /** Header cells of a place column, and of a street column. */
 const PLACE_HEADERS = new Set("city town country location region state province county place hometown birthplace destination geo stadt ort wohnort standort land ville pays lieu ciudad localidad país pais cidade localidade paese città citta comune località plaats woonplaats stad".split(" "));
 /** Header cells of columns that hold places as often as other things ("origin", "office", "Abfahrt"): a cell must read as a name (names-place-fields.ts). */
 const WEAK_PLACE_HEADERS = new Set([...WEAK_PLACE_KEYS, "office", "branch", "site", "hub", "depot", "warehouse", "base", "niederlassung", "filiale", "bureau", "agence", "oficina", "sucursal", "sede", "ufficio", "escritório", "kantoor", "vestiging"]);
+/**
+ * Header cells of a route's ends ("date,from,to,km", "von;nach", "desde|hasta"): places when the header has both ends,
+ * and a cell reads as a place's name (a mail log's "from,to" holds addresses and people).
+ */
+const ROUTE_FROM_HEADERS = new Set(["from", "von", "de", "desde", "da", "van"]);
+const ROUTE_TO_HEADERS = new Set(["to", "nach", "à", "a", "hasta", "para", "naar", "bis"]);
 const STREET_HEADERS = new Set("address street address1 address_1 address_line_1 address_line1 addressline1 street_address line1 adresse straße strasse anschrift dirección direccion calle indirizzo via endereço endereco rua adres straat".split(" "));
 
-const HEADER_HINT = /(?:^|[,;\t|])[ \t]*["']?(?:origin|destination|departure|arrival|office|branch|site|hub|depot|warehouse|base|country_?name|city_?name|county|district|province|herkunft|ziel|abfahrt|ankunft|niederlassung|filiale|d[ée]part|arriv[ée]e|bureau|agence|origen|destino|salida|llegada|oficina|sucursal|sede|origine|destinazione|partenza|arrivo|ufficio|origem|partida|chegada|escrit[óo]rio|herkomst|bestemming|vertrek|aankomst|kantoor|vestiging|city|town|country|location|region|state|province|county|place|hometown|birthplace|destination|geo|stadt|ort|wohnort|standort|land|ville|pays|lieu|ciudad|localidad|pa[ií]s|cidade|localidade|paese|citt[àa]|comune|località|plaats|woonplaats|stad|address|street|adresse|stra(?:ß|ss)e|anschrift|direcci[óo]n|calle|indirizzo|via|endere[çc]o|rua|adres|straat)["']?[ \t]*(?=[,;\t|]|\r?$)/imu;
+const HEADER_HINT = /(?:^|[,;\t|])[ \t]*["']?(?:to|nach|à|a|hasta|para|naar|bis|facility|venue|station|airport|campus|terminal|treffpunkt|flughafen|bahnhof|gare|a[ée]roport|aeropuerto|estaci[óo]n|aeroporto|stazione|esta[çc][ãa]o|luchthaven|origin|destination|departure|arrival|office|branch|site|hub|depot|warehouse|base|country_?name|city_?name|county|district|province|herkunft|ziel|abfahrt|ankunft|niederlassung|filiale|d[ée]part|arriv[ée]e|bureau|agence|origen|destino|salida|llegada|oficina|sucursal|sede|origine|destinazione|partenza|arrivo|ufficio|origem|partida|chegada|escrit[óo]rio|herkomst|bestemming|vertrek|aankomst|kantoor|vestiging|city|town|country|location|region|state|province|county|place|hometown|birthplace|destination|geo|stadt|ort|wohnort|standort|land|ville|pays|lieu|ciudad|localidad|pa[ií]s|cidade|localidade|paese|citt[àa]|comune|località|plaats|woonplaats|stad|address|street|adresse|stra(?:ß|ss)e|anschrift|direcci[óo]n|calle|indirizzo|via|endere[çc]o|rua|adres|straat)["']?[ \t]*(?=[,;\t|]|\r?$)/imu;
 
 const NOT_VALUE = /^(?:n\/a|na|none|null|unknown|-+|\?|redacted.*|true|false|total|subtotal|sum|all|other|others|average|mean)$/i;
 
@@ -82,9 +90,12 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
     if (!sep) continue;
     const hs = cells(header, sep);
     const cols = new Map<number, string>();
+    const names = hs.map(([a, b]) => header.slice(a, b).toLowerCase());
+    const route = names.some((h) => ROUTE_FROM_HEADERS.has(h)) && names.some((h) => ROUTE_TO_HEADERS.has(h));
     hs.forEach(([a, b], k) => {
       const h = header.slice(a, b).toLowerCase();
-      if (PLACE_HEADERS.has(h)) cols.set(k, "LOCATION");
+      if (route && (ROUTE_FROM_HEADERS.has(h) || ROUTE_TO_HEADERS.has(h))) cols.set(k, "ROUTE");
+      else if (PLACE_HEADERS.has(h)) cols.set(k, "LOCATION");
       else if (WEAK_PLACE_HEADERS.has(h)) cols.set(k, "WEAK");
       else if (STREET_HEADERS.has(h)) cols.set(k, "STREET_ADDRESS");
     });
@@ -102,9 +113,9 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
           const [a, b] = cs[k]!;
           const v = line.slice(a, b);
           if (b - a < 2 || b - a > 80 || NOT_VALUE.test(v) || !/\p{L}/u.test(v) || (type !== "STREET_ADDRESS" && !/^[\p{Lu}\p{Lt}\p{Lo}]/u.test(v))) continue;
-          if (type === "WEAK") {
+          if (type === "WEAK" || type === "ROUTE") {
             const place = placeFieldValue(text, "origin", pos + a, pos + b, false);
-            if (place) each("LOCATION", place[0], place[1]);
+            if (place && (type === "WEAK" || nameLooksLikePlace(text.slice(place[0], place[1])))) each("LOCATION", place[0], place[1]);
           } else each(type, pos + a, pos + b);
           found++;
         }
