@@ -12,8 +12,24 @@ const CONNECTORS = new Set(["and", "of", "the", "und", "et", "y", "e", "da", "de
 
 const WORD_AT = /[\p{L}&][\p{L}\p{M}'’.-]{0,30}/uy;
 
+/** The first words of the country names that have a connector ("bosnia", "isle", "república"), built once. */
+let firsts: Set<string> | undefined;
+function connectorCountryFirsts(): Set<string> {
+  if (firsts) return firsts;
+  firsts = new Set<string>();
+  for (const name of loadDicts().countries) {
+    const words = name.split(" ");
+    if (words.some((w) => CONNECTORS.has(w))) firsts.add(words[0]!);
+  }
+  return firsts;
+}
+
 /** The end of the longest country name with a connector that starts at s, or -1. Bounded: seven words. */
 export function countryThrough(text: string, s: number): number {
+  // (most places found are no such country's first word: one short slice says so)
+  let e0 = s;
+  while (e0 < text.length && e0 - s < 32 && text.charCodeAt(e0) !== 32) e0++;
+  if (text.charCodeAt(e0) !== 32 || !connectorCountryFirsts().has(norm(text.slice(s, e0)))) return -1;
   const d = loadDicts();
   let p = s;
   let best = -1;

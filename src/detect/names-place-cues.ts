@@ -211,10 +211,10 @@ export function labelledPlaces(text: string, colons: readonly number[]): number[
 }
 
 /** Nouns that a place name comes before in English: "the Roseau branch", "our Lyon office", "Tacoma warehouse". */
-const PLACE_NOUNS_AFTER = [" branch", " office", " headquarters", " campus", " warehouse", " plant", " factory", " airport", " depot", " hub", " forecast", " weather"];
+const PLACE_NOUNS_AFTER = [" branch", " office", " headquarters", " campus", " warehouse", " plant", " factory", " airport", " forecast", " weather"];
 
 /** One pass for all the nouns: a space and one of their first letters, then the rest compared in place. */
-const PLACE_NOUN_RE = / (?:branch|office|headquarters|campus|warehouse|plant|factory|airport|depot|hub|forecast|weather)/;
+const PLACE_NOUN_RE = / (?:branch|office|headquarters|campus|warehouse|plant|factory|airport|forecast|weather)/;
 export function mayHavePlaceNoun(text: string): boolean {
   return PLACE_NOUN_RE.test(text);
 }
