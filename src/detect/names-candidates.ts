@@ -195,7 +195,9 @@ function scanWord(st: Scan, s: number): number {
   if (i - s >= 4 && (mask & ADDRESS_LETTERS) !== 0) addressCuesIn(t, lo, s, i, mask, st.c.addressCue);
   // the space after a word of two ASCII letters or more matters only after the ending of a literal
   if (ascii && i < n && t[i] === SPACE && i - s >= 2) {
-    // (only the endings atSpace reads there: place cues and street types; the keys' endings matter before ":" or "=")
+    // (only the endings atSpace reads there: place cues and nouns of a place before a capital, street types before a
+    // digit; the keys' endings matter before ":" or "="; most words are followed by a lower-case word, and read nothing)
+    if (i + 1 < n && isAsciiLower(t[i + 1]!)) return i + 1;
     if ((WORD_ENDS.kinds[pairKey(t[i - 1]! | 32, t[i - 2]! | 32)]! & (E_SUFFIX | E_PLACE | E_STRONG_PLACE | E_PLACE_HEAD)) !== 0) atSpace(t, lo, i, st.c);
     return i + 1;
   }
