@@ -30,17 +30,17 @@ const PLACE_KEY_ALTERNATION =
   "country_?name|city_?name|based_?in|origin|destination|departure|arrival|pick_?up|drop_?off|drop-off|where|residence|place_of_birth|birth_?place|province|county|district|municipality|" +
   "herkunft|ziel|zielort|reiseziel|abfahrt|ankunft|abfahrtsort|abholort|bundesland|kanton|landkreis|gemeinde|heimatort|d[ée]part|arriv[ée]e|provenance|r[ée]gion|d[ée]partement|origen|destino|salida|llegada|provincia|municipio|origine|destinazione|partenza|arrivo|regione|origem|partida|chegada|munic[ií]pio|regi[ãa]o|herkomst|bestemming|vertrek|aankomst|provincie|gemeente|" +
   // the site of something: a facility, a venue, a meeting point, an office (FACILITY_KEYS)
-  "facility|site|venue|hub|depot|station|airport|office|branch|warehouse|campus|terminal|meeting_?point|treffpunkt|flughafen|bahnhof|filiale|niederlassung|veranstaltungsort|sitz|firmensitz|hauptsitz|si[èe]ge|agence|gare|a[ée]roport|entrep[ôo]t|succursale|sede|sucursal|oficina|aeropuerto|estaci[óo]n|ufficio|aeroporto|stazione|ritrovo|filial|escrit[óo]rio|esta[çc][ãa]o|vestiging|kantoor|luchthaven|trefpunt|ontmoetingspunt";
+  "facility|site|venue|hub|depot|station|airport|office|branch|warehouse|campus|terminal|meeting_?point|headquarters|hq|ship_?from|ship_?to|ship-from|ship-to|place|abflug|treffpunkt|flughafen|bahnhof|filiale|niederlassung|veranstaltungsort|sitz|firmensitz|hauptsitz|si[èe]ge|agence|gare|a[ée]roport|entrep[ôo]t|succursale|sede|sucursal|oficina|aeropuerto|estaci[óo]n|ufficio|aeroporto|stazione|ritrovo|filial|escrit[óo]rio|esta[çc][ãa]o|vestiging|kantoor|luchthaven|trefpunt|ontmoetingspunt";
 const KEY_VALUE_RE = new RegExp(`["']?(${PLACE_KEY_ALTERNATION})["']?\\s*[:=]\\s*["']?([^"'\\n,]{2,80}?)["']?(?=\\s*[,}\\n]|$|[ \\t]+[\\w.-]{1,40}=)`, "giu");
 /** KEY_VALUE_RE up to its `:` or `=` (names-key-value.ts). */
 export const KEY_PREFIX_AT = new RegExp(`["']?(${PLACE_KEY_ALTERNATION})["']?\\s*[:=]`, "iuy");
 /** Prepositions after which an unknown capitalised name may be a place (see names-place-cues.ts for the guards). */
-export const OPEN_PLACE_CUES = ["from", "in", "to", "near", "between", "towards", "toward", "aus", "nach", "von", "bei", "zwischen", "richtung", "de", "en", "desde", "da", "em", "para", "naar", "van", "uit", "vanuit", "richting", "entre", "vers", "hacia", "verso", "presso", "até", "per", "à", "a"];
+export const OPEN_PLACE_CUES = ["from", "in", "to", "near", "between", "towards", "toward", "out of", "outside", "downtown", "aus", "nach", "von", "bei", "zwischen", "richtung", "de", "en", "desde", "da", "em", "para", "naar", "van", "uit", "vanuit", "richting", "entre", "vers", "hacia", "verso", "presso", "até", "per", "à", "a"];
 // (the literal prefilter keys a cue by its last two code units: a one-letter cue is listed with the space before it)
 /** Lower-case words inside a place name: "Santa Cruz de la Sierra", "Hart im Zillertal", "Stratford upon Avon". */
 const PLACE_CONNECTORS = "de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al";
 const PLACE_CUE_RE = new RegExp(
-  `(?:(?<![\\p{L}\\p{M}])(?:from|in|at|to|near|between|visit(?:ed|ing)?|[Ww]eather for|[Ff]orecast for|[Cc]onditions for|[Hh]otels for|[Ff]lights for|[Dd]irections for|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from|towards|toward|aus|nach|von|bei|zwischen|[Rr]ichtung|de|en|desde|da|em|para|naar|van|uit|vanuit|richting|entre|vers|hacia|verso|presso|até|per)\\s|[ \\t][àa]\\s)` +
+  `(?:(?<![\\p{L}\\p{M}])(?:from|in|at|to|near|In|From|Near|between|[Vv]isit(?:ed|ing)?|[Ww]eather for|[Ff]orecast for|[Cc]onditions for|[Aa]lert for|[Ww]arning for|[Aa]dvisory for|out of|outside|downtown|[Hh]otels for|[Ff]lights for|[Dd]irections for|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from|towards|toward|aus|nach|von|bei|zwischen|[Rr]ichtung|de|en|desde|da|em|para|naar|van|uit|vanuit|richting|entre|vers|hacia|verso|presso|até|per)\\s|[ \\t][àa]\\s)` +
     `([\\p{Lu}][\\p{L}'’.-]{1,30}(?:\\s(?:(?:${PLACE_CONNECTORS})[ \\t]){0,2}(?:[\\p{Lu}][\\p{L}'’.-]{1,30}|\\([\\p{Lu}][\\p{L}]{1,20}\\))){0,3})`,
   "gu",
 );
@@ -152,7 +152,7 @@ export const STRONG_PLACE_AT = sticky(STRONG_PLACE_RE);
 
 /** SUFFIX_NUM_RE's street types. */
 export const NUM_SUFFIXES = ["straße", "strasse", "str.", "gasse", "weg", "platz", "allee", "ring", "damm", "ufer", "vej", "gade", "vägen", "gatan", "veien", "vegen", "laan", "straat", "utca", "út", "tie", "katu", "tee", "iela", "gatve", "cesta", "ulice"];
-export const PLACE_CUES = ["at", "visit", "visited", "visiting", "weather for", "forecast for", "conditions for", "hotels for", "flights for", "directions for", "flew to", "moved to", "live in", "lives in", "living in", "born in", "university of", "city of", "originally from", ...OPEN_PLACE_CUES.map((w) => (w.length === 1 ? " " + w : w))];
+export const PLACE_CUES = ["at", "visit", "visited", "visiting", "weather for", "forecast for", "conditions for", "alert for", "warning for", "advisory for", "hotels for", "flights for", "directions for", "flew to", "moved to", "live in", "lives in", "living in", "born in", "university of", "city of", "originally from", ...OPEN_PLACE_CUES.map((w) => (w.length === 1 ? " " + w : w))];
 export const STRONG_PLACE_CUES = ["originally from", "born in", "flew to", "moved to", "live in", "lives in", "living in", "university of", "city of", "i am in", "i'm in", "based in", "traveling to", "travelling to", "trip to", "vivo en", "wohne in", "j'habite à", "grew up in", "grew up near", "habite à", "vit à", "wohnt in", "vive en", "abita a", "mora em", "woont in", "cresciuto a", "cresciuta a", "vivo a", "abito a", "nato a", "nata a", "sedi a", "sede a", "uffici a", "nací en", "nasci em", "moro em", "vivo em", "vado a", "andiamo a", "torno a", "arrivo a", "arriviamo a", "volo a", "voy a", "vamos a", "viajo a", "viajamos a", "llegamos a", "vuelo a", "vou a", "viajei a", "cheguei a", "pars pour", "part pour", "partons pour", "vol pour", "train pour", "départ pour"];
 /** KEY_VALUE_RE's keys, spelled out: the address and place keys, then the weak ones (their value must look like a name). */
 const LOCATION_KEYS_OLD = ["street", "address", "address1", "address_1", "addr", "line1", "line_1", "address_line_1", "address_line1", "addressline_1", "addressline1", "city", "country", "town", "state", "region", "location",
@@ -161,6 +161,7 @@ const LOCATION_KEYS_OLD = ["street", "address", "address1", "address_1", "addr",
 /** Keys of the site of something (a facility, a venue, a meeting point, an office) in the seven languages: weak, and words of their own. */
 const FACILITY_KEYS = [
   "facility", "site", "venue", "hub", "depot", "station", "airport", "office", "branch", "warehouse", "campus", "terminal", "meeting_point", "meetingpoint",
+  "headquarters", "hq", "ship_from", "shipfrom", "ship-from", "ship_to", "shipto", "ship-to", "place", "abflug",
   "treffpunkt", "flughafen", "bahnhof", "filiale", "niederlassung", "veranstaltungsort", "sitz", "firmensitz", "hauptsitz",
   "siège", "siege", "agence", "gare", "aéroport", "aeroport", "entrepôt", "entrepot", "succursale",
   "sede", "sucursal", "oficina", "aeropuerto", "estación", "estacion", "ufficio", "aeroporto", "stazione", "ritrovo", "filial", "escritório", "escritorio", "estação", "estacao",

@@ -34,8 +34,14 @@ export function keyValuesAt(text: string, starts: readonly number[], astral: boo
     if (!m || !keyValueAfter(text, p + m[0].length)) continue;
     if (WHOLE_WORD_KEYS.has(m[1]!.toLowerCase()) && p > 0 && /\p{L}/u.test(text[p - 1]!)) continue;
     each(m[1]!, kv.start, kv.end);
-    from = kv.matchEnd;
+    // (a key with nothing on its line, "office:\n  city: Lyon", does not hide the keys of the lines below)
+    if (!lineBreakBetween(text, p + m[0].length, kv.start)) from = kv.matchEnd;
   }
+}
+
+function lineBreakBetween(text: string, a: number, b: number): boolean {
+  for (let q = a; q < b; q++) if (text.charCodeAt(q) === LF) return true;
+  return false;
 }
 
 /** Does `name=` start at r (the next pair of "city=Bitin country=Kuwait": KEY_VALUE_RE's `[ \t]+[\w.-]{1,40}=`)? */

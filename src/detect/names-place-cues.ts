@@ -14,7 +14,7 @@ const { letterAt, upperAt } = namesCharClasses;
 const { COMMON_WORDS, loadDicts, norm, PARTICLES } = namesLexicon;
 
 /** "visiting Olmos", "Weather for Olmos": read like the place prepositions (a first name after them stays a person). */
-const VISIT_CUES = new Set(["visit", "visited", "visiting", "weather for", "forecast for", "conditions for", "hotels for", "flights for", "directions for"]);
+const VISIT_CUES = new Set(["visit", "visited", "visiting", "weather for", "forecast for", "conditions for", "alert for", "warning for", "advisory for", "hotels for", "flights for", "directions for"]);
 
 /** Cues that are also name particles: after a capitalised word they are part of a name. */
 const PARTICLE_CUES = new Set(["de", "da", "van", "von", "en"]);
@@ -38,13 +38,15 @@ export function openPlace(text: string, cue: string, cueStart: number, v: string
   if (PARTICLE_CUES.has(c) && nameBefore(text, cueStart)) return false;
   // a cue at the end of a line reads the next line's first word, which no place is ("van de Noort\nEmployment")
   if (v.includes("\n")) return false;
+  // a capitalised "In", "From", "Near" opens a sentence: "In Matachí, the mayor …" (not "In Progress", "From Scratch")
+  if ((c === "in" || c === "from" || c === "near") && isUpperAscii(cue.trim().charCodeAt(0)) && text.charCodeAt(end) !== 44) return false;
   // "Vivo en Ronda Micaela s/n", "en Carretera Joaquín Berríos, 2": a street, not a town
   if (STREET_NUMBER_AFTER.test(text.slice(end, end + 8))) return false;
   // "from Warehouse B to Dock 7", "in Room 4B": a locator inside a site
   if (followedByLocator(text, end)) return false;
   // "a" and "per" are place prepositions of Italian, Spanish and Portuguese only ("vado a Torino", "llegada a
-  // Tibú", "treno per Milano"): not of an English "a Google engineer" or "per Section 3"
-  if ((c === "a" || c === "per") && !romanceNear(text, cueStart)) return false;
+  // Tibú", "treno per Milano", "Meteo a Bassano: sole"): not of an English "a Google engineer" or "per Section 3"
+  if ((c === "a" || c === "per") && !romanceNear(text, cueStart) && englishNear(text, cueStart)) return false;
   if (nameLooksLikePlace(v)) return true;
   // after a locative preposition ("in", "en", "em", "im"), people are rarely the object: a town that is also a first
   // name ("in Milton", "en Pilar de la Horadada") is read, but not a first and a last name ("in Anna Berg's team")
@@ -62,6 +64,8 @@ export function placeOutranksPerson(cue: string, v: string): boolean {
 /** Prepositions after which people are rarely the object: "in", "en", "em", "im"; German "nach" and "aus" (of places, "to"/"from"). */
 const LOCATIVE_CUES = new Set(["in", "en", "em", "im", "nach", "aus"]);
 
+const isUpperAscii = (c: number) => c >= 65 && c <= 90;
+
 /** A single capital or a short number after a name: "Warehouse B", "Dock 7", "Room 4B", "Gate 12". */
 const LOCATOR_AFTER = /^[ \t](?:\p{Lu}|\d{1,3}\p{Lu}?)(?![\p{L}\p{N}])/u;
 export function followedByLocator(text: string, end: number): boolean {
@@ -75,6 +79,12 @@ export function followedByLocator(text: string, end: number): boolean {
  */
 const ROMANCE_WORD =
   /(?<![\p{L}])(?:il|gli|nel|nella|nei|dell[ao]|alle|alla|sono|siamo|abbiamo|ho|hai|è|che|poi|dove|anche|el|los|las|y|que|para|nos|vamos|voy|luego|desde|donde|está|están|también|também|não|uma|os|em|ao|às|depois|onde|vou|e)(?![\p{L}.])/u;
+/** English function words: one of them near an "a" says it is the article. */
+const ENGLISH_WORD = /(?<![\p{L}])(?:the|and|is|are|was|were|of|to|for|with|this|that|it|you|we|my|be|have|has|had|on|at|by|an|as|asked|got|need|from|into|our|your|their|his|her)(?![\p{L}])/iu;
+function englishNear(text: string, cueStart: number): boolean {
+  return ENGLISH_WORD.test(text.slice(Math.max(0, cueStart - 64), cueStart)) || ENGLISH_WORD.test(text.slice(cueStart + 2, cueStart + 50));
+}
+
 /** (case-sensitive: "El Paso", "Los Angeles" and "Las Vegas" are names in English text) */
 function romanceNear(text: string, cueStart: number): boolean {
   return ROMANCE_WORD.test(text.slice(Math.max(0, cueStart - 64), cueStart)) || ROMANCE_WORD.test(text.slice(cueStart + 2, cueStart + 50));
@@ -174,6 +184,8 @@ const PLACE_LIST_LABELS = new Set(
     "offices locations sites branches cities towns destinations stops venues hometown birthplace destination venue " +
     // a route's first stop: "Reiseroute: Ornavasso – Lanxi", "Itinerary: …"
     "route itinerary reiseroute trajet itinéraire ruta itinerario percorso roteiro rota reisroute " +
+    // a trip's label: "Trip: Seaside Park → Fontem", "Reise: …", "Voyage : …"
+    "trip journey reise fahrt voyage viaje viaggio viagem reis " +
     "standorte filialen büros städte niederlassungen bureaux agences villes sedi uffici città filiali oficinas sucursales ciudades sedes escritórios cidades filiais kantoren vestigingen steden locaties " +
     // a single place after the label's last word: "Place of birth:", "Lieu de naissance :", "Lugar de nacimiento:", "Luogo di nascita:", "Residence:"
     "birth naissance nacimiento nascita nascimento geboorteplaats residence résidence residencia residenza residência wohnsitz domicile domicilio"
@@ -211,10 +223,12 @@ export function labelledPlaces(text: string, colons: readonly number[]): number[
 }
 
 /** Nouns that a place name comes before in English: "the Roseau branch", "our Lyon office", "Tacoma warehouse". */
-const PLACE_NOUNS_AFTER = [" branch", " office", " headquarters", " campus", " warehouse", " plant", " factory", " airport", " forecast", " weather"];
+const PLACE_NOUNS_AFTER = [" branch", " office", " headquarters", " campus", " warehouse", " plant", " factory", " airport", " station", " forecast", " weather", " Airport"];
+/** Nouns of a proper name ("Celle Airport"): the name before them is a place even as a sentence's first word. */
+const PROPER_NOUNS_AFTER = new Set([" Airport"]);
 
 /** One pass for all the nouns: a space and one of their first letters, then the rest compared in place. */
-const PLACE_NOUN_RE = / (?:branch|office|headquarters|campus|warehouse|plant|factory|airport|forecast|weather)/;
+const PLACE_NOUN_RE = / (?:branch|office|headquarters|campus|warehouse|plant|factory|airport|station|forecast|weather|Airport)/;
 export function mayHavePlaceNoun(text: string): boolean {
   return PLACE_NOUN_RE.test(text);
 }
@@ -241,11 +255,11 @@ export function placesBeforeNouns(text: string): number[] {
       const v = text.slice(s, p);
       // a sentence's first word is capitalised whatever it is: "Sales office hours" is no place; at the start of a
       // line, a name before the noun and a colon or comma is a heading ("Jordbro branch: open 9-5", "Atar branch, tel. …")
-      const lineStart = s === 0 || /[.!?\n]\s*$/.test(text.slice(Math.max(0, s - 3), s));
+      const lineStart = !PROPER_NOUNS_AFTER.has(noun) && (s === 0 || /[.!?\n]\s*$/.test(text.slice(Math.max(0, s - 3), s)));
       // a label whose value is a name ("Nearest airport: Salitrillos"): its first word qualifies the noun, the value is the place
       if (lineStart && LABEL_VALUE_AFTER.test(text.slice(after, after + 4))) continue;
       if (!art && lineStart && !(/^[:,]/.test(text.slice(after, after + 1)) && (s === 0 || /\n\s*$/.test(text.slice(Math.max(0, s - 3), s))) && !v.split(" ").some((w) => UNIT_WORDS.has(norm(w))))) continue;
-      if (!nameLooksLikePlace(v) || COMMON_WORDS.has(norm(v.split(" ").pop()!))) continue;
+      if (!nameLooksLikePlace(v) || COMMON_WORDS.has(norm(v.split(" ").pop()!)) || UNIT_WORDS.has(norm(v.split(" ").pop()!))) continue;
       out.push(s, p);
     }
   }
@@ -258,7 +272,8 @@ const LABEL_VALUE_AFTER = /^:[ \t]{0,2}\p{Lu}/u;
 const UNIT_WORDS = new Set(
   (
     "sales marketing support engineering finance legal hr it admin administration head main central regional branch home post back front field corporate local district county state federal international national global european asia americas emea apac registered satellite virtual remote service customer press research development operations accounting billing " +
-    // and what is forecast that is no place ("Revenue forecast:", "Weather forecast:")
+    // and what is forecast that is no place ("Revenue forecast:", "Weather forecast:"), what a station serves ("Police station")
+    "police fire gas petrol power train bus radio space docking charging filling base work " +
     "weather revenue budget demand traffic cost costs price prices profit market cash earnings growth inventory capacity usage load"
   ).split(" "),
 );

@@ -20,7 +20,7 @@ export const COMPOUND_HEADS = ["bahnhof", "hbf", "flughafen", "zentrum", "lager"
 /** Heads that are words of their own, then the name (apposition) or a genitive preposition and the name. */
 export const WORD_HEADS = [
   // en
-  "town of", "village of", "port of", "province of", "region of", "county of", "district of", "municipality of", "outskirts of", "suburbs of", "outside of",
+  "town of", "village of", "port of", "province of", "region of", "county of", "district of", "municipality of", "outskirts of", "suburbs of", "outside of", "population of",
   // de (apposition; "Stadt Wien", "Region Hannover")
   "stadt", "region", "standort",
   // fr

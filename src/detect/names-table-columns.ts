@@ -128,7 +128,7 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
 
 /** A place in a markup element named for it: "<city>Olmos</city>", '<span class="city">Olmos</span>'. */
 const MARKUP_PLACE_RE =
-  /<(city|town|country|locality|location|region|state|hometown|birthplace|stadt|ort|ville|pays|ciudad|localidad|cidade|citt[aà]|plaats|woonplaats|origin|destination|departure|arrival|county|district|province|municipality|country_?name|city_?name)>([^<>\n]{2,80})<\/\1>|<[a-z][a-z0-9]{0,10} [^<>\n]{0,80}?(?:class|itemprop|name|data-field)="(?:[\w-]{0,30} )?(?:city|town|country|locality|address-locality|addresslocality|country-name|region)(?: [\w-]{0,30})?"[^<>\n]{0,80}>([^<>\n]{2,80})</giu;
+  /<(city|town|country|locality|location|place|venue|site|region|state|hometown|birthplace|stadt|ort|ville|pays|ciudad|localidad|cidade|citt[aà]|plaats|woonplaats|origin|destination|departure|arrival|county|district|province|municipality|country_?name|city_?name)>([^<>\n]{2,80})<\/\1>|<[a-z][a-z0-9]{0,10} [^<>\n]{0,80}?(?:class|itemprop|name|data-field)="(?:[\w-]{0,30} )?(?:city|town|country|locality|address-locality|addresslocality|country-name|region)(?: [\w-]{0,30})?"[^<>\n]{0,80}>([^<>\n]{2,80})</giu;
 
 /** Places in markup elements named for them: `each(start, end)` (a text without "<" costs one indexOf). */
 export function markupPlaces(text: string, each: (s: number, e: number) => void): void {
