@@ -30,17 +30,17 @@ const PLACE_KEY_ALTERNATION =
   "country_?name|city_?name|based_?in|origin|destination|departure|arrival|pick_?up|drop_?off|drop-off|where|residence|place_of_birth|birth_?place|province|county|district|municipality|" +
   "herkunft|ziel|zielort|reiseziel|abfahrt|ankunft|abfahrtsort|abholort|bundesland|kanton|landkreis|gemeinde|heimatort|d[ée]part|arriv[ée]e|provenance|r[ée]gion|d[ée]partement|origen|destino|salida|llegada|provincia|municipio|origine|destinazione|partenza|arrivo|regione|origem|partida|chegada|munic[ií]pio|regi[ãa]o|herkomst|bestemming|vertrek|aankomst|provincie|gemeente|" +
   // the site of something: a facility, a venue, a meeting point, an office (FACILITY_KEYS)
-  "facility|site|venue|hub|depot|station|airport|office|branch|warehouse|campus|terminal|meeting_?point|headquarters|hq|ship_?from|ship_?to|ship-from|ship-to|place|abflug|treffpunkt|flughafen|bahnhof|filiale|niederlassung|veranstaltungsort|sitz|firmensitz|hauptsitz|si[èe]ge|agence|gare|a[ée]roport|entrep[ôo]t|succursale|sede|sucursal|oficina|aeropuerto|estaci[óo]n|ufficio|aeroporto|stazione|ritrovo|filial|escrit[óo]rio|esta[çc][ãa]o|vestiging|kantoor|luchthaven|trefpunt|ontmoetingspunt";
-const KEY_VALUE_RE = new RegExp(`["']?(${PLACE_KEY_ALTERNATION})["']?\\s*[:=]\\s*["']?([^"'\\n,]{2,80}?)["']?(?=\\s*[,}\\n]|$|[ \\t]+[\\w.-]{1,40}=)`, "giu");
+  "facility|site|venue|hub|depot|station|airport|office|branch|warehouse|campus|terminal|meeting_?point|headquarters|hq|ship_?from|ship_?to|ship-from|ship-to|place|abflug|stops|cities|towns|destinations|locations|places|waypoints|offices|sites|venues|countries|regions|from|to|von|nach|desde|hasta|naar|locality|place_?name|location_?name|settlement|stop|layover|stopover|pickup point|meeting point|residenza|residencia|resid[êe]ncia|wohnsitz|domicile|domicilio|sitz der gesellschaft|si[èe]ge social|sede legale|sede sociale|sede operativa|vestigingsplaats|naturalidade|haltestelle|fermata|parada|halte|treffpunkt|flughafen|bahnhof|filiale|niederlassung|veranstaltungsort|sitz|firmensitz|hauptsitz|si[èe]ge|agence|gare|a[ée]roport|entrep[ôo]t|succursale|sede|sucursal|oficina|aeropuerto|estaci[óo]n|ufficio|aeroporto|stazione|ritrovo|filial|escrit[óo]rio|esta[çc][ãa]o|vestiging|kantoor|luchthaven|trefpunt|ontmoetingspunt";
+const KEY_VALUE_RE = new RegExp(`["']?(${PLACE_KEY_ALTERNATION})["']?\\s*[:=]\\s*["']?([^"'\\n,]{2,80}?)["']?(?=\\s*[,})\\];\\n]|$|[ \\t]+[\\w.-]{1,40}=)`, "giu");
 /** KEY_VALUE_RE up to its `:` or `=` (names-key-value.ts). */
 export const KEY_PREFIX_AT = new RegExp(`["']?(${PLACE_KEY_ALTERNATION})["']?\\s*[:=]`, "iuy");
 /** Prepositions after which an unknown capitalised name may be a place (see names-place-cues.ts for the guards). */
-export const OPEN_PLACE_CUES = ["from", "in", "to", "near", "between", "towards", "toward", "out of", "outside", "downtown", "aus", "nach", "von", "bei", "zwischen", "richtung", "de", "en", "desde", "da", "em", "para", "naar", "van", "uit", "vanuit", "richting", "entre", "vers", "hacia", "verso", "presso", "até", "per", "à", "a"];
+export const OPEN_PLACE_CUES = ["from", "in", "to", "near", "between", "towards", "toward", "out of", "outside", "downtown", "aus", "nach", "von", "bei", "zwischen", "richtung", "de", "en", "desde", "da", "em", "para", "naar", "van", "uit", "vanuit", "richting", "te", "entre", "vers", "depuis", "hacia", "verso", "presso", "até", "per", "à", "a"];
 // (the literal prefilter keys a cue by its last two code units: a one-letter cue is listed with the space before it)
 /** Lower-case words inside a place name: "Santa Cruz de la Sierra", "Hart im Zillertal", "Stratford upon Avon". */
 const PLACE_CONNECTORS = "de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al";
 const PLACE_CUE_RE = new RegExp(
-  `(?:(?<![\\p{L}\\p{M}])(?:from|in|at|to|near|In|From|Near|between|[Vv]isit(?:ed|ing)?|[Ww]eather for|[Ff]orecast for|[Cc]onditions for|[Aa]lert for|[Ww]arning for|[Aa]dvisory for|out of|outside|downtown|[Hh]otels for|[Ff]lights for|[Dd]irections for|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from|towards|toward|aus|nach|von|bei|zwischen|[Rr]ichtung|de|en|desde|da|em|para|naar|van|uit|vanuit|richting|entre|vers|hacia|verso|presso|até|per)\\s|[ \\t][àa]\\s)` +
+  `(?:(?<![\\p{L}\\p{M}])(?:from|in|at|to|near|In|From|Near|between|[Vv]isit(?:ed|ing)?|[Ww]eather for|[Ff]orecast for|[Cc]onditions for|[Aa]lert for|[Ww]arning for|[Aa]dvisory for|out of|outside|downtown|[Hh]otels for|[Ff]lights for|[Dd]irections for|flew to|moved to|live in|lives in|living in|born in|university of|city of|originally from|towards|toward|aus|nach|von|bei|zwischen|[Rr]ichtung|de|en|desde|da|em|para|naar|van|uit|vanuit|richting|te|entre|vers|depuis|hacia|verso|presso|até|per)\\s|[ \\t][àa]\\s)` +
     `([\\p{Lu}][\\p{L}'’.-]{1,30}(?:\\s(?:(?:${PLACE_CONNECTORS})[ \\t]){0,2}(?:[\\p{Lu}][\\p{L}'’.-]{1,30}|\\([\\p{Lu}][\\p{L}]{1,20}\\))){0,3})`,
   "gu",
 );
@@ -162,6 +162,12 @@ const LOCATION_KEYS_OLD = ["street", "address", "address1", "address_1", "addr",
 const FACILITY_KEYS = [
   "facility", "site", "venue", "hub", "depot", "station", "airport", "office", "branch", "warehouse", "campus", "terminal", "meeting_point", "meetingpoint",
   "headquarters", "hq", "ship_from", "shipfrom", "ship-from", "ship_to", "shipto", "ship-to", "place", "abflug",
+  "stops", "cities", "towns", "destinations", "locations", "places", "waypoints", "offices", "sites", "venues", "countries", "regions",
+  // a route's ends: read only when the text has both (names-locations.ts)
+  "from", "to", "von", "nach", "desde", "hasta", "naar",
+  "locality", "place_name", "placename", "location_name", "locationname", "settlement", "stop", "layover", "stopover", "pickup point", "meeting point",
+  "residenza", "residencia", "residência", "residencia", "wohnsitz", "domicile", "domicilio", "sitz der gesellschaft", "siège social", "siege social", "sede legale", "sede sociale", "sede operativa",
+  "vestigingsplaats", "naturalidade", "haltestelle", "fermata", "parada", "halte",
   "treffpunkt", "flughafen", "bahnhof", "filiale", "niederlassung", "veranstaltungsort", "sitz", "firmensitz", "hauptsitz",
   "siège", "siege", "agence", "gare", "aéroport", "aeroport", "entrepôt", "entrepot", "succursale",
   "sede", "sucursal", "oficina", "aeropuerto", "estación", "estacion", "ufficio", "aeroporto", "stazione", "ritrovo", "filial", "escritório", "escritorio", "estação", "estacao",

@@ -16,7 +16,7 @@ const { execAt } = namesSticky;
  * value, which the regex tried again after each of its up to 80 characters, by char codes. On a text with
  * surrogates (the regex counts code points), the regex itself.
  */
-export function keyValuesAt(text: string, starts: readonly number[], astral: boolean, each: (key: string, vs: number, ve: number) => void): void {
+export function keyValuesAt(text: string, starts: readonly number[], astral: boolean, each: (key: string, vs: number, ve: number) => void, structured?: (key: string, sepEnd: number) => void): void {
   if (astral) {
     execAt(KEY_VALUE_AT, text, starts, (m) => {
       if (WHOLE_WORD_KEYS.has(m[1]!.toLowerCase()) && m.index > 0 && /\p{L}/u.test(text[m.index - 1]!)) return;
@@ -31,12 +31,22 @@ export function keyValuesAt(text: string, starts: readonly number[], astral: boo
     from = p + 1;
     KEY_PREFIX_AT.lastIndex = p;
     const m = KEY_PREFIX_AT.exec(text);
-    if (!m || !keyValueAfter(text, p + m[0].length)) continue;
+    if (!m) continue;
     if (WHOLE_WORD_KEYS.has(m[1]!.toLowerCase()) && p > 0 && /\p{L}/u.test(text[p - 1]!)) continue;
+    // a list, an object or a block after the key (`"stops": [`, `"destination": {`, "cities:\n  - …")
+    if (structured && opensStructure(text, p + m[0].length)) structured(m[1]!, p + m[0].length);
+    if (!keyValueAfter(text, p + m[0].length)) continue;
     each(m[1]!, kv.start, kv.end);
     // (a key with nothing on its line, "office:\n  city: Lyon", does not hide the keys of the lines below)
     if (!lineBreakBetween(text, p + m[0].length, kv.start)) from = kv.matchEnd;
   }
+}
+
+/** Does a "[", a "{" or a line's end follow the separator that ends at q (after spaces)? */
+function opensStructure(text: string, q: number): boolean {
+  while (q < text.length && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
+  const c = text.charCodeAt(q);
+  return c === 91 || c === 123 || c === 10 || c === 13;
 }
 
 function lineBreakBetween(text: string, a: number, b: number): boolean {
@@ -54,6 +64,11 @@ function keyFollows(text: string, r: number): boolean {
     q++;
   }
   return false;
+}
+
+/** What closes a value besides a comma and a line's end: "}", and a call's ")", a list's "]", a ";" (`get_weather(city="Lyon")`). */
+function isCloser(c: number): boolean {
+  return c === CLOSE_BRACE || c === 41 || c === 93 || c === 59;
 }
 
 /** The value keyValueAfter found: [start, end), and the end of the whole match (after a closing quote). */
@@ -82,12 +97,12 @@ function keyValueFrom(text: string, vs: number): boolean {
     const u = text.charCodeAt(p);
     if (u === QUOTE || u === APOSTROPHE || u === LF || u === COMMA) break;
     // inside the value's characters, only "}" or spaces (up to a newline, "," or "}") can end it
-    if (p - vs < 2 || p < dead || (u !== CLOSE_BRACE && !isSpace(u))) continue;
-    if (u !== CLOSE_BRACE) {
+    if (p - vs < 2 || p < dead || (!isCloser(u) && !isSpace(u))) continue;
+    if (!isCloser(u)) {
       let r = p;
       let c = 0;
       while (r < n && isSpace((c = text.charCodeAt(r))) && c !== LF) r++;
-      if (r >= n || (c !== LF && c !== COMMA && c !== CLOSE_BRACE && !(r > p && keyFollows(text, r)))) {
+      if (r >= n || (c !== LF && c !== COMMA && !isCloser(c) && !(r > p && keyFollows(text, r)))) {
         dead = r;
         continue;
       }
@@ -116,7 +131,7 @@ function keyValueEndAt(text: string, p: number): number {
     const c = text.charCodeAt(q);
     if (c === LF) return e;
     // (or the next pair of a log line after a quoted value: `city="Itapevi" country="Chile"`, as KEY_VALUE_RE's `[ \t]+[\w.-]{1,40}=`)
-    if (!isSpace(c)) return c === COMMA || c === CLOSE_BRACE || (q > e && keyFollows(text, q)) ? e : -1;
+    if (!isSpace(c)) return c === COMMA || isCloser(c) || (q > e && keyFollows(text, q)) ? e : -1;
   }
   return -1;
 }

@@ -11,6 +11,7 @@ import * as namesTableColumns from "./names-table-columns.ts";
 import * as namesPlaceCues from "./names-place-cues.ts";
 import * as namesPlaceFields from "./names-place-fields.ts";
 import * as namesPlaceHeads from "./names-place-heads.ts";
+import * as namesPlaceLists from "./names-place-lists.ts";
 import * as namesCountryNames from "./names-country-names.ts";
 import * as namesPostcodeLines from "./names-postcode-lines.ts";
 import * as namesLexicon from "./names-lexicon.ts";
@@ -26,9 +27,10 @@ const { datelineAt, newDatelineCursor } = namesDatelines;
 const { keyValuesAt } = namesKeyValue;
 const { postcodeTownAfter, streetsByGrammar } = namesStreetGrammar;
 const { markupPlaces, tableColumns } = namesTableColumns;
-const { placeOutranksPerson, townBeforeCountry, hasPlaceWord, itineraryStepAt, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun, routeStartBefore } = namesPlaceCues;
+const { nameLooksLikePlace, placeOutranksPerson, townBeforeCountry, hasPlaceWord, itineraryStepAt, labelledPlaces, listContinuations, openPlace, placesBeforeNouns, mayHavePlaceNoun, routeStartBefore } = namesPlaceCues;
 const { placeFieldValue } = namesPlaceFields;
 const { headAt, headScore, leadingHead, placeAfterHead } = namesPlaceHeads;
+const { placesInStructure } = namesPlaceLists;
 const { countryThrough } = namesCountryNames;
 const { postcodeLineAt } = namesPostcodeLines;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
@@ -46,6 +48,14 @@ function beforeSentenceEnd(v: string): string {
     return v.slice(0, p);
   }
   return v;
+}
+
+/** Keys of a route's ends (names-address-rules.ts has them among the weak place keys). */
+const ROUTE_KEYS = new Set(["from", "to", "von", "nach", "desde", "hasta", "naar"]);
+const ROUTE_FROM_KEY = /(?:^|[\s{,;("'])["']?(?:from|von|desde|van)["']?[ \t]*[:=]/i;
+const ROUTE_TO_KEY = /(?:^|[\s{,;("'])["']?(?:to|nach|hasta|naar)["']?[ \t]*[:=]/i;
+function routeKeysBoth(text: string): boolean {
+  return ROUTE_FROM_KEY.test(text) && ROUTE_TO_KEY.test(text);
 }
 
 const STREET_ANCHORS_COMMA_LAST = [...STREET_ANCHORS].sort((a, b) => Number(a[1]) - Number(b[1]));
@@ -125,9 +135,15 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     }
     else {
       const place = placeFieldValue(text, k, vs, ve);
+      // a route's ends ("from": "Turpan", "to": "Plön"; from=… to=…): places when the text has both keys, the key is a
+      // field's (lower case: a mail header's "From: Sales" is a label) and the value reads as a place's name
+      if (place && ROUTE_KEYS.has(key) && !(k.charCodeAt(0) >= 97 && routeKeysBoth(text) && nameLooksLikePlace(text.slice(place[0], place[1])))) return;
       // "Treffpunkt: Hauptbahnhof Schnifis": the town after the station's noun
       if (place) push("LOCATION", place[0] + leadingHead(text.slice(place[0], place[1])), place[1], 0.75);
     }
+  }, (k, sepEnd) => {
+    const key = k.toLowerCase();
+    if (!(key.startsWith("street") || key.startsWith("addr") || key.startsWith("line") || ROUTE_KEYS.has(key))) placesInStructure(text, sepEnd, (s, e) => push("LOCATION", s, e, 0.75));
   });
   execAt(ZIP_CITY_AT, text, cands.zip, (m) => {
     const city = m[2]!;

@@ -62,7 +62,7 @@ export function placeOutranksPerson(cue: string, v: string): boolean {
 }
 
 /** Prepositions after which people are rarely the object: "in", "en", "em", "im"; German "nach" and "aus" (of places, "to"/"from"). */
-const LOCATIVE_CUES = new Set(["in", "en", "em", "im", "nach", "aus"]);
+const LOCATIVE_CUES = new Set(["in", "en", "em", "im", "nach", "aus", "te"]);
 
 const isUpperAscii = (c: number) => c >= 65 && c <= 90;
 

@@ -15,7 +15,7 @@ const { letterAt } = namesCharClasses;
 const { followedByLocator, nameLooksLikePlace } = namesPlaceCues;
 
 /** Heads that end a German compound as often as they stand alone ("Paketzentrum", "Hauptbahnhof", "Landkreis"). */
-export const COMPOUND_HEADS = ["bahnhof", "hbf", "flughafen", "zentrum", "lager", "filiale", "niederlassung", "gemeinde", "kreis", "bezirk", "kanton", "bundesland", "stadtteil", "ortsteil", "großraum", "grossraum", "raum", "messe"];
+export const COMPOUND_HEADS = ["bahnhof", "hbf", "flughafen", "zentrum", "lager", "filiale", "zweigstelle", "niederlassung", "gemeinde", "kreis", "bezirk", "kanton", "bundesland", "stadtteil", "ortsteil", "großraum", "grossraum", "raum", "messe", "gericht", "rathaus"];
 
 /** Heads that are words of their own, then the name (apposition) or a genitive preposition and the name. */
 export const WORD_HEADS = [
@@ -32,17 +32,19 @@ export const WORD_HEADS = [
   // pt
   "cidade de", "aeroporto de", "estação de", "município de", "região de", "perto de", "porto de", "filial de", "bairro de", "arredores de",
   // nl
-  "gemeente", "station", "luchthaven", "provincie", "buurt van", "omgeving van", "regio",
+  "gemeente", "station", "luchthaven", "provincie", "buurt van", "omgeving van", "regio", "kantoor", "vestiging",
+  // es, pt (apposition: "Sucursal Centro" is no town, but "Sucursal Puerto Quijarro:" is)
+  "sucursal", "filial",
 ];
 
 const COMPOUND_SET = new Set(COMPOUND_HEADS);
 /** German nouns: capitalised ("Stadt Wien"; "stadt" inside a sentence is no head). */
 const CAPITALISED = new Set([...COMPOUND_HEADS, "stadt", "region", "standort"]);
 /** Dutch nouns: lower case before the name ("station Utrecht", "gemeente Ede"; "Weather Station Data" is no head). */
-const LOWER_CASE = new Set(["gemeente", "station", "luchthaven", "provincie", "regio"]);
+const LOWER_CASE = new Set(["gemeente", "station", "luchthaven", "provincie", "regio", "kantoor", "vestiging"]);
 
 /** Heads of an office, which a person's name follows too ("l'ufficio di Marco Rossi"): a place there gives way to a person found by name. */
-const OFFICE_HEADS = new Set(["filiale", "niederlassung", "standort", "agence de", "sucursal de", "sede di", "filiale di", "ufficio di", "filial de"]);
+const OFFICE_HEADS = new Set(["filiale", "zweigstelle", "niederlassung", "standort", "agence de", "sucursal de", "sede di", "filiale di", "ufficio di", "filial de", "kantoor", "vestiging", "sucursal", "filial"]);
 
 /** The score of a place after the head `w`: a town hall, a station or a town's noun outranks a person read from the name alone. */
 export function headScore(w: string): number {
@@ -62,7 +64,8 @@ export function headAt(text: string, w: string, end: number): boolean {
   const c = text.charCodeAt(ws);
   const upper = c >= 65 && c <= 90;
   if (CAPITALISED.has(w)) return upper;
-  if (LOWER_CASE.has(w)) return !upper;
+  // (at a line's start a Dutch noun is capitalised too: "Kantoor Tianfu: open …")
+  if (LOWER_CASE.has(w)) return !upper || ws === 0 || text.charCodeAt(ws - 1) === 10;
   return true;
 }
 

@@ -16,7 +16,7 @@ const { placeFieldValue } = namesPlaceFields;
 /** Header cells of a place column, and of a street column. */
 const PLACE_HEADERS = new Set("city town country location region state province county place hometown birthplace destination geo stadt ort wohnort standort land ville pays lieu ciudad localidad país pais cidade localidade paese città citta comune località plaats woonplaats stad".split(" "));
 /** Header cells of columns that hold places as often as other things ("origin", "office", "Abfahrt"): a cell must read as a name (names-place-fields.ts). */
-const WEAK_PLACE_HEADERS = new Set([...WEAK_PLACE_KEYS, "office", "branch", "site", "hub", "depot", "warehouse", "base", "niederlassung", "filiale", "bureau", "agence", "oficina", "sucursal", "sede", "ufficio", "escritório", "kantoor", "vestiging"]);
+const WEAK_PLACE_HEADERS = new Set([...WEAK_PLACE_KEYS, "stops", "arrêt", "arret", "halt", "office", "branch", "site", "hub", "depot", "warehouse", "base", "niederlassung", "filiale", "bureau", "agence", "oficina", "sucursal", "sede", "ufficio", "escritório", "kantoor", "vestiging"]);
 /**
  * Header cells of a route's ends ("date,from,to,km", "von;nach", "desde|hasta"): places when the header has both ends,
  * and a cell reads as a place's name (a mail log's "from,to" holds addresses and people).
@@ -25,7 +25,7 @@ const ROUTE_FROM_HEADERS = new Set(["from", "von", "de", "desde", "da", "van"]);
 const ROUTE_TO_HEADERS = new Set(["to", "nach", "à", "a", "hasta", "para", "naar", "bis"]);
 const STREET_HEADERS = new Set("address street address1 address_1 address_line_1 address_line1 addressline1 street_address line1 adresse straße strasse anschrift dirección direccion calle indirizzo via endereço endereco rua adres straat".split(" "));
 
-const HEADER_HINT = /(?:^|[,;\t|])[ \t]*["']?(?:to|nach|à|a|hasta|para|naar|bis|facility|venue|station|airport|campus|terminal|treffpunkt|flughafen|bahnhof|gare|a[ée]roport|aeropuerto|estaci[óo]n|aeroporto|stazione|esta[çc][ãa]o|luchthaven|origin|destination|departure|arrival|office|branch|site|hub|depot|warehouse|base|country_?name|city_?name|county|district|province|herkunft|ziel|abfahrt|ankunft|niederlassung|filiale|d[ée]part|arriv[ée]e|bureau|agence|origen|destino|salida|llegada|oficina|sucursal|sede|origine|destinazione|partenza|arrivo|ufficio|origem|partida|chegada|escrit[óo]rio|herkomst|bestemming|vertrek|aankomst|kantoor|vestiging|city|town|country|location|region|state|province|county|place|hometown|birthplace|destination|geo|stadt|ort|wohnort|standort|land|ville|pays|lieu|ciudad|localidad|pa[ií]s|cidade|localidade|paese|citt[àa]|comune|località|plaats|woonplaats|stad|address|street|adresse|stra(?:ß|ss)e|anschrift|direcci[óo]n|calle|indirizzo|via|endere[çc]o|rua|adres|straat)["']?[ \t]*(?=[,;\t|]|\r?$)/imu;
+const HEADER_HINT = /(?:^|[,;\t|])[ \t]*["']?(?:stops?|halt|haltestelle|arr[êe]t|parada|fermata|halte|to|nach|à|a|hasta|para|naar|bis|facility|venue|station|airport|campus|terminal|treffpunkt|flughafen|bahnhof|gare|a[ée]roport|aeropuerto|estaci[óo]n|aeroporto|stazione|esta[çc][ãa]o|luchthaven|origin|destination|departure|arrival|office|branch|site|hub|depot|warehouse|base|country_?name|city_?name|county|district|province|herkunft|ziel|abfahrt|ankunft|niederlassung|filiale|d[ée]part|arriv[ée]e|bureau|agence|origen|destino|salida|llegada|oficina|sucursal|sede|origine|destinazione|partenza|arrivo|ufficio|origem|partida|chegada|escrit[óo]rio|herkomst|bestemming|vertrek|aankomst|kantoor|vestiging|city|town|country|location|region|state|province|county|place|hometown|birthplace|destination|geo|stadt|ort|wohnort|standort|land|ville|pays|lieu|ciudad|localidad|pa[ií]s|cidade|localidade|paese|citt[àa]|comune|località|plaats|woonplaats|stad|address|street|adresse|stra(?:ß|ss)e|anschrift|direcci[óo]n|calle|indirizzo|via|endere[çc]o|rua|adres|straat)["']?[ \t]*(?=[,;\t|]|\r?$)/imu;
 
 const NOT_VALUE = /^(?:n\/a|na|none|null|unknown|-+|\?|redacted.*|true|false|total|subtotal|sum|all|other|others|average|mean)$/i;
 
@@ -130,9 +130,19 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
 const MARKUP_PLACE_RE =
   /<(city|town|country|locality|location|place|venue|site|region|state|hometown|birthplace|stadt|ort|ville|pays|ciudad|localidad|cidade|citt[aà]|plaats|woonplaats|origin|destination|departure|arrival|county|district|province|municipality|country_?name|city_?name)>([^<>\n]{2,80})<\/\1>|<[a-z][a-z0-9]{0,10} [^<>\n]{0,80}?(?:class|itemprop|name|data-field)="(?:[\w-]{0,30} )?(?:city|town|country|locality|address-locality|addresslocality|country-name|region)(?: [\w-]{0,30})?"[^<>\n]{0,80}>([^<>\n]{2,80})</giu;
 
+/** An element of a place with its name in an attribute: '<stop name="Obing" time="10:00"/>', '<city id="3" name="Lyon">'. */
+const MARKUP_NAME_ATTR_RE = /<(?:stop|station|airport|place|city|town|venue|location|locality|destination|origin)(?:[ \t][\w-]{1,20}="[^"<>\n]{0,40}"){0,3}[ \t](?:name|title|label)="([^"<>\n]{2,80})"/giu;
+
 /** Places in markup elements named for them: `each(start, end)` (a text without "<" costs one indexOf). */
 export function markupPlaces(text: string, each: (s: number, e: number) => void): void {
   if (text.indexOf("<") < 0) return;
+  MARKUP_NAME_ATTR_RE.lastIndex = 0;
+  for (let m = MARKUP_NAME_ATTR_RE.exec(text), k = 0; m && k < 256; m = MARKUP_NAME_ATTR_RE.exec(text), k++) {
+    const v = m[1]!;
+    if (!/^[\p{Lu}\p{Lt}\p{Lo}]/u.test(v) || NOT_VALUE.test(v)) continue;
+    const s = m.index + m[0].length - 1 - v.length;
+    each(s, s + v.length);
+  }
   MARKUP_PLACE_RE.lastIndex = 0;
   let found = 0;
   for (let m = MARKUP_PLACE_RE.exec(text); m && found < 256; m = MARKUP_PLACE_RE.exec(text)) {
