@@ -10,6 +10,7 @@ import * as namesStreetGrammar from "./names-street-grammar.ts";
 import * as namesTableColumns from "./names-table-columns.ts";
 import * as namesPlaceCues from "./names-place-cues.ts";
 import * as namesPlaceFields from "./names-place-fields.ts";
+import * as namesPlaceAsides from "./names-place-asides.ts";
 import * as namesPlaceHeads from "./names-place-heads.ts";
 import * as namesPlaceLists from "./names-place-lists.ts";
 import * as namesCountryNames from "./names-country-names.ts";
@@ -31,6 +32,7 @@ const { nameLooksLikePlace, placeOutranksPerson, townBeforeCountry, hasPlaceWord
 const { placeFieldValue } = namesPlaceFields;
 const { headAt, headScore, leadingHead, placeAfterHead } = namesPlaceHeads;
 const { placesInStructure } = namesPlaceLists;
+const { placesBeforeBased, placesInParentheses } = namesPlaceAsides;
 const { countryThrough } = namesCountryNames;
 const { postcodeLineAt } = namesPostcodeLines;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
@@ -170,6 +172,9 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     const place = placeAfterHead(text, sp);
     if (place) push("LOCATION", place[0], place[0] + beforeSentenceEnd(text.slice(place[0], place[1])).length, headScore(head));
   }
+  // places said in passing: "our warehouses (Creutzwald, Vyborg)", "a Nenagh-based startup"
+  const asides = [...placesInParentheses(text), ...placesBeforeBased(text)];
+  for (let k = 0; k < asides.length; k += 2) push("LOCATION", asides[k]!, asides[k + 1]!, 0.6);
   // country names anywhere (bounded word sequences); countries are few and distinctive
   const countryStarts: number[] = [];
   const country = (v: string, at: number) => {
@@ -210,7 +215,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     // (a town found already, "4530 Foinikaria, Cyprus", is not read again)
     let p = c;
     while (p > 0 && text.charCodeAt(p - 1) === 32 && c - p < 2) p--;
-    if (p === 0 || text.charCodeAt(p - 1) !== 44) continue;
+    if (p === 0 || (text.charCodeAt(p - 1) !== 44 && text.charCodeAt(p - 1) !== 183 && text.charCodeAt(p - 1) !== 124)) continue;
     if (!locEnds) {
       locEnds = new Set<number>();
       for (const f of out) if (f.type === "LOCATION") locEnds.add(f.end);

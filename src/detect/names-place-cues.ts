@@ -14,7 +14,7 @@ const { letterAt, upperAt } = namesCharClasses;
 const { COMMON_WORDS, loadDicts, norm, PARTICLES } = namesLexicon;
 
 /** "visiting Olmos", "Weather for Olmos": read like the place prepositions (a first name after them stays a person). */
-const VISIT_CUES = new Set(["visit", "visited", "visiting", "weather for", "forecast for", "conditions for", "alert for", "warning for", "advisory for", "hotels for", "flights for", "directions for"]);
+const VISIT_CUES = new Set(["visit", "visited", "visiting", "weather for", "forecast for", "conditions for", "alert for", "warning for", "advisory for", "wetter für", "météo pour", "clima para", "tiempo para", "meteo per", "previsão para", "weer voor", "hotels for", "flights for", "directions for"]);
 
 /** Cues that are also name particles: after a capitalised word they are part of a name. */
 const PARTICLE_CUES = new Set(["de", "da", "van", "von", "en"]);
@@ -156,8 +156,9 @@ function nameBefore(text: string, cueStart: number): boolean {
 
 /** ", <Place>", " and <Place>" or " to <Place>" ("da Gwangju a Severn", "von Traian nach Beit Jann") right after a place: sticky, bounded. */
 const LIST_NEXT_AT =
-  /(?:,[ \t]{1,2}|[ \t]{1,2}(?:and|und|et|y|e|en|og|och|i|oder|or|ou|o|to|nach|bis|à|a|hasta|para|naar|tot|→|->|=>|–|—|·)[ \t]{1,2})((?:[\p{Lu}][\p{L}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
+  /(?:[,;][ \t]{1,2}|[ \t]{1,2}(?:and|und|et|y|e|en|og|och|i|oder|or|ou|o|to|nach|bis|à|a|hasta|para|naar|tot|→|->|=>|–|—|·)[ \t]{1,2})((?:[\p{Lu}][\p{L}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t])?[\p{Lu}][\p{L}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
 
+const LABEL_COLON_AT = /^[ \t]?:/;
 const ROUTE_CONNECTOR = /^[ \t]{1,2}(?:to|nach|bis|à|a|hasta|para|naar|tot|→|->|=>)[ \t]/u;
 
 /** The places that continue a list after a place ending at `end`: [start, end) pairs (at most 8). */
@@ -171,6 +172,8 @@ export function listContinuations(text: string, end: number, listed = false): nu
     // (once the list holds two places, a name that is also a first name is its third: "Milas, Mariestad and Marco"; and
     // a route's "to", "nach", "→" after a place says the next is one: "from Greenlawn to Santiago")
     if (!nameLooksLikePlace(v, listed || k > 0 || ROUTE_CONNECTOR.test(m[0])) || followedByLocator(text, end + m[0].length)) break;
+    // "Abflug: Chumayel, Ankunft: Salem", "Ship-from: Uzda; Ship-to: …": the next label, not a place
+    if (LABEL_COLON_AT.test(text.slice(end + m[0].length, end + m[0].length + 3))) break;
     const s = end + m[0].length - v.length;
     out.push(s, s + v.length);
     end = s + v.length;
@@ -294,8 +297,11 @@ function capitalisedWordBefore(text: string, p: number): number {
 export function townBeforeCountry(text: string, countryStart: number): [number, number] | undefined {
   let p = countryStart;
   while (p > 0 && (text[p - 1] === " " || text[p - 1] === "\t") && countryStart - p < 2) p--;
-  if (p === countryStart || p === 0 || text[p - 1] !== ",") return undefined;
-  const end = p - 1;
+  if (p === countryStart || p === 0) return undefined;
+  let end = p - 1;
+  // (a signature's or a heading's middle dot or bar between them: "Acme Ltd · Stowe · Canada", "Stowe | Canada")
+  if ((text[end] === "·" || text[end] === "|") && end > 1 && text[end - 1] === " ") end--;
+  else if (text[end] !== ",") return undefined;
   let s = end;
   let words = 0;
   let connectors = 0;

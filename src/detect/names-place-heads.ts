@@ -20,7 +20,7 @@ export const COMPOUND_HEADS = ["bahnhof", "hbf", "flughafen", "zentrum", "lager"
 /** Heads that are words of their own, then the name (apposition) or a genitive preposition and the name. */
 export const WORD_HEADS = [
   // en
-  "town of", "village of", "port of", "province of", "region of", "county of", "district of", "municipality of", "outskirts of", "suburbs of", "outside of", "population of",
+  "town of", "village of", "port of", "province of", "region of", "county of", "district of", "municipality of", "outskirts of", "suburbs of", "outside of", "population of", "heart of", "centre of", "center of",
   // de (apposition; "Stadt Wien", "Region Hannover")
   "stadt", "region", "standort",
   // fr
@@ -41,7 +41,7 @@ const COMPOUND_SET = new Set(COMPOUND_HEADS);
 /** German nouns: capitalised ("Stadt Wien"; "stadt" inside a sentence is no head). */
 const CAPITALISED = new Set([...COMPOUND_HEADS, "stadt", "region", "standort"]);
 /** Dutch nouns: lower case before the name ("station Utrecht", "gemeente Ede"; "Weather Station Data" is no head). */
-const LOWER_CASE = new Set(["gemeente", "station", "luchthaven", "provincie", "regio", "kantoor", "vestiging"]);
+const LOWER_CASE = new Set(["heart of", "centre of", "center of", "gemeente", "station", "luchthaven", "provincie", "regio", "kantoor", "vestiging"]);
 
 /** Heads of an office, which a person's name follows too ("l'ufficio di Marco Rossi"): a place there gives way to a person found by name. */
 const OFFICE_HEADS = new Set(["filiale", "zweigstelle", "niederlassung", "standort", "agence de", "sucursal de", "sede di", "filiale di", "ufficio di", "filial de", "kantoor", "vestiging", "sucursal", "filial"]);
