@@ -14,7 +14,7 @@ const { nameLooksLikePlace } = namesPlaceCues;
 /** Nouns of things that are somewhere, in the seven languages (singular and plural), lower case. */
 const SITED_NOUNS = new Set(
   (
-    "office offices warehouse warehouses branch branches site sites plant plants factory factories store stores venue conference meeting event hotel airport station supplier suppliers partner partners customer client headquarters campus team teams subsidiary depot hub " +
+    "office offices warehouse warehouses branch branches site sites plant plants factory factories store stores venue conference meeting event hotel airport station supplier suppliers partner partners customer client headquarters campus subsidiary depot hub " +
     "büro büros lager filiale filialen standort standorte werk werke niederlassung niederlassungen lieferant lieferanten kunde kunden partner tochter konferenz tagung hotel " +
     "bureau bureaux entrepôt entrepôts agence agences usine usines fournisseur fournisseurs client clients partenaire partenaires siège filiale conférence hôtel " +
     "oficina oficinas almacén almacenes sucursal sucursales planta plantas proveedor proveedores cliente clientes socio socios sede sedes filial conferencia " +

@@ -66,8 +66,8 @@ const LOCATIVE_CUES = new Set(["in", "en", "em", "im", "nach", "aus", "te"]);
 
 const isUpperAscii = (c: number) => c >= 65 && c <= 90;
 
-/** A single capital or a short number after a name: "Warehouse B", "Dock 7", "Room 4B", "Gate 12". */
-const LOCATOR_AFTER = /^[ \t](?:\p{Lu}|\d{1,3}\p{Lu}?)(?![\p{L}\p{N}])/u;
+/** A single capital or a short number after a name: "Warehouse B", "Dock 7", "Room 4B", "Gate 12" (not a time, "Wittlich 07:42"). */
+const LOCATOR_AFTER = /^[ \t](?:\p{Lu}|\d{1,3}\p{Lu}?)(?![\p{L}\p{N}:])/u;
 export function followedByLocator(text: string, end: number): boolean {
   return LOCATOR_AFTER.test(text.slice(end, end + 6));
 }

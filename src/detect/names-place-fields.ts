@@ -10,10 +10,12 @@
 import * as namesAddressRules from "./names-address-rules.ts";
 import * as namesCharClasses from "./names-char-classes.ts";
 import * as namesLexicon from "./names-lexicon.ts";
+import * as namesPlaceCues from "./names-place-cues.ts";
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { TIME_WORD, WEAK_PLACE_KEYS } = namesAddressRules;
 const { letterAt, upperAt } = namesCharClasses;
 const { COMMON_WORDS, norm } = namesLexicon;
+const { followedByLocator } = namesPlaceCues;
 
 /** Values of a place field that name no place. */
 const NOT_PLACE_VALUES = new Set(
@@ -53,7 +55,8 @@ export function placeFieldValue(text: string, key: string, vs: number, ve: numbe
       if ((c >= 48 && c <= 57) || c === 64 || c === 47 || c === 92 || (c === 46 && p + 1 < ve && letterAt(text, p + 1))) return undefined;
     }
     while (e > vs && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9 || text.charCodeAt(e - 1) === 44)) e--;
-    if (e - vs < 2) return undefined;
+    // "Office: Room 4B", "site: Building C": a locator inside a site
+    if (e - vs < 2 || followedByLocator(text, e)) return undefined;
   }
   const v = text.slice(vs, e);
   const lower = v.toLowerCase();
