@@ -32,7 +32,7 @@ const { nameLooksLikePlace, placeOutranksPerson, townBeforeCountry, hasPlaceWord
 const { placeFieldValue } = namesPlaceFields;
 const { headAt, headScore, leadingHead, placeAfterHead } = namesPlaceHeads;
 const { placesInStructure } = namesPlaceLists;
-const { placesBeforeBased, placesInParentheses } = namesPlaceAsides;
+const { placesBeforeBased, placesInHashtags, placesInParentheses } = namesPlaceAsides;
 const { countryThrough } = namesCountryNames;
 const { postcodeLineAt } = namesPostcodeLines;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
@@ -173,7 +173,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     if (place) push("LOCATION", place[0], place[0] + beforeSentenceEnd(text.slice(place[0], place[1])).length, headScore(head));
   }
   // places said in passing: "our warehouses (Creutzwald, Vyborg)", "a Nenagh-based startup"
-  const asides = [...placesInParentheses(text), ...placesBeforeBased(text)];
+  const asides = [...placesInParentheses(text), ...placesBeforeBased(text), ...placesInHashtags(text)];
   for (let k = 0; k < asides.length; k += 2) push("LOCATION", asides[k]!, asides[k + 1]!, 0.6);
   // country names anywhere (bounded word sequences); countries are few and distinctive
   const countryStarts: number[] = [];

@@ -1,9 +1,9 @@
 // Places said in passing: in parentheses after a noun of what is somewhere ("our warehouses (Creutzwald,
-// Vyborg)", "the conference (Hvar, 3-5 June)", "unser Lieferant (Graz)", "nuestro proveedor (Tandil)"), and
-// before "-based" ("a Nenagh-based startup"). The noun says the parenthesis holds where it is; the names in
+// Vyborg)", "the conference (Hvar, 3-5 June)", "unser Lieferant (Graz)", "nuestro proveedor (Tandil)"),
+// before "-based" ("a Nenagh-based startup"), and as the capitalised hashtag among a post's lower-case ones. The noun says the parenthesis holds where it is; the names in
 // it are read up to the first that is no place's name (a date, a number, a lower-case word).
 //
-// Bounded: at most 64 parentheses and 64 "-based" per text, each read over at most 4 names of 5 words.
+// Bounded: at most 64 parentheses, 64 "-based" and 64 "#" per text, each read over at most 4 names of 5 words.
 
 import * as namesCharClasses from "./names-char-classes.ts";
 import * as namesPlaceCues from "./names-place-cues.ts";
@@ -79,3 +79,31 @@ export function placesBeforeBased(text: string): number[] {
 }
 
 const ARTICLES = new Set(["The", "A", "An", "Our", "Their", "Its", "This", "That"]);
+
+const HASHTAG_AT = /#([\p{Lu}][\p{L}\p{M}]{2,40})(?![\p{L}\p{N}_])/uy;
+
+/**
+ * A capitalised hashtag in a post whose other hashtags are lower-case words ("Sunset over the harbour #Christchurch
+ * #travel #nofilter"): the capital marks a name among the topics, and a post's name is most often where it was
+ * taken. Not a hashtag in upper case (#AI), nor a lone one (a brand's, a campaign's), nor a first name.
+ */
+export function placesInHashtags(text: string): number[] {
+  const out: number[] = [];
+  let lower = false;
+  const named: number[] = [];
+  for (let p = text.indexOf("#"), k = 0; p >= 0 && k < 64; p = text.indexOf("#", p + 1), k++) {
+    if (p > 0 && (letterAt(text, p - 1) || text.charCodeAt(p - 1) === 38)) continue;
+    const c = text.charCodeAt(p + 1);
+    if (c >= 97 && c <= 122) lower = true;
+    HASHTAG_AT.lastIndex = p;
+    const m = HASHTAG_AT.exec(text);
+    if (!m || m[1] === m[1]!.toUpperCase()) continue;
+    named.push(p + 1, p + 1 + m[1]!.length);
+  }
+  if (!lower || named.length === 0 || named.length > 4) return out;
+  for (let k = 0; k < named.length; k += 2) {
+    const v = text.slice(named[k], named[k + 1]);
+    if (nameLooksLikePlace(v)) out.push(named[k]!, named[k + 1]!);
+  }
+  return out;
+}

@@ -86,6 +86,9 @@ describe("fields, structure and asides", () => {
     assert.deepEqual(found("The Nenagh-based startup raised $5M.", "LOCATION"), ["Nenagh"]);
     assert.deepEqual(found('<stop name="Obing" time="10:00"/>', "LOCATION"), ["Obing"]);
     none(["The report (Draft) is attached.", "A cloud-based service.", "Our team (Sales, Support) will call."]);
+    // the capitalised hashtag among a post's lower-case ones; not a lone or upper-case one, nor a first name
+    assert.deepEqual(found("Sunset over the harbour tonight #Christchurch #travel #nofilter", "LOCATION"), ["Christchurch"]);
+    none(["#Apple event today", "Shipping now #AI #ml", "Great talk by #Anna #conference"]);
   });
 
   it("a ZIP+4 postcode's town before a dash or the next key", () => {
