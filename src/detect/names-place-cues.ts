@@ -226,12 +226,12 @@ export function labelledPlaces(text: string, colons: readonly number[]): number[
 }
 
 /** Nouns that a place name comes before in English: "the Roseau branch", "our Lyon office", "Tacoma warehouse". */
-const PLACE_NOUNS_AFTER = [" branch", " office", " headquarters", " campus", " warehouse", " plant", " factory", " airport", " station", " forecast", " weather", " Airport"];
+const PLACE_NOUNS_AFTER = [" branch", " office", " headquarters", " campus", " warehouse", " plant", " factory", " airport", " forecast", " Airport"];
 /** Nouns of a proper name ("Celle Airport"): the name before them is a place even as a sentence's first word. */
 const PROPER_NOUNS_AFTER = new Set([" Airport"]);
 
 /** One pass for all the nouns: a space and one of their first letters, then the rest compared in place. */
-const PLACE_NOUN_RE = / (?:branch|office|headquarters|campus|warehouse|plant|factory|airport|station|forecast|weather|Airport)/;
+const PLACE_NOUN_RE = / (?:branch|office|headquarters|campus|warehouse|plant|factory|airport|forecast|Airport)/;
 export function mayHavePlaceNoun(text: string): boolean {
   return PLACE_NOUN_RE.test(text);
 }
