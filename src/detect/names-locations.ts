@@ -15,6 +15,7 @@ import * as namesPlaceHeads from "./names-place-heads.ts";
 import * as namesPlaceLists from "./names-place-lists.ts";
 import * as namesCountryNames from "./names-country-names.ts";
 import * as namesPostcodeLines from "./names-postcode-lines.ts";
+import * as namesTimetables from "./names-timetables.ts";
 import * as namesLexicon from "./names-lexicon.ts";
 import * as namesSpans from "./names-spans.ts";
 import * as namesSticky from "./names-sticky.ts";
@@ -35,6 +36,7 @@ const { placesInStructure } = namesPlaceLists;
 const { placesBeforeBased, placesInHashtags, placesInParentheses } = namesPlaceAsides;
 const { countryThrough } = namesCountryNames;
 const { postcodeLineAt } = namesPostcodeLines;
+const { timetableLineAt, timetablePlaces } = namesTimetables;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
 const { dedupe } = namesSpans;
 const { execAt } = namesSticky;
@@ -262,12 +264,14 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   const steps: number[] = [];
   const postcodeTowns: number[] = [];
   const postcodeLines: number[] = [];
+  const timed: number[] = [];
   const cursor = newDatelineCursor();
   for (let ls = 0, lines = 0; ls <= text.length && lines < 4096 && datelines.length + steps.length + postcodeTowns.length < 384; lines++) {
     let le = text.indexOf("\n", ls);
     if (le < 0) le = text.length;
     datelineAt(text, ls, le, cursor, datelines);
     itineraryStepAt(text, ls, steps);
+    if (cands.hasDigit) timetableLineAt(text, ls, timed);
     if (le === text.length) break;
     if (cands.hasDigit) postcodeLineAt(text, le, postcodeTowns, postcodeLines);
     ls = le + 1;
@@ -285,6 +289,9 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     push("LOCATION", steps[k]!, steps[k + 1]!, 0.6);
     labelledEnds.add(steps[k + 1]!);
   }
+  // the stops of a timetable: "Departures\n08:15 Cheongju-si\n09:40 Gondar"
+  const stops = timetablePlaces(text, timed);
+  for (let k = 0; k < stops.length; k += 2) push("LOCATION", stops[k]!, stops[k + 1]!, 0.6);
   // the first stop of a route before a place found: "Ticket: Serra Talhada to Mianwali", "Route Sitangkai → Juliaca → …"
   for (const f of [...out]) {
     if (f.type !== "LOCATION") continue;

@@ -91,6 +91,13 @@ describe("fields, structure and asides", () => {
     none(["#Apple event today", "Shipping now #AI #ml", "Great talk by #Anna #conference"]);
   });
 
+  it("the stops of a timetable (two time-led lines and a word of travel), not an agenda's items or a street", () => {
+    assert.deepEqual(found("Departures\n08:15 Cheongju-si\n09:40 Gondar\n11:05 Saint-Malo", "LOCATION"), ["Cheongju-si", "Gondar", "Saint-Malo"]);
+    assert.deepEqual(found("Abfahrt\n8.15 Uhr Wittlich  Gleis 4\n9.40 Uhr Bad Ems  Gleis 2", "LOCATION"), ["Wittlich", "Bad Ems"]);
+    none(["Agenda\n09:00 Standup\n10:30 Design Review\n12:00 Lunch"]);
+    none(["Agenda\n09:00 Standup\n10:30 Design Review\n12:00 Lunch"], "STREET_ADDRESS");
+  });
+
   it("a ZIP+4 postcode's town before a dash or the next key", () => {
     assert.deepEqual(found("My address is 45139 Kris Mall, 62108-2672 La Puebla — please update your records.", "LOCATION"), ["La Puebla"]);
   });
