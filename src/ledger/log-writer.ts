@@ -269,8 +269,8 @@ export class LogWriter {
             log.lastWork = i === units.length - 1;
             try {
               // What was read ahead holds for the first work only: the others run after writes.
-              const opened = i === 0 && u.kind === 'set' && u.set === ahead?.set ? readAhead : undefined;
-              out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index]), opened));
+              const given = i === 0 && u.kind === 'set' && u.set === ahead?.set ? readAhead : undefined;
+              out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index]), given));
             } catch (err) {
               throw new JobFailure(i, err);
             }
