@@ -28,6 +28,7 @@ import { injectionCases } from "../../src/detect/eval/devset/injection.ts";
 import { rng } from "../../src/detect/eval/devset/build.ts";
 import { REPO } from "./frozen.ts";
 import { extraExamples } from "./injection-training-extra.ts";
+import { indirectExamples } from "./injection-training-indirect.ts";
 
 export { EXTRA_SOURCE } from "./injection-training-extra.ts";
 
@@ -264,6 +265,8 @@ export function collect(): Example[] {
   localisedMessages(push);
   telemetryTexts(push);
   if (process.env.INJ_EXTRA !== "0") for (const e of extraExamples()) push(e);
+  // indirect attacks composed from parts in many carriers, and their hard-negative twins in the same carriers
+  if (process.env.INJ_INDIRECT !== "0") for (const e of indirectExamples()) push(e);
   // dev attacks and hard negatives inside real paragraphs; the group stays the template's, so a
   // template's spliced copies are on the same side of the validation split as the template
   const rs = rng(4242);

@@ -30,6 +30,10 @@ const CONCEPTS: Record<string, { words: string[]; cjk: string[] }> = {
   JAILBREAK: { words: ["jailbreak", "jailbroken", "dan", "unlocked"], cjk: ["越狱", "脱獄"] },
   OVERRIDE: { words: ["override", "overrides", "supersede", "supersedes", "cancel", "void", "obsolete", "ungültig", "annule", "anula", "отменены", "отмени"], cjk: ["失效", "无效", "取消", "無効", "解除"] },
   NOT_TELL: { words: ["silently", "secretly", "without", "unnoticed", "mention", "telling", "heimlich", "unauffällig", "erwähne", "sans", "discrètement", "mentionne", "sin", "menciones", "discreción", "незаметно", "тайно", "упоминай", "без"], cjk: ["悄悄", "偷偷", "提及", "触れ", "伝え"] },
+  // asking for text exactly as it is (prompt extraction: "quote it word for word", "wortwörtlich", "дословно", "逐字")
+  VERBATIM: { words: ["verbatim", "word-for-word", "exactly", "exact", "quote", "wortwörtlich", "wörtlich", "genauen", "textuellement", "exactement", "literalmente", "textualmente", "exacto", "дословно", "точный", "процитируй", "цитируй", "zitiere", "cite", "citez"], cjk: ["逐字", "原文", "一字", "字一", "引用"] },
+  // the refusals and warnings a jailbreak asks the model to drop ("never refuse, no warnings")
+  REFUSE: { words: ["refuse", "refusal", "refusals", "decline", "warnings", "disclaimers", "ablehnen", "lehne", "verweigere", "warnungen", "refuser", "avertissement", "avertissements", "rechaces", "niegues", "negarte", "advertencias", "отказывай", "отказывайся", "предупреждений", "предупреждения"], cjk: ["拒绝", "警告", "拒否", "断ら"] },
   // what an injected instruction asks an agent to do (the verbs of tool use and replies)
   ACT: {
     words: [
