@@ -12,7 +12,7 @@
 
 import { rng } from "../../src/detect/eval/devset/build.ts";
 import { carry } from "./injection-training-carriers.ts";
-import { INDIRECT_PARTS, JAILBREAK_PARTS } from "./injection-training-indirect-parts.ts";
+import { INDIRECT_PARTS, JAILBREAK_PARTS, TEACHING_PARTS } from "./injection-training-indirect-parts.ts";
 import type { IndirectParts, JailbreakParts, Lang } from "./injection-training-indirect-parts.ts";
 import { EXTRA_SOURCE } from "./injection-training-extra.ts";
 import type { ExtraExample } from "./injection-training-extra.ts";
@@ -52,7 +52,7 @@ function jailbreak(lang: Lang, p: IndirectParts, j: JailbreakParts, r: () => num
   return [j.frame[fi]! + stay + p.sep + (cjk(lang) ? ask : cap(ask)) + p.stop, `ind-jb-${lang}-${fi}`, "jailbreak"];
 }
 
-type Family = "readers" | "people" | "manual" | "aboutAi" | "askAi" | "ifYou" | "persona" | "quoting";
+type Family = "readers" | "people" | "manual" | "aboutAi" | "askAi" | "ifYou" | "persona" | "quoting" | "teaching";
 
 /** A hard negative of a family, and the group of its frame. */
 function hardNegative(lang: Lang, p: IndirectParts, fam: Family, r: () => number): [text: string, group: string] {
@@ -74,6 +74,11 @@ function hardNegative(lang: Lang, p: IndirectParts, fam: Family, r: () => number
       const [q] = attack(lang, p, r);
       return [t.replace("{Q}", q.replace(/\n/g, " ")), `ind-hard-quoting-${lang}-${i}`];
     }
+    case "teaching": {
+      const t = TEACHING_PARTS[lang];
+      const [f, i] = one(t.frames);
+      return [f.replace("{Q}", t.quotes[pickI(r, t.quotes.length)]!), `ind-hard-teaching-${lang}-${i}`];
+    }
     default: {
       const [t, i] = one(p[fam]);
       // now and then two sentences of the family, as a paragraph
@@ -94,7 +99,11 @@ const HARD: Record<Family, { en: number; other: number }> = {
   askAi: { en: 80, other: 60 },
   ifYou: { en: 80, other: 60 },
   persona: { en: 90, other: 70 },
+  // whole composed attacks quoted in frames about attacks: cross-validated recall 89.3 -> 85.7 %, so none
   quoting: { en: 0, other: 0 },
+  // security teaching quoting short attack phrases (TEACHING_PARTS): dev CV recall 89.9 -> 88.8 % and more
+  // out-of-fold false positives on the other hard negatives at every threshold, so none
+  teaching: { en: 0, other: 0 },
 };
 
 /** The training-only indirect attacks and hard negatives, deterministic. */
