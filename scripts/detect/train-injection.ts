@@ -141,7 +141,7 @@ interface Validation {
 const MAX_FPR = 0.01;
 const MAX_HARD_FPR = Number(process.env.INJ_MAX_HARD_FPR ?? 0.01);
 /** The training-only hard negatives' own limit (1: none). */
-const EXTRA_FAMILY_FPR = Number(process.env.INJ_EXTRA_FAMILY_FPR ?? 1);
+const EXTRA_FAMILY_FPR = Number(process.env.INJ_EXTRA_FAMILY_FPR ?? 0.01);
 
 /**
  * The threshold — the lowest probability at which the whole detector (the cue rules, or the model at or
