@@ -6,8 +6,8 @@
 //
 // Groups for the cross-validation: an attack's group is its address phrasing (or its authority when it
 // has no address), a hard negative's its frame, so out-of-fold scores are on phrasings the model has not
-// seen. Their source starts with EXTRA_SOURCE: they teach but set no threshold limit of their own (see
-// train-injection.ts).
+// seen. Their source starts with EXTRA_SOURCE: the hard negatives join the training-only family whose
+// out-of-fold false positives the threshold holds to 1 % (train-injection.ts).
 // Licence: Apache-2.0, as the repository.
 
 import { rng } from "../../src/detect/eval/devset/build.ts";
@@ -123,7 +123,7 @@ export function indirectExamples(): ExtraExample[] {
       const [payload, group, kind] = jailbreak(lang, p, JAILBREAK_PARTS[lang], r);
       const alone = r() < 0.35;
       const [cid, text] = alone ? ["", payload] : carry(payload, p.filler, p.sep, r);
-      out.push({ text, y: 1, kind: alone ? kind : "indirect", source: `${EXTRA_SOURCE}: ${kind === "direct" ? "prompt extraction" : "jailbreak"} ${lang}${cid ? ` in carrier ${cid}` : ""}`, licence: LICENCE, group });
+      out.push({ text, y: 1, kind: alone ? kind : "indirect", source: `${EXTRA_SOURCE}: ${kind === "direct" ? "prompt extraction" : "alter-ego jailbreak"} ${lang}${cid ? ` in carrier ${cid}` : ""}`, licence: LICENCE, group });
     }
     for (const fam of Object.keys(HARD) as Family[]) {
       for (let k = 0; k < size(HARD[fam]); k++) {

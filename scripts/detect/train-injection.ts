@@ -12,8 +12,11 @@
 // models that did not train on it; on those out-of-fold scores the script picks the L2 strength and the
 // number of epochs (a small grid, by recall at the threshold) and the threshold: the lowest probability
 // at which the whole detector (cues or model) keeps false positives at or under 1 % on benign texts and
-// 1 % on each family of dev hard negatives (the training-only texts teach but set no limit: scored out
-// of fold by phrasing they show how the CV over-promises). One validation fifth gave thresholds that moved with which
+// 1 % on each family of hard negatives: the dev ones (composed, written) and the training-only ones,
+// scored out of fold by phrasing — the CV over dev templates over-promises on hard negatives it has not
+// seen, and those out-of-fold training-only texts are the warning it does not give (with that family held
+// to 1 % the grid picks a stronger L2: dev recall 89.3 % at 0.8 % dev hard-negative FPR, where without it
+// 89.9 % at 0.8 % came with 1.2 % of the training-only ones). One validation fifth gave thresholds that moved with which
 // templates it happened to hold; five folds pool every template. The final model is then trained on all
 // of it with the picked settings.
 
@@ -58,7 +61,7 @@ interface Settings {
 const LR = 0.3;
 /** Loss weight of a hard negative (5-fold cross-validation on the dev templates: 1, 2, 3, 4 gave 80.3, 81.9, 82.3, 82.4 % recall at the limits; with the training-only texts, 3 and 5 gave 89.4 and 89.9 %). */
 const HARD_WEIGHT = Number(process.env.INJ_HARD_WEIGHT ?? 5);
-/** The grid the validation part picks from: L2 strengths, and the epochs after which each is scored. */
+/** The grid the validation part picks from: L2 strengths (3e-4 picked; 1e-3 scores lower), and the epochs after which each is scored. */
 const L2S = [1e-5, 3e-5, 1e-4, 3e-4, 1e-3];
 const EPOCHS = [2, 3];
 
@@ -140,7 +143,12 @@ interface Validation {
 /** Validation false positives allowed: on benign texts, on hard negatives (the targets are 2 %; the rest is margin). */
 const MAX_FPR = 0.01;
 const MAX_HARD_FPR = Number(process.env.INJ_MAX_HARD_FPR ?? 0.01);
-/** The training-only hard negatives' own limit (1: none). */
+/**
+ * The training-only hard negatives' own limit (1: none), pooled over their files. Their easy families
+ * (injection-training-indirect.ts's twins, flagged at 0.2 %) dilute the pool: the texts that quote
+ * attacks (injection-training-extra.ts's "about") stay near 2 % at any threshold worth having, so a limit
+ * per file is out of reach.
+ */
 const EXTRA_FAMILY_FPR = Number(process.env.INJ_EXTRA_FAMILY_FPR ?? 0.01);
 
 /**
