@@ -1,6 +1,10 @@
-// Training-only indirect attacks and as many hard negatives in the same carriers, in en, de, fr, es, zh,
-// ru, ja (scripts/detect/injection-training-data.ts adds them to the training texts; never used by the
-// development set). The untouched part showed indirect attacks as the weakest kind; the dev templates
+// Training-only indirect attacks, jailbreaks and prompt extraction, alone or in data, and as many hard
+// negatives in the same carriers, in en, de, fr, es, zh, ru, ja (scripts/detect/injection-training-data.ts
+// adds them to the training texts; never used by the development set). Not here, as they cost recall
+// under cross-validation: frames about attacks quoting a whole composed attack (dev recall 87.6 -> 85.8 %),
+// security teaching quoting short attack phrases (89.9 -> 88.8 %, and more out-of-fold false positives on
+// the other hard negatives at every threshold), everyday sentences with trigger words in seven languages
+// (89.3 -> 88.9 %, dev hard negatives unchanged). The untouched part showed indirect attacks as the weakest kind; the dev templates
 // alone teach the model their own addresses and actions. Composed from the parts of
 // injection-training-indirect-parts.ts and put into the carriers of injection-training-carriers.ts.
 //
@@ -12,7 +16,7 @@
 
 import { rng } from "../../src/detect/eval/devset/build.ts";
 import { carry } from "./injection-training-carriers.ts";
-import { INDIRECT_PARTS, JAILBREAK_PARTS, TEACHING_PARTS } from "./injection-training-indirect-parts.ts";
+import { INDIRECT_PARTS, JAILBREAK_PARTS } from "./injection-training-indirect-parts.ts";
 import type { IndirectParts, JailbreakParts, Lang } from "./injection-training-indirect-parts.ts";
 import { EXTRA_SOURCE } from "./injection-training-extra.ts";
 import type { ExtraExample } from "./injection-training-extra.ts";
@@ -52,7 +56,7 @@ function jailbreak(lang: Lang, p: IndirectParts, j: JailbreakParts, r: () => num
   return [j.frame[fi]! + stay + p.sep + (cjk(lang) ? ask : cap(ask)) + p.stop, `ind-jb-${lang}-${fi}`, "jailbreak"];
 }
 
-type Family = "readers" | "people" | "manual" | "aboutAi" | "askAi" | "ifYou" | "persona" | "quoting" | "teaching";
+type Family = "readers" | "people" | "manual" | "aboutAi" | "askAi" | "ifYou" | "persona";
 
 /** A hard negative of a family, and the group of its frame. */
 function hardNegative(lang: Lang, p: IndirectParts, fam: Family, r: () => number): [text: string, group: string] {
@@ -68,16 +72,6 @@ function hardNegative(lang: Lang, p: IndirectParts, fam: Family, r: () => number
     case "persona": {
       const [t, i] = one(p.persona);
       return [t.replace("{ROLE}", p.roles[pickI(r, p.roles.length)]!), `ind-hard-persona-${lang}-${i}`];
-    }
-    case "quoting": {
-      const [t, i] = one(p.quoting);
-      const [q] = attack(lang, p, r);
-      return [t.replace("{Q}", q.replace(/\n/g, " ")), `ind-hard-quoting-${lang}-${i}`];
-    }
-    case "teaching": {
-      const t = TEACHING_PARTS[lang];
-      const [f, i] = one(t.frames);
-      return [f.replace("{Q}", t.quotes[pickI(r, t.quotes.length)]!), `ind-hard-teaching-${lang}-${i}`];
     }
     default: {
       const [t, i] = one(p[fam]);
@@ -99,11 +93,6 @@ const HARD: Record<Family, { en: number; other: number }> = {
   askAi: { en: 80, other: 60 },
   ifYou: { en: 80, other: 60 },
   persona: { en: 90, other: 70 },
-  // whole composed attacks quoted in frames about attacks: cross-validated recall 89.3 -> 85.7 %, so none
-  quoting: { en: 0, other: 0 },
-  // security teaching quoting short attack phrases (TEACHING_PARTS): dev CV recall 89.9 -> 88.8 % and more
-  // out-of-fold false positives on the other hard negatives at every threshold, so none
-  teaching: { en: 0, other: 0 },
 };
 
 /** The training-only indirect attacks and hard negatives, deterministic. */
