@@ -31,6 +31,12 @@ export function createMetrics() {
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
       registers: [registry],
     }),
+    ledgerDecidedAhead: new Counter({
+      name: 'agent_ledger_decided_ahead_total',
+      help: 'Log transactions whose events were decided while the one before was writing: written as decided, or decided again (another node wrote, or it failed)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
   };
 }
 

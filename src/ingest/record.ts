@@ -116,6 +116,8 @@ interface StoredResponse {
  * Refusals and replays decide before anything is written and write nothing.
  */
 export function recordSet(known: KnownAgents) {
+  /** Per workspace, the state the last set this node planned leaves, if it commits. */
+  const left = new Map<string, StateRow>();
   return {
     /**
      * Reads ahead, with the head lock, what a set like the opening request's
@@ -138,7 +140,7 @@ export function recordSet(known: KnownAgents) {
 
     async run(tx: Queryable, log: OpenAppend, items: readonly RecordItem[], opened?: Row[]): Promise<RecordOutcome[]> {
       const tenantId = log.tenantId;
-      const days = [...new Set(items.filter((i) => i.kind === 'invocation').map((i) => utcDay(i.now)))];
+      const days = daysOf(items);
       const unknownAgents = [
         ...new Set(items.filter((i) => i.kind === 'invocation' && !known.has(tenantId, i.prepared.agentKey)).map((i) => (i as { prepared: PreparedInvocation }).prepared.agentKey)),
       ];
@@ -150,88 +152,142 @@ export function recordSet(known: KnownAgents) {
         ahead && keys.length === 0 && unknownAgents.length === 0 && days.every((d) => ahead.days.includes(d))
           ? ahead
           : await readState(tx, tenantId, days, unknownAgents, keys, new Date(Math.min(...items.map((i) => i.now.getTime())) - IDEMPOTENCY_TTL_MS));
-      const epoch = Number(read.epoch);
-      const used = new Map(Object.entries(read.usage).map(([d, n]) => [d, Number(n)]));
-      const registered = new Set(read.known);
-      let agentCount = read.agents;
-      const claimed = new Map<string, { fingerprint: string; response: StoredResponse; at: number }>();
-      for (const [key, fingerprint, response, at] of read.keys) claimed.set(key, { fingerprint, response, at: Date.parse(at) });
-      let lastInvocation = Number(read.last_ids.invocation ?? 0);
-      let lastRogue = Number(read.last_ids.rogue_event ?? 0);
+      const planned = plan(log, items, read);
+      await planned.write(tx);
+      return planned.out;
+    },
 
-      const rows = new Rows(tenantId, read.judged);
-      const startIds = { invocation: lastInvocation, rogue_event: lastRogue };
-      const out: RecordOutcome[] = [];
-      for (const item of items) {
-        if (item.epoch !== undefined && item.epoch !== epoch) {
-          out.push({ stale: true });
+    /**
+     * Decides items before this transaction holds the lock, against the state
+     * the last set this node planned for the workspace leaves (its usage, ids,
+     * epoch, panel), appending to `log` (opened on the head that set leaves).
+     * Only for items that need nothing read but what the lock's round trip
+     * reads ahead: no idempotency key, no agent this node has not seen, days
+     * that state holds. run() writes it once the read-ahead row shows the
+     * state was as assumed; undefined when it could not be decided ahead.
+     */
+    ahead(log: OpenAppend, items: readonly RecordItem[]) {
+      const basis = left.get(log.tenantId);
+      if (!basis) return undefined;
+      const days = daysOf(items);
+      if (!days.every((d) => basis.days.includes(d))) return undefined;
+      if (items.some((i) => i.idem !== undefined || (i.kind === 'invocation' && !known.has(log.tenantId, i.prepared.agentKey)))) return undefined;
+      const planned = plan(log, items, basis);
+      return {
+        async run(tx: Queryable, opened?: Row[]): Promise<RecordOutcome[] | undefined> {
+          const read = opened?.[0] as StateRow | undefined;
+          if (!read || !sameState(read, basis, days)) return undefined;
+          await planned.write(tx);
+          return planned.out;
+        },
+      };
+    },
+  };
+
+  /**
+   * Decides each item against `read` (refusals, replays, ids, indexes) and
+   * gathers every row to write; `write` writes them. Remembers the state the
+   * set leaves (for ahead()).
+   */
+  function plan(log: OpenAppend, items: readonly RecordItem[], read: StateRow) {
+    const tenantId = log.tenantId;
+    const epoch = Number(read.epoch);
+    const used = new Map(Object.entries(read.usage).map(([d, n]) => [d, Number(n)]));
+    const registered = new Set(read.known);
+    let agentCount = read.agents;
+    const claimed = new Map<string, { fingerprint: string; response: StoredResponse; at: number }>();
+    for (const [key, fingerprint, response, at] of read.keys) claimed.set(key, { fingerprint, response, at: Date.parse(at) });
+    let lastInvocation = Number(read.last_ids.invocation ?? 0);
+    let lastRogue = Number(read.last_ids.rogue_event ?? 0);
+
+    const rows = new Rows(tenantId, read.judged);
+    const startIds = { invocation: lastInvocation, rogue_event: lastRogue };
+    const out: RecordOutcome[] = [];
+    for (const item of items) {
+      if (item.epoch !== undefined && item.epoch !== epoch) {
+        out.push({ stale: true });
+        continue;
+      }
+      if (item.idem) {
+        const hit = claimed.get(item.idem.key);
+        // A key is kept for 24 hours from its first use, by the request's clock.
+        if (hit && item.now.getTime() - hit.at < IDEMPOTENCY_TTL_MS) {
+          out.push(
+            hit.fingerprint === item.idem.fingerprint
+              ? { status: 201, body: hit.response.body, replayed: true }
+              : { refused: 'idempotency_key_reused' },
+          );
           continue;
         }
-        if (item.idem) {
-          const hit = claimed.get(item.idem.key);
-          // A key is kept for 24 hours from its first use, by the request's clock.
-          if (hit && item.now.getTime() - hit.at < IDEMPOTENCY_TTL_MS) {
-            out.push(
-              hit.fingerprint === item.idem.fingerprint
-                ? { status: 201, body: hit.response.body, replayed: true }
-                : { refused: 'idempotency_key_reused' },
-            );
-            continue;
-          }
-        }
-        let body: Record<string, unknown>;
-        if (item.kind === 'invocation') {
-          const p = item.prepared;
-          const isNew = !known.has(tenantId, p.agentKey) && !registered.has(p.agentKey);
-          if (isNew && agentCount >= item.caps.agents) {
-            out.push({ refused: 'plan_limit' });
-            continue;
-          }
-          const day = utcDay(item.now);
-          if ((used.get(day) ?? 0) >= item.caps.invocations_per_day) {
-            out.push({ refused: 'quota_exceeded' });
-            continue;
-          }
-          used.set(day, (used.get(day) ?? 0) + 1);
-          rows.usage(day);
-          if (isNew) {
-            registered.add(p.agentKey);
-            agentCount++;
-            rows.agent(p.agentKey, item.now);
-            log.add({ v: LEAF_VERSION, kind: 'agent_registered', agent: p.agentPseudonym }, item.now);
-          }
-          const at = item.at ?? item.now;
-          const id = ++lastInvocation;
-          const index = log.add(invocationLeaf(id, p), at);
-          rows.invocation(id, index, p, at, item.caps.multi_judge_calls_per_month > 0);
-          // A tool outside the agent's scope is also a rogue event of its own.
-          if (p.outOfScope) {
-            const oos: RogueRecord = { ...p.outOfScope, invocation_id: id };
-            const salt = newSalt();
-            rows.rogue(++lastRogue, log.add(rogueLeaf(oos, salt), at), oos, salt, at);
-          }
-          body = {
-            invocation_id: id,
-            tenant_id: tenantId,
-            verdict: p.decision.verdict,
-            evidence_id: evidenceIdOf(index),
-            ...(p.piiCount !== undefined ? { pii_count: p.piiCount } : {}),
-          };
-        } else {
-          const e = item.event;
-          const salt = newSalt();
-          const at = item.at ?? item.now;
-          rows.rogue(++lastRogue, log.add(rogueLeaf(e, salt), at), e, salt, at);
-          body = { accepted: true, event_type: e.event_type, tenant_id: tenantId };
-        }
-        if (item.idem) {
-          const response: StoredResponse = { status: 201, body };
-          claimed.set(item.idem.key, { fingerprint: item.idem.fingerprint, response, at: item.now.getTime() });
-          rows.key(item.idem, response, item.now);
-        }
-        out.push({ status: 201, body, replayed: false });
       }
-      if (!rows.empty) {
+      let body: Record<string, unknown>;
+      if (item.kind === 'invocation') {
+        const p = item.prepared;
+        const isNew = !known.has(tenantId, p.agentKey) && !registered.has(p.agentKey);
+        if (isNew && agentCount >= item.caps.agents) {
+          out.push({ refused: 'plan_limit' });
+          continue;
+        }
+        const day = utcDay(item.now);
+        if ((used.get(day) ?? 0) >= item.caps.invocations_per_day) {
+          out.push({ refused: 'quota_exceeded' });
+          continue;
+        }
+        used.set(day, (used.get(day) ?? 0) + 1);
+        rows.usage(day);
+        if (isNew) {
+          registered.add(p.agentKey);
+          agentCount++;
+          rows.agent(p.agentKey, item.now);
+          log.add({ v: LEAF_VERSION, kind: 'agent_registered', agent: p.agentPseudonym }, item.now);
+        }
+        const at = item.at ?? item.now;
+        const id = ++lastInvocation;
+        const index = log.add(invocationLeaf(id, p), at);
+        rows.invocation(id, index, p, at, item.caps.multi_judge_calls_per_month > 0);
+        // A tool outside the agent's scope is also a rogue event of its own.
+        if (p.outOfScope) {
+          const oos: RogueRecord = { ...p.outOfScope, invocation_id: id };
+          const salt = newSalt();
+          rows.rogue(++lastRogue, log.add(rogueLeaf(oos, salt), at), oos, salt, at);
+        }
+        body = {
+          invocation_id: id,
+          tenant_id: tenantId,
+          verdict: p.decision.verdict,
+          evidence_id: evidenceIdOf(index),
+          ...(p.piiCount !== undefined ? { pii_count: p.piiCount } : {}),
+        };
+      } else {
+        const e = item.event;
+        const salt = newSalt();
+        const at = item.at ?? item.now;
+        rows.rogue(++lastRogue, log.add(rogueLeaf(e, salt), at), e, salt, at);
+        body = { accepted: true, event_type: e.event_type, tenant_id: tenantId };
+      }
+      if (item.idem) {
+        const response: StoredResponse = { status: 201, body };
+        claimed.set(item.idem.key, { fingerprint: item.idem.fingerprint, response, at: item.now.getTime() });
+        rows.key(item.idem, response, item.now);
+      }
+      out.push({ status: 201, body, replayed: false });
+    }
+    // What the next set of this node may assume, if this one commits.
+    const after: StateRow = {
+      ...read,
+      epoch,
+      usage: Object.fromEntries(used),
+      last_ids: { ...read.last_ids, invocation: lastInvocation, rogue_event: lastRogue },
+      known: [],
+      agents: 0,
+      keys: [],
+    };
+    if (left.size >= 10_000) left.clear();
+    left.set(tenantId, after);
+    return {
+      out,
+      async write(tx: Queryable): Promise<void> {
+        if (rows.empty) return;
         rows.ids('invocation', startIds.invocation, lastInvocation);
         rows.ids('rogue_event', startIds.rogue_event, lastRogue);
         // The last work of its transaction leaves its rows to the log's statement: one round trip less.
@@ -239,10 +295,26 @@ export function recordSet(known: KnownAgents) {
         else await writeRideAlong(tx, rows.statement());
         // tool_outputs are scanned and escalations judged in the background (DESIGN §4): their jobs commit with the invocations.
         if (rows.jobs.length > 0) await enqueueMany(tx, tenantId, rows.jobs);
-      }
-      return out;
-    },
-  };
+      },
+    };
+  }
+}
+
+/** The UTC days of the invocations among items (the days their quota counts on). */
+function daysOf(items: readonly RecordItem[]): string[] {
+  return [...new Set(items.filter((i) => i.kind === 'invocation').map((i) => utcDay(i.now)))];
+}
+
+/** Whether what the lock's round trip read is the state a set was decided against, as far as the set's days go. */
+function sameState(read: StateRow, basis: StateRow, days: readonly string[]): boolean {
+  const id = (r: StateRow, kind: string) => Number(r.last_ids[kind] ?? 0);
+  return (
+    Number(read.epoch) === Number(basis.epoch) &&
+    read.judged === basis.judged &&
+    id(read, 'invocation') === id(basis, 'invocation') &&
+    id(read, 'rogue_event') === id(basis, 'rogue_event') &&
+    days.every((d) => read.days.includes(d) && Number(read.usage[d] ?? 0) === Number(basis.usage[d] ?? 0))
+  );
 }
 
 /** What a set of events reads before it decides (stateSql's row). */

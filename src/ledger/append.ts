@@ -20,6 +20,7 @@ export class OpenAppend {
   readonly #hashes: Uint8Array[] = [];
   readonly #edge: readonly StoredNode[] | undefined;
   #along: RideAlong[] = [];
+  #sealed: Sealed | undefined;
   /**
    * Set by the log writer while the work running is the last of its
    * transaction: only then may it leave its rows to the log's statement
@@ -34,6 +35,16 @@ export class OpenAppend {
     this.#edge = edge;
   }
 
+  /** Whether seal() can run: the right edge of the tree is known. */
+  get canSeal(): boolean {
+    return this.#edge !== undefined || this.#sealed !== undefined;
+  }
+
+  /** The head this append grows. */
+  get start(): Head {
+    return this.#start;
+  }
+
   /** Size of the log before this append. */
   get startSize(): number {
     return this.#start.size;
@@ -46,6 +57,7 @@ export class OpenAppend {
 
   /** Adds an entry; returns its index. The leaf carries the tenant and the time. */
   add(entry: LogEntry, time: Date): number {
+    if (this.#sealed) throw new Error('add() after seal()');
     const index = this.nextIndex;
     const leaf = encodeLeaf({ ...entry, tenant_id: this.tenantId, time: time.toISOString() });
     this.#entries.push({ index, leaf, createdAt: time });
@@ -68,6 +80,20 @@ export class OpenAppend {
   }
 
   /**
+   * Computes the tree nodes the entries complete and the new head, in memory,
+   * once: `edge` must be known (given to the constructor). Nothing more may be
+   * added after. Returns the new head and the right edge of the grown tree
+   * (the nodes the next append needs), so the next append can be computed
+   * before this one is written.
+   */
+  seal(): Sealed {
+    if (this.#sealed) return this.#sealed;
+    if (!this.#edge) throw new Error('seal() needs the right edge of the tree');
+    this.#sealed = sealOnto(this.#start, this.#hashes, this.#edge);
+    return this.#sealed;
+  }
+
+  /**
    * Writes the entries, the tree nodes they complete (hashed here, in memory)
    * and the new head, in one statement (with the last ride-along's rows).
    * Returns the new head and the right edge of the grown tree (the nodes the
@@ -80,14 +106,26 @@ export class OpenAppend {
     const last = this.#entries.length > 0 ? along.pop() : undefined;
     for (const w of along) await writeRideAlong(tx, w);
     if (this.#entries.length === 0) return { head: this.#start, edge: this.#edge ? [...this.#edge] : undefined };
-    const edge = this.#edge ?? (await readNodes(tx, this.tenantId, appendNeeds(this.#start.size)));
-    const { nodes, root } = appendLeaves(this.#start.size, this.#hashes, edge);
-    const head = { size: this.#start.size + this.#entries.length, root };
-    await writeAppend(tx, this.tenantId, this.#entries, nodes, head, last, opts.last === true);
-    const all = new Map<string, StoredNode>();
-    for (const n of [...edge, ...nodes]) all.set(`${n.level}/${n.index}`, n);
-    return { head, edge: appendNeeds(head.size).map((id) => all.get(`${id.level}/${id.index}`)!) };
+    const sealed = this.#sealed ?? sealOnto(this.#start, this.#hashes, this.#edge ?? (await readNodes(tx, this.tenantId, appendNeeds(this.#start.size))));
+    await writeAppend(tx, this.tenantId, this.#entries, sealed.nodes, sealed.head, last, opts.last === true);
+    return { head: sealed.head, edge: sealed.edge };
   }
+}
+
+/** An append's outcome computed in memory: the nodes to write, the new head, the new right edge. */
+export interface Sealed {
+  nodes: StoredNode[];
+  head: Head;
+  edge: StoredNode[];
+}
+
+function sealOnto(start: Head, hashes: readonly Uint8Array[], edge: readonly StoredNode[]): Sealed {
+  if (hashes.length === 0) return { nodes: [], head: start, edge: [...edge] };
+  const { nodes, root } = appendLeaves(start.size, hashes, edge);
+  const head = { size: start.size + hashes.length, root };
+  const all = new Map<string, StoredNode>();
+  for (const n of [...edge, ...nodes]) all.set(`${n.level}/${n.index}`, n);
+  return { nodes, head, edge: appendNeeds(head.size).map((id) => all.get(`${id.level}/${id.index}`)!) };
 }
 
 /** Opens an append on a workspace's log inside the caller's transaction (locks its head). */

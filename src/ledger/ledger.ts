@@ -87,6 +87,7 @@ export async function createLedger(ctx: AppContext, seed: Uint8Array, witnessing
   const writer = new LogWriter(ctx.db, {
     onCommitted: (tenantId) => scheduler.grew(tenantId),
     onBatch: (n) => ctx.metrics.ledgerAppends.observe(n),
+    onDecidedAhead: (outcome) => ctx.metrics.ledgerDecidedAhead.inc({ outcome }),
   });
   const pseudonyms = new Pseudonyms(ctx.db);
   const appendInTx = async (tx: Queryable, tenantId: string, entries: LogEntry[], time: Date) => {

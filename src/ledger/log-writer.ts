@@ -1,5 +1,5 @@
 import { CommitOutcomeUnknown, type Db, type Queryable, type Row } from '../db/db.ts';
-import { OpenAppend } from './append.ts';
+import { OpenAppend, type Sealed } from './append.ts';
 import { type Head, headOf, lockHead, lockHeadSql } from './log-store.ts';
 import type { StoredNode } from './merkle.ts';
 
@@ -26,6 +26,21 @@ export interface SetJob<I, R> {
    * so it sees every append committed before.
    */
   opening?(tenantId: string, items: readonly I[]): string | undefined;
+  /**
+   * Decides items before the transaction holds the lock, appending to `log`
+   * (opened on the head the transaction before it leaves, if that commits).
+   * The result's run() writes what was decided, once the lock is held and
+   * `opened` (the opening statement's rows) shows that what it assumed holds;
+   * it returns undefined, having run nothing, when it does not (then run()
+   * decides again). undefined: cannot decide these items ahead.
+   */
+  ahead?(log: OpenAppend, items: readonly I[]): { run(tx: Queryable, opened?: Row[]): Promise<R[] | undefined> } | undefined;
+}
+
+/** A transaction's work decided before it held the lock (SetJob.ahead). */
+interface DecidedAhead {
+  log: OpenAppend;
+  work: { run(tx: Queryable, opened?: Row[]): Promise<unknown[] | undefined> };
 }
 
 /** An item of a set whose storage failed: nothing of it was stored. */
@@ -60,9 +75,13 @@ type Unit =
 export interface LogWriterOptions {
   /** Most requests grouped into one transaction. */
   maxBatch?: number;
+  /** Most items (a set's, a job counts one) one transaction takes after its first request's. */
+  maxItems?: number;
   /** Called after each commit with the new head (schedules a checkpoint). */
   onCommitted?: (tenantId: string, head: Head) => void;
   onBatch?: (size: number) => void;
+  /** Called when a transaction's work was decided ahead: written as decided, or decided again (the state was not as assumed). */
+  onDecidedAhead?: (outcome: 'written' | 'decided_again') => void;
 }
 
 /**
@@ -77,6 +96,25 @@ interface Lane {
   open: number;
   /** Resolves when the last transaction that took work has ended (its edge kept). */
   lastEnded: Promise<void>;
+  /**
+   * Set by the transaction waiting for the lock: called when the one before
+   * it sends its last write, with the head and edge that write leaves. The
+   * waiting one then takes the queue and decides it ahead (SetJob.ahead), so
+   * deciding overlaps that write instead of following it.
+   */
+  onSent: ((sealed: Sealed) => void) | undefined;
+  /**
+   * The head and edge the last write sent leaves, while that write runs and
+   * no transaction has taken work after it: a transaction that opens then
+   * decides ahead on it at once.
+   */
+  sentAhead: Sealed | undefined;
+  /**
+   * A transaction took work ahead and does not hold the lock yet: no other
+   * may open until it does, so transactions take the lock in the order they
+   * take work (each waits for the one before it to end).
+   */
+  takenAhead: boolean;
 }
 
 /**
@@ -94,6 +132,7 @@ interface Lane {
 export class LogWriter {
   readonly #db: Db;
   readonly #maxBatch: number;
+  readonly #maxItems: number;
   readonly #opts: LogWriterOptions;
   readonly #lanes = new Map<string, Lane>();
   readonly #edges = new Map<string, { size: number; edge: StoredNode[] }>();
@@ -101,6 +140,7 @@ export class LogWriter {
   constructor(db: Db, opts: LogWriterOptions = {}) {
     this.#db = db;
     this.#maxBatch = opts.maxBatch ?? 256;
+    this.#maxItems = opts.maxItems ?? DEFAULT_MAX_ITEMS;
     this.#opts = opts;
   }
 
@@ -132,7 +172,7 @@ export class LogWriter {
   #enqueue(tenantId: string, pending: Pending): void {
     let lane = this.#lanes.get(tenantId);
     if (!lane) {
-      lane = { queue: [], waiting: false, open: 0, lastEnded: Promise.resolve() };
+      lane = { queue: [], waiting: false, open: 0, lastEnded: Promise.resolve(), onSent: undefined, sentAhead: undefined, takenAhead: false };
       this.#lanes.set(tenantId, lane);
     }
     lane.queue.push(pending);
@@ -141,11 +181,10 @@ export class LogWriter {
 
   /** Opens a transaction to wait for the lock when work is queued and none is waiting. */
   #pump(tenantId: string, lane: Lane): void {
-    if (lane.waiting || lane.queue.length === 0) return;
+    if (lane.waiting || lane.takenAhead || lane.queue.length === 0) return;
     lane.waiting = true;
     lane.open++;
-    // Start on the next turn so requests arriving together share the first batch.
-    setImmediate(() => void this.#drain(tenantId, lane).finally(() => this.#closed(tenantId, lane)));
+    void this.#drain(tenantId, lane).finally(() => this.#closed(tenantId, lane));
   }
 
   #closed(tenantId: string, lane: Lane): void {
@@ -154,46 +193,109 @@ export class LogWriter {
     else this.#pump(tenantId, lane);
   }
 
-  /** One transaction that takes the lane's queue once it holds the lock; then retries of what failed in it. */
+  /**
+   * One transaction that takes the lane's queue once it holds the lock (or,
+   * deciding ahead, once the one before it sends its last write); then
+   * retries of what failed in it.
+   */
   async #drain(tenantId: string, lane: Lane): Promise<void> {
     let units: Unit[] | undefined;
+    let previous: Promise<void> = Promise.resolve();
+    let decided: DecidedAhead | undefined;
     let ended!: () => void;
     const end = new Promise<void>((r) => (ended = r));
-    const take = async (): Promise<Unit[]> => {
-      // Holding the lock: every transaction that held it before has ended in
-      // the database. Let the last one of this node finish here too (it keeps
-      // the tree's edge this one needs); then the next may open and wait.
-      const previous = lane.lastEnded;
+    let ahead = false;
+    const grab = (beforeLock = false): Unit[] => {
+      if (units) return units;
+      if (lane.onSent === early) lane.onSent = undefined;
+      // Every transaction that held the lock before this one has ended in the
+      // database once it holds it. Let the last one of this node finish here
+      // too (it keeps the tree's edge this one needs); then the next may open and wait.
+      previous = lane.lastEnded;
       lane.lastEnded = end;
       lane.waiting = false;
-      units = toUnits(lane.queue.splice(0, this.#maxBatch));
-      this.#pump(tenantId, lane);
-      await previous;
+      lane.sentAhead = undefined;
+      units = toUnits(this.#takeQueued(lane));
+      if (beforeLock) lane.takenAhead = ahead = true;
+      else this.#pump(tenantId, lane);
       return units;
     };
-    // The request first in the queue opens the transaction: its set job may read ahead with the lock.
-    const opener = lane.queue[0];
+    /** Holding the lock (or failed before it): the next transaction may open. */
+    const locked = () => {
+      if (!ahead) return;
+      ahead = false;
+      lane.takenAhead = false;
+      this.#pump(tenantId, lane);
+    };
+    const early = (sealed: Sealed) => {
+      const taken = grab(true);
+      try {
+        decided = decideAhead(tenantId, taken, sealed);
+      } catch {
+        // Decided again once the lock is held, where a failure is this transaction's own.
+        decided = undefined;
+      }
+    };
+    // Waiting from now: a transaction sending its last write before this one has begun hands it the queue.
+    lane.onSent = early;
+    const take = async (): Promise<Unit[]> => {
+      const taken = grab();
+      locked();
+      await previous;
+      return taken;
+    };
+    // Begin on the next turn so requests arriving together share the first batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    // Opened while the last transaction's write runs: decide now, on what it leaves.
+    if (lane.sentAhead && units === undefined) early(lane.sentAhead);
+    // The request first in the queue (or, decided ahead, the work taken) opens the transaction: its set job may read ahead with the lock.
+    const taken = units?.[0];
+    const opener = taken ? (taken.kind === 'set' ? { set: taken.set, items: taken.parts.map((x) => x.p.items[x.index]) } : undefined) : lane.queue[0];
     const sql = opener && 'set' in opener ? opener.set.opening?.(tenantId, opener.items) : undefined;
     let first: unknown[] | undefined;
     let error: unknown;
+    let sent: Sealed | undefined;
     try {
-      first = await this.#run(tenantId, take, sql === undefined ? undefined : { set: (opener as SetPending).set, sql });
+      first = await this.#run(tenantId, take, {
+        ahead: sql === undefined ? undefined : { set: (opener as { set: SetJob<unknown, unknown> }).set, sql },
+        decided: () => decided,
+        sent: (sealed) => {
+          sent = sealed;
+          lane.sentAhead = sealed;
+          lane.onSent?.(sealed);
+        },
+      });
     } catch (err) {
       error = err;
     } finally {
-      if (units === undefined) {
-        // Failed before it held the lock (BEGIN, a lost connection): what it
-        // would have taken is refused, as a failed BEGIN always refused its batch.
-        lane.waiting = false;
-        units = toUnits(lane.queue.splice(0, this.#maxBatch));
-      }
+      // Failed before it held the lock (BEGIN, a lost connection): what it
+      // would have taken is refused, as a failed BEGIN always refused its batch.
+      grab();
+      locked();
+      // Its write has ended: a transaction opening now finds the lock free, or the head moved.
+      if (sent && lane.sentAhead === sent) lane.sentAhead = undefined;
       ended();
     }
     if (first) {
-      units.forEach((u, i) => settle(u, first[i]));
+      units!.forEach((u, i) => settle(u, first[i]));
       return;
     }
-    await this.#recover(tenantId, units, error);
+    await this.#recover(tenantId, units!, error);
+  }
+
+  /** The queued requests one transaction takes: at most maxBatch requests, and at most maxItems items after the first request's. */
+  #takeQueued(lane: Lane): Pending[] {
+    const q = lane.queue;
+    let n = 0;
+    let items = 0;
+    while (n < q.length && n < this.#maxBatch) {
+      const p = q[n]!;
+      const k = 'job' in p ? 1 : p.items.length;
+      if (n > 0 && items + k > this.#maxItems) break;
+      items += k;
+      n++;
+    }
+    return q.splice(0, n);
   }
 
   /** After a failed batch: what can run again runs again (alone), the rest is refused. */
@@ -250,9 +352,16 @@ export class LogWriter {
   /**
    * One transaction: locks the head, runs what `take` hands it, commits.
    * Results in the order of the units. `ahead`: a set job's opening statement,
-   * read in the round trip that takes the lock.
+   * read in the round trip that takes the lock; `decided`: the units' work
+   * decided ahead, if it was; `sent`: told the head and edge its last write
+   * leaves, just before it is sent.
    */
-  async #run(tenantId: string, take: () => Promise<Unit[]>, ahead?: { set: SetJob<unknown, unknown>; sql: string }): Promise<unknown[]> {
+  async #run(
+    tenantId: string,
+    take: () => Promise<Unit[]>,
+    opts: { ahead?: { set: SetJob<unknown, unknown>; sql: string } | undefined; decided?: () => DecidedAhead | undefined; sent?: (sealed: Sealed) => void } = {},
+  ): Promise<unknown[]> {
+    const { ahead } = opts;
     const lock = lockHeadSql(tenantId);
     const opening = lock === undefined ? undefined : ahead ? [lock, ahead.sql] : [lock];
     const { results, head, edge, size } = await this.#db.withTenant(
@@ -262,25 +371,47 @@ export class LogWriter {
           const start = opened ? headOf(opened[0]!) : await lockHead(tx, tenantId);
           const readAhead = opened?.[1];
           const units = await take();
-          const known = this.#edges.get(tenantId);
-          const log = new OpenAppend(tenantId, start, known?.size === start.size ? known.edge : undefined);
-          const out: unknown[] = [];
-          for (const [i, u] of units.entries()) {
-            log.lastWork = i === units.length - 1;
+          // Decided ahead on the head this transaction now holds, and on the state it read: only the write is left.
+          const decided = opts.decided?.();
+          let log: OpenAppend | undefined;
+          let out: unknown[] = [];
+          if (decided) {
             try {
-              // What was read ahead holds for the first work only: the others run after writes.
-              const given = i === 0 && u.kind === 'set' && u.set === ahead?.set ? readAhead : undefined;
-              out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index]), given));
+              const results = sameHead(decided.log.start, start) ? await decided.work.run(tx, readAhead) : undefined;
+              if (results) {
+                log = decided.log;
+                out = [results];
+              }
             } catch (err) {
-              throw new JobFailure(i, err);
+              throw new JobFailure(0, err);
+            }
+            this.#opts.onDecidedAhead?.(log ? 'written' : 'decided_again');
+          }
+          if (!log) {
+            const known = this.#edges.get(tenantId);
+            log = new OpenAppend(tenantId, start, known?.size === start.size ? known.edge : undefined);
+            out = [];
+            for (const [i, u] of units.entries()) {
+              log.lastWork = i === units.length - 1;
+              try {
+                // What was read ahead holds for the first work only: the others run after writes.
+                const given = i === 0 && u.kind === 'set' && u.set === ahead?.set ? readAhead : undefined;
+                out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index]), given));
+              } catch (err) {
+                throw new JobFailure(i, err);
+              }
             }
           }
+          const sealed = log.canSeal ? log.seal() : undefined;
           log.lastWork = false;
           const along = log.hasRideAlong;
           let committed;
           try {
             // The last statement of the transaction: on PostgreSQL it commits in the same round trip.
-            committed = await log.commit(tx, { last: true });
+            const writing = log.commit(tx, { last: true });
+            // Sent (commit() sends before its first wait): the next transaction may decide its work while this write runs.
+            if (sealed) opts.sent?.(sealed);
+            committed = await writing;
           } catch (err) {
             // Lost while committing: maybe stored, so nothing may run again.
             if (err instanceof CommitOutcomeUnknown) throw err;
@@ -308,6 +439,25 @@ export class LogWriter {
     }
     return results;
   }
+}
+
+/** Items one transaction takes beyond its first request's: big enough to share a round trip, small enough that deciding the next overlaps writing this one. */
+const DEFAULT_MAX_ITEMS = Number(process.env.MAX_ITEMS ?? 1_000_000_000);
+
+/** A transaction's units decided ahead on `sealed` (the head the transaction before leaves), when they are one set that can be. */
+function decideAhead(tenantId: string, units: Unit[], sealed: Sealed): DecidedAhead | undefined {
+  const u = units[0];
+  if (units.length !== 1 || u?.kind !== 'set' || !u.set.ahead) return undefined;
+  const log = new OpenAppend(tenantId, sealed.head, sealed.edge);
+  log.lastWork = true;
+  const work = u.set.ahead(log, u.parts.map((x) => x.p.items[x.index]));
+  if (!work) return undefined;
+  log.seal();
+  return { log, work };
+}
+
+function sameHead(a: Head, b: Head): boolean {
+  return a.size === b.size && Buffer.from(a.root).equals(Buffer.from(b.root));
 }
 
 /** Consecutive requests of the same set job share one unit. */

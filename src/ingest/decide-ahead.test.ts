@@ -1,0 +1,272 @@
+// Deciding ahead (log-writer.ts onSent, record.ts ahead): while one
+// transaction's last write runs, the next takes the queue and decides it on
+// the head and state that write leaves; once it holds the lock it writes what
+// it decided only if the head and the state it reads are as assumed, and
+// decides again otherwise. Whatever happens, the stored log must be exactly
+// what deciding after the lock would have stored: ids gap-free, caps exact,
+// the head's root the root of the stored leaves.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
+import type { PlanCaps } from '../config/config.ts';
+import type { Db, Queryable } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
+import { evidenceIdOf } from '../ledger/evidence.ts';
+import { newSalt } from '../ledger/leaf.ts';
+import { ItemFailed, LogWriter } from '../ledger/log-writer.ts';
+import { leafHash, rootFromLeafHashes } from '../ledger/merkle.ts';
+import { DEFAULT_POLICY } from '../policy/default-policy.ts';
+import { decide } from '../policy/engine.ts';
+import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
+import type { PreparedInvocation } from './prepare.ts';
+import { KnownAgents, type RecordItem, type RecordOutcome, recordSet } from './record.ts';
+
+function metaItem(tenantId: string, i: number, now: Date, caps: PlanCaps): RecordItem {
+  const agentKey = `agent-${i % 4}`;
+  const prepared: PreparedInvocation = {
+    tenantId,
+    agentKey,
+    agentPseudonym: `sha256:${agentKey}`,
+    metaSalt: newSalt(),
+    outOfScope: undefined,
+    mode: 'observed',
+    outcome: 'success',
+    durationMs: i,
+    principalKind: undefined,
+    principalId: agentKey,
+    parentInvocationId: undefined,
+    correlationId: `c-${i}`,
+    toolName: 'crm.lookup',
+    content: [],
+    findings: [],
+    piiCount: undefined,
+    decision: decide(DEFAULT_POLICY, { agent_key: agentKey, tool_name: 'crm.lookup', mode: 'observed', outcome: 'success', principal_id: agentKey, findings: [], tool_in_scope: undefined }),
+    policyVersion: 0,
+    toolInScope: undefined,
+  };
+  return { now, caps, epoch: 0, kind: 'invocation', prepared };
+}
+
+const caps = (perDay: number) => ({ agents: 100, invocations_per_day: perDay, multi_judge_calls_per_month: 0 }) as PlanCaps;
+
+type Outcome = RecordOutcome | ItemFailed;
+const statusOf = (o: Outcome) => (o instanceof ItemFailed ? 'failed' : 'status' in o ? o.status : 'refused' in o ? o.refused : 'stale');
+
+/**
+ * A Db whose log writes (the statement that writes the leaves, the nodes and
+ * the head) take `ms` longer while holding the head lock, as on a loaded
+ * database: events arrive while a write runs, as they do under load.
+ */
+function slowWrites(db: Db, ms: number, onWrite?: () => void): Db {
+  const slow = (tx: Queryable): Queryable => {
+    const out: Queryable = {
+      query: async (sql, params) => {
+        if (sql.startsWith('WITH')) {
+          onWrite?.();
+          await setTimeout(ms);
+        }
+        return tx.query(sql, params);
+      },
+      exec: (sql) => tx.exec(sql),
+    };
+    const commit = tx.queryThenCommit?.bind(tx);
+    if (commit) {
+      out.queryThenCommit = async (sql, params) => {
+        onWrite?.();
+        await setTimeout(ms);
+        return commit(sql, params);
+      };
+    }
+    return out;
+  };
+  return { ...db, withTenant: (tenantId, fn, opening) => db.withTenant(tenantId, (tx, opened) => fn(slow(tx), opened), opening) };
+}
+
+/** A Db whose log writes wait for `hold()` (when it gives a promise), after telling `onWrite`. */
+function holdWrites(db: Db, hold: () => Promise<void> | undefined, onWrite: () => void): Db {
+  const held = (tx: Queryable): Queryable => {
+    const out: Queryable = {
+      query: async (sql, params) => {
+        if (sql.startsWith('WITH')) {
+          onWrite();
+          await hold();
+        }
+        return tx.query(sql, params);
+      },
+      exec: (sql) => tx.exec(sql),
+    };
+    const commit = tx.queryThenCommit?.bind(tx);
+    if (commit) {
+      out.queryThenCommit = async (sql, params) => {
+        onWrite();
+        await hold();
+        return commit(sql, params);
+      };
+    }
+    return out;
+  };
+  return { ...db, withTenant: (tenantId, fn, opening) => db.withTenant(tenantId, (tx, opened) => fn(held(tx), opened), opening) };
+}
+
+/** A node: its writer, its set job, and how its transactions decided ahead went. */
+function node(db: Db, onWrite?: () => void) {
+  const known = new KnownAgents();
+  const counts = { written: 0, decided_again: 0 };
+  const writer = new LogWriter(slowWrites(db, 15, onWrite), { onDecidedAhead: (o) => counts[o]++ });
+  return { known, counts, writer, set: recordSet(known) };
+}
+
+for (const store of testStores()) {
+  describe(`deciding the next transaction while the last one writes [${store}]`, () => {
+    let testDb: TestDb;
+    before(async () => {
+      testDb = await createTestDb(store);
+      await migrate(testDb.db);
+    });
+    after(async () => {
+      await testDb?.dispose();
+    });
+
+    /** A workspace whose four agents are registered and known to the node. */
+    async function warmed(n: ReturnType<typeof node>): Promise<string> {
+      const tenantId = randomUUID();
+      const out = await n.writer.submitSet(tenantId, n.set, [0, 1, 2, 3].map((i) => metaItem(tenantId, i, new Date(), caps(1_000_000))));
+      assert.deepEqual(out.map(statusOf), [201, 201, 201, 201]);
+      for (let a = 0; a < 4; a++) n.known.add(tenantId, `agent-${a}`);
+      return tenantId;
+    }
+
+    /** What is stored, and the root recomputed from the stored leaves. */
+    async function stored(tenantId: string) {
+      const [row] = await testDb.db.query<{ ids: number[] | null; usage: number; size: number; last: number; root: Uint8Array }>(
+        `SELECT (SELECT array_agg(invocation_id::int ORDER BY invocation_id) FROM invocations WHERE tenant_id = $1) AS ids,
+                (SELECT coalesce(sum(invocations), 0)::int FROM usage_daily WHERE tenant_id = $1) AS usage,
+                (SELECT size::int FROM log_heads WHERE tenant_id = $1) AS size,
+                (SELECT root FROM log_heads WHERE tenant_id = $1) AS root,
+                (SELECT last_id::int FROM event_ids WHERE tenant_id = $1 AND kind = 'invocation') AS last`,
+        [tenantId],
+      );
+      const leaves = await testDb.db.query<{ idx: number; leaf: string }>('SELECT idx::int AS idx, leaf FROM log_entries WHERE tenant_id = $1 ORDER BY idx', [tenantId]);
+      assert.deepEqual(
+        leaves.map((l) => l.idx),
+        Array.from({ length: row!.size }, (_, i) => i),
+        'the log has one entry per index, gap-free',
+      );
+      const root = rootFromLeafHashes(leaves.map((l) => leafHash(Buffer.from(l.leaf))));
+      assert.equal(Buffer.from(row!.root).toString('hex'), Buffer.from(root).toString('hex'), "the head's root is the root of the stored leaves");
+      // Every stored tree node is the hash the leaves give (nodes written ahead were written right).
+      const nodes = await testDb.db.query<{ idx: number; hash: Uint8Array }>('SELECT idx::int AS idx, hash FROM log_nodes WHERE tenant_id = $1 AND level = 0 ORDER BY idx', [tenantId]);
+      assert.deepEqual(
+        nodes.map((n) => Buffer.from(n.hash).toString('hex')),
+        leaves.map((l) => Buffer.from(leafHash(Buffer.from(l.leaf))).toString('hex')),
+      );
+      return row!;
+    }
+
+    /**
+     * Clients sending single events one after the other, as agents do: while
+     * one transaction writes, the events of the clients it does not hold queue
+     * for the next.
+     */
+    async function clients(n: ReturnType<typeof node>, tenantId: string, count: number, each: number, c: PlanCaps, gapMs = 3): Promise<Outcome[]> {
+      let i = 4;
+      const one = async (_: unknown, client: number) => {
+        const out: Outcome[] = [];
+        for (let k = 0; k < each; k++) {
+          // Spread out, as over a network: some arrive while a transaction writes.
+          await setTimeout((client + k) % gapMs);
+          out.push(...(await n.writer.submitSet(tenantId, n.set, [metaItem(tenantId, i++, new Date(), c)])));
+        }
+        return out;
+      };
+      return (await Promise.all(Array.from({ length: count }, one))).flat();
+    }
+
+    test('one node under load (writes slowed so that events arrive while one runs): the log is exactly what deciding after the lock gives', async () => {
+      const a = node(testDb.db);
+      const tenantId = await warmed(a);
+      const out = await clients(a, tenantId, 16, 20, caps(1_000_000));
+      assert.ok(out.every((o) => statusOf(o) === 201));
+      const s = await stored(tenantId);
+      assert.deepEqual(s.ids, Array.from({ length: 4 + 320 }, (_, i) => i + 1));
+      assert.equal(s.usage, 324);
+      assert.equal(s.last, 324);
+      assert.equal(s.size, 4 + 324);
+      // Each answer names the id and the evidence its leaf got.
+      const bodies = out.map((o) => (o as Extract<RecordOutcome, { status: 201 }>).body);
+      assert.deepEqual(new Set(bodies.map((b) => b.invocation_id)).size, 320);
+      const byId = await testDb.db.query<{ invocation_id: number; log_index: number }>(
+        'SELECT invocation_id::int AS invocation_id, log_index::int AS log_index FROM invocations WHERE tenant_id = $1',
+        [tenantId],
+      );
+      const index = new Map(byId.map((r) => [r.invocation_id, r.log_index]));
+      for (const b of bodies) assert.equal(b.evidence_id, evidenceIdOf(index.get(b.invocation_id as number)!));
+    });
+
+    test('the daily cap is exact when it is reached in a transaction decided ahead', async () => {
+      const a = node(testDb.db);
+      const tenantId = await warmed(a);
+      const out = await clients(a, tenantId, 12, 15, caps(100));
+      const statuses = out.map(statusOf);
+      assert.equal(statuses.filter((x) => x === 201).length, 96, '4 stored before, 96 more up to the cap of 100');
+      assert.equal(statuses.filter((x) => x === 'quota_exceeded').length, 180 - 96);
+      const s = await stored(tenantId);
+      assert.equal(s.usage, 100);
+      assert.deepEqual(s.ids, Array.from({ length: 100 }, (_, i) => i + 1));
+    });
+
+    test("another node appends between the write decided on and the one decided ahead: it is decided again, and the log stays exact", async () => {
+      // A's write is held until the test lets it go, and A's next transaction
+      // waits to open until the test lets it: B appends in between.
+      let writeHeld: PromiseWithResolvers<void> | undefined;
+      let writeReached: PromiseWithResolvers<void> | undefined;
+      let openHeld: PromiseWithResolvers<void> | undefined;
+      const gated: Db = {
+        ...testDb.db,
+        withTenant: async (tenantId, fn, opening) => {
+          await openHeld?.promise;
+          return testDb.db.withTenant(tenantId, fn, opening);
+        },
+      };
+      const counts = { written: 0, decided_again: 0 };
+      const onWrite = () => writeReached?.resolve();
+      const known = new KnownAgents();
+      const a = { known, counts, set: recordSet(known), writer: new LogWriter(holdWrites(gated, () => writeHeld?.promise, onWrite), { onDecidedAhead: (o) => counts[o]++ }) };
+      const b = node(testDb.db);
+      for (const overtaken of [false, true]) {
+        a.counts.written = a.counts.decided_again = 0;
+        const tenantId = await warmed(a);
+        for (let k = 0; k < 4; k++) b.known.add(tenantId, `agent-${k}`);
+        writeHeld = Promise.withResolvers();
+        writeReached = Promise.withResolvers();
+        const first = a.writer.submitSet(tenantId, a.set, [metaItem(tenantId, 4, new Date(), caps(1_000_000))]);
+        await writeReached.promise;
+        await setTimeout(1);
+        // The next event comes while the first one's write runs: decided on the head it leaves.
+        openHeld = Promise.withResolvers();
+        const second = a.writer.submitSet(tenantId, a.set, [metaItem(tenantId, 5, new Date(), caps(1_000_000))]);
+        await setTimeout(1);
+        const held = openHeld;
+        writeHeld.resolve();
+        writeHeld = undefined;
+        assert.equal(statusOf((await first)[0]!), 201);
+        if (overtaken) assert.equal(statusOf((await b.writer.submitSet(tenantId, b.set, [metaItem(tenantId, 6, new Date(), caps(1_000_000))]))[0]!), 201);
+        openHeld = undefined;
+        held.resolve();
+        const [o] = await second;
+        assert.equal(statusOf(o!), 201);
+        assert.deepEqual(a.counts, overtaken ? { written: 0, decided_again: 1 } : { written: 1, decided_again: 0 });
+        const n = overtaken ? 7 : 6;
+        const s = await stored(tenantId);
+        assert.deepEqual(s.ids, Array.from({ length: n }, (_, i) => i + 1));
+        assert.equal(s.usage, n);
+        assert.equal(s.size, 4 + n);
+        // The answer names the id and index its leaf got, not the ones decided ahead.
+        const body = (o as Extract<RecordOutcome, { status: 201 }>).body;
+        assert.equal(body.invocation_id, n);
+        assert.equal(body.evidence_id, evidenceIdOf(4 + n - 1));
+      }
+    });
+  });
+}
