@@ -75,8 +75,6 @@ type Unit =
 export interface LogWriterOptions {
   /** Most requests grouped into one transaction. */
   maxBatch?: number;
-  /** Most items (a set's, a job counts one) one transaction takes after its first request's. */
-  maxItems?: number;
   /** Called after each commit with the new head (schedules a checkpoint). */
   onCommitted?: (tenantId: string, head: Head) => void;
   onBatch?: (size: number) => void;
@@ -132,7 +130,6 @@ interface Lane {
 export class LogWriter {
   readonly #db: Db;
   readonly #maxBatch: number;
-  readonly #maxItems: number;
   readonly #opts: LogWriterOptions;
   readonly #lanes = new Map<string, Lane>();
   readonly #edges = new Map<string, { size: number; edge: StoredNode[] }>();
@@ -140,7 +137,6 @@ export class LogWriter {
   constructor(db: Db, opts: LogWriterOptions = {}) {
     this.#db = db;
     this.#maxBatch = opts.maxBatch ?? 256;
-    this.#maxItems = opts.maxItems ?? DEFAULT_MAX_ITEMS;
     this.#opts = opts;
   }
 
@@ -215,7 +211,7 @@ export class LogWriter {
       lane.lastEnded = end;
       lane.waiting = false;
       lane.sentAhead = undefined;
-      units = toUnits(this.#takeQueued(lane));
+      units = toUnits(lane.queue.splice(0, this.#maxBatch));
       if (beforeLock) lane.takenAhead = ahead = true;
       else this.#pump(tenantId, lane);
       return units;
@@ -281,21 +277,6 @@ export class LogWriter {
       return;
     }
     await this.#recover(tenantId, units!, error);
-  }
-
-  /** The queued requests one transaction takes: at most maxBatch requests, and at most maxItems items after the first request's. */
-  #takeQueued(lane: Lane): Pending[] {
-    const q = lane.queue;
-    let n = 0;
-    let items = 0;
-    while (n < q.length && n < this.#maxBatch) {
-      const p = q[n]!;
-      const k = 'job' in p ? 1 : p.items.length;
-      if (n > 0 && items + k > this.#maxItems) break;
-      items += k;
-      n++;
-    }
-    return q.splice(0, n);
   }
 
   /** After a failed batch: what can run again runs again (alone), the rest is refused. */
@@ -440,9 +421,6 @@ export class LogWriter {
     return results;
   }
 }
-
-/** Items one transaction takes beyond its first request's: big enough to share a round trip, small enough that deciding the next overlaps writing this one. */
-const DEFAULT_MAX_ITEMS = Number(process.env.MAX_ITEMS ?? 1_000_000_000);
 
 /** A transaction's units decided ahead on `sealed` (the head the transaction before leaves), when they are one set that can be. */
 function decideAhead(tenantId: string, units: Unit[], sealed: Sealed): DecidedAhead | undefined {
