@@ -22,6 +22,7 @@
 // end `agent-ledger verify` checks the whole log against the pinned key.
 
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NODE, runCli } from '../src/testing/server-process.ts';
@@ -134,6 +135,19 @@ function target(store: string, name: string, m: { perSecond: number; p99: number
   return '';
 }
 
+const METRICS_TOKEN = randomBytes(16).toString('hex');
+
+/** The server's log transactions so far, and those decided ahead (written as decided, decided again). */
+async function logTransactions(url: string): Promise<{ all: number; written: number; again: number }> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const value = (re: RegExp) => Number(re.exec(text)?.[1] ?? 0);
+  return {
+    all: value(/^agent_ledger_append_batch_size_count (\d+)/m),
+    written: value(/^agent_ledger_decided_ahead_total\{outcome="written"\} (\d+)/m),
+    again: value(/^agent_ledger_decided_ahead_total\{outcome="decided_again"\} (\d+)/m),
+  };
+}
+
 async function measure(url: string, token: string, c: Case, connections: number, pid?: number, warmUp = false): Promise<Measured> {
   let k = 0;
   const cpuBefore = cpuMicros(pid);
@@ -156,6 +170,7 @@ let failures = 0;
 try {
   for (const store of args.stores) {
     const server = await startBenchServer(store, {
+      METRICS_TOKEN,
       ...(PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE}` } : {}),
       ...(DETECT_WORKERS !== undefined ? { DETECT_WORKERS } : {}),
     });
@@ -167,12 +182,16 @@ try {
         const line: string[] = [];
         for (const connections of [1, N]) {
           for (const c of cases) {
+            const tx0 = c.name === 'noop' ? undefined : await logTransactions(server.url);
             const r = await measure(c.name === 'noop' ? noop.url : server.url, server.token, c, connections, c.name === 'noop' ? noop.pid : server.pid);
+            const tx = tx0 && (await logTransactions(server.url));
             const key = `${c.name} x${connections}`;
             results.set(key, [...(results.get(key) ?? []), r]);
             const bad = r.non2xx + r.errors + r.timeouts;
             if (bad > 0) failures += bad;
-            line.push(`${key} ${fmt(r.perSecond * c.perRequest)}/s p99 ${r.latency.p99}${bad ? ` (${bad} failed: ${JSON.stringify(r.statusCodeStats)})` : ''}`);
+            // How many log transactions it took, and how many of them were decided while the one before wrote.
+            const txs = tx && tx0 ? ` [${tx.all - tx0.all} tx, ${tx.written - tx0.written} decided ahead, ${tx.again - tx0.again} decided again]` : '';
+            line.push(`${key} ${fmt(r.perSecond * c.perRequest)}/s p99 ${r.latency.p99}${txs}${bad ? ` (${bad} failed: ${JSON.stringify(r.statusCodeStats)})` : ''}`);
           }
         }
         console.log(`#   ${store} run ${run}: ${line.join('; ')}`);

@@ -113,7 +113,8 @@ function holdWrites(db: Db, hold: () => Promise<void> | undefined, onWrite: () =
 function node(db: Db, onWrite?: () => void) {
   const known = new KnownAgents();
   const counts = { written: 0, decided_again: 0 };
-  const writer = new LogWriter(slowWrites(db, 15, onWrite), { onDecidedAhead: (o) => counts[o]++ });
+  // Single events decide ahead too here (the default waits for 100 queued), to test them.
+  const writer = new LogWriter(slowWrites(db, 15, onWrite), { minAheadItems: 1, onDecidedAhead: (o) => counts[o]++ });
   return { known, counts, writer, set: recordSet(known) };
 }
 
@@ -216,11 +217,16 @@ for (const store of testStores()) {
       assert.deepEqual(s.ids, Array.from({ length: 100 }, (_, i) => i + 1));
     });
 
-    test("another node appends between the write decided on and the one decided ahead: it is decided again, and the log stays exact", async () => {
-      // A's write is held until the test lets it go, and A's next transaction
-      // waits to open until the test lets it: B appends in between.
+    /**
+     * One event is written, its write held; while it is held `size` events
+     * come (decided ahead when at least `minAheadItems`) and their transaction
+     * is kept from opening; then, when `overtaken`, another node appends one
+     * event; then the transaction opens. Returns the counts and the answers.
+     */
+    async function scenario(opts: { minAheadItems?: number; size: number; overtaken: boolean }) {
       let writeHeld: PromiseWithResolvers<void> | undefined;
-      let writeReached: PromiseWithResolvers<void> | undefined;
+      // Set once the first event is sent (the workspace's warm-up writes pass unnoticed).
+      const writeReached: { current?: PromiseWithResolvers<void> } = {};
       let openHeld: PromiseWithResolvers<void> | undefined;
       const gated: Db = {
         ...testDb.db,
@@ -230,43 +236,57 @@ for (const store of testStores()) {
         },
       };
       const counts = { written: 0, decided_again: 0 };
-      const onWrite = () => writeReached?.resolve();
       const known = new KnownAgents();
-      const a = { known, counts, set: recordSet(known), writer: new LogWriter(holdWrites(gated, () => writeHeld?.promise, onWrite), { onDecidedAhead: (o) => counts[o]++ }) };
+      const writer = new LogWriter(
+        holdWrites(gated, () => writeHeld?.promise, () => writeReached.current?.resolve()),
+        { ...(opts.minAheadItems !== undefined ? { minAheadItems: opts.minAheadItems } : {}), onDecidedAhead: (o) => counts[o]++ },
+      );
+      const a = { known, counts, set: recordSet(known), writer };
       const b = node(testDb.db);
-      for (const overtaken of [false, true]) {
-        a.counts.written = a.counts.decided_again = 0;
-        const tenantId = await warmed(a);
-        for (let k = 0; k < 4; k++) b.known.add(tenantId, `agent-${k}`);
-        writeHeld = Promise.withResolvers();
-        writeReached = Promise.withResolvers();
-        const first = a.writer.submitSet(tenantId, a.set, [metaItem(tenantId, 4, new Date(), caps(1_000_000))]);
-        await writeReached.promise;
-        await setTimeout(1);
-        // The next event comes while the first one's write runs: decided on the head it leaves.
-        openHeld = Promise.withResolvers();
-        const second = a.writer.submitSet(tenantId, a.set, [metaItem(tenantId, 5, new Date(), caps(1_000_000))]);
-        await setTimeout(1);
-        const held = openHeld;
-        writeHeld.resolve();
-        writeHeld = undefined;
-        assert.equal(statusOf((await first)[0]!), 201);
-        if (overtaken) assert.equal(statusOf((await b.writer.submitSet(tenantId, b.set, [metaItem(tenantId, 6, new Date(), caps(1_000_000))]))[0]!), 201);
-        openHeld = undefined;
-        held.resolve();
-        const [o] = await second;
-        assert.equal(statusOf(o!), 201);
-        assert.deepEqual(a.counts, overtaken ? { written: 0, decided_again: 1 } : { written: 1, decided_again: 0 });
-        const n = overtaken ? 7 : 6;
-        const s = await stored(tenantId);
-        assert.deepEqual(s.ids, Array.from({ length: n }, (_, i) => i + 1));
-        assert.equal(s.usage, n);
-        assert.equal(s.size, 4 + n);
-        // The answer names the id and index its leaf got, not the ones decided ahead.
-        const body = (o as Extract<RecordOutcome, { status: 201 }>).body;
-        assert.equal(body.invocation_id, n);
-        assert.equal(body.evidence_id, evidenceIdOf(4 + n - 1));
-      }
+      const tenantId = await warmed(a);
+      for (let k = 0; k < 4; k++) b.known.add(tenantId, `agent-${k}`);
+      writeHeld = Promise.withResolvers();
+      writeReached.current = Promise.withResolvers();
+      const first = a.writer.submitSet(tenantId, a.set, [metaItem(tenantId, 4, new Date(), caps(1_000_000))]);
+      await writeReached.current.promise;
+      await setTimeout(1);
+      // The next events come while the first one's write runs.
+      openHeld = Promise.withResolvers();
+      const second = a.writer.submitSet(tenantId, a.set, Array.from({ length: opts.size }, (_, i) => metaItem(tenantId, 5 + i, new Date(), caps(1_000_000))));
+      await setTimeout(1);
+      const held = openHeld;
+      writeHeld.resolve();
+      writeHeld = undefined;
+      assert.equal(statusOf((await first)[0]!), 201);
+      if (opts.overtaken) assert.equal(statusOf((await b.writer.submitSet(tenantId, b.set, [metaItem(tenantId, 99, new Date(), caps(1_000_000))]))[0]!), 201);
+      openHeld = undefined;
+      held.resolve();
+      const out = await second;
+      assert.ok(out.every((o) => statusOf(o) === 201));
+      const n = 5 + opts.size + (opts.overtaken ? 1 : 0);
+      const s = await stored(tenantId);
+      assert.deepEqual(s.ids, Array.from({ length: n }, (_, i) => i + 1));
+      assert.equal(s.usage, n);
+      assert.equal(s.size, 4 + n);
+      return { counts, bodies: out.map((o) => (o as Extract<RecordOutcome, { status: 201 }>).body), n };
+    }
+
+    test("another node appends between the write decided on and the one decided ahead: it is decided again, and the log stays exact", async () => {
+      const alone = await scenario({ minAheadItems: 1, size: 1, overtaken: false });
+      assert.deepEqual(alone.counts, { written: 1, decided_again: 0 });
+      const overtaken = await scenario({ minAheadItems: 1, size: 1, overtaken: true });
+      assert.deepEqual(overtaken.counts, { written: 0, decided_again: 1 });
+      // The answer names the id and index its leaf finally got, not the ones decided ahead.
+      assert.equal(overtaken.bodies[0]!.invocation_id, overtaken.n);
+      assert.equal(overtaken.bodies[0]!.evidence_id, evidenceIdOf(4 + overtaken.n - 1));
+    });
+
+    test('by default only a queue of 100 events or more is decided ahead; fewer wait for the lock', async () => {
+      assert.deepEqual((await scenario({ size: 99, overtaken: false })).counts, { written: 0, decided_again: 0 });
+      assert.deepEqual((await scenario({ size: 100, overtaken: false })).counts, { written: 1, decided_again: 0 });
+      const batch = await scenario({ size: 100, overtaken: true });
+      assert.deepEqual(batch.counts, { written: 0, decided_again: 1 });
+      assert.deepEqual(batch.bodies.map((b) => b.invocation_id), Array.from({ length: 100 }, (_, i) => 7 + i));
     });
   });
 }
