@@ -13,40 +13,11 @@ import type { PlanCaps } from '../config/config.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
-import { newSalt } from '../ledger/leaf.ts';
 import { ItemFailed, LogWriter } from '../ledger/log-writer.ts';
 import { leafHash, rootFromLeafHashes } from '../ledger/merkle.ts';
-import { DEFAULT_POLICY } from '../policy/default-policy.ts';
-import { decide } from '../policy/engine.ts';
+import { metaItem } from '../testing/record-items.ts';
 import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
-import type { PreparedInvocation } from './prepare.ts';
-import { KnownAgents, type RecordItem, type RecordOutcome, recordSet } from './record.ts';
-
-function metaItem(tenantId: string, i: number, now: Date, caps: PlanCaps): RecordItem {
-  const agentKey = `agent-${i % 4}`;
-  const prepared: PreparedInvocation = {
-    tenantId,
-    agentKey,
-    agentPseudonym: `sha256:${agentKey}`,
-    metaSalt: newSalt(),
-    outOfScope: undefined,
-    mode: 'observed',
-    outcome: 'success',
-    durationMs: i,
-    principalKind: undefined,
-    principalId: agentKey,
-    parentInvocationId: undefined,
-    correlationId: `c-${i}`,
-    toolName: 'crm.lookup',
-    content: [],
-    findings: [],
-    piiCount: undefined,
-    decision: decide(DEFAULT_POLICY, { agent_key: agentKey, tool_name: 'crm.lookup', mode: 'observed', outcome: 'success', principal_id: agentKey, findings: [], tool_in_scope: undefined }),
-    policyVersion: 0,
-    toolInScope: undefined,
-  };
-  return { now, caps, epoch: 0, kind: 'invocation', prepared };
-}
+import { KnownAgents, type RecordOutcome, recordSet } from './record.ts';
 
 const caps = (perDay: number) => ({ agents: 100, invocations_per_day: perDay, multi_judge_calls_per_month: 0 }) as PlanCaps;
 
@@ -58,29 +29,8 @@ const statusOf = (o: Outcome) => (o instanceof ItemFailed ? 'failed' : 'status' 
  * the head) take `ms` longer while holding the head lock, as on a loaded
  * database: events arrive while a write runs, as they do under load.
  */
-function slowWrites(db: Db, ms: number, onWrite?: () => void): Db {
-  const slow = (tx: Queryable): Queryable => {
-    const out: Queryable = {
-      query: async (sql, params) => {
-        if (sql.startsWith('WITH')) {
-          onWrite?.();
-          await setTimeout(ms);
-        }
-        return tx.query(sql, params);
-      },
-      exec: (sql) => tx.exec(sql),
-    };
-    const commit = tx.queryThenCommit?.bind(tx);
-    if (commit) {
-      out.queryThenCommit = async (sql, params) => {
-        onWrite?.();
-        await setTimeout(ms);
-        return commit(sql, params);
-      };
-    }
-    return out;
-  };
-  return { ...db, withTenant: (tenantId, fn, opening) => db.withTenant(tenantId, (tx, opened) => fn(slow(tx), opened), opening) };
+function slowWrites(db: Db, ms: number, onWrite: () => void = () => {}): Db {
+  return holdWrites(db, () => setTimeout(ms), onWrite);
 }
 
 /** A Db whose log writes wait for `hold()` (when it gives a promise), after telling `onWrite`. */

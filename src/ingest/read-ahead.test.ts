@@ -9,45 +9,14 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { PlanCaps } from '../config/config.ts';
 import { migrate } from '../db/migrate.ts';
-import { newSalt } from '../ledger/leaf.ts';
 import { LogWriter } from '../ledger/log-writer.ts';
-import { DEFAULT_POLICY } from '../policy/default-policy.ts';
-import { decide } from '../policy/engine.ts';
 import { countingDb } from '../testing/counting-db.ts';
+import { metaItems } from '../testing/record-items.ts';
 import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
-import type { PreparedInvocation } from './prepare.ts';
-import { KnownAgents, type RecordItem, recordSet } from './record.ts';
+import { KnownAgents, recordSet } from './record.ts';
 
 
 const READ = 'SELECT coalesce((SELECT epoch';
-
-function metaItems(tenantId: string, n: number, now: Date, caps: PlanCaps, agents = 4): RecordItem[] {
-  return Array.from({ length: n }, (_, i): RecordItem => {
-    const agentKey = `agent-${i % agents}`;
-    const prepared: PreparedInvocation = {
-      tenantId,
-      agentKey,
-      agentPseudonym: `sha256:${agentKey}`,
-      metaSalt: newSalt(),
-      outOfScope: undefined,
-      mode: 'observed',
-      outcome: 'success',
-      durationMs: i,
-      principalKind: undefined,
-      principalId: agentKey,
-      parentInvocationId: undefined,
-      correlationId: `c-${i}`,
-      toolName: 'crm.lookup',
-      content: [],
-      findings: [],
-      piiCount: undefined,
-      decision: decide(DEFAULT_POLICY, { agent_key: agentKey, tool_name: 'crm.lookup', mode: 'observed', outcome: 'success', principal_id: agentKey, findings: [], tool_in_scope: undefined }),
-      policyVersion: 0,
-      toolInScope: undefined,
-    };
-    return { now, caps, epoch: 0, kind: 'invocation', prepared };
-  });
-}
 
 const caps = (perDay: number) => ({ agents: 100, invocations_per_day: perDay, multi_judge_calls_per_month: 0 }) as PlanCaps;
 
