@@ -34,13 +34,18 @@ export interface SetJob<I, R> {
    * it returns undefined, having run nothing, when it does not (then run()
    * decides again). undefined: cannot decide these items ahead.
    */
-  ahead?(log: OpenAppend, items: readonly I[]): { run(tx: Queryable, opened?: Row[]): Promise<R[] | undefined> } | undefined;
+  ahead?(log: OpenAppend, items: readonly I[]): DecidedWork<R> | undefined;
+}
+
+/** Work a SetJob decided ahead: run() writes it, or returns undefined, having run nothing, when what it assumed does not hold. */
+export interface DecidedWork<R> {
+  run(tx: Queryable, opened?: Row[]): Promise<R[] | undefined>;
 }
 
 /** A transaction's work decided before it held the lock (SetJob.ahead). */
 interface DecidedAhead {
   log: OpenAppend;
-  work: { run(tx: Queryable, opened?: Row[]): Promise<unknown[] | undefined> };
+  work: DecidedWork<unknown>;
 }
 
 /** An item of a set whose storage failed: nothing of it was stored. */
