@@ -17,13 +17,16 @@
 // the requests, and events/s as a ratio of the no-op route's requests/s at the
 // same number of connections, and the server's CPU time per event (user +
 // system, from /proc: a figure the load of other processes barely moves, so
-// it compares builds on a busy machine); every figure is the median of the runs, each
+// it compares builds on a busy machine), on PostgreSQL the local server's CPU
+// time per event, and the share of the machine left idle (with the two CPU
+// figures: whether a case is bound by the service, by the database, or by
+// waiting); every figure is the median of the runs, each
 // ratio the median of the per-run ratios (both sides saw the same load). At the
 // end `agent-ledger verify` checks the whole log against the pinned key.
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NODE, runCli } from '../src/testing/server-process.ts';
 import { cannon, type CannonResult } from './lib/autocannon.ts';
@@ -103,7 +106,7 @@ async function startNoop(): Promise<{ url: string; pid: number | undefined; stop
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
-type Measured = CannonResult & { seconds: number; perSecond: number; cpuUsPerEvent: number };
+type Measured = CannonResult & { seconds: number; perSecond: number; cpuUsPerEvent: number; pgUsPerEvent: number; idle: number };
 
 /**
  * CPU time (user + system) a process has used, in microseconds, from
@@ -119,6 +122,56 @@ function cpuMicros(pid: number | undefined): number {
     return (Number(fields[11]) + Number(fields[12])) * 10_000;
   } catch {
     return Number.NaN;
+  }
+}
+
+/**
+ * CPU time each of the local PostgreSQL server's processes has used, in
+ * microseconds, by pid (every process named postgres: backends, WAL writer,
+ * checkpointer); undefined where /proc is missing.
+ */
+function postgresCpuMicros(): Map<string, number> | undefined {
+  const byPid = new Map<string, number>();
+  let dirs: string[];
+  try {
+    dirs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return undefined;
+  }
+  for (const d of dirs) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byPid.set(d, (Number(fields[11]) + Number(fields[12])) * 10_000);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return byPid;
+}
+
+/**
+ * The CPU time PostgreSQL's processes used between two readings: of each
+ * process alive at the second, what it used since the first (all of it when
+ * it started since). A backend that exited meanwhile takes its time with it:
+ * the pool's connections, which stay open, are what is counted.
+ */
+function postgresCpuSince(before: Map<string, number> | undefined): number {
+  const now = postgresCpuMicros();
+  if (!before || !now) return Number.NaN;
+  let total = 0;
+  for (const [pid, micros] of now) total += micros - (before.get(pid) ?? 0);
+  return total;
+}
+
+/** The machine's idle and total CPU time so far (/proc/stat, clock ticks), for the share of a case it sat idle. */
+function machineTicks(): { idle: number; total: number } {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return { idle: cpu[3]! + cpu[4]!, total: cpu.reduce((a, b) => a + b, 0) };
+  } catch {
+    return { idle: Number.NaN, total: Number.NaN };
   }
 }
 
@@ -151,6 +204,8 @@ async function logTransactions(url: string): Promise<{ all: number; written: num
 async function measure(url: string, token: string, c: Case, connections: number, pid?: number, warmUp = false): Promise<Measured> {
   let k = 0;
   const cpuBefore = cpuMicros(pid);
+  const pgBefore = postgresCpuMicros();
+  const ticksBefore = machineTicks();
   const r = await cannon({
     url,
     connections,
@@ -158,7 +213,15 @@ async function measure(url: string, token: string, c: Case, connections: number,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     requests: [{ method: 'POST', path: c.path, setupRequest: (req) => ({ ...req, body: c.bodies[k++ % c.bodies.length]! }) }],
   });
-  return { ...r, cpuUsPerEvent: (cpuMicros(pid) - cpuBefore) / Math.max(1, r['2xx'] * c.perRequest) };
+  const events = Math.max(1, r['2xx'] * c.perRequest);
+  const ticks = machineTicks();
+  return {
+    ...r,
+    cpuUsPerEvent: (cpuMicros(pid) - cpuBefore) / events,
+    pgUsPerEvent: postgresCpuSince(pgBefore) / events,
+    // Idle while the case ran: a case bound by one process's CPU, or by waiting, leaves the machine idle.
+    idle: (ticks.idle - ticksBefore.idle) / (ticks.total - ticksBefore.total),
+  };
 }
 
 console.log(
@@ -211,6 +274,8 @@ try {
             fmt(p99),
             `${fmt(100 * ratio, 1)}%`,
             fmt(median(rs.map((r) => r.cpuUsPerEvent))),
+            store === 'postgres' && c.name !== 'noop' ? fmt(median(rs.map((r) => r.pgUsPerEvent))) : '',
+            `${fmt(100 * median(rs.map((r) => r.idle)), 0)}%`,
             String(rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0)),
             connections === 64 ? target(store, c.name, { perSecond, p99, ratio }) : '',
           ]);
@@ -233,7 +298,7 @@ try {
 }
 
 console.log(
-  `\nmedians of ${RUNS} runs (events/s; request latency in ms; vs noop: events/s over the no-op route's requests/s at the same connections, median of per-run ratios; CPU µs/event: the server process's user + system CPU per event stored, the noop server's per request)`,
+  `\nmedians of ${RUNS} runs (events/s; request latency in ms; vs noop: events/s over the no-op route's requests/s at the same connections, median of per-run ratios; CPU µs/event: the server process's user + system CPU per event stored, the noop server's per request; PG µs/event: the local PostgreSQL's processes' CPU per event stored; idle: the share of the machine's CPU time idle while the case ran)`,
 );
-table(['store', 'case', 'events/s', 'p50', 'p99', 'vs noop', 'CPU µs/event', 'failed', 'issue #10 target (x64)'], rows);
+table(['store', 'case', 'events/s', 'p50', 'p99', 'vs noop', 'CPU µs/event', 'PG µs/event', 'idle', 'failed', 'issue #10 target (x64)'], rows);
 if (failures > 0) process.exitCode = 1;
