@@ -116,13 +116,18 @@ type Measured = CannonResult & { seconds: number; perSecond: number; cpuUsPerEve
 function cpuMicros(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; clock ticks of 1/100 s.
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+    return procStat(String(pid)).micros;
   } catch {
     return Number.NaN;
   }
+}
+
+/** A process's name and CPU time (user + system, in microseconds) from /proc/PID/stat; throws when it is gone. */
+function procStat(pid: string): { name: string; micros: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; clock ticks of 1/100 s.
+  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), micros: (Number(fields[11]) + Number(fields[12])) * 10_000 };
 }
 
 /**
@@ -140,10 +145,8 @@ function postgresCpuMicros(): Map<string, number> | undefined {
   }
   for (const d of dirs) {
     try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      byPid.set(d, (Number(fields[11]) + Number(fields[12])) * 10_000);
+      const { name, micros } = procStat(d);
+      if (name === 'postgres') byPid.set(d, micros);
     } catch {
       // Gone meanwhile.
     }
