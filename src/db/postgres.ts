@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { CommitOutcomeUnknown, type Db, type Queryable, type Row, TENANT_SCOPE_SQL, tenantScopeLiteral } from './db.ts';
+import { BinaryArrayParams } from './binary-arrays.ts';
 import { sqlLiteral } from './sql-literal.ts';
 import { StatementNames } from './statement-names.ts';
 
@@ -24,6 +25,8 @@ const statements = new StatementNames();
 const committing = new StatementNames(32, 3, 'alc_');
 /** Which of `committing`'s names each connection has prepared. */
 const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
+// Array parameters go in binary where the statement's text says their type (binary-arrays.ts).
+const binaryArrays = new BinaryArrayParams();
 
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
   const pool = new pg.Pool({
@@ -37,7 +40,8 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   const run = async <R extends Row>(c: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
     if (!params) return (await c.query<R>(sql)).rows;
     const name = statements.nameOf(sql);
-    return (await c.query<R>(name === undefined ? { text: sql, values: [...params] } : { name, text: sql, values: [...params] })).rows;
+    const values = binaryArrays.encode(sql, params);
+    return (await c.query<R>(name === undefined ? { text: sql, values } : { name, text: sql, values })).rows;
   };
 
   async function transaction<T>(
