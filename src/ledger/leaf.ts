@@ -6,8 +6,8 @@
 
 import { hash, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { encodeBase64, utf8 } from './bytes.ts';
-import { leafHash } from './merkle.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { leafHashOfText } from './merkle.ts';
 
 export const SALT_SIZE = 32;
 
@@ -36,19 +36,22 @@ export class LeafEncodingError extends Error {
  */
 export function encodeLeaf(entry: Readonly<Record<string, unknown>>): string {
   if (!isPlainObject(entry)) throw new LeafEncodingError('', 'must be a plain object');
-  // The same checks twice over: fast without paths, and only when that finds
-  // a problem again with the paths that name it (building a JSON pointer for
+  // Checked and written in one pass; only when that declines, the checks
+  // again with the paths that name the problem (building a JSON pointer for
   // every value cost more than the rest of the leaf on the ingest path).
-  if (!isJson(entry, new Set())) checkJson(entry, '', new Set());
-  const text = canonicalize(entry);
-  if (text === undefined) throw new LeafEncodingError('', 'has no JSON form');
-  return text;
+  const text = canonicalJson(entry);
+  if (text !== undefined) return text;
+  checkJson(entry, '', new Set());
+  // Plain JSON nested deeper than canonicalJson goes.
+  const deep = canonicalize(entry);
+  if (deep === undefined) throw new LeafEncodingError('', 'has no JSON form');
+  return deep;
 }
 
 /** The Merkle leaf hash of a leaf's text: SHA-256(0x00 ‖ UTF-8 bytes). */
 export function leafHashOf(leaf: string): Uint8Array {
   if (!leaf.isWellFormed()) throw new LeafEncodingError('', 'leaf text is not valid Unicode');
-  return leafHash(utf8(leaf));
+  return leafHashOfText(leaf);
 }
 
 /** Random bytes fetched a page at a time: one call into the CSPRNG serves 128 salts. */
@@ -73,39 +76,11 @@ export function commitment(salt: Uint8Array, text: string): string {
   if (salt.length !== SALT_SIZE) throw new RangeError(`salt must be ${SALT_SIZE} bytes`);
   // UTF-8 encoding would replace a lone surrogate with U+FFFD, committing to other text.
   if (!text.isWellFormed()) throw new RangeError('text is not valid Unicode');
-  return `sha256:${encodeBase64(hash('sha256', Buffer.concat([salt, utf8(text)]), 'buffer'))}`;
-}
-
-/** checkJson's verdict without its paths. */
-function isJson(value: unknown, ancestors: Set<object>): boolean {
-  switch (typeof value) {
-    case 'boolean':
-      return true;
-    case 'string':
-      return value.isWellFormed();
-    case 'number':
-      return Number.isFinite(value);
-    case 'object':
-      break;
-    default:
-      return false;
-  }
-  if (value === null) return true;
-  if (ancestors.has(value)) return false;
-  ancestors.add(value);
-  if (Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype) {
-    for (let i = 0; i < value.length; i++) if (!(i in value) || !isJson(value[i], ancestors)) return false;
-  } else if (isPlainObject(value)) {
-    if (Object.getOwnPropertySymbols(value).length > 0) return false;
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      if (!key.isWellFormed() || !isJson(value[key], ancestors)) return false;
-    }
-  } else {
-    return false;
-  }
-  ancestors.delete(value);
-  return true;
+  // salt ‖ UTF-8 text written into one buffer (encoding then concatenating copied the text twice).
+  const input = Buffer.allocUnsafe(SALT_SIZE + Buffer.byteLength(text, 'utf8'));
+  input.set(salt, 0);
+  input.write(text, SALT_SIZE, 'utf8');
+  return `sha256:${hash('sha256', input, 'base64')}`;
 }
 
 function checkJson(value: unknown, path: string, ancestors: Set<object>): void {

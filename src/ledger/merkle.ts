@@ -40,6 +40,14 @@ export function leafHash(data: Uint8Array): Uint8Array {
   return hash('sha256', Buffer.concat([LEAF_PREFIX, data]), 'buffer');
 }
 
+/** leafHash of a text's UTF-8 bytes, written straight after the prefix (one buffer, one copy). */
+export function leafHashOfText(text: string): Uint8Array {
+  const input = Buffer.allocUnsafe(1 + Buffer.byteLength(text, 'utf8'));
+  input[0] = 0x00;
+  input.write(text, 1, 'utf8');
+  return hash('sha256', input, 'buffer');
+}
+
 /** SHA-256(0x01 ‖ left ‖ right): the hash of an interior node. */
 export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
   if (left.length !== 32 || right.length !== 32) return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();

@@ -1,0 +1,61 @@
+// RFC 8785 (JCS) canonical JSON of plain JSON values, checked and written in
+// one pass. JCS is ECMAScript's JSON.stringify for strings and numbers with
+// every object's keys sorted by UTF-16 code units (Array.prototype.sort's own
+// order), so that is all this does. The `canonicalize` package writes the same
+// text (its tests are this file's oracle), but on the ingest path, where every
+// event's leaf and metadata commitment is encoded, a separate check pass and
+// its generic walk were an eighth of the server's CPU.
+
+/** Nesting past which canonicalJson declines (its recursion would approach the stack's limit). */
+const MAX_DEPTH = 256;
+
+/**
+ * The canonical JSON of `value`, or undefined when it is not plain JSON (a
+ * non-finite number, a lone surrogate, an undefined, a class instance, an
+ * array hole, a symbol key, a cycle) or nests deeper than MAX_DEPTH: then the
+ * caller finds out why, or encodes it another way.
+ */
+export function canonicalJson(value: unknown): string | undefined {
+  return write(value, 0);
+}
+
+function write(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return value.isWellFormed() ? JSON.stringify(value) : undefined;
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return 'null';
+  // A cycle nests without end: it stops here too.
+  if (depth >= MAX_DEPTH) return undefined;
+  const proto = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (proto !== Array.prototype) return undefined;
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) return undefined;
+      const member = write(value[i], depth + 1);
+      if (member === undefined) return undefined;
+      out += i === 0 ? member : `,${member}`;
+    }
+    return `${out}]`;
+  }
+  if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (!key.isWellFormed()) return undefined;
+    const member = write((value as Record<string, unknown>)[key], depth + 1);
+    if (member === undefined) return undefined;
+    out += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${member}`;
+  }
+  return `${out}}`;
+}
