@@ -101,5 +101,28 @@ for (const store of testStores()) {
       assert.deepEqual(seen[200], seen[1]);
       assert.ok(seen[1]!.length <= 5, `statements: ${seen[1]!.join(' | ')}`);
     });
+
+    test('a transaction takes requests up to maxItems events; a request of more goes whole, alone; all of it is stored', async () => {
+      const tenantId = randomUUID();
+      const sizes: number[] = [];
+      const writer = new LogWriter(testDb.db, { maxItems: 250, onBatch: (n) => sizes.push(n) });
+      const set = recordSet(new KnownAgents());
+      await writer.submitSet(tenantId, set, items(tenantId, 1, new Date(), 'warm'));
+      sizes.length = 0;
+      // Queued together: six requests of 100 and one of 300.
+      const requests = [...Array.from({ length: 6 }, (_, r) => items(tenantId, 100, new Date(), `r${r}`)), items(tenantId, 300, new Date(), 'big')];
+      const out = await Promise.all(requests.map((r) => writer.submitSet(tenantId, set, r)));
+      assert.ok(out.flat().every((o) => 'status' in o && o.status === 201));
+      assert.equal(sizes.reduce((a, b) => a + b, 0), 900);
+      assert.ok(sizes.every((n) => n <= 250 || n === 300), `transactions of ${sizes.join(', ')} events`);
+      assert.ok(sizes.includes(300), `transactions of ${sizes.join(', ')} events`);
+      const [row] = await testDb.db.query<{ keys: number; size: number }>(
+        `SELECT (SELECT count(*)::int FROM idempotency_keys WHERE tenant_id = $1) AS keys, (SELECT size FROM log_heads WHERE tenant_id = $1) AS size`,
+        [tenantId],
+      );
+      assert.equal(row!.keys, 901);
+      const entries = await testDb.db.withTenant(tenantId, (tx) => readEntries(tx, tenantId, 0, row!.size));
+      assert.equal(entries.length, row!.size);
+    });
   });
 }

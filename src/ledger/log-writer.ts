@@ -80,6 +80,8 @@ type Unit =
 export interface LogWriterOptions {
   /** Most requests grouped into one transaction. */
   maxBatch?: number;
+  /** Most events grouped into one transaction (a request of more still goes whole, alone). */
+  maxItems?: number;
   /** Called after each commit with the new head (schedules a checkpoint). */
   onCommitted?: (tenantId: string, head: Head) => void;
   onBatch?: (size: number) => void;
@@ -141,6 +143,7 @@ interface Lane {
 export class LogWriter {
   readonly #db: Db;
   readonly #maxBatch: number;
+  readonly #maxItems: number;
   readonly #minAheadItems: number;
   readonly #opts: LogWriterOptions;
   readonly #lanes = new Map<string, Lane>();
@@ -149,6 +152,7 @@ export class LogWriter {
   constructor(db: Db, opts: LogWriterOptions = {}) {
     this.#db = db;
     this.#maxBatch = opts.maxBatch ?? 256;
+    this.#maxItems = opts.maxItems ?? MAX_TRANSACTION_ITEMS;
     this.#minAheadItems = opts.minAheadItems ?? MIN_AHEAD_ITEMS;
     this.#opts = opts;
   }
@@ -224,7 +228,7 @@ export class LogWriter {
       lane.lastEnded = end;
       lane.waiting = false;
       lane.sentAhead = undefined;
-      units = toUnits(lane.queue.splice(0, this.#maxBatch));
+      units = toUnits(lane.queue.splice(0, requestsTaken(lane.queue, this.#maxBatch, this.#maxItems)));
       if (beforeLock) lane.takenAhead = ahead = true;
       else this.#pump(tenantId, lane);
       return units;
@@ -444,6 +448,31 @@ export class LogWriter {
  * measured no faster deciding ahead; batches of 100 faster), so smaller queues wait.
  */
 const MIN_AHEAD_ITEMS = 100;
+
+/**
+ * Most events one transaction takes (default of LogWriterOptions.maxItems).
+ * Clients wait for their answer before they send more, so a transaction
+ * taking every request in flight leaves the node idle while the database
+ * writes it and the database idle while the node decides the next: smaller
+ * transactions keep both busy (the next decided ahead while one writes).
+ * Batches of 100 from 64 clients, same-hour A/B, events/s: 500 at most
+ * 8,424 / 8,870, 1,000 at most 8,645 / 8,591, no limit (2,000-3,000 a
+ * transaction) 7,999 / 7,427; 250 fell to 6,100 (a write of at most 256
+ * entries goes as text with its COMMIT, which costs the server more per event).
+ */
+export const MAX_TRANSACTION_ITEMS = 500;
+
+/** How many requests from the front of the queue one transaction takes: at most `max`, and at most `maxItems` events unless the first alone has more. */
+function requestsTaken(queue: readonly Pending[], max: number, maxItems: number): number {
+  let n = 0;
+  let i = 0;
+  for (; i < queue.length && i < max; i++) {
+    const p = queue[i]!;
+    n += 'job' in p ? 1 : p.items.length;
+    if (n > maxItems && i > 0) break;
+  }
+  return i;
+}
 
 /** Events queued in the first `max` requests (a job counts one). */
 function queuedItems(queue: readonly Pending[], max: number): number {
