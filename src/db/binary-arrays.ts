@@ -31,24 +31,23 @@ const ISO_MS_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,3
 const INT4_MIN = -(2 ** 31);
 const INT4_MAX = 2 ** 31 - 1;
 
-const CAST_RE = /\$(\d+)::(bigint|int8|integer|int4|int|text|timestamptz|date)\[\]/g;
+/** A mention of a parameter, with the array cast that follows it if it is one of ELEMENT_OID's. */
+const MENTION_RE = /\$(\d+)(?!\d)(?:::(bigint|int8|integer|int4|int|text|timestamptz|date)\[\])?/g;
 
 /**
  * The array parameters of a statement that can go in binary: parameter index
- * (0-based) to element type. A parameter cast to two different types anywhere
- * in the text is left out (its type would not be the cast's).
+ * (0-based) to element type. Only a parameter every mention of which casts it
+ * to the same known array type: one cast to two types, or also mentioned
+ * without such a cast (`$3::text`, `= $3`), could take another type.
  */
 export function binaryArrayParams(sql: string): ReadonlyMap<number, ElementType> {
   const found = new Map<number, ElementType | null>();
-  for (const m of sql.matchAll(CAST_RE)) {
+  for (const m of sql.matchAll(MENTION_RE)) {
     const index = Number(m[1]) - 1;
-    const type = m[2] as ElementType;
+    const type = m[2] as ElementType | undefined;
     const seen = found.get(index);
-    found.set(index, seen === undefined || ELEMENT_OID[seen ?? type] === ELEMENT_OID[type] ? type : null);
-  }
-  // Any other mention of the parameter ($N not followed by one of the casts, e.g. `$3::text` or `= $3`) could give it another type.
-  for (const m of sql.matchAll(/\$(\d+)(?!\d)(::(bigint|int8|integer|int4|int|text|timestamptz|date)\[\])?/g)) {
-    if (m[2] === undefined) found.set(Number(m[1]) - 1, null);
+    const same = type !== undefined && (seen === undefined || (seen !== null && ELEMENT_OID[seen] === ELEMENT_OID[type]));
+    found.set(index, same ? type : null);
   }
   const out = new Map<number, ElementType>();
   for (const [i, t] of found) if (t !== null) out.set(i, t);

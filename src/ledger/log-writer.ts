@@ -467,21 +467,22 @@ function requestsTaken(queue: readonly Pending[], max: number, maxItems: number)
   let n = 0;
   let i = 0;
   for (; i < queue.length && i < max; i++) {
-    const p = queue[i]!;
-    n += 'job' in p ? 1 : p.items.length;
+    n += itemsOf(queue[i]!);
     if (n > maxItems && i > 0) break;
   }
   return i;
 }
 
-/** Events queued in the first `max` requests (a job counts one). */
+/** Events queued in the first `max` requests. */
 function queuedItems(queue: readonly Pending[], max: number): number {
   let n = 0;
-  for (let i = 0; i < queue.length && i < max; i++) {
-    const p = queue[i]!;
-    n += 'job' in p ? 1 : p.items.length;
-  }
+  for (let i = 0; i < queue.length && i < max; i++) n += itemsOf(queue[i]!);
   return n;
+}
+
+/** The events of a request (a job counts one). */
+function itemsOf(p: Pending): number {
+  return 'job' in p ? 1 : p.items.length;
 }
 
 /** A transaction's units decided ahead on `sealed` (the head the transaction before leaves), when they are one set that can be. */
