@@ -118,7 +118,9 @@ function collect(child: ChildProcess) {
   child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = new Promise<Exit>((ok) => child.once('exit', (code, signal) => ok({ code, signal })));
-  return { stdout: () => out, stderr: () => err, exited };
+  // 'exit' may come before the last of stdout and stderr is read; 'close' comes after both ended.
+  const closed = new Promise<Exit>((ok) => child.once('close', (code, signal) => ok({ code, signal })));
+  return { stdout: () => out, stderr: () => err, exited, closed };
 }
 
 /** Starts `agent-ledger serve` on a free port and resolves once /healthz answers. */
@@ -187,7 +189,7 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
   const io = collect(child);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   try {
-    const exit = await io.exited;
+    const exit = await io.closed;
     return { ...exit, stdout: io.stdout(), stderr: io.stderr() };
   } finally {
     clearTimeout(timer);
