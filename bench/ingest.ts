@@ -26,10 +26,11 @@
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NODE, runCli } from '../src/testing/server-process.ts';
 import { cannon, type CannonResult } from './lib/autocannon.ts';
+import { batches, contentEvent, metaEvent, singles } from './lib/ingest-bodies.ts';
+import { cpuMicros, machineTicks, postgresCpuMicros, postgresCpuSince } from './lib/proc-cpu.ts';
 import { startBenchServer } from './lib/server.ts';
 import { benchArgs, fmt, median, table } from './lib/stats.ts';
 
@@ -47,38 +48,6 @@ const DETECT_WORKERS = args.get('detect-workers');
 
 const INVOCATION = '/api/v1/admin/agents/events/invocation';
 const BATCH = '/api/v1/admin/agents/events/batch';
-
-/** A 2 KB tool_input: a JSON-ish request with an e-mail and a phone number in it. */
-function toolInput(i: number): string {
-  const head = `{"customer":{"email":"jane.doe${i}@example.com","phone":"+1 415 555 ${String(1000 + (i % 9000)).padStart(4, '0')}"},"query":"`;
-  const filler = 'list the open orders and the shipping status for each of them, newest first; ';
-  let s = head;
-  while (s.length < 2000) s += filler;
-  return `${s.slice(0, 2046)}"}`;
-}
-
-function metaEvent(i: number): Record<string, unknown> {
-  return {
-    agent_key: `agent-${i % 8}`,
-    tool_name: 'crm.lookup',
-    mode: i % 5 === 0 ? 'enforced' : 'observed',
-    outcome: 'success',
-    duration_ms: i % 1000,
-    correlation_id: `bench-${i}`,
-  };
-}
-
-function contentEvent(i: number): Record<string, unknown> {
-  return { ...metaEvent(i), prompt: `Summarise the orders of customer ${i} for the support ticket.`, tool_input: toolInput(i) };
-}
-
-// Bodies are made before a measurement, so the client spends its time sending.
-const POOL = 200;
-const singles = (make: (i: number) => Record<string, unknown>) => Array.from({ length: POOL }, (_, i) => JSON.stringify(make(i)));
-const batches = (make: (i: number) => Record<string, unknown>) =>
-  Array.from({ length: 20 }, (_, b) =>
-    JSON.stringify({ events: Array.from({ length: 100 }, (_, j) => ({ kind: 'invocation', event: make(b * 100 + j) })) }),
-  );
 
 interface Case {
   name: string;
@@ -107,76 +76,6 @@ async function startNoop(): Promise<{ url: string; pid: number | undefined; stop
 }
 
 type Measured = CannonResult & { seconds: number; perSecond: number; cpuUsPerEvent: number; pgUsPerEvent: number; idle: number };
-
-/**
- * CPU time (user + system) a process has used, in microseconds, from
- * /proc/PID/stat (Linux); NaN elsewhere. Unlike requests/s, the CPU an event
- * costs the server barely moves with the load other processes put on the machine.
- */
-function cpuMicros(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  try {
-    return procStat(String(pid)).micros;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** A process's name and CPU time (user + system, in microseconds) from /proc/PID/stat; throws when it is gone. */
-function procStat(pid: string): { name: string; micros: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; clock ticks of 1/100 s.
-  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), micros: (Number(fields[11]) + Number(fields[12])) * 10_000 };
-}
-
-/**
- * CPU time each of the local PostgreSQL server's processes has used, in
- * microseconds, by pid (every process named postgres: backends, WAL writer,
- * checkpointer); undefined where /proc is missing.
- */
-function postgresCpuMicros(): Map<string, number> | undefined {
-  const byPid = new Map<string, number>();
-  let dirs: string[];
-  try {
-    dirs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  } catch {
-    return undefined;
-  }
-  for (const d of dirs) {
-    try {
-      const { name, micros } = procStat(d);
-      if (name === 'postgres') byPid.set(d, micros);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return byPid;
-}
-
-/**
- * The CPU time PostgreSQL's processes used between two readings: of each
- * process alive at the second, what it used since the first (all of it when
- * it started since). A backend that exited meanwhile takes its time with it:
- * the pool's connections, which stay open, are what is counted.
- */
-function postgresCpuSince(before: Map<string, number> | undefined): number {
-  const now = postgresCpuMicros();
-  if (!before || !now) return Number.NaN;
-  let total = 0;
-  for (const [pid, micros] of now) total += micros - (before.get(pid) ?? 0);
-  return total;
-}
-
-/** The machine's idle and total CPU time so far (/proc/stat, clock ticks), for the share of a case it sat idle. */
-function machineTicks(): { idle: number; total: number } {
-  try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    return { idle: cpu[3]! + cpu[4]!, total: cpu.reduce((a, b) => a + b, 0) };
-  } catch {
-    return { idle: Number.NaN, total: Number.NaN };
-  }
-}
 
 /**
  * Issue #10's targets (64 connections, medians of 3 runs, on the project's

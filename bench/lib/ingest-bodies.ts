@@ -1,0 +1,36 @@
+// The request bodies of the ingest benchmarks (ingest.ts, ingest-ab.ts):
+// metadata-only events, and content events carrying 2 KB of tool_input with an
+// e-mail and a phone number in it; singles and batches of 100.
+
+/** A 2 KB tool_input: a JSON-ish request with an e-mail and a phone number in it. */
+function toolInput(i: number): string {
+  const head = `{"customer":{"email":"jane.doe${i}@example.com","phone":"+1 415 555 ${String(1000 + (i % 9000)).padStart(4, '0')}"},"query":"`;
+  const filler = 'list the open orders and the shipping status for each of them, newest first; ';
+  let s = head;
+  while (s.length < 2000) s += filler;
+  return `${s.slice(0, 2046)}"}`;
+}
+
+export function metaEvent(i: number): Record<string, unknown> {
+  return {
+    agent_key: `agent-${i % 8}`,
+    tool_name: 'crm.lookup',
+    mode: i % 5 === 0 ? 'enforced' : 'observed',
+    outcome: 'success',
+    duration_ms: i % 1000,
+    correlation_id: `bench-${i}`,
+  };
+}
+
+export function contentEvent(i: number): Record<string, unknown> {
+  return { ...metaEvent(i), prompt: `Summarise the orders of customer ${i} for the support ticket.`, tool_input: toolInput(i) };
+}
+
+// Bodies are made before a measurement, so the client spends its time sending.
+const POOL = 200;
+export const singles = (make: (i: number) => Record<string, unknown>) => Array.from({ length: POOL }, (_, i) => JSON.stringify(make(i)));
+export const batches = (make: (i: number) => Record<string, unknown>) =>
+  Array.from({ length: 20 }, (_, b) =>
+    JSON.stringify({ events: Array.from({ length: 100 }, (_, j) => ({ kind: 'invocation', event: make(b * 100 + j) })) }),
+  );
+
