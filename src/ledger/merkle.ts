@@ -43,7 +43,7 @@ export function leafHash(data: Uint8Array): Uint8Array {
 /** leafHash of a text's UTF-8 bytes, written straight after the prefix (one buffer, one copy). */
 export function leafHashOfText(text: string): Uint8Array {
   const input = Buffer.allocUnsafe(1 + Buffer.byteLength(text, 'utf8'));
-  input[0] = 0x00;
+  input[0] = LEAF_PREFIX[0]!;
   input.write(text, 1, 'utf8');
   return hash('sha256', input, 'buffer');
 }
