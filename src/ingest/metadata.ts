@@ -10,7 +10,8 @@ import { commitment, encodeLeaf } from '../ledger/leaf.ts';
 import type { Scanner } from './prepare.ts';
 
 // Metadata values repeat (an outcome, a tool name, a severity): a scan of a
-// short text costs ~0.1 ms of fixed overhead, so results are remembered per
+// short text costs 18-32 µs (a 20-character id, a UUID; 2026-11-28), about a
+// tenth of a metadata event's server CPU, so results are remembered per
 // scanner, a bounded map cleared when full (values are at most 512 chars).
 const MEMO_LIMIT = 10_000;
 const memos = new WeakMap<Scanner, Map<string, string>>();
