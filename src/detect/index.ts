@@ -204,6 +204,19 @@ export interface FieldScan {
   pii_count: number;
 }
 
+/**
+ * scanField(field, text).stored, for any field, without running the injection
+ * detector: storage redacts PII and secrets only, and neither depends on the
+ * field. For texts stored redacted but not decided on (event metadata), where
+ * the injection detector was a fifth of the time spent on a short value.
+ */
+export function redactForStorage(text: string): string {
+  const secrets = detectSecrets(text).filter((f) => f.score >= DEFAULT_MIN_SCORE);
+  const pii = resolveOverlaps(detectPii(text, DEFAULT_MIN_SCORE, new TextContext(text)).filter((f) => f.score >= DEFAULT_MIN_SCORE));
+  if (secrets.length === 0 && pii.length === 0) return text;
+  return redactWithOffsets(text, [...pii, ...secrets].map((f) => ({ ...f, category: categoryOf(f.type) }))).stored;
+}
+
 /** scan() of one content field, then its redaction for storage (injection findings are reported, not redacted). */
 export function scanField(field: ContentField, text: string): FieldScan {
   const r = scan(text, { field });

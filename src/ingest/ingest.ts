@@ -14,6 +14,7 @@ import { Gate } from './gate.ts';
 import { ingressTokenRoutes } from './ingress-token-routes.ts';
 import { outputScanHandler, wakeOnPendingScan } from './output-scan.ts';
 import { type Authorized, type EventInput, type EventResult, InFlightKeys, recordEvents } from './pipeline.ts';
+import type { Redactor } from './metadata.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
 import { createScanPool, type ScanMany } from './scan-pool.ts';
 import { KnownAgents, OUTPUT_SCAN_JOB, recordSet } from './record.ts';
@@ -35,6 +36,8 @@ export interface IngestSources {
   ctx: AppContext;
   writer: LogWriter;
   scan: Scanner;
+  /** The stored form of metadata values, which are redacted but not decided on (detect's redactForStorage). */
+  redact: Redactor;
   /** Resolves any bearer token (accounts/token-resolver.ts: API and ingress tokens, the operator and fallback tokens). */
   resolveToken(token: string): Promise<Principal | null>;
   loadPlan(tenantId: string): Promise<{ plan: WorkspacePlan; caps: PlanCaps } | null>;

@@ -7,25 +7,28 @@
 // commits to the stored metadata with a salt kept in the row.
 
 import { commitment, encodeLeaf } from '../ledger/leaf.ts';
-import type { Scanner } from './prepare.ts';
 
-// Metadata values repeat (an outcome, a tool name, a severity): a scan of a
-// short text costs 18-32 µs (a 20-character id, a UUID; 2026-11-28), about a
-// tenth of a metadata event's server CPU, so results are remembered per
-// scanner, a bounded map cleared when full (values are at most 512 chars).
+/** The stored form of a text: PII and secrets replaced by typed placeholders (detect's redactForStorage). */
+export type Redactor = (text: string) => string;
+
+// Metadata values repeat (an outcome, a tool name, a severity): redacting a
+// short text costs 5-12 µs (a 20-character id, a UUID; 2026-11-28, by the
+// machine's load; a third less than scanField, which also runs the injection
+// detector), so results are remembered per redactor, a bounded map cleared
+// when full (values are at most 512 chars).
 const MEMO_LIMIT = 10_000;
-const memos = new WeakMap<Scanner, Map<string, string>>();
+const memos = new WeakMap<Redactor, Map<string, string>>();
 
 /** The stored form of a free-form metadata value: PII and secrets replaced by typed placeholders. */
-export function redactMeta(scan: Scanner, value: string): string;
-export function redactMeta(scan: Scanner, value: string | undefined): string | undefined;
-export function redactMeta(scan: Scanner, value: string | undefined): string | undefined {
+export function redactMeta(redact: Redactor, value: string): string;
+export function redactMeta(redact: Redactor, value: string | undefined): string | undefined;
+export function redactMeta(redact: Redactor, value: string | undefined): string | undefined {
   if (value === undefined || value === '') return value;
-  let memo = memos.get(scan);
-  if (!memo) memos.set(scan, (memo = new Map()));
+  let memo = memos.get(redact);
+  if (!memo) memos.set(redact, (memo = new Map()));
   const hit = memo.get(value);
   if (hit !== undefined) return hit;
-  const stored = scan('context', value).stored;
+  const stored = redact(value);
   if (memo.size >= MEMO_LIMIT) memo.clear();
   memo.set(value, stored);
   return stored;

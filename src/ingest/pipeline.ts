@@ -99,16 +99,16 @@ async function scanEvent(deps: IngestDeps, tenantId: string, c: Checked): Promis
     // the service itself sets) must not reach the row or the leaf. Identifiers
     // as sent, free-form fields redacted, pseudonyms of its agent and type taken.
     const { agent_key, actor_agent_key, user_id } = c.body;
-    const event_type = redactMeta(deps.scan, c.body.event_type);
+    const event_type = redactMeta(deps.redact, c.body.event_type);
     const [agent, type] = await Promise.all([deps.pseudonym(tenantId, 'agent', agent_key), deps.pseudonym(tenantId, 'rogue_event_type', event_type)]);
     const event: RogueRecord = {
       event_type,
       agent_key,
       actor_agent_key,
-      tool: redactMeta(deps.scan, c.body.tool),
+      tool: redactMeta(deps.redact, c.body.tool),
       user_id,
-      severity: redactMeta(deps.scan, c.body.severity),
-      source: redactMeta(deps.scan, c.body.source),
+      severity: redactMeta(deps.redact, c.body.severity),
+      source: redactMeta(deps.redact, c.body.source),
       pseudonyms: { agent, type },
     };
     return { kind: 'rogue', event, key: c.key };
@@ -234,7 +234,7 @@ async function decideInvocation(
   const principalId = body.principal_id ?? body.agent_key;
   const policy = await deps.gate.policy(st);
   const agentPseudonym = await deps.pseudonym(st.tenantId, 'agent', body.agent_key);
-  const toolName = redactMeta(deps.scan, body.tool_name);
+  const toolName = redactMeta(deps.redact, body.tool_name);
   // The agent's scope and its persona's allowed tools both limit it (policy module's rule).
   const { tools, persona } = await deps.gate.scope(st, body.agent_key);
   let toolInScope: boolean | undefined;
@@ -270,12 +270,12 @@ async function decideInvocation(
     agentKey: body.agent_key,
     agentPseudonym,
     mode,
-    outcome: redactMeta(deps.scan, outcome),
+    outcome: redactMeta(deps.redact, outcome),
     durationMs: body.duration_ms,
     principalKind: body.principal_kind,
     principalId,
     parentInvocationId: body.parent_invocation_id,
-    correlationId: redactMeta(deps.scan, body.correlation_id),
+    correlationId: redactMeta(deps.redact, body.correlation_id),
     toolName,
     content,
     findings,

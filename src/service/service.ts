@@ -10,7 +10,7 @@ import type { Db } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDb } from '../db/open.ts';
 import { openPostgres } from '../db/postgres.ts';
-import { scanField } from '../detect/index.ts';
+import { redactForStorage, scanField } from '../detect/index.ts';
 import { buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
 import { registerRateLimits } from '../http/rate-limit.ts';
@@ -104,6 +104,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     ctx,
     writer: ledger.writer,
     scan: scanField,
+    redact: redactForStorage,
     // Seals tool_outputs until their scan; derived from the signing key, so every node has it and the database never does.
     outputKek: deriveSecret(signingKey.key, 'tool-output-kek'),
     resolveToken: accounts.resolveBearer,
