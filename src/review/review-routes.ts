@@ -4,7 +4,7 @@ import { accountOf } from '../http/auth.ts';
 import { conflict, notFound, unprocessable } from '../core/problems.ts';
 import { bearer, problems, Timestamp } from '../http/schemas.ts';
 import { Type } from 'typebox';
-import { scanField } from '../detect/index.ts';
+import { redactForStorage } from '../detect/index.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
 import { READERS, REVIEWERS, seesContent } from './access.ts';
 import { decodeTimeKey, timePage } from './cursor.ts';
@@ -126,7 +126,7 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
       }
       // A note may name a customer or paste a card number: it is redacted like
       // any content before it is stored or committed to.
-      const stored = note === '' ? note : scanField('context', note).stored;
+      const stored = note === '' ? note : redactForStorage(note);
       const now = ctx.now();
       const result = await deps.writer.submit(me.tenantId, async (tx, log) => {
         if (await leasedByOther(tx, me.tenantId, invocationId, me.accountId, now)) return { ok: false as const, reason: 'leased' as const };
