@@ -207,8 +207,8 @@ export interface FieldScan {
 /**
  * scanField(field, text).stored, for any field, without running the injection
  * detector: storage redacts PII and secrets only, and neither depends on the
- * field. For texts stored redacted but not decided on (event metadata), where
- * the injection detector was a fifth of the time spent on a short value.
+ * field. For texts stored redacted but not decided on (event metadata, review
+ * notes): on a short value it takes a quarter to two fifths less time.
  */
 export function redactForStorage(text: string): string {
   const secrets = detectSecrets(text).filter((f) => f.score >= DEFAULT_MIN_SCORE);
