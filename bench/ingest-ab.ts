@@ -1,7 +1,7 @@
 // Ingest, this checkout against another revision, both servers up at once and
 // loaded in turn: a change's effect measured on a machine whose speed drifts.
 //
-//   npm run bench -- ingest-ab [--base REV] [--case 'meta single'] [--pairs 10] [--seconds 2, batches 6] [--connections 64] [--store postgres|pglite]
+//   npm run bench -- ingest-ab [--base REV] [--case 'meta single'] [--pairs 10] [--seconds 2, batches 6] [--connections 64] [--store postgres|pglite] [--ids repeating|fresh]
 //
 // A (the base, default HEAD, taken with `git archive`) and B (this working
 // tree, uncommitted changes included) each run as an `agent-ledger serve` on a
@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cannon } from './lib/autocannon.ts';
-import { batches, contentEvent, metaEvent, singles } from './lib/ingest-bodies.ts';
+import { batches, contentEvent, idsOption, metaEvent, singles, withFreshIds } from './lib/ingest-bodies.ts';
 import { cpuMicros, postgresCpuMicros, postgresCpuSince } from './lib/proc-cpu.ts';
 import type { BenchServer, startBenchServer as StartBenchServer } from './lib/server.ts';
 import { benchArgs, fmt, median, table } from './lib/stats.ts';
@@ -32,6 +32,7 @@ const BASE = args.get('base') ?? 'HEAD';
 const PAIRS = args.int('pairs', 10);
 const N = args.int('connections', 64);
 const CASE = args.get('case') ?? 'meta single';
+const IDS = idsOption(args.get('ids'));
 // A run must last well beyond the case's latency, or the requests still in flight at its end
 // weigh on its figures: batches of 100 take about a second each at 64 connections.
 const SECONDS = Number(args.get('seconds') ?? (CASE.includes('batch') ? '6' : '2'));
@@ -81,7 +82,17 @@ async function load(server: BenchServer, seconds: number, connections: number): 
     connections,
     duration: seconds,
     headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-    requests: [{ method: 'POST', path: chosen!.path, setupRequest: (req) => ({ ...req, body: chosen!.bodies[k++ % chosen!.bodies.length]! }) }],
+    requests: [
+      {
+        method: 'POST',
+        path: chosen!.path,
+        setupRequest: (req) => {
+          const n = k++;
+          const body = chosen!.bodies[n % chosen!.bodies.length]!;
+          return { ...req, body: IDS === 'fresh' ? withFreshIds(body, n) : body };
+        },
+      },
+    ],
   });
   const events = Math.max(1, r['2xx'] * chosen!.perRequest);
   return {
@@ -99,7 +110,7 @@ try {
   const startBase = (await import(pathToFileURL(join(base.dir, 'bench', 'lib', 'server.ts')).href)).startBenchServer as typeof StartBenchServer;
   const startHere = (await import('./lib/server.ts')).startBenchServer;
   for (const store of args.stores) {
-    console.log(`# ingest-ab ${store}: A = ${BASE} (${base.commit.slice(0, 10)}), B = this working tree; ${CASE} x${N}, ${PAIRS} pairs of ${SECONDS} s; ${new Date().toISOString()}`);
+    console.log(`# ingest-ab ${store}: A = ${BASE} (${base.commit.slice(0, 10)}), B = this working tree; ${CASE} x${N}${IDS === 'fresh' ? ', fresh correlation ids' : ''}, ${PAIRS} pairs of ${SECONDS} s; ${new Date().toISOString()}`);
     const a = await startBase(store);
     let b: BenchServer | undefined;
     try {

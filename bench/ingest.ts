@@ -6,6 +6,7 @@
 //   npm run bench -- ingest [--store pglite|postgres] [--runs 3] [--connections 64] [--seconds 3] [--only meta]
 //                           [--profile DIR]   (the server writes a V8 CPU profile there on exit)
 //                           [--detect-workers N]   (DETECT_WORKERS of the server)
+//                           [--ids repeating|fresh]   (fresh: no correlation id repeats, see lib/ingest-bodies.ts)
 //
 // Cases, each at 1 and at N connections (default 64):
 //   noop            POST /noop: the metadata body in, a 201 with the event endpoint's body shape out
@@ -29,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { NODE, runCli } from '../src/testing/server-process.ts';
 import { cannon, type CannonResult } from './lib/autocannon.ts';
-import { batches, contentEvent, metaEvent, singles } from './lib/ingest-bodies.ts';
+import { batches, contentEvent, idsOption, metaEvent, singles, withFreshIds } from './lib/ingest-bodies.ts';
 import { cpuMicros, machineTicks, postgresCpuMicros, postgresCpuSince } from './lib/proc-cpu.ts';
 import { startBenchServer } from './lib/server.ts';
 import { benchArgs, fmt, median, table } from './lib/stats.ts';
@@ -45,6 +46,7 @@ const SCALE = args.get('scale') === undefined ? undefined : Number(args.get('sca
 const ONLY = args.get('only');
 const PROFILE = args.get('profile');
 const DETECT_WORKERS = args.get('detect-workers');
+const IDS = idsOption(args.get('ids'));
 
 const INVOCATION = '/api/v1/admin/agents/events/invocation';
 const BATCH = '/api/v1/admin/agents/events/batch';
@@ -113,7 +115,17 @@ async function measure(url: string, token: string, c: Case, connections: number,
     connections,
     ...(SCALE === undefined && !warmUp ? { duration: SECONDS } : { amount: Math.max(connections, Math.round(c.amount[connections === 1 ? 0 : 1] * (SCALE ?? 1))) }),
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    requests: [{ method: 'POST', path: c.path, setupRequest: (req) => ({ ...req, body: c.bodies[k++ % c.bodies.length]! }) }],
+    requests: [
+      {
+        method: 'POST',
+        path: c.path,
+        setupRequest: (req) => {
+          const n = k++;
+          const body = c.bodies[n % c.bodies.length]!;
+          return { ...req, body: IDS === 'fresh' ? withFreshIds(body, n) : body };
+        },
+      },
+    ],
   });
   const events = Math.max(1, r['2xx'] * c.perRequest);
   const ticks = machineTicks();
@@ -127,7 +139,7 @@ async function measure(url: string, token: string, c: Case, connections: number,
 }
 
 console.log(
-  `# ingest: ${RUNS} runs, 1 and ${N} connections, ${SCALE === undefined ? `${SECONDS} s a case` : `scale ${SCALE}`}${DETECT_WORKERS !== undefined ? `, DETECT_WORKERS=${DETECT_WORKERS}` : ''}; ${new Date().toISOString()}; load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  `# ingest: ${RUNS} runs, 1 and ${N} connections, ${SCALE === undefined ? `${SECONDS} s a case` : `scale ${SCALE}`}${DETECT_WORKERS !== undefined ? `, DETECT_WORKERS=${DETECT_WORKERS}` : ''}${IDS === 'fresh' ? ', fresh correlation ids' : ''}; ${new Date().toISOString()}; load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );
 const noop = await startNoop();
 const rows: string[][] = [];

@@ -34,3 +34,20 @@ export const batches = (make: (i: number) => Record<string, unknown>) =>
     JSON.stringify({ events: Array.from({ length: 100 }, (_, j) => ({ kind: 'invocation', event: make(b * 100 + j) })) }),
   );
 
+
+/**
+ * The body with a correlation id no request of the run has sent before
+ * (`--ids fresh`): request `k`'s events get `r<k>-<i>`. The bodies above repeat
+ * every 200 events, so a server remembering a value's redaction answers them
+ * from memory; real agents send a new correlation id per conversation or trace.
+ */
+export function withFreshIds(body: string, k: number): string {
+  return body.replaceAll('"correlation_id":"bench-', `"correlation_id":"r${k}-`);
+}
+
+/** `--ids repeating` (the default: the bodies as made) or `--ids fresh` (withFreshIds). */
+export function idsOption(value: string | undefined): 'repeating' | 'fresh' {
+  if (value === undefined || value === 'repeating') return 'repeating';
+  if (value === 'fresh') return 'fresh';
+  throw new Error('--ids is repeating or fresh');
+}
