@@ -4,7 +4,8 @@
 // the shared corpus's texts (read in place), the bench's mixed records, the adversarial 32,000-char
 // inputs, the generated development set (when present) and seeded fuzz texts. Every public entry point
 // is compared: scan() per field, each detector of DETECTORS, detectPii, the injection score, and the
-// storage scan (findings with categories, redacted text and re-indexed findings).
+// storage scan (findings with categories, redacted text and re-indexed findings), and redactForStorage
+// (against the storage scan's redacted text where REF has none).
 // Exit 0 when nothing differs. When findings are meant to change (--report), it prints what changed
 // by type (added / removed findings, injection verdicts flipped) and exits 0.
 
@@ -25,6 +26,8 @@ interface DetectApi {
   detectInjection(text: string, opts?: { field?: string }): { score: number; detected: boolean };
   DETECTORS: Record<string, (t: string) => Finding[]>;
   scanField?: (field: string, text: string) => StorageScan;
+  /** The stored text without the injection detector (metadata, review notes); before it, the storage scan's `stored`. */
+  redactForStorage?: (text: string) => string;
 }
 
 function arg(name: string): string | undefined {
@@ -44,6 +47,7 @@ function observe(api: DetectApi, storage: (field: string, text: string) => Stora
   out.set("detectInjection:context", JSON.stringify(api.detectInjection(text, { field: "context" })));
   for (const n of names) out.set(`DETECTORS.${n}`, JSON.stringify(api.DETECTORS[n]!(text)));
   for (const f of FIELDS) out.set(`storage:${f}`, JSON.stringify(storage(f, text)));
+  out.set("redactForStorage", api.redactForStorage ? api.redactForStorage(text) : storage("context", text).stored);
   return out;
 }
 
@@ -95,7 +99,7 @@ async function main(): Promise<void> {
   }
   sources.push([`fuzz (seed ${seed})`, fuzzTexts(seed, nFuzz)]);
 
-  console.log(`current src/detect vs ${ref} (${commit.slice(0, 12)}); entry points: scan (2 fields), scanAndRedact, detectPii, detectInjection, ${names.length} detectors, storage scan (5 fields)`);
+  console.log(`current src/detect vs ${ref} (${commit.slice(0, 12)}); entry points: scan (2 fields), scanAndRedact, detectPii, detectInjection, ${names.length} detectors, storage scan (5 fields), redactForStorage`);
   let differing = 0;
   let total = 0;
   const added = new Map<string, number>();
