@@ -9,7 +9,7 @@
 
 import { importFrozen } from "./frozen.ts";
 import { fuzzTexts, rng, fuzzText } from "./fuzz-text.ts";
-import { scan, scanField } from "../../src/detect/index.ts";
+import { redactForStorage, scan, scanField } from "../../src/detect/index.ts";
 import type { Finding } from "../../src/detect/index.ts";
 
 function arg(name: string): string | undefined {
@@ -60,6 +60,8 @@ async function main(): Promise<void> {
       const field = (["prompt", "tool_output", "context"] as const)[texts % 3]!;
       const st = scanField(field, t);
       checkFindings(st.findings, t.length, t, "scanField.findings");
+      // metadata and review notes are stored without the injection detector: the same text
+      if (redactForStorage(t) !== st.stored) fail("redactForStorage differs from scanField's stored text", t);
       // an injection finding inside a redacted span shrinks to the placeholder's edge (stored text has no
       // room for it): an empty span there is allowed
       checkFindings(st.storedFindings, st.stored.length, t, "scanField.storedFindings", true);
