@@ -23,6 +23,14 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 const ENCODER = new TextEncoder();
 
+/** `prefix` ‖ the UTF-8 bytes of `text` in one buffer, the text written once (a hash's input). */
+export function prefixedUtf8(prefix: Uint8Array, text: string): Buffer {
+  const out = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(text, 'utf8'));
+  out.set(prefix, 0);
+  out.write(text, prefix.length, 'utf8');
+  return out;
+}
+
 export function utf8(text: string): Uint8Array {
   return ENCODER.encode(text);
 }

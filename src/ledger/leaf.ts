@@ -6,6 +6,7 @@
 
 import { hash, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { prefixedUtf8 } from './bytes.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { leafHashOfText } from './merkle.ts';
 
@@ -77,10 +78,7 @@ export function commitment(salt: Uint8Array, text: string): string {
   // UTF-8 encoding would replace a lone surrogate with U+FFFD, committing to other text.
   if (!text.isWellFormed()) throw new RangeError('text is not valid Unicode');
   // salt ‖ UTF-8 text written into one buffer (encoding then concatenating copied the text twice).
-  const input = Buffer.allocUnsafe(SALT_SIZE + Buffer.byteLength(text, 'utf8'));
-  input.set(salt, 0);
-  input.write(text, SALT_SIZE, 'utf8');
-  return `sha256:${hash('sha256', input, 'base64')}`;
+  return `sha256:${hash('sha256', prefixedUtf8(salt, text), 'base64')}`;
 }
 
 function checkJson(value: unknown, path: string, ancestors: Set<object>): void {

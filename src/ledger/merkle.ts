@@ -13,7 +13,7 @@
 // not a concern, and the arithmetic below avoids 32-bit bitwise operators.
 
 import { createHash, hash } from 'node:crypto';
-import { equalBytes } from './bytes.ts';
+import { equalBytes, prefixedUtf8 } from './bytes.ts';
 
 export const HASH_SIZE = 32;
 
@@ -42,10 +42,7 @@ export function leafHash(data: Uint8Array): Uint8Array {
 
 /** leafHash of a text's UTF-8 bytes, written straight after the prefix (one buffer, one copy). */
 export function leafHashOfText(text: string): Uint8Array {
-  const input = Buffer.allocUnsafe(1 + Buffer.byteLength(text, 'utf8'));
-  input[0] = LEAF_PREFIX[0]!;
-  input.write(text, 1, 'utf8');
-  return hash('sha256', input, 'buffer');
+  return hash('sha256', prefixedUtf8(LEAF_PREFIX, text), 'buffer');
 }
 
 /** SHA-256(0x01 ‖ left ‖ right): the hash of an interior node. */
