@@ -2,6 +2,7 @@
 // loaded in turn: a change's effect measured on a machine whose speed drifts.
 //
 //   npm run bench -- ingest-ab [--base REV] [--case 'meta single'] [--pairs 10] [--seconds 2, batches 6] [--connections 64] [--store postgres|pglite] [--ids repeating|fresh]
+//                              [--b-env KEY=VALUE,…]   (B's server also gets these variables: a setting against the default, e.g. DETECT_WORKERS=1)
 //
 // A (the base, default HEAD, taken with `git archive`) and B (this working
 // tree, uncommitted changes included) each run as an `agent-ledger serve` on a
@@ -33,6 +34,16 @@ const PAIRS = args.int('pairs', 10);
 const N = args.int('connections', 64);
 const CASE = args.get('case') ?? 'meta single';
 const IDS = idsOption(args.get('ids'));
+const B_ENV: Record<string, string> = Object.fromEntries(
+  (args.get('b-env') ?? '')
+    .split(',')
+    .filter((kv) => kv !== '')
+    .map((kv) => {
+      const at = kv.indexOf('=');
+      if (at < 1) throw new Error(`--b-env takes KEY=VALUE pairs, comma-separated: ${kv}`);
+      return [kv.slice(0, at), kv.slice(at + 1)];
+    }),
+);
 // A run must last well beyond the case's latency, or the requests still in flight at its end
 // weigh on its figures: batches of 100 take about a second each at 64 connections.
 const SECONDS = Number(args.get('seconds') ?? (CASE.includes('batch') ? '6' : '2'));
@@ -110,11 +121,11 @@ try {
   const startBase = (await import(pathToFileURL(join(base.dir, 'bench', 'lib', 'server.ts')).href)).startBenchServer as typeof StartBenchServer;
   const startHere = (await import('./lib/server.ts')).startBenchServer;
   for (const store of args.stores) {
-    console.log(`# ingest-ab ${store}: A = ${BASE} (${base.commit.slice(0, 10)}), B = this working tree; ${CASE} x${N}${IDS === 'fresh' ? ', fresh correlation ids' : ''}, ${PAIRS} pairs of ${SECONDS} s; ${new Date().toISOString()}`);
+    console.log(`# ingest-ab ${store}: A = ${BASE} (${base.commit.slice(0, 10)}), B = this working tree${Object.keys(B_ENV).length > 0 ? ` with ${Object.entries(B_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}; ${CASE} x${N}${IDS === 'fresh' ? ', fresh correlation ids' : ''}, ${PAIRS} pairs of ${SECONDS} s; ${new Date().toISOString()}`);
     const a = await startBase(store);
     let b: BenchServer | undefined;
     try {
-      b = await startHere(store);
+      b = await startHere(store, B_ENV);
       // Warm-up: agents registered, JIT, connection pools.
       for (const s of [a, b]) await load(s, 1, 16);
       const runs: Array<{ a: Run; b: Run }> = [];
