@@ -108,6 +108,11 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
     ] as [ElementType, unknown[]][]) {
       assert.equal(encodeBinaryArray(type, values), undefined, `${JSON.stringify(values)} as ${type}[]`);
     }
+    // Days are judged one at a time, whatever was judged just before (the judging remembers its last day).
+    assert.ok(encodeBinaryArray('date', ['2026-02-28']));
+    assert.equal(encodeBinaryArray('date', ['2026-02-28', '2026-02-30']), undefined);
+    assert.equal(encodeBinaryArray('timestamptz', ['2026-02-28T00:00:00Z', '2026-02-30T00:00:00Z', '2026-02-28T00:00:00Z']), undefined);
+    assert.ok(encodeBinaryArray('timestamptz', ['2026-02-28T00:00:00Z', '2026-02-28T00:00:00Z']));
     // Through the store: a zone-less time and microseconds reach the server as the text they are.
     const rows = await t.db.query<{ v: string }>(`SELECT v::text FROM unnest($1::timestamptz[]) AS v`, [['2026-11-28T07:00:00.123456Z']]);
     assert.equal(rows[0]!.v, '2026-11-28 07:00:00.123456+00');
