@@ -32,6 +32,18 @@ test('the same text as the canonicalize package for any JSON value', () => {
   );
 });
 
+test('strings and keys made of what JSON escapes (quotes, backslashes, controls) and of surrogates, paired or lone', () => {
+  const unit = fc.constantFrom('"', '\\', '\u0000', '\u001f', '\n', '\u007f', '\u2028', 'a', '\u00e9', '\ud83d\ude00', '\ud800', '\udc00');
+  const text = fc.string({ unit, maxLength: 8 });
+  fc.assert(
+    fc.property(text, text, (key, value) => {
+      const v = { [key]: value, k: [value] };
+      assert.equal(canonicalJson(v), key.isWellFormed() && value.isWellFormed() ? canonicalize(v) : undefined);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
 test('RFC 8785 examples: key order by UTF-16 code units, numbers as ECMAScript writes them, escapes', () => {
   // RFC 8785 §3.2.3's sorting example (keys of \u20ac, \r, \ufb33, 1, \ud83d\ude00, \u0080, \u00f6).
   const sorted = { '\u20ac': 'Euro Sign', '\r': 'Carriage Return', '\ufb33': 'Hebrew Letter Dalet With Dagesh', '1': 'One', '\ud83d\ude00': 'Emoji: Grinning Face', '\u0080': 'Control', '\u00f6': 'Latin Small Letter O With Diaeresis' };

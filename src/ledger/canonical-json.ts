@@ -19,12 +19,27 @@ export function canonicalJson(value: unknown): string | undefined {
   return write(value, 0);
 }
 
+/**
+ * A character JSON.stringify escapes (a control character, a quote, a
+ * backslash) or any surrogate: a string without one is written as it is,
+ * between quotes — nearly every string of a leaf; the others take the
+ * well-formedness check and JSON.stringify.
+ */
+const NOT_PLAIN = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/** A string's JSON text, or undefined when it holds a lone surrogate. */
+function quote(s: string): string | undefined {
+  if (!NOT_PLAIN.test(s)) return `"${s}"`;
+  return s.isWellFormed() ? JSON.stringify(s) : undefined;
+}
+
 function write(value: unknown, depth: number): string | undefined {
   switch (typeof value) {
     case 'string':
-      return value.isWellFormed() ? JSON.stringify(value) : undefined;
+      return quote(value);
     case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
+      // A finite number's JSON text is its ECMAScript string (-0 included: "0").
+      return Number.isFinite(value) ? String(value) : undefined;
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object':
@@ -52,10 +67,11 @@ function write(value: unknown, depth: number): string | undefined {
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    if (!key.isWellFormed()) return undefined;
+    const quoted = quote(key);
+    if (quoted === undefined) return undefined;
     const member = write((value as Record<string, unknown>)[key], depth + 1);
     if (member === undefined) return undefined;
-    out += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${member}`;
+    out += `${i === 0 ? '' : ','}${quoted}:${member}`;
   }
   return `${out}}`;
 }
