@@ -41,13 +41,24 @@ export function escalatesToJudges(decision: { verdict: string; judge: boolean },
 
 /** Agents this process has seen registered: agents are never deleted, so the check can be skipped. */
 export class KnownAgents {
-  readonly #set = new Set<string>();
+  // Per workspace, its agents' keys: asked several times for every event of a set, a lookup must not
+  // build a string (a joined key is a new string to hash each time; an event's own agent_key is hashed once).
+  readonly #byTenant = new Map<string, Set<string>>();
+  #size = 0;
   has(tenantId: string, agentKey: string): boolean {
-    return this.#set.has(`${tenantId}\u0000${agentKey}`);
+    return this.#byTenant.get(tenantId)?.has(agentKey) ?? false;
   }
   add(tenantId: string, agentKey: string): void {
-    if (this.#set.size >= 200_000) this.#set.clear();
-    this.#set.add(`${tenantId}\u0000${agentKey}`);
+    if (this.#size >= 200_000) {
+      this.#byTenant.clear();
+      this.#size = 0;
+    }
+    let keys = this.#byTenant.get(tenantId);
+    if (!keys) this.#byTenant.set(tenantId, (keys = new Set()));
+    if (!keys.has(agentKey)) {
+      keys.add(agentKey);
+      this.#size++;
+    }
   }
 }
 
@@ -129,10 +140,13 @@ export function recordSet(known: KnownAgents) {
       if (!UUID_RE.test(tenantId)) return undefined;
       if (items.some((i) => i.idem !== undefined || (i.kind === 'invocation' && !known.has(tenantId, i.prepared.agentKey)))) return undefined;
       const days = new Set<string>();
+      // The items of a request share their time: each distinct one is named once.
+      let last = Number.NaN;
       for (const i of items) {
-        if (i.kind !== 'invocation') continue;
+        if (i.kind !== 'invocation' || i.now.getTime() === last) continue;
+        last = i.now.getTime();
         days.add(utcDay(i.now));
-        days.add(utcDay(new Date(i.now.getTime() + DAY_MS)));
+        days.add(utcDay(new Date(last + DAY_MS)));
       }
       // Literals of a UUID and of YYYY-MM-DD dates only: nothing to escape.
       return stateSql(`'${tenantId}'`, `'{${[...days].join(',')}}'`, `'{}'`, `'{}'`, 'now()');
