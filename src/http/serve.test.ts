@@ -91,6 +91,8 @@ describe('agent-ledger serve: graceful shutdown', () => {
       await closed;
       assert.match(answer, /^HTTP\/1\.1 200 /);
       assert.match(answer, /\{"status":"verification_sent"\}/);
+      // Answered while closing: the keep-alive connection is told to close (the onSend hook).
+      assert.match(answer, /\r\nconnection: close\r\n/i);
       assert.equal(exit.code, 0, server.stderr());
       assert.equal(exit.signal, null);
     } finally {
