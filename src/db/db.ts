@@ -29,6 +29,12 @@ export class CommitOutcomeUnknown extends Error {
   }
 }
 
+/** A statement and its $1… parameters. */
+export interface Statement {
+  sql: string;
+  params: readonly unknown[];
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
@@ -37,14 +43,16 @@ export interface Db extends Queryable {
    * A transaction scoped to one workspace: it switches to the row-level-security
    * role and sets `app.tenant_id`, so a query that forgets its tenant filter
    * still cannot see or write another workspace's rows (defence in depth).
-   * `opening`: statements without parameters to run first inside it, one
-   * after the other (each on a snapshot of its own, taken when it starts),
-   * whose rows fn gets as `opened`, one array per statement — on PostgreSQL in
-   * the same round trip as BEGIN and the scope (a hot path saves round trips).
-   * An implementation that cannot run them passes `opened` undefined, and the
-   * caller runs what it needs itself.
+   * `opening`: statements to run first inside it, one after the other (each
+   * on a snapshot of its own, taken when it starts), whose rows fn gets as
+   * `opened`, one array per statement — on PostgreSQL in the same round trip
+   * as BEGIN and the scope (a hot path saves round trips), each prepared once
+   * per connection and run by EXECUTE with its parameters as literals (the
+   * server parses and plans it once per connection, not in every
+   * transaction). An implementation that cannot run them passes `opened`
+   * undefined, and the caller runs what it needs itself.
    */
-  withTenant<T>(tenantId: string, fn: (tx: Queryable, opened?: Row[][]) => Promise<T>, opening?: readonly string[]): Promise<T>;
+  withTenant<T>(tenantId: string, fn: (tx: Queryable, opened?: Row[][]) => Promise<T>, opening?: readonly Statement[]): Promise<T>;
   /** A read-only tenant-scoped transaction on one consistent snapshot (REPEATABLE READ), for reports. */
   snapshot<T>(tenantId: string, fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Throws when the database cannot answer. */

@@ -27,7 +27,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
         await tx.query(TENANT_SCOPE_SQL, [tenantId]);
         if (!opening || opening.length === 0) return fn(wrap(tx));
         const opened: Row[][] = [];
-        for (const sql of opening) opened.push((await tx.query<Row>(sql)).rows);
+        for (const s of opening) opened.push((await tx.query<Row>(s.sql, [...s.params])).rows);
         return fn(wrap(tx), opened);
       }),
     // One connection, one transaction at a time: every transaction already sees one snapshot.

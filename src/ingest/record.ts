@@ -1,5 +1,5 @@
 import type { PlanCaps } from '../config/config.ts';
-import { type Queryable, type Row, UUID_RE } from '../db/db.ts';
+import type { Queryable, Row, Statement } from '../db/db.ts';
 import { enqueueMany } from '../jobs/jobs.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { type RideAlong, writeRideAlong } from '../ledger/log-store.ts';
@@ -136,8 +136,7 @@ export function recordSet(known: KnownAgents) {
      * seen: the change epoch, the usage of its days (and of each next day, for
      * a request that crosses midnight while it waits), the last ids, the panel.
      */
-    opening(tenantId: string, items: readonly RecordItem[]): string | undefined {
-      if (!UUID_RE.test(tenantId)) return undefined;
+    opening(tenantId: string, items: readonly RecordItem[]): Statement | undefined {
       if (items.some((i) => i.idem !== undefined || (i.kind === 'invocation' && !known.has(tenantId, i.prepared.agentKey)))) return undefined;
       const days = new Set<string>();
       // The items of a request share their time: each distinct one is named once.
@@ -148,8 +147,8 @@ export function recordSet(known: KnownAgents) {
         days.add(utcDay(i.now));
         days.add(utcDay(new Date(last + DAY_MS)));
       }
-      // Literals of a UUID and of YYYY-MM-DD dates only: nothing to escape.
-      return stateSql(`'${tenantId}'`, `'{${[...days].join(',')}}'`, `'{}'`, `'{}'`, 'now()');
+      // No agents to count, no keys to look up (so no oldest time for them either).
+      return { sql: STATE_SQL, params: [tenantId, [...days], [], [], EPOCH_ISO] };
     },
 
     async run(tx: Queryable, log: OpenAppend, items: readonly RecordItem[], opened?: Row[]): Promise<RecordOutcome[]> {
@@ -365,6 +364,8 @@ function stateSql(tenant: string, days: string, agents: string, keys: string, ol
 }
 
 const STATE_SQL = stateSql('$1', '$2', '$3', '$4', '$5');
+/** The oldest time a key answers from, when no key is looked up. */
+const EPOCH_ISO = new Date(0).toISOString();
 
 async function readState(tx: Queryable, tenantId: string, days: string[], agents: string[], keys: string[], oldest: Date): Promise<StateRow> {
   const [row] = await tx.query<StateRow & Row>(STATE_SQL, [tenantId, days, agents, keys, oldest.toISOString()]);

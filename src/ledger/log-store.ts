@@ -1,4 +1,4 @@
-import { type Queryable, type Row, UUID_RE } from '../db/db.ts';
+import type { Queryable, Row, Statement } from '../db/db.ts';
 import { emptyRoot, type NodeId, type StoredNode } from './merkle.ts';
 
 // The SQL of the log tables. Every function takes the caller's transaction,
@@ -20,28 +20,23 @@ export async function scopeToTenant(tx: Queryable, tenantId: string): Promise<vo
  * goes through this row lock: that is what orders the log.
  */
 export async function lockHead(tx: Queryable, tenantId: string): Promise<Head> {
-  const [row] = await tx.query<{ size: number; root: Uint8Array }>(
-    `INSERT INTO log_heads (tenant_id, size, root) VALUES ($1, 0, $2)
-     ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id
-     RETURNING size, root`,
-    [tenantId, Buffer.from(emptyRoot())],
-  );
-  return { size: row!.size, root: new Uint8Array(row!.root) };
+  const { sql, params } = lockHeadStatement(tenantId);
+  return headOf(await tx.query(sql, params));
 }
 
-/**
- * lockHead as one statement without parameters, for Db.withTenant's opening
- * statement (the head locked in the round trip that opens the transaction);
- * undefined when the workspace id is not a UUID (then call lockHead).
- */
-export function lockHeadSql(tenantId: string): string | undefined {
-  if (!UUID_RE.test(tenantId)) return undefined;
-  return `INSERT INTO log_heads (tenant_id, size, root) VALUES ('${tenantId}', 0, '\\x${Buffer.from(emptyRoot()).toString('hex')}'::bytea)
+const LOCK_HEAD_SQL = `INSERT INTO log_heads (tenant_id, size, root) VALUES ($1, 0, $2)
      ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id
      RETURNING size, root`;
+
+/**
+ * lockHead's statement, for Db.withTenant's opening statements (the head
+ * locked in the round trip that opens the transaction).
+ */
+export function lockHeadStatement(tenantId: string): Statement {
+  return { sql: LOCK_HEAD_SQL, params: [tenantId, Buffer.from(emptyRoot())] };
 }
 
-/** The head lockHeadSql's row holds. */
+/** The head lockHeadStatement's row holds. */
 export function headOf(rows: readonly Row[]): Head {
   const row = rows[0] as { size: number | string; root: Uint8Array } | undefined;
   if (!row) throw new Error('the head lock returned no row');

@@ -1,6 +1,6 @@
-import { CommitOutcomeUnknown, type Db, type Queryable, type Row } from '../db/db.ts';
+import { CommitOutcomeUnknown, type Db, type Queryable, type Row, type Statement } from '../db/db.ts';
 import { OpenAppend, type Sealed } from './append.ts';
-import { type Head, headOf, lockHead, lockHeadSql } from './log-store.ts';
+import { type Head, headOf, lockHead, lockHeadStatement } from './log-store.ts';
 import type { StoredNode } from './merkle.ts';
 
 /** Work that records something and adds its leaves, run inside the shared transaction. */
@@ -25,7 +25,7 @@ export interface SetJob<I, R> {
    * to read ahead. It runs after the lock is held, on a snapshot of its own,
    * so it sees every append committed before.
    */
-  opening?(tenantId: string, items: readonly I[]): string | undefined;
+  opening?(tenantId: string, items: readonly I[]): Statement | undefined;
   /**
    * Decides items before the transaction holds the lock, appending to `log`
    * (opened on the head the transaction before it leaves, if that commits).
@@ -265,13 +265,13 @@ export class LogWriter {
     // The request first in the queue (or, decided ahead, the work taken) opens the transaction: its set job may read ahead with the lock.
     const taken = units?.[0];
     const opener = taken ? (taken.kind === 'set' ? { set: taken.set, items: taken.parts.map((x) => x.p.items[x.index]) } : undefined) : lane.queue[0];
-    const sql = opener && 'set' in opener ? opener.set.opening?.(tenantId, opener.items) : undefined;
+    const statement = opener && 'set' in opener ? opener.set.opening?.(tenantId, opener.items) : undefined;
     let first: unknown[] | undefined;
     let error: unknown;
     let sent: Sealed | undefined;
     try {
       first = await this.#run(tenantId, take, {
-        ahead: sql === undefined ? undefined : { set: (opener as { set: SetJob<unknown, unknown> }).set, sql },
+        ahead: statement === undefined ? undefined : { set: (opener as { set: SetJob<unknown, unknown> }).set, statement },
         decided: () => decided,
         sent: (sealed) => {
           sent = sealed;
@@ -358,11 +358,11 @@ export class LogWriter {
   async #run(
     tenantId: string,
     take: () => Promise<Unit[]>,
-    opts: { ahead?: { set: SetJob<unknown, unknown>; sql: string } | undefined; decided?: () => DecidedAhead | undefined; sent?: (sealed: Sealed) => void } = {},
+    opts: { ahead?: { set: SetJob<unknown, unknown>; statement: Statement } | undefined; decided?: () => DecidedAhead | undefined; sent?: (sealed: Sealed) => void } = {},
   ): Promise<unknown[]> {
     const { ahead } = opts;
-    const lock = lockHeadSql(tenantId);
-    const opening = lock === undefined ? undefined : ahead ? [lock, ahead.sql] : [lock];
+    const lock = lockHeadStatement(tenantId);
+    const opening = ahead ? [lock, ahead.statement] : [lock];
     const { results, head, edge, size } = await this.#db.withTenant(
       tenantId,
       async (tx, opened) => {
