@@ -84,8 +84,19 @@ export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void>
   await tx.query(`WITH ${w.ctes} SELECT 1`, w.params);
 }
 
-/** Most entries whose write also commits (writeAppend's andCommit). */
-export const MAX_ENTRIES_COMMITTED_WITH = 256;
+/**
+ * Most entries whose write also commits (writeAppend's andCommit). Committing
+ * with the statement saves a round trip but sends its parameters as text,
+ * which both ends pay for by the entry (writing the literals; the server
+ * lexing them and array_in parsing them back) where binary arrays cost next
+ * to nothing: past a dozen or so entries the text costs more than the round
+ * trip. Measured with ingest-ab (PostgreSQL, 2026-11-28), everything up to
+ * 256 entries committed with against none: metadata singles at 64
+ * connections (~60 entries a transaction) 1.077 ± 0.046 faster without
+ * (PostgreSQL CPU 49 → 42 µs/event), content singles 1.086 ± 0.034; at one
+ * connection (one or two entries) 0.899 ± 0.048 — slower — without.
+ */
+export const MAX_ENTRIES_COMMITTED_WITH = 16;
 
 /**
  * Writes appended entries, their new nodes and the new head (and a
