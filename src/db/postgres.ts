@@ -29,6 +29,13 @@ const GENERIC = 'SET LOCAL plan_cache_mode = force_generic_plan';
 const GENERIC_RESET = 'RESET plan_cache_mode';
 /** Which of `committing`'s and `opening`'s names each connection has prepared. */
 const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
+
+/** The names `client` has prepared (a set it keeps for its life). */
+function preparedNames(client: pg.PoolClient): Set<string> {
+  let names = preparedOn.get(client);
+  if (!names) preparedOn.set(client, (names = new Set()));
+  return names;
+}
 // Array parameters go in binary where the statement's text says their type (binary-arrays.ts).
 const binaryArrays = new BinaryArrayParams();
 
@@ -122,8 +129,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
               await commit();
               return;
             }
-            let prepared = preparedOn.get(client);
-            if (!prepared) preparedOn.set(client, (prepared = new Set()));
+            const prepared = preparedNames(client);
             // The statement and COMMIT in one simple query: one round trip less on the log's critical path.
             const text = `${prepared.has(name) ? '' : `PREPARE ${name} AS ${sql}; `}EXECUTE ${name}(${literals.join(', ')}); COMMIT`;
             try {
@@ -164,7 +170,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
    * every name given out): then they run the plain way.
    */
   function openingExecutes(client: pg.PoolClient, statements: readonly Statement[]) {
-    const done = preparedOn.get(client);
+    const done = preparedNames(client);
     const texts: string[] = [];
     const rowsAt: number[] = [];
     const preparing: string[] = [];
@@ -172,7 +178,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       const name = opening.nameOf(s.sql);
       const literals = s.params.map(sqlLiteral);
       if (name === undefined || literals.includes(undefined)) return undefined;
-      if (!done?.has(name) && !preparing.includes(name)) {
+      if (!done.has(name) && !preparing.includes(name)) {
         texts.push(`PREPARE ${name} AS ${s.sql}`);
         preparing.push(name);
       }
@@ -193,10 +199,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       rowsAt,
       preparing,
       prepared() {
-        if (preparing.length === 0) return;
-        let names = preparedOn.get(client);
-        if (!names) preparedOn.set(client, (names = new Set()));
-        for (const n of preparing) names.add(n);
+        for (const n of preparing) done.add(n);
       },
     };
   }
