@@ -458,69 +458,104 @@ class Rows {
     this.#keys[3]!.push(now.toISOString());
   }
 
-  /** Every row as data-modifying CTEs of one statement (see RideAlong). */
+  /**
+   * Every row as data-modifying CTEs of one statement (see RideAlong), only
+   * the tables this set writes: an INSERT of no rows still costs its
+   * execution, and on rogue_events and invocations a statement-level trigger
+   * runs for it all the same (rogue_events' ran in every transaction of
+   * invocations alone).
+   */
   statement(): RideAlong {
-    const inv = this.#inv;
-    const r = this.#rogue;
-    return {
-      ctes: `usage AS (
-         INSERT INTO usage_daily (tenant_id, day, invocations)
-         SELECT $1, u.day, u.n FROM unnest($2::date[], $3::int[]) AS u(day, n)
-         ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + EXCLUDED.invocations
-       ), agent AS (
-         INSERT INTO agents (tenant_id, agent_key, first_seen_at)
-         SELECT $1, a.k, a.t FROM unnest($4::text[], $5::timestamptz[]) AS a(k, t)
-         ON CONFLICT (tenant_id, agent_key) DO NOTHING
-       ), inv AS (
-         INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
-           principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
-           log_index, created_at, review_status, meta_salt)
-         SELECT $1, i.id, i.agent_key, i.mode, i.outcome, i.duration_ms, i.principal_kind, i.principal_id,
-           i.parent_invocation_id, i.correlation_id, i.tool_name, i.verdict, i.reasons::jsonb, i.policy_version,
-           i.pii_count, i.log_index, i.created_at, i.review_status, decode(i.meta_salt, 'hex')
-         FROM unnest($6::bigint[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[], $12::text[],
-           $13::bigint[], $14::text[], $15::text[], $16::text[], $17::text[], $18::int[], $19::int[], $20::bigint[],
-           $21::timestamptz[], $22::text[], $23::text[])
-           AS i(id, agent_key, mode, outcome, duration_ms, principal_kind, principal_id, parent_invocation_id,
-             correlation_id, tool_name, verdict, reasons, policy_version, pii_count, log_index, created_at, review_status, meta_salt)
-       ), content AS (
-         INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
-         SELECT $1, c.id, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb, decode(c.sealed, 'hex'), decode(c.sealed_key, 'hex')
-         FROM unnest($24::bigint[], $25::text[], $26::text[], $27::text[], $28::text[], $29::text[], $30::text[])
-           AS c(id, field, body, salt, findings, sealed, sealed_key)
-       ), rogue AS (
-         INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id,
-           severity, source, invocation_id, log_index, created_at, meta_salt)
-         SELECT $1, r.id, r.event_type, r.agent_key, r.actor_agent_key, r.tool, r.user_id, r.severity, r.source,
-           r.invocation_id, r.log_index, r.created_at, decode(r.meta_salt, 'hex')
-         FROM unnest($31::bigint[], $32::text[], $33::text[], $34::text[], $35::text[], $36::text[],
-           $37::text[], $38::text[], $39::bigint[], $40::bigint[], $41::timestamptz[], $42::text[])
-           AS r(id, event_type, agent_key, actor_agent_key, tool, user_id, severity, source, invocation_id, log_index, created_at, meta_salt)
-       ), ids AS (
-         INSERT INTO event_ids (tenant_id, kind, last_id)
-         SELECT $1, n.kind, n.last_id FROM unnest($47::text[], $48::bigint[]) AS n(kind, last_id)
-         ON CONFLICT (tenant_id, kind) DO UPDATE SET last_id = EXCLUDED.last_id
-       ), idem AS (
-         INSERT INTO idempotency_keys (tenant_id, key, fingerprint, response, created_at)
-         SELECT $1, k.key, decode(k.fp, 'hex'), k.response::jsonb, k.at
-         FROM unnest($43::text[], $44::text[], $45::text[], $46::timestamptz[]) AS k(key, fp, response, at)
-         -- Only an expired key is still there: the lookup ignored it, its successor replaces it.
-         ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, response = EXCLUDED.response,
-           created_at = EXCLUDED.created_at
-       )`,
-      params: [
-        this.#tenant,
-        [...this.#usage.keys()],
-        [...this.#usage.values()],
-        ...this.#agents,
-        ...inv,
-        ...this.#content,
-        ...r,
-        ...this.#keys,
-        ...this.#ids,
-      ],
-    };
+    const parts = [
+      this.#usage.size > 0 ? [[...this.#usage.keys()], [...this.#usage.values()]] : undefined,
+      this.#agents[0].length > 0 ? this.#agents : undefined,
+      this.#inv[0]!.length > 0 ? this.#inv : undefined,
+      this.#content[0]!.length > 0 ? this.#content : undefined,
+      this.#rogue[0]!.length > 0 ? this.#rogue : undefined,
+      this.#ids[0].length > 0 ? this.#ids : undefined,
+      this.#keys[0]!.length > 0 ? this.#keys : undefined,
+    ];
+    const params: unknown[] = [this.#tenant];
+    let mask = 0;
+    parts.forEach((columns, i) => {
+      if (columns === undefined) return;
+      mask |= 1 << i;
+      params.push(...columns);
+    });
+    return { ctes: rowsCtes(mask), params };
   }
+}
+
+/**
+ * Rows' CTEs, in the order of its parts: `$1` is the workspace, `$_` each
+ * part's columns in turn (numbered by rowsCtes).
+ */
+const ROWS_CTES = [
+  `usage AS (
+     INSERT INTO usage_daily (tenant_id, day, invocations)
+     SELECT $1, u.day, u.n FROM unnest($_::date[], $_::int[]) AS u(day, n)
+     ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + EXCLUDED.invocations
+   )`,
+  `agent AS (
+     INSERT INTO agents (tenant_id, agent_key, first_seen_at)
+     SELECT $1, a.k, a.t FROM unnest($_::text[], $_::timestamptz[]) AS a(k, t)
+     ON CONFLICT (tenant_id, agent_key) DO NOTHING
+   )`,
+  `inv AS (
+     INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
+       principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
+       log_index, created_at, review_status, meta_salt)
+     SELECT $1, i.id, i.agent_key, i.mode, i.outcome, i.duration_ms, i.principal_kind, i.principal_id,
+       i.parent_invocation_id, i.correlation_id, i.tool_name, i.verdict, i.reasons::jsonb, i.policy_version,
+       i.pii_count, i.log_index, i.created_at, i.review_status, decode(i.meta_salt, 'hex')
+     FROM unnest($_::bigint[], $_::text[], $_::text[], $_::text[], $_::bigint[], $_::text[], $_::text[],
+       $_::bigint[], $_::text[], $_::text[], $_::text[], $_::text[], $_::int[], $_::int[], $_::bigint[],
+       $_::timestamptz[], $_::text[], $_::text[])
+       AS i(id, agent_key, mode, outcome, duration_ms, principal_kind, principal_id, parent_invocation_id,
+         correlation_id, tool_name, verdict, reasons, policy_version, pii_count, log_index, created_at, review_status, meta_salt)
+   )`,
+  `content AS (
+     INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
+     SELECT $1, c.id, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb, decode(c.sealed, 'hex'), decode(c.sealed_key, 'hex')
+     FROM unnest($_::bigint[], $_::text[], $_::text[], $_::text[], $_::text[], $_::text[], $_::text[])
+       AS c(id, field, body, salt, findings, sealed, sealed_key)
+   )`,
+  `rogue AS (
+     INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id,
+       severity, source, invocation_id, log_index, created_at, meta_salt)
+     SELECT $1, r.id, r.event_type, r.agent_key, r.actor_agent_key, r.tool, r.user_id, r.severity, r.source,
+       r.invocation_id, r.log_index, r.created_at, decode(r.meta_salt, 'hex')
+     FROM unnest($_::bigint[], $_::text[], $_::text[], $_::text[], $_::text[], $_::text[],
+       $_::text[], $_::text[], $_::bigint[], $_::bigint[], $_::timestamptz[], $_::text[])
+       AS r(id, event_type, agent_key, actor_agent_key, tool, user_id, severity, source, invocation_id, log_index, created_at, meta_salt)
+   )`,
+  `ids AS (
+     INSERT INTO event_ids (tenant_id, kind, last_id)
+     SELECT $1, n.kind, n.last_id FROM unnest($_::text[], $_::bigint[]) AS n(kind, last_id)
+     ON CONFLICT (tenant_id, kind) DO UPDATE SET last_id = EXCLUDED.last_id
+   )`,
+  `idem AS (
+     INSERT INTO idempotency_keys (tenant_id, key, fingerprint, response, created_at)
+     SELECT $1, k.key, decode(k.fp, 'hex'), k.response::jsonb, k.at
+     FROM unnest($_::text[], $_::text[], $_::text[], $_::timestamptz[]) AS k(key, fp, response, at)
+     -- Only an expired key is still there: the lookup ignored it, its successor replaces it.
+     ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, response = EXCLUDED.response,
+       created_at = EXCLUDED.created_at
+   )`,
+];
+
+/** The CTEs of the parts in `mask` (bit i: ROWS_CTES[i]), numbered; made once per combination. */
+const ctesByMask = new Map<number, string>();
+function rowsCtes(mask: number): string {
+  let ctes = ctesByMask.get(mask);
+  if (ctes === undefined) {
+    let n = 1;
+    ctes = ROWS_CTES.filter((_, i) => mask & (1 << i))
+      .join(', ')
+      .replace(/\$_/g, () => `$${++n}`);
+    ctesByMask.set(mask, ctes);
+  }
+  return ctes;
 }
 
 const ROGUE_META = ['agent_key', 'event_type', 'actor_agent_key', 'tool', 'user_id', 'severity', 'source'] as const;

@@ -52,6 +52,44 @@ function items(tenantId: string, n: number, now: Date, keyPrefix = 'k'): RecordI
   });
 }
 
+
+/**
+ * Items of the kinds named, one event a letter: m a metadata invocation, c one
+ * with content, r a rogue event, o an invocation of an out-of-scope tool (and
+ * so a rogue event too); `keyed`: each with an Idempotency-Key.
+ */
+function itemsOf(tenantId: string, kinds: string, keyed: boolean, now: Date): RecordItem[] {
+  return [...kinds].map((kind, i): RecordItem => {
+    const base = { now, caps, epoch: 0, ...(keyed ? { idem: { key: `${kinds}-${i}`, fingerprint: createHash('sha256').update(`${kinds}-${i}`).digest('hex') } } : {}) };
+    const agent = `agent-${kind}-${i}`;
+    const pseudonyms = { agent: `sha256:${agent}`, type: 'sha256:probe' };
+    if (kind === 'r') return { ...base, kind: 'rogue', event: { event_type: 'probe', agent_key: agent, pseudonyms } };
+    const body = { agent_key: agent, tool_name: 'shell', ...(kind === 'c' ? { prompt: `write to jane${i}@example.com` } : {}) };
+    const scanned = scanContent(body, scanField, { kek: new Uint8Array(32).fill(7), tenantId });
+    const outOfScope = kind === 'o';
+    const prepared: PreparedInvocation = {
+      tenantId,
+      agentKey: agent,
+      agentPseudonym: pseudonyms.agent,
+      metaSalt: newSalt(),
+      outOfScope: outOfScope ? { event_type: 'oos_tool', agent_key: agent, tool: 'shell', source: 'agent-ledger', severity: 'high', pseudonyms: { ...pseudonyms, type: 'sha256:oos' } } : undefined,
+      mode: 'observed',
+      outcome: 'success',
+      durationMs: undefined,
+      principalKind: undefined,
+      principalId: agent,
+      parentInvocationId: undefined,
+      correlationId: undefined,
+      toolName: 'shell',
+      ...scanned,
+      decision: decide(DEFAULT_POLICY, { agent_key: agent, tool_name: 'shell', mode: 'observed', outcome: 'success', principal_id: agent, findings: scanned.findings, tool_in_scope: outOfScope ? false : undefined }),
+      policyVersion: 0,
+      toolInScope: outOfScope ? false : undefined,
+    };
+    return { ...base, kind: 'invocation', prepared };
+  });
+}
+
 for (const store of testStores()) {
   describe(`set-based write [${store}]`, () => {
     let testDb: TestDb;
@@ -100,6 +138,76 @@ for (const store of testStores()) {
       }
       assert.deepEqual(seen[200], seen[1]);
       assert.ok(seen[1]!.length <= 5, `statements: ${seen[1]!.join(' | ')}`);
+    });
+
+    test('a set writes only the tables it has rows for; every row of every mix is stored and counted', async () => {
+      // Each mix in a workspace of its own, recorded twice (the second time the agents are known).
+      for (const [kinds, keyed] of [['mm', false], ['r', false], ['cm', true], ['o', false], ['mcro', true], ['rr', true]] as const) {
+        const tenantId = randomUUID();
+        const writes: string[] = [];
+        const db = {
+          ...testDb.db,
+          withTenant: ((id, fn, opening) =>
+            testDb.db.withTenant(id, (tx, opened) => {
+              const seen = (sql: string) => (/INSERT INTO log_entries/.test(sql) ? writes.push(sql) : 0);
+              const wrapped = {
+                query: ((sql, params) => (seen(sql), tx.query(sql, params))) as typeof tx.query,
+                exec: (sql: string) => tx.exec(sql),
+                ...(tx.queryThenCommit ? { queryThenCommit: ((sql, params) => (seen(sql), tx.queryThenCommit!(sql, params))) as typeof tx.queryThenCommit } : {}),
+              };
+              return fn(wrapped, opened);
+            }, opening)) as typeof testDb.db.withTenant,
+        };
+        const writer = new LogWriter(db);
+        const set = recordSet(new KnownAgents());
+        for (const round of [0, 1]) {
+          const out = await writer.submitSet(tenantId, set, itemsOf(tenantId, kinds, keyed, new Date(Date.now() + round)).map((it) => (it.idem ? { ...it, idem: { ...it.idem, key: `${it.idem.key}-${round}` } } : it)));
+          assert.ok(out.every((o) => 'status' in o && o.status === 201), `${kinds}: ${JSON.stringify(out)}`);
+        }
+        const invocations = [...kinds].filter((k) => k !== 'r').length * 2;
+        const rogue = [...kinds].filter((k) => k === 'r' || k === 'o').length * 2;
+        const content = [...kinds].filter((k) => k === 'c').length * 2;
+        const [row] = await testDb.db.query<Record<string, number>>(
+          `SELECT (SELECT count(*)::int FROM invocations WHERE tenant_id = $1) AS inv,
+                  (SELECT count(*)::int FROM invocation_content WHERE tenant_id = $1) AS content,
+                  (SELECT count(*)::int FROM rogue_events WHERE tenant_id = $1) AS rogue,
+                  (SELECT count(*)::int FROM idempotency_keys WHERE tenant_id = $1) AS keys,
+                  (SELECT count(*)::int FROM agents WHERE tenant_id = $1) AS agents,
+                  (SELECT coalesce(sum(invocations), 0)::int FROM agent_activity WHERE tenant_id = $1) AS counted,
+                  (SELECT coalesce(sum(events), 0)::int FROM agent_rogue_activity WHERE tenant_id = $1) AS rogue_counted,
+                  (SELECT coalesce(sum(invocations), 0)::int FROM usage_daily WHERE tenant_id = $1) AS used,
+                  (SELECT coalesce(jsonb_object_agg(kind, last_id), '{}') FROM event_ids WHERE tenant_id = $1) AS ids,
+                  (SELECT size::int FROM log_heads WHERE tenant_id = $1) AS size`,
+          [tenantId],
+        );
+        assert.deepEqual(
+          { ...row },
+          {
+            inv: invocations,
+            content,
+            rogue,
+            keys: keyed ? kinds.length * 2 : 0,
+            agents: invocations / 2,
+            counted: invocations,
+            rogue_counted: rogue,
+            used: invocations,
+            ids: { ...(invocations ? { invocation: invocations } : {}), ...(rogue ? { rogue_event: rogue } : {}) },
+            // A leaf an event, one more an out-of-scope tool's rogue event, one more an agent seen first.
+            size: kinds.length * 2 + [...kinds].filter((k) => k === 'o').length * 2 + invocations / 2,
+          },
+          kinds,
+        );
+        // The statements named only the tables written; the second round's agents were known.
+        assert.equal(writes.length, 2, kinds);
+        writes.forEach((sql, round) => {
+          const named = (table: string) => sql.includes(`INSERT INTO ${table} `);
+          assert.deepEqual(
+            { inv: named('invocations'), content: named('invocation_content'), rogue: named('rogue_events'), keys: named('idempotency_keys'), agents: named('agents'), usage: named('usage_daily') },
+            { inv: invocations > 0, content: content > 0, rogue: rogue > 0, keys: keyed, agents: round === 0 && invocations > 0, usage: invocations > 0 },
+            `${kinds}, round ${round}`,
+          );
+        });
+      }
     });
 
     test('a transaction takes requests up to maxItems events; a request of more goes whole, alone; all of it is stored', async () => {

@@ -79,6 +79,21 @@ export interface RideAlong {
   params: unknown[];
 }
 
+/** writeAppend's own parameters: a ride-along's follow them. */
+const OWN_PARAMS = 9;
+
+/** Ride-along CTEs with every parameter number moved past writeAppend's, made once per text: the few texts recur. */
+const shiftedTexts = new Map<string, string>();
+function shifted(ctes: string): string {
+  let text = shiftedTexts.get(ctes);
+  if (text === undefined) {
+    text = ctes.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + OWN_PARAMS}`);
+    if (shiftedTexts.size >= 256) shiftedTexts.clear();
+    shiftedTexts.set(ctes, text);
+  }
+  return text;
+}
+
 /** Writes a ride-along's CTEs as a statement of their own. */
 export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void> {
   await tx.query(`WITH ${w.ctes} SELECT 1`, w.params);
@@ -113,9 +128,7 @@ export async function writeAppend(
   along?: RideAlong,
   andCommit = false,
 ): Promise<void> {
-  const own = 9;
-  // The ride-along's parameters follow the log's nine.
-  const extra = along ? `${along.ctes.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + own}`)}, ` : '';
+  const extra = along ? `${shifted(along.ctes)}, ` : '';
   // Committing with the statement sends its parameters as text; past a few hundred entries writing that
   // text costs more than the round trip it saves (a batch of thousands: tens of ms against one).
   const send = andCommit && tx.queryThenCommit && entries.length <= MAX_ENTRIES_COMMITTED_WITH ? tx.queryThenCommit.bind(tx) : tx.query.bind(tx);
