@@ -131,7 +131,10 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
             }
             const prepared = preparedNames(client);
             // The statement and COMMIT in one simple query: one round trip less on the log's critical path.
-            const text = `${prepared.has(name) ? '' : `PREPARE ${name} AS ${sql}; `}EXECUTE ${name}(${literals.join(', ')}); COMMIT`;
+            // Its generic plan from the first EXECUTE: the server otherwise plans it anew for each of the
+            // first five, and then for good whenever a custom plan, costed on the arrays' real lengths,
+            // looks cheaper than the generic one's guess of ten rows (a one-event write). COMMIT ends the setting.
+            const text = `${prepared.has(name) ? '' : `PREPARE ${name} AS ${sql}; `}${GENERIC}; EXECUTE ${name}(${literals.join(', ')}); COMMIT`;
             try {
               await client.query(text);
             } catch (err) {

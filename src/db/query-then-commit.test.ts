@@ -75,6 +75,29 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
     assert.deepEqual(rows.filter((r) => !r.id.endsWith('-a')).map((r) => r.v), [0, 1, 2, 3].map((i) => `it's \\ "${i}"`));
   });
 
+  test('the committing statement runs on its generic plan from the first EXECUTE (no custom plan costed on the arrays it is given)', async () => {
+    const sql = 'INSERT INTO qtc (id, v) SELECT * FROM unnest($1::text[], $2::text[]) AS r(id, v)';
+    const id = randomUUID();
+    for (let i = 0; i < 12; i++) {
+      await t.db.transaction(async (tx) => tx.queryThenCommit!(sql, [[`${id}-${i}`], ['v']]));
+    }
+    // Every connection that ran it as a prepared statement: how the server planned it there.
+    const plans = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        t.db.transaction((tx) => tx.query<{ generic: number; custom: number }>(
+          'SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE $1',
+          ['%unnest($1::text[], $2::text[]) AS r(id, v)%'],
+        )),
+      ),
+    );
+    const all = plans.flat();
+    assert.ok(all.length > 0, 'prepared on some connection');
+    assert.ok(all.reduce((n, p) => n + p.generic, 0) >= 5, JSON.stringify(all));
+    assert.deepEqual(all.map((p) => p.custom), all.map(() => 0), JSON.stringify(all));
+    const [row] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM qtc WHERE id LIKE $1', [`${id}%`]);
+    assert.equal(row!.n, 12);
+  });
+
   test('a failing statement commits nothing, not even what ran before it in the transaction', async () => {
     const id = randomUUID();
     for (let i = 0; i < 4; i++) {
