@@ -21,8 +21,8 @@ export interface RouteAuth {
 export interface AuthServices {
   /** Resolves a bearer token to a principal, or null when it is unknown, revoked or malformed. */
   resolve(token: string): Promise<Principal | null>;
-  /** The same for the event endpoints (`ingest` routes), from memory when it can. */
-  resolveForEvents?(token: string): Promise<Principal | null>;
+  /** The same for the event endpoints (`ingest` routes), from memory when it can; `req`: the request it authenticates. */
+  resolveForEvents?(token: string, req: FastifyRequest): Promise<Principal | null>;
   /** The derived account status of a workspace (null when the workspace does not exist). */
   accountStatus(tenantId: string): Promise<AccountStatus | null>;
   /** Resolves a console session token (the cookie); without it, cookies authenticate nothing. */
@@ -79,7 +79,7 @@ export function registerAuth(app: FastifyInstance, services: AuthServices): void
       if (mode === 'optional' && req.headers.authorization === undefined) return;
       const m = BEARER.exec(req.headers.authorization ?? '');
       if (!m) throw unauthorized();
-      principal = await (mode === 'ingest' && services.resolveForEvents ? services.resolveForEvents(m[1]!) : services.resolve(m[1]!));
+      principal = await (mode === 'ingest' && services.resolveForEvents ? services.resolveForEvents(m[1]!, req) : services.resolve(m[1]!));
       if (!principal) throw unknownToken();
     }
     if (mode === 'optional') {

@@ -62,7 +62,8 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
     return async (fresh: boolean): Promise<Authorized> => {
       const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
       if (token === undefined) throw unauthorized();
-      const resolved = await gate.principal(token);
+      // Found moments ago by the authentication hook, under the same cache; afresh when a refusal is confirmed.
+      const resolved = (!fresh && deps.resolvedFor.get(req)) || (await gate.principal(token));
       if (!resolved) throw unknownToken();
       const p: Principal = resolved.principal;
       const epoch = resolved.epoch;

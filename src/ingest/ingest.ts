@@ -10,7 +10,7 @@ import type { LogWriter } from '../ledger/log-writer.ts';
 import type { PseudonymKind } from '../ledger/pseudonyms.ts';
 import type { Decision, Facts, PersonaFacts, PolicyDocument } from '../policy/engine.ts';
 import { eventRoutes, validateEvent } from './event-routes.ts';
-import { Gate } from './gate.ts';
+import { Gate, type GatePrincipal } from './gate.ts';
 import { ingressTokenRoutes } from './ingress-token-routes.ts';
 import { outputScanHandler, wakeOnPendingScan } from './output-scan.ts';
 import { type Authorized, type EventInput, type EventResult, InFlightKeys, recordEvents } from './pipeline.ts';
@@ -67,11 +67,20 @@ export interface IngestDeps extends IngestSources {
   inFlight: InFlightKeys;
   /** The set job every event goes through: one object, so requests queued together share its statements. */
   recordSet: ReturnType<typeof recordSet>;
+  /**
+   * What authenticating a request (resolveForEvents) found for its token: its
+   * route decides on it instead of resolving the same token again (a SHA-256
+   * and a lookup a request).
+   */
+  resolvedFor: WeakMap<object, GatePrincipal>;
 }
 
 export interface IngestModule {
-  /** Resolves any token an event endpoint takes, from memory when it can (see gate.ts). */
-  resolveForEvents(token: string): Promise<Principal | null>;
+  /**
+   * Resolves any token an event endpoint takes, from memory when it can (see
+   * gate.ts), and keeps what it found for `req`'s route (IngestDeps.resolvedFor).
+   */
+  resolveForEvents(token: string, req?: object): Promise<Principal | null>;
   /**
    * Records events of one workspace as the batch endpoint does (the OTLP
    * receiver's door): each slot is what the single endpoint would answer.
@@ -104,11 +113,14 @@ export function createIngest(sources: IngestSources): IngestModule {
     gate,
     inFlight: new InFlightKeys(ctx.config.idempotencyWaitMs),
     recordSet: recordSet(knownAgents),
+    resolvedFor: new WeakMap(),
   };
   let sweeper: NodeJS.Timeout | undefined;
   return {
-    async resolveForEvents(token) {
-      return (await gate.principal(token))?.principal ?? null;
+    async resolveForEvents(token, req) {
+      const resolved = await gate.principal(token);
+      if (resolved && req) deps.resolvedFor.set(req, resolved);
+      return resolved?.principal ?? null;
     },
     recordBatch(tenantId, events) {
       const authorize = async (fresh: boolean): Promise<Authorized> => {
