@@ -558,7 +558,8 @@ function rowsCtes(mask: number): string {
   return ctes;
 }
 
-const ROGUE_META = ['agent_key', 'event_type', 'actor_agent_key', 'tool', 'user_id', 'severity', 'source'] as const;
+// In canonical order (metaCommitment then need not sort them).
+const ROGUE_META = ['actor_agent_key', 'agent_key', 'event_type', 'severity', 'source', 'tool', 'user_id'] as const;
 
 /** A rogue event's leaf (format v2): pseudonyms of its type and agent, a commitment to the rest. */
 function rogueLeaf(e: RogueRecord, salt: Uint8Array): { kind: string } {
@@ -628,13 +629,14 @@ export function metaCommitmentOf(p: PreparedInvocation): string {
  * recorded before its parent), so it is in neither the leaf nor its commitment.
  */
 export function invocationMeta(p: PreparedInvocation): Record<string, unknown> {
+  // In canonical order (metaCommitment then need not sort them).
   return {
     agent_key: p.agentKey,
-    principal_id: p.principalId,
-    outcome: p.outcome,
     correlation_id: p.correlationId,
-    tool_name: p.toolName,
     duration_ms: p.durationMs,
+    outcome: p.outcome,
+    principal_id: p.principalId,
+    tool_name: p.toolName,
   };
 }
 
