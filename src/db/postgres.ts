@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { CommitOutcomeUnknown, type Db, type Queryable, type Row, type Statement, TENANT_SCOPE_SQL, tenantScopeLiteral } from './db.ts';
 import { BinaryArrayParams } from './binary-arrays.ts';
+import { CommittingQuery } from './committing-query.ts';
 import { sqlLiteral } from './sql-literal.ts';
 import { StatementNames } from './statement-names.ts';
 
@@ -20,14 +21,11 @@ export interface PostgresOptions {
 
 // One naming for the process: a name always stands for the same text, on every pool's connections.
 const statements = new StatementNames();
-// Statements prepared by SQL (PREPARE) to be run by EXECUTE in a simple query with COMMIT after
-// them (queryThenCommit): a few fixed texts, the log's last write; their own names.
-const committing = new StatementNames(32, 3, 'alc_');
 // withTenant's opening statements (the log head's lock, the read ahead): a few fixed texts, prepared on first use.
 const opening = new StatementNames(32, 1, 'alo_');
 const GENERIC = 'SET LOCAL plan_cache_mode = force_generic_plan';
 const GENERIC_RESET = 'RESET plan_cache_mode';
-/** Which of `committing`'s and `opening`'s names each connection has prepared. */
+/** Which of `opening`'s names each connection has prepared. */
 const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 
 /** The names `client` has prepared (a set it keeps for its life). */
@@ -63,15 +61,6 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
   ): Promise<T> {
     const client = await pool.connect();
     let broken = false;
-    /** COMMIT where losing the connection must say the outcome is unknown (queryThenCommit's). */
-    const commit = async () => {
-      try {
-        await client.query('COMMIT');
-      } catch (err) {
-        if (err instanceof pg.DatabaseError) throw err;
-        throw new CommitOutcomeUnknown(err);
-      }
-    };
     // The pool listens for errors of idle clients only: without a listener, a
     // connection lost mid-transaction is an uncaught 'error' event that ends
     // the process. The failing query reports the loss; the client is dropped.
@@ -122,30 +111,21 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
           queryThenCommit: async (sql, params) => {
             open();
             committed = true;
-            const name = committing.nameOf(sql);
-            const literals = name === undefined ? [] : params.map(sqlLiteral);
-            if (name === undefined || literals.includes(undefined)) {
-              await run(client, sql, params);
-              await commit();
-              return;
-            }
-            const prepared = preparedNames(client);
-            // The statement and COMMIT in one simple query: one round trip less on the log's critical path.
-            // Its generic plan from the first EXECUTE: the server otherwise plans it anew for each of the
-            // first five, and then for good whenever a custom plan, costed on the arrays' real lengths,
-            // looks cheaper than the generic one's guess of ten rows (a one-event write). COMMIT ends the setting.
-            const text = `${prepared.has(name) ? '' : `PREPARE ${name} AS ${sql}; `}${GENERIC}; EXECUTE ${name}(${literals.join(', ')}); COMMIT`;
+            const name = statements.nameOf(sql);
+            const values = binaryArrays.encode(sql, params);
             try {
-              await client.query(text);
+              // The statement and COMMIT in one round trip (committing-query.ts): one less on the log's critical path.
+              await new Promise((resolve, reject) => {
+                const config = { text: sql, values, callback: (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)) };
+                client.query(new CommittingQuery(name === undefined ? config : { ...config, name }));
+              });
             } catch (err) {
-              // A database error: the query stopped there, nothing was committed
-              // (an error of COMMIT itself rolls back). Whether PREPARE ran is
-              // not known: the connection is not reused.
-              broken = true;
+              // A database error: the statement or COMMIT failed, nothing was
+              // committed (an error of COMMIT itself rolls back).
               if (err instanceof pg.DatabaseError) throw err;
+              broken = true;
               throw new CommitOutcomeUnknown(err);
             }
-            prepared.add(name);
           },
         },
         opened,

@@ -1,13 +1,16 @@
-// The log's last statement and COMMIT go in one simple query on PostgreSQL
-// (queryThenCommit): its parameters are written into the text as literals, so
-// every value must reach the server exactly as the same value sent as a
-// parameter — whatever it holds — and the commit must be all or nothing.
+// The log's last statement and COMMIT go in one round trip on PostgreSQL
+// (queryThenCommit, committing-query.ts), and the commit must be all or
+// nothing. The opening statements (postgres.ts) go in one simple query with
+// their parameters written into the text as literals (sqlLiteral), so every
+// value must reach the server exactly as the same value sent as a parameter —
+// whatever it holds.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import pg from 'pg';
 import { createTestDb, type TestDb } from '../testing/test-db.ts';
+import { CommittingQuery } from './committing-query.ts';
 import { sqlLiteral } from './sql-literal.ts';
 
 describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL' }, () => {
@@ -75,27 +78,52 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
     assert.deepEqual(rows.filter((r) => !r.id.endsWith('-a')).map((r) => r.v), [0, 1, 2, 3].map((i) => `it's \\ "${i}"`));
   });
 
-  test('the committing statement runs on its generic plan from the first EXECUTE (no custom plan costed on the arrays it is given)', async () => {
-    const sql = 'INSERT INTO qtc (id, v) SELECT * FROM unnest($1::text[], $2::text[]) AS r(id, v)';
-    const id = randomUUID();
-    for (let i = 0; i < 12; i++) {
-      await t.db.transaction(async (tx) => tx.queryThenCommit!(sql, [[`${id}-${i}`], ['v']]));
+  test('the statement and COMMIT go in one round trip: one Sync, one ReadyForQuery, and the transaction is over', async () => {
+    await t.db.exec('CREATE TABLE IF NOT EXISTS qtc (id text PRIMARY KEY, v text)');
+    const raw = new pg.Client({ connectionString: t.url });
+    await raw.connect();
+    try {
+      const id = randomUUID();
+      await raw.query('BEGIN');
+      const connection = (raw as unknown as { connection: NodeJS.EventEmitter }).connection;
+      let ready = 0;
+      connection.on('readyForQuery', () => ready++);
+      const results = await new Promise<unknown>((resolve, reject) => {
+        raw.query(new CommittingQuery({
+          text: 'INSERT INTO qtc (id, v) SELECT * FROM unnest($1::text[], $2::text[])',
+          values: [[`${id}-a`, `${id}-b`], ["it's", '\\x']],
+          callback: (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)),
+        } as pg.QueryConfig));
+      });
+      // One Sync answered: the client sent everything at once and waited once.
+      assert.equal(ready, 1, 'one ReadyForQuery');
+      assert.deepEqual((results as pg.QueryResult[]).map((r) => r.command), ['INSERT', 'COMMIT']);
+      // Committed: no transaction is open on this connection, and another one sees the rows.
+      const [{ state }] = (await raw.query<{ state: string }>("SELECT CASE WHEN txid_current_if_assigned() IS NULL THEN 'none' ELSE 'open' END AS state")).rows as [{ state: string }];
+      assert.equal(state, 'none');
+      const rows = await t.db.query<{ v: string }>('SELECT v FROM qtc WHERE id LIKE $1 ORDER BY id', [`${id}%`]);
+      assert.deepEqual(rows.map((r) => r.v), ["it's", '\\x']);
+    } finally {
+      await raw.end();
     }
-    // Every connection that ran it as a prepared statement: how the server planned it there.
-    const plans = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        t.db.transaction((tx) => tx.query<{ generic: number; custom: number }>(
-          'SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE $1',
-          ['%unnest($1::text[], $2::text[]) AS r(id, v)%'],
-        )),
-      ),
-    );
-    const all = plans.flat();
-    assert.ok(all.length > 0, 'prepared on some connection');
-    assert.ok(all.reduce((n, p) => n + p.generic, 0) >= 5, JSON.stringify(all));
-    assert.deepEqual(all.map((p) => p.custom), all.map(() => 0), JSON.stringify(all));
-    const [row] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM qtc WHERE id LIKE $1', [`${id}%`]);
-    assert.equal(row!.n, 12);
+  });
+
+  test('a COMMIT that fails (a deferred constraint) commits nothing and says so; the pool still answers', async () => {
+    await t.db.exec('CREATE TABLE IF NOT EXISTS qtc_deferred (id text, CONSTRAINT qtc_deferred_id UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)');
+    const id = randomUUID();
+    for (let i = 0; i < 4; i++) {
+      await assert.rejects(
+        t.db.transaction(async (tx) => {
+          await tx.query('INSERT INTO qtc_deferred (id) VALUES ($1)', [`${id}-${i}-first`]);
+          // Both rows go in; the duplicate is found only at COMMIT.
+          await tx.queryThenCommit!('INSERT INTO qtc_deferred (id) SELECT unnest($1::text[])', [[`${id}-${i}`, `${id}-${i}`]]);
+        }),
+        (err: unknown) => err instanceof pg.DatabaseError && err.code === '23505',
+      );
+    }
+    const [row] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM qtc_deferred WHERE id LIKE $1', [`${id}%`]);
+    assert.equal(row!.n, 0);
+    assert.deepEqual(await t.db.query('SELECT 1 AS one'), [{ one: 1 }]);
   });
 
   test('a failing statement commits nothing, not even what ran before it in the transaction', async () => {

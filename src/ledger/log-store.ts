@@ -100,24 +100,9 @@ export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void>
 }
 
 /**
- * Most entries whose write also commits (writeAppend's andCommit). Committing
- * with the statement saves a round trip but sends its parameters as text,
- * which both ends pay for by the entry (writing the literals; the server
- * lexing them and array_in parsing them back) where binary arrays cost next
- * to nothing: past a dozen or so entries the text costs more than the round
- * trip. Measured with ingest-ab (PostgreSQL, 2026-11-28), everything up to
- * 256 entries committed with against none: metadata singles at 64
- * connections (~60 entries a transaction) 1.077 ± 0.046 faster without
- * (PostgreSQL CPU 49 → 42 µs/event), content singles 1.086 ± 0.034; at one
- * connection (one or two entries) 0.899 ± 0.048 — slower — without.
- */
-export const MAX_ENTRIES_COMMITTED_WITH = 16;
-
-/**
  * Writes appended entries, their new nodes and the new head (and a
  * ride-along's rows), in one statement; `andCommit`: and commits the
- * transaction with it, in one round trip where the store allows (up to
- * MAX_ENTRIES_COMMITTED_WITH entries).
+ * transaction with it, in one round trip where the store allows.
  */
 export async function writeAppend(
   tx: Queryable,
@@ -129,9 +114,7 @@ export async function writeAppend(
   andCommit = false,
 ): Promise<void> {
   const extra = along ? `${shifted(along.ctes)}, ` : '';
-  // Committing with the statement sends its parameters as text; past a few hundred entries writing that
-  // text costs more than the round trip it saves (a batch of thousands: tens of ms against one).
-  const send = andCommit && tx.queryThenCommit && entries.length <= MAX_ENTRIES_COMMITTED_WITH ? tx.queryThenCommit.bind(tx) : tx.query.bind(tx);
+  const send = andCommit && tx.queryThenCommit ? tx.queryThenCommit.bind(tx) : tx.query.bind(tx);
   await send(
     `WITH ${extra}e AS (
        INSERT INTO log_entries (tenant_id, idx, leaf, created_at)
