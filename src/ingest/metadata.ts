@@ -6,7 +6,7 @@
 // and are stored redacted, like content. The log holds neither: a leaf
 // commits to the stored metadata with a salt kept in the row.
 
-import { canonicalJson } from '../ledger/canonical-json.ts';
+import { canonicalJson, sortedKeys } from '../ledger/canonical-json.ts';
 import { commitment, encodeLeaf } from '../ledger/leaf.ts';
 
 /** The stored form of a text: PII and secrets replaced by typed placeholders (detect's redactForStorage). */
@@ -57,15 +57,8 @@ function setFields(fields: Readonly<Record<string, unknown>>): Record<string, un
  */
 function metaText(fields: Readonly<Record<string, unknown>>): string | undefined {
   if (Object.getPrototypeOf(fields) !== Object.prototype) return undefined;
-  // RFC 8785 orders members by their names' UTF-16 code units (sort()'s and <'s
-  // order); the callers' records are written in that order, so sorting is rare.
-  const keys = Object.keys(fields);
-  for (let i = 1; i < keys.length; i++) {
-    if (keys[i - 1]! > keys[i]!) {
-      keys.sort();
-      break;
-    }
-  }
+  // The callers' records are written in canonical order: sorting them costs a comparison a key.
+  const keys = sortedKeys(fields);
   let out = '{';
   for (const key of keys) {
     const v = fields[key];

@@ -79,9 +79,10 @@ function write(value: unknown, depth: number): string | undefined {
 /**
  * An object's own keys in RFC 8785 order: by UTF-16 code units, which is both
  * sort()'s order and <'s. A leaf has a dozen keys, where sorting them in place
- * by insertion takes half the time sort() does (0.5 against 1.1 µs here).
+ * by insertion takes half the time sort() does (0.5 against 1.1 µs here), and
+ * keys already in order cost one comparison each.
  */
-function sortedKeys(value: object): string[] {
+export function sortedKeys(value: object): string[] {
   const keys = Object.keys(value);
   if (keys.length > 32) return keys.sort();
   for (let i = 1; i < keys.length; i++) {
