@@ -55,6 +55,13 @@ export interface Db extends Queryable {
   withTenant<T>(tenantId: string, fn: (tx: Queryable, opened?: Row[][]) => Promise<T>, opening?: readonly Statement[]): Promise<T>;
   /** A read-only tenant-scoped transaction on one consistent snapshot (REPEATABLE READ), for reports. */
   snapshot<T>(tenantId: string, fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * The statement with its parameters in the form this store sends them
+   * (PostgreSQL: arrays in binary), made ahead of the round trip that sends
+   * it: sending the result encodes nothing again. Absent where sending
+   * encodes nothing.
+   */
+  encodeParams?(statement: Statement): Statement;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   /**

@@ -196,6 +196,8 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     transaction: (fn) => transaction(null, fn),
     withTenant: (tenantId, fn, opening) => transaction(tenantId, fn, 'BEGIN', opening),
     snapshot: (tenantId, fn) => transaction(tenantId, fn, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
+    // Encoded arrays are Buffers: encoding them again passes them through.
+    encodeParams: (s) => ({ sql: s.sql, params: binaryArrays.encode(s.sql, s.params) }),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import type { PlanCaps } from '../config/config.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable, Statement } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
 import { ItemFailed, LogWriter } from '../ledger/log-writer.ts';
@@ -33,13 +33,13 @@ function slowWrites(db: Db, ms: number, onWrite: () => void = () => {}): Db {
   return holdWrites(db, () => setTimeout(ms), onWrite);
 }
 
-/** A Db whose log writes wait for `hold()` (when it gives a promise), after telling `onWrite`. */
-function holdWrites(db: Db, hold: () => Promise<void> | undefined, onWrite: () => void): Db {
+/** A Db whose log writes wait for `hold()` (when it gives a promise), after telling `onWrite` (with the parameters they are sent with). */
+function holdWrites(db: Db, hold: () => Promise<void> | undefined, onWrite: (params: readonly unknown[] | undefined) => void): Db {
   const held = (tx: Queryable): Queryable => {
     const out: Queryable = {
       query: async (sql, params) => {
         if (sql.startsWith('WITH')) {
-          onWrite();
+          onWrite(params);
           await hold();
         }
         return tx.query(sql, params);
@@ -49,7 +49,7 @@ function holdWrites(db: Db, hold: () => Promise<void> | undefined, onWrite: () =
     const commit = tx.queryThenCommit?.bind(tx);
     if (commit) {
       out.queryThenCommit = async (sql, params) => {
-        onWrite();
+        onWrite(params);
         await hold();
         return commit(sql, params);
       };
@@ -185,10 +185,26 @@ for (const store of testStores()) {
           return testDb.db.withTenant(tenantId, fn, opening);
         },
       };
+      // The log statements made ahead (encodeParams), and whether each log write was sent with one.
+      const madeAhead = new WeakSet<readonly unknown[]>();
+      const encode = testDb.db.encodeParams?.bind(testDb.db) ?? ((s: Statement) => ({ sql: s.sql, params: [...s.params] }));
+      gated.encodeParams = (s) => {
+        const encoded = encode(s);
+        madeAhead.add(encoded.params);
+        return encoded;
+      };
+      const sentMadeAhead: boolean[] = [];
       const counts = { written: 0, decided_again: 0 };
       const known = new KnownAgents();
       const writer = new LogWriter(
-        holdWrites(gated, () => writeHeld?.promise, () => writeReached.current?.resolve()),
+        holdWrites(
+          gated,
+          () => writeHeld?.promise,
+          (params) => {
+            sentMadeAhead.push(params !== undefined && madeAhead.has(params));
+            writeReached.current?.resolve();
+          },
+        ),
         { ...(opts.minAheadItems !== undefined ? { minAheadItems: opts.minAheadItems } : {}), onDecidedAhead: (o) => counts[o]++ },
       );
       const a = { known, counts, set: recordSet(known), writer };
@@ -218,14 +234,19 @@ for (const store of testStores()) {
       assert.deepEqual(s.ids, Array.from({ length: n }, (_, i) => i + 1));
       assert.equal(s.usage, n);
       assert.equal(s.size, 4 + n);
-      return { counts, bodies: out.map((o) => (o as Extract<RecordOutcome, { status: 201 }>).body), n };
+      // The writes of the warm-up and of the first event, then the second transaction's.
+      return { counts, bodies: out.map((o) => (o as Extract<RecordOutcome, { status: 201 }>).body), n, lastSentMadeAhead: sentMadeAhead.at(-1) };
     }
 
     test("another node appends between the write decided on and the one decided ahead: it is decided again, and the log stays exact", async () => {
       const alone = await scenario({ minAheadItems: 1, size: 1, overtaken: false });
       assert.deepEqual(alone.counts, { written: 1, decided_again: 0 });
+      // Its log statement was made, parameters encoded, before it held the lock: only sending it was left.
+      assert.equal(alone.lastSentMadeAhead, true);
       const overtaken = await scenario({ minAheadItems: 1, size: 1, overtaken: true });
       assert.deepEqual(overtaken.counts, { written: 0, decided_again: 1 });
+      // Decided again: the statement made ahead (of a head that moved) is not the one sent.
+      assert.equal(overtaken.lastSentMadeAhead, false);
       // The answer names the id and index its leaf finally got, not the ones decided ahead.
       assert.equal(overtaken.bodies[0]!.invocation_id, overtaken.n);
       assert.equal(overtaken.bodies[0]!.evidence_id, evidenceIdOf(4 + overtaken.n - 1));
@@ -233,7 +254,9 @@ for (const store of testStores()) {
 
     test('by default only a queue of 100 events or more is decided ahead; fewer wait for the lock', async () => {
       assert.deepEqual((await scenario({ size: 99, overtaken: false })).counts, { written: 0, decided_again: 0 });
-      assert.deepEqual((await scenario({ size: 100, overtaken: false })).counts, { written: 1, decided_again: 0 });
+      const ahead = await scenario({ size: 100, overtaken: false });
+      assert.deepEqual(ahead.counts, { written: 1, decided_again: 0 });
+      assert.equal(ahead.lastSentMadeAhead, true);
       const batch = await scenario({ size: 100, overtaken: true });
       assert.deepEqual(batch.counts, { written: 0, decided_again: 1 });
       assert.deepEqual(batch.bodies.map((b) => b.invocation_id), Array.from({ length: 100 }, (_, i) => 7 + i));

@@ -186,6 +186,7 @@ export function recordSet(known: KnownAgents) {
       if (!days.every((d) => basis.days.includes(d))) return undefined;
       if (items.some((i) => i.idem !== undefined || (i.kind === 'invocation' && !known.has(log.tenantId, i.prepared.agentKey)))) return undefined;
       const planned = plan(log, items, basis);
+      planned.rideAhead();
       return {
         async run(tx: Queryable, opened?: Row[]): Promise<RecordOutcome[] | undefined> {
           const read = opened?.[0] as StateRow | undefined;
@@ -297,15 +298,31 @@ export function recordSet(known: KnownAgents) {
     };
     if (left.size >= 10_000) left.clear();
     left.set(tenantId, after);
+    let handed = false;
+    const statement = () => {
+      rows.ids('invocation', startIds.invocation, lastInvocation);
+      rows.ids('rogue_event', startIds.rogue_event, lastRogue);
+      return rows.statement();
+    };
     return {
       out,
+      /**
+       * Hands the rows to the log's statement now, when this is the last work
+       * of its transaction (decided ahead: before the lock, so the statement
+       * can be made before it too); write() then leaves them there.
+       */
+      rideAhead(): void {
+        if (rows.empty || !log.lastWork) return;
+        log.rideAlong(statement());
+        handed = true;
+      },
       async write(tx: Queryable): Promise<void> {
         if (rows.empty) return;
-        rows.ids('invocation', startIds.invocation, lastInvocation);
-        rows.ids('rogue_event', startIds.rogue_event, lastRogue);
-        // The last work of its transaction leaves its rows to the log's statement: one round trip less.
-        if (log.lastWork) log.rideAlong(rows.statement());
-        else await writeRideAlong(tx, rows.statement());
+        if (!handed) {
+          // The last work of its transaction leaves its rows to the log's statement: one round trip less.
+          if (log.lastWork) log.rideAlong(statement());
+          else await writeRideAlong(tx, statement());
+        }
         // tool_outputs are scanned and escalations judged in the background (DESIGN §4): their jobs commit with the invocations.
         if (rows.jobs.length > 0) await enqueueMany(tx, tenantId, rows.jobs);
       },

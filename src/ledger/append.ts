@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable, Statement } from '../db/db.ts';
 import { encodeLeaf, leafHashOf } from './leaf.ts';
-import { type Head, lockHead, type NewEntry, readNodes, type RideAlong, scopeToTenant, writeAppend, writeRideAlong } from './log-store.ts';
+import { appendStatement, type Head, lockHead, type NewEntry, readNodes, type RideAlong, scopeToTenant, writeAppend, writeRideAlong } from './log-store.ts';
 import { appendLeaves, appendNeeds, type StoredNode } from './merkle.ts';
 
 /** An entry of the audit trail: its kind and plain-JSON fields. The time is added on append. */
@@ -21,6 +21,8 @@ export class OpenAppend {
   readonly #edge: readonly StoredNode[] | undefined;
   #along: RideAlong[] = [];
   #sealed: Sealed | undefined;
+  /** commit()'s statement, made ahead by prepareCommit (undone by a later rideAlong). */
+  #prepared: Statement | undefined;
   /**
    * Set by the log writer while the work running is the last of its
    * transaction: only then may it leave its rows to the log's statement
@@ -72,6 +74,7 @@ export class OpenAppend {
   rideAlong(w: RideAlong): void {
     if (!this.lastWork) throw new Error('rideAlong outside the last work of a transaction');
     this.#along.push(w);
+    this.#prepared = undefined;
   }
 
   /** Rows left to commit() by rideAlong. */
@@ -94,6 +97,19 @@ export class OpenAppend {
   }
 
   /**
+   * Makes commit()'s statement now, its parameters in the form the store
+   * sends them (`encode`, Db.encodeParams): an append decided before its
+   * transaction holds the lock then has nothing left to build between the
+   * lock and the write, where the database waits for it. Needs seal().
+   */
+  prepareCommit(encode: (s: Statement) => Statement = (s) => s): void {
+    if (!this.#sealed) throw new Error('prepareCommit() before seal()');
+    if (this.#entries.length === 0) return;
+    const sealed = this.#sealed;
+    this.#prepared = encode(appendStatement(this.tenantId, this.#entries, sealed.nodes, sealed.head, this.#along.at(-1)));
+  }
+
+  /**
    * Writes the entries, the tree nodes they complete (hashed here, in memory)
    * and the new head, in one statement (with the last ride-along's rows).
    * Returns the new head and the right edge of the grown tree (the nodes the
@@ -107,7 +123,10 @@ export class OpenAppend {
     for (const w of along) await writeRideAlong(tx, w);
     if (this.#entries.length === 0) return { head: this.#start, edge: this.#edge ? [...this.#edge] : undefined };
     const sealed = this.#sealed ?? sealOnto(this.#start, this.#hashes, this.#edge ?? (await readNodes(tx, this.tenantId, appendNeeds(this.#start.size))));
-    await writeAppend(tx, this.tenantId, this.#entries, sealed.nodes, sealed.head, last, opts.last === true);
+    // Made ahead with the same rows (a rideAlong since would have undone it).
+    const statement = this.#prepared ?? appendStatement(this.tenantId, this.#entries, sealed.nodes, sealed.head, last);
+    this.#prepared = undefined;
+    await writeAppend(tx, statement, opts.last === true);
     return { head: sealed.head, edge: sealed.edge };
   }
 }

@@ -100,23 +100,14 @@ export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void>
 }
 
 /**
- * Writes appended entries, their new nodes and the new head (and a
- * ride-along's rows), in one statement; `andCommit`: and commits the
- * transaction with it, in one round trip where the store allows.
+ * The statement that writes appended entries, their new nodes and the new
+ * head (and a ride-along's rows): built apart from sending it, so an append
+ * decided ahead has it ready before it holds the lock (OpenAppend.prepareCommit).
  */
-export async function writeAppend(
-  tx: Queryable,
-  tenantId: string,
-  entries: readonly NewEntry[],
-  nodes: readonly StoredNode[],
-  head: Head,
-  along?: RideAlong,
-  andCommit = false,
-): Promise<void> {
+export function appendStatement(tenantId: string, entries: readonly NewEntry[], nodes: readonly StoredNode[], head: Head, along?: RideAlong): Statement {
   const extra = along ? `${shifted(along.ctes)}, ` : '';
-  const send = andCommit && tx.queryThenCommit ? tx.queryThenCommit.bind(tx) : tx.query.bind(tx);
-  await send(
-    `WITH ${extra}e AS (
+  return {
+    sql: `WITH ${extra}e AS (
        INSERT INTO log_entries (tenant_id, idx, leaf, created_at)
        SELECT $1, e.idx, e.leaf, e.created_at FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) AS e(idx, leaf, created_at)
      ), n AS (
@@ -124,7 +115,7 @@ export async function writeAppend(
        SELECT $1, n.level, n.idx, decode(n.hash, 'hex') FROM unnest($5::int[], $6::bigint[], $7::text[]) AS n(level, idx, hash)
      )
      UPDATE log_heads SET size = $8, root = $9, updated_at = now() WHERE tenant_id = $1`,
-    [
+    params: [
       tenantId,
       entries.map((e) => e.index),
       entries.map((e) => e.leaf),
@@ -136,7 +127,16 @@ export async function writeAppend(
       Buffer.from(head.root),
       ...(along?.params ?? []),
     ],
-  );
+  };
+}
+
+/**
+ * Sends appendStatement's statement; `andCommit`: and commits the
+ * transaction with it, in one round trip where the store allows.
+ */
+export async function writeAppend(tx: Queryable, statement: Statement, andCommit = false): Promise<void> {
+  if (andCommit && tx.queryThenCommit) await tx.queryThenCommit(statement.sql, statement.params);
+  else await tx.query(statement.sql, statement.params);
 }
 
 export interface StoredEntry {

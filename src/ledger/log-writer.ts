@@ -244,7 +244,7 @@ export class LogWriter {
       if (units || queuedItems(lane.queue, this.#maxBatch) < this.#minAheadItems) return;
       const taken = grab(true);
       try {
-        decided = decideAhead(tenantId, taken, sealed);
+        decided = decideAhead(tenantId, taken, sealed, this.#db.encodeParams?.bind(this.#db));
       } catch {
         // Decided again once the lock is held, where a failure is this transaction's own.
         decided = undefined;
@@ -486,8 +486,13 @@ function itemsOf(p: Pending): number {
   return 'job' in p ? 1 : p.items.length;
 }
 
-/** A transaction's units decided ahead on `sealed` (the head the transaction before leaves), when they are one set that can be. */
-function decideAhead(tenantId: string, units: Unit[], sealed: Sealed): DecidedAhead | undefined {
+/**
+ * A transaction's units decided ahead on `sealed` (the head the transaction
+ * before leaves), when they are one set that can be; with the log's statement
+ * made too (`encode`: Db.encodeParams), so that once the lock is held only
+ * sending it is left.
+ */
+function decideAhead(tenantId: string, units: Unit[], sealed: Sealed, encode: Db['encodeParams']): DecidedAhead | undefined {
   const u = units[0];
   if (units.length !== 1 || u?.kind !== 'set' || !u.set.ahead) return undefined;
   const log = new OpenAppend(tenantId, sealed.head, sealed.edge);
@@ -495,6 +500,7 @@ function decideAhead(tenantId: string, units: Unit[], sealed: Sealed): DecidedAh
   const work = u.set.ahead(log, u.parts.map((x) => x.p.items[x.index]));
   if (!work) return undefined;
   log.seal();
+  log.prepareCommit(encode);
   return { log, work };
 }
 
