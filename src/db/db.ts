@@ -58,8 +58,8 @@ export interface Db extends Queryable {
   /**
    * The statement with its parameters in the form this store sends them
    * (PostgreSQL: arrays in binary), made ahead of the round trip that sends
-   * it: sending the result encodes nothing again. Absent where sending
-   * encodes nothing.
+   * it: sending the result encodes nothing again. Absent where nothing can
+   * be encoded ahead (PGlite serializes parameters as it sends them).
    */
   encodeParams?(statement: Statement): Statement;
   /** Throws when the database cannot answer. */
