@@ -13,25 +13,53 @@
 // messages before the Sync changed (its private _getRows, which sends them):
 // every answer is still handled by its Query (two command results, then the
 // one ReadyForQuery that ends it).
+//
+// Statements may go before it in the same Sync (`before`: each Parse, Bind,
+// Describe and Execute of the unnamed statement): a guard that raises aborts
+// the transaction there, and neither the statement nor COMMIT runs.
+import { createRequire } from 'node:module';
 import pg from 'pg';
 
 /** What this file uses of node-postgres's connection (pg/lib/connection.js). */
 interface Connection {
   execute(config: { portal: string; rows: number | undefined }): void;
   parse(config: { text: string; name: string; types: unknown[] }): void;
-  bind(config: { portal: string; statement: string; values: unknown[] }): void;
+  bind(config: { portal: string; statement: string; values: readonly unknown[]; valueMapper?: (v: unknown) => unknown }): void;
+  describe(config: { type: 'P'; name: string }): void;
   sync(): void;
 }
 
-/** node-postgres's Query, with the part of it this file replaces. */
+/** node-postgres's Query, with the parts of it this file replaces. */
 interface PgQuery extends pg.Submittable {
   portal: string;
+  prepare(connection: Connection): void;
   _getRows(connection: Connection, rows: number | undefined): void;
 }
 
 const Query = pg.Query as unknown as new (config: pg.QueryConfig) => PgQuery;
+// node-postgres's own conversion of a parameter for Bind (what its Query uses).
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils') as { prepareValue: (v: unknown) => unknown };
 
 export class CommittingQuery extends Query {
+  readonly #before: ReadonlyArray<{ sql: string; params: readonly unknown[] }>;
+
+  constructor(config: pg.QueryConfig, before: ReadonlyArray<{ sql: string; params: readonly unknown[] }> = []) {
+    super(config);
+    this.#before = before;
+  }
+
+  // Sends Parse (if needed) and Bind of the statement, then _getRows: the statements before it go first.
+  override prepare(connection: Connection): void {
+    for (const s of this.#before) {
+      connection.parse({ text: s.sql, name: '', types: [] });
+      connection.bind({ portal: '', statement: '', values: s.params, valueMapper: prepareValue });
+      // Its row description: the rows it returns are read as a result of their own.
+      connection.describe({ type: 'P', name: '' });
+      connection.execute({ portal: '', rows: undefined });
+    }
+    super.prepare(connection);
+  }
+
   // Called once the statement is parsed (if it had to be) and bound, to execute it and Sync.
   override _getRows(connection: Connection, rows: number | undefined): void {
     if (rows) throw new Error('CommittingQuery reads every row at once');

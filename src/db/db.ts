@@ -35,6 +35,18 @@ export interface Statement {
   params: readonly unknown[];
 }
 
+/**
+ * Sends a transaction's last statements and COMMIT right behind its opening
+ * statements, before their answer has come (Db.withTenant's `onOpened`): the
+ * server runs them as soon as the opening ones are done, without waiting for
+ * this process in between. Nothing else may run in the transaction after.
+ * Resolves once committed; a database error means nothing was committed (an
+ * error skips what follows it, COMMIT included); a CommitOutcomeUnknown (the
+ * connection was lost) means it may have been. withTenant's `fn` must await
+ * the promise before it returns.
+ */
+export type SendAhead = (statements: readonly Statement[]) => Promise<void>;
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
@@ -51,8 +63,16 @@ export interface Db extends Queryable {
    * server parses and plans it once per connection, not in every
    * transaction). An implementation that cannot run them passes `opened`
    * undefined, and the caller runs what it needs itself.
+   * `onOpened`: called once the opening statements are on their way and their
+   * answer has not come, where the store can send more behind them
+   * (PostgreSQL, when they went in one round trip); never elsewhere.
    */
-  withTenant<T>(tenantId: string, fn: (tx: Queryable, opened?: Row[][]) => Promise<T>, opening?: readonly Statement[]): Promise<T>;
+  withTenant<T>(
+    tenantId: string,
+    fn: (tx: Queryable, opened?: Row[][]) => Promise<T>,
+    opening?: readonly Statement[],
+    onOpened?: (sendAhead: SendAhead) => void,
+  ): Promise<T>;
   /** A read-only tenant-scoped transaction on one consistent snapshot (REPEATABLE READ), for reports. */
   snapshot<T>(tenantId: string, fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { CommitOutcomeUnknown, type Db, type Queryable, type Row, type Statement, TENANT_SCOPE_SQL, tenantScopeLiteral } from './db.ts';
+import { CommitOutcomeUnknown, type Db, type Queryable, type Row, type SendAhead, type Statement, TENANT_SCOPE_SQL, tenantScopeLiteral } from './db.ts';
 import { BinaryArrayParams } from './binary-arrays.ts';
 import { CommittingQuery } from './committing-query.ts';
 import { sqlLiteral } from './sql-literal.ts';
@@ -58,9 +58,13 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     fn: (tx: Queryable, opened?: Row[][]) => Promise<T>,
     begin = 'BEGIN',
     openingStatements: readonly Statement[] = [],
+    onOpened?: (sendAhead: SendAhead) => void,
   ): Promise<T> {
     const client = await pool.connect();
     let broken = false;
+    let committed = false;
+    /** The statements and COMMIT sent ahead, behind the opening (settled, never rejecting: its error or undefined). */
+    let sentAhead: Promise<unknown> | undefined;
     // The pool listens for errors of idle clients only: without a listener, a
     // connection lost mid-transaction is an uncaught 'error' event that ends
     // the process. The failing query reports the loss; the client is dropped.
@@ -78,11 +82,22 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
         // opening one may wait for a lock and the next read what was committed).
         let results: pg.QueryResult[];
         try {
-          results = (await client.query([begin, literal, ...executes.texts].join('; '))) as unknown as pg.QueryResult[];
+          const answer = client.query([begin, literal, ...executes.texts].join('; '));
+          onOpened?.((statements) => {
+            const sent = sendAhead(statements);
+            sentAhead = sent.then(
+              () => undefined,
+              (err: unknown) => err,
+            );
+            return sent;
+          });
+          results = (await answer) as unknown as pg.QueryResult[];
         } catch (err) {
           // Whether a PREPARE in it ran is not known: the connection is not reused.
           if (executes.preparing.length > 0) broken = true;
-          throw err;
+          // What was sent behind it has failed too (the transaction is aborted), unless the connection was lost: then say so.
+          const late = await sentAhead;
+          throw late instanceof CommitOutcomeUnknown ? late : err;
         }
         executes.prepared();
         if (openingStatements.length > 0) opened = executes.rowsAt.map((i) => results[i + 2]!.rows as Row[]);
@@ -94,7 +109,6 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
           for (const s of openingStatements) opened.push(await run(client, s.sql, s.params));
         }
       }
-      let committed = false;
       const open = () => {
         if (committed) throw new Error('the transaction has committed: nothing more may run in it');
       };
@@ -111,25 +125,14 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
           queryThenCommit: async (sql, params) => {
             open();
             committed = true;
-            const name = statements.nameOf(sql);
-            const values = binaryArrays.encode(sql, params);
-            try {
-              // The statement and COMMIT in one round trip (committing-query.ts): one less on the log's critical path.
-              await new Promise((resolve, reject) => {
-                const config = { text: sql, values, callback: (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)) };
-                client.query(new CommittingQuery(name === undefined ? config : { ...config, name }));
-              });
-            } catch (err) {
-              // A database error: the statement or COMMIT failed, nothing was
-              // committed (an error of COMMIT itself rolls back).
-              if (err instanceof pg.DatabaseError) throw err;
-              broken = true;
-              throw new CommitOutcomeUnknown(err);
-            }
+            await thenCommit([], { sql, params });
           },
         },
         opened,
       );
+      // fn awaits what it sent ahead; a failure of it that fn let pass is still a failure.
+      const late = await sentAhead;
+      if (late !== undefined) throw late;
       if (!committed) await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -141,7 +144,51 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       throw err;
     } finally {
       client.removeListener('error', onLost);
+      // Back to one statement at a time for the pool's next user (sendAhead pipelined; nothing is in flight now).
+      (client as unknown as { pipeline: boolean }).pipeline = false;
       client.release(broken);
+    }
+
+    /**
+     * The statement and COMMIT in one round trip (committing-query.ts), with
+     * `before` ahead of it in the same Sync: one less on the log's critical path.
+     */
+    async function thenCommit(before: readonly Statement[], last: Statement): Promise<void> {
+      const name = statements.nameOf(last.sql);
+      const values = binaryArrays.encode(last.sql, last.params);
+      try {
+        await new Promise((resolve, reject) => {
+          const config = { text: last.sql, values, callback: (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)) };
+          client.query(
+            new CommittingQuery(
+              name === undefined ? config : { ...config, name },
+              before.map((b) => ({ sql: b.sql, params: binaryArrays.encode(b.sql, b.params) })),
+            ),
+          );
+        });
+      } catch (err) {
+        // A database error: a statement or COMMIT failed, nothing was
+        // committed (an error of COMMIT itself rolls back). After one of
+        // several statements, which of them were parsed is not known here
+        // (node-postgres counts the statement parsed at the first parse of
+        // the Sync): the connection is not reused.
+        if (err instanceof pg.DatabaseError) {
+          if (before.length > 0) broken = true;
+          throw err;
+        }
+        broken = true;
+        throw new CommitOutcomeUnknown(err);
+      }
+    }
+
+    /** SendAhead: pipelined behind the opening, whose answer has not come (node-postgres's pipeline mode sends it at once). */
+    function sendAhead(all: readonly Statement[]): Promise<void> {
+      if (committed) return Promise.reject(new Error('the transaction has committed: nothing more may run in it'));
+      const last = all.at(-1);
+      if (!last) return Promise.reject(new Error('sendAhead needs a statement'));
+      committed = true;
+      (client as unknown as { pipeline: boolean }).pipeline = true;
+      return thenCommit(all.slice(0, -1), last);
     }
   }
 
@@ -194,7 +241,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       await pool.query(sql);
     },
     transaction: (fn) => transaction(null, fn),
-    withTenant: (tenantId, fn, opening) => transaction(tenantId, fn, 'BEGIN', opening),
+    withTenant: (tenantId, fn, opening, onOpened) => transaction(tenantId, fn, 'BEGIN', opening, onOpened),
     snapshot: (tenantId, fn) => transaction(tenantId, fn, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
     // Encoded arrays are Buffers: encoding them again passes them through.
     encodeParams: (s) => ({ sql: s.sql, params: binaryArrays.encode(s.sql, s.params) }),

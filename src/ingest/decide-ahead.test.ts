@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import type { PlanCaps } from '../config/config.ts';
-import type { Db, Queryable, Statement } from '../db/db.ts';
+import type { Db, Queryable, SendAhead, Statement } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
 import { ItemFailed, LogWriter } from '../ledger/log-writer.ts';
@@ -33,13 +33,17 @@ function slowWrites(db: Db, ms: number, onWrite: () => void = () => {}): Db {
   return holdWrites(db, () => setTimeout(ms), onWrite);
 }
 
-/** A Db whose log writes wait for `hold()` (when it gives a promise), after telling `onWrite` (with the parameters they are sent with). */
-function holdWrites(db: Db, hold: () => Promise<void> | undefined, onWrite: (params: readonly unknown[] | undefined) => void): Db {
+/**
+ * A Db whose log writes wait for `hold()` (when it gives a promise), after
+ * telling `onWrite` (with the parameters they are sent with, and whether they
+ * went behind the lock, sent ahead).
+ */
+function holdWrites(db: Db, hold: () => Promise<void> | undefined, onWrite: (params: readonly unknown[] | undefined, sentAhead: boolean) => void): Db {
   const held = (tx: Queryable): Queryable => {
     const out: Queryable = {
       query: async (sql, params) => {
         if (sql.startsWith('WITH')) {
-          onWrite(params);
+          onWrite(params, false);
           await hold();
         }
         return tx.query(sql, params);
@@ -49,14 +53,26 @@ function holdWrites(db: Db, hold: () => Promise<void> | undefined, onWrite: (par
     const commit = tx.queryThenCommit?.bind(tx);
     if (commit) {
       out.queryThenCommit = async (sql, params) => {
-        onWrite(params);
+        onWrite(params, false);
         await hold();
         return commit(sql, params);
       };
     }
     return out;
   };
-  return { ...db, withTenant: (tenantId, fn, opening) => db.withTenant(tenantId, (tx, opened) => fn(held(tx), opened), opening) };
+  // A write sent ahead (behind the lock, with its guards) is held before it is sent.
+  const heldSend =
+    (send: SendAhead): SendAhead =>
+    (statements) => {
+      onWrite(statements.at(-1)?.params, true);
+      const h = hold();
+      return h ? h.then(() => send(statements)) : send(statements);
+    };
+  return {
+    ...db,
+    withTenant: (tenantId, fn, opening, onOpened) =>
+      db.withTenant(tenantId, (tx, opened) => fn(held(tx), opened), opening, onOpened && ((send) => onOpened(heldSend(send)))),
+  };
 }
 
 /** A node: its writer, its set job, and how its transactions decided ahead went. */
@@ -173,16 +189,16 @@ for (const store of testStores()) {
      * is kept from opening; then, when `overtaken`, another node appends one
      * event; then the transaction opens. Returns the counts and the answers.
      */
-    async function scenario(opts: { minAheadItems?: number; size: number; overtaken: boolean }) {
+    async function scenario(opts: { minAheadItems?: number; size: number; overtaken: boolean | 'epoch' }) {
       let writeHeld: PromiseWithResolvers<void> | undefined;
       // Set once the first event is sent (the workspace's warm-up writes pass unnoticed).
       const writeReached: { current?: PromiseWithResolvers<void> } = {};
       let openHeld: PromiseWithResolvers<void> | undefined;
       const gated: Db = {
         ...testDb.db,
-        withTenant: async (tenantId, fn, opening) => {
+        withTenant: async (tenantId, fn, opening, onOpened) => {
           await openHeld?.promise;
-          return testDb.db.withTenant(tenantId, fn, opening);
+          return testDb.db.withTenant(tenantId, fn, opening, onOpened);
         },
       };
       // The log statements made ahead (encodeParams), and whether each log write was sent with one.
@@ -194,14 +210,16 @@ for (const store of testStores()) {
         return encoded;
       };
       const sentMadeAhead: boolean[] = [];
+      const sentAhead: boolean[] = [];
       const counts = { written: 0, decided_again: 0 };
       const known = new KnownAgents();
       const writer = new LogWriter(
         holdWrites(
           gated,
           () => writeHeld?.promise,
-          (params) => {
+          (params, ahead) => {
             sentMadeAhead.push(params !== undefined && madeAhead.has(params));
+            sentAhead.push(ahead);
             writeReached.current?.resolve();
           },
         ),
@@ -224,10 +242,21 @@ for (const store of testStores()) {
       writeHeld.resolve();
       writeHeld = undefined;
       assert.equal(statusOf((await first)[0]!), 201);
-      if (opts.overtaken) assert.equal(statusOf((await b.writer.submitSet(tenantId, b.set, [metaItem(tenantId, 99, new Date(), caps(1_000_000))]))[0]!), 201);
+      if (opts.overtaken === true) assert.equal(statusOf((await b.writer.submitSet(tenantId, b.set, [metaItem(tenantId, 99, new Date(), caps(1_000_000))]))[0]!), 201);
+      // A policy or scope edited on some node: the change epoch moves (as bump_change_epoch does).
+      if (opts.overtaken === 'epoch') {
+        await testDb.db.query('INSERT INTO change_epochs (tenant_id, epoch) VALUES ($1, 1) ON CONFLICT (tenant_id) DO UPDATE SET epoch = change_epochs.epoch + 1', [tenantId]);
+      }
       openHeld = undefined;
       held.resolve();
       const out = await second;
+      if (opts.overtaken === 'epoch') {
+        // Decided on the epoch before: every event is stale (the request decides them again with what it reads afresh).
+        assert.deepEqual(out.map(statusOf), out.map(() => 'stale'));
+        const s = await stored(tenantId);
+        assert.equal(s.size, 4 + 5, 'nothing of them was written');
+        return { counts, bodies: [], n: 5, lastSentMadeAhead: sentMadeAhead.at(-1), sentAhead: sentAhead.filter(Boolean).length };
+      }
       assert.ok(out.every((o) => statusOf(o) === 201));
       const n = 5 + opts.size + (opts.overtaken ? 1 : 0);
       const s = await stored(tenantId);
@@ -235,21 +264,41 @@ for (const store of testStores()) {
       assert.equal(s.usage, n);
       assert.equal(s.size, 4 + n);
       // The writes of the warm-up and of the first event, then the second transaction's.
-      return { counts, bodies: out.map((o) => (o as Extract<RecordOutcome, { status: 201 }>).body), n, lastSentMadeAhead: sentMadeAhead.at(-1) };
+      return {
+        counts,
+        bodies: out.map((o) => (o as Extract<RecordOutcome, { status: 201 }>).body),
+        n,
+        lastSentMadeAhead: sentMadeAhead.at(-1),
+        // Writes sent behind the lock before its answer (PostgreSQL only).
+        sentAhead: sentAhead.filter(Boolean).length,
+      };
     }
+
+    // On PostgreSQL a write decided ahead goes behind the lock before the lock's answer, its guards first (log_expect).
+    const aheadOnWire = store === 'postgres' ? 1 : 0;
 
     test("another node appends between the write decided on and the one decided ahead: it is decided again, and the log stays exact", async () => {
       const alone = await scenario({ minAheadItems: 1, size: 1, overtaken: false });
       assert.deepEqual(alone.counts, { written: 1, decided_again: 0 });
       // Its log statement was made, parameters encoded, before it held the lock: only sending it was left.
       assert.equal(alone.lastSentMadeAhead, true);
+      assert.equal(alone.sentAhead, aheadOnWire);
       const overtaken = await scenario({ minAheadItems: 1, size: 1, overtaken: true });
+      // On PostgreSQL the write went behind the lock and its head guard refused it; elsewhere the head read with the lock did.
+      assert.equal(overtaken.sentAhead, aheadOnWire);
       assert.deepEqual(overtaken.counts, { written: 0, decided_again: 1 });
       // Decided again: the statement made ahead (of a head that moved) is not the one sent.
       assert.equal(overtaken.lastSentMadeAhead, false);
       // The answer names the id and index its leaf finally got, not the ones decided ahead.
       assert.equal(overtaken.bodies[0]!.invocation_id, overtaken.n);
       assert.equal(overtaken.bodies[0]!.evidence_id, evidenceIdOf(4 + overtaken.n - 1));
+    });
+
+    test('the change epoch moves between deciding ahead and the lock (a policy edited on another node): refused, decided again, nothing written', async () => {
+      const moved = await scenario({ minAheadItems: 1, size: 3, overtaken: 'epoch' });
+      // On PostgreSQL its state guard refused the write sent ahead; elsewhere the state read with the lock did.
+      assert.equal(moved.sentAhead, aheadOnWire);
+      assert.deepEqual(moved.counts, { written: 0, decided_again: 1 });
     });
 
     test('by default only a queue of 100 events or more is decided ahead; fewer wait for the lock', async () => {

@@ -194,6 +194,9 @@ export function recordSet(known: KnownAgents) {
           await planned.write(tx);
           return planned.out;
         },
+        // sameState's test in SQL, for a write sent before the lock's answer: only when the log's statement writes every row.
+        expect: () => (planned.allInLogStatement ? expectStateStatement(log.tenantId, basis, days) : undefined),
+        written: () => planned.out,
       };
     },
   };
@@ -316,6 +319,10 @@ export function recordSet(known: KnownAgents) {
         log.rideAlong(statement());
         handed = true;
       },
+      /** Every row is in the log's statement (rideAhead), and no job is left for write() to enqueue. */
+      get allInLogStatement(): boolean {
+        return handed && rows.jobs.length === 0;
+      },
       async write(tx: Queryable): Promise<void> {
         if (rows.empty) return;
         if (!handed) {
@@ -346,6 +353,28 @@ function sameState(read: StateRow, basis: StateRow, days: readonly string[]): bo
     days.every((d) => read.days.includes(d) && Number(read.usage[d] ?? 0) === Number(basis.usage[d] ?? 0))
   );
 }
+
+/**
+ * A statement that raises (log_expect, SQLSTATE AL001) unless sameState(read,
+ * basis, days) would hold for what it reads: the epoch, the judge panel, the
+ * last ids, the usage of the days.
+ */
+function expectStateStatement(tenantId: string, basis: StateRow, days: readonly string[]): Statement {
+  const id = (kind: string) => Number(basis.last_ids[kind] ?? 0);
+  return {
+    sql: EXPECT_STATE_SQL,
+    params: [tenantId, Number(basis.epoch), basis.judged, id('invocation'), id('rogue_event'), days, days.map((d) => Number(basis.usage[d] ?? 0))],
+  };
+}
+
+const EXPECT_STATE_SQL = `SELECT log_expect(
+    ${epochSql('$1')} = $2
+    AND judge_panel_configured($1::uuid) = $3
+    AND coalesce((SELECT last_id FROM event_ids WHERE tenant_id = $1::uuid AND kind = 'invocation'), 0) = $4
+    AND coalesce((SELECT last_id FROM event_ids WHERE tenant_id = $1::uuid AND kind = 'rogue_event'), 0) = $5
+    AND NOT EXISTS (SELECT 1 FROM unnest($6::date[], $7::bigint[]) AS d(day, n)
+      WHERE coalesce((SELECT u.invocations FROM usage_daily u WHERE u.tenant_id = $1::uuid AND u.day = d.day), 0) <> d.n),
+    'the state the events were decided on')`;
 
 /** What a set of events reads before it decides (stateSql's row). */
 interface StateRow {

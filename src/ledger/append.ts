@@ -110,6 +110,20 @@ export class OpenAppend {
   }
 
   /**
+   * The statement prepareCommit made, for its caller to send (with what the
+   * append was decided on checked ahead of it, Db's SendAhead) instead of
+   * commit(): undefined unless it was made and nothing else is left to
+   * write. Returns the new head and edge, as commit() would once it is written.
+   */
+  takePrepared(): { statement: Statement; head: Head; edge: StoredNode[] } | undefined {
+    if (!this.#prepared || !this.#sealed || this.#along.length > 1) return undefined;
+    const statement = this.#prepared;
+    this.#prepared = undefined;
+    this.#along = [];
+    return { statement, head: this.#sealed.head, edge: this.#sealed.edge };
+  }
+
+  /**
    * Writes the entries, the tree nodes they complete (hashed here, in memory)
    * and the new head, in one statement (with the last ride-along's rows).
    * Returns the new head and the right edge of the grown tree (the nodes the

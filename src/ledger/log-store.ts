@@ -36,6 +36,21 @@ export function lockHeadStatement(tenantId: string): Statement {
   return { sql: LOCK_HEAD_SQL, params: [tenantId, Buffer.from(emptyRoot())] };
 }
 
+/**
+ * A statement that raises (SQLSTATE AL001, migration 0124) unless the head is
+ * `head`: sent behind the lock by a transaction decided on that head before
+ * it held the lock, ahead of its write (Db's SendAhead).
+ */
+export function expectHeadStatement(tenantId: string, head: Head): Statement {
+  return {
+    sql: `SELECT log_expect(EXISTS (SELECT 1 FROM log_heads WHERE tenant_id = $1 AND size = $2 AND root = $3), 'the log head')`,
+    params: [tenantId, head.size, Buffer.from(head.root)],
+  };
+}
+
+/** The SQLSTATE of log_expect's error: what a transaction was decided on has moved. */
+export const MOVED_SQLSTATE = 'AL001';
+
 /** The head lockHeadStatement's row holds. */
 export function headOf(rows: readonly Row[]): Head {
   const row = rows[0] as { size: number | string; root: Uint8Array } | undefined;

@@ -1,6 +1,6 @@
-import { CommitOutcomeUnknown, type Db, type Queryable, type Row, type Statement } from '../db/db.ts';
+import { CommitOutcomeUnknown, type Db, pgErrorCode, type Queryable, type Row, type SendAhead, type Statement } from '../db/db.ts';
 import { OpenAppend, type Sealed } from './append.ts';
-import { type Head, headOf, lockHead, lockHeadStatement } from './log-store.ts';
+import { expectHeadStatement, type Head, headOf, lockHead, lockHeadStatement, MOVED_SQLSTATE } from './log-store.ts';
 import type { StoredNode } from './merkle.ts';
 
 /** Work that records something and adds its leaves, run inside the shared transaction. */
@@ -40,12 +40,26 @@ export interface SetJob<I, R> {
 /** Work a SetJob decided ahead: run() writes it, or returns undefined, having run nothing, when what it assumed does not hold. */
 export interface DecidedWork<R> {
   run(tx: Queryable, opened?: Row[]): Promise<R[] | undefined>;
+  /**
+   * A statement that raises (log_expect, migration 0124) unless what run()
+   * would find in `opened` holds, read once the lock is held: with it, the
+   * transaction's write can be sent before the lock's answer (Db's
+   * SendAhead) and run() is not called. Undefined when run() has more to
+   * write than the log's statement.
+   */
+  expect?(): Statement | undefined;
+  /** run()'s results, for a write sent with expect()'s statement that committed. */
+  written?(): R[];
 }
 
 /** A transaction's work decided before it held the lock (SetJob.ahead). */
 interface DecidedAhead {
   log: OpenAppend;
   work: DecidedWork<unknown>;
+  /** What the log's statement leaves. */
+  sealed: Sealed;
+  /** The write, sent behind the lock with what it was decided on checked there: its outcome is the transaction's. */
+  sent?: Promise<void>;
 }
 
 /** An item of a set whose storage failed: nothing of it was stored. */
@@ -240,6 +254,30 @@ export class LogWriter {
       lane.takenAhead = false;
       this.#pump(tenantId, lane);
     };
+    let sent: Sealed | undefined;
+    /** This transaction's last write is on its way, leaving `sealed`: the next may decide on it. */
+    const announce = (sealed: Sealed) => {
+      sent = sealed;
+      lane.sentAhead = sealed;
+      lane.onSent?.(sealed);
+    };
+    let sendAhead: SendAhead | undefined;
+    let held = false;
+    /**
+     * Decided, and the opening is on its way without an answer yet: the
+     * write goes right behind the lock, with what it was decided on checked
+     * there, so the database runs it the moment the write before commits
+     * instead of waiting for this process to hear of the lock.
+     */
+    const sendDecided = () => {
+      if (!decided || decided.sent || !sendAhead || held) return;
+      const statements = aheadStatements(tenantId, decided);
+      if (!statements) return;
+      decided.sent = sendAhead(statements);
+      // Awaited once the lock's answer comes (#run), or by withTenant if it never does.
+      decided.sent.catch(() => {});
+      announce(decided.sealed);
+    };
     const early = (sealed: Sealed) => {
       if (units || queuedItems(lane.queue, this.#maxBatch) < this.#minAheadItems) return;
       const taken = grab(true);
@@ -249,6 +287,7 @@ export class LogWriter {
         // Decided again once the lock is held, where a failure is this transaction's own.
         decided = undefined;
       }
+      sendDecided();
     };
     // Waiting from now: a transaction sending its last write before this one has begun hands it the queue.
     lane.onSent = early;
@@ -268,16 +307,16 @@ export class LogWriter {
     const statement = opener && 'set' in opener ? opener.set.opening?.(tenantId, opener.items) : undefined;
     let first: unknown[] | undefined;
     let error: unknown;
-    let sent: Sealed | undefined;
     try {
       first = await this.#run(tenantId, take, {
         ahead: statement === undefined ? undefined : { set: (opener as { set: SetJob<unknown, unknown> }).set, statement },
         decided: () => decided,
-        sent: (sealed) => {
-          sent = sealed;
-          lane.sentAhead = sealed;
-          lane.onSent?.(sealed);
+        sent: announce,
+        onOpened: (send) => {
+          sendAhead = send;
+          sendDecided();
         },
+        held: () => (held = true),
       });
     } catch (err) {
       error = err;
@@ -293,6 +332,18 @@ export class LogWriter {
     if (first) {
       units!.forEach((u, i) => settle(u, first[i]));
       return;
+    }
+    if (error instanceof DecidedAheadMoved) {
+      // Sent ahead and refused by its guard: nothing was written. Decided again, in a transaction of its own.
+      this.#opts.onDecidedAhead?.('decided_again');
+      const again = units!;
+      try {
+        const results = await this.#run(tenantId, async () => again);
+        again.forEach((u, i) => settle(u, results[i]));
+        return;
+      } catch (err) {
+        error = err;
+      }
     }
     await this.#recover(tenantId, units!, error);
   }
@@ -353,12 +404,19 @@ export class LogWriter {
    * Results in the order of the units. `ahead`: a set job's opening statement,
    * read in the round trip that takes the lock; `decided`: the units' work
    * decided ahead, if it was; `sent`: told the head and edge its last write
-   * leaves, just before it is sent.
+   * leaves, just before it is sent; `onOpened`: Db.withTenant's; `held`:
+   * told when the lock's answer has come.
    */
   async #run(
     tenantId: string,
     take: () => Promise<Unit[]>,
-    opts: { ahead?: { set: SetJob<unknown, unknown>; statement: Statement } | undefined; decided?: () => DecidedAhead | undefined; sent?: (sealed: Sealed) => void } = {},
+    opts: {
+      ahead?: { set: SetJob<unknown, unknown>; statement: Statement } | undefined;
+      decided?: () => DecidedAhead | undefined;
+      sent?: (sealed: Sealed) => void;
+      onOpened?: (sendAhead: SendAhead) => void;
+      held?: () => void;
+    } = {},
   ): Promise<unknown[]> {
     const { ahead } = opts;
     const lock = lockHeadStatement(tenantId);
@@ -367,11 +425,25 @@ export class LogWriter {
       tenantId,
       async (tx, opened) => {
         try {
+          opts.held?.();
           const start = opened ? headOf(opened[0]!) : await lockHead(tx, tenantId);
           const readAhead = opened?.[1];
           const units = await take();
+          const size = units.reduce((n, u) => n + (u.kind === 'job' ? 1 : u.parts.length), 0);
           // Decided ahead on the head this transaction now holds, and on the state it read: only the write is left.
           const decided = opts.decided?.();
+          if (decided?.sent) {
+            // Written already, behind the lock, with the head and state it was decided on checked there first.
+            try {
+              await decided.sent;
+            } catch (err) {
+              if (err instanceof CommitOutcomeUnknown) throw err;
+              if (pgErrorCode(err) === MOVED_SQLSTATE) throw new DecidedAheadMoved(err);
+              throw new JobFailure(0, err);
+            }
+            this.#opts.onDecidedAhead?.('written');
+            return { results: [decided.work.written!()], size, head: decided.sealed.head, edge: decided.sealed.edge };
+          }
           let log: OpenAppend | undefined;
           let out: unknown[] = [];
           if (decided) {
@@ -418,12 +490,13 @@ export class LogWriter {
             // is that unit's (it runs again item by item, the others as they were).
             throw along ? new JobFailure(units.length - 1, err) : err;
           }
-          return { results: out, size: units.reduce((n, u) => n + (u.kind === 'job' ? 1 : u.parts.length), 0), ...committed };
+          return { results: out, size, ...committed };
         } catch (err) {
-          throw err instanceof JobFailure || err instanceof CommitOutcomeUnknown ? err : new BeforeCommitFailure(err);
+          throw err instanceof JobFailure || err instanceof CommitOutcomeUnknown || err instanceof DecidedAheadMoved ? err : new BeforeCommitFailure(err);
         }
       },
       opening,
+      opts.onOpened,
     );
     // Committed: nothing below may turn that into a failure.
     if (this.#edges.size >= 10_000) this.#edges.clear();
@@ -492,21 +565,35 @@ function itemsOf(p: Pending): number {
 }
 
 /**
- * A transaction's units decided ahead on `sealed` (the head the transaction
+ * A transaction's units decided ahead on `before` (the head and edge the transaction
  * before leaves), when they are one set that can be; with the log's statement
  * made too (`encode`: Db.encodeParams), so that once the lock is held only
  * sending it is left.
  */
-function decideAhead(tenantId: string, units: Unit[], sealed: Sealed, encode: Db['encodeParams']): DecidedAhead | undefined {
+function decideAhead(tenantId: string, units: Unit[], before: Sealed, encode: Db['encodeParams']): DecidedAhead | undefined {
   const u = units[0];
   if (units.length !== 1 || u?.kind !== 'set' || !u.set.ahead) return undefined;
-  const log = new OpenAppend(tenantId, sealed.head, sealed.edge);
+  const log = new OpenAppend(tenantId, before.head, before.edge);
   log.lastWork = true;
   const work = u.set.ahead(log, u.parts.map((x) => x.p.items[x.index]));
   if (!work) return undefined;
-  log.seal();
+  const sealed = log.seal();
   log.prepareCommit(encode);
-  return { log, work };
+  return { log, work, sealed };
+}
+
+/**
+ * What a transaction decided ahead sends behind its lock (Db's SendAhead):
+ * the head it was decided on checked, then the state its work assumed, then
+ * the log's statement made ahead (with every row of the work in it);
+ * undefined when its work cannot go that way.
+ */
+function aheadStatements(tenantId: string, decided: DecidedAhead): Statement[] | undefined {
+  const expect = decided.work.expect?.();
+  if (!expect || !decided.work.written) return undefined;
+  const prepared = decided.log.takePrepared();
+  if (!prepared) return undefined;
+  return [expectHeadStatement(tenantId, decided.log.start), expect, prepared.statement];
 }
 
 function sameHead(a: Head, b: Head): boolean {
@@ -568,6 +655,15 @@ class BeforeCommitFailure extends Error {
   override readonly cause: unknown;
   constructor(cause: unknown) {
     super('append batch failed before commit');
+    this.cause = cause;
+  }
+}
+
+/** A transaction's write sent ahead was refused by its guard: what it was decided on had moved; nothing was written. */
+class DecidedAheadMoved extends Error {
+  override readonly cause: unknown;
+  constructor(cause: unknown) {
+    super('decided ahead on a head or state that moved');
     this.cause = cause;
   }
 }
