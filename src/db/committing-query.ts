@@ -44,7 +44,8 @@ export class CommittingQuery extends Query {
   readonly #before: ReadonlyArray<{ sql: string; params: readonly unknown[] }>;
 
   constructor(config: pg.QueryConfig, before: ReadonlyArray<{ sql: string; params: readonly unknown[] }> = []) {
-    super(config);
+    // The extended protocol whatever the statement (prepare() and _getRows() are what send it all).
+    super({ ...config, queryMode: 'extended' } as pg.QueryConfig);
     this.#before = before;
   }
 

@@ -135,7 +135,10 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       if (late !== undefined) throw late;
       if (!committed) await client.query('COMMIT');
       return result;
-    } catch (err) {
+    } catch (failure) {
+      let err = failure;
+      // Statements sent ahead that committed although fn failed (fn must await them): stored, so not a plain failure.
+      if (sentAhead && (await sentAhead) === undefined && !(err instanceof CommitOutcomeUnknown)) err = new CommitOutcomeUnknown(err);
       try {
         await client.query('ROLLBACK');
       } catch {
