@@ -335,18 +335,6 @@ export class LogWriter {
       units!.forEach((u, i) => settle(u, first[i]));
       return;
     }
-    if (error instanceof DecidedAheadMoved) {
-      // Sent ahead and refused by its guard: nothing was written. Decided again, in a transaction of its own.
-      this.#opts.onDecidedAhead?.('decided_again');
-      const again = units!;
-      try {
-        const results = await this.#run(tenantId, async () => again);
-        again.forEach((u, i) => settle(u, results[i]));
-        return;
-      } catch (err) {
-        error = err;
-      }
-    }
     await this.#recover(tenantId, units!, error);
   }
 
@@ -356,7 +344,10 @@ export class LogWriter {
     let err: unknown = firstError;
     for (;;) {
       if (units.length === 0) return;
-      if (err instanceof JobFailure) {
+      if (err instanceof DecidedAheadMoved) {
+        // Sent ahead and refused by its guard: nothing was written. All of it is decided again, in a transaction of its own.
+        this.#opts.onDecidedAhead?.('decided_again');
+      } else if (err instanceof JobFailure) {
         // That unit failed and the transaction rolled back. A single job
         // or item alone is refused; a set of several runs again item by
         // item, so only the item that fails is refused; the rest run again.
