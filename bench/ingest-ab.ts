@@ -1,7 +1,7 @@
 // Ingest, this checkout against another revision, both servers up at once and
 // loaded in turn: a change's effect measured on a machine whose speed drifts.
 //
-//   npm run bench -- ingest-ab [--base REV] [--case 'meta single'] [--pairs 10] [--seconds 2, batches 6] [--connections 64] [--store postgres|pglite] [--ids repeating|fresh]
+//   npm run bench -- ingest-ab [--base REV] [--case 'meta single'|'content single'|'meta batch100'|'content batch100'|'invalid single'|'malformed single'] [--pairs 10] [--seconds 2, batches 6] [--connections 64] [--store postgres|pglite] [--ids repeating|fresh]
 //                              [--b-env KEY=VALUE,…]   (B's server also gets these variables: a setting against the default, e.g. DETECT_WORKERS=1)
 //
 // A (the base, default HEAD, taken with `git archive`) and B (this working
@@ -50,11 +50,14 @@ const SECONDS = Number(args.get('seconds') ?? (CASE.includes('batch') ? '6' : '2
 
 const INVOCATION = '/api/v1/admin/agents/events/invocation';
 const BATCH = '/api/v1/admin/agents/events/batch';
-const CASES: Record<string, { path: string; bodies: string[]; perRequest: number }> = {
+// `refused`: every request is answered with that status, nothing stored (the cost of saying no): per second, the answers.
+const CASES: Record<string, { path: string; bodies: string[]; perRequest: number; refused?: number }> = {
   'meta single': { path: INVOCATION, bodies: singles(metaEvent), perRequest: 1 },
   'content single': { path: INVOCATION, bodies: singles(contentEvent), perRequest: 1 },
   'meta batch100': { path: BATCH, bodies: batches(metaEvent), perRequest: 100 },
   'content batch100': { path: BATCH, bodies: batches(contentEvent), perRequest: 100 },
+  'invalid single': { path: INVOCATION, bodies: ['{"tool_name":"search"}'], perRequest: 1, refused: 422 },
+  'malformed single': { path: INVOCATION, bodies: ['{"agent_key":"a",'], perRequest: 1, refused: 400 },
 };
 const chosen = CASES[CASE];
 if (!chosen) throw new Error(`--case is one of: ${Object.keys(CASES).join(', ')}`);
@@ -105,13 +108,15 @@ async function load(server: BenchServer, seconds: number, connections: number): 
       },
     ],
   });
-  const events = Math.max(1, r['2xx'] * chosen!.perRequest);
+  const refused = chosen!.refused;
+  const answered = refused === undefined ? r['2xx'] : (r.statusCodeStats[String(refused)]?.count ?? 0);
+  const events = Math.max(1, answered * chosen!.perRequest);
   return {
-    perSecond: r.perSecond * chosen!.perRequest,
+    perSecond: refused === undefined ? r.perSecond * chosen!.perRequest : answered / r.seconds,
     p99: r.latency.p99,
     cpu: (cpuMicros(server.pid) - cpuBefore) / events,
     pg: postgresCpuSince(pgBefore) / events,
-    bad: r.non2xx + r.errors + r.timeouts,
+    bad: r['2xx'] + r.non2xx - answered + r.errors + r.timeouts,
   };
 }
 

@@ -8,7 +8,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './er
 import { registerHealth } from './health.ts';
 import { registerJsonBody } from './json-body.ts';
 import { ProblemSchema } from './schemas.ts';
-import { validatorCompiler } from './validation.ts';
+import { validationProblem, validatorCompiler } from './validation.ts';
 
 /**
  * The largest accepted request body. Six text fields of 32,000 code points,
@@ -44,6 +44,8 @@ export async function buildApp(ctx: AppContext, modules: AppModules): Promise<Fa
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     clientErrorHandler,
+    // The problem itself, not Fastify's Error (with a stack and a message listing every failure) turned into one later.
+    schemaErrorFormatter: (errors, context) => validationProblem(errors as never, context),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: {} },

@@ -5,6 +5,8 @@ import { eachStore, OPERATOR_TOKEN, type SignedIn } from '../testing/harness.ts'
 import { assertFieldErrors, assertNoLeak, assertProblem } from '../testing/problems.ts';
 import { BODY_LIMIT } from './app.ts';
 import { validationProblem, validatorCompiler } from './validation.ts';
+import { parseJsonBody } from './json-body.ts';
+import { HttpProblem, internalError } from '../core/problems.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -33,6 +35,8 @@ eachStore('HTTP conventions', (get) => {
       for (const payload of ['{', '{"a":1,}', "{'a':1}", 'nul', '[]', '[{}]', '"text"', '42', 'true', 'null', '']) {
         const res = await t.request({ method: e.method, url: e.url, headers: JSON_HEADERS, payload, ...(e.token ? { token: e.token } : {}) });
         assertProblem(res, 400, 'bad_request');
+        // The body was read whole: the connection carries the client's next request.
+        assert.notEqual(res.headers.connection, 'close', `${e.url} ${payload}`);
       }
     }
   });
@@ -233,5 +237,27 @@ describe('body validation (unit): strict types, code points, nullable only where
     assert.equal(v([]), false);
     assert.equal(validationProblem((v as unknown as { errors: never }).errors, 'body').status, 400);
     assert.equal(validationProblem((v as unknown as { errors: never }).errors, 'params').status, 404);
+  });
+
+  test('4xx problems and malformed bodies carry no stack (never logged); 5xx keep one; the process-wide limit is left as it was', () => {
+    const before = Error.stackTraceLimit;
+    try {
+      for (const limit of [10, 3, 50]) {
+        Error.stackTraceLimit = limit;
+        const refused = new HttpProblem('unprocessable', 'no');
+        assert.equal(refused.stack, 'HttpProblem: no');
+        assert.equal(Error.stackTraceLimit, limit);
+        assert.throws(() => parseJsonBody(Buffer.from('{"a":')), (e: unknown) => e instanceof HttpProblem && e.status === 400 && e.stack === 'HttpProblem: The request body is not valid JSON.');
+        assert.equal(Error.stackTraceLimit, limit);
+        assert.deepEqual(parseJsonBody(Buffer.from('{"a":1}')), { a: 1 });
+        assert.equal(Error.stackTraceLimit, limit);
+        const failed = internalError();
+        assert.equal(failed.status, 500);
+        assert.match(failed.stack ?? '', /\n\s+at /, 'a 5xx is logged with where it was raised');
+        assert.equal(Error.stackTraceLimit, limit);
+      }
+    } finally {
+      Error.stackTraceLimit = before;
+    }
   });
 });

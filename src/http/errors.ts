@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { unsupportedMediaType } from './json-body.ts';
+import { refusedWholeBody, unsupportedMediaType } from './json-body.ts';
 import { HttpProblem, badRequest, internalError, invalidJson, notFound } from '../core/problems.ts';
 import { validationProblem } from './validation.ts';
 
@@ -79,6 +79,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       }
     }
     if (problem.status >= 500 && err instanceof HttpProblem) req.log.error({ err }, problem.message);
+    if (refusedWholeBody(err)) void reply.removeHeader('connection');
     void reply.code(problem.status).headers(problem.headers).type(PROBLEM_TYPE).send(problem.body());
   });
   app.setNotFoundHandler((_req, reply) => {
