@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { type Db, type Queryable, type Row, TENANT_SCOPE_SQL } from './db.ts';
+import { PgliteStatements } from './pglite-prepared.ts';
 
 // int8 as a JS number: ids and log indexes stay far below 2^53.
 const parsers = { 20: (v: string) => Number(v) };
@@ -9,8 +10,12 @@ const parsers = { 20: (v: string) => Number(v) };
 export async function openPglite(dataDir?: string): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create(dataDir ? { dataDir, parsers } : { parsers });
+  const statements = new PgliteStatements(pg);
   const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }): Queryable => ({
     async query<R extends Row>(sql: string, params?: readonly unknown[]) {
+      // A statement that repeats runs under a name, parsed and planned once (pglite-prepared.ts).
+      const named = statements.run<R>(sql, params ?? [], q !== pg);
+      if (named) return named;
       const res = await q.query<R>(sql, params ? [...params] : undefined);
       return res.rows;
     },
@@ -23,12 +28,13 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     withTenant: (tenantId, fn, opening) =>
-      pg.transaction(async (tx) => {
+      pg.transaction(async (pgTx) => {
+        const tx = wrap(pgTx);
         await tx.query(TENANT_SCOPE_SQL, [tenantId]);
-        if (!opening || opening.length === 0) return fn(wrap(tx));
+        if (!opening || opening.length === 0) return fn(tx);
         const opened: Row[][] = [];
-        for (const s of opening) opened.push((await tx.query<Row>(s.sql, [...s.params])).rows);
-        return fn(wrap(tx), opened);
+        for (const s of opening) opened.push(await tx.query<Row>(s.sql, s.params));
+        return fn(tx, opened);
       }),
     // One connection, one transaction at a time: every transaction already sees one snapshot.
     snapshot: (tenantId, fn) => db.withTenant(tenantId, fn),
