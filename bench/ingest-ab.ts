@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cannon } from './lib/autocannon.ts';
-import { batches, contentEvent, idsOption, metaEvent, singles, withFreshIds } from './lib/ingest-bodies.ts';
+import { batches, batchItemsFailed, contentEvent, idsOption, metaEvent, singles, withFreshIds } from './lib/ingest-bodies.ts';
 import { cpuMicros, postgresCpuMicros, postgresCpuSince } from './lib/proc-cpu.ts';
 import type { BenchServer, startBenchServer as StartBenchServer } from './lib/server.ts';
 import { benchArgs, fmt, median, table } from './lib/stats.ts';
@@ -89,6 +89,7 @@ interface Run {
 
 async function load(server: BenchServer, seconds: number, connections: number): Promise<Run> {
   let k = 0;
+  let failedItems = 0;
   const cpuBefore = cpuMicros(server.pid);
   const pgBefore = postgresCpuMicros();
   const r = await cannon({
@@ -105,18 +106,22 @@ async function load(server: BenchServer, seconds: number, connections: number): 
           const body = chosen!.bodies[n % chosen!.bodies.length]!;
           return { ...req, body: IDS === 'fresh' ? withFreshIds(body, n) : body };
         },
+        onResponse: (status, body) => {
+          if (status === 207) failedItems += batchItemsFailed(body);
+        },
       },
     ],
   });
   const refused = chosen!.refused;
   const answered = refused === undefined ? r['2xx'] : (r.statusCodeStats[String(refused)]?.count ?? 0);
-  const events = Math.max(1, answered * chosen!.perRequest);
+  // A batch answered 207 with an item refused stored less than its events: only what was stored counts.
+  const events = Math.max(1, answered * chosen!.perRequest - failedItems);
   return {
-    perSecond: refused === undefined ? r.perSecond * chosen!.perRequest : answered / r.seconds,
+    perSecond: refused === undefined ? events / r.seconds : answered / r.seconds,
     p99: r.latency.p99,
     cpu: (cpuMicros(server.pid) - cpuBefore) / events,
     pg: postgresCpuSince(pgBefore) / events,
-    bad: r['2xx'] + r.non2xx - answered + r.errors + r.timeouts,
+    bad: r['2xx'] + r.non2xx - answered + r.errors + r.timeouts + failedItems,
   };
 }
 

@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { NODE, runCli } from '../src/testing/server-process.ts';
 import { cannon, type CannonResult } from './lib/autocannon.ts';
-import { batches, contentEvent, idsOption, metaEvent, singles, withFreshIds } from './lib/ingest-bodies.ts';
+import { batches, batchItemsFailed, contentEvent, idsOption, metaEvent, singles, withFreshIds } from './lib/ingest-bodies.ts';
 import { cpuMicros, machineTicks, postgresCpuMicros, postgresCpuSince } from './lib/proc-cpu.ts';
 import { startBenchServer } from './lib/server.ts';
 import { benchArgs, fmt, median, table } from './lib/stats.ts';
@@ -77,7 +77,7 @@ async function startNoop(): Promise<{ url: string; pid: number | undefined; stop
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
-type Measured = CannonResult & { seconds: number; perSecond: number; cpuUsPerEvent: number; pgUsPerEvent: number; idle: number };
+type Measured = CannonResult & { seconds: number; perSecond: number; failedItems: number; cpuUsPerEvent: number; pgUsPerEvent: number; idle: number };
 
 /**
  * Issue #10's targets (64 connections, medians of 3 runs, on the project's
@@ -107,6 +107,7 @@ async function logTransactions(url: string): Promise<{ all: number; written: num
 
 async function measure(url: string, token: string, c: Case, connections: number, pid?: number, warmUp = false): Promise<Measured> {
   let k = 0;
+  let failedItems = 0;
   const cpuBefore = cpuMicros(pid);
   const pgBefore = postgresCpuMicros();
   const ticksBefore = machineTicks();
@@ -124,13 +125,19 @@ async function measure(url: string, token: string, c: Case, connections: number,
           const body = c.bodies[n % c.bodies.length]!;
           return { ...req, body: IDS === 'fresh' ? withFreshIds(body, n) : body };
         },
+        onResponse: (status, body) => {
+          if (status === 207) failedItems += batchItemsFailed(body);
+        },
       },
     ],
   });
-  const events = Math.max(1, r['2xx'] * c.perRequest);
+  const events = Math.max(1, r['2xx'] * c.perRequest - failedItems);
   const ticks = machineTicks();
   return {
     ...r,
+    // A batch answered 207 with an item refused stored less than its events: only what was stored counts.
+    perSecond: events / c.perRequest / r.seconds,
+    failedItems,
     cpuUsPerEvent: (cpuMicros(pid) - cpuBefore) / events,
     pgUsPerEvent: postgresCpuSince(pgBefore) / events,
     // Idle while the case ran: a case bound by one process's CPU, or by waiting, leaves the machine idle.
@@ -164,7 +171,7 @@ try {
             const tx = tx0 && (await logTransactions(server.url));
             const key = `${c.name} x${connections}`;
             results.set(key, [...(results.get(key) ?? []), r]);
-            const bad = r.non2xx + r.errors + r.timeouts;
+            const bad = r.non2xx + r.errors + r.timeouts + r.failedItems;
             if (bad > 0) failures += bad;
             // How many log transactions it took, and how many of them were decided while the one before wrote.
             const txs = tx && tx0 ? ` [${tx.all - tx0.all} tx, ${tx.written - tx0.written} decided ahead, ${tx.again - tx0.again} decided again]` : '';

@@ -51,3 +51,9 @@ export function idsOption(value: string | undefined): 'repeating' | 'fresh' {
   if (value === 'fresh') return 'fresh';
   throw new Error('--ids is repeating or fresh');
 }
+
+/** Items of a batch's 207 answer that were not stored (a slot whose status is not 201). */
+export function batchItemsFailed(body: string): number {
+  const { results } = JSON.parse(body) as { results: Array<{ status: number }> };
+  return results.filter((r) => r.status !== 201).length;
+}
