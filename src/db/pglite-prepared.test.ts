@@ -65,6 +65,30 @@ describe('PGlite: a repeated statement runs named', () => {
     assert.ok((await named()).includes(insert));
   });
 
+  test('a named statement outside a transaction waits for the open one to end, as query() does, and does not run inside it', async () => {
+    const sql = 'SELECT count(*)::int AS n FROM pp WHERE id = $1';
+    for (let i = 0; i < 3; i++) assert.deepEqual(await db.query(sql, [900]), [{ n: 0 }]);
+    assert.ok((await named()).includes(sql));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const insertedYet = new Promise<void>((resolve) => (inserted = resolve));
+    const open = db.transaction(async (tx) => {
+      await tx.query('INSERT INTO pp (id) VALUES ($1)', [900]);
+      inserted();
+      await held;
+      throw new Error('rolled back');
+    });
+    await insertedYet;
+    let answered = false;
+    const outside = db.query<{ n: number }>(sql, [900]).then((rows) => ((answered = true), rows));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(answered, false, 'it waits while the transaction is open');
+    release();
+    await assert.rejects(open, /rolled back/);
+    assert.deepEqual(await outside, [{ n: 0 }], 'it never saw the rolled-back row');
+  });
+
   test('an error in a named statement is the same error, aborts its transaction, and the statement still runs afterwards', async () => {
     const sql = 'SELECT 1 / $1::int AS v';
     for (let i = 0; i < 3; i++) assert.deepEqual(await db.query(sql, [1]), [{ v: 1 }]);
