@@ -9,9 +9,9 @@
 // parsed exactly as query() does it, with the same instance's serializers
 // and parsers, so a statement answers the same whichever way it ran — but
 // for arrays of the types binary-arrays.ts knows and bytea, which go in
-// binary as they do to a PostgreSQL server: the text of a set write's
-// arrays, written here and parsed back by array_in, was most of what
-// binding it cost.
+// binary as they do to a PostgreSQL server instead of as text written here
+// and parsed back by array_in (metadata singles on PGlite: named with text
+// arrays 1.16x the events/s of query(), with binary ones 1.36x).
 import { type PGlite, parse, protocol } from '@electric-sql/pglite';
 import { encodeBinaryArray } from './binary-arrays.ts';
 import type { Row } from './db.ts';
