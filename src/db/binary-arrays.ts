@@ -23,6 +23,19 @@ const ELEMENT_OID = {
 
 type ElementType = keyof typeof ELEMENT_OID;
 
+/**
+ * The element type of each array type encodeBinaryArray writes, by the array
+ * type's oid: for a store that learns a parameter's type from the server
+ * (PGlite's Describe) rather than from a cast in the text.
+ */
+export const ARRAY_OID_ELEMENT: ReadonlyMap<number, ElementType> = new Map([
+  [1016, 'bigint'],
+  [1007, 'int'],
+  [1009, 'text'],
+  [1185, 'timestamptz'],
+  [1182, 'date'],
+]);
+
 /** Microseconds and days between the Unix epoch and PostgreSQL's (2000-01-01). */
 const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
 const MS_PER_DAY = 86_400_000;

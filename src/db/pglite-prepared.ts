@@ -13,14 +13,12 @@
 // and parsed back by array_in (metadata singles on PGlite: named with text
 // arrays 1.16x the events/s of query(), with binary ones 1.36x).
 import { type PGlite, parse, protocol } from '@electric-sql/pglite';
-import { encodeBinaryArray } from './binary-arrays.ts';
+import { ARRAY_OID_ELEMENT, encodeBinaryArray } from './binary-arrays.ts';
 import type { Row } from './db.ts';
 import { StatementNames } from './statement-names.ts';
 
 type Value = string | Uint8Array | null;
 
-/** Array types by oid, as the element types encodeBinaryArray takes. */
-const BINARY_ARRAYS = { 1016: 'bigint', 1007: 'int', 1009: 'text', 1185: 'timestamptz', 1182: 'date' } as const;
 const BYTEA = 17;
 
 export class PgliteStatements {
@@ -59,7 +57,7 @@ export class PgliteStatements {
         if (v === null || v === undefined) return null;
         const type = types[i]!;
         if (type === BYTEA && v instanceof Uint8Array) return v;
-        const element = BINARY_ARRAYS[type as keyof typeof BINARY_ARRAYS];
+        const element = ARRAY_OID_ELEMENT.get(type);
         const binary = element && Array.isArray(v) ? encodeBinaryArray(element, v) : undefined;
         if (binary) return binary;
         const serialize = this.#pg.serializers[type];
