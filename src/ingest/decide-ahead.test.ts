@@ -123,7 +123,7 @@ for (const store of testStores()) {
       const root = rootFromLeafHashes(leaves.map((l) => leafHash(Buffer.from(l.leaf))));
       assert.equal(Buffer.from(row!.root).toString('hex'), Buffer.from(root).toString('hex'), "the head's root is the root of the stored leaves");
       // Every stored tree node is the hash the leaves give (nodes written ahead were written right).
-      const nodes = await testDb.db.query<{ idx: number; hash: Uint8Array }>('SELECT idx::int AS idx, hash FROM log_nodes WHERE tenant_id = $1 AND level = 0 ORDER BY idx', [tenantId]);
+      const nodes = await testDb.db.query<{ idx: number; hash: Uint8Array }>('SELECT idx::int AS idx, leaf_hash AS hash FROM log_entries WHERE tenant_id = $1 ORDER BY idx', [tenantId]);
       assert.deepEqual(
         nodes.map((n) => Buffer.from(n.hash).toString('hex')),
         leaves.map((l) => Buffer.from(leafHash(Buffer.from(l.leaf))).toString('hex')),

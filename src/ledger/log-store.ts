@@ -66,13 +66,21 @@ export async function readHead(db: Queryable, tenantId: string): Promise<Head> {
   return row ? { size: row.size, root: new Uint8Array(row.root) } : { size: 0, root: emptyRoot() };
 }
 
-/** Reads stored nodes in one query. */
+/**
+ * Reads stored nodes in one query. A leaf hash (level 0) is in its entry's
+ * row, or, for entries appended before migration 0125, in log_nodes: never in
+ * both, so the two halves of the union do not overlap.
+ */
 export async function readNodes(db: Queryable, tenantId: string, ids: readonly NodeId[]): Promise<StoredNode[]> {
   if (ids.length === 0) return [];
   const rows = await db.query<{ level: number; idx: number; hash: Uint8Array }>(
     `SELECT n.level, n.idx, n.hash FROM log_nodes n
      JOIN unnest($2::int[], $3::bigint[]) AS want(level, idx) ON n.level = want.level AND n.idx = want.idx
-     WHERE n.tenant_id = $1`,
+     WHERE n.tenant_id = $1
+     UNION ALL
+     SELECT 0, e.idx, e.leaf_hash FROM log_entries e
+     JOIN unnest($2::int[], $3::bigint[]) AS want(level, idx) ON want.level = 0 AND e.idx = want.idx
+     WHERE e.tenant_id = $1 AND e.leaf_hash IS NOT NULL`,
     [tenantId, ids.map((i) => i.level), ids.map((i) => i.index)],
   );
   return rows.map((r) => ({ level: r.level, index: r.idx, hash: new Uint8Array(r.hash) }));
@@ -95,7 +103,7 @@ export interface RideAlong {
 }
 
 /** writeAppend's own parameters: a ride-along's follow them. */
-const OWN_PARAMS = 9;
+const OWN_PARAMS = 10;
 
 /** Ride-along CTEs with every parameter number moved past writeAppend's, made once per text: the few texts recur. */
 const shiftedTexts = new Map<string, string>();
@@ -121,23 +129,30 @@ export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void>
  */
 export function appendStatement(tenantId: string, entries: readonly NewEntry[], nodes: readonly StoredNode[], head: Head, along?: RideAlong): Statement {
   const extra = along ? `${shifted(along.ctes)}, ` : '';
+  // appendLeaves lists the new leaves' hashes first (level 0, in entry order):
+  // they go in the entries' rows, the nodes above them in log_nodes.
+  const leaves = nodes.slice(0, entries.length);
+  if (leaves.some((n, i) => n.level !== 0 || n.index !== entries[i]!.index)) throw new Error('appendStatement: the nodes must begin with the entries\' leaf hashes, in order');
+  const inner = nodes.slice(entries.length);
   return {
     sql: `WITH ${extra}e AS (
-       INSERT INTO log_entries (tenant_id, idx, leaf, created_at)
-       SELECT $1, e.idx, e.leaf, e.created_at FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) AS e(idx, leaf, created_at)
+       INSERT INTO log_entries (tenant_id, idx, leaf, created_at, leaf_hash)
+       SELECT $1, e.idx, e.leaf, e.created_at, decode(e.hash, 'hex')
+       FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::text[]) AS e(idx, leaf, created_at, hash)
      ), n AS (
        INSERT INTO log_nodes (tenant_id, level, idx, hash)
-       SELECT $1, n.level, n.idx, decode(n.hash, 'hex') FROM unnest($5::int[], $6::bigint[], $7::text[]) AS n(level, idx, hash)
+       SELECT $1, n.level, n.idx, decode(n.hash, 'hex') FROM unnest($6::int[], $7::bigint[], $8::text[]) AS n(level, idx, hash)
      )
-     UPDATE log_heads SET size = $8, root = $9, updated_at = now() WHERE tenant_id = $1`,
+     UPDATE log_heads SET size = $9, root = $10, updated_at = now() WHERE tenant_id = $1`,
     params: [
       tenantId,
       entries.map((e) => e.index),
       entries.map((e) => e.leaf),
       entries.map((e) => e.createdAt.toISOString()),
-      nodes.map((n) => n.level),
-      nodes.map((n) => n.index),
-      nodes.map((n) => Buffer.from(n.hash).toString('hex')),
+      leaves.map((n) => Buffer.from(n.hash).toString('hex')),
+      inner.map((n) => n.level),
+      inner.map((n) => n.index),
+      inner.map((n) => Buffer.from(n.hash).toString('hex')),
       head.size,
       Buffer.from(head.root),
       ...(along?.params ?? []),
@@ -163,8 +178,8 @@ export interface StoredEntry {
 /** Entries [start, end) with their stored leaf hashes, in index order. */
 export async function readEntries(db: Queryable, tenantId: string, start: number, end: number): Promise<StoredEntry[]> {
   const rows = await db.query<{ idx: number; leaf: string; hash: Uint8Array | null }>(
-    `SELECT e.idx, e.leaf, n.hash FROM log_entries e
-     LEFT JOIN log_nodes n ON n.tenant_id = e.tenant_id AND n.level = 0 AND n.idx = e.idx
+    `SELECT e.idx, e.leaf, coalesce(e.leaf_hash, n.hash) AS hash FROM log_entries e
+     LEFT JOIN log_nodes n ON e.leaf_hash IS NULL AND n.tenant_id = e.tenant_id AND n.level = 0 AND n.idx = e.idx
      WHERE e.tenant_id = $1 AND e.idx >= $2 AND e.idx < $3 ORDER BY e.idx`,
     [tenantId, start, end],
   );

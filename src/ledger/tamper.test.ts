@@ -98,13 +98,14 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
     assert.match(r.stdout, /FAILED +entry 21: leaf_hash does not match leaf bytes/);
   });
 
-  test('a level-0 leaf hash in log_nodes replaced', async () => {
+  test("an entry's stored leaf hash replaced", async () => {
     const w = await workspace();
-    await sql.query(
-      `UPDATE log_nodes SET hash = (SELECT hash FROM log_nodes WHERE tenant_id = $1 AND level = 0 AND idx = 4)
-       WHERE tenant_id = $1 AND level = 0 AND idx = 5`,
+    const { rowCount } = await sql.query(
+      `UPDATE log_entries SET leaf_hash = (SELECT leaf_hash FROM log_entries WHERE tenant_id = $1 AND idx = 4)
+       WHERE tenant_id = $1 AND idx = 5`,
       [w.tenant],
     );
+    assert.equal(rowCount, 1);
     const r = await w.verify();
     assert.equal(r.code, 1, show(r));
     assert.match(r.stdout, /FAILED +entry 5: leaf_hash does not match leaf bytes/);
@@ -116,7 +117,8 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
     const changed = (await w.leaf(k)).replace(/"meta":"sha256:(.)/, (_m, c) => `"meta":"sha256:${c === 'A' ? 'B' : 'A'}`);
     await sql.query('BEGIN');
     await sql.query('UPDATE log_entries SET leaf = $3 WHERE tenant_id = $1 AND idx = $2', [w.tenant, k, changed]);
-    await sql.query('UPDATE log_nodes SET hash = $3 WHERE tenant_id = $1 AND level = 0 AND idx = $2', [w.tenant, k, Buffer.from(leafHashOf(changed))]);
+    const { rowCount } = await sql.query('UPDATE log_entries SET leaf_hash = $3 WHERE tenant_id = $1 AND idx = $2', [w.tenant, k, Buffer.from(leafHashOf(changed))]);
+    assert.equal(rowCount, 1);
     await sql.query('COMMIT');
     const r = await w.verify();
     assert.equal(r.code, 1, show(r));

@@ -107,9 +107,15 @@ export async function buildTile(db: Queryable, tenantId: string, ref: TileRef): 
     );
     return rows.length === ref.width ? encodeBundle(rows.map((r) => r.leaf)) : undefined;
   }
+  // Leaf hashes (level 0) are in the entries' rows, or in log_nodes for entries appended before migration 0125.
   const rows = await db.query<{ hash: Uint8Array }>(
-    'SELECT hash FROM log_nodes WHERE tenant_id = $1 AND level = $2 AND idx >= $3 AND idx < $4 ORDER BY idx',
-    [tenantId, level, start, end],
+    level === 0
+      ? `SELECT idx, hash FROM log_nodes WHERE tenant_id = $1 AND level = 0 AND idx >= $2 AND idx < $3
+         UNION ALL
+         SELECT idx, leaf_hash FROM log_entries WHERE tenant_id = $1 AND idx >= $2 AND idx < $3 AND leaf_hash IS NOT NULL
+         ORDER BY idx`
+      : 'SELECT hash FROM log_nodes WHERE tenant_id = $1 AND level = $2 AND idx >= $3 AND idx < $4 ORDER BY idx',
+    level === 0 ? [tenantId, start, end] : [tenantId, level, start, end],
   );
   return encodeHashTile(rows.map((r) => new Uint8Array(r.hash)), ref.width);
 }
