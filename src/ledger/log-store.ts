@@ -67,23 +67,35 @@ export async function readHead(db: Queryable, tenantId: string): Promise<Head> {
 }
 
 /**
- * Reads stored nodes in one query. A leaf hash (level 0) is in its entry's
- * row, or, for entries appended before migration 0125, in log_nodes: never in
- * both, so the two halves of the union do not overlap.
+ * The entry whose row holds a node (migrations 0125, 0126): its last leaf,
+ * appended when the node became complete.
+ */
+function holderOf(id: NodeId): number {
+  return (id.index + 1) * 2 ** id.level - 1;
+}
+
+/**
+ * Reads stored nodes in one query. A node is in the row of the entry that
+ * completed it (a leaf hash in leaf_hash, a subtree's in subtree_hashes), or,
+ * when that entry was appended before migrations 0125/0126, in log_nodes:
+ * never in both, so the two halves of the union do not overlap. A node not
+ * stored (the tree is not that big) is left out.
  */
 export async function readNodes(db: Queryable, tenantId: string, ids: readonly NodeId[]): Promise<StoredNode[]> {
   if (ids.length === 0) return [];
-  const rows = await db.query<{ level: number; idx: number; hash: Uint8Array }>(
+  const rows = await db.query<{ level: number; idx: number | string; hash: Uint8Array | null }>(
     `SELECT n.level, n.idx, n.hash FROM log_nodes n
      JOIN unnest($2::int[], $3::bigint[]) AS want(level, idx) ON n.level = want.level AND n.idx = want.idx
      WHERE n.tenant_id = $1
      UNION ALL
-     SELECT 0, e.idx, e.leaf_hash FROM log_entries e
-     JOIN unnest($2::int[], $3::bigint[]) AS want(level, idx) ON want.level = 0 AND e.idx = want.idx
-     WHERE e.tenant_id = $1 AND e.leaf_hash IS NOT NULL`,
-    [tenantId, ids.map((i) => i.level), ids.map((i) => i.index)],
+     SELECT want.level, want.idx,
+       CASE WHEN want.level = 0 THEN e.leaf_hash ELSE substring(e.subtree_hashes FROM (want.level - 1) * 32 + 1 FOR 32) END
+     FROM unnest($2::int[], $3::bigint[], $4::bigint[]) AS want(level, idx, holder)
+     JOIN log_entries e ON e.tenant_id = $1 AND e.idx = want.holder
+     WHERE CASE WHEN want.level = 0 THEN e.leaf_hash IS NOT NULL ELSE octet_length(e.subtree_hashes) >= want.level * 32 END`,
+    [tenantId, ids.map((i) => i.level), ids.map((i) => i.index), ids.map(holderOf)],
   );
-  return rows.map((r) => ({ level: r.level, index: r.idx, hash: new Uint8Array(r.hash) }));
+  return rows.map((r) => ({ level: r.level, index: Number(r.idx), hash: new Uint8Array(r.hash!) }));
 }
 
 export interface NewEntry {
@@ -103,7 +115,7 @@ export interface RideAlong {
 }
 
 /** writeAppend's own parameters: a ride-along's follow them. */
-const OWN_PARAMS = 10;
+const OWN_PARAMS = 8;
 
 /** Ride-along CTEs with every parameter number moved past writeAppend's, made once per text: the few texts recur. */
 const shiftedTexts = new Map<string, string>();
@@ -123,36 +135,39 @@ export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void>
 }
 
 /**
- * The statement that writes appended entries, their new nodes and the new
- * head (and a ride-along's rows): built apart from sending it, so an append
- * decided ahead has it ready before it holds the lock (OpenAppend.prepareCommit).
+ * The statement that writes appended entries, with their leaf hashes and the
+ * hashes of the subtrees each completes (readNodes), and the new head (and a
+ * ride-along's rows): built apart from sending it, so an append decided ahead
+ * has it ready before it holds the lock (OpenAppend.prepareCommit). `nodes`:
+ * appendLeaves', every node the entries complete.
  */
 export function appendStatement(tenantId: string, entries: readonly NewEntry[], nodes: readonly StoredNode[], head: Head, along?: RideAlong): Statement {
   const extra = along ? `${shifted(along.ctes)}, ` : '';
-  // appendLeaves lists the new leaves' hashes first (level 0, in entry order):
-  // they go in the entries' rows, the nodes above them in log_nodes.
-  const leaves = nodes.slice(0, entries.length);
-  if (leaves.some((n, i) => n.level !== 0 || n.index !== entries[i]!.index)) throw new Error('appendStatement: the nodes must begin with the entries\' leaf hashes, in order');
-  const inner = nodes.slice(entries.length);
+  const first = entries[0]?.index ?? 0;
+  const leafHashes: string[] = new Array(entries.length);
+  const subtrees: string[] = new Array(entries.length).fill('');
+  // appendLeaves lists the nodes level by level, upwards: each entry's subtrees come in order of level.
+  for (const n of nodes) {
+    const at = holderOf(n) - first;
+    if (!(at >= 0 && at < entries.length)) throw new Error(`appendStatement: node (${n.level}, ${n.index}) is not completed by these entries`);
+    const hex = Buffer.from(n.hash).toString('hex');
+    if (n.level === 0) leafHashes[at] = hex;
+    else subtrees[at] += hex;
+  }
   return {
     sql: `WITH ${extra}e AS (
-       INSERT INTO log_entries (tenant_id, idx, leaf, created_at, leaf_hash)
-       SELECT $1, e.idx, e.leaf, e.created_at, decode(e.hash, 'hex')
-       FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::text[]) AS e(idx, leaf, created_at, hash)
-     ), n AS (
-       INSERT INTO log_nodes (tenant_id, level, idx, hash)
-       SELECT $1, n.level, n.idx, decode(n.hash, 'hex') FROM unnest($6::int[], $7::bigint[], $8::text[]) AS n(level, idx, hash)
+       INSERT INTO log_entries (tenant_id, idx, leaf, created_at, leaf_hash, subtree_hashes)
+       SELECT $1, e.idx, e.leaf, e.created_at, decode(e.hash, 'hex'), decode(e.subtrees, 'hex')
+       FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::text[], $6::text[]) AS e(idx, leaf, created_at, hash, subtrees)
      )
-     UPDATE log_heads SET size = $9, root = $10, updated_at = now() WHERE tenant_id = $1`,
+     UPDATE log_heads SET size = $7, root = $8, updated_at = now() WHERE tenant_id = $1`,
     params: [
       tenantId,
       entries.map((e) => e.index),
       entries.map((e) => e.leaf),
       entries.map((e) => e.createdAt.toISOString()),
-      leaves.map((n) => Buffer.from(n.hash).toString('hex')),
-      inner.map((n) => n.level),
-      inner.map((n) => n.index),
-      inner.map((n) => Buffer.from(n.hash).toString('hex')),
+      leafHashes,
+      subtrees,
       head.size,
       Buffer.from(head.root),
       ...(along?.params ?? []),

@@ -11,6 +11,7 @@
 
 import type { Queryable } from '../db/db.ts';
 import { utf8 } from './bytes.ts';
+import { readNodes } from './log-store.ts';
 import { HASH_SIZE } from './merkle.ts';
 
 export const TILE_WIDTH = 256;
@@ -107,15 +108,9 @@ export async function buildTile(db: Queryable, tenantId: string, ref: TileRef): 
     );
     return rows.length === ref.width ? encodeBundle(rows.map((r) => r.leaf)) : undefined;
   }
-  // Leaf hashes (level 0) are in the entries' rows, or in log_nodes for entries appended before migration 0125.
-  const rows = await db.query<{ hash: Uint8Array }>(
-    level === 0
-      ? `SELECT idx, hash FROM log_nodes WHERE tenant_id = $1 AND level = 0 AND idx >= $2 AND idx < $3
-         UNION ALL
-         SELECT idx, leaf_hash FROM log_entries WHERE tenant_id = $1 AND idx >= $2 AND idx < $3 AND leaf_hash IS NOT NULL
-         ORDER BY idx`
-      : 'SELECT hash FROM log_nodes WHERE tenant_id = $1 AND level = $2 AND idx >= $3 AND idx < $4 ORDER BY idx',
-    level === 0 ? [tenantId, start, end] : [tenantId, level, start, end],
-  );
-  return encodeHashTile(rows.map((r) => new Uint8Array(r.hash)), ref.width);
+  // Each node where its last leaf's append stored it (readNodes): in that entry's row, or in log_nodes.
+  const ids = Array.from({ length: end - start }, (_, i) => ({ level, index: start + i }));
+  const stored = new Map((await readNodes(db, tenantId, ids)).map((n) => [n.index, n.hash]));
+  const hashes = ids.map((id) => stored.get(id.index));
+  return hashes.every((h) => h !== undefined) ? encodeHashTile(hashes as Uint8Array[], ref.width) : undefined;
 }

@@ -1,0 +1,11 @@
+-- The hashes of the subtrees an entry completes are kept in its row, not as
+-- rows of log_nodes: the node (level l ≥ 1, index k) covers leaves
+-- [k·2^l, (k+1)·2^l) and is complete once its last leaf, (k+1)·2^l − 1, is
+-- appended; that entry's subtree_hashes holds it at bytes (l−1)·32 to l·32,
+-- levels 1 up to the highest it completes (empty: it completes none). An
+-- append then writes one row an event, its entry, however many nodes it
+-- completes (issue #10). Every node is still stored where it was made, so the
+-- service's proofs stay independent of a later change to a leaf hash.
+-- Entries appended before keep their nodes in log_nodes and a null
+-- subtree_hashes; readers take a node from either place (ledger/log-store.ts).
+ALTER TABLE log_entries ADD COLUMN subtree_hashes bytea;
