@@ -90,6 +90,17 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
     await fc.assert(fc.asyncProperty(fc.array(days.map((d) => d.toISOString().slice(0, 10)), { maxLength: 10 }), (v) => same('date', v)), { numRuns: 100 });
   });
 
+  test('bytea: any bytes, the empty string of bytes, nulls', async () => {
+    await same('bytea', [Buffer.alloc(0), Buffer.from([0, 1, 255]), null, Buffer.from('\\"{,}NULL')]);
+    await fc.assert(
+      fc.asyncProperty(fc.array(nullable(fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a))), { maxLength: 10 }), (v) => same('bytea', v)),
+      { numRuns: 200 },
+    );
+    // A Uint8Array that is not a Buffer goes as its bytes too.
+    const rows = await client.query({ text: 'SELECT encode(b, $2) AS h FROM unnest($1::bytea[]) AS b', values: [encodeBinaryArray('bytea', [new Uint8Array([7, 8])]), 'hex'] });
+    assert.deepEqual(rows.rows, [{ h: '0708' }]);
+  });
+
   test('what binary cannot carry stays text: the server reads it, or refuses it by name', async () => {
     for (const [type, values] of [
       ['bigint', [1.5]],
@@ -105,6 +116,7 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
       ['timestamptz', ['2026-11-28T07:00:00+24:00']],
       ['date', ['28/11/2026']],
       ['text', [1]],
+      ['bytea', ['0708']],
     ] as [ElementType, unknown[]][]) {
       assert.equal(encodeBinaryArray(type, values), undefined, `${JSON.stringify(values)} as ${type}[]`);
     }

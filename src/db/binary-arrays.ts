@@ -19,6 +19,7 @@ const ELEMENT_OID = {
   text: 25,
   timestamptz: 1184,
   date: 1082,
+  bytea: 17,
 } as const;
 
 type ElementType = keyof typeof ELEMENT_OID;
@@ -34,6 +35,7 @@ export const ARRAY_OID_ELEMENT: ReadonlyMap<number, ElementType> = new Map([
   [1009, 'text'],
   [1185, 'timestamptz'],
   [1182, 'date'],
+  [1001, 'bytea'],
 ]);
 
 /** Microseconds and days between the Unix epoch and PostgreSQL's (2000-01-01). */
@@ -45,7 +47,7 @@ const INT4_MIN = -(2 ** 31);
 const INT4_MAX = 2 ** 31 - 1;
 
 /** A mention of a parameter, with the array cast that follows it if it is one of ELEMENT_OID's. */
-const MENTION_RE = /\$(\d+)(?!\d)(?:::(bigint|int8|integer|int4|int|text|timestamptz|date)\[\])?/g;
+const MENTION_RE = /\$(\d+)(?!\d)(?:::(bigint|int8|integer|int4|int|text|timestamptz|date|bytea)\[\])?/g;
 
 /**
  * The array parameters of a statement that can go in binary: parameter index
@@ -76,7 +78,7 @@ export function binaryArrayParams(sql: string): ReadonlyMap<number, ElementType>
  */
 export function encodeBinaryArray(type: ElementType, values: readonly unknown[]): Buffer | undefined {
   const oid = ELEMENT_OID[type];
-  const width = oid === 20 || oid === 1184 ? 8 : oid === 25 ? -1 : 4;
+  const width = oid === 20 || oid === 1184 ? 8 : oid === 25 || oid === 17 ? -1 : 4;
   let size = values.length === 0 ? 12 : 20;
   let hasNull = 0;
   // A time's microseconds since 2000, worked out once in the first pass (parsing the text is most of an element's cost).
@@ -93,7 +95,7 @@ export function encodeBinaryArray(type: ElementType, values: readonly unknown[])
       micros[i] = us;
       size += 8;
     } else if (!fits(oid, v)) return undefined;
-    else size += width >= 0 ? width : Buffer.byteLength(v as string, 'utf8');
+    else size += width >= 0 ? width : oid === 17 ? (v as Uint8Array).length : Buffer.byteLength(v as string, 'utf8');
   }
   const out = Buffer.allocUnsafe(size);
   out.writeInt32BE(values.length === 0 ? 0 : 1, 0); // dimensions: none is the empty array
@@ -124,6 +126,13 @@ export function encodeBinaryArray(type: ElementType, values: readonly unknown[])
         at += 4 + n;
         break;
       }
+      case 17: {
+        const bytes = v as Uint8Array;
+        at = out.writeInt32BE(bytes.length, at);
+        out.set(bytes, at);
+        at += bytes.length;
+        break;
+      }
       case 1184:
         at = out.writeInt32BE(8, at);
         at = writeInt64(out, micros![i]!, at);
@@ -146,6 +155,8 @@ function fits(oid: number, v: unknown): boolean {
       return typeof v === 'number' && Number.isInteger(v) && v >= INT4_MIN && v <= INT4_MAX;
     case 25:
       return typeof v === 'string';
+    case 17:
+      return v instanceof Uint8Array;
     case 1082:
       return typeof v === 'string' && isDay(v);
     default:

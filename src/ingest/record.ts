@@ -468,17 +468,17 @@ class Rows {
       index,
       now.toISOString(),
       needsReview(p.decision.verdict, p.mode) ? 'pending' : null,
-      Buffer.from(p.metaSalt).toString('hex'),
+      p.metaSalt,
     ];
     values.forEach((v, i) => this.#inv[i]!.push(v));
     for (const c of p.content) {
       this.#content[0]!.push(id);
       this.#content[1]!.push(c.field);
       this.#content[2]!.push(c.body);
-      this.#content[3]!.push(Buffer.from(c.salt).toString('hex'));
+      this.#content[3]!.push(c.salt);
       this.#content[4]!.push(c.findings === null ? null : JSON.stringify(c.findings));
-      this.#content[5]!.push(c.sealed?.sealed.toString('hex') ?? null);
-      this.#content[6]!.push(c.sealed?.wrappedKey.toString('hex') ?? null);
+      this.#content[5]!.push(c.sealed?.sealed ?? null);
+      this.#content[6]!.push(c.sealed?.wrappedKey ?? null);
     }
     if (p.content.some((c) => c.findings === null)) this.jobs.push({ kind: OUTPUT_SCAN_JOB, payload: { invocation_id: id } });
     if (this.#judged && judgesAllowed && escalatesToJudges(p.decision, p.mode)) this.jobs.push({ kind: JUDGE_JOB, payload: judgeJobPayload(id, p.decision) });
@@ -486,7 +486,7 @@ class Rows {
 
   rogue(id: number, index: number, e: RogueRecord, salt: Uint8Array, now: Date) {
     this.empty = false;
-    const values = [id, e.event_type, e.agent_key, e.actor_agent_key ?? null, e.tool ?? null, e.user_id ?? null, e.severity ?? null, e.source ?? null, e.invocation_id ?? null, index, now.toISOString(), Buffer.from(salt).toString('hex')];
+    const values = [id, e.event_type, e.agent_key, e.actor_agent_key ?? null, e.tool ?? null, e.user_id ?? null, e.severity ?? null, e.source ?? null, e.invocation_id ?? null, index, now.toISOString(), salt];
     values.forEach((v, i) => this.#rogue[i]!.push(v));
   }
 
@@ -553,26 +553,26 @@ const ROWS_CTES = [
        log_index, created_at, review_status, meta_salt)
      SELECT $1, i.id, i.agent_key, i.mode, i.outcome, i.duration_ms, i.principal_kind, i.principal_id,
        i.parent_invocation_id, i.correlation_id, i.tool_name, i.verdict, i.reasons::jsonb, i.policy_version,
-       i.pii_count, i.log_index, i.created_at, i.review_status, decode(i.meta_salt, 'hex')
+       i.pii_count, i.log_index, i.created_at, i.review_status, i.meta_salt
      FROM unnest($_::bigint[], $_::text[], $_::text[], $_::text[], $_::bigint[], $_::text[], $_::text[],
        $_::bigint[], $_::text[], $_::text[], $_::text[], $_::text[], $_::int[], $_::int[], $_::bigint[],
-       $_::timestamptz[], $_::text[], $_::text[])
+       $_::timestamptz[], $_::text[], $_::bytea[])
        AS i(id, agent_key, mode, outcome, duration_ms, principal_kind, principal_id, parent_invocation_id,
          correlation_id, tool_name, verdict, reasons, policy_version, pii_count, log_index, created_at, review_status, meta_salt)
    )`,
   `content AS (
      INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
-     SELECT $1, c.id, c.field, c.body, decode(c.salt, 'hex'), c.findings::jsonb, decode(c.sealed, 'hex'), decode(c.sealed_key, 'hex')
-     FROM unnest($_::bigint[], $_::text[], $_::text[], $_::text[], $_::text[], $_::text[], $_::text[])
+     SELECT $1, c.id, c.field, c.body, c.salt, c.findings::jsonb, c.sealed, c.sealed_key
+     FROM unnest($_::bigint[], $_::text[], $_::text[], $_::bytea[], $_::text[], $_::bytea[], $_::bytea[])
        AS c(id, field, body, salt, findings, sealed, sealed_key)
    )`,
   `rogue AS (
      INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id,
        severity, source, invocation_id, log_index, created_at, meta_salt)
      SELECT $1, r.id, r.event_type, r.agent_key, r.actor_agent_key, r.tool, r.user_id, r.severity, r.source,
-       r.invocation_id, r.log_index, r.created_at, decode(r.meta_salt, 'hex')
+       r.invocation_id, r.log_index, r.created_at, r.meta_salt
      FROM unnest($_::bigint[], $_::text[], $_::text[], $_::text[], $_::text[], $_::text[],
-       $_::text[], $_::text[], $_::bigint[], $_::bigint[], $_::timestamptz[], $_::text[])
+       $_::text[], $_::text[], $_::bigint[], $_::bigint[], $_::timestamptz[], $_::bytea[])
        AS r(id, event_type, agent_key, actor_agent_key, tool, user_id, severity, source, invocation_id, log_index, created_at, meta_salt)
    )`,
   `ids AS (

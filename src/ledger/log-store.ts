@@ -134,6 +134,8 @@ export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void>
   await tx.query(`WITH ${w.ctes} SELECT 1`, w.params);
 }
 
+const NO_BYTES = new Uint8Array(0);
+
 /**
  * The statement that writes appended entries, with their leaf hashes and the
  * hashes of the subtrees each completes (readNodes), and the new head (and a
@@ -144,21 +146,20 @@ export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void>
 export function appendStatement(tenantId: string, entries: readonly NewEntry[], nodes: readonly StoredNode[], head: Head, along?: RideAlong): Statement {
   const extra = along ? `${shifted(along.ctes)}, ` : '';
   const first = entries[0]?.index ?? 0;
-  const leafHashes: string[] = new Array(entries.length);
-  const subtrees: string[] = new Array(entries.length).fill('');
+  const leafHashes: Uint8Array[] = new Array(entries.length);
+  const subtrees: Uint8Array[][] = Array.from({ length: entries.length }, () => []);
   // appendLeaves lists the nodes level by level, upwards: each entry's subtrees come in order of level.
   for (const n of nodes) {
     const at = holderOf(n) - first;
     if (!(at >= 0 && at < entries.length)) throw new Error(`appendStatement: node (${n.level}, ${n.index}) is not completed by these entries`);
-    const hex = Buffer.from(n.hash).toString('hex');
-    if (n.level === 0) leafHashes[at] = hex;
-    else subtrees[at] += hex;
+    if (n.level === 0) leafHashes[at] = n.hash;
+    else subtrees[at]!.push(n.hash);
   }
   return {
     sql: `WITH ${extra}e AS (
        INSERT INTO log_entries (tenant_id, idx, leaf, created_at, leaf_hash, subtree_hashes)
-       SELECT $1, e.idx, e.leaf, e.created_at, decode(e.hash, 'hex'), decode(e.subtrees, 'hex')
-       FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::text[], $6::text[]) AS e(idx, leaf, created_at, hash, subtrees)
+       SELECT $1, e.idx, e.leaf, e.created_at, e.hash, e.subtrees
+       FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::bytea[], $6::bytea[]) AS e(idx, leaf, created_at, hash, subtrees)
      )
      UPDATE log_heads SET size = $7, root = $8, updated_at = now() WHERE tenant_id = $1`,
     params: [
@@ -167,7 +168,7 @@ export function appendStatement(tenantId: string, entries: readonly NewEntry[], 
       entries.map((e) => e.leaf),
       entries.map((e) => e.createdAt.toISOString()),
       leafHashes,
-      subtrees,
+      subtrees.map((hashes) => (hashes.length === 0 ? NO_BYTES : hashes.length === 1 ? hashes[0]! : Buffer.concat(hashes))),
       head.size,
       Buffer.from(head.root),
       ...(along?.params ?? []),
