@@ -134,6 +134,7 @@ export async function writeRideAlong(tx: Queryable, w: RideAlong): Promise<void>
   await tx.query(`WITH ${w.ctes} SELECT 1`, w.params);
 }
 
+/** subtree_hashes of an entry that completes no subtree: empty, not null (null marks an entry appended before migration 0126). */
 const NO_BYTES = new Uint8Array(0);
 
 /**
@@ -149,12 +150,16 @@ export function appendStatement(tenantId: string, entries: readonly NewEntry[], 
   const leafHashes: Uint8Array[] = new Array(entries.length);
   const subtrees: Uint8Array[][] = Array.from({ length: entries.length }, () => []);
   // appendLeaves lists the nodes level by level, upwards: each entry's subtrees come in order of level.
+  let leaves = 0;
   for (const n of nodes) {
     const at = holderOf(n) - first;
     if (!(at >= 0 && at < entries.length)) throw new Error(`appendStatement: node (${n.level}, ${n.index}) is not completed by these entries`);
-    if (n.level === 0) leafHashes[at] = n.hash;
-    else subtrees[at]!.push(n.hash);
+    if (n.level === 0) {
+      leafHashes[at] = n.hash;
+      leaves++;
+    } else subtrees[at]!.push(n.hash);
   }
+  if (leaves !== entries.length) throw new Error('appendStatement: every entry needs its leaf hash among the nodes');
   return {
     sql: `WITH ${extra}e AS (
        INSERT INTO log_entries (tenant_id, idx, leaf, created_at, leaf_hash, subtree_hashes)
