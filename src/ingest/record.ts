@@ -321,10 +321,9 @@ export function recordSet(known: KnownAgents) {
       },
       /**
        * Every row is in the log's statement (rideAhead), and no job is left for write() to enqueue.
-       * A method, not a getter: an object literal with an accessor is made in V8's dictionary mode,
-       * and this one, made for every set, kept each set's rows and leaves alive past young-generation
-       * collections until the next full one — about 2 KB an event promoted, scavenges of ~10 ms
-       * instead of ~2 (bench/ingest-results.md, twelfth session).
+       * A method, not a getter: as a getter of this object literal, made for every set, it kept each
+       * set's rows and leaves alive past young-generation collections until the next full one — about
+       * 2 KB an event promoted, scavenges of ~10 ms instead of ~3 (bench/ingest-results.md, twelfth session).
        */
       allInLogStatement(): boolean {
         return handed && rows.jobs.length === 0;
