@@ -9,32 +9,33 @@
 //   node bench/detect-ab.ts --a REF [--b REF|.] [--rounds 7] [--passes 7] [--only names] [--self]
 //
 // "." (the default for --b) is the working tree's src/detect; a REF is unpacked by scripts/detect/frozen.ts.
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
-import { REPO, unpack } from "../scripts/detect/frozen.ts";
-import { median } from "./lib/stats.ts";
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { REPO, unpack } from '../scripts/detect/frozen.ts';
+import { median } from './lib/stats.ts';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const A = arg("a");
-if (!A) throw new Error("--a REF is required");
-const B = arg("b") ?? ".";
-const ROUNDS = Number(arg("rounds") ?? 7);
-const PASSES = arg("passes") ?? "7";
-const ONLY = arg("only");
-const SELF = process.argv.includes("--self");
+const A = arg('a');
+if (!A) throw new Error('--a REF is required');
+const B = arg('b') ?? '.';
+const ROUNDS = Number(arg('rounds') ?? 7);
+const PASSES = arg('passes') ?? '7';
+const ONLY = arg('only');
+const SELF = process.argv.includes('--self');
 
 const run = promisify(execFile);
-const indexOf = (ref: string) => (ref === "." ? join(REPO, "src/detect/index.ts") : join(unpack(ref), "src/detect/index.ts"));
-const CHILD = join(REPO, "bench/lib/detect-ab-child.ts");
+const indexOf = (ref: string) =>
+  ref === '.' ? join(REPO, 'src/detect/index.ts') : join(unpack(ref), 'src/detect/index.ts');
+const CHILD = join(REPO, 'bench/lib/detect-ab-child.ts');
 
 /** One side's median CPU ms per MB over PASSES timed passes. */
 async function side(file: string): Promise<number> {
-  const { stdout } = await run(process.execPath, [CHILD, file, PASSES, ...(ONLY ? [ONLY] : [])], { encoding: "utf8" });
+  const { stdout } = await run(process.execPath, [CHILD, file, PASSES, ...(ONLY ? [ONLY] : [])], { encoding: 'utf8' });
   return median((JSON.parse(stdout) as { msPerMb: number[] }).msPerMb);
 }
 
@@ -51,7 +52,7 @@ async function ab(label: string, a: string, b: string): Promise<void> {
   const sorted = [...ratios].sort((p, q) => p - q);
   console.log(
     `${label}: B/A CPU per MB = ${median(ratios).toFixed(3)} (median of ${ROUNDS} rounds, range ${sorted[0]!.toFixed(3)}–${sorted.at(-1)!.toFixed(3)}; < 1 is faster); ` +
-      `A ${median(as).toFixed(1)} ms/MB, B ${median(bs).toFixed(1)} ms/MB [${ONLY ?? "scan()"}]`,
+      `A ${median(as).toFixed(1)} ms/MB, B ${median(bs).toFixed(1)} ms/MB [${ONLY ?? 'scan()'}]`,
   );
 }
 

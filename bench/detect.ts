@@ -7,21 +7,21 @@
 // measured in the same run, interleaved with the current one, and the ratio printed (same-run A/B).
 // Run: ./node_modules/.bin/node bench/detect.ts [--runs N] [--mb N] [--only name,name] [--ref REF]
 
-import { adversarialInputs } from "../src/detect/adversarial.ts";
-import { DETECTORS, scan } from "../src/detect/index.ts";
-import { mixedRecords, mixedText } from "./mixed-text.ts";
-import { importFrozen } from "../scripts/detect/frozen.ts";
+import { adversarialInputs } from '../src/detect/adversarial.ts';
+import { DETECTORS, scan } from '../src/detect/index.ts';
+import { mixedRecords, mixedText } from './mixed-text.ts';
+import { importFrozen } from '../scripts/detect/frozen.ts';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const RUNS = Math.max(5, Number(arg("runs") ?? 7));
-const MB_TARGET = Number(arg("mb") ?? 1);
-const ONLY = arg("only")?.split(",");
-const REF = arg("ref");
-const frozen = REF ? await importFrozen<{ scan: typeof scan }>(REF, "src/detect/index.ts") : undefined;
+const RUNS = Math.max(5, Number(arg('runs') ?? 7));
+const MB_TARGET = Number(arg('mb') ?? 1);
+const ONLY = arg('only')?.split(',');
+const REF = arg('ref');
+const frozen = REF ? await importFrozen<{ scan: typeof scan }>(REF, 'src/detect/index.ts') : undefined;
 
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -92,13 +92,19 @@ const overRecords = (f: (t: string) => unknown) => {
   while (performance.now() - t0 < 2000) for (const rec of records) scan(rec);
 }
 const base = medians(overRecords(baseline));
-console.log(`mixed text: ${mb.toFixed(2)} MB in 4 KB records (each its own string, as JSON.parse hands them to ingest); medians of ${RUNS} runs; MB/s by CPU time (process.cpuUsage) and by wall time`);
-console.log(`  ${"".padEnd(14)} ${pad("cpu MB/s", 9)} ${pad("wall MB/s", 9)} ${pad("cpu ms/MB", 9)} ${pad("x baseline", 10)}`);
+console.log(
+  `mixed text: ${mb.toFixed(2)} MB in 4 KB records (each its own string, as JSON.parse hands them to ingest); medians of ${RUNS} runs; MB/s by CPU time (process.cpuUsage) and by wall time`,
+);
+console.log(
+  `  ${''.padEnd(14)} ${pad('cpu MB/s', 9)} ${pad('wall MB/s', 9)} ${pad('cpu ms/MB', 9)} ${pad('x baseline', 10)}`,
+);
 const row = (name: string, s: Sample) =>
-  console.log(`  ${name.padEnd(14)} ${pad(rate(mb, s.cpu), 9)} ${pad(rate(mb, s.wall), 9)} ${pad((s.cpu / mb).toFixed(1), 9)} ${pad((s.cpu / base.cpu).toFixed(1), 10)}`);
-row("baseline", base);
+  console.log(
+    `  ${name.padEnd(14)} ${pad(rate(mb, s.cpu), 9)} ${pad(rate(mb, s.wall), 9)} ${pad((s.cpu / mb).toFixed(1), 9)} ${pad((s.cpu / base.cpu).toFixed(1), 10)}`,
+  );
+row('baseline', base);
 const scanS = medians(overRecords((t) => scan(t)));
-row("scan()", scanS);
+row('scan()', scanS);
 for (const [name, det] of Object.entries(DETECTORS)) {
   if (ONLY && !ONLY.includes(name)) continue;
   row(name, medians(overRecords(det)));
@@ -118,22 +124,34 @@ if (frozen) {
   }
   const ma = median(a);
   const mbb = median(b);
-  console.log(`  ${("scan() " + REF).padEnd(14).slice(0, 14)} ${pad(rate(mb, ma), 9)} ${pad("", 9)} ${pad((ma / mb).toFixed(1), 9)}`);
-  console.log(`  A/B: current / ${REF} CPU time per MB = ${(mbb / ma).toFixed(3)} (median of ${RUNS} interleaved runs; < 1 is faster)`);
+  console.log(
+    `  ${('scan() ' + REF).padEnd(14).slice(0, 14)} ${pad(rate(mb, ma), 9)} ${pad('', 9)} ${pad((ma / mb).toFixed(1), 9)}`,
+  );
+  console.log(
+    `  A/B: current / ${REF} CPU time per MB = ${(mbb / ma).toFixed(3)} (median of ${RUNS} interleaved runs; < 1 is faster)`,
+  );
 }
 
 const whole = medians(() => scan(text));
-console.log(`\nscan() on one ${mb.toFixed(2)} MB text: ${rate(mb, whole.cpu)} MB/s cpu, ${rate(mb, whole.wall)} MB/s wall`);
+console.log(
+  `\nscan() on one ${mb.toFixed(2)} MB text: ${rate(mb, whole.cpu)} MB/s cpu, ${rate(mb, whole.wall)} MB/s wall`,
+);
 
-console.log("\nworst case per detector on adversarial 32,000-char inputs (median ms per call, CPU and wall; ratio of CPU time to the baseline on the same input):");
+console.log(
+  '\nworst case per detector on adversarial 32,000-char inputs (median ms per call, CPU and wall; ratio of CPU time to the baseline on the same input):',
+);
 const adv = adversarialInputs();
 const baseAdv = new Map<string, Sample>();
-for (const [inName, input] of Object.entries(adv)) baseAdv.set(inName, medians(() => baseline(input), 5));
-console.log(`  ${"".padEnd(14)} ${pad("cpu ms", 8)} ${pad("wall ms", 8)}  input`);
+for (const [inName, input] of Object.entries(adv))
+  baseAdv.set(
+    inName,
+    medians(() => baseline(input), 5),
+  );
+console.log(`  ${''.padEnd(14)} ${pad('cpu ms', 8)} ${pad('wall ms', 8)}  input`);
 for (const [name, det] of Object.entries({ ...DETECTORS, scan: (t: string) => scan(t).findings })) {
-  if (ONLY && !ONLY.includes(name) && name !== "scan") continue;
+  if (ONLY && !ONLY.includes(name) && name !== 'scan') continue;
   let worst: Sample = { cpu: -1, wall: 0 };
-  let worstInput = "";
+  let worstInput = '';
   for (const [inName, input] of Object.entries(adv)) {
     det(input); // warm-up: the first calls on a new input shape include JIT compilation
     const s = medians(() => det(input), 5);
@@ -143,5 +161,7 @@ for (const [name, det] of Object.entries({ ...DETECTORS, scan: (t: string) => sc
     }
   }
   const b = baseAdv.get(worstInput)!;
-  console.log(`  ${name.padEnd(14)} ${pad(worst.cpu.toFixed(2), 8)} ${pad(worst.wall.toFixed(2), 8)}  ${worstInput} (${(worst.cpu / Math.max(b.cpu, 0.001)).toFixed(0)}x baseline)`);
+  console.log(
+    `  ${name.padEnd(14)} ${pad(worst.cpu.toFixed(2), 8)} ${pad(worst.wall.toFixed(2), 8)}  ${worstInput} (${(worst.cpu / Math.max(b.cpu, 0.001)).toFixed(0)}x baseline)`,
+  );
 }

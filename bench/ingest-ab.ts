@@ -23,7 +23,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cannon } from './lib/autocannon.ts';
-import { batches, batchItemsFailed, contentEvent, idsOption, metaEvent, singles, withFreshIds } from './lib/ingest-bodies.ts';
+import {
+  batches,
+  batchItemsFailed,
+  contentEvent,
+  idsOption,
+  metaEvent,
+  singles,
+  withFreshIds,
+} from './lib/ingest-bodies.ts';
 import { cpuMicros, postgresCpuMicros, postgresCpuSince } from './lib/proc-cpu.ts';
 import type { BenchServer, startBenchServer as StartBenchServer } from './lib/server.ts';
 import { benchArgs, fmt, median, table } from './lib/stats.ts';
@@ -69,7 +77,10 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 function checkOut(rev: string): { dir: string; commit: string; remove(): void } {
   let commit: string;
   try {
-    commit = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd: repoRoot, encoding: 'utf8' }).trim();
+    commit = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    }).trim();
   } catch {
     throw new Error(`--base ${rev}: not a commit of this repository`);
   }
@@ -128,10 +139,19 @@ async function load(server: BenchServer, seconds: number, connections: number): 
 const base = checkOut(BASE);
 let failures = 0;
 try {
-  const startBase = (await import(pathToFileURL(join(base.dir, 'bench', 'lib', 'server.ts')).href)).startBenchServer as typeof StartBenchServer;
+  const startBase = (await import(pathToFileURL(join(base.dir, 'bench', 'lib', 'server.ts')).href))
+    .startBenchServer as typeof StartBenchServer;
   const startHere = (await import('./lib/server.ts')).startBenchServer;
   for (const store of args.stores) {
-    console.log(`# ingest-ab ${store}: A = ${BASE} (${base.commit.slice(0, 10)}), B = this working tree${Object.keys(B_ENV).length > 0 ? ` with ${Object.entries(B_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}; ${CASE} x${N}${IDS === 'fresh' ? ', fresh correlation ids' : ''}, ${PAIRS} pairs of ${SECONDS} s; ${new Date().toISOString()}`);
+    console.log(
+      `# ingest-ab ${store}: A = ${BASE} (${base.commit.slice(0, 10)}), B = this working tree${
+        Object.keys(B_ENV).length > 0
+          ? ` with ${Object.entries(B_ENV)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}`
+          : ''
+      }; ${CASE} x${N}${IDS === 'fresh' ? ', fresh correlation ids' : ''}, ${PAIRS} pairs of ${SECONDS} s; ${new Date().toISOString()}`,
+    );
     const a = await startBase(store);
     let b: BenchServer | undefined;
     try {
@@ -145,8 +165,11 @@ try {
         for (const side of order) pair[side] = await load(side === 'a' ? a : b, SECONDS, N);
         runs.push(pair);
         failures += pair.a.bad + pair.b.bad;
-        const show = (r: Run) => `${fmt(r.perSecond)}/s p99 ${r.p99} cpu ${fmt(r.cpu)}${store === 'postgres' ? ` pg ${fmt(r.pg)}` : ''}${r.bad ? ` (${r.bad} failed)` : ''}`;
-        console.log(`#   pair ${i + 1} (${order.join(' then ').toUpperCase()}): A ${show(pair.a)} | B ${show(pair.b)} | B/A ${fmt(pair.b.perSecond / pair.a.perSecond, 3)}`);
+        const show = (r: Run) =>
+          `${fmt(r.perSecond)}/s p99 ${r.p99} cpu ${fmt(r.cpu)}${store === 'postgres' ? ` pg ${fmt(r.pg)}` : ''}${r.bad ? ` (${r.bad} failed)` : ''}`;
+        console.log(
+          `#   pair ${i + 1} (${order.join(' then ').toUpperCase()}): A ${show(pair.a)} | B ${show(pair.b)} | B/A ${fmt(pair.b.perSecond / pair.a.perSecond, 3)}`,
+        );
       }
       const ratios = runs.map((r) => r.b.perSecond / r.a.perSecond);
       const row = (side: 'a' | 'b', name: string) => [
@@ -156,11 +179,17 @@ try {
         fmt(median(runs.map((r) => r[side].cpu))),
         store === 'postgres' ? fmt(median(runs.map((r) => r[side].pg))) : '',
       ];
-      table(['side', 'events/s', 'p99 ms', 'CPU µs/event', 'PG µs/event'], [row('a', `A ${BASE}`), row('b', 'B working tree')]);
+      table(
+        ['side', 'events/s', 'p99 ms', 'CPU µs/event', 'PG µs/event'],
+        [row('a', `A ${BASE}`), row('b', 'B working tree')],
+      );
       // The mean ratio with about 95 % of its sampling spread (two standard errors): a change
       // whose interval holds 1 is not shown by this run.
       const mean = ratios.reduce((x, y) => x + y, 0) / ratios.length;
-      const se = ratios.length > 1 ? Math.sqrt(ratios.reduce((x, r) => x + (r - mean) ** 2, 0) / (ratios.length - 1) / ratios.length) : Number.NaN;
+      const se =
+        ratios.length > 1
+          ? Math.sqrt(ratios.reduce((x, r) => x + (r - mean) ** 2, 0) / (ratios.length - 1) / ratios.length)
+          : Number.NaN;
       console.log(
         `B/A events/s: median of per-pair ratios ${fmt(median(ratios), 3)} (lowest ${fmt(Math.min(...ratios), 3)}, highest ${fmt(Math.max(...ratios), 3)}); mean ${fmt(mean, 3)} ± ${fmt(2 * se, 3)}; B faster in ${ratios.filter((r) => r > 1).length} of ${ratios.length} pairs`,
       );

@@ -34,22 +34,34 @@ if (process.argv[2] === CHILD) {
   const clients = args.int('clients', 64);
   const rows: string[][] = [];
   for (const store of args.stores) {
-    const run = spawnSync(process.execPath, ['--trace-gc-nvp', fileURLToPath(import.meta.url), CHILD, store, String(seconds), String(clients)], {
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--trace-gc-nvp', fileURLToPath(import.meta.url), CHILD, store, String(seconds), String(clients)],
+      {
+        encoding: 'utf8',
+        maxBuffer: 256 * 1024 * 1024,
+      },
+    );
     if (run.status !== 0) throw new Error(`ingest-gc on ${store} failed (${run.status ?? run.signal}):\n${run.stderr}`);
     const window = JSON.parse(run.stderr.trim().split('\n').at(-1)!) as { from: number; to: number; events: number };
     const gcs = traceLines(run.stdout).filter((g) => g.at >= window.from && g.at <= window.to);
     const scavenges = gcs.filter((g) => g.kind === 's');
     const promoted = scavenges.reduce((n, g) => n + g.promoted, 0);
-    console.log(`#   ${store}: ${window.events} events in ${fmt((window.to - window.from) / 1000, 1)} s, ${scavenges.length} scavenges, ${gcs.length - scavenges.length} full collections`);
+    console.log(
+      `#   ${store}: ${window.events} events in ${fmt((window.to - window.from) / 1000, 1)} s, ${scavenges.length} scavenges, ${gcs.length - scavenges.length} full collections`,
+    );
     rows.push([
       store,
       fmt(window.events / ((window.to - window.from) / 1000)),
       String(scavenges.length),
       fmt(median(scavenges.map((g) => g.pause)), 1),
-      fmt(quantile(scavenges.map((g) => g.pause), 0.9), 1),
+      fmt(
+        quantile(
+          scavenges.map((g) => g.pause),
+          0.9,
+        ),
+        1,
+      ),
       fmt(median(scavenges.map((g) => g.survived)) / 1024),
       fmt(median(scavenges.map((g) => g.promoted)) / 1024),
       fmt(promoted / Math.max(1, window.events)),
@@ -59,7 +71,10 @@ if (process.argv[2] === CHILD) {
   console.log(
     `\n${clients} clients, 1 metadata event a request, ${seconds} s measured after 2 s of warm-up (pause: ms a scavenge; survived, promoted: KiB a scavenge, medians; promoted/event: bytes)`,
   );
-  table(['store', 'events/s', 'scavenges', 'pause p50', 'pause p90', 'survived', 'promoted', 'promoted/event', 'full GCs'], rows);
+  table(
+    ['store', 'events/s', 'scavenges', 'pause p50', 'pause p90', 'survived', 'promoted', 'promoted/event', 'full GCs'],
+    rows,
+  );
 }
 
 /** V8's --trace-gc-nvp lines: when (ms since the isolate started), the kind (s: scavenge), the pause, bytes copied and promoted. */
@@ -69,7 +84,13 @@ function traceLines(stdout: string) {
     const m = /\]\s+(\d+) ms: pause=([\d.]+) .*?\bgc=(\w+)/.exec(line);
     if (!m) continue;
     const num = (name: string) => Number(new RegExp(`\\b${name}=(\\d+)`).exec(line)?.[1] ?? 0);
-    out.push({ at: Number(m[1]), pause: Number(m[2]), kind: m[3]!, survived: num('new_space_survived'), promoted: num('promoted') });
+    out.push({
+      at: Number(m[1]),
+      pause: Number(m[2]),
+      kind: m[3]!,
+      survived: num('new_space_survived'),
+      promoted: num('promoted'),
+    });
   }
   return out;
 }
@@ -94,7 +115,8 @@ async function measure(store: Store, seconds: number, clients: number): Promise<
       Array.from({ length: clients }, async () => {
         while (performance.now() < end) {
           const [out] = await writer.submitSet(tenantId, set, metaItems(tenantId, 1, new Date(), caps));
-          if (!out || !('status' in out) || out.status !== 201) throw new Error(`an event was not stored: ${JSON.stringify(out)}`);
+          if (!out || !('status' in out) || out.status !== 201)
+            throw new Error(`an event was not stored: ${JSON.stringify(out)}`);
           if (performance.now() < warmUntil) continue;
           if (from === 0) from = performance.now();
           events++;

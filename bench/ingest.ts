@@ -32,7 +32,15 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { NODE, runCli } from '../src/testing/server-process.ts';
 import { cannon, type CannonResult } from './lib/autocannon.ts';
-import { batches, batchItemsFailed, contentEvent, idsOption, metaEvent, singles, withFreshIds } from './lib/ingest-bodies.ts';
+import {
+  batches,
+  batchItemsFailed,
+  contentEvent,
+  idsOption,
+  metaEvent,
+  singles,
+  withFreshIds,
+} from './lib/ingest-bodies.ts';
 import { cpuMicros, machineTicks, postgresCpuMicros, postgresCpuSince } from './lib/proc-cpu.ts';
 import { startBenchServer } from './lib/server.ts';
 import { benchArgs, fmt, median, table } from './lib/stats.ts';
@@ -62,16 +70,20 @@ interface Case {
   amount: [number, number];
 }
 
-const cases: Case[] = ([
-  { name: 'noop', path: '/noop', bodies: singles(metaEvent), perRequest: 1, amount: [1000, 20000] },
-  { name: 'meta single', path: INVOCATION, bodies: singles(metaEvent), perRequest: 1, amount: [300, 4000] },
-  { name: 'content single', path: INVOCATION, bodies: singles(contentEvent), perRequest: 1, amount: [200, 2000] },
-  { name: 'meta batch100', path: BATCH, bodies: batches(metaEvent), perRequest: 100, amount: [30, 300] },
-  { name: 'content batch100', path: BATCH, bodies: batches(contentEvent), perRequest: 100, amount: [10, 64] },
-] satisfies Case[]).filter((c) => c.name === 'noop' || ONLY === undefined || c.name.includes(ONLY));
+const cases: Case[] = (
+  [
+    { name: 'noop', path: '/noop', bodies: singles(metaEvent), perRequest: 1, amount: [1000, 20000] },
+    { name: 'meta single', path: INVOCATION, bodies: singles(metaEvent), perRequest: 1, amount: [300, 4000] },
+    { name: 'content single', path: INVOCATION, bodies: singles(contentEvent), perRequest: 1, amount: [200, 2000] },
+    { name: 'meta batch100', path: BATCH, bodies: batches(metaEvent), perRequest: 100, amount: [30, 300] },
+    { name: 'content batch100', path: BATCH, bodies: batches(contentEvent), perRequest: 100, amount: [10, 64] },
+  ] satisfies Case[]
+).filter((c) => c.name === 'noop' || ONLY === undefined || c.name.includes(ONLY));
 
 async function startNoop(): Promise<{ url: string; pid: number | undefined; stop(): void }> {
-  const child = spawn(NODE, [fileURLToPath(new URL('./lib/noop-server.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(NODE, [fileURLToPath(new URL('./lib/noop-server.ts', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<string>((ok, fail) => {
     child.stdout.setEncoding('utf8').once('data', (d: string) => ok(d.trim()));
     child.once('exit', (code) => fail(new Error(`noop server exited (${code})`)));
@@ -96,7 +108,8 @@ type Measured = CannonResult & {
  */
 function target(store: string, name: string, m: { perSecond: number; p99: number; ratio: number }): string {
   const verdict = (ok: boolean, what: string) => `${ok ? 'met' : 'MISSED'}: ${what}`;
-  if (store === 'postgres' && name === 'meta single') return verdict(m.ratio >= 0.2 && m.p99 <= 25, '>= 20% of noop, p99 <= 25 ms');
+  if (store === 'postgres' && name === 'meta single')
+    return verdict(m.ratio >= 0.2 && m.p99 <= 25, '>= 20% of noop, p99 <= 25 ms');
   if (store === 'postgres' && name === 'content single') return verdict(m.ratio >= 0.08, '>= 8% of noop');
   if (store === 'postgres' && name === 'meta batch100') return verdict(m.perSecond >= 20_000, '>= 20,000 events/s');
   if (store === 'pglite' && name === 'meta single') return verdict(m.perSecond >= 2_000, '>= 2,000 events/s');
@@ -111,12 +124,21 @@ const METRICS_TOKEN = randomBytes(16).toString('hex');
  * answered, all and within 25 ms (its own latency histogram: from Fastify's
  * onRequest to the answer, without the client's and the kernel's share).
  */
-async function serverCounters(url: string, path: string): Promise<{ all: number; written: number; again: number; requests: number; within25ms: number }> {
+async function serverCounters(
+  url: string,
+  path: string,
+): Promise<{ all: number; written: number; again: number; requests: number; within25ms: number }> {
   const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const value = (re: RegExp) => Number(re.exec(text)?.[1] ?? 0);
   const route = (line: string) => line.includes('method="POST"') && line.includes(`route="${path}"`);
   const lines = text.split('\n');
-  const sample = (prefix: string, also: (line: string) => boolean) => Number(lines.find((l) => l.startsWith(prefix) && route(l) && also(l))?.split(' ').at(-1) ?? 0);
+  const sample = (prefix: string, also: (line: string) => boolean) =>
+    Number(
+      lines
+        .find((l) => l.startsWith(prefix) && route(l) && also(l))
+        ?.split(' ')
+        .at(-1) ?? 0,
+    );
   return {
     all: value(/^agent_ledger_append_batch_size_count (\d+)/m),
     written: value(/^agent_ledger_decided_ahead_total\{outcome="written"\} (\d+)/m),
@@ -126,7 +148,14 @@ async function serverCounters(url: string, path: string): Promise<{ all: number;
   };
 }
 
-async function measure(url: string, token: string, c: Case, connections: number, pid?: number, warmUp = false): Promise<Measured> {
+async function measure(
+  url: string,
+  token: string,
+  c: Case,
+  connections: number,
+  pid?: number,
+  warmUp = false,
+): Promise<Measured> {
   let k = 0;
   let failedItems = 0;
   const cpuBefore = cpuMicros(pid);
@@ -135,7 +164,9 @@ async function measure(url: string, token: string, c: Case, connections: number,
   const r = await cannon({
     url,
     connections,
-    ...(SCALE === undefined && !warmUp ? { duration: SECONDS } : { amount: Math.max(connections, Math.round(c.amount[connections === 1 ? 0 : 1] * (SCALE ?? 1))) }),
+    ...(SCALE === undefined && !warmUp
+      ? { duration: SECONDS }
+      : { amount: Math.max(connections, Math.round(c.amount[connections === 1 ? 0 : 1] * (SCALE ?? 1))) }),
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     requests: [
       {
@@ -167,7 +198,12 @@ async function measure(url: string, token: string, c: Case, connections: number,
 }
 
 console.log(
-  `# ingest: ${RUNS} runs, 1 and ${N} connections, ${SCALE === undefined ? `${SECONDS} s a case` : `scale ${SCALE}`}${DETECT_WORKERS !== undefined ? `, DETECT_WORKERS=${DETECT_WORKERS}` : ''}${IDS === 'fresh' ? ', fresh correlation ids' : ''}; ${new Date().toISOString()}; load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  `# ingest: ${RUNS} runs, 1 and ${N} connections, ${SCALE === undefined ? `${SECONDS} s a case` : `scale ${SCALE}`}${DETECT_WORKERS !== undefined ? `, DETECT_WORKERS=${DETECT_WORKERS}` : ''}${IDS === 'fresh' ? ', fresh correlation ids' : ''}; ${new Date().toISOString()}; load average ${(
+    await import('node:os')
+  )
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
 );
 const noop = await startNoop();
 const rows: string[][] = [];
@@ -181,24 +217,45 @@ try {
     });
     try {
       // Warm-up: agents registered, JIT, connection pools.
-      for (const c of cases) await measure(c.name === 'noop' ? noop.url : server.url, server.token, { ...c, amount: [20, Math.ceil(c.amount[1] / 10)] }, 16, undefined, true);
+      for (const c of cases)
+        await measure(
+          c.name === 'noop' ? noop.url : server.url,
+          server.token,
+          { ...c, amount: [20, Math.ceil(c.amount[1] / 10)] },
+          16,
+          undefined,
+          true,
+        );
       const results = new Map<string, Measured[]>();
       for (let run = 1; run <= RUNS; run++) {
         const line: string[] = [];
         for (const connections of [1, N]) {
           for (const c of cases) {
             const tx0 = c.name === 'noop' ? undefined : await serverCounters(server.url, c.path);
-            const r = await measure(c.name === 'noop' ? noop.url : server.url, server.token, c, connections, c.name === 'noop' ? noop.pid : server.pid);
+            const r = await measure(
+              c.name === 'noop' ? noop.url : server.url,
+              server.token,
+              c,
+              connections,
+              c.name === 'noop' ? noop.pid : server.pid,
+            );
             const tx = tx0 && (await serverCounters(server.url, c.path));
-            if (tx && tx0 && tx.requests > tx0.requests) r.serverWithin25ms = (tx.within25ms - tx0.within25ms) / (tx.requests - tx0.requests);
+            if (tx && tx0 && tx.requests > tx0.requests)
+              r.serverWithin25ms = (tx.within25ms - tx0.within25ms) / (tx.requests - tx0.requests);
             const key = `${c.name} x${connections}`;
             results.set(key, [...(results.get(key) ?? []), r]);
             const bad = r.non2xx + r.errors + r.timeouts + r.failedItems;
             if (bad > 0) failures += bad;
             // How many log transactions it took, and how many of them were decided while the one before wrote.
-            const txs = tx && tx0 ? ` [${tx.all - tx0.all} tx, ${tx.written - tx0.written} decided ahead, ${tx.again - tx0.again} decided again]` : '';
-            const within = r.serverWithin25ms === undefined ? '' : `, server ≤ 25 ms ${fmt(100 * r.serverWithin25ms, 2)}%`;
-            line.push(`${key} ${fmt(r.perSecond * c.perRequest)}/s p99 ${r.latency.p99}${within}${txs}${bad ? ` (${bad} failed: ${JSON.stringify(r.statusCodeStats)})` : ''}`);
+            const txs =
+              tx && tx0
+                ? ` [${tx.all - tx0.all} tx, ${tx.written - tx0.written} decided ahead, ${tx.again - tx0.again} decided again]`
+                : '';
+            const within =
+              r.serverWithin25ms === undefined ? '' : `, server ≤ 25 ms ${fmt(100 * r.serverWithin25ms, 2)}%`;
+            line.push(
+              `${key} ${fmt(r.perSecond * c.perRequest)}/s p99 ${r.latency.p99}${within}${txs}${bad ? ` (${bad} failed: ${JSON.stringify(r.statusCodeStats)})` : ''}`,
+            );
           }
         }
         console.log(`#   ${store} run ${run}: ${line.join('; ')}`);
@@ -220,16 +277,24 @@ try {
             fmt(median(rs.map((r) => r.cpuUsPerEvent))),
             store === 'postgres' && c.name !== 'noop' ? fmt(median(rs.map((r) => r.pgUsPerEvent))) : '',
             `${fmt(100 * median(rs.map((r) => r.idle)), 0)}%`,
-            c.name === 'noop' || rs.some((r) => r.serverWithin25ms === undefined) ? '' : `${fmt(100 * median(rs.map((r) => r.serverWithin25ms!)), 2)}%`,
+            c.name === 'noop' || rs.some((r) => r.serverWithin25ms === undefined)
+              ? ''
+              : `${fmt(100 * median(rs.map((r) => r.serverWithin25ms!)), 2)}%`,
             String(rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0)),
             connections === 64 ? target(store, c.name, { perSecond, p99, ratio }) : '',
           ]);
         }
       }
       const started = performance.now();
-      const verify = await runCli(['verify', '--url', server.url, '--key', server.verifierKey], { AGENT_LEDGER_TOKEN: server.token }, 600_000);
+      const verify = await runCli(
+        ['verify', '--url', server.url, '--key', server.verifierKey],
+        { AGENT_LEDGER_TOKEN: server.token },
+        600_000,
+      );
       const size = /checkpoint +size (\d+)/.exec(verify.stdout)?.[1] ?? '?';
-      console.log(`#   ${store}: agent-ledger verify of ${size} entries: exit ${verify.code} in ${fmt((performance.now() - started) / 1000, 1)} s`);
+      console.log(
+        `#   ${store}: agent-ledger verify of ${size} entries: exit ${verify.code} in ${fmt((performance.now() - started) / 1000, 1)} s`,
+      );
       if (verify.code !== 0) {
         failures++;
         console.log(verify.stdout, verify.stderr);
@@ -245,5 +310,21 @@ try {
 console.log(
   `\nmedians of ${RUNS} runs (events/s; request latency in ms; vs noop: events/s over the no-op route's requests/s at the same connections, median of per-run ratios; CPU µs/event: the server process's user + system CPU per event stored, the noop server's per request; PG µs/event: the local PostgreSQL's processes' CPU per event stored; idle: the share of the machine's CPU time idle while the case ran; server ≤ 25 ms: the share of requests the server answered within 25 ms by its own clock, from Fastify's onRequest to the answer — p99 ≤ 25 ms seen from inside the server when it is 99 % or more)`,
 );
-table(['store', 'case', 'events/s', 'p50', 'p99', 'vs noop', 'CPU µs/event', 'PG µs/event', 'idle', 'server ≤ 25 ms', 'failed', 'issue #10 target (x64)'], rows);
+table(
+  [
+    'store',
+    'case',
+    'events/s',
+    'p50',
+    'p99',
+    'vs noop',
+    'CPU µs/event',
+    'PG µs/event',
+    'idle',
+    'server ≤ 25 ms',
+    'failed',
+    'issue #10 target (x64)',
+  ],
+  rows,
+);
 if (failures > 0) process.exitCode = 1;

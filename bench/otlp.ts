@@ -31,7 +31,9 @@ const CLIENTS = args.int('clients', 64);
 const RUNS = args.int('runs', 3);
 const SPANS_PER_EXPORT = 512;
 
-console.log(`# otlp: ${EXPORTS} exports x ${SPANS_PER_EXPORT} spans from ${SENDERS} senders vs the same spans as JSON events from ${CLIENTS} clients; ${RUNS} runs per store`);
+console.log(
+  `# otlp: ${EXPORTS} exports x ${SPANS_PER_EXPORT} spans from ${SENDERS} senders vs the same spans as JSON events from ${CLIENTS} clients; ${RUNS} runs per store`,
+);
 
 /** EXPORTS protobuf bodies of 512 GenAI spans each, made by the SDK. */
 function makeExports(run: number): Buffer[] {
@@ -44,31 +46,58 @@ function makeExports(run: number): Buffer[] {
   const traces = Math.ceil((EXPORTS * SPANS_PER_EXPORT) / 3);
   for (let i = 0; i < traces; i++) {
     const agentName = `bench-agent-${i % 8}`;
-    const agent = tracer.startSpan(`invoke_agent ${agentName}`, { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': agentName } });
+    const agent = tracer.startSpan(`invoke_agent ${agentName}`, {
+      attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': agentName },
+    });
     const ctx = trace.setSpan(context.active(), agent);
-    const chat = tracer.startSpan('chat gpt-4o', {
-      attributes: {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.request.model': 'gpt-4o',
-        'gen_ai.provider.name': 'openai',
-        'gen_ai.usage.input_tokens': 120 + (i % 50),
-        'gen_ai.usage.output_tokens': 30,
-        'gen_ai.input.messages': JSON.stringify([
-          { role: 'user', parts: [{ type: 'text', content: `Run ${run} case ${i}: customer jane.doe${i}@example.com, phone +1 415 555 01${String(i % 100).padStart(2, '0')}, wants a refund of order ${10_000 + i}. Please check the account and the last three invoices before answering.` }] },
-        ]),
-        'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'I will look up the order and issue the refund if it qualifies.' }] }]),
+    const chat = tracer.startSpan(
+      'chat gpt-4o',
+      {
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': 'gpt-4o',
+          'gen_ai.provider.name': 'openai',
+          'gen_ai.usage.input_tokens': 120 + (i % 50),
+          'gen_ai.usage.output_tokens': 30,
+          'gen_ai.input.messages': JSON.stringify([
+            {
+              role: 'user',
+              parts: [
+                {
+                  type: 'text',
+                  content: `Run ${run} case ${i}: customer jane.doe${i}@example.com, phone +1 415 555 01${String(i % 100).padStart(2, '0')}, wants a refund of order ${10_000 + i}. Please check the account and the last three invoices before answering.`,
+                },
+              ],
+            },
+          ]),
+          'gen_ai.output.messages': JSON.stringify([
+            {
+              role: 'assistant',
+              parts: [{ type: 'text', content: 'I will look up the order and issue the refund if it qualifies.' }],
+            },
+          ]),
+        },
       },
-    }, ctx);
+      ctx,
+    );
     chat.end();
-    const tool = tracer.startSpan('execute_tool refund', {
-      attributes: {
-        'gen_ai.operation.name': 'execute_tool',
-        'gen_ai.tool.name': 'refund',
-        'gen_ai.tool.call.id': `call_${run}_${i}`,
-        'gen_ai.tool.call.arguments': JSON.stringify({ order: 10_000 + i, email: `jane.doe${i}@example.com`, amount: 12.5 }),
-        'gen_ai.tool.call.result': '{"ok":true}',
+    const tool = tracer.startSpan(
+      'execute_tool refund',
+      {
+        attributes: {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': 'refund',
+          'gen_ai.tool.call.id': `call_${run}_${i}`,
+          'gen_ai.tool.call.arguments': JSON.stringify({
+            order: 10_000 + i,
+            email: `jane.doe${i}@example.com`,
+            amount: 12.5,
+          }),
+          'gen_ai.tool.call.result': '{"ok":true}',
+        },
       },
-    }, ctx);
+      ctx,
+    );
     tool.end();
     agent.end();
   }
@@ -88,13 +117,25 @@ function asJsonEvents(exports: Buffer[]): string[] {
     const mapped = decoded.spans.map(mapSpan).filter((m) => m !== null);
     resolveAgents(mapped, decoded.spans);
     for (const m of mapped) {
-      bodies.push(JSON.stringify({ agent_key: m.agentKey, tool_name: m.toolName, duration_ms: m.durationMs, correlation_id: m.span.traceId, ...m.text }));
+      bodies.push(
+        JSON.stringify({
+          agent_key: m.agentKey,
+          tool_name: m.toolName,
+          duration_ms: m.durationMs,
+          correlation_id: m.span.traceId,
+          ...m.text,
+        }),
+      );
     }
   }
   return bodies;
 }
 
-async function sendExports(url: string, token: string, bodies: Buffer[]): Promise<{ seconds: number; failures: number }> {
+async function sendExports(
+  url: string,
+  token: string,
+  bodies: Buffer[],
+): Promise<{ seconds: number; failures: number }> {
   let next = 0;
   let failures = 0;
   const started = performance.now();
@@ -143,7 +184,9 @@ for (const store of args.stores) {
       otlp.push(otlpRate);
       json.push(j.perSecond);
       ratio.push(otlpRate / j.perSecond);
-      console.log(`#   ${store} run ${run}: otlp ${fmt(otlpRate)} spans/s (${exports.length} exports in ${fmt(o.seconds, 2)} s), json single events ${fmt(j.perSecond)}/s`);
+      console.log(
+        `#   ${store} run ${run}: otlp ${fmt(otlpRate)} spans/s (${exports.length} exports in ${fmt(o.seconds, 2)} s), json single events ${fmt(j.perSecond)}/s`,
+      );
     }
     rows.push([store, fmt(median(otlp)), fmt(median(json)), `${fmt(median(ratio), 1)}x`, String(errors)]);
   } finally {

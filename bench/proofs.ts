@@ -34,7 +34,9 @@ const SIZE = args.int('size', 100_000);
 const BATCH = args.int('batch', 5000);
 const SAMPLES = args.int('samples', 500);
 
-console.log(`# proofs: a log of ${fmt(SIZE)} entries appended in batches of ${fmt(BATCH)}, ${SAMPLES} random samples per measure`);
+console.log(
+  `# proofs: a log of ${fmt(SIZE)} entries appended in batches of ${fmt(BATCH)}, ${SAMPLES} random samples per measure`,
+);
 
 const ms = (t0: number) => performance.now() - t0;
 const summary = (xs: number[]) => `${fmt(median(xs), 2)} / ${fmt(quantile(xs, 0.99), 2)}`;
@@ -80,7 +82,9 @@ for (const store of args.stores) {
     }
     const buildSeconds = ms(built) / 1000;
     if (process.stdout.isTTY) process.stdout.write('\n');
-    console.log(`#   ${store}: built ${fmt(SIZE)} entries in ${fmt(buildSeconds, 1)} s (${fmt(SIZE / buildSeconds)} entries/s)`);
+    console.log(
+      `#   ${store}: built ${fmt(SIZE)} entries in ${fmt(buildSeconds, 1)} s (${fmt(SIZE / buildSeconds)} entries/s)`,
+    );
 
     const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const auth = { authorization: `Bearer ${admin.token}` };
@@ -106,7 +110,9 @@ for (const store of args.stores) {
         store.push(ms(t0));
         counts.push(proof.length);
         const path =
-          kind === 'inclusion' ? `/api/v1/audit/proof/inclusion?index=${i}&tree_size=${SIZE}` : `/api/v1/audit/proof/consistency?first=${i}&second=${SIZE}`;
+          kind === 'inclusion'
+            ? `/api/v1/audit/proof/inclusion?index=${i}&tree_size=${SIZE}`
+            : `/api/v1/audit/proof/consistency?first=${i}&second=${SIZE}`;
         t0 = performance.now();
         const res = await fetch(`${url}${path}`, { headers: auth });
         const body = await res.text();
@@ -120,7 +126,9 @@ for (const store of args.stores) {
           verify.push(ms(t0));
           if (!ok) throw new Error(`inclusion proof of ${i} does not verify`);
         } else {
-          const older = await db.withTenant(tenant, async (tx) => rootFromNodes(i, await readNodes(tx, tenant, rootNeeds(i))));
+          const older = await db.withTenant(tenant, async (tx) =>
+            rootFromNodes(i, await readNodes(tx, tenant, rootNeeds(i))),
+          );
           t0 = performance.now();
           const ok = verifyConsistency(i, SIZE, hashes, older, checkpoint.root);
           verify.push(ms(t0));
@@ -148,7 +156,9 @@ for (const store of args.stores) {
     const started = performance.now();
     const r = await runCli(['verify', '--url', url, '--key', key], { AGENT_LEDGER_TOKEN: admin.token }, 600_000);
     const seconds = ms(started) / 1000;
-    console.log(`#   ${store}: agent-ledger verify of all ${fmt(SIZE)} entries (${Math.ceil(SIZE / 1000)} pages): exit ${r.code} in ${fmt(seconds, 1)} s`);
+    console.log(
+      `#   ${store}: agent-ledger verify of all ${fmt(SIZE)} entries (${Math.ceil(SIZE / 1000)} pages): exit ${r.code} in ${fmt(seconds, 1)} s`,
+    );
     if (r.code !== 0) {
       console.log(r.stdout, r.stderr);
       process.exitCode = 1;
@@ -159,4 +169,7 @@ for (const store of args.stores) {
 }
 
 console.log(`\nat ${fmt(SIZE)} entries; times in ms, median / p99 over ${SAMPLES} random samples`);
-table(['store', 'proof', 'hashes min–max (median)', 'raw', 'JSON response', 'from storage', 'HTTP endpoint', 'verify'], rows);
+table(
+  ['store', 'proof', 'hashes min–max (median)', 'raw', 'JSON response', 'from storage', 'HTTP endpoint', 'verify'],
+  rows,
+);

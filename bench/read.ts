@@ -63,11 +63,14 @@ try {
     "SELECT account_id FROM accounts WHERE tenant_id = $1 AND role = 'admin' ORDER BY created_at LIMIT 1",
     [tenant],
   );
-  const issued = await db.transaction((tx) => issueApiToken(tx, tenant, admin!.account_id, 'bench/read.ts', new Date()));
+  const issued = await db.transaction((tx) =>
+    issueApiToken(tx, tenant, admin!.account_id, 'bench/read.ts', new Date()),
+  );
 
   // Values to filter by, picked from the data.
   const facts = await db.withTenant(tenant, async (tx) => {
-    const one = async <T>(sql: string, params: unknown[] = []) => (await tx.query<T & Record<string, unknown>>(sql, [tenant, ...params]))[0]!;
+    const one = async <T>(sql: string, params: unknown[] = []) =>
+      (await tx.query<T & Record<string, unknown>>(sql, [tenant, ...params]))[0]!;
     const size = await one<{ n: number; newest: Date; oldest: Date }>(
       'SELECT count(*)::bigint AS n, max(created_at) AS newest, min(created_at) AS oldest FROM invocations WHERE tenant_id = $1',
     );
@@ -137,17 +140,30 @@ try {
   const old = iso(new Date(size.oldest.getTime() + 7 * day));
   const cases: Case[] = [
     inv('invocations, no filter', '', {}),
-    { name: 'invocations, no filter, page 2', path: await secondPage('/api/v1/invocations'), plan: invocationListQuery(tenant, {}, page2, 50) },
+    {
+      name: 'invocations, no filter, page 2',
+      path: await secondPage('/api/v1/invocations'),
+      plan: invocationListQuery(tenant, {}, page2, 50),
+    },
     inv('invocations, limit=500', '?limit=500', {}, 500),
-    inv('invocations, agent_key (busiest)', `?agent_key=${facts.busiest.agent_key}`, { agent_key: facts.busiest.agent_key }),
-    inv('invocations, agent_key (rarest)', `?agent_key=${facts.rarest.agent_key}`, { agent_key: facts.rarest.agent_key }),
+    inv('invocations, agent_key (busiest)', `?agent_key=${facts.busiest.agent_key}`, {
+      agent_key: facts.busiest.agent_key,
+    }),
+    inv('invocations, agent_key (rarest)', `?agent_key=${facts.rarest.agent_key}`, {
+      agent_key: facts.rarest.agent_key,
+    }),
     inv('invocations, verdict=deny', '?verdict=deny', { verdict: 'deny' }),
     inv('invocations, verdict=flag_for_review', '?verdict=flag_for_review', { verdict: 'flag_for_review' }),
     inv('invocations, mode=shadow', '?mode=shadow', { mode: 'shadow' }),
     inv('invocations, since (last day)', `?since=${since}`, { since }),
     inv('invocations, until (first week)', `?until=${old}`, { until: old }),
-    inv('invocations, since+until (one day mid-way)', `?since=${winFrom}&until=${winTo}`, { since: winFrom, until: winTo }),
-    inv('invocations, correlation_id', `?correlation_id=${facts.middle.correlation_id}`, { correlation_id: facts.middle.correlation_id }),
+    inv('invocations, since+until (one day mid-way)', `?since=${winFrom}&until=${winTo}`, {
+      since: winFrom,
+      until: winTo,
+    }),
+    inv('invocations, correlation_id', `?correlation_id=${facts.middle.correlation_id}`, {
+      correlation_id: facts.middle.correlation_id,
+    }),
     inv('invocations, agent_key+verdict=deny (rarest)', `?agent_key=${facts.rarest.agent_key}&verdict=deny`, {
       agent_key: facts.rarest.agent_key,
       verdict: 'deny',
@@ -161,7 +177,9 @@ try {
     }),
     { name: 'invocation record (with trace)', path: `/api/v1/invocations/${facts.traced.invocation_id}` },
     rogue('rogue-events, no filter', '', {}),
-    rogue('rogue-events, agent_key (busiest)', `?agent_key=${facts.busiest.agent_key}`, { agent_key: facts.busiest.agent_key }),
+    rogue('rogue-events, agent_key (busiest)', `?agent_key=${facts.busiest.agent_key}`, {
+      agent_key: facts.busiest.agent_key,
+    }),
     rogue('rogue-events, event_type', '?event_type=privilege_escalation', { event_type: 'privilege_escalation' }),
     rogue('rogue-events, since+until', `?since=${winFrom}&until=${winTo}`, { since: winFrom, until: winTo }),
     { name: 'agents, first page', path: '/api/v1/agents', plan: agentListQuery(tenant, null, 50) },
@@ -172,8 +190,16 @@ try {
       plan: agentTotalsQuery(tenant, facts.busiest.agent_key),
     },
     { name: 'agent view (rarest)', path: `/api/v1/agents/${facts.rarest.agent_key}` },
-    { name: 'reviews, pending', path: '/api/v1/reviews?status=pending', plan: reviewListQuery(tenant, 'pending', null, 50) },
-    { name: 'reviews, approved', path: '/api/v1/reviews?status=approved', plan: reviewListQuery(tenant, 'approved', null, 50) },
+    {
+      name: 'reviews, pending',
+      path: '/api/v1/reviews?status=pending',
+      plan: reviewListQuery(tenant, 'pending', null, 50),
+    },
+    {
+      name: 'reviews, approved',
+      path: '/api/v1/reviews?status=approved',
+      plan: reviewListQuery(tenant, 'approved', null, 50),
+    },
   ];
 
   // Warm the server (JIT, connection pool, caches) once.
@@ -204,7 +230,9 @@ try {
     );
   }
   const over = results.filter((r) => r.median >= TARGET_MS);
-  console.log(over.length === 0 ? `\nall medians under ${TARGET_MS} ms` : `\n${over.length} medians at or over ${TARGET_MS} ms`);
+  console.log(
+    over.length === 0 ? `\nall medians under ${TARGET_MS} ms` : `\n${over.length} medians at or over ${TARGET_MS} ms`,
+  );
 
   if (!values['no-plans']) {
     console.log('\nplans (EXPLAIN ANALYZE of the exact SQL, in the workspace scope):');

@@ -46,8 +46,16 @@ for (const store of args.stores) {
   const witnesses = await Promise.all(
     ['w1.bench', 'w2.bench'].map(async (name, i) => {
       const signer = generateSignerKey(name);
-      const w = new Witness({ signer, name, logs: [{ kind: 'family', key: family }], store: new WitnessStore(join(dir, `w${i}.json`)) });
-      return { server: await startWitnessServer(w, { host: '127.0.0.1', port: 0 }), key: formatCosignerKey(cosignerKeyOf(signer)) };
+      const w = new Witness({
+        signer,
+        name,
+        logs: [{ kind: 'family', key: family }],
+        store: new WitnessStore(join(dir, `w${i}.json`)),
+      });
+      return {
+        server: await startWitnessServer(w, { host: '127.0.0.1', port: 0 }),
+        key: formatCosignerKey(cosignerKeyOf(signer)),
+      };
     }),
   );
   const t = await startTestService(store, {
@@ -68,7 +76,17 @@ for (const store of args.stores) {
         const log = await beginAppend(tx, tenant);
         for (let i = 0; i < n; i++) {
           const seq = log.nextIndex;
-          log.add({ kind: 'invocation', invocation_id: seq, agent_key: `agent-${seq % 50}`, verdict: 'allow', content: { prompt: commitment(salt, `p ${seq}`) }, findings: {} }, new Date());
+          log.add(
+            {
+              kind: 'invocation',
+              invocation_id: seq,
+              agent_key: `agent-${seq % 50}`,
+              verdict: 'allow',
+              content: { prompt: commitment(salt, `p ${seq}`) },
+              findings: {},
+            },
+            new Date(),
+          );
         }
         return (await log.commit(tx)).head.size;
       });
@@ -124,7 +142,15 @@ for (const store of args.stores) {
     const firstReads = await rate(() => path('0', randomInt(full))); // some tiles stored on first read
     const hash = await rate(() => path('0', randomInt(full)));
     const bundles = await rate(() => path('entries', randomInt(full)));
-    tileRows.push([store, fmt(size), fmt(checkpoint), fmt(firstReads), fmt(hash), fmt(bundles), fmt(hash / checkpoint, 2)]);
+    tileRows.push([
+      store,
+      fmt(size),
+      fmt(checkpoint),
+      fmt(firstReads),
+      fmt(hash),
+      fmt(bundles),
+      fmt(hash / checkpoint, 2),
+    ]);
   } finally {
     await t.close();
     for (const w of witnesses) await w.server.close();
@@ -134,11 +160,25 @@ for (const store of args.stores) {
 
 function formatIndex(n: number): string {
   let s = String(n % 1000).padStart(3, '0');
-  for (let rest = Math.floor(n / 1000); rest > 0; rest = Math.floor(rest / 1000)) s = `x${String(rest % 1000).padStart(3, '0')}/${s}`;
+  for (let rest = Math.floor(n / 1000); rest > 0; rest = Math.floor(rest / 1000))
+    s = `x${String(rest % 1000).padStart(3, '0')}/${s}`;
   return s;
 }
 
 console.log(`\n## witnessing one checkpoint (+${GROW} entries per round, 2 witnesses on loopback, ms median / p99)`);
 table(['store', 'rounds', 'sign checkpoint', 'submit + store cosignatures', 'ratio'], witnessRows);
-console.log(`\n## tlog-tiles over HTTP (${CONNECTIONS} connections, ${fmt(REQUESTS)} requests a run, median of ${RUNS} runs, responses/s)`);
-table(['store', 'log size', 'checkpoint (baseline)', 'hash tiles, 1st pass', 'full hash tiles', 'entry bundles (gzip)', 'tiles/checkpoint'], tileRows);
+console.log(
+  `\n## tlog-tiles over HTTP (${CONNECTIONS} connections, ${fmt(REQUESTS)} requests a run, median of ${RUNS} runs, responses/s)`,
+);
+table(
+  [
+    'store',
+    'log size',
+    'checkpoint (baseline)',
+    'hash tiles, 1st pass',
+    'full hash tiles',
+    'entry bundles (gzip)',
+    'tiles/checkpoint',
+  ],
+  tileRows,
+);

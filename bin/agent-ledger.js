@@ -23,7 +23,10 @@ if (process.features && process.features.typescript) {
     );
     process.exit(2);
   }
-  const child = spawn(pinned, [main, ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, AGENT_LEDGER_WRAPPED: '1' } });
+  const child = spawn(pinned, [main, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, AGENT_LEDGER_WRAPPED: '1' },
+  });
   // A signal sent to this process goes to the CLI too (serve shuts down
   // gracefully; a repeated signal is ignored there, e.g. Ctrl-C that reaches both).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

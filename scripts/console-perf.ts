@@ -17,7 +17,9 @@ import { startSmtpPeer } from '../src/mail/testing/smtp-peer.ts';
 import { createService } from '../src/service/service.ts';
 import { CHROMIUM } from '../src/testing/browser.ts';
 
-const { values } = parseArgs({ options: { 'database-url': { type: 'string' }, runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { 'database-url': { type: 'string' }, runs: { type: 'string', default: '5' } },
+});
 const url = values['database-url'];
 if (!url) {
   console.error('usage: scripts/console-perf.ts --database-url postgres://…');
@@ -29,17 +31,30 @@ const probe = await openPostgres(url, { max: 1 });
 const [ws] = await probe.query<{ domain: string; tenant_id: string }>(
   "SELECT domain, tenant_id FROM workspaces WHERE domain LIKE '%.seed.agent-ledger.invalid' ORDER BY created_at DESC LIMIT 1",
 );
-const [count] = await probe.query<{ n: string }>('SELECT count(*) AS n FROM invocations WHERE tenant_id = $1', [ws!.tenant_id]);
+const [count] = await probe.query<{ n: string }>('SELECT count(*) AS n FROM invocations WHERE tenant_id = $1', [
+  ws!.tenant_id,
+]);
 await probe.close();
 console.log(`workspace ${ws!.tenant_id}: ${Number(count!.n).toLocaleString('en')} invocations`);
 
 const smtp = await startSmtpPeer();
 const dataDir = mkdtempSync(join(tmpdir(), 'console-perf-'));
-const service = await createService(loadConfig({ LOG_LEVEL: 'warn', DATABASE_URL: url, DATA_DIR: dataDir, SMTP_URL: smtp.url, SIGNUP_LIMIT_PER_IP: '1000' }));
+const service = await createService(
+  loadConfig({
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    SMTP_URL: smtp.url,
+    SIGNUP_LIMIT_PER_IP: '1000',
+  }),
+);
 await service.app.listen({ host: '127.0.0.1', port: 0 });
 const addr = service.app.server.address();
 const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 try {
   const page = await browser.newPage();
@@ -64,7 +79,9 @@ try {
       const e = performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js'));
       return { gz: e.reduce((a, r) => a + r.encodedBodySize, 0), raw: e.reduce((a, r) => a + r.decodedBodySize, 0), files: e.length };
     })()`);
-    console.log(`first load of ${path}: ${js.files} JS files, ${(js.gz / 1024).toFixed(1)} KB gzipped (${(js.raw / 1024).toFixed(1)} KB minified)`);
+    console.log(
+      `first load of ${path}: ${js.files} JS files, ${(js.gz / 1024).toFixed(1)} KB gzipped (${(js.raw / 1024).toFixed(1)} KB minified)`,
+    );
     await ctx.close();
   }
 
@@ -76,7 +93,11 @@ try {
     for (let i = 0; i < runs; i++) {
       await page.goto(`${base}/console/invocations${v}`);
       // Polled with evaluate: waitForFunction would need 'unsafe-eval', which the console's CSP forbids.
-      for (let t = 0; !(await page.evaluate<boolean>("performance.getEntriesByName('explorer:render').length > 0")); t++) {
+      for (
+        let t = 0;
+        !(await page.evaluate<boolean>("performance.getEntriesByName('explorer:render').length > 0"));
+        t++
+      ) {
         if (t > 600) throw new Error('the explorer did not render within 60 s');
         await new Promise((r) => setTimeout(r, 100));
       }

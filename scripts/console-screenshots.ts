@@ -44,13 +44,29 @@ try {
     });
     if (i % 4 === 0) parent = r.invocation_id;
   }
-  await post('/api/v1/admin/agents/events/rogue', { agent_key: 'billing-bot', event_type: 'tool_out_of_scope', tool: 'shell' });
-  await post('/api/v1/admin/agents/events/rogue', { agent_key: 'support-agent', event_type: 'data_exfiltration', tool: 'http_post' });
+  await post('/api/v1/admin/agents/events/rogue', {
+    agent_key: 'billing-bot',
+    event_type: 'tool_out_of_scope',
+    tool: 'shell',
+  });
+  await post('/api/v1/admin/agents/events/rogue', {
+    agent_key: 'support-agent',
+    event_type: 'data_exfiltration',
+    tool: 'http_post',
+  });
   env.ts.clock.set(new Date(now));
-  const flagged = (await env.ts.request({ method: 'GET', url: '/api/v1/invocations?verdict=flag_for_review&limit=1', token })).json().items[0];
-  const denied = (await env.ts.request({ method: 'GET', url: '/api/v1/invocations?verdict=deny&limit=1', token })).json().items[0];
+  const flagged = (
+    await env.ts.request({ method: 'GET', url: '/api/v1/invocations?verdict=flag_for_review&limit=1', token })
+  ).json().items[0];
+  const denied = (
+    await env.ts.request({ method: 'GET', url: '/api/v1/invocations?verdict=deny&limit=1', token })
+  ).json().items[0];
 
-  const ctx = await env.browser.newContext({ baseURL: env.base, viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+  const ctx = await env.browser.newContext({
+    baseURL: env.base,
+    viewport: { width: 1440, height: 900 },
+    deviceScaleFactor: 1,
+  });
   await env.signIn(email, ctx);
   const screens: Array<[string, string]> = [
     ['overview', '/'],

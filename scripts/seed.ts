@@ -59,7 +59,9 @@ try {
   await migrate(db);
   const now = new Date();
   const domain = `w${now.getTime().toString(36)}${SEED_DOMAIN_SUFFIX}`;
-  const admin = await db.transaction((tx) => createWorkspaceWithAdmin(tx, loadConfig({}), `admin@${domain}`, domain, now));
+  const admin = await db.transaction((tx) =>
+    createWorkspaceWithAdmin(tx, loadConfig({}), `admin@${domain}`, domain, now),
+  );
   const tenant = admin.tenant_id;
   console.log(`workspace ${tenant} (${domain}), admin ${admin.account_id}`);
 
@@ -81,7 +83,14 @@ try {
     );
     // A few scoped agents (the policy module's own function).
     for (let a = 0; a < Math.min(A, 10); a++) {
-      await saveAgentScope(tx, tenant, `agent-${String(a).padStart(4, '0')}`, ['crm.*', 'search', `tool-${a}`], admin.account_id, now);
+      await saveAgentScope(
+        tx,
+        tenant,
+        `agent-${String(a).padStart(4, '0')}`,
+        ['crm.*', 'search', `tool-${a}`],
+        admin.account_id,
+        now,
+      );
     }
   });
 
@@ -184,7 +193,15 @@ try {
 
   t0 = performance.now();
   // Fresh statistics for the planner and a visibility map for index-only scans.
-  for (const table of ['invocations', 'invocation_content', 'rogue_events', 'reviews', 'agents', 'agent_activity', 'agent_rogue_activity']) {
+  for (const table of [
+    'invocations',
+    'invocation_content',
+    'rogue_events',
+    'reviews',
+    'agents',
+    'agent_activity',
+    'agent_rogue_activity',
+  ]) {
     await db.query(`VACUUM (ANALYZE) ${table}`);
   }
   lap('VACUUM ANALYZE', t0);

@@ -2,8 +2,8 @@
 // the number of timed passes, optionally one detector's name), runs scan() (or that detector) over the
 // benchmark's mixed text until the JIT has settled, then prints the CPU milliseconds per MB of each timed
 // pass as JSON.
-import { pathToFileURL } from "node:url";
-import { mixedRecords } from "../mixed-text.ts";
+import { pathToFileURL } from 'node:url';
+import { mixedRecords } from '../mixed-text.ts';
 
 const [file, passesArg, only] = process.argv.slice(2);
 const mod = (await import(pathToFileURL(file!).href)) as {
@@ -29,4 +29,4 @@ for (let i = 0; i < Number(passesArg ?? 5); i++) {
   pass();
   msPerMb.push((cpu() - c0) / mb);
 }
-process.stdout.write(JSON.stringify({ msPerMb }) + "\n");
+process.stdout.write(JSON.stringify({ msPerMb }) + '\n');

@@ -23,17 +23,23 @@ export function metaEvent(i: number): Record<string, unknown> {
 }
 
 export function contentEvent(i: number): Record<string, unknown> {
-  return { ...metaEvent(i), prompt: `Summarise the orders of customer ${i} for the support ticket.`, tool_input: toolInput(i) };
+  return {
+    ...metaEvent(i),
+    prompt: `Summarise the orders of customer ${i} for the support ticket.`,
+    tool_input: toolInput(i),
+  };
 }
 
 // Bodies are made before a measurement, so the client spends its time sending.
 const POOL = 200;
-export const singles = (make: (i: number) => Record<string, unknown>) => Array.from({ length: POOL }, (_, i) => JSON.stringify(make(i)));
+export const singles = (make: (i: number) => Record<string, unknown>) =>
+  Array.from({ length: POOL }, (_, i) => JSON.stringify(make(i)));
 export const batches = (make: (i: number) => Record<string, unknown>) =>
   Array.from({ length: 20 }, (_, b) =>
-    JSON.stringify({ events: Array.from({ length: 100 }, (_, j) => ({ kind: 'invocation', event: make(b * 100 + j) })) }),
+    JSON.stringify({
+      events: Array.from({ length: 100 }, (_, j) => ({ kind: 'invocation', event: make(b * 100 + j) })),
+    }),
   );
-
 
 /**
  * The body with a correlation id no request of the run has sent before

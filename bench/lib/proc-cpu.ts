@@ -21,7 +21,10 @@ function procStat(pid: string): { name: string; micros: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; clock ticks of 1/100 s.
-  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), micros: (Number(fields[11]) + Number(fields[12])) * 10_000 };
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    micros: (Number(fields[11]) + Number(fields[12])) * 10_000,
+  };
 }
 
 /**
@@ -71,4 +74,3 @@ export function machineTicks(): { idle: number; total: number } {
     return { idle: Number.NaN, total: Number.NaN };
   }
 }
-

@@ -22,7 +22,10 @@ export interface BenchServer {
 async function call(url: string, method: string, path: string, token: string | undefined, body?: unknown) {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -30,7 +33,10 @@ async function call(url: string, method: string, path: string, token: string | u
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-export async function startBenchServer(store: 'pglite' | 'postgres', extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  store: 'pglite' | 'postgres',
+  extraEnv: Record<string, string> = {},
+): Promise<BenchServer> {
   const testDb: TestDb | undefined = store === 'postgres' ? await createTestDb('postgres') : undefined;
   if (testDb) await testDb.db.close(); // the server process opens its own pool
   const smtp = await startSmtpPeer();
@@ -38,7 +44,13 @@ export async function startBenchServer(store: 'pglite' | 'postgres', extraEnv: R
   const operator = randomBytes(24).toString('hex');
   const server = await startServerProcess({
     databaseUrl: testDb?.url,
-    env: { LEDGER_SIGNING_KEY: formatSignerKey(signer), SMTP_URL: smtp.url, OPERATOR_TOKEN: operator, LOG_LEVEL: 'warn', ...extraEnv },
+    env: {
+      LEDGER_SIGNING_KEY: formatSignerKey(signer),
+      SMTP_URL: smtp.url,
+      OPERATOR_TOKEN: operator,
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
     timeoutMs: 60_000,
   });
   try {

@@ -14,13 +14,16 @@ export function quantile(xs: readonly number[], q: number): number {
 }
 
 export function fmt(n: number, digits = 0): string {
-  return Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a';
+  return Number.isFinite(n)
+    ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : 'n/a';
 }
 
 /** Prints rows as an aligned table. */
 export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   for (const r of rows) console.log(line(r));
 }
@@ -50,7 +53,9 @@ export function benchArgs(argv: readonly string[]): BenchArgs {
   else if (store === undefined) stores = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
   else throw new Error('--store is pglite or postgres');
   if (stores.includes('postgres') && !process.env.TEST_DATABASE_URL) {
-    throw new Error('--store postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres): a fresh database is created there');
+    throw new Error(
+      '--store postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres): a fresh database is created there',
+    );
   }
   return {
     stores,

@@ -14,7 +14,9 @@ import { INVOCATION_FILTERS, Invocations } from './screens/Invocations';
 import { SignIn } from './screens/SignIn';
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: (n, e) => n < 1 && !(e && 'status' in e && Number(e.status) < 500), refetchOnWindowFocus: false } },
+  defaultOptions: {
+    queries: { retry: (n, e) => n < 1 && !(e && 'status' in e && Number(e.status) < 500), refetchOnWindowFocus: false },
+  },
 });
 setUnauthorizedHandler(() => queryClient.setQueryData(['session'], null));
 
@@ -33,8 +35,14 @@ function Root() {
 const rootRoute = createRootRoute({ component: Root });
 const strings = (keys: readonly string[]) => (s: Record<string, unknown>) => pickStrings(s, keys);
 
-const Overview = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Overview'), 'Overview');
-const Reviews = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Reviews'), 'Reviews');
+const Overview = lazyScreen<{ search: Record<string, string | undefined> }>(
+  () => import('./screens/Overview'),
+  'Overview',
+);
+const Reviews = lazyScreen<{ search: Record<string, string | undefined> }>(
+  () => import('./screens/Reviews'),
+  'Reviews',
+);
 const Agents = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Agents'), 'Agents');
 const Rogue = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Rogue'), 'Rogue');
 const Audit = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Audit'), 'Audit');

@@ -50,7 +50,8 @@ function srcFrames(stack: string): Frame[] {
 }
 
 /** Test kits, wherever a checkout keeps them (testing/, or <module>/*-test-kit.ts before 9554b8b). */
-const isKit = (file: string) => file.startsWith('testing/') || file.includes('/testing/') || file.endsWith('test-kit.ts');
+const isKit = (file: string) =>
+  file.startsWith('testing/') || file.includes('/testing/') || file.endsWith('test-kit.ts');
 
 const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : '.');
 
@@ -85,7 +86,9 @@ Error.stackTraceLimit = 200;
 };
 register(pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'trace-hooks.ts')).href, { data: { src } });
 
-const harness = (await import(pathToFileURL(`${src}testing/harness.ts`).href)) as typeof import('../../src/testing/harness.ts');
+const harness = (await import(
+  pathToFileURL(`${src}testing/harness.ts`).href
+)) as typeof import('../../src/testing/harness.ts');
 const kitFile = [`${src}testing/ingest-kit.ts`, `${src}ingest/ingest-test-kit.ts`].find((f) => existsSync(f))!;
 const kit = (await import(pathToFileURL(kitFile).href)) as typeof import('../../src/testing/ingest-kit.ts');
 const t = await harness.startTestService('pglite', { manualJobs: true });
@@ -94,7 +97,13 @@ session.connect();
 try {
   const admin = await t.signIn('path@path-measure.io');
   const ingress = await kit.issueIngress(t, admin);
-  const body = { agent_key: 'path-bot', tool_name: 'search', prompt: 'Find the invoice for Anna Berg', response: 'Found it.', tool_input: '{"q":"invoice"}' };
+  const body = {
+    agent_key: 'path-bot',
+    tool_name: 'search',
+    prompt: 'Find the invoice for Anna Berg',
+    response: 'Found it.',
+    tool_input: '{"q":"invoice"}',
+  };
   for (let i = 0; i < 2; i++) await kit.post(t, kit.INVOCATION, ingress.token, body); // lazy loads, caches
   // the checkpoint these grew the log by is signed a second later (ledger/checkpoints.ts): not part of the request
   await new Promise((r) => setTimeout(r, 1_500));
@@ -111,7 +120,8 @@ try {
   for (const script of result) {
     const path = script.url.startsWith('file://') ? decodeURIComponent(script.url.slice(7)) : script.url;
     if (!path.startsWith(src) || path.includes(`${sep}node_modules${sep}`) || isKit(path.slice(src.length))) continue;
-    if (script.functions.some((f) => f.ranges[0]!.count > 0 && f.functionName !== '')) covered.add(path.slice(src.length));
+    if (script.functions.some((f) => f.ranges[0]!.count > 0 && f.functionName !== ''))
+      covered.add(path.slice(src.length));
   }
   const paths = chains.map((c) => hops(c.filter((f) => !isKit(f.file))));
   const files = new Set(paths.flatMap((p) => p.map((h) => h.file)));
@@ -148,7 +158,11 @@ try {
     fileCalls: edges.size,
     folderCrossings: crossing.size,
     folderPairs: new Set([...crossing].map((e) => e.split(' -> ').map(folderOf).join(' -> '))).size,
-    deepestChain: { files: deepest.length, folderCrossings: crossings(deepest), hops: deepest.map((h) => `${h.file} (${h.fns.join(' > ')})`) },
+    deepestChain: {
+      files: deepest.length,
+      folderCrossings: crossings(deepest),
+      hops: deepest.map((h) => `${h.file} (${h.fns.join(' > ')})`),
+    },
     path: path.map((c) => `${c.from} -> ${c.to} (${c.fn})`),
     calls: [...edges].sort(),
     crossings: [...crossing].sort(),
@@ -157,11 +171,23 @@ try {
   if (json) console.log(JSON.stringify(report, null, 2));
   else {
     console.log(`one invocation through ${root}`);
-    console.log(`  files whose functions ran: ${report.files} (${Object.entries(report.filesByFolder).map(([k, v]) => `${k} ${v}`).join(', ')}); per V8 coverage: ${report.filesRanPerCoverage}`);
-    console.log(`  calls between files: ${report.fileCalls}; folder crossings (caller -> callee file pairs in different folders): ${report.folderCrossings}, between ${report.folderPairs} folder pairs`);
+    console.log(
+      `  files whose functions ran: ${report.files} (${Object.entries(report.filesByFolder)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}); per V8 coverage: ${report.filesRanPerCoverage}`,
+    );
+    console.log(
+      `  calls between files: ${report.fileCalls}; folder crossings (caller -> callee file pairs in different folders): ${report.folderCrossings}, between ${report.folderPairs} folder pairs`,
+    );
     console.log(`  the path in time order (each call between two files, the first time; * crosses a folder):`);
-    path.forEach((c, i) => console.log(`    ${String(i + 1).padStart(2)}. ${folderOf(c.from) === folderOf(c.to) ? ' ' : '*'} ${c.from} -> ${c.to}  ${c.fn}`));
-    console.log(`  deepest stack: ${deepest.length} files, ${crossings(deepest)} folder crossings: ${deepest.map((h) => h.file).join(' > ')}`);
+    path.forEach((c, i) =>
+      console.log(
+        `    ${String(i + 1).padStart(2)}. ${folderOf(c.from) === folderOf(c.to) ? ' ' : '*'} ${c.from} -> ${c.to}  ${c.fn}`,
+      ),
+    );
+    console.log(
+      `  deepest stack: ${deepest.length} files, ${crossings(deepest)} folder crossings: ${deepest.map((h) => h.file).join(' > ')}`,
+    );
     console.log('  folder crossings:');
     for (const e of report.crossings) console.log(`    ${e}`);
   }

@@ -15,7 +15,8 @@ export function initialize(data: { src: string }): void {
 function instrument(file: string, rel: string, text: string): string {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const edits: { at: number; text: string }[] = [];
-  const call = (node: ts.Node) => `globalThis.__pathTrace(${JSON.stringify(`${rel}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`)})`;
+  const call = (node: ts.Node) =>
+    `globalThis.__pathTrace(${JSON.stringify(`${rel}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`)})`;
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
       const body = node.body as ts.Node;
@@ -37,12 +38,23 @@ function instrument(file: string, rel: string, text: string): string {
 export async function load(
   url: string,
   context: object,
-  nextLoad: (url: string, context: object) => Promise<{ format?: string | null; source?: string | ArrayBuffer | ArrayBufferView | null }>,
+  nextLoad: (
+    url: string,
+    context: object,
+  ) => Promise<{ format?: string | null; source?: string | ArrayBuffer | ArrayBufferView | null }>,
 ) {
   const loaded = await nextLoad(url, context);
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return loaded;
   const file = fileURLToPath(url);
-  if (!file.startsWith(srcDir) || file.endsWith('.test.ts') || file.endsWith('test-kit.ts') || file.includes('/testing/') || loaded.source == null) return loaded;
-  const text = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as ArrayBuffer).toString('utf8');
+  if (
+    !file.startsWith(srcDir) ||
+    file.endsWith('.test.ts') ||
+    file.endsWith('test-kit.ts') ||
+    file.includes('/testing/') ||
+    loaded.source == null
+  )
+    return loaded;
+  const text =
+    typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as ArrayBuffer).toString('utf8');
   return { ...loaded, source: instrument(file, file.slice(srcDir.length), text) };
 }

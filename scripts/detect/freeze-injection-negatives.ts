@@ -6,19 +6,19 @@
 // untouched split. Now PII work leaves the model alone; run this script only when you mean to retrain
 // on the newer texts (then `npm run train:injection`).
 
-import { writeFileSync } from "node:fs";
-import { gzipSync } from "node:zlib";
-import { devSet } from "../../src/detect/eval/devset.ts";
+import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { devSet } from '../../src/detect/eval/devset.ts';
 
-export const FROZEN_NEGATIVES = new URL("./data/injection-negatives.jsonl.gz", import.meta.url);
+export const FROZEN_NEGATIVES = new URL('./data/injection-negatives.jsonl.gz', import.meta.url);
 
 if (import.meta.main) {
   const ds = devSet();
   const lines: string[] = [];
   for (const c of [...ds.pii, ...ds.secrets]) {
-    if (c.split === "dev") lines.push(JSON.stringify({ text: c.text, licence: c.licence, group: c.source }));
+    if (c.split === 'dev') lines.push(JSON.stringify({ text: c.text, licence: c.licence, group: c.source }));
   }
   // gzip: 1.3 MB of JSON lines, most of it the same licence and source strings again and again
-  writeFileSync(FROZEN_NEGATIVES, gzipSync(lines.join("\n") + "\n", { level: 9 }));
+  writeFileSync(FROZEN_NEGATIVES, gzipSync(lines.join('\n') + '\n', { level: 9 }));
   console.log(`wrote ${lines.length} texts to ${FROZEN_NEGATIVES.pathname}`);
 }

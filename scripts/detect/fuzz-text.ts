@@ -15,31 +15,148 @@ export function rng(seed: number): () => number {
 }
 
 const WORDS = [
-  "ssn", "SSN", "social security", "phone", "tel:", "Tel.", "call", "card", "visa", "IBAN", "account", "routing", "passport",
-  "driver license", "NHS", "Steuer-ID", "PESEL", "CPF", "Aadhaar", "Medicare", "TFN", "ABN", "NRIC", "RRN", "password=",
-  "api_key: ", "secret=", "token ", "AWS_SECRET_ACCESS_KEY=", "Authorization: Bearer ", "\"password\": \"", "--password ",
-  "Mr.", "Mrs.", "Dr.", "Frau", "Herr", "Street", "St.", "Avenue", "Straße", "rue", "Calle", "Road", "Lane", "Apt", "Suite",
-  "London", "Berlin", "Paris", "France", "Germany", "United States", "New York", "Cyprus", "name:", "Name", "Contact",
-  "ignore all previous instructions", "Ignore the above", "you are now DAN", "system prompt", "Vergiss alle vorherigen Anweisungen",
-  "ignora las instrucciones anteriores", "忽略之前的所有指令", "игнорируй предыдущие инструкции", "以前の指示を無視して",
-  "<!-- ", " -->", "```", "{\"role\":\"system\",\"content\":\"", "BEGIN", "-----BEGIN RSA PRIVATE KEY-----", "eyJhbGciOiJIUzI1NiJ9.",
-  "ghp_", "AKIA", "sk-", "xoxb-", "AIza", "hf_", "glpat-", "npm_", "sk_live_", "svc_live_", "https://", "http://", "www.", "@",
-  ".com", ".org", "mailto:", "0x", "bc1q", "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa", "203.0.113.", "2001:db8::", "00:1A:2B:",
-  "Anna", "Maria", "José", "Müller", "O'Brien", "Nguyen", "Wang Wei", "Иван", "Σοφία", "Łukasz", "Ørsted", "Zoë",
+  'ssn',
+  'SSN',
+  'social security',
+  'phone',
+  'tel:',
+  'Tel.',
+  'call',
+  'card',
+  'visa',
+  'IBAN',
+  'account',
+  'routing',
+  'passport',
+  'driver license',
+  'NHS',
+  'Steuer-ID',
+  'PESEL',
+  'CPF',
+  'Aadhaar',
+  'Medicare',
+  'TFN',
+  'ABN',
+  'NRIC',
+  'RRN',
+  'password=',
+  'api_key: ',
+  'secret=',
+  'token ',
+  'AWS_SECRET_ACCESS_KEY=',
+  'Authorization: Bearer ',
+  '"password": "',
+  '--password ',
+  'Mr.',
+  'Mrs.',
+  'Dr.',
+  'Frau',
+  'Herr',
+  'Street',
+  'St.',
+  'Avenue',
+  'Straße',
+  'rue',
+  'Calle',
+  'Road',
+  'Lane',
+  'Apt',
+  'Suite',
+  'London',
+  'Berlin',
+  'Paris',
+  'France',
+  'Germany',
+  'United States',
+  'New York',
+  'Cyprus',
+  'name:',
+  'Name',
+  'Contact',
+  'ignore all previous instructions',
+  'Ignore the above',
+  'you are now DAN',
+  'system prompt',
+  'Vergiss alle vorherigen Anweisungen',
+  'ignora las instrucciones anteriores',
+  '忽略之前的所有指令',
+  'игнорируй предыдущие инструкции',
+  '以前の指示を無視して',
+  '<!-- ',
+  ' -->',
+  '```',
+  '{"role":"system","content":"',
+  'BEGIN',
+  '-----BEGIN RSA PRIVATE KEY-----',
+  'eyJhbGciOiJIUzI1NiJ9.',
+  'ghp_',
+  'AKIA',
+  'sk-',
+  'xoxb-',
+  'AIza',
+  'hf_',
+  'glpat-',
+  'npm_',
+  'sk_live_',
+  'svc_live_',
+  'https://',
+  'http://',
+  'www.',
+  '@',
+  '.com',
+  '.org',
+  'mailto:',
+  '0x',
+  'bc1q',
+  '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+  '203.0.113.',
+  '2001:db8::',
+  '00:1A:2B:',
+  'Anna',
+  'Maria',
+  'José',
+  'Müller',
+  "O'Brien",
+  'Nguyen',
+  'Wang Wei',
+  'Иван',
+  'Σοφία',
+  'Łukasz',
+  'Ørsted',
+  'Zoë',
 ];
-const ODD = ["İ", "ı", "ſ", "K", "\u00a0", "\u2028", "\u2029", "\u200b", "\u202e", "😀", "𝐀", "\u{E0049}", "\t", "\r\n", "\n", "ß", "ﬁ", "Å"];
-const SEPS = [" ", " ", " ", "-", ".", "/", ":", "=", ", ", "\n", "(", ")", "+", "_", "'", "\""];
-const ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const ODD = [
+  'İ',
+  'ı',
+  'ſ',
+  'K',
+  '\u00a0',
+  '\u2028',
+  '\u2029',
+  '\u200b',
+  '\u202e',
+  '😀',
+  '𝐀',
+  '\u{E0049}',
+  '\t',
+  '\r\n',
+  '\n',
+  'ß',
+  'ﬁ',
+  'Å',
+];
+const SEPS = [' ', ' ', ' ', '-', '.', '/', ':', '=', ', ', '\n', '(', ')', '+', '_', "'", '"'];
+const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** One random text of about `len` characters. */
 export function fuzzText(r: () => number, len: number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const digits = (n: number) => {
-    let s = "";
+    let s = '';
     for (let i = 0; i < n; i++) s += String(Math.floor(r() * 10));
     return s;
   };
-  let s = "";
+  let s = '';
   while (s.length < len) {
     const k = r();
     if (k < 0.3) {
@@ -48,10 +165,10 @@ export function fuzzText(r: () => number, len: number): string {
       const sep = pick(SEPS);
       const parts: string[] = [];
       for (let g = 0; g < groups; g++) parts.push(digits(1 + Math.floor(r() * 6)));
-      s += (r() < 0.15 ? "+" : "") + parts.join(sep);
+      s += (r() < 0.15 ? '+' : '') + parts.join(sep);
     } else if (k < 0.6) s += pick(WORDS);
     else if (k < 0.7) {
-      let t = "";
+      let t = '';
       const n = 4 + Math.floor(r() * 44);
       for (let i = 0; i < n; i++) t += ALNUM[Math.floor(r() * ALNUM.length)];
       s += t;

@@ -14,17 +14,17 @@
 // out-of-fold false positives the threshold holds to 1 % (train-injection.ts).
 // Licence: Apache-2.0, as the repository.
 
-import { rng } from "../../src/detect/eval/devset/build.ts";
-import { carry } from "./injection-training-carriers.ts";
-import { INDIRECT_PARTS, JAILBREAK_PARTS } from "./injection-training-indirect-parts.ts";
-import type { IndirectParts, JailbreakParts, Lang } from "./injection-training-indirect-parts.ts";
-import { EXTRA_SOURCE } from "./injection-training-extra.ts";
-import type { ExtraExample } from "./injection-training-extra.ts";
+import { rng } from '../../src/detect/eval/devset/build.ts';
+import { carry } from './injection-training-carriers.ts';
+import { INDIRECT_PARTS, JAILBREAK_PARTS } from './injection-training-indirect-parts.ts';
+import type { IndirectParts, JailbreakParts, Lang } from './injection-training-indirect-parts.ts';
+import { EXTRA_SOURCE } from './injection-training-extra.ts';
+import type { ExtraExample } from './injection-training-extra.ts';
 
 const LICENCE = "Apache-2.0 (this repository's training templates, scripts/detect/injection-training-indirect*.ts)";
 
 const pickI = (r: () => number, n: number) => Math.floor(r() * n);
-const cjk = (lang: Lang) => lang === "zh" || lang === "ja";
+const cjk = (lang: Lang) => lang === 'zh' || lang === 'ja';
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** An attack from the parts, and the group of its address (or authority). */
@@ -36,27 +36,33 @@ function attack(lang: Lang, p: IndirectParts, r: () => number): [text: string, g
   if (withAuth) pre.push(p.auth[ai]!);
   const di = pickI(r, p.addr.length);
   const withAddr = r() < 0.85 || pre.length === 0;
-  const swap = r() < 0.45 ? p.swap[pickI(r, p.swap.length)]! : "";
-  let body = (withAddr ? p.addr[di]! : "") + swap + p.act[pickI(r, p.act.length)]! + p.hush[pickI(r, p.hush.length)]! + p.stop;
+  const swap = r() < 0.45 ? p.swap[pickI(r, p.swap.length)]! : '';
+  let body =
+    (withAddr ? p.addr[di]! : '') + swap + p.act[pickI(r, p.act.length)]! + p.hush[pickI(r, p.hush.length)]! + p.stop;
   if (!withAddr && !cjk(lang)) body = cap(body);
-  const join = r() < 0.4 ? "\n" : p.sep;
-  const group = withAddr ? `ind-addr-${lang}-${di}` : `ind-auth-${lang}-${withAuth ? ai : "end"}`;
+  const join = r() < 0.4 ? '\n' : p.sep;
+  const group = withAddr ? `ind-addr-${lang}-${di}` : `ind-auth-${lang}-${withAuth ? ai : 'end'}`;
   return [[...pre, body].join(join), group];
 }
 
 /** A jailbreak (alter ego, stay in it, a forbidden request) or a prompt extraction, and its frame's group. */
-function jailbreak(lang: Lang, p: IndirectParts, j: JailbreakParts, r: () => number): [text: string, group: string, kind: "jailbreak" | "direct"] {
+function jailbreak(
+  lang: Lang,
+  p: IndirectParts,
+  j: JailbreakParts,
+  r: () => number,
+): [text: string, group: string, kind: 'jailbreak' | 'direct'] {
   if (r() < 0.4) {
     const li = pickI(r, j.leak.length);
-    return [j.leak[li]!, `ind-leak-${lang}-${li}`, "direct"];
+    return [j.leak[li]!, `ind-leak-${lang}-${li}`, 'direct'];
   }
   const fi = pickI(r, j.frame.length);
-  const stay = r() < 0.6 ? p.sep + j.stay[pickI(r, j.stay.length)]! : "";
+  const stay = r() < 0.6 ? p.sep + j.stay[pickI(r, j.stay.length)]! : '';
   const ask = j.ask[pickI(r, j.ask.length)]!;
-  return [j.frame[fi]! + stay + p.sep + (cjk(lang) ? ask : cap(ask)) + p.stop, `ind-jb-${lang}-${fi}`, "jailbreak"];
+  return [j.frame[fi]! + stay + p.sep + (cjk(lang) ? ask : cap(ask)) + p.stop, `ind-jb-${lang}-${fi}`, 'jailbreak'];
 }
 
-type Family = "readers" | "people" | "manual" | "aboutAi" | "askAi" | "ifYou" | "persona";
+type Family = 'readers' | 'people' | 'manual' | 'aboutAi' | 'askAi' | 'ifYou' | 'persona';
 
 /** A hard negative of a family, and the group of its frame. */
 function hardNegative(lang: Lang, p: IndirectParts, fam: Family, r: () => number): [text: string, group: string] {
@@ -65,13 +71,13 @@ function hardNegative(lang: Lang, p: IndirectParts, fam: Family, r: () => number
     return [xs[i]!, i];
   };
   switch (fam) {
-    case "readers": {
+    case 'readers': {
       const [h, i] = one(p.human);
       return [h + p.htask[pickI(r, p.htask.length)]! + p.stop, `ind-hard-readers-${lang}-${i}`];
     }
-    case "persona": {
+    case 'persona': {
       const [t, i] = one(p.persona);
-      return [t.replace("{ROLE}", p.roles[pickI(r, p.roles.length)]!), `ind-hard-persona-${lang}-${i}`];
+      return [t.replace('{ROLE}', p.roles[pickI(r, p.roles.length)]!), `ind-hard-persona-${lang}-${i}`];
     }
     default: {
       const [t, i] = one(p[fam]);
@@ -101,25 +107,46 @@ export function indirectExamples(): ExtraExample[] {
   for (const lang of Object.keys(INDIRECT_PARTS) as Lang[]) {
     const p = INDIRECT_PARTS[lang];
     const r = rng(0x1d1 + lang.charCodeAt(0) * 31 + lang.charCodeAt(1));
-    const size = (x: { en: number; other: number }) => (lang === "en" ? x.en : x.other);
+    const size = (x: { en: number; other: number }) => (lang === 'en' ? x.en : x.other);
     for (let k = 0; k < size(ATTACKS); k++) {
       const [payload, group] = attack(lang, p, r);
       const alone = r() < 0.2;
-      const [cid, text] = alone ? ["", payload] : carry(payload, p.filler, p.sep, r);
-      out.push({ text, y: 1, kind: alone ? "direct" : "indirect", source: `${EXTRA_SOURCE}: indirect attack ${lang}${cid ? ` in carrier ${cid}` : ""}`, licence: LICENCE, group });
+      const [cid, text] = alone ? ['', payload] : carry(payload, p.filler, p.sep, r);
+      out.push({
+        text,
+        y: 1,
+        kind: alone ? 'direct' : 'indirect',
+        source: `${EXTRA_SOURCE}: indirect attack ${lang}${cid ? ` in carrier ${cid}` : ''}`,
+        licence: LICENCE,
+        group,
+      });
     }
     for (let k = 0; k < size(JAILBREAKS); k++) {
       const [payload, group, kind] = jailbreak(lang, p, JAILBREAK_PARTS[lang], r);
       const alone = r() < 0.35;
-      const [cid, text] = alone ? ["", payload] : carry(payload, p.filler, p.sep, r);
-      out.push({ text, y: 1, kind: alone ? kind : "indirect", source: `${EXTRA_SOURCE}: ${kind === "direct" ? "prompt extraction" : "alter-ego jailbreak"} ${lang}${cid ? ` in carrier ${cid}` : ""}`, licence: LICENCE, group });
+      const [cid, text] = alone ? ['', payload] : carry(payload, p.filler, p.sep, r);
+      out.push({
+        text,
+        y: 1,
+        kind: alone ? kind : 'indirect',
+        source: `${EXTRA_SOURCE}: ${kind === 'direct' ? 'prompt extraction' : 'alter-ego jailbreak'} ${lang}${cid ? ` in carrier ${cid}` : ''}`,
+        licence: LICENCE,
+        group,
+      });
     }
     for (const fam of Object.keys(HARD) as Family[]) {
       for (let k = 0; k < size(HARD[fam]); k++) {
         const [payload, group] = hardNegative(lang, p, fam, r);
         const alone = r() < 0.25;
-        const [cid, text] = alone ? ["", payload] : carry(payload, p.filler, p.sep, r);
-        out.push({ text, y: 0, kind: "hard_negative", source: `${EXTRA_SOURCE}: indirect-twin ${fam} ${lang}${cid ? ` in carrier ${cid}` : ""}`, licence: LICENCE, group });
+        const [cid, text] = alone ? ['', payload] : carry(payload, p.filler, p.sep, r);
+        out.push({
+          text,
+          y: 0,
+          kind: 'hard_negative',
+          source: `${EXTRA_SOURCE}: indirect-twin ${fam} ${lang}${cid ? ` in carrier ${cid}` : ''}`,
+          licence: LICENCE,
+          group,
+        });
       }
     }
   }

@@ -69,7 +69,9 @@ export async function accountRoutes(fastify: FastifyInstance, deps: AccountRoute
           ...problems(400, 401, 422, 429),
         },
       },
-      preHandler: [limiter(app, 'verify-ip', ctx.config.signupLimitPerIp * 5, ctx.config.signupLimitWindow, (req) => req.ip)],
+      preHandler: [
+        limiter(app, 'verify-ip', ctx.config.signupLimitPerIp * 5, ctx.config.signupLimitWindow, (req) => req.ip),
+      ],
     },
     async (req) => {
       const norm = normalizeEmail(req.body.email);
@@ -179,7 +181,12 @@ export async function accountRoutes(fastify: FastifyInstance, deps: AccountRoute
     async (req, reply) => {
       const me = accountOf(req);
       const done = await ctx.db.transaction(async (tx) => {
-        const r = await revokeApiToken(tx, { tenantId: me.tenantId, accountId: me.accountId, role: me.role }, req.params.token_id, ctx.now());
+        const r = await revokeApiToken(
+          tx,
+          { tenantId: me.tenantId, accountId: me.accountId, role: me.role },
+          req.params.token_id,
+          ctx.now(),
+        );
         if (r?.newly) {
           await deps.appendAudit(tx, me.tenantId, {
             kind: 'token_revoked',
@@ -195,4 +202,3 @@ export async function accountRoutes(fastify: FastifyInstance, deps: AccountRoute
     },
   );
 }
-

@@ -55,7 +55,13 @@ export function createAccounts(
     },
     async workspacePlan(tenantId) {
       const ws = await getWorkspace(ctx.db, tenantId);
-      return ws ? { status: accountStatus(ws, ctx.now()), caps: ctx.config.plans[ws.plan_tier], createdAt: new Date(ws.created_at) } : null;
+      return ws
+        ? {
+            status: accountStatus(ws, ctx.now()),
+            caps: ctx.config.plans[ws.plan_tier],
+            createdAt: new Date(ws.created_at),
+          }
+        : null;
     },
     workspaceIds: () => workspaceIds(ctx.db),
     async workspacePlanRecord(tenantId) {

@@ -78,5 +78,12 @@ export const API_TOKENS: StoredTokenKind<LiveTokenRow & { account_id: string; ro
            WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
   touch: `UPDATE api_tokens SET last_used_at = $3 WHERE tenant_id = $1 AND token_id = $2
             AND (last_used_at IS NULL OR last_used_at < $3::timestamptz - interval '60 seconds')`,
-  principal: (row) => ({ kind: 'account', accountId: row.account_id, tenantId: row.tenant_id, role: row.role, tokenId: row.token_id, email: row.email }),
+  principal: (row) => ({
+    kind: 'account',
+    accountId: row.account_id,
+    tenantId: row.tenant_id,
+    role: row.role,
+    tokenId: row.token_id,
+    email: row.email,
+  }),
 };

@@ -10,7 +10,12 @@ eachStore('console sessions', (get) => {
   async function signIn(e = email, headers: Record<string, string> = {}) {
     const t = get();
     const code = await t.requestCode(e);
-    const res = await t.request({ method: 'POST', url: '/api/v1/console/session', headers: { host, ...headers }, payload: { email: e, code } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/console/session',
+      headers: { host, ...headers },
+      payload: { email: e, code },
+    });
     return res;
   }
   const cookieOf = (setCookie: string | string[] | undefined) => {
@@ -22,7 +27,10 @@ eachStore('console sessions', (get) => {
     const res = await signIn();
     assert.equal(res.statusCode, 200, res.body);
     const set = String(res.headers['set-cookie']);
-    assert.match(set, /^__Host-al_session=svc_session_[0-9A-Za-z]{36}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict; Secure$/);
+    assert.match(
+      set,
+      /^__Host-al_session=svc_session_[0-9A-Za-z]{36}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict; Secure$/,
+    );
     const body = res.json();
     assert.equal(body.account.email, email);
     assert.equal(typeof body.csrf_token, 'string');
@@ -35,7 +43,10 @@ eachStore('console sessions', (get) => {
   test('over plain http to a loopback address the cookie drops Secure (and the __Host- prefix it requires)', async () => {
     const res = await signIn(email, { host: '127.0.0.1:8080' });
     assert.equal(res.statusCode, 200, res.body);
-    assert.match(String(res.headers['set-cookie']), /^al_session=svc_session_\w+; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict$/);
+    assert.match(
+      String(res.headers['set-cookie']),
+      /^al_session=svc_session_\w+; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict$/,
+    );
   });
 
   test('a sign-in posted from another origin is refused (login CSRF)', async () => {
@@ -49,14 +60,36 @@ eachStore('console sessions', (get) => {
     const cookie = cookieOf(res.headers['set-cookie']);
     const csrf = res.json().csrf_token as string;
     const issue = (headers: Record<string, string>) =>
-      t.request({ method: 'POST', url: '/api/v1/accounts/tokens', headers: { host, cookie, ...headers }, payload: { name: 'ci' } });
-    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode, 200);
+      t.request({
+        method: 'POST',
+        url: '/api/v1/accounts/tokens',
+        headers: { host, cookie, ...headers },
+        payload: { name: 'ci' },
+      });
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode,
+      200,
+    );
     assert.equal((await issue({})).statusCode, 403, 'no CSRF header');
     assert.equal((await issue({ 'x-csrf-token': 'x'.repeat(43) })).statusCode, 403, 'a wrong CSRF token');
     const other = cookieOf((await signIn()).headers['set-cookie']);
     assert.notEqual(other, cookie);
-    assert.equal((await issue({ 'x-csrf-token': (await t.request({ method: 'GET', url: '/api/v1/console/session', headers: { host, cookie: other } })).json().csrf_token })).statusCode, 403, "another session's token");
-    assert.equal((await issue({ 'x-csrf-token': csrf, origin: 'https://evil.example' })).statusCode, 403, 'a foreign origin');
+    assert.equal(
+      (
+        await issue({
+          'x-csrf-token': (
+            await t.request({ method: 'GET', url: '/api/v1/console/session', headers: { host, cookie: other } })
+          ).json().csrf_token,
+        })
+      ).statusCode,
+      403,
+      "another session's token",
+    );
+    assert.equal(
+      (await issue({ 'x-csrf-token': csrf, origin: 'https://evil.example' })).statusCode,
+      403,
+      'a foreign origin',
+    );
     const ok = await issue({ 'x-csrf-token': csrf, origin: `http://${host}` });
     assert.equal(ok.statusCode, 200, ok.body);
     assert.match(ok.json().token, /^svc_live_/);
@@ -75,25 +108,45 @@ eachStore('console sessions', (get) => {
     assert.ok(sessions.length >= 2);
     assert.equal(sessions.filter((s) => s.current).length, 1);
     assert.equal(sessions.find((s) => s.current)!.session_id, res.json().session_id);
-    assert.equal(JSON.stringify(sessions).includes('svc_session_') && !sessions.every((s) => s.prefix.length === 16), false);
+    assert.equal(
+      JSON.stringify(sessions).includes('svc_session_') && !sessions.every((s) => s.prefix.length === 16),
+      false,
+    );
 
     // Revoke another session by id.
     const victim = sessions.find((s) => !s.current)!.session_id;
-    const del = await t.request({ method: 'DELETE', url: `/api/v1/console/sessions/${victim}`, headers: { host, cookie, 'x-csrf-token': csrf } });
+    const del = await t.request({
+      method: 'DELETE',
+      url: `/api/v1/console/sessions/${victim}`,
+      headers: { host, cookie, 'x-csrf-token': csrf },
+    });
     assert.equal(del.statusCode, 204);
-    const after = (await t.request({ method: 'GET', url: '/api/v1/console/sessions', headers: { host, cookie } })).json().sessions;
-    assert.equal(after.some((s: { session_id: string }) => s.session_id === victim), false);
+    const after = (
+      await t.request({ method: 'GET', url: '/api/v1/console/sessions', headers: { host, cookie } })
+    ).json().sessions;
+    assert.equal(
+      after.some((s: { session_id: string }) => s.session_id === victim),
+      false,
+    );
 
-    const out = await t.request({ method: 'DELETE', url: '/api/v1/console/session', headers: { host, cookie, 'x-csrf-token': csrf } });
+    const out = await t.request({
+      method: 'DELETE',
+      url: '/api/v1/console/session',
+      headers: { host, cookie, 'x-csrf-token': csrf },
+    });
     assert.equal(out.statusCode, 204);
     assert.match(String(out.headers['set-cookie']), /Max-Age=0/);
-    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode, 401);
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode,
+      401,
+    );
   });
 
   test('a session expires after 12 hours and lapses after 2 idle hours', async () => {
     const t = get();
     const cookie = cookieOf((await signIn()).headers['set-cookie']);
-    const me = async () => (await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode;
+    const me = async () =>
+      (await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode;
     assert.equal(await me(), 200);
     t.clock.advance(119 * 60_000);
     assert.equal(await me(), 200, 'used within 2 hours');
@@ -106,7 +159,8 @@ eachStore('console sessions', (get) => {
     const fresh = cookieOf((await signIn()).headers['set-cookie']);
     for (let i = 0; i < 7; i++) {
       t.clock.advance(100 * 60_000);
-      const s = (await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie: fresh } })).statusCode;
+      const s = (await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie: fresh } }))
+        .statusCode;
       await new Promise((r) => setTimeout(r, 50));
       assert.equal(s, i < 7 && (i + 1) * 100 < 720 ? 200 : 401, `after ${(i + 1) * 100} minutes`);
     }
@@ -115,10 +169,19 @@ eachStore('console sessions', (get) => {
   test('a bearer token wins over a cookie, and API tokens cannot be used as the cookie', async () => {
     const t = get();
     const signed = await t.signIn('erin@sessions-other.com');
-    const bad = await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie: `al_session=${signed.token}` } });
+    const bad = await t.request({
+      method: 'GET',
+      url: '/api/v1/accounts/me',
+      headers: { host, cookie: `al_session=${signed.token}` },
+    });
     assert.equal(bad.statusCode, 401);
     const cookie = cookieOf((await signIn()).headers['set-cookie']);
-    const both = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: signed.token, headers: { host, cookie } });
+    const both = await t.request({
+      method: 'GET',
+      url: '/api/v1/accounts/me',
+      token: signed.token,
+      headers: { host, cookie },
+    });
     assert.equal(both.json().account.email, 'erin@sessions-other.com');
   });
 
@@ -128,18 +191,36 @@ eachStore('console sessions', (get) => {
     const cookie = cookieOf((await signIn()).headers['set-cookie']);
     const session = cookie.slice(cookie.indexOf('=') + 1);
     assert.match(session, /^svc_session_/);
-    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode, 200, 'the session works as the cookie');
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie } })).statusCode,
+      200,
+      'the session works as the cookie',
+    );
     const asBearer = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: session, headers: { host } });
     assert.equal(asBearer.statusCode, 401, asBearer.body);
     assert.equal(asBearer.json().detail, 'The bearer token is unknown, revoked or expired.');
-    const event = await t.request({ method: 'POST', url: '/api/v1/admin/agents/events/invocation', token: session, payload: { agent_key: 'bot' } });
+    const event = await t.request({
+      method: 'POST',
+      url: '/api/v1/admin/agents/events/invocation',
+      token: session,
+      payload: { agent_key: 'bot' },
+    });
     assert.equal(event.statusCode, 401, event.body);
 
     const admin = await t.signIn('frank@sessions-third.com');
-    const issued = await t.request({ method: 'POST', url: '/api/v1/workspace/ingress-tokens', token: admin.token, payload: { name: 'collector' } });
+    const issued = await t.request({
+      method: 'POST',
+      url: '/api/v1/workspace/ingress-tokens',
+      token: admin.token,
+      payload: { name: 'collector' },
+    });
     assert.equal(issued.statusCode, 201, issued.body);
     const ingress = issued.json().token as string;
-    const asCookie = await t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host, cookie: `__Host-al_session=${ingress}` } });
+    const asCookie = await t.request({
+      method: 'GET',
+      url: '/api/v1/accounts/me',
+      headers: { host, cookie: `__Host-al_session=${ingress}` },
+    });
     assert.equal(asCookie.statusCode, 401, asCookie.body);
     assert.match(asCookie.json().detail, /console session is unknown/, 'read as a cookie, and refused as one');
     // a token of a known kind whose checksum is wrong is refused like an unknown one

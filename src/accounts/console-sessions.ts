@@ -45,7 +45,12 @@ export async function startSession(
 }
 
 /** The caller's sessions that can still be used, newest first. */
-export async function listOwnSessions(db: Queryable, tenantId: string, accountId: string, now: Date): Promise<SessionRow[]> {
+export async function listOwnSessions(
+  db: Queryable,
+  tenantId: string,
+  accountId: string,
+  now: Date,
+): Promise<SessionRow[]> {
   return db.query<SessionRow & Record<string, unknown>>(
     `SELECT session_id, prefix, user_agent, created_at, expires_at, last_used_at, revoked_at FROM console_sessions
      WHERE tenant_id = $1 AND account_id = $2 AND revoked_at IS NULL AND expires_at > $3
@@ -94,5 +99,12 @@ export const CONSOLE_SESSIONS: StoredTokenKind<LiveTokenRow & { account_id: stri
   lookupParams: (now) => [now, IDLE_MINUTES],
   touch: `UPDATE console_sessions SET last_used_at = $3 WHERE tenant_id = $1 AND session_id = $2
             AND last_used_at < $3::timestamptz - interval '60 seconds'`,
-  principal: (row) => ({ kind: 'account', accountId: row.account_id, tenantId: row.tenant_id, role: row.role, tokenId: row.token_id, email: row.email }),
+  principal: (row) => ({
+    kind: 'account',
+    accountId: row.account_id,
+    tenantId: row.tenant_id,
+    role: row.role,
+    tokenId: row.token_id,
+    email: row.email,
+  }),
 };

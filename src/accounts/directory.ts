@@ -34,7 +34,10 @@ export interface Invitation {
 const ACCOUNT_COLS = 'account_id, tenant_id, email, display_name, role, created_at';
 
 export async function findAccountByEmail(db: Queryable, email: string): Promise<Account | null> {
-  const [row] = await db.query<Account & Record<string, unknown>>(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE email = $1`, [email]);
+  const [row] = await db.query<Account & Record<string, unknown>>(
+    `SELECT ${ACCOUNT_COLS} FROM accounts WHERE email = $1`,
+    [email],
+  );
   return row ?? null;
 }
 
@@ -84,7 +87,13 @@ export async function createWorkspaceWithAdmin(
   return insertAccount(tx, ws!.tenant_id, email, 'admin', now);
 }
 
-export async function insertAccount(tx: Queryable, tenantId: string, email: string, role: Role, now: Date): Promise<Account> {
+export async function insertAccount(
+  tx: Queryable,
+  tenantId: string,
+  email: string,
+  role: Role,
+  now: Date,
+): Promise<Account> {
   const [row] = await tx.query<Account & Record<string, unknown>>(
     `INSERT INTO accounts (tenant_id, email, display_name, role, created_at) VALUES ($1, $2, $3, $4, $5)
      RETURNING ${ACCOUNT_COLS}`,
@@ -101,6 +110,9 @@ export async function markInvitationAccepted(tx: Queryable, inv: Invitation, now
   ]);
 }
 
-export function accountView(a: Pick<Account, 'account_id' | 'tenant_id' | 'email' | 'role'>, ws: Pick<Workspace, 'plan_tier'>) {
+export function accountView(
+  a: Pick<Account, 'account_id' | 'tenant_id' | 'email' | 'role'>,
+  ws: Pick<Workspace, 'plan_tier'>,
+) {
   return { id: a.account_id, email: a.email, plan_tier: ws.plan_tier, tenant_id: a.tenant_id, role: a.role };
 }

@@ -14,12 +14,14 @@ export function mailboxOf(email: string): string {
   return plus > 0 ? `${local.slice(0, plus)}${email.slice(at)}` : email;
 }
 
-export type CreationBlock =
-  | { kind: 'mailbox' }
-  | { kind: 'domain'; tenantIds: string[] };
+export type CreationBlock = { kind: 'mailbox' } | { kind: 'domain'; tenantIds: string[] };
 
 /** Why this address (which has no account and no invitation) may not start a workspace, or null. */
-export async function workspaceCreationBlock(db: Queryable, email: string, domain: string): Promise<CreationBlock | null> {
+export async function workspaceCreationBlock(
+  db: Queryable,
+  email: string,
+  domain: string,
+): Promise<CreationBlock | null> {
   const sameMailbox = await db.query(
     `SELECT 1 FROM accounts WHERE regexp_replace(email, '\\+[^@]*@', '@') = $1 LIMIT 1`,
     [mailboxOf(email)],
@@ -55,7 +57,11 @@ export function blockedProblem(block: CreationBlock, domain: string): HttpProble
 }
 
 /** The mail to a workspace's admins when someone at their domain asked to start a workspace. */
-export function askedToJoinMail(requester: string, domain: string, publicUrl: string | undefined): { subject: string; text: string } {
+export function askedToJoinMail(
+  requester: string,
+  domain: string,
+  publicUrl: string | undefined,
+): { subject: string; text: string } {
   const base = publicUrl?.replace(/\/+$/, '');
   const lines = [
     `${requester} signed in to agent-ledger and wanted to start a workspace.`,

@@ -6,7 +6,16 @@ import { isPersonalDomain, isPublicSuffix, normalizeDomain, normalizeEmail } fro
 
 describe('isPersonalDomain', () => {
   test('well-known personal providers are personal', () => {
-    for (const d of ['gmail.com', 'outlook.com', 'proton.me', 'gmx.de', 'web.de', 'yahoo.co.uk', 'qq.com', 'icloud.com']) {
+    for (const d of [
+      'gmail.com',
+      'outlook.com',
+      'proton.me',
+      'gmx.de',
+      'web.de',
+      'yahoo.co.uk',
+      'qq.com',
+      'icloud.com',
+    ]) {
       assert.equal(isPersonalDomain(d), true, d);
     }
   });
@@ -54,7 +63,8 @@ describe('isPersonalDomain', () => {
 
   test('isPublicSuffix heuristic', () => {
     for (const d of ['com', 'uk', 'co.uk', 'com.br', 'ac.jp', 'us.com']) assert.equal(isPublicSuffix(d), true, d);
-    for (const d of ['web.de', 'go.ro', 'me.com', 'yahoo.co.uk', 'gmail.com']) assert.equal(isPublicSuffix(d), false, d);
+    for (const d of ['web.de', 'go.ro', 'me.com', 'yahoo.co.uk', 'gmail.com'])
+      assert.equal(isPublicSuffix(d), false, d);
   });
 });
 

@@ -68,12 +68,40 @@ export function normalizeEmail(email: string): NormalizedEmail | null {
 // labels such as `web`, `go` or `biz` are suffixes only in some countries, and
 // treating them as such everywhere would hide real providers (`web.de`, `go.ro`).
 const CC_SECOND_LEVELS = new Set([
-  'ac', 'co', 'com', 'edu', 'gob', 'gov', 'ltd', 'mil', 'ne', 'net', 'nom', 'or', 'org', 'plc', 'sch',
+  'ac',
+  'co',
+  'com',
+  'edu',
+  'gob',
+  'gov',
+  'ltd',
+  'mil',
+  'ne',
+  'net',
+  'nom',
+  'or',
+  'org',
+  'plc',
+  'sch',
 ]);
 // CentralNic-style and similar shared second-level domains.
 const SHARED_SUFFIXES = new Set([
-  'br.com', 'cn.com', 'de.com', 'eu.com', 'gb.com', 'gb.net', 'jpn.com', 'kr.com', 'ru.com',
-  'sa.com', 'se.net', 'uk.com', 'uk.net', 'us.com', 'us.org', 'za.com',
+  'br.com',
+  'cn.com',
+  'de.com',
+  'eu.com',
+  'gb.com',
+  'gb.net',
+  'jpn.com',
+  'kr.com',
+  'ru.com',
+  'sa.com',
+  'se.net',
+  'uk.com',
+  'uk.net',
+  'us.com',
+  'us.org',
+  'za.com',
 ]);
 
 /**
@@ -137,6 +165,9 @@ export function isPersonalDomain(domain: string): boolean {
 /** The address a route was given, normalized; a 422 naming /email when it is not one. */
 export function requireEmail(email: string): NormalizedEmail {
   const norm = normalizeEmail(email);
-  if (!norm) throw unprocessable('The e-mail address is not valid.', [{ field: '/email', message: 'must be a valid e-mail address' }]);
+  if (!norm)
+    throw unprocessable('The e-mail address is not valid.', [
+      { field: '/email', message: 'must be a valid e-mail address' },
+    ]);
   return norm;
 }

@@ -2,7 +2,12 @@
 // The address comes from PUBLIC_URL only — never from a request's Host header,
 // which the sender of the request controls.
 
-export function invitationMail(opts: { inviter: string; role: string; expiresAt: Date; publicUrl: string | undefined }): { subject: string; text: string } {
+export function invitationMail(opts: {
+  inviter: string;
+  role: string;
+  expiresAt: Date;
+  publicUrl: string | undefined;
+}): { subject: string; text: string } {
   const base = opts.publicUrl?.replace(/\/+$/, '');
   const lines = [
     `${opts.inviter} invited you to their agent-ledger workspace as ${opts.role}.`,

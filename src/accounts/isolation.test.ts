@@ -22,10 +22,20 @@ async function build(t: TestService, domain: string): Promise<Workspace> {
   ];
   const extraTokenIds: string[] = [];
   for (const who of [admin, ...members]) {
-    const r = await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: who.token, payload: { name: `extra ${domain}` } });
+    const r = await t.request({
+      method: 'POST',
+      url: '/api/v1/accounts/tokens',
+      token: who.token,
+      payload: { name: `extra ${domain}` },
+    });
     extraTokenIds.push(r.json().token_id);
   }
-  const inv = await t.request({ method: 'POST', url: '/api/v1/workspace/invites', token: admin.token, payload: { email: `pending@${domain}`, role: 'viewer' } });
+  const inv = await t.request({
+    method: 'POST',
+    url: '/api/v1/workspace/invites',
+    token: admin.token,
+    payload: { email: `pending@${domain}`, role: 'viewer' },
+  });
   return { admin, members, extraTokenIds, invitationId: inv.json().invitation_id };
 }
 
@@ -86,21 +96,43 @@ eachStore('cross-workspace isolation', (get) => {
     const t = get();
     for (const who of [b.admin, ...b.members]) {
       for (const id of [a.admin.token_id, ...a.members.map((m) => m.token_id), ...a.extraTokenIds]) {
-        assertProblem(await t.request({ method: 'DELETE', url: `/api/v1/accounts/tokens/${id}`, token: who.token }), 404, 'not_found');
+        assertProblem(
+          await t.request({ method: 'DELETE', url: `/api/v1/accounts/tokens/${id}`, token: who.token }),
+          404,
+          'not_found',
+        );
       }
     }
     for (const m of [a.admin, ...a.members]) {
       assertProblem(
-        await t.request({ method: 'PATCH', url: `/api/v1/workspace/members/${m.account.id}`, token: b.admin.token, payload: { role: 'viewer' } }),
+        await t.request({
+          method: 'PATCH',
+          url: `/api/v1/workspace/members/${m.account.id}`,
+          token: b.admin.token,
+          payload: { role: 'viewer' },
+        }),
         404,
         'not_found',
       );
-      assertProblem(await t.request({ method: 'DELETE', url: `/api/v1/workspace/members/${m.account.id}`, token: b.admin.token }), 404, 'not_found');
+      assertProblem(
+        await t.request({ method: 'DELETE', url: `/api/v1/workspace/members/${m.account.id}`, token: b.admin.token }),
+        404,
+        'not_found',
+      );
     }
-    assertProblem(await t.request({ method: 'DELETE', url: `/api/v1/workspace/invites/${a.invitationId}`, token: b.admin.token }), 404, 'not_found');
+    assertProblem(
+      await t.request({ method: 'DELETE', url: `/api/v1/workspace/invites/${a.invitationId}`, token: b.admin.token }),
+      404,
+      'not_found',
+    );
     // A's members cannot be pulled into B.
     assertProblem(
-      await t.request({ method: 'POST', url: '/api/v1/workspace/invites', token: b.admin.token, payload: { email: 'op@alpha-iso.example', role: 'admin' } }),
+      await t.request({
+        method: 'POST',
+        url: '/api/v1/workspace/invites',
+        token: b.admin.token,
+        payload: { email: 'op@alpha-iso.example', role: 'admin' },
+      }),
       409,
       'conflict',
     );
@@ -112,10 +144,14 @@ eachStore('cross-workspace isolation', (get) => {
       assert.equal(me.json().account.role, m.account.role);
       assert.equal(me.json().account.tenant_id, a.admin.account.tenant_id);
     }
-    const tokens = (await t.request({ method: 'GET', url: '/api/v1/accounts/tokens', token: a.admin.token })).json().tokens;
+    const tokens = (await t.request({ method: 'GET', url: '/api/v1/accounts/tokens', token: a.admin.token })).json()
+      .tokens;
     assert.ok(tokens.every((x: { revoked_at: string | null }) => x.revoked_at === null));
     const inv = (await t.request({ method: 'GET', url: '/api/v1/workspace/invites', token: a.admin.token })).json();
-    assert.deepEqual(inv.items.map((i: { invitation_id: string }) => i.invitation_id), [a.invitationId]);
+    assert.deepEqual(
+      inv.items.map((i: { invitation_id: string }) => i.invitation_id),
+      [a.invitationId],
+    );
     const bIds = secretsOf(b, 'beta-iso.example');
     const aLog = JSON.stringify(await auditLeaves(t, a.admin.token));
     for (const s of bIds) assert.ok(!aLog.includes(s), `A's log mentions ${s}`);
@@ -124,9 +160,19 @@ eachStore('cross-workspace isolation', (get) => {
   test("B's own writes stay in B", async () => {
     const t = get();
     const before = (await auditLeaves(t, a.admin.token)).length;
-    const issued = await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: b.admin.token, payload: { name: 'b only' } });
+    const issued = await t.request({
+      method: 'POST',
+      url: '/api/v1/accounts/tokens',
+      token: b.admin.token,
+      payload: { name: 'b only' },
+    });
     assert.equal(issued.statusCode, 200);
-    await t.request({ method: 'PATCH', url: `/api/v1/workspace/members/${b.members[1]!.account.id}`, token: b.admin.token, payload: { role: 'auditor' } });
+    await t.request({
+      method: 'PATCH',
+      url: `/api/v1/workspace/members/${b.members[1]!.account.id}`,
+      token: b.admin.token,
+      payload: { role: 'auditor' },
+    });
     assert.equal((await auditLeaves(t, a.admin.token)).length, before);
     const aKey = (await t.request({ method: 'GET', url: '/api/v1/audit/key', token: a.admin.token })).json();
     const bKey = (await t.request({ method: 'GET', url: '/api/v1/audit/key', token: b.admin.token })).json();

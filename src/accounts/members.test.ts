@@ -27,7 +27,11 @@ interface Member {
   created_at: string;
 }
 
-async function members(t: TestService, who: SignedIn, query = ''): Promise<{ items: Member[]; next_cursor: string | null }> {
+async function members(
+  t: TestService,
+  who: SignedIn,
+  query = '',
+): Promise<{ items: Member[]; next_cursor: string | null }> {
   const res = await t.request({ method: 'GET', url: `${MEMBERS}${query}`, token: who.token });
   assert.equal(res.statusCode, 200, res.body);
   return res.json();
@@ -89,8 +93,12 @@ eachStore('workspace members and invitations', (get) => {
     for (const q of ['limit=0', 'limit=501', 'limit=abc', 'limit=1.5', 'limit=-1']) {
       assertFieldErrors(await t.request({ method: 'GET', url: `${MEMBERS}?${q}`, token: admin.token }), ['/limit']);
     }
-    assertFieldErrors(await t.request({ method: 'GET', url: `${MEMBERS}?cursor=%%%`, token: admin.token }), ['/cursor']);
-    assertFieldErrors(await t.request({ method: 'GET', url: `${MEMBERS}?cursor=bm90LWpzb24`, token: admin.token }), ['/cursor']);
+    assertFieldErrors(await t.request({ method: 'GET', url: `${MEMBERS}?cursor=%%%`, token: admin.token }), [
+      '/cursor',
+    ]);
+    assertFieldErrors(await t.request({ method: 'GET', url: `${MEMBERS}?cursor=bm90LWpzb24`, token: admin.token }), [
+      '/cursor',
+    ]);
   });
 
   test('only admins: operator, viewer and auditor get 403 on every members and invites endpoint', async () => {
@@ -153,7 +161,9 @@ eachStore('workspace members and invitations', (get) => {
     assert.match(mail.text, /operator/);
     const open = (await t.request({ method: 'GET', url: INVITES, token: admin.token })).json();
     assert.deepEqual(open, { items: [inv], next_cursor: null });
-    const leaf = (await auditLeaves(t, admin.token)).find((l) => l.kind === 'member_change' && l.invitation_id === inv.invitation_id);
+    const leaf = (await auditLeaves(t, admin.token)).find(
+      (l) => l.kind === 'member_change' && l.invitation_id === inv.invitation_id,
+    );
     assert.equal(leaf?.change, 'invited');
     // The log names the address by its pseudonym only (leaf format v2); the salt is in the pseudonyms table.
     const [p] = await t.testDb.db.query<{ salt: Uint8Array }>(
@@ -161,7 +171,11 @@ eachStore('workspace members and invitations', (get) => {
       [admin.account.tenant_id],
     );
     assert.equal(leaf?.email, commitment(new Uint8Array(p!.salt), 'new.person@crew.example'));
-    assert.equal(JSON.stringify(await auditLeaves(t, admin.token)).includes('@crew.example'), false, 'no address in the log');
+    assert.equal(
+      JSON.stringify(await auditLeaves(t, admin.token)).includes('@crew.example'),
+      false,
+      'no address in the log',
+    );
 
     // Inviting again renews the same invitation with the new role.
     const again = await invite(t, admin, { email: 'new.person@crew.example', role: 'auditor' });
@@ -184,13 +198,22 @@ eachStore('workspace members and invitations', (get) => {
     assertFieldErrors(await invite(t, admin, { email: 'not-an-email', role: 'viewer' }), ['/email']);
     assertFieldErrors(await invite(t, admin, { email: ['ok@crew.example'], role: 'viewer' }), ['/email']);
     for (const payload of ['[]', '"x"', 'null', '{']) {
-      const res = await t.request({ method: 'POST', url: INVITES, token: admin.token, headers: { 'content-type': 'application/json' }, payload });
+      const res = await t.request({
+        method: 'POST',
+        url: INVITES,
+        token: admin.token,
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
       assertProblem(res, 400, 'bad_request');
     }
     assertProblem(await invite(t, admin, { email: 'OP@crew.example', role: 'viewer' }), 409, 'conflict');
     const elsewhere = await t.signIn('someone@other-crew.example');
     assertProblem(await invite(t, admin, { email: 'someone@other-crew.example', role: 'viewer' }), 409, 'conflict');
-    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: elsewhere.token })).json().account.tenant_id, elsewhere.account.tenant_id);
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: elsewhere.token })).json().account.tenant_id,
+      elsewhere.account.tenant_id,
+    );
   });
 
   test('withdraw an invitation: 204, then the address cannot join; unknown or used → 404', async () => {
@@ -199,9 +222,21 @@ eachStore('workspace members and invitations', (get) => {
     const res = await t.request({ method: 'DELETE', url: `${INVITES}/${inv.invitation_id}`, token: admin.token });
     assert.equal(res.statusCode, 204);
     assert.equal(res.body, '');
-    assertProblem(await t.request({ method: 'POST', url: '/api/v1/accounts/signup', payload: { email: 'withdrawn@gmail.com' } }), 422, 'personal_email_domain');
-    assertProblem(await t.request({ method: 'DELETE', url: `${INVITES}/${inv.invitation_id}`, token: admin.token }), 404, 'not_found');
-    assertProblem(await t.request({ method: 'DELETE', url: `${INVITES}/${NO_SUCH}`, token: admin.token }), 404, 'not_found');
+    assertProblem(
+      await t.request({ method: 'POST', url: '/api/v1/accounts/signup', payload: { email: 'withdrawn@gmail.com' } }),
+      422,
+      'personal_email_domain',
+    );
+    assertProblem(
+      await t.request({ method: 'DELETE', url: `${INVITES}/${inv.invitation_id}`, token: admin.token }),
+      404,
+      'not_found',
+    );
+    assertProblem(
+      await t.request({ method: 'DELETE', url: `${INVITES}/${NO_SUCH}`, token: admin.token }),
+      404,
+      'not_found',
+    );
     assertProblem(await t.request({ method: 'DELETE', url: `${INVITES}/nope`, token: admin.token }), 404, 'not_found');
   });
 
@@ -215,11 +250,16 @@ eachStore('workspace members and invitations', (get) => {
     assert.equal(res.json().role, 'admin');
     assert.equal(res.json().account_id, v.account.id);
     assert.equal((await t.request({ method: 'GET', url: MEMBERS, token: v.token })).statusCode, 200);
-    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: v.token })).json().account.role, 'admin');
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: v.token })).json().account.role,
+      'admin',
+    );
     const back = await setRole(t, admin, v.account.id, { role: 'viewer' });
     assert.equal(back.json().role, 'viewer');
     assertProblem(await t.request({ method: 'GET', url: MEMBERS, token: v.token }), 403, 'forbidden');
-    const leaves = (await auditLeaves(t, admin.token)).filter((l) => l.kind === 'member_change' && l.change === 'role' && l.account_id === v.account.id);
+    const leaves = (await auditLeaves(t, admin.token)).filter(
+      (l) => l.kind === 'member_change' && l.change === 'role' && l.account_id === v.account.id,
+    );
     assert.deepEqual(
       leaves.map((l) => [l.from_role, l.role, l.by_account_id]),
       [
@@ -236,7 +276,13 @@ eachStore('workspace members and invitations', (get) => {
     assertFieldErrors(await setRole(t, admin, id, { role: 'root' }), ['/role']);
     assertFieldErrors(await setRole(t, admin, id, { role: null }), ['/role']);
     assertProblem(
-      await t.request({ method: 'PATCH', url: `${MEMBERS}/${id}`, token: admin.token, headers: { 'content-type': 'application/json' }, payload: '"admin"' }),
+      await t.request({
+        method: 'PATCH',
+        url: `${MEMBERS}/${id}`,
+        token: admin.token,
+        headers: { 'content-type': 'application/json' },
+        payload: '"admin"',
+      }),
       400,
       'bad_request',
     );
@@ -271,7 +317,10 @@ eachStore('workspace members and invitations', (get) => {
     const a = await t.signIn('a@duel.example');
     const b = await addMember(t, a, 'b@duel.example', 'admin');
     for (let round = 0; round < 20; round++) {
-      const [ra, rb] = await Promise.all([setRole(t, a, b.account.id, { role: 'viewer' }), setRole(t, b, a.account.id, { role: 'viewer' })]);
+      const [ra, rb] = await Promise.all([
+        setRole(t, a, b.account.id, { role: 'viewer' }),
+        setRole(t, b, a.account.id, { role: 'viewer' }),
+      ]);
       const statuses = [ra.statusCode, rb.statusCode].sort();
       assert.ok(
         JSON.stringify(statuses) === '[200,409]' || JSON.stringify(statuses) === '[200,403]',
@@ -290,7 +339,9 @@ eachStore('workspace members and invitations', (get) => {
   test('remove a member: 204; their tokens stop working at once; unknown → 404', async () => {
     const t = get();
     const leaving = await addMember(t, admin, 'leaving@crew.example', 'operator');
-    const spare = (await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: leaving.token, payload: { name: 'x' } })).json();
+    const spare = (
+      await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: leaving.token, payload: { name: 'x' } })
+    ).json();
     const res = await remove(t, admin, leaving.account.id);
     assert.equal(res.statusCode, 204);
     assert.equal(res.body, '');
@@ -301,7 +352,9 @@ eachStore('workspace members and invitations', (get) => {
     assertProblem(await remove(t, admin, leaving.account.id), 404, 'not_found');
     assertProblem(await remove(t, admin, NO_SUCH), 404, 'not_found');
     assertProblem(await remove(t, admin, 'zzz'), 404, 'not_found');
-    const leaf = (await auditLeaves(t, admin.token)).find((l) => l.kind === 'member_change' && l.change === 'removed' && l.account_id === leaving.account.id);
+    const leaf = (await auditLeaves(t, admin.token)).find(
+      (l) => l.kind === 'member_change' && l.change === 'removed' && l.account_id === leaving.account.id,
+    );
     assert.equal(leaf?.by_account_id, admin.account.id);
   });
 });

@@ -5,7 +5,12 @@ import type { Account, Invitation } from './directory.ts';
 
 export const INVITATION_TTL_DAYS = 14;
 
-export async function listMembers(db: Queryable, tenantId: string, after: string | null, limit: number): Promise<Account[]> {
+export async function listMembers(
+  db: Queryable,
+  tenantId: string,
+  after: string | null,
+  limit: number,
+): Promise<Account[]> {
   return db.query<Account & Record<string, unknown>>(
     `SELECT account_id, tenant_id, email, display_name, role, created_at FROM accounts
      WHERE tenant_id = $1 AND ($2::text IS NULL OR email > $2::text) ORDER BY email LIMIT $3`,

@@ -28,7 +28,10 @@ export async function operatorRoutes(fastify: FastifyInstance, deps: AccountRout
         security: bearer,
         querystring: Type.Object(PageQuery),
         response: {
-          200: Type.Object({ items: Type.Array(PlanViewSchema), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
+          200: Type.Object({
+            items: Type.Array(PlanViewSchema),
+            next_cursor: Type.Union([Type.String(), Type.Null()]),
+          }),
           ...problems(401, 422),
         },
       },
@@ -37,12 +40,17 @@ export async function operatorRoutes(fastify: FastifyInstance, deps: AccountRout
       const after = decodeCursor(req.query.cursor)?.[0] ?? null;
       // The key goes into a uuid comparison: anything else is a forged cursor, not a 500.
       if (after !== null && (typeof after !== 'string' || !UUID_RE.test(after))) {
-        throw unprocessable('The cursor is not one this service issued.', [{ field: '/cursor', message: 'is invalid' }]);
+        throw unprocessable('The cursor is not one this service issued.', [
+          { field: '/cursor', message: 'is invalid' },
+        ]);
       }
       const rows = await listWorkspaces(ctx.db, after, req.query.limit + 1);
       const now = ctx.now();
       const out = page(rows, req.query.limit, (w) => [w.tenant_id]);
-      return { items: await Promise.all(out.items.map((w) => planView(ctx.config, deps.usage, w, now))), next_cursor: out.next_cursor };
+      return {
+        items: await Promise.all(out.items.map((w) => planView(ctx.config, deps.usage, w, now))),
+        next_cursor: out.next_cursor,
+      };
     },
   );
 
@@ -79,7 +87,13 @@ export async function operatorRoutes(fastify: FastifyInstance, deps: AccountRout
              subscription_status = COALESCE($3, subscription_status),
              trial_ends_at = CASE WHEN $4::boolean THEN $5::timestamptz ELSE trial_ends_at END
            WHERE tenant_id = $1 RETURNING tenant_id`,
-          [req.params.tenant_id, plan_tier ?? null, subscription_status ?? null, trial_ends_at !== undefined, trial_ends_at ?? null],
+          [
+            req.params.tenant_id,
+            plan_tier ?? null,
+            subscription_status ?? null,
+            trial_ends_at !== undefined,
+            trial_ends_at ?? null,
+          ],
         );
         const updated = await getWorkspace(tx, after!.tenant_id);
         await deps.appendAudit(tx, req.params.tenant_id, {

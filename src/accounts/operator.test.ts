@@ -43,7 +43,10 @@ eachStore('operator API', (get) => {
         assert.equal(res.headers['www-authenticate'], 'Bearer');
       }
     }
-    assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: a.token })).json().plan_tier, 'team');
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: a.token })).json().plan_tier,
+      'team',
+    );
   });
 
   test('list: every workspace with plan, status and usage, paged', async () => {
@@ -61,12 +64,17 @@ eachStore('operator API', (get) => {
       assert.equal(w.account_status, 'active');
       for (const v of Object.values(w.quotas)) assert.ok(Number.isInteger(v));
     }
-    assert.equal(body.items.find((w: { tenant_id: string }) => w.tenant_id === a.account.tenant_id).display_name, 'op-alpha.example');
+    assert.equal(
+      body.items.find((w: { tenant_id: string }) => w.tenant_id === a.account.tenant_id).display_name,
+      'op-alpha.example',
+    );
 
     const first = (await t.request({ method: 'GET', url: `${LIST}?limit=1`, token: OPERATOR_TOKEN })).json();
     assert.equal(first.items.length, 1);
     assert.equal(typeof first.next_cursor, 'string');
-    const second = (await t.request({ method: 'GET', url: `${LIST}?limit=1&cursor=${first.next_cursor}`, token: OPERATOR_TOKEN })).json();
+    const second = (
+      await t.request({ method: 'GET', url: `${LIST}?limit=1&cursor=${first.next_cursor}`, token: OPERATOR_TOKEN })
+    ).json();
     assert.equal(second.items.length, 1);
     assert.equal(second.next_cursor, null);
     assert.deepEqual([first.items[0].tenant_id, second.items[0].tenant_id].sort(), [...ids].sort());
@@ -74,8 +82,14 @@ eachStore('operator API', (get) => {
     for (const q of ['limit=0', 'limit=501', 'limit=x']) {
       assertFieldErrors(await t.request({ method: 'GET', url: `${LIST}?${q}`, token: OPERATOR_TOKEN }), ['/limit']);
     }
-    for (const cursor of ['%%%', Buffer.from('{"a":1}').toString('base64url'), Buffer.from('["not-a-uuid"]').toString('base64url')]) {
-      assertFieldErrors(await t.request({ method: 'GET', url: `${LIST}?cursor=${cursor}`, token: OPERATOR_TOKEN }), ['/cursor']);
+    for (const cursor of [
+      '%%%',
+      Buffer.from('{"a":1}').toString('base64url'),
+      Buffer.from('["not-a-uuid"]').toString('base64url'),
+    ]) {
+      assertFieldErrors(await t.request({ method: 'GET', url: `${LIST}?cursor=${cursor}`, token: OPERATOR_TOKEN }), [
+        '/cursor',
+      ]);
     }
   });
 
@@ -93,7 +107,11 @@ eachStore('operator API', (get) => {
     assert.equal(r2.json().plan_tier, 'enterprise');
     assert.equal(r2.json().account_status, 'sub_lapsed');
     assert.equal(r2.json().trial_days_remaining, null);
-    assertProblem(await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: a.token, payload: { name: 'x' } }), 402, 'payment_required');
+    assertProblem(
+      await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: a.token, payload: { name: 'x' } }),
+      402,
+      'payment_required',
+    );
     const ends = '2026-07-01T00:00:00.000Z';
     const r3 = await put({ subscription_status: 'trialing', trial_ends_at: '2026-07-01T02:00:00+02:00' });
     assert.equal(r3.json().trial_ends_at, ends);
@@ -120,22 +138,43 @@ eachStore('operator API', (get) => {
     const t = get();
     const changes = (await auditLeaves(t, a.token)).filter((l) => l.kind === 'subscription_change');
     assert.equal(changes.length, 5);
-    assert.deepEqual(changes[0]!.from, { plan_tier: 'team', subscription_status: 'trialing', trial_ends_at: '2026-06-15T12:00:00.000Z' });
-    assert.deepEqual(changes[0]!.to, { plan_tier: 'enterprise', subscription_status: 'trialing', trial_ends_at: '2026-06-15T12:00:00.000Z' });
+    assert.deepEqual(changes[0]!.from, {
+      plan_tier: 'team',
+      subscription_status: 'trialing',
+      trial_ends_at: '2026-06-15T12:00:00.000Z',
+    });
+    assert.deepEqual(changes[0]!.to, {
+      plan_tier: 'enterprise',
+      subscription_status: 'trialing',
+      trial_ends_at: '2026-06-15T12:00:00.000Z',
+    });
     assert.equal(changes[0]!.by, 'operator');
-    assert.deepEqual(changes[4]!.to, { plan_tier: 'team', subscription_status: 'active', trial_ends_at: '2026-07-01T00:00:00.000Z' });
+    assert.deepEqual(changes[4]!.to, {
+      plan_tier: 'team',
+      subscription_status: 'active',
+      trial_ends_at: '2026-07-01T00:00:00.000Z',
+    });
     assert.equal((await auditLeaves(t, b.token)).filter((l) => l.kind === 'subscription_change').length, 0);
   });
 
   test('404 for an unknown or malformed workspace id', async () => {
     const t = get();
-    assertProblem(await t.request({ method: 'PUT', url: sub(NO_SUCH), token: OPERATOR_TOKEN, payload: { plan_tier: 'free' } }), 404, 'not_found');
-    assertProblem(await t.request({ method: 'PUT', url: sub('acme'), token: OPERATOR_TOKEN, payload: { plan_tier: 'free' } }), 404, 'not_found');
+    assertProblem(
+      await t.request({ method: 'PUT', url: sub(NO_SUCH), token: OPERATOR_TOKEN, payload: { plan_tier: 'free' } }),
+      404,
+      'not_found',
+    );
+    assertProblem(
+      await t.request({ method: 'PUT', url: sub('acme'), token: OPERATOR_TOKEN, payload: { plan_tier: 'free' } }),
+      404,
+      'not_found',
+    );
   });
 
   test('422 for bad values, naming the field; 400 for a body that is not an object', async () => {
     const t = get();
-    const put = (payload: unknown) => t.request({ method: 'PUT', url: sub(b.account.tenant_id), token: OPERATOR_TOKEN, payload: payload as object });
+    const put = (payload: unknown) =>
+      t.request({ method: 'PUT', url: sub(b.account.tenant_id), token: OPERATOR_TOKEN, payload: payload as object });
     assertFieldErrors(await put({ plan_tier: 'gold' }), ['/plan_tier']);
     assertFieldErrors(await put({ plan_tier: null }), ['/plan_tier']);
     assertFieldErrors(await put({ plan_tier: 1 }), ['/plan_tier']);
@@ -144,11 +183,20 @@ eachStore('operator API', (get) => {
     assertFieldErrors(await put({ trial_ends_at: 'tomorrow' }), ['/trial_ends_at']);
     assertFieldErrors(await put({ trial_ends_at: '2026-02-30T00:00:00Z' }), ['/trial_ends_at']);
     assertFieldErrors(await put({ trial_ends_at: 1767225600000 }), ['/trial_ends_at']);
-    assertFieldErrors(await put({ plan_tier: 'gold', subscription_status: 'paused' }), ['/plan_tier', '/subscription_status']);
+    assertFieldErrors(await put({ plan_tier: 'gold', subscription_status: 'paused' }), [
+      '/plan_tier',
+      '/subscription_status',
+    ]);
     assertFieldErrors(await put({}), ['/']);
     assertFieldErrors(await put({ unknown: 'field' }), ['/']);
     for (const payload of ['[]', '"free"', 'null', '{"plan_tier":']) {
-      const res = await t.request({ method: 'PUT', url: sub(b.account.tenant_id), token: OPERATOR_TOKEN, headers: { 'content-type': 'application/json' }, payload });
+      const res = await t.request({
+        method: 'PUT',
+        url: sub(b.account.tenant_id),
+        token: OPERATOR_TOKEN,
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
       assertProblem(res, 400, 'bad_request');
     }
     const me = (await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: b.token })).json();
@@ -158,8 +206,16 @@ eachStore('operator API', (get) => {
 
   test('the operator token is not an account token: it cannot use account endpoints', async () => {
     const t = get();
-    assertProblem(await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: OPERATOR_TOKEN }), 403, 'forbidden');
-    assertProblem(await t.request({ method: 'GET', url: '/api/v1/workspace/members', token: OPERATOR_TOKEN }), 403, 'forbidden');
+    assertProblem(
+      await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: OPERATOR_TOKEN }),
+      403,
+      'forbidden',
+    );
+    assertProblem(
+      await t.request({ method: 'GET', url: '/api/v1/workspace/members', token: OPERATOR_TOKEN }),
+      403,
+      'forbidden',
+    );
   });
 });
 
@@ -175,7 +231,12 @@ describe('operator API without OPERATOR_TOKEN', () => {
     for (const token of [undefined, 'op_test_token_0123456789abcdef', alice.token]) {
       assertProblem(await t.request({ method: 'GET', url: LIST, ...(token ? { token } : {}) }), 404, 'not_found');
       assertProblem(
-        await t.request({ method: 'PUT', url: sub(alice.account.tenant_id), payload: { plan_tier: 'free' }, ...(token ? { token } : {}) }),
+        await t.request({
+          method: 'PUT',
+          url: sub(alice.account.tenant_id),
+          payload: { plan_tier: 'free' },
+          ...(token ? { token } : {}),
+        }),
         404,
         'not_found',
       );
@@ -196,7 +257,11 @@ describe('agent-ledger admin (CLI) against a running server', () => {
     db = process.env.TEST_DATABASE_URL ? await createTestDb('postgres') : undefined;
     server = await startServerProcess({ databaseUrl: db?.url, env: { OPERATOR_TOKEN: OP, SMTP_URL: smtp.url } });
     const post = (path: string, body: object) =>
-      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     assert.equal((await post('/api/v1/accounts/signup', { email: 'alice@cli-co.example' })).status, 200);
     const mail = await smtp.waitFor((m) => m.to.includes('alice@cli-co.example'), 15_000);
     const code = /\b(\d{6,})\b/.exec(mail.subject)![1]!;
@@ -210,12 +275,24 @@ describe('agent-ledger admin (CLI) against a running server', () => {
     await smtp?.close();
   });
 
-  const cli = (args: string[], env: Record<string, string> = { OPERATOR_TOKEN: OP }) => runCli(['admin', ...args, '--url', server.url], env);
+  const cli = (args: string[], env: Record<string, string> = { OPERATOR_TOKEN: OP }) =>
+    runCli(['admin', ...args, '--url', server.url], env);
   const me = async () =>
-    (await (await fetch(`${server.url}/api/v1/accounts/me`, { headers: { authorization: `Bearer ${alice.token}` } })).json()) as Record<string, unknown>;
+    (await (
+      await fetch(`${server.url}/api/v1/accounts/me`, { headers: { authorization: `Bearer ${alice.token}` } })
+    ).json()) as Record<string, unknown>;
 
   test('admin plan <tenant_id> --tier --status --trial-ends changes the workspace; admin workspaces lists it', async () => {
-    const r = await cli(['plan', alice.account.tenant_id, '--tier', 'enterprise', '--status', 'past_due', '--trial-ends', '2027-01-01T00:00:00Z']);
+    const r = await cli([
+      'plan',
+      alice.account.tenant_id,
+      '--tier',
+      'enterprise',
+      '--status',
+      'past_due',
+      '--trial-ends',
+      '2027-01-01T00:00:00Z',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const view = JSON.parse(r.stdout);
     assert.equal(view.tenant_id, alice.account.tenant_id);
@@ -235,7 +312,10 @@ describe('agent-ledger admin (CLI) against a running server', () => {
     const list = await cli(['workspaces']);
     assert.equal(list.code, 0, list.stderr);
     const items = JSON.parse(list.stdout).items as Array<{ tenant_id: string; plan_tier: string }>;
-    assert.deepEqual(items.map((w) => [w.tenant_id, w.plan_tier]), [[alice.account.tenant_id, 'enterprise']]);
+    assert.deepEqual(
+      items.map((w) => [w.tenant_id, w.plan_tier]),
+      [[alice.account.tenant_id, 'enterprise']],
+    );
   });
 
   test('errors: exit code ≠ 0 and a message saying what is wrong, nothing changed', async () => {

@@ -71,7 +71,8 @@ eachStore('plans, subscription state and the account status gate', (get) => {
       'personas_cap',
       'personas_used',
     ]);
-    for (const [k, v] of Object.entries(body.quotas)) assert.ok(Number.isInteger(v) && (v as number) >= 0, `${k} = ${v}`);
+    for (const [k, v] of Object.entries(body.quotas))
+      assert.ok(Number.isInteger(v) && (v as number) >= 0, `${k} = ${v}`);
     const caps = DEFAULT_PLANS.team;
     assert.equal(body.quotas.invocations_cap_per_day, caps.invocations_per_day);
     assert.equal(body.quotas.multi_judge_calls_cap, caps.multi_judge_calls_per_month);
@@ -91,7 +92,12 @@ eachStore('plans, subscription state and the account status gate', (get) => {
     const t = get();
     const alice = await fresh(t);
     const record = (agent_key: string) =>
-      t.request({ method: 'POST', url: '/api/v1/admin/agents/events/invocation', token: alice.token, payload: { agent_key } });
+      t.request({
+        method: 'POST',
+        url: '/api/v1/admin/agents/events/invocation',
+        token: alice.token,
+        payload: { agent_key },
+      });
     for (const agent of ['agent-a', 'agent-b', 'agent-a']) assert.equal((await record(agent)).statusCode, 201);
     const q = (await me(t, alice)).quotas;
     assert.equal(q.invocations_used_today, 3);
@@ -99,7 +105,9 @@ eachStore('plans, subscription state and the account status gate', (get) => {
     for (const v of Object.values(q)) assert.ok(Number.isInteger(v));
     // Another workspace's usage is its own.
     assert.equal((await me(t, await fresh(t))).quotas.invocations_used_today, 0);
-    const tomorrow = new Date(Date.UTC(t.clock.now().getUTCFullYear(), t.clock.now().getUTCMonth(), t.clock.now().getUTCDate() + 1, 0, 0, 1));
+    const tomorrow = new Date(
+      Date.UTC(t.clock.now().getUTCFullYear(), t.clock.now().getUTCMonth(), t.clock.now().getUTCDate() + 1, 0, 0, 1),
+    );
     const next = await withClockAt(t, tomorrow, () => me(t, alice));
     assert.equal(next.quotas.invocations_used_today, 0);
     assert.equal(next.quotas.agents_registered, 2);
@@ -177,17 +185,34 @@ eachStore('plans, subscription state and the account status gate', (get) => {
       const admin = await fresh(t);
       const op = await addMember(t, admin, `op${counter}@plan-${counter}.example`, 'operator');
       const viewer = await addMember(t, admin, `v${counter}@plan-${counter}.example`, 'viewer');
-      const spare = (await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: op.token, payload: { name: 'spare' } })).json();
+      const spare = (
+        await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: op.token, payload: { name: 'spare' } })
+      ).json();
       const inv = (
-        await t.request({ method: 'POST', url: '/api/v1/workspace/invites', token: admin.token, payload: { email: `pending${counter}@gmail.com`, role: 'viewer' } })
+        await t.request({
+          method: 'POST',
+          url: '/api/v1/workspace/invites',
+          token: admin.token,
+          payload: { email: `pending${counter}@gmail.com`, role: 'viewer' },
+        })
       ).json();
       await setPlan(t, admin, body);
 
       const writes = [
         { method: 'POST', url: '/api/v1/accounts/tokens', token: admin.token, payload: { name: 'x' } },
         { method: 'POST', url: '/api/v1/accounts/tokens', token: op.token, payload: { name: 'x' } },
-        { method: 'POST', url: '/api/v1/workspace/invites', token: admin.token, payload: { email: `new${counter}@gmail.com`, role: 'viewer' } },
-        { method: 'PATCH', url: `/api/v1/workspace/members/${viewer.account.id}`, token: admin.token, payload: { role: 'auditor' } },
+        {
+          method: 'POST',
+          url: '/api/v1/workspace/invites',
+          token: admin.token,
+          payload: { email: `new${counter}@gmail.com`, role: 'viewer' },
+        },
+        {
+          method: 'PATCH',
+          url: `/api/v1/workspace/members/${viewer.account.id}`,
+          token: admin.token,
+          payload: { role: 'auditor' },
+        },
         { method: 'DELETE', url: `/api/v1/workspace/members/${viewer.account.id}`, token: admin.token },
         { method: 'DELETE', url: `/api/v1/workspace/invites/${inv.invitation_id}`, token: admin.token },
       ] as const;
@@ -197,9 +222,15 @@ eachStore('plans, subscription state and the account status gate', (get) => {
       }
       // Nothing was written.
       const members = (await t.request({ method: 'GET', url: '/api/v1/workspace/members', token: admin.token })).json();
-      assert.equal(members.items.find((m: { account_id: string }) => m.account_id === viewer.account.id)?.role, 'viewer');
+      assert.equal(
+        members.items.find((m: { account_id: string }) => m.account_id === viewer.account.id)?.role,
+        'viewer',
+      );
       const invites = (await t.request({ method: 'GET', url: '/api/v1/workspace/invites', token: admin.token })).json();
-      assert.deepEqual(invites.items.map((i: { invitation_id: string }) => i.invitation_id), [inv.invitation_id]);
+      assert.deepEqual(
+        invites.items.map((i: { invitation_id: string }) => i.invitation_id),
+        [inv.invitation_id],
+      );
 
       // Reads work.
       for (const [url, token] of [
@@ -217,9 +248,17 @@ eachStore('plans, subscription state and the account status gate', (get) => {
       assert.notEqual((await me(t, admin)).account_status, 'active');
 
       // Revocation is not gated: own token, and an admin revoking a member's.
-      assert.equal((await t.request({ method: 'DELETE', url: `/api/v1/accounts/tokens/${spare.token_id}`, token: op.token })).statusCode, 204);
+      assert.equal(
+        (await t.request({ method: 'DELETE', url: `/api/v1/accounts/tokens/${spare.token_id}`, token: op.token }))
+          .statusCode,
+        204,
+      );
       assertProblem(await t.request({ method: 'GET', url: ME, token: spare.token }), 401, 'unauthorized');
-      assert.equal((await t.request({ method: 'DELETE', url: `/api/v1/accounts/tokens/${viewer.token_id}`, token: admin.token })).statusCode, 204);
+      assert.equal(
+        (await t.request({ method: 'DELETE', url: `/api/v1/accounts/tokens/${viewer.token_id}`, token: admin.token }))
+          .statusCode,
+        204,
+      );
 
       // Sign-in works (it issues a token), for the admin and for members, and /me tells why writes fail.
       const again = await t.signIn(viewer.account.email);
@@ -241,8 +280,16 @@ eachStore('plans, subscription state and the account status gate', (get) => {
     const lapsed = await fresh(t);
     const fine = await fresh(t);
     await setPlan(t, lapsed, { subscription_status: 'past_due' });
-    assertProblem(await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: lapsed.token, payload: { name: 'x' } }), 402, 'payment_required');
-    assert.equal((await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: fine.token, payload: { name: 'x' } })).statusCode, 200);
+    assertProblem(
+      await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: lapsed.token, payload: { name: 'x' } }),
+      402,
+      'payment_required',
+    );
+    assert.equal(
+      (await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: fine.token, payload: { name: 'x' } }))
+        .statusCode,
+      200,
+    );
   });
 
   test('the trial ending by the clock alone closes writes, with no change to any row', async () => {
@@ -254,6 +301,16 @@ eachStore('plans, subscription state and the account status gate', (get) => {
     );
     const p = assertProblem(res, 402, 'payment_required');
     assert.match(p.detail, /trial/i);
-    assert.equal((await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: alice.token, payload: { name: 'in time' } })).statusCode, 200);
+    assert.equal(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/v1/accounts/tokens',
+          token: alice.token,
+          payload: { name: 'in time' },
+        })
+      ).statusCode,
+      200,
+    );
   });
 });

@@ -53,7 +53,9 @@ export async function sessionRoutes(fastify: FastifyInstance, deps: AccountRoute
         body: Type.Object({ email: Email, code: Type.String({ minLength: 1, maxLength: 32 }) }),
         response: { 200: SessionView, ...problems(400, 401, 403, 422, 429) },
       },
-      preHandler: [limiter(app, 'verify-ip', ctx.config.signupLimitPerIp * 5, ctx.config.signupLimitWindow, (req) => req.ip)],
+      preHandler: [
+        limiter(app, 'verify-ip', ctx.config.signupLimitPerIp * 5, ctx.config.signupLimitWindow, (req) => req.ip),
+      ],
     },
     async (req, reply) => {
       // Login CSRF: another site must not sign this browser into its account.
@@ -61,19 +63,30 @@ export async function sessionRoutes(fastify: FastifyInstance, deps: AccountRoute
       const norm = normalizeEmail(req.body.email);
       if (!norm) throw invalidCode();
       const ua = req.headers['user-agent'] ?? '';
-      const out = await signInWithCode(deps, norm.email, norm.domain, req.body.code.trim(), async (tx, account, ws, now) => {
-        const s = await startSession(tx, account.tenant_id, account.account_id, ua, now);
-        await deps.appendAudit(tx, account.tenant_id, {
-          kind: 'console_session_started',
-          session_id: s.session_id,
-          token_prefix: s.prefix,
-          account_id: account.account_id,
-        });
-        return { s, account: accountView(account, ws) };
-      });
+      const out = await signInWithCode(
+        deps,
+        norm.email,
+        norm.domain,
+        req.body.code.trim(),
+        async (tx, account, ws, now) => {
+          const s = await startSession(tx, account.tenant_id, account.account_id, ua, now);
+          await deps.appendAudit(tx, account.tenant_id, {
+            kind: 'console_session_started',
+            session_id: s.session_id,
+            token_prefix: s.prefix,
+            account_id: account.account_id,
+          });
+          return { s, account: accountView(account, ws) };
+        },
+      );
       void reply.header('set-cookie', sessionCookie(req, out.s.token, SESSION_HOURS * 3600));
       void reply.header('cache-control', 'no-store');
-      return { account: out.account, session_id: out.s.session_id, expires_at: out.s.expires_at, csrf_token: csrfTokenFor(out.s.token) };
+      return {
+        account: out.account,
+        session_id: out.s.session_id,
+        expires_at: out.s.expires_at,
+        csrf_token: csrfTokenFor(out.s.token),
+      };
     },
   );
 
@@ -93,7 +106,9 @@ export async function sessionRoutes(fastify: FastifyInstance, deps: AccountRoute
       if (req.consoleCsrf === null) throw notFound('This endpoint answers console sessions (cookie) only.');
       const ws = await getWorkspace(ctx.db, me.tenantId);
       if (!ws) throw notFound();
-      const [row] = (await listOwnSessions(ctx.db, me.tenantId, me.accountId, ctx.now())).filter((s) => s.session_id === me.tokenId);
+      const [row] = (await listOwnSessions(ctx.db, me.tenantId, me.accountId, ctx.now())).filter(
+        (s) => s.session_id === me.tokenId,
+      );
       void reply.header('cache-control', 'no-store');
       return {
         account: accountView({ account_id: me.accountId, tenant_id: me.tenantId, email: me.email, role: me.role }, ws),
@@ -173,7 +188,12 @@ export async function sessionRoutes(fastify: FastifyInstance, deps: AccountRoute
 
   async function revokeAndAudit(me: ReturnType<typeof accountOf>, sessionId: string): Promise<boolean> {
     return ctx.db.transaction(async (tx) => {
-      const r = await revokeSession(tx, { tenantId: me.tenantId, accountId: me.accountId, role: me.role }, sessionId, ctx.now());
+      const r = await revokeSession(
+        tx,
+        { tenantId: me.tenantId, accountId: me.accountId, role: me.role },
+        sessionId,
+        ctx.now(),
+      );
       if (r?.newly) {
         await deps.appendAudit(tx, me.tenantId, {
           kind: 'console_session_revoked',

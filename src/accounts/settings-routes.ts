@@ -12,7 +12,7 @@ const SettingsSchema = Type.Object({
   domain: Type.String({ description: 'The company domain the workspace was started from' }),
   one_workspace_per_domain: Type.Boolean({
     description:
-      'true (the default): a new address at `domain` cannot start a workspace of its own; it is told to ask this workspace\'s admins for an invitation, and the admins get a mail. false: anyone at the domain may start their own workspace.',
+      "true (the default): a new address at `domain` cannot start a workspace of its own; it is told to ask this workspace's admins for an invitation, and the admins get a mail. false: anyone at the domain may start their own workspace.",
   }),
 });
 
@@ -25,7 +25,12 @@ export async function settingsRoutes(fastify: FastifyInstance, deps: AccountRout
     '/api/v1/workspace/settings',
     {
       config: { auth: 'account', roles: ADMIN },
-      schema: { tags, summary: 'Workspace settings', security: bearer, response: { 200: SettingsSchema, ...problems(401, 403) } },
+      schema: {
+        tags,
+        summary: 'Workspace settings',
+        security: bearer,
+        response: { 200: SettingsSchema, ...problems(401, 403) },
+      },
     },
     async (req) => {
       const me = accountOf(req);

@@ -38,7 +38,13 @@ export async function storeCode(db: Queryable, pepper: Buffer, email: string, co
  * is consumed by a conditional delete, so two racing correct submissions
  * cannot both succeed.
  */
-export async function consumeCode(db: Queryable, pepper: Buffer, email: string, code: string, now: Date): Promise<boolean> {
+export async function consumeCode(
+  db: Queryable,
+  pepper: Buffer,
+  email: string,
+  code: string,
+  now: Date,
+): Promise<boolean> {
   const [row] = await db.query<{ code_hash: Uint8Array }>(
     `UPDATE signin_codes SET attempts = attempts + 1
      WHERE email = $1 AND expires_at > $2 AND attempts < $3

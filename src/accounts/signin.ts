@@ -14,7 +14,13 @@ import {
   insertAccount,
   markInvitationAccepted,
 } from './directory.ts';
-import { adminsOf, askedToJoinMail, blockedProblem, type CreationBlock, workspaceCreationBlock } from './domain-claim.ts';
+import {
+  adminsOf,
+  askedToJoinMail,
+  blockedProblem,
+  type CreationBlock,
+  workspaceCreationBlock,
+} from './domain-claim.ts';
 import { isPersonalDomain } from './email-domains.ts';
 import { CODE_TTL_MINUTES, consumeCode, newCode, storeCode } from './signin-codes.ts';
 
@@ -37,12 +43,18 @@ export async function requestCode(deps: AccountRouteDeps, email: string, domain:
   const { ctx } = deps;
   const now = ctx.now();
   if (isPersonalDomain(domain)) {
-    const [account, invitation] = await Promise.all([findAccountByEmail(ctx.db, email), findOpenInvitation(ctx.db, email, now)]);
+    const [account, invitation] = await Promise.all([
+      findAccountByEmail(ctx.db, email),
+      findOpenInvitation(ctx.db, email, now),
+    ]);
     if (!account && !invitation) throw personalDomain();
   }
   const code = newCode();
   await storeCode(ctx.db, deps.pepper, email, code, now);
-  const mail = signInMail(code, { minutes: CODE_TTL_MINUTES, ...(ctx.config.publicUrl ? { publicUrl: ctx.config.publicUrl } : {}) });
+  const mail = signInMail(code, {
+    minutes: CODE_TTL_MINUTES,
+    ...(ctx.config.publicUrl ? { publicUrl: ctx.config.publicUrl } : {}),
+  });
   try {
     await ctx.mailer.send({ to: email, ...mail });
   } catch (err) {
@@ -133,6 +145,8 @@ async function tellAdmins(deps: AccountRouteDeps, tenantIds: string[], email: st
   const { ctx } = deps;
   const mail = askedToJoinMail(email, domain, ctx.config.publicUrl);
   for (const admin of await adminsOf(ctx.db, tenantIds)) {
-    await ctx.mailer.send({ to: admin, ...mail }).catch((err: unknown) => console.error('asked-to-join mail not sent', err));
+    await ctx.mailer
+      .send({ to: admin, ...mail })
+      .catch((err: unknown) => console.error('asked-to-join mail not sent', err));
   }
 }

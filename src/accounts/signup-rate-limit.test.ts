@@ -72,7 +72,12 @@ eachStore(
       const t = get();
       const ip = randomIp();
       const verify = () =>
-        t.request({ method: 'POST', url: '/api/v1/accounts/verify', payload: { email: 'v@verify-limit.example', code: '000000' }, remoteAddress: ip });
+        t.request({
+          method: 'POST',
+          url: '/api/v1/accounts/verify',
+          payload: { email: 'v@verify-limit.example', code: '000000' },
+          remoteAddress: ip,
+        });
       for (let i = 0; i < 25; i++) assertProblem(await verify(), 401, 'invalid_code');
       assertLimited(await verify());
     });

@@ -8,7 +8,8 @@ const VERIFY = '/api/v1/accounts/verify';
 const MINUTE = 60_000;
 
 const signup = (t: TestService, email: unknown) => t.request({ method: 'POST', url: SIGNUP, payload: { email } });
-const verify = (t: TestService, email: string, code: unknown) => t.request({ method: 'POST', url: VERIFY, payload: { email, code } });
+const verify = (t: TestService, email: string, code: unknown) =>
+  t.request({ method: 'POST', url: VERIFY, payload: { email, code } });
 
 /** A wrong code of the same shape as the right one. */
 const wrong = (code: string) => String((Number(code) + 1) % 10 ** code.length).padStart(code.length, '0');
@@ -94,7 +95,12 @@ eachStore(
     test('two addresses of one corporate domain get two workspaces once its admins allow it (a workspace is joined only by invitation)', async () => {
       const t = get();
       const a = await t.signIn('one@samedomain.example');
-      const off = await t.request({ method: 'PATCH', url: '/api/v1/workspace/settings', token: a.token, payload: { one_workspace_per_domain: false } });
+      const off = await t.request({
+        method: 'PATCH',
+        url: '/api/v1/workspace/settings',
+        token: a.token,
+        payload: { one_workspace_per_domain: false },
+      });
       assert.equal(off.statusCode, 200, off.body);
       const b = await t.signIn('two@samedomain.example');
       assert.notEqual(a.account.tenant_id, b.account.tenant_id);
@@ -117,14 +123,22 @@ eachStore(
         return { status: r.statusCode, body: r.body, headers };
       };
       const answers = [];
-      for (const email of ['existing@answers-elsewhere.example', 'brand-new@answers.example', 'invited@answers.example']) {
+      for (const email of [
+        'existing@answers-elsewhere.example',
+        'brand-new@answers.example',
+        'invited@answers.example',
+      ]) {
         answers.push(shape(await signup(t, email)));
       }
       assert.deepEqual(answers[0], answers[1]);
       assert.deepEqual(answers[1], answers[2]);
       assert.equal(answers[0]!.status, 200);
       // Each of them did receive a code.
-      for (const email of ['existing@answers-elsewhere.example', 'brand-new@answers.example', 'invited@answers.example']) {
+      for (const email of [
+        'existing@answers-elsewhere.example',
+        'brand-new@answers.example',
+        'invited@answers.example',
+      ]) {
         await t.smtp.waitFor((m) => m.to.includes(email) && /\b\d{6,}\b/.test(m.subject));
       }
     });
@@ -158,7 +172,10 @@ eachStore(
       const results = await Promise.all([1, 2, 3, 4].map(() => verify(t, email, code)));
       assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 401, 401, 401]);
       assert.equal(await count(t, 'accounts WHERE email = $1', [email]), 1);
-      assert.equal(await count(t, 'api_tokens t JOIN accounts a USING (tenant_id, account_id) WHERE a.email = $1', [email]), 1);
+      assert.equal(
+        await count(t, 'api_tokens t JOIN accounts a USING (tenant_id, account_id) WHERE a.email = $1', [email]),
+        1,
+      );
     });
 
     test('after 5 wrong tries the code is void: even the right code fails; a new code works', async () => {
@@ -290,7 +307,10 @@ eachStore(
       assertFieldErrors(await signup(t, ['a@b.example']), ['/email']);
       assertFieldErrors(await signup(t, 'not-an-address'), ['/email']);
       assertFieldErrors(await signup(t, 'two@@at.example'), ['/email']);
-      assertFieldErrors(await signup(t, `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(60)}.com`), ['/email']);
+      assertFieldErrors(
+        await signup(t, `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(60)}.com`),
+        ['/email'],
+      );
       const json = { 'content-type': 'application/json' };
       for (const payload of ['[]', '"a@b.example"', '42', 'null', 'true', '{"email":', '']) {
         assertProblem(await t.request({ method: 'POST', url: SIGNUP, headers: json, payload }), 400, 'bad_request');
@@ -303,7 +323,9 @@ eachStore(
       assertFieldErrors(await verify(t, 'a@valid.example', 123456), ['/code']);
       assertFieldErrors(await verify(t, 'a@valid.example', ''), ['/code']);
       assertFieldErrors(await verify(t, 'a@valid.example', '1'.repeat(33)), ['/code']);
-      assertFieldErrors(await t.request({ method: 'POST', url: VERIFY, payload: { email: 5, code: '123456' } }), ['/email']);
+      assertFieldErrors(await t.request({ method: 'POST', url: VERIFY, payload: { email: 5, code: '123456' } }), [
+        '/email',
+      ]);
       assertProblem(await t.request({ method: 'POST', url: VERIFY, payload: [] }), 400, 'bad_request');
     });
 
@@ -317,7 +339,12 @@ eachStore(
 
     test('sign-up and verify need no token, and ignore a bad one', async () => {
       const t = get();
-      const res = await t.request({ method: 'POST', url: SIGNUP, payload: { email: 'notoken@free.example' }, token: 'svc_live_garbage' });
+      const res = await t.request({
+        method: 'POST',
+        url: SIGNUP,
+        payload: { email: 'notoken@free.example' },
+        token: 'svc_live_garbage',
+      });
       assert.equal(res.statusCode, 200);
     });
   },

@@ -44,7 +44,12 @@ export type TokenResolver = (token: string) => Promise<Principal | null>;
  * row becomes the principal. A token of no stored kind is compared in constant time with the configured ones.
  * A token with a stored prefix that fails to parse, or of a prefix this resolver does not take, is rejected.
  */
-export function tokenResolver(db: Queryable, now: () => Date, kinds: readonly StoredTokenKind[], configured: readonly ConfiguredToken[] = []): TokenResolver {
+export function tokenResolver(
+  db: Queryable,
+  now: () => Date,
+  kinds: readonly StoredTokenKind[],
+  configured: readonly ConfiguredToken[] = [],
+): TokenResolver {
   const stored = new Map(
     kinds.map((kind) => {
       const touch = lastUsedToucher(
@@ -60,7 +65,10 @@ export function tokenResolver(db: Queryable, now: () => Date, kinds: readonly St
       const parsed = parseToken(token);
       const of = parsed && stored.get(parsed.prefix);
       if (!parsed || !of) return null;
-      const [row] = await db.query<LiveTokenRow>(of.kind.lookup, [parsed.hash, ...(of.kind.lookupParams?.(now()) ?? [])]);
+      const [row] = await db.query<LiveTokenRow>(of.kind.lookup, [
+        parsed.hash,
+        ...(of.kind.lookupParams?.(now()) ?? []),
+      ]);
       if (!row) return null;
       of.touch(row.tenant_id, row.token_id, row.last_used_at === null ? null : new Date(row.last_used_at));
       return of.kind.principal(row);

@@ -10,9 +10,11 @@ const ME = '/api/v1/accounts/me';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-const issue = (t: TestService, token: string, payload: unknown) => t.request({ method: 'POST', url: TOKENS, token, payload: payload as object });
+const issue = (t: TestService, token: string, payload: unknown) =>
+  t.request({ method: 'POST', url: TOKENS, token, payload: payload as object });
 const list = (t: TestService, token: string) => t.request({ method: 'GET', url: TOKENS, token });
-const revoke = (t: TestService, token: string, id: string) => t.request({ method: 'DELETE', url: `${TOKENS}/${id}`, token });
+const revoke = (t: TestService, token: string, id: string) =>
+  t.request({ method: 'DELETE', url: `${TOKENS}/${id}`, token });
 const me = (t: TestService, token: string) => t.request({ method: 'GET', url: ME, token });
 
 function assertUnauthorized(res: Awaited<ReturnType<typeof me>>) {
@@ -75,8 +77,16 @@ eachStore('API tokens', (get) => {
     // Unknown fields are ignored.
     assert.equal((await issue(t, token, { name: 'extra', scope: 'all' })).statusCode, 200);
     const json = { 'content-type': 'application/json' };
-    assertProblem(await t.request({ method: 'POST', url: TOKENS, token, headers: json, payload: '["name"]' }), 400, 'bad_request');
-    assertProblem(await t.request({ method: 'POST', url: TOKENS, token, headers: json, payload: '{"name": "x",}' }), 400, 'bad_request');
+    assertProblem(
+      await t.request({ method: 'POST', url: TOKENS, token, headers: json, payload: '["name"]' }),
+      400,
+      'bad_request',
+    );
+    assertProblem(
+      await t.request({ method: 'POST', url: TOKENS, token, headers: json, payload: '{"name": "x",}' }),
+      400,
+      'bad_request',
+    );
   });
 
   test('list: the caller’s own tokens, never a secret', async () => {
@@ -87,7 +97,14 @@ eachStore('API tokens', (get) => {
     const mine = await listed(t, admin.token);
     assert.deepEqual(mine.map((x) => x.token_id).sort(), [admin.token_id, issued.token_id].sort());
     for (const item of mine) {
-      assert.deepEqual(Object.keys(item).sort(), ['created_at', 'last_used_at', 'name', 'prefix', 'revoked_at', 'token_id']);
+      assert.deepEqual(Object.keys(item).sort(), [
+        'created_at',
+        'last_used_at',
+        'name',
+        'prefix',
+        'revoked_at',
+        'token_id',
+      ]);
       assert.match(item.created_at, ISO_Z);
       assert.equal(item.revoked_at, null);
       assert.match(item.prefix, /^svc_live_[0-9A-Za-z]{4}$/);
@@ -99,7 +116,10 @@ eachStore('API tokens', (get) => {
       assert.ok(!raw.includes(secret.slice(13)), 'a listing shows a secret');
     }
     // The member sees only their own.
-    assert.deepEqual((await listed(t, member.token)).map((x) => x.token_id), [member.token_id]);
+    assert.deepEqual(
+      (await listed(t, member.token)).map((x) => x.token_id),
+      [member.token_id],
+    );
   });
 
   test('revoke own: 204, then that token gets 401 with WWW-Authenticate: Bearer; the list shows revoked_at', async () => {
@@ -117,7 +137,9 @@ eachStore('API tokens', (get) => {
     assert.match(item?.revoked_at ?? '', ISO_Z);
     // Revoking again changes nothing.
     assert.equal((await revoke(t, alice.token, spare.token_id)).statusCode, 204);
-    const leaves = (await auditLeaves(t, alice.token)).filter((l) => l.kind === 'token_revoked' && l.token_id === spare.token_id);
+    const leaves = (await auditLeaves(t, alice.token)).filter(
+      (l) => l.kind === 'token_revoked' && l.token_id === spare.token_id,
+    );
     assert.equal(leaves.length, 1);
     assert.equal(leaves[0]!.by_account_id, alice.account.id);
   });
@@ -159,7 +181,9 @@ eachStore('API tokens', (get) => {
 
     assert.equal((await revoke(t, admin.token, op.token_id)).statusCode, 204);
     assertUnauthorized(await me(t, op.token));
-    const leaf = (await auditLeaves(t, admin.token)).find((l) => l.kind === 'token_revoked' && l.token_id === op.token_id);
+    const leaf = (await auditLeaves(t, admin.token)).find(
+      (l) => l.kind === 'token_revoked' && l.token_id === op.token_id,
+    );
     assert.equal(leaf?.account_id, op.account.id);
     assert.equal(leaf?.by_account_id, admin.account.id);
   });
@@ -203,8 +227,14 @@ eachStore('API tokens', (get) => {
     // The operator token is valid, but not an account's token.
     assertProblem(await me(t, OPERATOR_TOKEN), 403, 'forbidden');
     // The scheme is case-insensitive (RFC 9110 §11.1), and one space or more may follow it (RFC 6750 §2.1: 1*SP).
-    assert.equal((await t.request({ method: 'GET', url: ME, headers: { authorization: `bearer ${alice.token}` } })).statusCode, 200);
-    assert.equal((await t.request({ method: 'GET', url: ME, headers: { authorization: `Bearer  ${alice.token}` } })).statusCode, 200);
+    assert.equal(
+      (await t.request({ method: 'GET', url: ME, headers: { authorization: `bearer ${alice.token}` } })).statusCode,
+      200,
+    );
+    assert.equal(
+      (await t.request({ method: 'GET', url: ME, headers: { authorization: `Bearer  ${alice.token}` } })).statusCode,
+      200,
+    );
   });
 
   test('a 401 for a bad token says nothing about the token', async () => {

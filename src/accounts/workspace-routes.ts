@@ -37,7 +37,12 @@ export async function workspaceRoutes(fastify: FastifyInstance, deps: AccountRou
     async (req) => {
       const me = accountOf(req);
       const after = decodeCursor(req.query.cursor)?.[0];
-      const rows = await listMembers(ctx.db, me.tenantId, typeof after === 'string' ? after : null, req.query.limit + 1);
+      const rows = await listMembers(
+        ctx.db,
+        me.tenantId,
+        typeof after === 'string' ? after : null,
+        req.query.limit + 1,
+      );
       return page(rows, req.query.limit, (r) => [r.email]);
     },
   );
@@ -50,7 +55,10 @@ export async function workspaceRoutes(fastify: FastifyInstance, deps: AccountRou
         tags,
         summary: 'Open invitations of the workspace',
         security: bearer,
-        response: { 200: Type.Object({ items: Type.Array(InvitationSchema), next_cursor: Type.Null() }), ...problems(401, 403) },
+        response: {
+          200: Type.Object({ items: Type.Array(InvitationSchema), next_cursor: Type.Null() }),
+          ...problems(401, 403),
+        },
       },
     },
     async (req) => {
@@ -89,7 +97,12 @@ export async function workspaceRoutes(fastify: FastifyInstance, deps: AccountRou
       await ctx.mailer
         .send({
           to: norm.email,
-          ...invitationMail({ inviter: me.email, role: req.body.role, expiresAt: inv.expires_at, publicUrl: ctx.config.publicUrl }),
+          ...invitationMail({
+            inviter: me.email,
+            role: req.body.role,
+            expiresAt: inv.expires_at,
+            publicUrl: ctx.config.publicUrl,
+          }),
         })
         .catch((err: unknown) => req.log.warn({ err }, 'invitation mail not sent'));
       return reply.code(201).send(inv);

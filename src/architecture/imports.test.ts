@@ -12,12 +12,15 @@ import { cyclesOf, folderGraph, importsOf, isTest, isTestKit, sourceFiles } from
  */
 const ALLOWED_EDGES: Record<string, string> = {
   'config→witness':
-    'config validates WITNESS_KEYS with the witness\'s own key parser (witness/cosignature.ts, pure), so a bad key stops the start naming its variable like every other setting',
+    "config validates WITNESS_KEYS with the witness's own key parser (witness/cosignature.ts, pure), so a bad key stops the start naming its variable like every other setting",
 };
 
 /** Who may import http/: the HTTP layer itself, the composition root, the CLI, tests, and each module's route and schema files. */
 const mayImportHttp = (path: string) =>
-  /^(http|service|cli|testing)\//.test(path) || isTestKit(path) || /(^|\/|-)routes\.ts$/.test(path) || /\/schemas\.ts$/.test(path);
+  /^(http|service|cli|testing)\//.test(path) ||
+  isTestKit(path) ||
+  /(^|\/|-)routes\.ts$/.test(path) ||
+  /\/schemas\.ts$/.test(path);
 
 /** What the domain core may depend on: infrastructure types, never a feature module or HTTP. */
 const CORE_MAY_IMPORT = new Set(['config', 'db', 'mail']);
@@ -56,7 +59,11 @@ test('the cycle finder finds a cycle through three folders, and none in a chain'
 test('only http/, route and schema files, the CLI, the composition root and tests import http/', () => {
   const offenders = production
     .filter((f) => f.folder !== 'http' && !mayImportHttp(f.path))
-    .flatMap((f) => importsOf(f).filter((t) => t.startsWith('http/')).map((t) => `${f.path} → ${t}`));
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((t) => t.startsWith('http/'))
+        .map((t) => `${f.path} → ${t}`),
+    );
   assert.deepEqual(offenders, []);
 });
 
@@ -74,7 +81,11 @@ test('the domain core (core/) depends on no module and not on HTTP', () => {
 test('no production file imports a test kit; test kits live in a testing/ folder', () => {
   const offenders = production
     .filter((f) => f.folder !== 'testing')
-    .flatMap((f) => importsOf(f).filter((t) => isTestKit(t)).map((t) => `${f.path} → ${t}`));
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((t) => isTestKit(t))
+        .map((t) => `${f.path} → ${t}`),
+    );
   assert.deepEqual(offenders, []);
   const misplaced = production.filter((f) => /test-?kit/i.test(f.path) && !isTestKit(f.path)).map((f) => f.path);
   assert.deepEqual(misplaced, []);

@@ -25,10 +25,12 @@ export const GRANDFATHERED_MIGRATIONS: Record<string, string> = {
     "ingest/migrations/0089_ingest_read_contract.sql re-creates its triggers on invocations and rogue_events as ingest's; its indexes on them are ingest's",
   'ingest/migrations/0036_private_metadata.sql':
     "it backfills each workspace's rows under that workspace's row-level security, listing the workspaces from accounts' table (as 0060 did): a one-off data migration",
-  'reports/migrations/0070_reports.sql': "its index on log_entries (log_entries_time) is the ledger's, used by ledger/log-store.ts entryRange",
+  'reports/migrations/0070_reports.sql':
+    "its index on log_entries (log_entries_time) is the ledger's, used by ledger/log-store.ts entryRange",
 };
 
-const CREATES = /\bCREATE\s+(?:UNLOGGED\s+)?(?:TABLE|SEQUENCE|(?:OR\s+REPLACE\s+)?VIEW|SCHEMA)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)(?:\.([a-z_][a-z0-9_]*))?/gi;
+const CREATES =
+  /\bCREATE\s+(?:UNLOGGED\s+)?(?:TABLE|SEQUENCE|(?:OR\s+REPLACE\s+)?VIEW|SCHEMA)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)(?:\.([a-z_][a-z0-9_]*))?/gi;
 
 export interface Ownership {
   /** table or sequence → owning module */
@@ -57,7 +59,8 @@ export function ownershipOf(migrations: SourceFile[]): Ownership {
 // Where SQL names a relation: after these keywords, in upper case as this
 // code base writes SQL, so that prose ("3 agents", "from invocations") never
 // counts. A name followed by '(' is a function; one followed by '.' a schema.
-const NAMED = /\b(DELETE\s+FROM|FROM|JOIN|INTO|UPDATE|TABLE|ON|REFERENCES|TRUNCATE)\s+(?:ONLY\s+)?([a-z_][a-z0-9_]*)(\.[a-z_][a-z0-9_]*)?\b(?!\()/g;
+const NAMED =
+  /\b(DELETE\s+FROM|FROM|JOIN|INTO|UPDATE|TABLE|ON|REFERENCES|TRUNCATE)\s+(?:ONLY\s+)?([a-z_][a-z0-9_]*)(\.[a-z_][a-z0-9_]*)?\b(?!\()/g;
 
 export interface Crossing {
   file: string;

@@ -18,7 +18,10 @@ export async function readEpoch(db: Queryable, tenantId: string): Promise<number
  * changes may have been missed. Returns a stop function.
  * Best effort: the epoch read inside each write is what guarantees freshness.
  */
-export async function listenForChanges(db: Db, onChange: (tenantId: string | null) => void): Promise<() => Promise<void>> {
+export async function listenForChanges(
+  db: Db,
+  onChange: (tenantId: string | null) => void,
+): Promise<() => Promise<void>> {
   if (!db.listen) return async () => {};
   return db.listen(CHANGES_CHANNEL, onChange);
 }

@@ -46,11 +46,20 @@ export async function adminCommand(args: string[]): Promise<number> {
     const body: Record<string, unknown> = {};
     if (values.tier !== undefined) body.plan_tier = values.tier;
     if (values.status !== undefined) body.subscription_status = values.status;
-    if (values['trial-ends'] !== undefined) body.trial_ends_at = values['trial-ends'] === 'none' ? null : values['trial-ends'];
+    if (values['trial-ends'] !== undefined)
+      body.trial_ends_at = values['trial-ends'] === 'none' ? null : values['trial-ends'];
     if (Object.keys(body).length === 0) throw new Error('give at least one of --tier, --status, --trial-ends');
-    const out = await call(url, token, 'PUT', `/api/v1/operator/workspaces/${encodeURIComponent(tenantId)}/subscription`, body);
+    const out = await call(
+      url,
+      token,
+      'PUT',
+      `/api/v1/operator/workspaces/${encodeURIComponent(tenantId)}/subscription`,
+      body,
+    );
     process.stdout.write(`${out}\n`);
     return 0;
   }
-  throw new Error('usage: agent-ledger admin plan <tenant_id> [--tier T] [--status S] [--trial-ends ISO|none] | admin workspaces');
+  throw new Error(
+    'usage: agent-ledger admin plan <tenant_id> [--tier T] [--status S] [--trial-ends ISO|none] | admin workspaces',
+  );
 }

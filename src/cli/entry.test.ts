@@ -40,7 +40,11 @@ const systemPath = (process.env.PATH ?? '')
 
 function run(cmd: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((ok, fail) => {
-    const child = spawn(cmd, args, { cwd: repoRoot, env: { PATH: systemPath, HOME: process.env.HOME ?? tmpdir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: repoRoot,
+      env: { PATH: systemPath, HOME: process.env.HOME ?? tmpdir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -80,7 +84,14 @@ describe('starting it', { skip: systemNpm ? false : 'no npm on PATH' }, () => {
     cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
     const npm = spawn(systemNpm!, ['start'], {
       cwd: repoRoot,
-      env: { PATH: systemPath, HOME: process.env.HOME ?? tmpdir(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      env: {
+        PATH: systemPath,
+        HOME: process.env.HOME ?? tmpdir(),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -96,14 +107,18 @@ describe('starting it', { skip: systemNpm ? false : 'no npm on PATH' }, () => {
       npm.kill('SIGTERM');
       await until('the port to be freed', async () => !(await portOpen(port)), 20_000);
       await npmExit;
-      await until('the server process to exit', async () => {
-        try {
-          process.kill(serverPid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      }, 10_000);
+      await until(
+        'the server process to exit',
+        async () => {
+          try {
+            process.kill(serverPid, 0);
+            return false;
+          } catch {
+            return true;
+          }
+        },
+        10_000,
+      );
       assert.match(out, /"signal":"SIGTERM","msg":"shutting down"/);
     } finally {
       if (npm.exitCode === null) npm.kill('SIGKILL');
@@ -119,30 +134,37 @@ describe('starting it', { skip: systemNpm ? false : 'no npm on PATH' }, () => {
   });
 });
 
-describe('the CLI under the system Node', { skip: systemNode ? false : 'no node on PATH outside the repository' }, () => {
-  test('`node bin/agent-ledger.js` runs the CLI under any Node (an old one hands over to the pinned Node 24)', async () => {
-    const version = execFileSync(systemNode!, ['--version'], { encoding: 'utf8' }).trim();
-    const help = await run(systemNode!, ['bin/agent-ledger.js', '--help']);
-    assert.equal(help.code, 0, `${version}: ${help.stderr}`);
-    assert.match(help.stdout, /usage: agent-ledger/);
-    // The usage names every verify option, --report included.
-    assert.match(help.stdout, /verify .*\n.*--report FILE/);
-    const key = await run(systemNode!, ['bin/agent-ledger.js', 'keygen', '--name', 'entry.test']);
-    assert.equal(key.code, 0, key.stderr);
-    assert.match(key.stdout, /^PRIVATE\+KEY\+entry\.test\+[0-9a-f]{8}\+/);
-    const bad = await run(systemNode!, ['bin/agent-ledger.js', 'no-such-command']);
-    assert.equal(bad.code, 2);
-    assert.doesNotMatch(bad.stderr, /ERR_UNKNOWN_FILE_EXTENSION/);
-  });
+describe(
+  'the CLI under the system Node',
+  { skip: systemNode ? false : 'no node on PATH outside the repository' },
+  () => {
+    test('`node bin/agent-ledger.js` runs the CLI under any Node (an old one hands over to the pinned Node 24)', async () => {
+      const version = execFileSync(systemNode!, ['--version'], { encoding: 'utf8' }).trim();
+      const help = await run(systemNode!, ['bin/agent-ledger.js', '--help']);
+      assert.equal(help.code, 0, `${version}: ${help.stderr}`);
+      assert.match(help.stdout, /usage: agent-ledger/);
+      // The usage names every verify option, --report included.
+      assert.match(help.stdout, /verify .*\n.*--report FILE/);
+      const key = await run(systemNode!, ['bin/agent-ledger.js', 'keygen', '--name', 'entry.test']);
+      assert.equal(key.code, 0, key.stderr);
+      assert.match(key.stdout, /^PRIVATE\+KEY\+entry\.test\+[0-9a-f]{8}\+/);
+      const bad = await run(systemNode!, ['bin/agent-ledger.js', 'no-such-command']);
+      assert.equal(bad.code, 2);
+      assert.doesNotMatch(bad.stderr, /ERR_UNKNOWN_FILE_EXTENSION/);
+    });
 
-  test('`npx agent-ledger` and `npm ci` print no EBADENGINE warnings on the system Node', { skip: systemNpm ? false : 'no npm on PATH' }, async () => {
-    const npx = await run(systemNpm!, ['exec', '--offline', '--', 'agent-ledger', '--help']);
-    assert.equal(npx.code, 0, npx.stderr);
-    assert.doesNotMatch(npx.stderr, /EBADENGINE/);
-    assert.match(npx.stdout, /usage: agent-ledger/);
-    // A dry run checks every package's engines as a real `npm ci` does, without touching node_modules.
-    const ci = await run(systemNpm!, ['ci', '--dry-run', '--offline', '--no-audit', '--no-fund']);
-    assert.doesNotMatch(ci.stderr + ci.stdout, /EBADENGINE/);
-  });
-});
-
+    test(
+      '`npx agent-ledger` and `npm ci` print no EBADENGINE warnings on the system Node',
+      { skip: systemNpm ? false : 'no npm on PATH' },
+      async () => {
+        const npx = await run(systemNpm!, ['exec', '--offline', '--', 'agent-ledger', '--help']);
+        assert.equal(npx.code, 0, npx.stderr);
+        assert.doesNotMatch(npx.stderr, /EBADENGINE/);
+        assert.match(npx.stdout, /usage: agent-ledger/);
+        // A dry run checks every package's engines as a real `npm ci` does, without touching node_modules.
+        const ci = await run(systemNpm!, ['ci', '--dry-run', '--offline', '--no-audit', '--no-fund']);
+        assert.doesNotMatch(ci.stderr + ci.stdout, /EBADENGINE/);
+      },
+    );
+  },
+);

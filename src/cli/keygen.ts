@@ -9,7 +9,13 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { originOf } from '../ledger/checkpoints.ts';
 import { cosignerKeyOf, formatCosignerKey } from '../witness/cosignature.ts';
-import { formatSignerKey, formatVerifierKey, generateSignerKey, isValidKeyName, verifierKeyFor } from '../ledger/note.ts';
+import {
+  formatSignerKey,
+  formatVerifierKey,
+  generateSignerKey,
+  isValidKeyName,
+  verifierKeyFor,
+} from '../ledger/note.ts';
 
 export const KEYGEN_USAGE = `usage: agent-ledger keygen [--name ORIGIN] [--out FILE] [--tenant TENANT_ID]
 
@@ -24,13 +30,23 @@ const fail = (message: string): number => {
 };
 
 export async function keygenCommand(args: string[]): Promise<number> {
-  let values: { name?: string | undefined; out?: string | undefined; tenant?: string | undefined; help?: boolean | undefined };
+  let values: {
+    name?: string | undefined;
+    out?: string | undefined;
+    tenant?: string | undefined;
+    help?: boolean | undefined;
+  };
   try {
     values = parseArgs({
       args,
       strict: true,
       allowPositionals: false,
-      options: { name: { type: 'string' }, out: { type: 'string' }, tenant: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        name: { type: 'string' },
+        out: { type: 'string' },
+        tenant: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }).values;
   } catch (err) {
     return fail(`${(err as Error).message}\n${KEYGEN_USAGE}`);
@@ -42,7 +58,9 @@ export async function keygenCommand(args: string[]): Promise<number> {
   const name = values.name ?? (process.env.LEDGER_ORIGIN || 'agent-ledger.local');
   // The same rule as LEDGER_ORIGIN: printable ASCII without spaces or '+'.
   if (!isValidKeyName(name) || !/^[\x21-\x2a\x2c-\x7e]{1,200}$/.test(name)) {
-    return fail(`--name ${JSON.stringify(name)} is not a key name (printable ASCII, no spaces or '+', at most 200 characters)`);
+    return fail(
+      `--name ${JSON.stringify(name)} is not a key name (printable ASCII, no spaces or '+', at most 200 characters)`,
+    );
   }
   if (values.tenant !== undefined && !isValidKeyName(originOf(name, values.tenant))) {
     return fail(`--tenant ${JSON.stringify(values.tenant)} is not a workspace id`);
@@ -54,9 +72,13 @@ export async function keygenCommand(args: string[]): Promise<number> {
       writeFileSync(values.out, secret, { mode: 0o600, flag: 'wx' });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      return fail(code === 'EEXIST' ? `${values.out} exists; not overwriting a key` : `cannot write ${values.out}: ${code}`);
+      return fail(
+        code === 'EEXIST' ? `${values.out} exists; not overwriting a key` : `cannot write ${values.out}: ${code}`,
+      );
     }
-    process.stderr.write(`private key written to ${values.out} (mode 0600); use it as LEDGER_SIGNING_KEY=${values.out}\n`);
+    process.stderr.write(
+      `private key written to ${values.out} (mode 0600); use it as LEDGER_SIGNING_KEY=${values.out}\n`,
+    );
   } else {
     process.stdout.write(secret);
   }

@@ -54,20 +54,40 @@ export function checkReport(report: ReportFile, keys: readonly string[], entries
     const { checkpoint } = openCheckpoint(report.evidence.checkpoint, keys.map(parseVerifierKey));
     size = checkpoint.size;
     if (checkpoint.origin !== report.evidence.origin || !checkpoint.origin.endsWith(`/${report.tenant_id}`)) {
-      failures.push({ kind: 'report', message: `report: its checkpoint is for ${checkpoint.origin}, not workspace ${report.tenant_id}` });
+      failures.push({
+        kind: 'report',
+        message: `report: its checkpoint is for ${checkpoint.origin}, not workspace ${report.tenant_id}`,
+      });
     }
   } catch (err) {
-    return [{ kind: 'report', message: `report: its checkpoint does not verify with the key: ${(err as Error).message}` }];
+    return [
+      { kind: 'report', message: `report: its checkpoint does not verify with the key: ${(err as Error).message}` },
+    ];
   }
   if (size !== report.evidence.tree_size) {
-    failures.push({ kind: 'report', message: `report: tree_size ${report.evidence.tree_size} is not its checkpoint's size ${size}` });
+    failures.push({
+      kind: 'report',
+      message: `report: tree_size ${report.evidence.tree_size} is not its checkpoint's size ${size}`,
+    });
   }
   const cited = entries.filter((e) => e.index < size);
-  for (const f of verifyBundle({ verifierKeys: [...keys], checkpoint: report.evidence.checkpoint, entries: cited, complete: true })) {
+  for (const f of verifyBundle({
+    verifierKeys: [...keys],
+    checkpoint: report.evidence.checkpoint,
+    entries: cited,
+    complete: true,
+  })) {
     failures.push({ ...f, message: `report checkpoint: ${f.message}` });
   }
   if (failures.length > 0) return failures;
-  for (const d of compareFacts(report, recountFacts([...cited].sort((a, b) => a.index - b.index), report.period, report.pseudonyms))) {
+  for (const d of compareFacts(
+    report,
+    recountFacts(
+      [...cited].sort((a, b) => a.index - b.index),
+      report.period,
+      report.pseudonyms,
+    ),
+  )) {
     failures.push({ kind: 'report', message: `report: ${d}` });
   }
   return failures;

@@ -10,7 +10,13 @@ import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../config/config.ts';
 import { encodeBase64 } from '../ledger/bytes.ts';
 import { leafHashOf } from '../ledger/leaf.ts';
-import { formatVerifierKey, generateSignerKey, parseSignerKey, parseVerifierKey, verifierKeyFor } from '../ledger/note.ts';
+import {
+  formatVerifierKey,
+  generateSignerKey,
+  parseSignerKey,
+  parseVerifierKey,
+  verifierKeyFor,
+} from '../ledger/note.ts';
 import { loadSigningKey } from '../service/secrets.ts';
 import { mapLimit, pinnedVerifierKey, postEvents } from '../testing/audit-load.ts';
 import { type SignedIn, startTestService, type TestService } from '../testing/harness.ts';
@@ -48,7 +54,10 @@ describe('agent-ledger verify', () => {
     assert.match(r.stderr, /WARNING: the verifier key is not pinned/);
     assert.ok(r.stderr.includes(`--key '${key}'`), 'the warning shows the key to pin');
     assert.match(r.stdout, /key +\S+ \(NOT pinned\)/);
-    assert.match(r.stdout, /entries +\d+ read in 1 page\(s\) of up to 1000: \d+ invocation, 8 rogue, 3 agent_registered/);
+    assert.match(
+      r.stdout,
+      /entries +\d+ read in 1 page\(s\) of up to 1000: \d+ invocation, 8 rogue, 3 agent_registered/,
+    );
     assert.ok(readFileSync(join(dir, 'cp1'), 'utf8').startsWith(`agent-ledger.local/${admin.account.tenant_id}\n`));
   });
 
@@ -56,7 +65,20 @@ describe('agent-ledger verify', () => {
     const acks = await postEvents([url], admin.token, 10, { clients: 2, start: 100 });
     const ids = acks.map((a) => String(a.body.evidence_id));
     writeFileSync(join(dir, 'keys'), `# the workspace log\n${key}\n`);
-    const r = await verify(['--url', url, '--key-file', join(dir, 'keys'), '--since', join(dir, 'cp1'), '--evidence', ids[0]!, '--evidence', ids[9]!, '--evidence', '1']);
+    const r = await verify([
+      '--url',
+      url,
+      '--key-file',
+      join(dir, 'keys'),
+      '--since',
+      join(dir, 'cp1'),
+      '--evidence',
+      ids[0]!,
+      '--evidence',
+      ids[9]!,
+      '--evidence',
+      '1',
+    ]);
     assert.equal(r.code, 0, show(r));
     assert.equal(r.stderr, '');
     assert.match(r.stdout, /since +checkpoint of size \d+ .*: consistent/);
@@ -73,7 +95,9 @@ describe('agent-ledger verify', () => {
     assert.match(unpinned.stderr, /not pinned; using the one given by the bundle itself/);
 
     const bundle = JSON.parse(readFileSync(path, 'utf8')) as BundleFile;
-    const k = bundle.entries.findIndex((e) => e.leaf.includes('"mode":"observed"') && JSON.parse(e.leaf).kind === 'invocation');
+    const k = bundle.entries.findIndex(
+      (e) => e.leaf.includes('"mode":"observed"') && JSON.parse(e.leaf).kind === 'invocation',
+    );
     assert.ok(k >= 0);
     const changedLeaf = bundle.entries[k]!.leaf.replace('"mode":"observed"', '"mode":"shadow"');
     const changed = { ...bundle, entries: bundle.entries.map((e, i) => (i === k ? { ...e, leaf: changedLeaf } : e)) };
@@ -85,7 +109,10 @@ describe('agent-ledger verify', () => {
 
     // With its leaf hash recomputed too, only the root gives it away (offline, nothing to bisect with).
     const forgedEntry = { ...changed.entries[k]!, leaf_hash: encodeBase64(leafHashOf(changedLeaf)) };
-    writeFileSync(join(dir, 'forged.json'), JSON.stringify({ ...changed, entries: changed.entries.map((e, i) => (i === k ? forgedEntry : e)) }));
+    writeFileSync(
+      join(dir, 'forged.json'),
+      JSON.stringify({ ...changed, entries: changed.entries.map((e, i) => (i === k ? forgedEntry : e)) }),
+    );
     const forged = await runCli(['verify', '--bundle', join(dir, 'forged.json'), '--key', key]);
     assert.equal(forged.code, 1, show(forged));
     assert.match(forged.stdout, /FAILED +entries 0\.\.\d+ do not hash to the checkpoint root/);
@@ -100,7 +127,9 @@ describe('agent-ledger verify', () => {
   });
 
   test('the wrong pinned key, a checkpoint of another log, unknown evidence: exit 1', async () => {
-    const other = formatVerifierKey(verifierKeyFor(generateSignerKey('agent-ledger.local'), `agent-ledger.local/${admin.account.tenant_id}`));
+    const other = formatVerifierKey(
+      verifierKeyFor(generateSignerKey('agent-ledger.local'), `agent-ledger.local/${admin.account.tenant_id}`),
+    );
     const wrong = await verify(['--url', url, '--key', other]);
     assert.equal(wrong.code, 1, show(wrong));
     assert.match(wrong.stdout, /FAILED +checkpoint is not signed by a known key/);
@@ -109,9 +138,21 @@ describe('agent-ledger verify', () => {
     const bob = await t.signIn('bob@elsewhere-co.io');
     const theirs = await fetch(`${url}/api/v1/audit/checkpoint`, { headers: { authorization: `Bearer ${bob.token}` } });
     writeFileSync(join(dir, 'theirs'), await theirs.text());
-    const mixed = await verify(['--url', url, '--key', key, '--key', pinnedVerifierKey(t, bob.account.tenant_id), '--since', join(dir, 'theirs')]);
+    const mixed = await verify([
+      '--url',
+      url,
+      '--key',
+      key,
+      '--key',
+      pinnedVerifierKey(t, bob.account.tenant_id),
+      '--since',
+      join(dir, 'theirs'),
+    ]);
     assert.equal(mixed.code, 1, show(mixed));
-    assert.match(mixed.stdout, /FAILED +older checkpoint is for origin agent-ledger\.local\/\S+, not agent-ledger\.local\//);
+    assert.match(
+      mixed.stdout,
+      /FAILED +older checkpoint is for origin agent-ledger\.local\/\S+, not agent-ledger\.local\//,
+    );
 
     const missing = await verify(['--url', url, '--key', key, '--evidence', '99999']);
     assert.equal(missing.code, 1, show(missing));
@@ -145,16 +186,26 @@ describe('agent-ledger verify', () => {
 
 describe('agent-ledger keygen', () => {
   test('prints a signer key LEDGER_SIGNING_KEY accepts, its verifier key on stderr', async () => {
-    const r = await runCli(['keygen', '--name', 'ledger.example.com', '--tenant', '3f0c2d7e-1a2b-4c3d-8e9f-0a1b2c3d4e5f']);
+    const r = await runCli([
+      'keygen',
+      '--name',
+      'ledger.example.com',
+      '--tenant',
+      '3f0c2d7e-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
+    ]);
     assert.equal(r.code, 0, show(r));
     const secret = r.stdout.trim();
     assert.match(secret, /^PRIVATE\+KEY\+ledger\.example\.com\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/);
     const signer = parseSignerKey(secret);
     const verifier = /^verifier key: (\S+)$/m.exec(r.stderr)?.[1];
     assert.equal(verifier, formatVerifierKey(verifierKeyFor(signer, 'ledger.example.com')));
-    const workspace = /^verifier key of ledger\.example\.com\/3f0c2d7e-1a2b-4c3d-8e9f-0a1b2c3d4e5f: (\S+)$/m.exec(r.stderr)?.[1];
+    const workspace = /^verifier key of ledger\.example\.com\/3f0c2d7e-1a2b-4c3d-8e9f-0a1b2c3d4e5f: (\S+)$/m.exec(
+      r.stderr,
+    )?.[1];
     assert.equal(parseVerifierKey(workspace!).name, 'ledger.example.com/3f0c2d7e-1a2b-4c3d-8e9f-0a1b2c3d4e5f');
-    const loaded = loadSigningKey(loadConfig({ LEDGER_SIGNING_KEY: secret, LEDGER_ORIGIN: 'ledger.example.com', DATA_DIR: tmpdir() }));
+    const loaded = loadSigningKey(
+      loadConfig({ LEDGER_SIGNING_KEY: secret, LEDGER_ORIGIN: 'ledger.example.com', DATA_DIR: tmpdir() }),
+    );
     assert.deepEqual(loaded.key.publicKey, signer.publicKey);
     // The base64 of the seed may itself hold '+': take everything after the key id.
     const seedPart = /^PRIVATE\+KEY\+[^+]+\+[0-9a-f]{8}\+(.+)$/.exec(secret)![1]!;

@@ -147,7 +147,9 @@ function parseOptions(args: string[]): Options | 'help' {
   }
   const keyTexts = [...(values.key ?? [])];
   if (values['key-file'] !== undefined) {
-    const lines = readText(values['key-file'], '--key-file').split('\n').map((l) => l.trim());
+    const lines = readText(values['key-file'], '--key-file')
+      .split('\n')
+      .map((l) => l.trim());
     const found = lines.filter((l) => l !== '' && !l.startsWith('#'));
     if (found.length === 0) throw new CannotVerify(`--key-file ${values['key-file']} holds no verifier key`);
     keyTexts.push(...found);
@@ -156,7 +158,9 @@ function parseOptions(args: string[]): Options | 'help' {
     try {
       parseVerifierKey(k);
     } catch (err) {
-      throw new CannotVerify(`${JSON.stringify(k)} is not a note verifier key (name+hex8+base64): ${(err as Error).message}`);
+      throw new CannotVerify(
+        `${JSON.stringify(k)} is not a note verifier key (name+hex8+base64): ${(err as Error).message}`,
+      );
     }
   }
   const evidence = (values.evidence ?? []).map((text) => {
@@ -202,7 +206,9 @@ function readText(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new CannotVerify(`${what} ${path} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new CannotVerify(
+      `${what} ${path} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 
@@ -331,7 +337,9 @@ async function gatherOnline(opts: Options, client: Client): Promise<Gathered> {
     if (typeof k.verifier_key !== 'string' || typeof k.origin !== 'string') {
       throw new CannotVerify('GET /api/v1/audit/key did not answer {verifier_key, origin}');
     }
-    const previous = Array.isArray(k.previous_verifier_keys) ? k.previous_verifier_keys.filter((x) => typeof x === 'string') : [];
+    const previous = Array.isArray(k.previous_verifier_keys)
+      ? k.previous_verifier_keys.filter((x) => typeof x === 'string')
+      : [];
     keys = [k.verifier_key, ...previous];
     origin = k.origin;
     warnUnpinned('the service itself', k.verifier_key);
@@ -371,7 +379,8 @@ async function gatherOnline(opts: Options, client: Client): Promise<Gathered> {
 
   for (const id of opts.evidence) {
     const index = id - 1;
-    const fail = (message: string) => fetchFailures.push({ kind: 'evidence', index, message: `evidence ${id} (entry ${index}): ${message}` });
+    const fail = (message: string) =>
+      fetchFailures.push({ kind: 'evidence', index, message: `evidence ${id} (entry ${index}): ${message}` });
     // Against the checkpoint verified here: the service's inclusion proof at its size.
     if (index < size) {
       const p = await client.get(`/api/v1/audit/proof/inclusion?index=${index}&tree_size=${size}`);
@@ -464,14 +473,21 @@ function gatherBundle(opts: Options): Gathered {
     throw new CannotVerify(`--bundle ${path} is not an agent-ledger audit bundle (written by verify --export)`);
   }
   const pinned = opts.keys !== undefined;
-  const keys = opts.keys ?? [file.verifier_key, ...(Array.isArray(file.previous_verifier_keys) ? file.previous_verifier_keys : [])];
+  const keys = opts.keys ?? [
+    file.verifier_key,
+    ...(Array.isArray(file.previous_verifier_keys) ? file.previous_verifier_keys : []),
+  ];
   if (!pinned) warnUnpinned('the bundle itself', file.verifier_key);
   const fetchFailures: Failure[] = [];
   const cp = tryParseCheckpoint(file.checkpoint);
   for (const id of opts.evidence) {
     const index = id - 1;
     if (!file.entries.some((e) => e?.index === index) || (cp && index >= cp.size)) {
-      fetchFailures.push({ kind: 'evidence', index, message: `evidence ${id} (entry ${index}): not in the bundle's log` });
+      fetchFailures.push({
+        kind: 'evidence',
+        index,
+        message: `evidence ${id} (entry ${index}): not in the bundle's log`,
+      });
     }
   }
   return {
@@ -529,7 +545,12 @@ function tryParseCheckpoint(note: unknown): Checkpoint | undefined {
  * consistency proof cannot vouch for a prefix that differs from the signed one,
  * so every prefix accepted is genuine; with honest proofs the answer is exact.
  */
-async function locateDivergence(client: Client, note: string, keys: readonly string[], entries: readonly BundleEntry[]) {
+async function locateDivergence(
+  client: Client,
+  note: string,
+  keys: readonly string[],
+  entries: readonly BundleEntry[],
+) {
   const cp = tryOpen(note, keys);
   if (!cp || entries.length !== cp.size) return undefined;
   const sorted = [...entries].sort((a, b) => a.index - b.index);
@@ -542,8 +563,11 @@ async function locateDivergence(client: Client, note: string, keys: readonly str
     const mid = good + Math.floor((bad - good) / 2);
     const proof = await consistency(client, mid, cp.size);
     proofs++;
-    const path = Array.isArray(proof?.hashes) ? proof.hashes.map((h) => (typeof h === 'string' ? decodeBase64(h) : undefined)) : [undefined];
-    const ok = path.every((h) => h !== undefined) && verifyConsistency(mid, cp.size, path as Uint8Array[], rootAt(mid), cp.root);
+    const path = Array.isArray(proof?.hashes)
+      ? proof.hashes.map((h) => (typeof h === 'string' ? decodeBase64(h) : undefined))
+      : [undefined];
+    const ok =
+      path.every((h) => h !== undefined) && verifyConsistency(mid, cp.size, path as Uint8Array[], rootAt(mid), cp.root);
     if (ok) good = mid;
     else bad = mid;
   }
@@ -582,7 +606,12 @@ function checkWitnesses(note: string, opts: Options, failures: Failure[]): Array
   return found;
 }
 
-function report(g: Gathered, opts: Options, failures: readonly Failure[], cosigned: ReadonlyArray<{ name: string; time: number }> = []): void {
+function report(
+  g: Gathered,
+  opts: Options,
+  failures: readonly Failure[],
+  cosigned: ReadonlyArray<{ name: string; time: number }> = [],
+): void {
   const failed = (...kinds: Failure['kind'][]) => failures.filter((f) => kinds.includes(f.kind));
   const cp = tryOpen(g.checkpoint, g.keys) ?? tryParseCheckpoint(g.checkpoint);
   row(opts.url !== undefined ? 'service' : 'bundle', g.source);
@@ -593,7 +622,9 @@ function report(g: Gathered, opts: Options, failures: readonly Failure[], cosign
   const cpBad = failed('key', 'checkpoint');
   row(
     'checkpoint',
-    cp ? `size ${cp.size}, root ${encodeBase64(cp.root)}: ${cpBad.length ? 'FAILED' : 'signature valid'}` : 'FAILED: unreadable',
+    cp
+      ? `size ${cp.size}, root ${encodeBase64(cp.root)}: ${cpBad.length ? 'FAILED' : 'signature valid'}`
+      : 'FAILED: unreadable',
   );
   if (cp && !cpBad.length) {
     const kinds = new Map<string, number>();
@@ -606,7 +637,10 @@ function report(g: Gathered, opts: Options, failures: readonly Failure[], cosign
       }
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     }
-    const byKind = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`).join(', ');
+    const byKind = [...kinds]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ');
     const how = opts.url !== undefined ? ` in ${g.pages} page(s) of up to ${PAGE_SIZE}` : '';
     row('entries', `${g.entries.length} read${how}${byKind ? `: ${byKind}` : ''}`);
     const rootBad = failed('entry', 'root');
@@ -661,7 +695,9 @@ function writeBundle(path: string, g: Gathered): void {
     verifier_key: g.keys[0]!,
     previous_verifier_keys: g.keys.slice(1),
     exported_at: new Date().toISOString(),
-    entries: [...g.entries].sort((a, b) => a.index - b.index).map((e) => ({ index: e.index, leaf: e.leaf, leaf_hash: e.leaf_hash })),
+    entries: [...g.entries]
+      .sort((a, b) => a.index - b.index)
+      .map((e) => ({ index: e.index, leaf: e.leaf, leaf_hash: e.leaf_hash })),
   };
   writeFileSync(path, `${JSON.stringify(file)}\n`);
   row('exported', `bundle of ${file.entries.length} entries to ${path}`);

@@ -63,7 +63,6 @@ export interface Config {
   idempotencyWaitMs: number;
 }
 
-
 export const DEFAULT_PLANS: Record<PlanTier, PlanCaps> = {
   free: { invocations_per_day: 1_000, multi_judge_calls_per_month: 0, personas: 1, agents: 3 },
   team: { invocations_per_day: 100_000, multi_judge_calls_per_month: 1_000, personas: 10, agents: 50 },
@@ -140,10 +139,12 @@ function plans(env: Env): Record<PlanTier, PlanCaps> {
   const out = structuredClone(DEFAULT_PLANS);
   for (const [tier, caps] of Object.entries(parsed)) {
     // Own keys only: `in` would accept inherited names such as __proto__ or toString.
-    if (!Object.hasOwn(out, tier)) throw new ConfigError(`PLAN_CAPS names an unknown plan tier ${JSON.stringify(tier)}`);
+    if (!Object.hasOwn(out, tier))
+      throw new ConfigError(`PLAN_CAPS names an unknown plan tier ${JSON.stringify(tier)}`);
     if (!caps || typeof caps !== 'object') throw new ConfigError(`PLAN_CAPS.${tier} must be an object`);
     for (const [k, v] of Object.entries(caps)) {
-      if (!Object.hasOwn(out[tier as PlanTier], k)) throw new ConfigError(`PLAN_CAPS.${tier} has an unknown cap ${JSON.stringify(k)}`);
+      if (!Object.hasOwn(out[tier as PlanTier], k))
+        throw new ConfigError(`PLAN_CAPS.${tier} has an unknown cap ${JSON.stringify(k)}`);
       if (!Number.isSafeInteger(v) || (v as number) < 0) {
         throw new ConfigError(`PLAN_CAPS.${tier}.${k} must be a whole number ≥ 0`);
       }
@@ -155,11 +156,17 @@ function plans(env: Env): Record<PlanTier, PlanCaps> {
 
 /** WITNESS_URLS and WITNESS_KEYS: two comma-separated lists, the n-th key is the n-th witness's. */
 function witnesses(env: Env): WitnessConfig[] {
-  const list = (name: string) => (str(env, name) ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '');
+  const list = (name: string) =>
+    (str(env, name) ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
   const urls = list('WITNESS_URLS');
   const keys = list('WITNESS_KEYS');
   if (urls.length !== keys.length) {
-    throw new ConfigError(`WITNESS_URLS names ${urls.length} witness(es) but WITNESS_KEYS ${keys.length}: give one cosigner key per URL`);
+    throw new ConfigError(
+      `WITNESS_URLS names ${urls.length} witness(es) but WITNESS_KEYS ${keys.length}: give one cosigner key per URL`,
+    );
   }
   return urls.map((raw, i) => {
     let u: URL;
@@ -172,7 +179,9 @@ function witnesses(env: Env): WitnessConfig[] {
     try {
       return { url: raw.replace(/\/+$/, ''), key: parseCosignerKey(keys[i]!) };
     } catch (err) {
-      throw new ConfigError(`WITNESS_KEYS: ${JSON.stringify(keys[i])} is not a cosigner key: ${(err as Error).message}`);
+      throw new ConfigError(
+        `WITNESS_KEYS: ${JSON.stringify(keys[i])} is not a cosigner key: ${(err as Error).message}`,
+      );
     }
   });
 }

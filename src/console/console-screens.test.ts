@@ -24,12 +24,24 @@ describe('console screens', { skip }, () => {
       return r.json();
     };
     for (let i = 0; i < 2; i++) {
-      const r = await post('/api/v1/admin/agents/events/invocation', { agent_key: 'ops-bot', tool_name: 'deploy', prompt: `use token ghp_${'Zy9Xw8Vu7T'.repeat(3)}12345${i}` });
+      const r = await post('/api/v1/admin/agents/events/invocation', {
+        agent_key: 'ops-bot',
+        tool_name: 'deploy',
+        prompt: `use token ghp_${'Zy9Xw8Vu7T'.repeat(3)}12345${i}`,
+      });
       assert.equal(r.verdict, 'flag_for_review');
       flagged.push(r.invocation_id);
     }
-    await post('/api/v1/admin/agents/events/invocation', { agent_key: 'billing-bot', tool_name: 'charge', prompt: 'Card 4111 1111 1111 1111 for Jane Doe, jane@example.com' });
-    await post('/api/v1/admin/agents/events/rogue', { agent_key: 'billing-bot', event_type: 'tool_out_of_scope', tool: 'shell' });
+    await post('/api/v1/admin/agents/events/invocation', {
+      agent_key: 'billing-bot',
+      tool_name: 'charge',
+      prompt: 'Card 4111 1111 1111 1111 for Jane Doe, jane@example.com',
+    });
+    await post('/api/v1/admin/agents/events/rogue', {
+      agent_key: 'billing-bot',
+      event_type: 'tool_out_of_scope',
+      tool: 'shell',
+    });
   });
   after(async () => {
     const errors = env?.pageErrors ?? [];
@@ -61,22 +73,45 @@ describe('console screens', { skip }, () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('last-decision').getByTestId('verified').waitFor();
 
-    const approved = (await env.ts.request({ method: 'GET', url: '/api/v1/reviews?status=approved', token })).json().items;
-    const rejected = (await env.ts.request({ method: 'GET', url: '/api/v1/reviews?status=rejected', token })).json().items;
-    assert.deepEqual(approved.map((i: { invocation_id: number }) => i.invocation_id), [flagged[0]]);
+    const approved = (await env.ts.request({ method: 'GET', url: '/api/v1/reviews?status=approved', token })).json()
+      .items;
+    const rejected = (await env.ts.request({ method: 'GET', url: '/api/v1/reviews?status=rejected', token })).json()
+      .items;
+    assert.deepEqual(
+      approved.map((i: { invocation_id: number }) => i.invocation_id),
+      [flagged[0]],
+    );
     assert.equal(approved[0].review.note, 'Token was a revoked test credential.');
-    assert.deepEqual(rejected.map((i: { invocation_id: number }) => i.invocation_id), [flagged[1]]);
+    assert.deepEqual(
+      rejected.map((i: { invocation_id: number }) => i.invocation_id),
+      [flagged[1]],
+    );
     await page.context().close();
   });
 
   test("the judge panel's opinion beside the content in the queue; a reviewer asks it again", async () => {
-    const standIn = await startJudgeStandIn({ 'console-judge': { verdict: 'allow', rationale: 'The token was already revoked.', rubric_points: ['R1'] } });
+    const standIn = await startJudgeStandIn({
+      'console-judge': { verdict: 'allow', rationale: 'The token was already revoked.', rubric_points: ['R1'] },
+    });
     try {
-      const panel = { judges: [{ name: 'local-llama', base_url: standIn.baseUrl, model: 'console-judge' }], quorum: 'majority', auto_resolve: false };
-      assert.equal((await env.ts.request({ method: 'PUT', url: '/api/v1/workspace/judges', token, payload: panel })).statusCode, 200);
-      const r = await env.ts.request({ method: 'POST', url: '/api/v1/admin/agents/events/invocation', token, payload: { agent_key: 'ops-bot', tool_name: 'deploy', prompt: `old token ghp_${'Qa1Ws2Ed3R'.repeat(3)}123456` } });
+      const panel = {
+        judges: [{ name: 'local-llama', base_url: standIn.baseUrl, model: 'console-judge' }],
+        quorum: 'majority',
+        auto_resolve: false,
+      };
+      assert.equal(
+        (await env.ts.request({ method: 'PUT', url: '/api/v1/workspace/judges', token, payload: panel })).statusCode,
+        200,
+      );
+      const r = await env.ts.request({
+        method: 'POST',
+        url: '/api/v1/admin/agents/events/invocation',
+        token,
+        payload: { agent_key: 'ops-bot', tool_name: 'deploy', prompt: `old token ghp_${'Qa1Ws2Ed3R'.repeat(3)}123456` },
+      });
       const id = r.json().invocation_id as number;
-      const judgement = async () => (await env.ts.request({ method: 'GET', url: `/api/v1/invocations/${id}`, token })).json().judgement;
+      const judgement = async () =>
+        (await env.ts.request({ method: 'GET', url: `/api/v1/invocations/${id}`, token })).json().judgement;
       const deadline = Date.now() + 30_000;
       while ((await judgement())?.status !== 'done') {
         assert.ok(Date.now() < deadline, 'the panel never answered');
@@ -88,7 +123,8 @@ describe('console screens', { skip }, () => {
       const shown = region.getByTestId('judgement');
       await shown.getByText('The token was already revoked.').waitFor();
       const text = await shown.innerText();
-      for (const s of ['Judge panel', 'Panel decision:', 'Allow', 'Unanimous', 'local-llama', 'rubric R1']) assert.ok(text.includes(s), `${s} in ${text}`);
+      for (const s of ['Judge panel', 'Panel decision:', 'Allow', 'Unanimous', 'local-llama', 'rubric R1'])
+        assert.ok(text.includes(s), `${s} in ${text}`);
       // Asked again: the panel is called a second time and the screen follows the new judgement.
       standIn.script('console-judge', { verdict: 'deny', rationale: 'On second thought: a live token.' });
       await shown.getByRole('button', { name: 'Ask the judge panel again' }).click();
@@ -113,14 +149,22 @@ describe('console screens', { skip }, () => {
     await verify.click();
     await page.getByTestId(`included-${index}`).waitFor();
     // The log grows; the next visit proves it is an extension of what this browser saw.
-    await env.ts.request({ method: 'POST', url: '/api/v1/admin/agents/events/invocation', token, payload: { agent_key: 'ops-bot', prompt: 'hello' } });
+    await env.ts.request({
+      method: 'POST',
+      url: '/api/v1/admin/agents/events/invocation',
+      token,
+      payload: { agent_key: 'ops-bot', prompt: 'hello' },
+    });
     await page.reload();
     await page.getByTestId('consistency-ok').waitFor();
     // A checkpoint whose signature was altered in transit.
     await page.route('**/api/v1/audit/checkpoint', async (route) => {
       const res = await route.fetch();
       const text = await res.text();
-      const forged = text.replace(/(\n\n\u2014 \S+ )([A-Za-z0-9+/]{10})/, (_m, a: string, b: string) => a + (b[0] === 'A' ? 'B' : 'A') + b.slice(1));
+      const forged = text.replace(
+        /(\n\n\u2014 \S+ )([A-Za-z0-9+/]{10})/,
+        (_m, a: string, b: string) => a + (b[0] === 'A' ? 'B' : 'A') + b.slice(1),
+      );
       assert.notEqual(forged, text);
       await route.fulfill({ response: res, body: forged });
     });
@@ -132,7 +176,10 @@ describe('console screens', { skip }, () => {
   test('a compliance report is downloaded as JSON', async () => {
     const page = await env.signIn(email);
     await page.goto(`${env.base}/console/reports`);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download report' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download report' }).click(),
+    ]);
     assert.match(download.suggestedFilename(), /^compliance-.*\.json$/);
     const body = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     assert.ok(JSON.stringify(body).includes('invocations'), 'a report with invocation counts');
@@ -157,7 +204,12 @@ describe('console screens', { skip }, () => {
   });
 
   test('a viewer sees no stored content anywhere and is told so', async () => {
-    const inv = await env.ts.request({ method: 'POST', url: '/api/v1/workspace/invites', token, payload: { email: 'vic@screens-co.com', role: 'viewer' } });
+    const inv = await env.ts.request({
+      method: 'POST',
+      url: '/api/v1/workspace/invites',
+      token,
+      payload: { email: 'vic@screens-co.com', role: 'viewer' },
+    });
     assert.equal(inv.statusCode, 201, inv.body);
     const page = await env.signIn('vic@screens-co.com');
     const bodies: string[] = [];
@@ -165,7 +217,10 @@ describe('console screens', { skip }, () => {
       if (r.url().includes('/api/v1/invocations/')) bodies.push(await r.text());
     });
     await page.goto(`${env.base}/console/invocations?verdict=flag_for_review`);
-    await page.getByRole('button', { name: /^Open invocation/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Open invocation/ })
+      .first()
+      .click();
     await page.getByTestId('no-content').waitFor();
     assert.equal(await page.locator('mark').count(), 0);
     assert.doesNotMatch(await page.getByTestId('detail').innerText(), /ghp_|Zy9Xw8/);
@@ -179,12 +234,16 @@ describe('console screens', { skip }, () => {
 
   test('the overview counts the events per hour by verdict, as a chart and as a table', async () => {
     const page = await env.signIn(email);
-    const all = (await env.ts.request({ method: 'GET', url: '/api/v1/invocations?limit=200', token })).json().items as Array<{ verdict: string }>;
+    const all = (await env.ts.request({ method: 'GET', url: '/api/v1/invocations?limit=200', token })).json()
+      .items as Array<{ verdict: string }>;
     await page.getByText(`${all.length} in all`, { exact: false }).waitFor();
     await page.getByRole('button', { name: 'View as table' }).click();
     const table = page.getByRole('region', { name: /as a table$/ }).locator('table');
     const flaggedCells = await table.locator('tbody tr td:nth-of-type(2)').allInnerTexts();
-    assert.equal(flaggedCells.reduce((a, c) => a + Number(c.replace(/\D/g, '') || 0), 0), all.filter((i) => i.verdict === 'flag_for_review').length);
+    assert.equal(
+      flaggedCells.reduce((a, c) => a + Number(c.replace(/\D/g, '') || 0), 0),
+      all.filter((i) => i.verdict === 'flag_for_review').length,
+    );
     assert.equal(await table.locator('tbody tr').count(), 24);
     await page.getByRole('button', { name: 'Last 30 days, by day' }).click();
     await page.waitForURL(/range=30d/);
@@ -196,7 +255,20 @@ describe('console screens', { skip }, () => {
     const ctx = await env.browser.newContext({ baseURL: env.base });
     await env.signIn(email, ctx);
     const anyId = flagged[0];
-    const screens = ['/', '/?range=30d', '/invocations', `/invocations?selected=${anyId}`, '/reviews', '/reviews?view=list&status=approved', '/agents', '/agents?selected=billing-bot', '/rogue', '/audit', '/reports', '/settings'];
+    const screens = [
+      '/',
+      '/?range=30d',
+      '/invocations',
+      `/invocations?selected=${anyId}`,
+      '/reviews',
+      '/reviews?view=list&status=approved',
+      '/agents',
+      '/agents?selected=billing-bot',
+      '/rogue',
+      '/audit',
+      '/reports',
+      '/settings',
+    ];
     const found: string[] = [];
     for (const theme of ['light', 'dark']) {
       const page = await env.newPage(ctx);

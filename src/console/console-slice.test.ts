@@ -41,7 +41,11 @@ describe('console: sign-in, explorer, evidence', { skip }, () => {
       env.ts.request({ method: 'POST', url: '/api/v1/admin/agents/events/invocation', token, payload: body });
     for (const [i, body] of [
       { agent_key: 'billing-bot', tool_name: 'search', prompt: 'find invoice 42' },
-      { agent_key: 'billing-bot', tool_name: 'charge', tool_input: 'api key sk_live_51HqLyjWDarjtT1zdp7dcXYZabc123456 for stripe' },
+      {
+        agent_key: 'billing-bot',
+        tool_name: 'charge',
+        tool_input: 'api key sk_live_51HqLyjWDarjtT1zdp7dcXYZabc123456 for stripe',
+      },
       { agent_key: 'support-bot', tool_name: 'email', prompt: 'Write to John Smith at john.smith@example.com' },
     ].entries()) {
       const r = await post({ ...body, correlation_id: `run-${i}` });
@@ -79,7 +83,10 @@ describe('console: sign-in, explorer, evidence', { skip }, () => {
   test('the detail panel explains the verdict, highlights findings and verifies the evidence in the browser; a tampered proof is refused', async () => {
     const page = await env.signIn(email);
     await page.goto(`${env.base}/console/invocations?verdict=deny`);
-    await page.getByRole('button', { name: /^Open invocation/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Open invocation/ })
+      .first()
+      .click();
     const panel = page.getByTestId('detail');
     await panel.getByText('A credential was passed to a tool.').waitFor();
     assert.match(page.url(), /selected=\d+/);
@@ -129,7 +136,12 @@ describe('console: sign-in, explorer, evidence', { skip }, () => {
   test('sign-out revokes the session: its cookie no longer authenticates anything', async () => {
     const page = await env.signIn(email);
     const cookie = (await page.context().cookies()).find((c) => c.name === 'al_session')!;
-    const me = () => env.ts.request({ method: 'GET', url: '/api/v1/console/session', headers: { cookie: `al_session=${cookie.value}` } });
+    const me = () =>
+      env.ts.request({
+        method: 'GET',
+        url: '/api/v1/console/session',
+        headers: { cookie: `al_session=${cookie.value}` },
+      });
     assert.equal((await me()).statusCode, 200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Send me a code' }).waitFor();

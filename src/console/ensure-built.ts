@@ -2,4 +2,5 @@
 import { ensureConsoleBuilt } from './build.ts';
 
 const started = performance.now();
-if (ensureConsoleBuilt((m) => console.log(m))) console.log(`console built in ${Math.round(performance.now() - started)} ms`);
+if (ensureConsoleBuilt((m) => console.log(m)))
+  console.log(`console built in ${Math.round(performance.now() - started)} ms`);

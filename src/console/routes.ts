@@ -107,7 +107,8 @@ export async function consoleRoutes(app: FastifyInstance, assets = loadAssets())
     const path = req.params['*'] ?? '';
     const asset = assets.get(path);
     if (asset) return send(req, reply, asset);
-    if (path.startsWith('assets/') || extname(path) !== '') return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    if (path.startsWith('assets/') || extname(path) !== '')
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     return send(req, reply, index);
   };
   app.get('/console', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/console/', 308));

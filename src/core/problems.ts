@@ -139,8 +139,11 @@ export const notFound = (detail = 'Not found.') => new HttpProblem('not_found', 
 export const conflict = (detail: string) => new HttpProblem('conflict', detail);
 export const unprocessable = (detail: string, errors: FieldError[]) =>
   new HttpProblem('unprocessable', detail, { errors });
-export const rateLimited = (retryAfterSeconds: number, code: 'rate_limited' | 'quota_exceeded' = 'rate_limited', detail = 'Too many requests; retry later.') =>
-  new HttpProblem(code, detail, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+export const rateLimited = (
+  retryAfterSeconds: number,
+  code: 'rate_limited' | 'quota_exceeded' = 'rate_limited',
+  detail = 'Too many requests; retry later.',
+) => new HttpProblem(code, detail, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
 // Problems raised in more than one place, worded once.
 /** 401 for a bearer token that resolves to no principal (http/auth.ts, and the event endpoints' own gate). */
 export const unknownToken = () => unauthorized('The bearer token is unknown, revoked or expired.');
@@ -149,9 +152,14 @@ export const wrongTokenKind = () => forbidden('This token cannot call this endpo
 /** 400 for a body that is not JSON (the body parser, and Fastify's own parse errors). */
 export const invalidJson = () => badRequest('The request body is not valid JSON.');
 /** 500 whose answer says nothing of internals. */
-export const internalError = () => new HttpProblem('internal_error', 'The request could not be completed; nothing was recorded.');
+export const internalError = () =>
+  new HttpProblem('internal_error', 'The request could not be completed; nothing was recorded.');
 export const serviceUnavailable = (detail: string, retryAfterSeconds?: number) =>
-  new HttpProblem('service_unavailable', detail, retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(retryAfterSeconds) } });
+  new HttpProblem(
+    'service_unavailable',
+    detail,
+    retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(retryAfterSeconds) } },
+  );
 
 /** 402 for a workspace that may not write, saying why. */
 export function paymentRequired(status: Exclude<AccountStatus, 'active'>): HttpProblem {

@@ -60,44 +60,99 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
   test('bigint: any safe integer, nulls and the empty array', async () => {
     await same('bigint', []);
     await same('bigint', [null]);
-    await same('bigint', [0, -1, 1, 2 ** 32, -(2 ** 32), 2 ** 32 - 1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
-    await fc.assert(fc.asyncProperty(fc.array(nullable(fc.maxSafeInteger()), { maxLength: 20 }), (v) => same('bigint', v)), { numRuns: 200 });
+    await same('bigint', [
+      0,
+      -1,
+      1,
+      2 ** 32,
+      -(2 ** 32),
+      2 ** 32 - 1,
+      Number.MAX_SAFE_INTEGER,
+      Number.MIN_SAFE_INTEGER,
+    ]);
+    await fc.assert(
+      fc.asyncProperty(fc.array(nullable(fc.maxSafeInteger()), { maxLength: 20 }), (v) => same('bigint', v)),
+      { numRuns: 200 },
+    );
   });
 
   test('int: the whole int4 range', async () => {
     await same('int', [0, -1, 2 ** 31 - 1, -(2 ** 31), null]);
-    await fc.assert(fc.asyncProperty(fc.array(nullable(fc.integer()), { maxLength: 20 }), (v) => same('int', v)), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(nullable(fc.integer()), { maxLength: 20 }), (v) => same('int', v)),
+      { numRuns: 200 },
+    );
   });
 
   test('text: any Unicode, quotes, backslashes, braces, commas and the word NULL', async () => {
     await same('text', ['', 'NULL', 'null', '"', '\\', '{a,b}', ' lead', 'trail ', 'ü\r\n\t', '\u{1F600}', null]);
     await fc.assert(
-      fc.asyncProperty(fc.array(nullable(fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => !s.includes('\0') && s.isWellFormed())), { maxLength: 10 }), (v) => same('text', v)),
+      fc.asyncProperty(
+        fc.array(
+          nullable(fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => !s.includes('\0') && s.isWellFormed())),
+          { maxLength: 10 },
+        ),
+        (v) => same('text', v),
+      ),
       { numRuns: 200 },
     );
   });
 
   test('timestamptz: Dates and ISO texts with a zone, before and after 2000, to the millisecond', async () => {
-    await same('timestamptz', ['2000-01-01T00:00:00.000Z', '1999-12-31T23:59:59.999Z', '1970-01-01T00:00:00Z', '2026-11-28T07:00:00.123+05:30', null]);
+    await same('timestamptz', [
+      '2000-01-01T00:00:00.000Z',
+      '1999-12-31T23:59:59.999Z',
+      '1970-01-01T00:00:00Z',
+      '2026-11-28T07:00:00.123+05:30',
+      null,
+    ]);
     await same('timestamptz', [new Date('2100-02-28T12:34:56.789Z'), new Date(0)]);
-    const dates = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true });
-    await fc.assert(fc.asyncProperty(fc.array(nullable(dates.map((d) => d.toISOString())), { maxLength: 10 }), (v) => same('timestamptz', v)), { numRuns: 200 });
+    const dates = fc.date({
+      min: new Date('1900-01-01T00:00:00Z'),
+      max: new Date('2200-01-01T00:00:00Z'),
+      noInvalidDate: true,
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(nullable(dates.map((d) => d.toISOString())), { maxLength: 10 }), (v) =>
+        same('timestamptz', v),
+      ),
+      { numRuns: 200 },
+    );
   });
 
   test('date: YYYY-MM-DD before and after 2000', async () => {
     await same('date', ['2000-01-01', '1999-12-31', '2026-11-28', '2024-02-29', '1900-03-01', null]);
-    const days = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true });
-    await fc.assert(fc.asyncProperty(fc.array(days.map((d) => d.toISOString().slice(0, 10)), { maxLength: 10 }), (v) => same('date', v)), { numRuns: 100 });
+    const days = fc.date({
+      min: new Date('1900-01-01T00:00:00Z'),
+      max: new Date('2200-01-01T00:00:00Z'),
+      noInvalidDate: true,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          days.map((d) => d.toISOString().slice(0, 10)),
+          { maxLength: 10 },
+        ),
+        (v) => same('date', v),
+      ),
+      { numRuns: 100 },
+    );
   });
 
   test('bytea: any bytes, the empty string of bytes, nulls', async () => {
     await same('bytea', [Buffer.alloc(0), Buffer.from([0, 1, 255]), null, Buffer.from('\\"{,}NULL')]);
     await fc.assert(
-      fc.asyncProperty(fc.array(nullable(fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a))), { maxLength: 10 }), (v) => same('bytea', v)),
+      fc.asyncProperty(
+        fc.array(nullable(fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a))), { maxLength: 10 }),
+        (v) => same('bytea', v),
+      ),
       { numRuns: 200 },
     );
     // A Uint8Array that is not a Buffer goes as its bytes too.
-    const rows = await client.query({ text: 'SELECT encode(b, $2) AS h FROM unnest($1::bytea[]) AS b', values: [encodeBinaryArray('bytea', [new Uint8Array([7, 8])]), 'hex'] });
+    const rows = await client.query({
+      text: 'SELECT encode(b, $2) AS h FROM unnest($1::bytea[]) AS b',
+      values: [encodeBinaryArray('bytea', [new Uint8Array([7, 8])]), 'hex'],
+    });
     assert.deepEqual(rows.rows, [{ h: '0708' }]);
   });
 
@@ -123,12 +178,20 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
     // Days are judged one at a time, whatever was judged just before (the judging remembers its last day).
     assert.ok(encodeBinaryArray('date', ['2026-02-28']));
     assert.equal(encodeBinaryArray('date', ['2026-02-28', '2026-02-30']), undefined);
-    assert.equal(encodeBinaryArray('timestamptz', ['2026-02-28T00:00:00Z', '2026-02-30T00:00:00Z', '2026-02-28T00:00:00Z']), undefined);
+    assert.equal(
+      encodeBinaryArray('timestamptz', ['2026-02-28T00:00:00Z', '2026-02-30T00:00:00Z', '2026-02-28T00:00:00Z']),
+      undefined,
+    );
     assert.ok(encodeBinaryArray('timestamptz', ['2026-02-28T00:00:00Z', '2026-02-28T00:00:00Z']));
     // Through the store: a zone-less time and microseconds reach the server as the text they are.
-    const rows = await t.db.query<{ v: string }>(`SELECT v::text FROM unnest($1::timestamptz[]) AS v`, [['2026-11-28T07:00:00.123456Z']]);
+    const rows = await t.db.query<{ v: string }>(`SELECT v::text FROM unnest($1::timestamptz[]) AS v`, [
+      ['2026-11-28T07:00:00.123456Z'],
+    ]);
     assert.equal(rows[0]!.v, '2026-11-28 07:00:00.123456+00');
-    await assert.rejects(t.db.query(`SELECT unnest($1::bigint[])`, [['twelve']]), /invalid input syntax for type bigint/);
+    await assert.rejects(
+      t.db.query(`SELECT unnest($1::bigint[])`, [['twelve']]),
+      /invalid input syntax for type bigint/,
+    );
   });
 
   test('through the store: a set write of every type reads back as sent', async () => {

@@ -61,7 +61,8 @@ export function binaryArrayParams(sql: string): ReadonlyMap<number, ElementType>
     const index = Number(m[1]) - 1;
     const type = m[2] as ElementType | undefined;
     const seen = found.get(index);
-    const same = type !== undefined && (seen === undefined || (seen !== null && ELEMENT_OID[seen] === ELEMENT_OID[type]));
+    const same =
+      type !== undefined && (seen === undefined || (seen !== null && ELEMENT_OID[seen] === ELEMENT_OID[type]));
     found.set(index, same ? type : null);
   }
   const out = new Map<number, ElementType>();

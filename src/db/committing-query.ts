@@ -24,7 +24,12 @@ import pg from 'pg';
 interface Connection {
   execute(config: { portal: string; rows: number | undefined }): void;
   parse(config: { text: string; name: string; types: unknown[] }): void;
-  bind(config: { portal: string; statement: string; values: readonly unknown[]; valueMapper?: (v: unknown) => unknown }): void;
+  bind(config: {
+    portal: string;
+    statement: string;
+    values: readonly unknown[];
+    valueMapper?: (v: unknown) => unknown;
+  }): void;
   describe(config: { type: 'P'; name: string }): void;
   sync(): void;
 }

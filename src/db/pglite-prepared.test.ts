@@ -10,11 +10,16 @@ describe('PGlite: a repeated statement runs named', () => {
   let db: Db;
   before(async () => {
     db = await openPglite();
-    await db.exec(`CREATE TABLE pp (id bigint PRIMARY KEY, n int, label text, at timestamptz, day date, hash bytea, doc jsonb, flag boolean)`);
+    await db.exec(
+      `CREATE TABLE pp (id bigint PRIMARY KEY, n int, label text, at timestamptz, day date, hash bytea, doc jsonb, flag boolean)`,
+    );
   });
   after(() => db.close());
 
-  const named = async () => (await db.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements')).map((r) => r.statement);
+  const named = async () =>
+    (await db.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements')).map(
+      (r) => r.statement,
+    );
 
   test('every run answers the same, the first two through query() and the rest named, arrays and bytea included', async () => {
     const sql = `SELECT $1::bigint[] AS ids, $2::int[] AS ns, $3::text[] AS labels, $4::timestamptz[] AS ats, $5::date[] AS days,
@@ -46,7 +51,8 @@ describe('PGlite: a repeated statement runs named', () => {
 
   test('writes in a transaction commit, or roll back with it, as with query()', async () => {
     const insert = 'INSERT INTO pp (id, n, label, hash) SELECT i, i * 2, $2, $3 FROM unnest($1::bigint[]) AS i';
-    for (let i = 0; i < 4; i++) await db.transaction((tx) => tx.query(insert, [[i * 10 + 1, i * 10 + 2], `batch ${i}`, new Uint8Array([i])]));
+    for (let i = 0; i < 4; i++)
+      await db.transaction((tx) => tx.query(insert, [[i * 10 + 1, i * 10 + 2], `batch ${i}`, new Uint8Array([i])]));
     await assert.rejects(
       db.transaction(async (tx) => {
         await tx.query(insert, [[100], 'rolled back', new Uint8Array([9])]);
@@ -54,7 +60,9 @@ describe('PGlite: a repeated statement runs named', () => {
       }),
       /abandoned/,
     );
-    const rows = await db.query<{ id: number; label: string; hash: Uint8Array }>('SELECT id, label, hash FROM pp ORDER BY id');
+    const rows = await db.query<{ id: number; label: string; hash: Uint8Array }>(
+      'SELECT id, label, hash FROM pp ORDER BY id',
+    );
     assert.deepEqual(
       rows.map((r) => [r.id, r.label, [...r.hash]]),
       [0, 1, 2, 3].flatMap((i) => [

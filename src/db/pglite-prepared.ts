@@ -43,13 +43,21 @@ export class PgliteStatements {
     // The backend is one session: nothing else may send between this statement's messages
     // (the query lock); and outside a transaction, as PGlite's query() does, none may be open
     // (the transaction lock), or the statement would run inside it.
-    const exclusive = <T>(fn: () => Promise<T>) => (inTransaction ? this.#pg.runExclusive(fn) : this.#pg._runExclusiveTransaction(() => this.#pg.runExclusive(fn)));
+    const exclusive = <T>(fn: () => Promise<T>) =>
+      inTransaction ? this.#pg.runExclusive(fn) : this.#pg._runExclusiveTransaction(() => this.#pg.runExclusive(fn));
     return exclusive(async () => {
       let types = this.#parsed.get(name);
       if (types === undefined) {
-        const described = await this.#pg.execProtocol(join([protocol.serialize.parse({ name, text: sql }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]), {
-          syncToFs: false,
-        });
+        const described = await this.#pg.execProtocol(
+          join([
+            protocol.serialize.parse({ name, text: sql }),
+            protocol.serialize.describe({ type: 'S', name }),
+            protocol.serialize.sync(),
+          ]),
+          {
+            syncToFs: false,
+          },
+        );
         types = parse.parseDescribeStatementResults(described.messages);
         this.#parsed.set(name, types);
       }

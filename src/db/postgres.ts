@@ -1,5 +1,14 @@
 import pg from 'pg';
-import { CommitOutcomeUnknown, type Db, type Queryable, type Row, type SendAhead, type Statement, TENANT_SCOPE_SQL, tenantScopeLiteral } from './db.ts';
+import {
+  CommitOutcomeUnknown,
+  type Db,
+  type Queryable,
+  type Row,
+  type SendAhead,
+  type Statement,
+  TENANT_SCOPE_SQL,
+  tenantScopeLiteral,
+} from './db.ts';
 import { BinaryArrayParams } from './binary-arrays.ts';
 import { CommittingQuery } from './committing-query.ts';
 import { sqlLiteral } from './sql-literal.ts';
@@ -138,7 +147,8 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     } catch (failure) {
       let err = failure;
       // Statements sent ahead that committed although fn failed (fn must await them): stored, so not a plain failure.
-      if (sentAhead && (await sentAhead) === undefined && !(err instanceof CommitOutcomeUnknown)) err = new CommitOutcomeUnknown(err);
+      if (sentAhead && (await sentAhead) === undefined && !(err instanceof CommitOutcomeUnknown))
+        err = new CommitOutcomeUnknown(err);
       try {
         await client.query('ROLLBACK');
       } catch {
@@ -161,7 +171,11 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       const values = binaryArrays.encode(last.sql, last.params);
       try {
         await new Promise((resolve, reject) => {
-          const config = { text: last.sql, values, callback: (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)) };
+          const config = {
+            text: last.sql,
+            values,
+            callback: (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)),
+          };
           client.query(
             new CommittingQuery(
               name === undefined ? config : { ...config, name },
@@ -258,7 +272,10 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       let client: pg.Client | undefined;
       let retry: NodeJS.Timeout | undefined;
       const start = (): Promise<void> => {
-        const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 5000 });
+        const c = new pg.Client({
+          connectionString: url,
+          connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 5000,
+        });
         let gone = false;
         const lost = () => {
           if (gone) return;
@@ -274,11 +291,13 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
           if (n.channel === channel) onNotify(n.payload ?? null);
         });
         client = c;
-        return c
-          .connect()
-          .then(() => c.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
-          // Anything changed while not listening is unknown.
-          .then(() => onNotify(null), lost);
+        return (
+          c
+            .connect()
+            .then(() => c.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
+            // Anything changed while not listening is unknown.
+            .then(() => onNotify(null), lost)
+        );
       };
       await start();
       return async () => {

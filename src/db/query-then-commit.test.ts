@@ -36,16 +36,37 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
   }
 
   test('any text (quotes, backslashes, E-string escapes, comment and statement syntax, any Unicode) is the same as a literal', async () => {
-    for (const s of ["'", "''", '\\', "\\'", "'); DROP TABLE log_heads; --", '\\x41', '\\n', 'E\'\\\\\'', '$$', '$a$ $a$', '/* */', '\u{1F600}', 'ü\r\n\t']) await same(s, 'text');
+    for (const s of [
+      "'",
+      "''",
+      '\\',
+      "\\'",
+      "'); DROP TABLE log_heads; --",
+      '\\x41',
+      '\\n',
+      "E'\\\\'",
+      '$$',
+      '$a$ $a$',
+      '/* */',
+      '\u{1F600}',
+      'ü\r\n\t',
+    ])
+      await same(s, 'text');
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 60 }).filter((s) => !s.includes('\0') && s.isWellFormed()), (s) => same(s, 'text')),
+      fc.asyncProperty(
+        fc.string({ unit: 'binary', maxLength: 60 }).filter((s) => !s.includes('\0') && s.isWellFormed()),
+        (s) => same(s, 'text'),
+      ),
       { numRuns: 300 },
     );
   });
 
   test('arrays of text with quotes, backslashes, braces, commas and NULL; numbers, bytes, times and NULL', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.option(fc.string({ unit: 'grapheme-ascii', maxLength: 12 }), { nil: null }), { maxLength: 8 }), (a) => same(a, 'text[]')),
+      fc.asyncProperty(
+        fc.array(fc.option(fc.string({ unit: 'grapheme-ascii', maxLength: 12 }), { nil: null }), { maxLength: 8 }),
+        (a) => same(a, 'text[]'),
+      ),
       { numRuns: 200 },
     );
     await same(['{"a":"b\\"c"}', 'x,y', '{}', 'NULL', null, ''], 'text[]');
@@ -73,9 +94,14 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
         await assert.rejects(tx.query('SELECT 1'), /has committed/);
       });
     }
-    const rows = await t.db.query<{ id: string; v: string }>('SELECT id, v FROM qtc WHERE id LIKE $1 ORDER BY id', [`${id}%`]);
+    const rows = await t.db.query<{ id: string; v: string }>('SELECT id, v FROM qtc WHERE id LIKE $1 ORDER BY id', [
+      `${id}%`,
+    ]);
     assert.equal(rows.length, 8);
-    assert.deepEqual(rows.filter((r) => !r.id.endsWith('-a')).map((r) => r.v), [0, 1, 2, 3].map((i) => `it's \\ "${i}"`));
+    assert.deepEqual(
+      rows.filter((r) => !r.id.endsWith('-a')).map((r) => r.v),
+      [0, 1, 2, 3].map((i) => `it's \\ "${i}"`),
+    );
   });
 
   test('the statement and COMMIT go in one round trip: one Sync, one ReadyForQuery, and the transaction is over', async () => {
@@ -89,39 +115,60 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
       let ready = 0;
       connection.on('readyForQuery', () => ready++);
       const results = await new Promise<unknown>((resolve, reject) => {
-        raw.query(new CommittingQuery({
-          text: 'INSERT INTO qtc (id, v) SELECT * FROM unnest($1::text[], $2::text[])',
-          values: [[`${id}-a`, `${id}-b`], ["it's", '\\x']],
-          callback: (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)),
-        } as pg.QueryConfig));
+        raw.query(
+          new CommittingQuery({
+            text: 'INSERT INTO qtc (id, v) SELECT * FROM unnest($1::text[], $2::text[])',
+            values: [
+              [`${id}-a`, `${id}-b`],
+              ["it's", '\\x'],
+            ],
+            callback: (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)),
+          } as pg.QueryConfig),
+        );
       });
       // One Sync answered: the client sent everything at once and waited once.
       assert.equal(ready, 1, 'one ReadyForQuery');
-      assert.deepEqual((results as pg.QueryResult[]).map((r) => r.command), ['INSERT', 'COMMIT']);
+      assert.deepEqual(
+        (results as pg.QueryResult[]).map((r) => r.command),
+        ['INSERT', 'COMMIT'],
+      );
       // Committed: no transaction is open on this connection, and another one sees the rows.
-      const [{ state }] = (await raw.query<{ state: string }>("SELECT CASE WHEN txid_current_if_assigned() IS NULL THEN 'none' ELSE 'open' END AS state")).rows as [{ state: string }];
+      const [{ state }] = (
+        await raw.query<{ state: string }>(
+          "SELECT CASE WHEN txid_current_if_assigned() IS NULL THEN 'none' ELSE 'open' END AS state",
+        )
+      ).rows as [{ state: string }];
       assert.equal(state, 'none');
       const rows = await t.db.query<{ v: string }>('SELECT v FROM qtc WHERE id LIKE $1 ORDER BY id', [`${id}%`]);
-      assert.deepEqual(rows.map((r) => r.v), ["it's", '\\x']);
+      assert.deepEqual(
+        rows.map((r) => r.v),
+        ["it's", '\\x'],
+      );
     } finally {
       await raw.end();
     }
   });
 
   test('a COMMIT that fails (a deferred constraint) commits nothing and says so; the pool still answers', async () => {
-    await t.db.exec('CREATE TABLE IF NOT EXISTS qtc_deferred (id text, CONSTRAINT qtc_deferred_id UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)');
+    await t.db.exec(
+      'CREATE TABLE IF NOT EXISTS qtc_deferred (id text, CONSTRAINT qtc_deferred_id UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     const id = randomUUID();
     for (let i = 0; i < 4; i++) {
       await assert.rejects(
         t.db.transaction(async (tx) => {
           await tx.query('INSERT INTO qtc_deferred (id) VALUES ($1)', [`${id}-${i}-first`]);
           // Both rows go in; the duplicate is found only at COMMIT.
-          await tx.queryThenCommit!('INSERT INTO qtc_deferred (id) SELECT unnest($1::text[])', [[`${id}-${i}`, `${id}-${i}`]]);
+          await tx.queryThenCommit!('INSERT INTO qtc_deferred (id) SELECT unnest($1::text[])', [
+            [`${id}-${i}`, `${id}-${i}`],
+          ]);
         }),
         (err: unknown) => err instanceof pg.DatabaseError && err.code === '23505',
       );
     }
-    const [row] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM qtc_deferred WHERE id LIKE $1', [`${id}%`]);
+    const [row] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM qtc_deferred WHERE id LIKE $1', [
+      `${id}%`,
+    ]);
     assert.equal(row!.n, 0);
     assert.deepEqual(await t.db.query('SELECT 1 AS one'), [{ one: 1 }]);
   });

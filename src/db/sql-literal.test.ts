@@ -8,7 +8,9 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { sqlLiteral } from './sql-literal.ts';
 
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(v: unknown): string | Buffer | null };
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(v: unknown): string | Buffer | null;
+};
 
 /** The two-step way, as sqlLiteral was first written. */
 function twoStep(value: unknown): string | undefined {
@@ -32,7 +34,7 @@ const element = fc.oneof(
   fc.uint8Array({ maxLength: 6 }),
 );
 
-test('arrays (nested, with quotes, backslashes, NUL, numbers, times, bytes, nulls) get the two-step way\'s text', () => {
+test("arrays (nested, with quotes, backslashes, NUL, numbers, times, bytes, nulls) get the two-step way's text", () => {
   fc.assert(
     fc.property(fc.array(fc.oneof(element, fc.array(element, { maxLength: 3 })), { maxLength: 10 }), (a) => {
       assert.equal(sqlLiteral(a), twoStep(a));
@@ -41,7 +43,7 @@ test('arrays (nested, with quotes, backslashes, NUL, numbers, times, bytes, null
   );
 });
 
-test('single values get the two-step way\'s text', () => {
+test("single values get the two-step way's text", () => {
   fc.assert(
     fc.property(element, (v) => {
       assert.equal(sqlLiteral(v), twoStep(v));

@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 
 // node-postgres's own conversion of a parameter to its text (no types are published for this file).
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(v: unknown): string | Buffer | null };
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(v: unknown): string | Buffer | null;
+};
 
 /** A character that an E'' literal or an array element must escape, or NUL (no literal can hold it). */
 const SPECIAL = /[\\'"\0]/;

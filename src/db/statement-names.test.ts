@@ -41,7 +41,9 @@ describe('on PostgreSQL', { skip: process.env.TEST_DATABASE_URL ? false : 'needs
       const answers = [];
       for (let i = 0; i < 5; i++) answers.push((await tx.query<{ v: string }>(sql, ['x', i]))[0]!.v);
       assert.deepEqual(answers, ['x-0', 'x-1', 'x-2', 'x-3', 'x-4']);
-      return tx.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement = $1', [sql]);
+      return tx.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement = $1', [
+        sql,
+      ]);
     });
     assert.equal(prepared.length, 1, 'prepared once on the connection, not per run');
   });

@@ -1,8 +1,8 @@
-import assert from "node:assert/strict";
-import { describe, it } from "node:test";
-import fc from "fast-check";
-import { adversarialInputs, findingsDense } from "./adversarial.ts";
-import { DETECTORS, redact, scan } from "./index.ts";
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { adversarialInputs, findingsDense } from './adversarial.ts';
+import { DETECTORS, redact, scan } from './index.ts';
 
 // Linear time: every detector finishes on each adversarial 32,000-character input well within a
 // budget (generous for slow CI machines; bench/detect.ts prints the actual figures).
@@ -18,8 +18,8 @@ const cpuMs = (f: () => unknown): number => {
   return (d.user + d.system) / 1000;
 };
 
-describe("adversarial 32,000-character inputs", () => {
-  scan("warm up the dictionaries and the JIT");
+describe('adversarial 32,000-character inputs', () => {
+  scan('warm up the dictionaries and the JIT');
   const inputs = adversarialInputs(32_000);
   for (const [name, det] of Object.entries(DETECTORS)) {
     it(`${name} finishes on every input`, () => {
@@ -32,7 +32,7 @@ describe("adversarial 32,000-character inputs", () => {
     });
   }
 
-  it("time grows linearly: 4x input costs far less than 16x", () => {
+  it('time grows linearly: 4x input costs far less than 16x', () => {
     const small = adversarialInputs(8_000);
     const big = adversarialInputs(32_000);
     const cost = (xs: Record<string, string>) =>
@@ -46,7 +46,7 @@ describe("adversarial 32,000-character inputs", () => {
   });
 });
 
-describe("texts dense with findings", () => {
+describe('texts dense with findings', () => {
   // 16x the text must cost about 16x, for every detector: one that compares each finding with every
   // earlier one (an IPv4 address with all addresses before it did) costs ~256x. The small text is
   // scanned 16 times so both sides do the same amount of linear work and take milliseconds, not
@@ -61,7 +61,7 @@ describe("texts dense with findings", () => {
   for (const [name, det] of Object.entries({ ...DETECTORS, scan: (t: string) => scan(t).findings })) {
     it(`${name}: 16x the text costs far less than 256x`, () => {
       const out = det(big);
-      if (name === "scan") assert.ok(out.length > 10_000, `${out.length} findings`);
+      if (name === 'scan') assert.ok(out.length > 10_000, `${out.length} findings`);
       const a = best(() => {
         for (let i = 0; i < 16; i++) det(small);
       });
@@ -71,8 +71,8 @@ describe("texts dense with findings", () => {
   }
 });
 
-describe("properties", () => {
-  it("findings are in range and redaction never grows unbounded", () => {
+describe('properties', () => {
+  it('findings are in range and redaction never grows unbounded', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 300 }), (s) => {
         const r = scan(s);

@@ -107,7 +107,20 @@ export function iso7064Mod11_10(s: string): boolean {
 /** Valid calendar date (month 1-12, day within month; leap years by full rule). */
 export function validDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  const dim = [31, (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  const dim = [
+    31,
+    (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28,
+    31,
+    30,
+    31,
+    30,
+    31,
+    31,
+    30,
+    31,
+    30,
+    31,
+  ];
   return day <= (dim[month - 1] ?? 0);
 }
 
@@ -127,7 +140,7 @@ export function shannonEntropy(s: string): number {
   return h;
 }
 
-const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 /** Decode base58 into bytes; null when a character is not in the alphabet. */
 export function base58Decode(s: string): Uint8Array | null {
@@ -145,18 +158,18 @@ export function base58Decode(s: string): Uint8Array | null {
       carry >>= 8;
     }
   }
-  for (let i = 0; i < s.length && s[i] === "1"; i++) bytes.push(0);
+  for (let i = 0; i < s.length && s[i] === '1'; i++) bytes.push(0);
   return Uint8Array.from(bytes.reverse());
 }
 
-const BECH32_CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const BECH32_GEN = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
 
 /** Verifies a bech32 / bech32m string (BIP-173 / BIP-350). Returns the variant or null. */
-export function bech32Verify(addr: string): "bech32" | "bech32m" | null {
+export function bech32Verify(addr: string): 'bech32' | 'bech32m' | null {
   const lower = addr.toLowerCase();
   if (lower !== addr && addr.toUpperCase() !== addr) return null;
-  const pos = lower.lastIndexOf("1");
+  const pos = lower.lastIndexOf('1');
   if (pos < 1 || pos + 7 > lower.length || lower.length > 90) return null;
   const hrp = lower.slice(0, pos);
   const values: number[] = [];
@@ -175,7 +188,7 @@ export function bech32Verify(addr: string): "bech32" | "bech32m" | null {
     for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= BECH32_GEN[i]!;
   }
   chk >>>= 0;
-  if (chk === 1) return "bech32";
-  if (chk === 0x2bc830a3) return "bech32m";
+  if (chk === 1) return 'bech32';
+  if (chk === 0x2bc830a3) return 'bech32m';
   return null;
 }

@@ -11,7 +11,7 @@ export function codeUnitReader(): (text: string) => Uint16Array {
   let buffer = Buffer.allocUnsafeSlow(2 * 8192);
   return (text) => {
     if (2 * text.length > buffer.length) buffer = Buffer.allocUnsafeSlow(2 * text.length);
-    buffer.write(text, 0, "utf16le");
+    buffer.write(text, 0, 'utf16le');
     return new Uint16Array(buffer.buffer, buffer.byteOffset, text.length);
   };
 }

@@ -1,10 +1,10 @@
 // Shared helpers: character classes, bounded context windows.
 
-import * as charsModule from "./chars.ts";
+import * as charsModule from './chars.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { isAsciiAlnum } = charsModule;
 
-export { isAsciiAlnum, isAsciiDigit } from "./chars.ts";
+export { isAsciiAlnum, isAsciiDigit } from './chars.ts';
 
 /** Letter or digit in any script (cheap ASCII path first). */
 export function isWordChar(c: number): boolean {
@@ -23,9 +23,16 @@ export function windowAfter(text: string, end: number, after = 24): string {
 }
 
 /** Does any keyword occur within the bounded window before (or just after) the span? */
-export function hasContext(text: string, start: number, end: number, words: readonly string[], before = 48, after = 0): boolean {
+export function hasContext(
+  text: string,
+  start: number,
+  end: number,
+  words: readonly string[],
+  before = 48,
+  after = 0,
+): boolean {
   if (words.length === 0) return false;
-  const w = windowBefore(text, start, before) + (after > 0 ? " " + windowAfter(text, end, after) : "");
+  const w = windowBefore(text, start, before) + (after > 0 ? ' ' + windowAfter(text, end, after) : '');
   for (const k of words) if (w.includes(k)) return true;
   return false;
 }
@@ -57,7 +64,7 @@ export function keywordList(words: readonly string[]): KeywordList {
 export function lowerSameLength(text: string): string {
   const l = text.toLowerCase();
   if (l.length === text.length) return l;
-  let out = "";
+  let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     const lc = c.toLowerCase();

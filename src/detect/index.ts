@@ -1,29 +1,40 @@
 // Public entry points of the detect module: pure functions, no I/O.
 
-import * as injectionModule from "./injection.ts";
-import type { InjectionResult } from "./injection.ts";
-import * as namesModule from "./names.ts";
-import * as numericModule from "./numeric.ts";
-import * as piiModule from "./pii.ts";
-import * as redactModule from "./redact.ts";
-import * as secretsModule from "./secrets.ts";
-import { TextContext } from "./context.ts";
-import * as typesModule from "./types.ts";
-import type { ContentField, Detector, Finding, FindingCategory } from "./types.ts";
+import * as injectionModule from './injection.ts';
+import type { InjectionResult } from './injection.ts';
+import * as namesModule from './names.ts';
+import * as numericModule from './numeric.ts';
+import * as piiModule from './pii.ts';
+import * as redactModule from './redact.ts';
+import * as secretsModule from './secrets.ts';
+import { TextContext } from './context.ts';
+import * as typesModule from './types.ts';
+import type { ContentField, Detector, Finding, FindingCategory } from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { detectInjection } = injectionModule;
 const { detectNames } = namesModule;
 const { detectNumeric, NUMERIC_RULES } = numericModule;
-const { detectBareDomain, detectCrypto, detectEmail, detectIban, detectIp, detectMac, detectPatterns, detectUrl, PATTERN_RULES, VALIDATED_STRUCTURED_TYPES } = piiModule;
+const {
+  detectBareDomain,
+  detectCrypto,
+  detectEmail,
+  detectIban,
+  detectIp,
+  detectMac,
+  detectPatterns,
+  detectUrl,
+  PATTERN_RULES,
+  VALIDATED_STRUCTURED_TYPES,
+} = piiModule;
 const { redact, redactWithOffsets } = redactModule;
 const { detectSecrets } = secretsModule;
 const { categoryOf } = typesModule;
 
 export type { ContentField, Detector, Finding, FindingCategory, InjectionResult };
 export { detectInjection, redact, redactWithOffsets };
-export { mergeSpans } from "./redact.ts";
-export { categoryOf, INJECTION_TYPE, isInjectionType, isPiiType, isSecretType, SECRET_TYPES } from "./types.ts";
-export { isValidSvcToken } from "./secrets.ts";
+export { mergeSpans } from './redact.ts';
+export { categoryOf, INJECTION_TYPE, isInjectionType, isPiiType, isSecretType, SECRET_TYPES } from './types.ts';
+export { isValidSvcToken } from './secrets.ts';
 
 /** Minimum score for a PII / secret finding to be reported by scan(). */
 export const DEFAULT_MIN_SCORE = 0.5;
@@ -57,7 +68,8 @@ export function detectPii(text: string, minScore = 0, shared?: TextContext): Fin
   for (const f of detectUrl(text)) out.push(f);
   for (const f of detectBareDomain(text, out)) out.push(f);
   const web = new SpanIndex(out); // names never overlap an e-mail address, a URL or a domain
-  for (const list of [detectIp(text), detectMac(text, tc), detectCrypto(text, tc), detectIban(text, tc)]) for (const f of list) out.push(f);
+  for (const list of [detectIp(text), detectMac(text, tc), detectCrypto(text, tc), detectIban(text, tc)])
+    for (const f of list) out.push(f);
   const structured = new SpanIndex(out); // a numeric or pattern guess never lies over a structured finding of another type
   for (const list of [detectNumeric(text, undefined, tc, minScore), detectPatterns(text, undefined, tc, minScore)]) {
     for (const f of list) if (!structured.overlaps(f, true)) out.push(f);
@@ -212,9 +224,14 @@ export interface FieldScan {
  */
 export function redactForStorage(text: string): string {
   const secrets = detectSecrets(text).filter((f) => f.score >= DEFAULT_MIN_SCORE);
-  const pii = resolveOverlaps(detectPii(text, DEFAULT_MIN_SCORE, new TextContext(text)).filter((f) => f.score >= DEFAULT_MIN_SCORE));
+  const pii = resolveOverlaps(
+    detectPii(text, DEFAULT_MIN_SCORE, new TextContext(text)).filter((f) => f.score >= DEFAULT_MIN_SCORE),
+  );
   if (secrets.length === 0 && pii.length === 0) return text;
-  return redactWithOffsets(text, [...pii, ...secrets].map((f) => ({ ...f, category: categoryOf(f.type) }))).stored;
+  return redactWithOffsets(
+    text,
+    [...pii, ...secrets].map((f) => ({ ...f, category: categoryOf(f.type) })),
+  ).stored;
 }
 
 /** scan() of one content field, then its redaction for storage (injection findings are reported, not redacted). */

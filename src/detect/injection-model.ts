@@ -12,9 +12,9 @@
 // the highest window's (windows with fewer than MIN_FEATURES features are skipped in texts of several
 // blocks: a text's short tail says too little). An instruction hidden in a long benign document is thus not diluted by the document.
 
-import { readFileSync } from "node:fs";
-import * as codeUnits from "./code-units.ts";
-import * as injectionConcepts from "./injection-concepts.ts";
+import { readFileSync } from 'node:fs';
+import * as codeUnits from './code-units.ts';
+import * as injectionConcepts from './injection-concepts.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { codeUnitReader } = codeUnits;
 const { conceptOf, STEM } = injectionConcepts;
@@ -55,7 +55,11 @@ const KIND = (() => {
   for (let c = 0xc0; c < 0x10000; c++) {
     if (c >= 0xd800 && c <= 0xdfff) continue;
     if (!letter.test(String.fromCharCode(c))) continue;
-    const cjk = (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff);
+    const cjk =
+      (c >= 0x3040 && c <= 0x30ff) ||
+      (c >= 0x3400 && c <= 0x9fff) ||
+      (c >= 0xac00 && c <= 0xd7af) ||
+      (c >= 0xf900 && c <= 0xfaff);
     t[c] = cjk ? 2 : 1;
   }
   return t;
@@ -205,11 +209,15 @@ export interface InjectionModel {
   threshold: number;
 }
 
-export function loadModel(dir = new URL("./model/", import.meta.url)): InjectionModel | undefined {
+export function loadModel(dir = new URL('./model/', import.meta.url)): InjectionModel | undefined {
   try {
-    const meta = JSON.parse(readFileSync(new URL("injection-lr.json", dir), "utf8")) as { bias: number; threshold: number; feature_bits: number };
+    const meta = JSON.parse(readFileSync(new URL('injection-lr.json', dir), 'utf8')) as {
+      bias: number;
+      threshold: number;
+      feature_bits: number;
+    };
     if (meta.feature_bits !== FEATURE_BITS) return undefined;
-    const buf = readFileSync(new URL("injection-lr.bin", dir));
+    const buf = readFileSync(new URL('injection-lr.bin', dir));
     const f = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
     if (f.length !== 1 << FEATURE_BITS) return undefined;
     return { ...quantise(f), bias: meta.bias, threshold: meta.threshold };

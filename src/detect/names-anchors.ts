@@ -1,18 +1,33 @@
 // The candidate scan at spaces, commas and key separators: number-led streets, place cues, postcodes, keys,
 // the street before a postcode, and the address cues inside a word.
 
-import * as chars from "./chars.ts";
+import * as chars from './chars.ts';
 const COLON = 58;
-import * as namesAddressRules from "./names-address-rules.ts";
-import type { Candidates } from "./names-candidates.ts";
-import * as namesCharClasses from "./names-char-classes.ts";
-import * as namesLiterals from "./names-literals.ts";
-import * as namesSticky from "./names-sticky.ts";
+import * as namesAddressRules from './names-address-rules.ts';
+import type { Candidates } from './names-candidates.ts';
+import * as namesCharClasses from './names-char-classes.ts';
+import * as namesLiterals from './names-literals.ts';
+import * as namesSticky from './names-sticky.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { APOSTROPHE, asciiSet, isAsciiDigit, isAsciiLetter, isAsciiUpper, isJsSpace: isSpace, LF, QUOTE } = chars;
 const { isAsciiLetterAt, isDigitAt } = namesAddressRules;
 const { ASCII_CLASS, C_LOWER, C_UPPER } = namesCharClasses;
-const { ADDRESS_CUE_LETTERS, ADDRESS_CUES, ADDRESS_CUES_BY_LW, E_CUE_KEY, E_LOCATION_KEY, E_PLACE, E_PLACE_HEAD, E_STRONG_PLACE, E_SUFFIX, endingAt, foldedHas, keyAt, pairKey, WORD_ENDS } = namesLiterals;
+const {
+  ADDRESS_CUE_LETTERS,
+  ADDRESS_CUES,
+  ADDRESS_CUES_BY_LW,
+  E_CUE_KEY,
+  E_LOCATION_KEY,
+  E_PLACE,
+  E_PLACE_HEAD,
+  E_STRONG_PLACE,
+  E_SUFFIX,
+  endingAt,
+  foldedHas,
+  keyAt,
+  pairKey,
+  WORD_ENDS,
+} = namesLiterals;
 const { pushAscending } = namesSticky;
 
 const STREET_WORD_PUNCT = asciiSet("'-.");
@@ -50,7 +65,7 @@ function colonAfterWord(t: Uint16Array, q: number, c: Candidates): void {
   let e = q;
   if (e > 0 && t[e - 1] === 32) e--;
   const u = e > 0 ? t[e - 1]! : 0;
-  if (u < 128 ? !(((u | 32) >= 97 && (u | 32) <= 122)) : false) return;
+  if (u < 128 ? !((u | 32) >= 97 && (u | 32) <= 122) : false) return;
   if (e === 0) return;
   let a = q + 1;
   while (a < t.length && a - q <= 3 && (t[a] === 32 || t[a] === 9)) a++;
@@ -75,7 +90,11 @@ export function atSpace(t: Uint16Array, lo: string, i: number, c: Candidates): v
   const prev = t[i - 1]!;
   if (next >= 128 || ASCII_CLASS[next] === C_LOWER || ASCII_CLASS[next] === C_UPPER) {
     // a number, or a number and a letter ("12A Main St"), before the space
-    if (prev < 128 && ASCII_CLASS[prev] !== 0 ? isAsciiDigit(prev) || (ASCII_CLASS[prev]! <= C_UPPER && i >= 2 && isAsciiDigit(t[i - 2]!)) : (prev === 0x17f || prev === 0x212a) && i >= 2 && isAsciiDigit(t[i - 2]!)) {
+    if (
+      prev < 128 && ASCII_CLASS[prev] !== 0
+        ? isAsciiDigit(prev) || (ASCII_CLASS[prev]! <= C_UPPER && i >= 2 && isAsciiDigit(t[i - 2]!))
+        : (prev === 0x17f || prev === 0x212a) && i >= 2 && isAsciiDigit(t[i - 2]!)
+    ) {
       numberLedAt(t, i, c.numberLed);
     }
     // place cues are followed by a capital (PLACE_CUE_RE, STRONG_PLACE_RE): most spaces before a lower-case word end here
@@ -109,7 +128,11 @@ function numberLedAt(t: Uint16Array, i: number, out: number[]): void {
   if (k < 1 || !isSpace(t[k]!)) return;
   k--;
   const u = t[k]!;
-  if (!isAsciiDigit(u) && ((u < 128 && (ASCII_CLASS[u] === C_LOWER || ASCII_CLASS[u] === C_UPPER)) || u === 0x17f || u === 0x212a)) k--;
+  if (
+    !isAsciiDigit(u) &&
+    ((u < 128 && (ASCII_CLASS[u] === C_LOWER || ASCII_CLASS[u] === C_UPPER)) || u === 0x17f || u === 0x212a)
+  )
+    k--;
   if (k < 0 || !isAsciiDigit(t[k]!)) return;
   while (k > 0 && isAsciiDigit(t[k - 1]!)) k--;
   pushAscending(out, k);
@@ -134,7 +157,11 @@ export function atKeyAnchor(t: Uint16Array, lo: string, q: number, colonOrEquals
   let e = q;
   while (e > 0 && isSpace(t[e - 1]!)) e--;
   if (e > 0 && (t[e - 1] === QUOTE || t[e - 1] === APOSTROPHE)) e--;
-  if (e < 2 || (WORD_ENDS.kinds[pairKey(keyAt(t, lo, e - 1), keyAt(t, lo, e - 2))]! & (E_CUE_KEY | E_LOCATION_KEY)) === 0) return;
+  if (
+    e < 2 ||
+    (WORD_ENDS.kinds[pairKey(keyAt(t, lo, e - 1), keyAt(t, lo, e - 2))]! & (E_CUE_KEY | E_LOCATION_KEY)) === 0
+  )
+    return;
   endingAt(t, lo, e, E_CUE_KEY, true, c.cue);
   if (colonOrEquals) endingAt(t, lo, e, E_LOCATION_KEY, true, c.locationKey);
 }

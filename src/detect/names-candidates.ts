@@ -9,24 +9,41 @@
 // lists are looked up by the two code units at a word's start or end (a flag table first, so that most
 // positions cost one table read), then compared code unit by code unit.
 
-import * as chars from "./chars.ts";
-import * as codeUnitsModule from "./code-units.ts";
-import * as namesAnchors from "./names-anchors.ts";
-import * as namesCapSeq from "./names-cap-seq.ts";
-import * as namesCharClasses from "./names-char-classes.ts";
-import * as namesCountries from "./names-countries.ts";
-import * as namesLexicon from "./names-lexicon.ts";
-import * as namesLiterals from "./names-literals.ts";
-import * as namesSticky from "./names-sticky.ts";
+import * as chars from './chars.ts';
+import * as codeUnitsModule from './code-units.ts';
+import * as namesAnchors from './names-anchors.ts';
+import * as namesCapSeq from './names-cap-seq.ts';
+import * as namesCharClasses from './names-char-classes.ts';
+import * as namesCountries from './names-countries.ts';
+import * as namesLexicon from './names-lexicon.ts';
+import * as namesLiterals from './names-literals.ts';
+import * as namesSticky from './names-sticky.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { APOSTROPHE, DOT, HYPHEN, isAsciiDigit, isAsciiLower, isAsciiUpper, isJsSpace: isSpace, SPACE } = chars;
 const { codeUnitReader } = codeUnitsModule;
 const { addressCuesIn, atComma, atKeyAnchor, atSpace } = namesAnchors;
 const { capSeqMayFollow, capSeqMayStart, capSeqNext } = namesCapSeq;
-const { ASCII_CLASS, bmpTable, C_COMMA, C_DIGIT, C_KEY, C_SPACE, C_UPPER, isLetterUnit, U_ASTRAL_LU, U_LU } = namesCharClasses;
+const { ASCII_CLASS, bmpTable, C_COMMA, C_DIGIT, C_KEY, C_SPACE, C_UPPER, isLetterUnit, U_ASTRAL_LU, U_LU } =
+  namesCharClasses;
 const { countryAt, countryEnd } = namesCountries;
 const { loadDicts, wordHashSlot } = namesLexicon;
-const { ADDRESS_LETTERS, ANY_FOURTH, E_PLACE, E_PLACE_HEAD, E_STRONG_PLACE, E_SUFFIX, foldedHas, keyAt, pairKey, start3, W_CUE, W_HONORIFIC, WORD_ENDS, WORD_START4, WORD_STARTS } = namesLiterals;
+const {
+  ADDRESS_LETTERS,
+  ANY_FOURTH,
+  E_PLACE,
+  E_PLACE_HEAD,
+  E_STRONG_PLACE,
+  E_SUFFIX,
+  foldedHas,
+  keyAt,
+  pairKey,
+  start3,
+  W_CUE,
+  W_HONORIFIC,
+  WORD_ENDS,
+  WORD_START4,
+  WORD_STARTS,
+} = namesLiterals;
 const { ascendingInPlace } = namesSticky;
 
 /**
@@ -36,8 +53,8 @@ const { ascendingInPlace } = namesSticky;
  */
 function foldedCopy(text: string): string {
   let lo = text.toLowerCase();
-  if (lo.length !== text.length) lo = text.replaceAll("\u0130", "i").toLowerCase();
-  if (lo.includes("\u017f")) lo = lo.replaceAll("\u017f", "s");
+  if (lo.length !== text.length) lo = text.replaceAll('\u0130', 'i').toLowerCase();
+  if (lo.includes('\u017f')) lo = lo.replaceAll('\u017f', 's');
   return lo;
 }
 /** The text's code units (valid until this module's next call). */
@@ -99,11 +116,36 @@ export interface Scan {
 export function scanCandidates(text: string): Candidates {
   const t = codeUnits(text);
   // the folded copy is read at non-ASCII code units only
-  const lo = Buffer.byteLength(text, "utf8") === text.length ? text : foldedCopy(text);
+  const lo = Buffer.byteLength(text, 'utf8') === text.length ? text : foldedCopy(text);
   const c: Candidates = {
-    hasDigit: false, cue: [], capSeq: [], suffix: [], numberLed: [], contMil: [], beforeZip: [], zip: [], addressCue: [], strongPlace: [], lineEndsAfterWord: [], labelColons: [], place: [], placeHeads: [], locationKey: [], countries: [],
+    hasDigit: false,
+    cue: [],
+    capSeq: [],
+    suffix: [],
+    numberLed: [],
+    contMil: [],
+    beforeZip: [],
+    zip: [],
+    addressCue: [],
+    strongPlace: [],
+    lineEndsAfterWord: [],
+    labelColons: [],
+    place: [],
+    placeHeads: [],
+    locationKey: [],
+    countries: [],
   };
-  const st: Scan = { t, lo, bmp: bmpTable(), firsts: loadDicts().countryFirsts, c, countries: [], countryFrom: 0, countryLater: false, astral: false };
+  const st: Scan = {
+    t,
+    lo,
+    bmp: bmpTable(),
+    firsts: loadDicts().countryFirsts,
+    c,
+    countries: [],
+    countryFrom: 0,
+    countryLater: false,
+    astral: false,
+  };
   c.hasDigit = scanText(st, text);
   ascendingInPlace(c.cue);
   ascendingInPlace(c.numberLed);
@@ -189,7 +231,8 @@ function scanWord(st: Scan, s: number): number {
   const k0 = keyAt(t, lo, s);
   const k1 = s + 1 < n ? keyAt(t, lo, s + 1) : 0;
   const fourth = WORD_START4[start3(k0, k1, s + 2 < n ? keyAt(t, lo, s + 2) : 0)]!;
-  if (fourth !== 0 && (fourth === ANY_FOURTH || (s + 3 < n && fourth === (keyAt(t, lo, s + 3) & 31) + 1))) wordStart(t, lo, s, pairKey(k0, k1), st.c);
+  if (fourth !== 0 && (fourth === ANY_FOURTH || (s + 3 < n && fourth === (keyAt(t, lo, s + 3) & 31) + 1)))
+    wordStart(t, lo, s, pairKey(k0, k1), st.c);
   const u0 = t[s]!;
   if (isAsciiUpper(u0)) capitalWord(st, s, i, ascii);
   if (i - s >= 4 && (mask & ADDRESS_LETTERS) !== 0) addressCuesIn(t, lo, s, i, mask, st.c.addressCue);
@@ -198,7 +241,12 @@ function scanWord(st: Scan, s: number): number {
     // (only the endings atSpace reads there: place cues and nouns of a place before a capital, street types before a
     // digit; the keys' endings matter before ":" or "="; most words are followed by a lower-case word, and read nothing)
     if (i + 1 < n && isAsciiLower(t[i + 1]!)) return i + 1;
-    if ((WORD_ENDS.kinds[pairKey(t[i - 1]! | 32, t[i - 2]! | 32)]! & (E_SUFFIX | E_PLACE | E_STRONG_PLACE | E_PLACE_HEAD)) !== 0) atSpace(t, lo, i, st.c);
+    if (
+      (WORD_ENDS.kinds[pairKey(t[i - 1]! | 32, t[i - 2]! | 32)]! &
+        (E_SUFFIX | E_PLACE | E_STRONG_PLACE | E_PLACE_HEAD)) !==
+      0
+    )
+      atSpace(t, lo, i, st.c);
     return i + 1;
   }
   return i;
@@ -224,7 +272,14 @@ function capitalWord(st: Scan, s: number, e: number, ascii: boolean): void {
     if (s >= st.countryFrom) st.countryFrom = countryAt(st, s);
     return;
   }
-  if (e - s >= 2 && e < n && isSpace(t[e]!) && capSeqMayFollow(t, s) && (capSeqNext(t, e + 1) || (e + 1 < n && isSpace(t[e + 1]!) && capSeqNext(t, e + 2)))) st.c.capSeq.push(s);
+  if (
+    e - s >= 2 &&
+    e < n &&
+    isSpace(t[e]!) &&
+    capSeqMayFollow(t, s) &&
+    (capSeqNext(t, e + 1) || (e + 1 < n && isSpace(t[e + 1]!) && capSeqNext(t, e + 2)))
+  )
+    st.c.capSeq.push(s);
   if (s >= st.countryFrom && e - s >= 3 && e - s <= 21 && !(s > 0 && isLetterUnit(st.bmp, t[s - 1]!))) {
     const end = countryEnd(st, e);
     if (st.firsts[wordHashSlot(h)] === 1 || st.countryLater) st.countries.push(s, end);

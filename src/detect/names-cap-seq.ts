@@ -1,7 +1,7 @@
 // Where CAP_SEQ_RE (capitalised First [Middle] Last sequences) can start, by char codes.
 
-import type { AsciiSet } from "./chars.ts";
-import * as chars from "./chars.ts";
+import type { AsciiSet } from './chars.ts';
+import * as chars from './chars.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { APOSTROPHE, asciiSet, code, HYPHEN, isAsciiLower, isAsciiUpper, isJsSpace: isSpace } = chars;
 
@@ -25,7 +25,7 @@ export function capSeqMayStart(t: Uint16Array, i: number): boolean {
   return false;
 }
 
-const CAP_SEQ_NOT_AFTER = asciiSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@.");
+const CAP_SEQ_NOT_AFTER = asciiSet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@.');
 
 /** CAP_SEQ_RE's look-behind at i: not after [A-Za-z0-9_@.]. */
 export function capSeqMayFollow(t: Uint16Array, i: number): boolean {
@@ -45,7 +45,7 @@ export function capSeqNext(t: Uint16Array, q: number): boolean {
 
 /** CAP_SEQ_RE's lower-case particles by their first letter: the letters that may follow it. */
 const PARTICLE_SECOND: Array<AsciiSet | undefined> = Array.from({ length: 128 }, () => undefined);
-PARTICLE_SECOND[code("v")] = asciiSet("ao"); // van, von
-PARTICLE_SECOND[code("d")] = asciiSet("eaio"); // de, der, del, da, di, dos
-PARTICLE_SECOND[code("b")] = asciiSet("i"); // bin
-PARTICLE_SECOND[code("l")] = asciiSet("ae"); // la, le
+PARTICLE_SECOND[code('v')] = asciiSet('ao'); // van, von
+PARTICLE_SECOND[code('d')] = asciiSet('eaio'); // de, der, del, da, di, dos
+PARTICLE_SECOND[code('b')] = asciiSet('i'); // bin
+PARTICLE_SECOND[code('l')] = asciiSet('ae'); // la, le

@@ -31,11 +31,16 @@ let bmpClasses: Uint8Array | undefined;
 export function bmpTable(): Uint8Array {
   if (bmpClasses) return bmpClasses;
   const t = new Uint8Array(65536);
-  let all = "";
-  for (let c = 0; c < 65536; c++) all += c >= 0xd800 && c <= 0xdfff ? " " : String.fromCharCode(c);
-  for (const [re, bit] of [[/\p{L}/gu, U_L], [/\p{Lu}/gu, U_LU], [/\p{Ll}/gu, U_LL]] as const) for (const m of all.matchAll(re)) t[m.index]! |= bit;
+  let all = '';
+  for (let c = 0; c < 65536; c++) all += c >= 0xd800 && c <= 0xdfff ? ' ' : String.fromCharCode(c);
+  for (const [re, bit] of [
+    [/\p{L}/gu, U_L],
+    [/\p{Lu}/gu, U_LU],
+    [/\p{Ll}/gu, U_LL],
+  ] as const)
+    for (const m of all.matchAll(re)) t[m.index]! |= bit;
   for (let lead = 0xd800; lead <= 0xdbff; lead++) {
-    let plane = "";
+    let plane = '';
     for (let trail = 0xdc00; trail <= 0xdfff; trail++) plane += String.fromCharCode(lead, trail);
     if (/\p{Lu}/u.test(plane)) t[lead] = U_ASTRAL_LU;
   }

@@ -1,10 +1,10 @@
 // COUNTRY_RE's global scan reproduced inside the candidate scan: capitalised words, at most three, whose
 // first word, or a later one, may begin a country name (by a hash slot of the dictionary's first words).
 
-import * as chars from "./chars.ts";
-import type { Scan } from "./names-candidates.ts";
-import * as namesCharClasses from "./names-char-classes.ts";
-import * as namesLexicon from "./names-lexicon.ts";
+import * as chars from './chars.ts';
+import type { Scan } from './names-candidates.ts';
+import * as namesCharClasses from './names-char-classes.ts';
+import * as namesLexicon from './names-lexicon.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { isJsSpace: isSpace } = chars;
 const { ASCII_CLASS, C_LOWER, C_UPPER, isLetterUnit, U_LL, U_LU } = namesCharClasses;

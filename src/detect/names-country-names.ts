@@ -4,11 +4,35 @@
 // from a place found at the name's first word, the longest run of up to seven words that the country list
 // holds is one place.
 
-import * as namesLexicon from "./names-lexicon.ts";
+import * as namesLexicon from './names-lexicon.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { loadDicts, norm } = namesLexicon;
 
-const CONNECTORS = new Set(["and", "of", "the", "und", "et", "y", "e", "da", "de", "del", "do", "dos", "das", "des", "du", "la", "le", "van", "het", "en", "di", "dei", "&"]);
+const CONNECTORS = new Set([
+  'and',
+  'of',
+  'the',
+  'und',
+  'et',
+  'y',
+  'e',
+  'da',
+  'de',
+  'del',
+  'do',
+  'dos',
+  'das',
+  'des',
+  'du',
+  'la',
+  'le',
+  'van',
+  'het',
+  'en',
+  'di',
+  'dei',
+  '&',
+]);
 
 const WORD_AT = /[\p{L}&][\p{L}\p{M}'’.-]{0,30}/uy;
 
@@ -18,7 +42,7 @@ function connectorCountryFirsts(): Set<string> {
   if (firsts) return firsts;
   firsts = new Set<string>();
   for (const name of loadDicts().countries) {
-    const words = name.split(" ");
+    const words = name.split(' ');
     if (words.some((w) => CONNECTORS.has(w))) firsts.add(words[0]!);
   }
   return firsts;

@@ -9,9 +9,9 @@
 // Bounded: per line, one look for its first comma (or an agency's parenthesis) in its first 64 code units, a
 // sticky regex there, then at most 8 words of at most 31 code units read back from it.
 
-import * as namesCharClasses from "./names-char-classes.ts";
-import * as namesLexicon from "./names-lexicon.ts";
-import * as namesPlaceCues from "./names-place-cues.ts";
+import * as namesCharClasses from './names-char-classes.ts';
+import * as namesLexicon from './names-lexicon.ts';
+import * as namesPlaceCues from './names-place-cues.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { letterAt, upperAt } = namesCharClasses;
 const { COMMON_WORDS, loadDicts, norm } = namesLexicon;
@@ -20,14 +20,14 @@ const { hasPlaceWord, nameLooksLikePlace } = namesPlaceCues;
 /** Month names (and their usual abbreviations) in en, de, fr, es, it, pt, nl. */
 const MONTHS = new Set(
   (
-    "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec " +
-    "januar jänner februar märz mai juni juli oktober dezember mär okt dez " +
-    "janvier février mars avril juin juillet août septembre octobre novembre décembre janv févr avr juil sept déc " +
-    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre ene abr ago dic " +
-    "gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre gen mag giu lug ott " +
-    "janeiro fevereiro março maio junho julho setembro outubro novembro dezembro fev out " +
-    "januari februari maart mei augustus oktober"
-  ).split(" "),
+    'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec ' +
+    'januar jänner februar märz mai juni juli oktober dezember mär okt dez ' +
+    'janvier février mars avril juin juillet août septembre octobre novembre décembre janv févr avr juil sept déc ' +
+    'enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre ene abr ago dic ' +
+    'gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre gen mag giu lug ott ' +
+    'janeiro fevereiro março maio junho julho setembro outubro novembro dezembro fev out ' +
+    'januari februari maart mei augustus oktober'
+  ).split(' '),
 );
 
 /**
@@ -41,9 +41,36 @@ const DATE_AFTER_COMMA_AT =
 const AGENCY_DASH_AT = /[ \t]\(([\p{Lu}][\p{L}.]{1,11})\)[ \t]{0,2}[-–—]/uy;
 
 /** Place prepositions that open a signing formula before the name: "Fait à", "Dado en", "Gegeben zu". */
-const SIGNING_PREPOSITIONS = new Set(["à", "a", "in", "en", "em", "at", "zu", "te"]);
+const SIGNING_PREPOSITIONS = new Set(['à', 'a', 'in', 'en', 'em', 'at', 'zu', 'te']);
 
-const CONNECTORS = new Set(["de", "la", "del", "di", "du", "le", "les", "am", "an", "der", "im", "do", "da", "dos", "das", "des", "sur", "on", "upon", "el", "al", "en", "y", "i", "bei", "ob"]);
+const CONNECTORS = new Set([
+  'de',
+  'la',
+  'del',
+  'di',
+  'du',
+  'le',
+  'les',
+  'am',
+  'an',
+  'der',
+  'im',
+  'do',
+  'da',
+  'dos',
+  'das',
+  'des',
+  'sur',
+  'on',
+  'upon',
+  'el',
+  'al',
+  'en',
+  'y',
+  'i',
+  'bei',
+  'ob',
+]);
 
 /** The next comma and "(" at or after a line's start, each found by indexOf once for all lines of a text (O(n)); reset per text. */
 export interface DatelineCursor {
@@ -64,12 +91,15 @@ export function datelineAt(text: string, ls: number, le: number, cur: DatelineCu
   while (a < le && a - ls < 6 && !letterAt(text, a)) a++;
   if (a >= le || !upperAt(text, a)) return;
   const stop = Math.min(le, a + 64);
-  if (cur.comma !== -1 && cur.comma < a) cur.comma = text.indexOf(",", a);
+  if (cur.comma !== -1 && cur.comma < a) cur.comma = text.indexOf(',', a);
   // (a one-character needle: indexOf(" (") reads the text several times slower)
-  if (cur.paren !== -1 && cur.paren < a) cur.paren = text.indexOf("(", a);
+  if (cur.paren !== -1 && cur.paren < a) cur.paren = text.indexOf('(', a);
   const c = cur.comma >= 0 && cur.comma < stop ? cur.comma : -1;
   const paren = cur.paren;
-  const p = paren > a && paren < stop && (text.charCodeAt(paren - 1) === 32 || text.charCodeAt(paren - 1) === 9) ? paren - 1 : -1;
+  const p =
+    paren > a && paren < stop && (text.charCodeAt(paren - 1) === 32 || text.charCodeAt(paren - 1) === 9)
+      ? paren - 1
+      : -1;
   if (c >= 0 && (p < 0 || c < p)) {
     if (!mayStartDate(text, c)) return;
     DATE_AFTER_COMMA_AT.lastIndex = c;
@@ -83,7 +113,7 @@ export function datelineAt(text: string, ls: number, le: number, cur: DatelineCu
 }
 
 /** Words that may follow a dateline's comma: the articles before a day, and the months (a day-first date starts with a digit). */
-const AFTER_COMMA_WORDS = new Set(["le", "den", "am", "the", "on", "el", "il", "a", "op", "em", "aos", ...MONTHS]);
+const AFTER_COMMA_WORDS = new Set(['le', 'den', 'am', 'the', 'on', 'el', 'il', 'a', 'op', 'em', 'aos', ...MONTHS]);
 
 /** May a date follow the comma at c (a digit, or an article or a month's name, after one or two spaces)? Most commas of prose fail at the first letter. */
 function mayStartDate(text: string, c: number): boolean {
@@ -104,10 +134,19 @@ function readBack(text: string, end: number, out: number[]): void {
   let opened = false;
   for (let k = 0; k < 8; k++) {
     let ws = s;
-    while (ws > 0 && s - ws <= 31 && (letterAt(text, ws - 1) || text[ws - 1] === "-" || text[ws - 1] === "'" || text[ws - 1] === "’" || text[ws - 1] === ".")) ws--;
+    while (
+      ws > 0 &&
+      s - ws <= 31 &&
+      (letterAt(text, ws - 1) ||
+        text[ws - 1] === '-' ||
+        text[ws - 1] === "'" ||
+        text[ws - 1] === '’' ||
+        text[ws - 1] === '.')
+    )
+      ws--;
     if (ws === s || s - ws > 31) return;
     const w = text.slice(ws, s);
-    const before = ws === 0 ? "\n" : text[ws - 1]!;
+    const before = ws === 0 ? '\n' : text[ws - 1]!;
     if (upperAt(text, ws)) words++;
     else if (words > 0 && SIGNING_PREPOSITIONS.has(w)) {
       // "Fait à Milton": the preposition is not part of the name
@@ -115,17 +154,17 @@ function readBack(text: string, end: number, out: number[]): void {
       break;
     } else if (!(words > 0 && CONNECTORS.has(w))) return;
     s = ws;
-    if (before === "\n" || before === "\r") {
+    if (before === '\n' || before === '\r') {
       opened = true;
       break;
     }
-    if (words >= 5 || (before !== " " && before !== "\t")) {
+    if (words >= 5 || (before !== ' ' && before !== '\t')) {
       // a heading's name may follow spaces, a bullet or a quote at the line's start
       opened = lineStartBefore(text, ws);
       break;
     }
     s--;
-    while (s > 0 && (text[s - 1] === " " || text[s - 1] === "\t") && ws - s < 3) s--;
+    while (s > 0 && (text[s - 1] === ' ' || text[s - 1] === '\t') && ws - s < 3) s--;
     if (s === 0) {
       opened = true;
       s = ws;
@@ -135,13 +174,19 @@ function readBack(text: string, end: number, out: number[]): void {
   if (!opened || words === 0) return;
   while (s < end && !upperAt(text, s)) s++;
   const v = text.slice(s, end);
-  const parts = v.split(" ");
+  const parts = v.split(' ');
   if (v.length < 2 || !nameLooksLikePlace(v, true)) return;
   // a heading of frequent words is no place: "Weekly Report, 12 March 2024"
   if (parts.length > 1 && parts.some((w) => COMMON_WORDS.has(norm(w))) && !hasPlaceWord(v)) return;
   // "Anna Berg, 12 March 2024": a first and a last name are a person's
   const d = loadDicts();
-  if (parts.length >= 2 && d.first.has(norm(parts[0]!)) && d.last.has(norm(parts[parts.length - 1]!)) && !d.places.has(norm(v))) return;
+  if (
+    parts.length >= 2 &&
+    d.first.has(norm(parts[0]!)) &&
+    d.last.has(norm(parts[parts.length - 1]!)) &&
+    !d.places.has(norm(v))
+  )
+    return;
   out.push(s, end);
 }
 
@@ -149,8 +194,9 @@ function readBack(text: string, end: number, out: number[]): void {
 function lineStartBefore(text: string, p: number): boolean {
   for (let q = p - 1; q >= 0 && p - q <= 4; q--) {
     const c = text[q]!;
-    if (c === "\n" || c === "\r") return true;
-    if (c !== " " && c !== "\t" && c !== "-" && c !== "*" && c !== "•" && c !== '"' && c !== "“" && c !== ">") return false;
+    if (c === '\n' || c === '\r') return true;
+    if (c !== ' ' && c !== '\t' && c !== '-' && c !== '*' && c !== '•' && c !== '"' && c !== '“' && c !== '>')
+      return false;
     if (q === 0) return true;
   }
   return p === 0;

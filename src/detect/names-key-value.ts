@@ -1,14 +1,13 @@
 // KEY_VALUE_RE (`"city": "Lyon"`, `street=…`) reproduced by char codes: the regex retried its lazy value at
 // each of up to 80 characters.
 
-import * as chars from "./chars.ts";
-import * as namesAddressRules from "./names-address-rules.ts";
-import * as namesSticky from "./names-sticky.ts";
+import * as chars from './chars.ts';
+import * as namesAddressRules from './names-address-rules.ts';
+import * as namesSticky from './names-sticky.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { APOSTROPHE, CLOSE_BRACE, COMMA, isJsSpace: isSpace, LF, QUOTE } = chars;
 const { KEY_PREFIX_AT, KEY_VALUE_AT, WHOLE_WORD_KEYS } = namesAddressRules;
 const { execAt } = namesSticky;
-
 
 /**
  * KEY_VALUE_RE at the candidate starts, as execAt runs it: `each(key, value start, value end)`. Its key part is
@@ -16,7 +15,13 @@ const { execAt } = namesSticky;
  * value, which the regex tried again after each of its up to 80 characters, by char codes. On a text with
  * surrogates (the regex counts code points), the regex itself.
  */
-export function keyValuesAt(text: string, starts: readonly number[], astral: boolean, each: (key: string, vs: number, ve: number) => void, structured?: (key: string, sepEnd: number) => void): void {
+export function keyValuesAt(
+  text: string,
+  starts: readonly number[],
+  astral: boolean,
+  each: (key: string, vs: number, ve: number) => void,
+  structured?: (key: string, sepEnd: number) => void,
+): void {
   if (astral) {
     execAt(KEY_VALUE_AT, text, starts, (m) => {
       if (WHOLE_WORD_KEYS.has(m[1]!.toLowerCase()) && m.index > 0 && /\p{L}/u.test(text[m.index - 1]!)) return;
@@ -60,7 +65,8 @@ function keyFollows(text: string, r: number): boolean {
   while (q < text.length && q - r <= 40) {
     const u = text.charCodeAt(q);
     if (u === 61) return q > r;
-    if (!((u >= 48 && u <= 57) || ((u | 32) >= 97 && (u | 32) <= 122) || u === 95 || u === 46 || u === 45)) return false;
+    if (!((u >= 48 && u <= 57) || ((u | 32) >= 97 && (u | 32) <= 122) || u === 95 || u === 46 || u === 45))
+      return false;
     q++;
   }
   return false;

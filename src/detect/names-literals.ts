@@ -1,11 +1,11 @@
 // Literal lists (cue words, honorifics, street types, place cues, keys, address cues) keyed by two code units,
 // for the candidate scan's prefilter.
 
-import * as chars from "./chars.ts";
-import * as namesAddressRules from "./names-address-rules.ts";
-import * as namesPersonRules from "./names-person-rules.ts";
-import * as namesPlaceHeads from "./names-place-heads.ts";
-import * as namesSticky from "./names-sticky.ts";
+import * as chars from './chars.ts';
+import * as namesAddressRules from './names-address-rules.ts';
+import * as namesPersonRules from './names-person-rules.ts';
+import * as namesPlaceHeads from './names-place-heads.ts';
+import * as namesSticky from './names-sticky.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { APOSTROPHE, isAsciiUpper, QUOTE } = chars;
 const { LOCATION_KEYS, NUM_SUFFIXES, PLACE_CUES, STRONG_PLACE_CUES } = namesAddressRules;
@@ -46,7 +46,10 @@ export const W_CUE = 1; // a cue word of CUE_SCAN_RE
 export const W_HONORIFIC = 2; // an honorific, then "." or a space
 const W_STREET = 4; // a street type of CONT_STREET_RE or a unit of MIL_RE, then a space (not after a digit)
 /** The code units of \s (keyUnit'ed): what may follow an honorific or a street type. */
-const SPACE_KEYS = [9, 10, 11, 12, 13, 32, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff].map(keyUnit);
+const SPACE_KEYS = [
+  9, 10, 11, 12, 13, 32, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
+  0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+].map(keyUnit);
 export const WORD_STARTS = (() => {
   const table = newTable();
   const add = (w: string, kind: number) => {
@@ -56,12 +59,34 @@ export const WORD_STARTS = (() => {
   };
   const cues =
     "my name|name|called|call me|i am|i'm|this is|signed|regards|sincerely|dear|hi|hello|according to|laut|selon|según|segundo|secondo|volgens|grüßen|grüssen|cordialement|saludos|atenciosamente|cordiali saluti|groet|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn|c/o|last|first|full|sur|given|family|ship|send|deliver|mail|forward|address|write|schicken|senden|liefern|envoyer|envoyez|enviar|envíe|envie|spedire".split(
-      "|",
+      '|',
     );
   // (a cue that starts with another one adds no start)
   for (const w of cues) if (!cues.some((v) => v !== w && w.startsWith(v))) add(w, W_CUE);
-  for (const w of HONORIFIC_WORDS.split("|")) add(w, W_HONORIFIC);
-  for (const w of ["rue", "rua", "via", "calle", "avenida", "av.", "chemin", "boulevard", "piazza", "plaza", "carrer", "viale", "corso", "praça", "ulica", "ul.", "strada", "psc", "unit", "cmr"]) add(w, W_STREET);
+  for (const w of HONORIFIC_WORDS.split('|')) add(w, W_HONORIFIC);
+  for (const w of [
+    'rue',
+    'rua',
+    'via',
+    'calle',
+    'avenida',
+    'av.',
+    'chemin',
+    'boulevard',
+    'piazza',
+    'plaza',
+    'carrer',
+    'viale',
+    'corso',
+    'praça',
+    'ulica',
+    'ul.',
+    'strada',
+    'psc',
+    'unit',
+    'cmr',
+  ])
+    add(w, W_STREET);
   return table;
 })();
 /**
@@ -102,7 +127,8 @@ export const E_PLACE_HEAD = 32; // names-place-heads.ts's nouns of a place (befo
 export const WORD_ENDS = (() => {
   const table = newTable();
   const add = (words: readonly string[], kind: number) => {
-    for (const w of words) addLiteral(table, pairKey(keyUnit(w.charCodeAt(w.length - 1)), keyUnit(w.charCodeAt(w.length - 2))), w, kind);
+    for (const w of words)
+      addLiteral(table, pairKey(keyUnit(w.charCodeAt(w.length - 1)), keyUnit(w.charCodeAt(w.length - 2))), w, kind);
   };
   add(NUM_SUFFIXES, E_SUFFIX);
   add(PLACE_CUES, E_PLACE);
@@ -114,10 +140,25 @@ export const WORD_ENDS = (() => {
 })();
 
 /** ADDRESS_CUE_RE's cues (they may start inside a word), with the letters of their first word (1 << (code & 31)). */
-export const ADDRESS_CUES = ["address", "adresse", "adres", "dirección", "direccion", "indirizzo", "endereço", "anschrift", "vivo en", "wohne in", "live at", "lives at", "located at", "moved to"].map((w) => {
+export const ADDRESS_CUES = [
+  'address',
+  'adresse',
+  'adres',
+  'dirección',
+  'direccion',
+  'indirizzo',
+  'endereço',
+  'anschrift',
+  'vivo en',
+  'wohne in',
+  'live at',
+  'lives at',
+  'located at',
+  'moved to',
+].map((w) => {
   let letters = 0;
   for (const ch of w) {
-    if (ch < "a" || ch > "z") break;
+    if (ch < 'a' || ch > 'z') break;
     letters |= 1 << (ch.charCodeAt(0) & 31);
   }
   return { w, letters };

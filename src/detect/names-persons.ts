@@ -1,19 +1,30 @@
 // PERSON: names after cues, names alone on a block's first line, capitalised First [Middle] Last sequences
 // of dictionary names. Each rule runs at its candidate starts (names-candidates.ts).
 
-import * as namesCandidates from "./names-candidates.ts";
-import * as namesLexicon from "./names-lexicon.ts";
-import * as namesSignOffs from "./names-sign-offs.ts";
-import * as namesPersonRules from "./names-person-rules.ts";
-import * as namesSpans from "./names-spans.ts";
-import * as namesSticky from "./names-sticky.ts";
-import * as namesWordShape from "./names-word-shape.ts";
-import type { Finding } from "./types.ts";
+import * as namesCandidates from './names-candidates.ts';
+import * as namesLexicon from './names-lexicon.ts';
+import * as namesSignOffs from './names-sign-offs.ts';
+import * as namesPersonRules from './names-person-rules.ts';
+import * as namesSpans from './names-spans.ts';
+import * as namesSticky from './names-sticky.ts';
+import * as namesWordShape from './names-word-shape.ts';
+import type { Finding } from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { scanCandidates } = namesCandidates;
 const { COMMON_WORDS, loadDicts, norm, PARTICLES } = namesLexicon;
 const { signOffNextLines } = namesSignOffs;
-const { blockFirstLines, CAP_SEQ_AT, CUE_SCAN_AT, HONORIFIC_AFTER_RE, isNameLike, isNameToken, lineEnd, mayStartHonorific, readNameTokens, STRONG_CUE } = namesPersonRules;
+const {
+  blockFirstLines,
+  CAP_SEQ_AT,
+  CUE_SCAN_AT,
+  HONORIFIC_AFTER_RE,
+  isNameLike,
+  isNameToken,
+  lineEnd,
+  mayStartHonorific,
+  readNameTokens,
+  STRONG_CUE,
+} = namesPersonRules;
 const { occupied } = namesSpans;
 const { execAt } = namesSticky;
 const { allUpper, startsUpper } = namesWordShape;
@@ -38,7 +49,8 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     const s = toks[0]!.start;
     const e = toks[toks.length - 1]!.end;
     // a key's value that goes on as an identifier ("search_flights", "build.gradle", "v2") is none
-    if (keyCtx && IDENT_GLUE.has(text.charCodeAt(e)) && e + 1 < text.length && /[\p{L}\p{N}]/u.test(text[e + 1]!)) return;
+    if (keyCtx && IDENT_GLUE.has(text.charCodeAt(e)) && e + 1 < text.length && /[\p{L}\p{N}]/u.test(text[e + 1]!))
+      return;
     let known = 0;
     let allCaps = true;
     let common = false;
@@ -58,7 +70,7 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     if (allCaps && !keyCtx && !hon && known < toks.length) score = 0;
     if (common && !hon && !keyCtx) score -= 0.3;
     if (score >= 0.5) {
-      out.push({ type: "PERSON", start: s, end: e, score });
+      out.push({ type: 'PERSON', start: s, end: e, score });
       lastEnd = e;
     }
   });
@@ -73,10 +85,12 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     const firstW = norm(parts[0]!);
     const lastW = norm(parts[parts.length - 1]!);
     if (COMMON_WORDS.has(firstW) || COMMON_WORDS.has(lastW)) continue;
-    const middleOk = parts.slice(1, -1).every((p) => p.length <= 2 || PARTICLES.has(norm(p)) || isNameLike(p, d) || /^\p{Lu}/u.test(p));
+    const middleOk = parts
+      .slice(1, -1)
+      .every((p) => p.length <= 2 || PARTICLES.has(norm(p)) || isNameLike(p, d) || /^\p{Lu}/u.test(p));
     if (d.first.has(firstW) && (d.last.has(lastW) || d.first.has(lastW)) && middleOk) {
       const s = ls + text.slice(ls, le).indexOf(parts[0]!);
-      out.push({ type: "PERSON", start: s, end: s + line.length, score: 0.7 });
+      out.push({ type: 'PERSON', start: s, end: s + line.length, score: 0.7 });
     }
   }
   // (a'') the line after a sign-off ("Best regards,", "Mit freundlichen Grüßen", "Cordialement,"): a name
@@ -90,7 +104,7 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     if (!parts.every((p) => /^\p{Lu}[\p{L}'’-]*\.?$/u.test(p) || PARTICLES.has(norm(p)))) continue;
     if (COMMON_WORDS.has(norm(parts[0]!)) || COMMON_WORDS.has(norm(parts[parts.length - 1]!))) continue;
     const s = ls + text.slice(ls, le).indexOf(parts[0]!);
-    out.push({ type: "PERSON", start: s, end: s + line.length, score: 0.7 });
+    out.push({ type: 'PERSON', start: s, end: s + line.length, score: 0.7 });
   }
   // (b) dictionary-driven capitalised sequences: First [Middle] Last
   const cueSpans = [...out];
@@ -100,13 +114,14 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     if (occupied(cueSpans, s, e)) return;
     const parts = m[0].split(/\s+/);
     const firstW = norm(parts[0]!);
-    const lastW = norm(parts[parts.length - 1]!.replace(/\.$/, ""));
+    const lastW = norm(parts[parts.length - 1]!.replace(/\.$/, ''));
     if (COMMON_WORDS.has(firstW) || COMMON_WORDS.has(lastW)) return;
     const firstOk = d.first.has(firstW);
     const lastOk = d.last.has(lastW) || d.first.has(lastW);
     if (d.countries.has(norm(m[0])) || d.places.has(norm(m[0]))) return;
-    if (firstOk && lastOk) out.push({ type: "PERSON", start: s, end: e, score: 0.75 });
-    else if (firstOk && parts.length >= 2 && parts[parts.length - 1]!.length > 2) out.push({ type: "PERSON", start: s, end: e, score: 0.55 });
+    if (firstOk && lastOk) out.push({ type: 'PERSON', start: s, end: e, score: 0.75 });
+    else if (firstOk && parts.length >= 2 && parts[parts.length - 1]!.length > 2)
+      out.push({ type: 'PERSON', start: s, end: e, score: 0.55 });
   });
   return out;
 }
@@ -117,20 +132,20 @@ const IDENT_GLUE = new Set([95, 46, 47, 45, 48, 49, 50, 51, 52, 53, 54, 55, 56, 
 /** First words of compound keys ending in "name" that name a thing, not a person ("country_name", "tool.name", "companyName"). */
 const THING_NAME_KEYS = new Set(
   (
-    "country city town region state province county district street place location venue site company org organization organisation business brand product item file host hostname " +
-    "tool function method event project app application service team bucket table column field model dataset repo branch package module class domain server cluster database db queue " +
-    "topic index key node pod container image device agent bot channel group role plan store shop account_type job task workflow pipeline step stage metric label tag display_country"
-  ).split(" "),
+    'country city town region state province county district street place location venue site company org organization organisation business brand product item file host hostname ' +
+    'tool function method event project app application service team bucket table column field model dataset repo branch package module class domain server cluster database db queue ' +
+    'topic index key node pod container image device agent bot channel group role plan store shop account_type job task workflow pipeline step stage metric label tag display_country'
+  ).split(' '),
 );
 
 /** Is the key cue at `at` ("name" after a quote or not) the end of a compound key whose first word names a thing? */
 function thingNameKey(text: string, at: number): boolean {
   let k = at;
   if (text[k] === '"' || text[k] === "'") k++;
-  if (text.slice(k, k + 4).toLowerCase() !== "name" || k === 0) return false;
+  if (text.slice(k, k + 4).toLowerCase() !== 'name' || k === 0) return false;
   let p = k;
   const glue = text[p - 1];
-  if (glue === "_" || glue === "." || glue === "-") p--;
+  if (glue === '_' || glue === '.' || glue === '-') p--;
   let s = p;
   while (s > 0 && p - s < 24 && /[A-Za-z]/.test(text[s - 1]!)) s--;
   if (s === p) return false;

@@ -5,8 +5,8 @@
 //
 // Bounded: at most 64 parentheses, 64 "-based" and 64 "#" per text, each read over at most 4 names of 5 words.
 
-import * as namesCharClasses from "./names-char-classes.ts";
-import * as namesPlaceCues from "./names-place-cues.ts";
+import * as namesCharClasses from './names-char-classes.ts';
+import * as namesPlaceCues from './names-place-cues.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { letterAt, upperAt } = namesCharClasses;
 const { nameLooksLikePlace } = namesPlaceCues;
@@ -14,22 +14,23 @@ const { nameLooksLikePlace } = namesPlaceCues;
 /** Nouns of things that are somewhere, in the seven languages (singular and plural), lower case. */
 const SITED_NOUNS = new Set(
   (
-    "office offices warehouse warehouses branch branches site sites plant plants factory factories store stores venue conference meeting event hotel airport station supplier suppliers partner partners customer client headquarters campus subsidiary depot hub " +
-    "büro büros lager filiale filialen standort standorte werk werke niederlassung niederlassungen lieferant lieferanten kunde kunden partner tochter konferenz tagung hotel " +
-    "bureau bureaux entrepôt entrepôts agence agences usine usines fournisseur fournisseurs client clients partenaire partenaires siège filiale conférence hôtel " +
-    "oficina oficinas almacén almacenes sucursal sucursales planta plantas proveedor proveedores cliente clientes socio socios sede sedes filial conferencia " +
-    "ufficio uffici magazzino magazzini filiali stabilimento stabilimenti fornitore fornitori partner conferenza albergo " +
-    "escritório escritórios armazém armazéns filiais fábrica fábricas fornecedor fornecedores parceiro parceiros conferência " +
-    "kantoor kantoren magazijn magazijnen vestiging vestigingen fabriek fabrieken leverancier leveranciers klant klanten conferentie"
-  ).split(" "),
+    'office offices warehouse warehouses branch branches site sites plant plants factory factories store stores venue conference meeting event hotel airport station supplier suppliers partner partners customer client headquarters campus subsidiary depot hub ' +
+    'büro büros lager filiale filialen standort standorte werk werke niederlassung niederlassungen lieferant lieferanten kunde kunden partner tochter konferenz tagung hotel ' +
+    'bureau bureaux entrepôt entrepôts agence agences usine usines fournisseur fournisseurs client clients partenaire partenaires siège filiale conférence hôtel ' +
+    'oficina oficinas almacén almacenes sucursal sucursales planta plantas proveedor proveedores cliente clientes socio socios sede sedes filial conferencia ' +
+    'ufficio uffici magazzino magazzini filiali stabilimento stabilimenti fornitore fornitori partner conferenza albergo ' +
+    'escritório escritórios armazém armazéns filiais fábrica fábricas fornecedor fornecedores parceiro parceiros conferência ' +
+    'kantoor kantoren magazijn magazijnen vestiging vestigingen fabriek fabrieken leverancier leveranciers klant klanten conferentie'
+  ).split(' '),
 );
 
-const NAME_AT = /((?:[\p{Lu}][\p{L}\p{M}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t]){0,2}[\p{Lu}][\p{L}\p{M}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
+const NAME_AT =
+  /((?:[\p{Lu}][\p{L}\p{M}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al)[ \t]){0,2}[\p{Lu}][\p{L}\p{M}'’-]{1,30}){0,4})(?![\p{L}\p{N}])/uy;
 
 /** The places in parentheses after a noun of what is somewhere: [start, end) pairs. */
 export function placesInParentheses(text: string): number[] {
   const out: number[] = [];
-  for (let p = text.indexOf("("), k = 0; p > 1 && k < 64; p = text.indexOf("(", p + 1), k++) {
+  for (let p = text.indexOf('('), k = 0; p > 1 && k < 64; p = text.indexOf('(', p + 1), k++) {
     // the noun before " (": read back over its letters (bounded: 16)
     let e = p;
     if (text.charCodeAt(e - 1) === 32) e--;
@@ -58,7 +59,7 @@ export function placesInParentheses(text: string): number[] {
 /** The capitalised word(s) before "-based" ("a Nenagh-based startup", "the San Cono-based team"): [start, end) pairs. */
 export function placesBeforeBased(text: string): number[] {
   const out: number[] = [];
-  for (let p = text.indexOf("-based"), k = 0; p > 1 && k < 64; p = text.indexOf("-based", p + 6), k++) {
+  for (let p = text.indexOf('-based'), k = 0; p > 1 && k < 64; p = text.indexOf('-based', p + 6), k++) {
     if (letterAt(text, p + 6)) continue;
     // up to three capitalised words end at p, each read back over at most 31 letters
     let s = p;
@@ -78,7 +79,7 @@ export function placesBeforeBased(text: string): number[] {
   return out;
 }
 
-const ARTICLES = new Set(["The", "A", "An", "Our", "Their", "Its", "This", "That"]);
+const ARTICLES = new Set(['The', 'A', 'An', 'Our', 'Their', 'Its', 'This', 'That']);
 
 const HASHTAG_AT = /#([\p{Lu}][\p{L}\p{M}]{2,40})(?![\p{L}\p{N}_])/uy;
 
@@ -91,7 +92,7 @@ export function placesInHashtags(text: string): number[] {
   const out: number[] = [];
   let lower = false;
   const named: number[] = [];
-  for (let p = text.indexOf("#"), k = 0; p >= 0 && k < 64; p = text.indexOf("#", p + 1), k++) {
+  for (let p = text.indexOf('#'), k = 0; p >= 0 && k < 64; p = text.indexOf('#', p + 1), k++) {
     if (p > 0 && (letterAt(text, p - 1) || text.charCodeAt(p - 1) === 38)) continue;
     const c = text.charCodeAt(p + 1);
     if (c >= 97 && c <= 122) lower = true;

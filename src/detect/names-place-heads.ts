@@ -8,43 +8,163 @@
 // The candidate scan finds the heads by their last two code units before a space and a capital (like the
 // place cues, names-literals.ts); each candidate reads one bounded name after it.
 
-import * as namesCharClasses from "./names-char-classes.ts";
-import * as namesPlaceCues from "./names-place-cues.ts";
+import * as namesCharClasses from './names-char-classes.ts';
+import * as namesPlaceCues from './names-place-cues.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { letterAt } = namesCharClasses;
 const { followedByLocator, nameLooksLikePlace } = namesPlaceCues;
 
 /** Heads that end a German compound as often as they stand alone ("Paketzentrum", "Hauptbahnhof", "Landkreis"). */
-export const COMPOUND_HEADS = ["bahnhof", "hbf", "flughafen", "zentrum", "lager", "filiale", "zweigstelle", "niederlassung", "gemeinde", "kreis", "bezirk", "kanton", "bundesland", "stadtteil", "ortsteil", "großraum", "grossraum", "raum", "messe", "gericht", "rathaus"];
+export const COMPOUND_HEADS = [
+  'bahnhof',
+  'hbf',
+  'flughafen',
+  'zentrum',
+  'lager',
+  'filiale',
+  'zweigstelle',
+  'niederlassung',
+  'gemeinde',
+  'kreis',
+  'bezirk',
+  'kanton',
+  'bundesland',
+  'stadtteil',
+  'ortsteil',
+  'großraum',
+  'grossraum',
+  'raum',
+  'messe',
+  'gericht',
+  'rathaus',
+];
 
 /** Heads that are words of their own, then the name (apposition) or a genitive preposition and the name. */
 export const WORD_HEADS = [
   // en
-  "town of", "village of", "port of", "province of", "region of", "county of", "district of", "municipality of", "outskirts of", "suburbs of", "outside of", "population of", "heart of", "centre of", "center of",
+  'town of',
+  'village of',
+  'port of',
+  'province of',
+  'region of',
+  'county of',
+  'district of',
+  'municipality of',
+  'outskirts of',
+  'suburbs of',
+  'outside of',
+  'population of',
+  'heart of',
+  'centre of',
+  'center of',
   // de (apposition; "Stadt Wien", "Region Hannover")
-  "stadt", "region", "standort",
+  'stadt',
+  'region',
+  'standort',
   // fr
-  "ville de", "gare de", "aéroport de", "région de", "agence de", "mairie de", "commune de", "département de", "port de", "banlieue de", "environs de", "près de", "centre de tri de",
+  'ville de',
+  'gare de',
+  'aéroport de',
+  'région de',
+  'agence de',
+  'mairie de',
+  'commune de',
+  'département de',
+  'port de',
+  'banlieue de',
+  'environs de',
+  'près de',
+  'centre de tri de',
   // es
-  "ciudad de", "aeropuerto de", "estación de", "provincia de", "municipio de", "sucursal de", "puerto de", "afueras de", "cerca de", "región de", "pueblo de", "localidad de",
+  'ciudad de',
+  'aeropuerto de',
+  'estación de',
+  'provincia de',
+  'municipio de',
+  'sucursal de',
+  'puerto de',
+  'afueras de',
+  'cerca de',
+  'región de',
+  'pueblo de',
+  'localidad de',
   // it
-  "città di", "comune di", "provincia di", "stazione di", "aeroporto di", "regione di", "porto di", "sede di", "filiale di", "ufficio di", "zona di", "periferia di", "pressi di", "vicino a", "paese di", "frazione di",
+  'città di',
+  'comune di',
+  'provincia di',
+  'stazione di',
+  'aeroporto di',
+  'regione di',
+  'porto di',
+  'sede di',
+  'filiale di',
+  'ufficio di',
+  'zona di',
+  'periferia di',
+  'pressi di',
+  'vicino a',
+  'paese di',
+  'frazione di',
   // pt
-  "cidade de", "aeroporto de", "estação de", "município de", "região de", "perto de", "porto de", "filial de", "bairro de", "arredores de",
+  'cidade de',
+  'aeroporto de',
+  'estação de',
+  'município de',
+  'região de',
+  'perto de',
+  'porto de',
+  'filial de',
+  'bairro de',
+  'arredores de',
   // nl
-  "gemeente", "station", "luchthaven", "provincie", "buurt van", "omgeving van", "regio", "kantoor", "vestiging",
+  'gemeente',
+  'station',
+  'luchthaven',
+  'provincie',
+  'buurt van',
+  'omgeving van',
+  'regio',
+  'kantoor',
+  'vestiging',
   // es, pt (apposition: "Sucursal Centro" is no town, but "Sucursal Puerto Quijarro:" is)
-  "sucursal", "filial",
+  'sucursal',
+  'filial',
 ];
 
 const COMPOUND_SET = new Set(COMPOUND_HEADS);
 /** German nouns: capitalised ("Stadt Wien"; "stadt" inside a sentence is no head). */
-const CAPITALISED = new Set([...COMPOUND_HEADS, "stadt", "region", "standort"]);
+const CAPITALISED = new Set([...COMPOUND_HEADS, 'stadt', 'region', 'standort']);
 /** Dutch nouns: lower case before the name ("station Utrecht", "gemeente Ede"; "Weather Station Data" is no head). */
-const LOWER_CASE = new Set(["heart of", "centre of", "center of", "gemeente", "station", "luchthaven", "provincie", "regio", "kantoor", "vestiging"]);
+const LOWER_CASE = new Set([
+  'heart of',
+  'centre of',
+  'center of',
+  'gemeente',
+  'station',
+  'luchthaven',
+  'provincie',
+  'regio',
+  'kantoor',
+  'vestiging',
+]);
 
 /** Heads of an office, which a person's name follows too ("l'ufficio di Marco Rossi"): a place there gives way to a person found by name. */
-const OFFICE_HEADS = new Set(["filiale", "zweigstelle", "niederlassung", "standort", "agence de", "sucursal de", "sede di", "filiale di", "ufficio di", "filial de", "kantoor", "vestiging", "sucursal", "filial"]);
+const OFFICE_HEADS = new Set([
+  'filiale',
+  'zweigstelle',
+  'niederlassung',
+  'standort',
+  'agence de',
+  'sucursal de',
+  'sede di',
+  'filiale di',
+  'ufficio di',
+  'filial de',
+  'kantoor',
+  'vestiging',
+  'sucursal',
+  'filial',
+]);
 
 /** The score of a place after the head `w`: a town hall, a station or a town's noun outranks a person read from the name alone. */
 export function headScore(w: string): number {
@@ -69,7 +189,8 @@ export function headAt(text: string, w: string, end: number): boolean {
   return true;
 }
 
-const NAME_AFTER_HEAD_AT = /[ \t]((?:[\p{Lu}][\p{L}\p{M}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al|ob|bei)[ \t])?[\p{Lu}][\p{L}\p{M}'’-]{1,30}){0,3})(?![\p{L}\p{N}])/uy;
+const NAME_AFTER_HEAD_AT =
+  /[ \t]((?:[\p{Lu}][\p{L}\p{M}'’-]{1,30})(?:[ \t](?:(?:de|la|del|di|du|le|am|an|der|im|do|da|dos|das|des|sur|on|upon|el|al|ob|bei)[ \t])?[\p{Lu}][\p{L}\p{M}'’-]{1,30}){0,3})(?![\p{L}\p{N}])/uy;
 
 /** The place after the head that ends at the space `sp`: [start, end), or undefined. */
 export function placeAfterHead(text: string, sp: number): [number, number] | undefined {
@@ -84,7 +205,8 @@ export function placeAfterHead(text: string, sp: number): [number, number] | und
   return [s, e];
 }
 
-const LEADING_HEAD = /^(?:[\p{L}]*(?:bahnhof|flughafen|zentrum|hbf)|Gare de|Aéroport de|Aeropuerto de|Estación de|Stazione di|Aeroporto d[ie]|Estação de|Station|Luchthaven|Airport)[ \t]+(?=[\p{Lu}])/u;
+const LEADING_HEAD =
+  /^(?:[\p{L}]*(?:bahnhof|flughafen|zentrum|hbf)|Gare de|Aéroport de|Aeropuerto de|Estación de|Stazione di|Aeroporto d[ie]|Estação de|Station|Luchthaven|Airport)[ \t]+(?=[\p{Lu}])/u;
 
 /** The length of a head that opens a field's value ("Hauptbahnhof Schnifis", "Gare de Lyon-Perrache"), or 0. */
 export function leadingHead(v: string): number {

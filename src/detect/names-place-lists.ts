@@ -5,13 +5,14 @@
 //
 // Bounded: at most 16 items of at most 80 characters, read once after the key's separator.
 
-import * as namesPlaceCues from "./names-place-cues.ts";
+import * as namesPlaceCues from './names-place-cues.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { nameLooksLikePlace } = namesPlaceCues;
 
 const JSON_ITEM_AT = /[ \t\r\n]*"([^"\n]{2,80})"[ \t\r\n]*([,\]])/y;
 const YAML_ITEM_AT = /\n([ \t]*)-[ \t]+["']?([^"'\n#]{2,80}?)["']?[ \t]*(?=\r?\n|$)/y;
-const NESTED_NAME_AT = /(?:[ \t]*\{[ \t\r\n]*"name"[ \t]*:[ \t]*"([^"\n]{2,80})"|[ \t]*\r?\n[ \t]+name[ \t]*:[ \t]*["']?([^"'\n#]{2,80}?)["']?[ \t]*(?=\r?\n|$))/y;
+const NESTED_NAME_AT =
+  /(?:[ \t]*\{[ \t\r\n]*"name"[ \t]*:[ \t]*"([^"\n]{2,80})"|[ \t]*\r?\n[ \t]+name[ \t]*:[ \t]*["']?([^"'\n#]{2,80}?)["']?[ \t]*(?=\r?\n|$))/y;
 
 /** The places held after the separator of a place key that ends at `sepEnd` (after its ":" or "="): `each(start, end)`. */
 export function placesInStructure(text: string, sepEnd: number, each: (s: number, e: number) => void): void {
@@ -28,7 +29,7 @@ export function placesInStructure(text: string, sepEnd: number, each: (s: number
       const v = m[1]!;
       const s = q + m[0].indexOf('"') + 1;
       if (nameLooksLikePlace(v, true) && /^\p{Lu}/u.test(v)) each(s, s + v.length);
-      if (m[2] === "]") return;
+      if (m[2] === ']') return;
       q += m[0].length;
     }
     return;

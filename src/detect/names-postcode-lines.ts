@@ -6,7 +6,7 @@
 // Bounded: one indexOf per line; a sticky regex on a line that starts with a digit or a capital, which reads
 // that line, and at most 80 code units of the line before.
 
-import * as namesPlaceCues from "./names-place-cues.ts";
+import * as namesPlaceCues from './names-place-cues.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { nameLooksLikePlace } = namesPlaceCues;
 
@@ -23,7 +23,11 @@ export function postcodeLineAt(text: string, nl: number, towns: number[], lineSt
   let a = nl + 1;
   while (a < text.length && a - nl <= 4 && (text.charCodeAt(a) === 32 || text.charCodeAt(a) === 9)) a++;
   const c0 = text.charCodeAt(a);
-  if (!((c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90 && mayBeLetterPostcode(text.charCodeAt(a + 1), text.charCodeAt(a + 2))))) return;
+  if (!(
+    (c0 >= 48 && c0 <= 57) ||
+    (c0 >= 65 && c0 <= 90 && mayBeLetterPostcode(text.charCodeAt(a + 1), text.charCodeAt(a + 2)))
+  ))
+    return;
   POSTCODE_LINE_AT.lastIndex = nl + 1;
   const m = POSTCODE_LINE_AT.exec(text);
   if (!m) return;

@@ -1,6 +1,6 @@
 // Findings of the name detectors as sorted spans: is a span taken, and merging a type's overlapping spans.
 
-import type { Finding } from "./types.ts";
+import type { Finding } from './types.ts';
 
 /** Binary search in findings sorted by start: does [s, e) overlap one? */
 export function occupied(sorted: readonly Finding[], s: number, e: number): boolean {

@@ -10,7 +10,7 @@
 
 /** A sticky copy of a global regex, to be tried at given positions. */
 export function sticky(re: RegExp): RegExp {
-  return new RegExp(re.source, re.flags.replace("g", "") + "y");
+  return new RegExp(re.source, re.flags.replace('g', '') + 'y');
 }
 
 /** Runs a sticky regex at the candidate starts (sorted ascending) like its global scan would run. */

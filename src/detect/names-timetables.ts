@@ -5,7 +5,7 @@
 //
 // Bounded: per line, a first-character test and one sticky regex; the travel words by one regex test per text.
 
-import * as namesPlaceCues from "./names-place-cues.ts";
+import * as namesPlaceCues from './names-place-cues.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { nameLooksLikePlace } = namesPlaceCues;
 
@@ -18,7 +18,16 @@ const TRAVEL_WORDS =
 /** The place of the line at `ls` if it opens with a time: pushed to `out` as [start, end). */
 export function timetableLineAt(text: string, ls: number, out: number[]): void {
   let a = ls;
-  while (a < text.length && a - ls < 6 && (text.charCodeAt(a) === 32 || text.charCodeAt(a) === 9 || text.charCodeAt(a) === 45 || text.charCodeAt(a) === 42 || text.charCodeAt(a) === 8226)) a++;
+  while (
+    a < text.length &&
+    a - ls < 6 &&
+    (text.charCodeAt(a) === 32 ||
+      text.charCodeAt(a) === 9 ||
+      text.charCodeAt(a) === 45 ||
+      text.charCodeAt(a) === 42 ||
+      text.charCodeAt(a) === 8226)
+  )
+    a++;
   const c = text.charCodeAt(a);
   if (!(c >= 48 && c <= 57) || out.length >= 128) return;
   TIME_LED_AT.lastIndex = ls;

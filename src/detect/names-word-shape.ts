@@ -1,6 +1,6 @@
 // The case and shape of a word or code unit, as the name rules' Unicode classes read it; ASCII looked at by code.
 
-import * as chars from "./chars.ts";
+import * as chars from './chars.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { COMMA, DOT, isAsciiLower, isAsciiUpper, isJsSpace: isSpace } = chars;
 

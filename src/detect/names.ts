@@ -5,12 +5,12 @@
 //
 // This file puts the detectors together; the rules live in names-*.ts (see README.md).
 
-import type { TextContext } from "./context.ts";
-import * as namesCandidates from "./names-candidates.ts";
-import * as namesLocations from "./names-locations.ts";
-import * as namesPersons from "./names-persons.ts";
-import * as namesSpans from "./names-spans.ts";
-import type { Finding } from "./types.ts";
+import type { TextContext } from './context.ts';
+import * as namesCandidates from './names-candidates.ts';
+import * as namesLocations from './names-locations.ts';
+import * as namesPersons from './names-persons.ts';
+import * as namesSpans from './names-spans.ts';
+import type { Finding } from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { scanCandidates } = namesCandidates;
 const { detectLocations } = namesLocations;
@@ -25,10 +25,17 @@ export function detectNames(text: string, _shared?: TextContext): Finding[] {
   const locs = detectLocations(text, cands);
   const strong = locs.filter((l) => l.score >= 0.7).sort((a, b) => a.start - b.start);
   // a title alone ("Sr", "Mevr", "Dr" before the name found beside it) is not a person
-  const persons = detectPersons(text, cands).filter((p) => (!occupied(strong, p.start, p.end) || p.score > 0.8) && !(p.end - p.start <= 6 && TITLE_ONLY.test(text.slice(p.start, p.end))));
+  const persons = detectPersons(text, cands).filter(
+    (p) =>
+      (!occupied(strong, p.start, p.end) || p.score > 0.8) &&
+      !(p.end - p.start <= 6 && TITLE_ONLY.test(text.slice(p.start, p.end))),
+  );
   // a place read from its cue alone ("to <Name>", names-place-cues.ts) gives way to a person found there
   const byStart = [...persons].sort((a, b) => a.start - b.start);
-  return [...persons, ...locs.filter((l) => l.type !== "LOCATION" || l.score >= 0.6 || !occupied(byStart, l.start, l.end))];
+  return [
+    ...persons,
+    ...locs.filter((l) => l.type !== 'LOCATION' || l.score >= 0.6 || !occupied(byStart, l.start, l.end)),
+  ];
 }
 
 export { detectLocations, detectPersons };

@@ -1,6 +1,6 @@
 // Per type, the best non-overlapping numeric findings.
 
-import type { Finding } from "./types.ts";
+import type { Finding } from './types.ts';
 
 /** Per type: keep the best (highest score, then longest) non-overlapping spans. O(k log k + total span length). */
 export function bestPerType(fs: Finding[], textLength: number): Finding[] {

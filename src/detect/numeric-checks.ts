@@ -1,8 +1,8 @@
 // The numeric rules' validators: check digits and structure of each national number (the check-digit
 // algorithms themselves are in checksums.ts), and the shape helpers the rule table uses.
 
-import * as checksumsModule from "./checksums.ts";
-import type { Candidate } from "./numeric-rule.ts";
+import * as checksumsModule from './checksums.ts';
+import type { Candidate } from './numeric-rule.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { iso7064Mod11_10, luhn, validDate, verhoeff, weightedSum } = checksumsModule;
 
@@ -29,19 +29,19 @@ export function ssnParts(digits: string): boolean {
   if (area === 0 || area === 666 || area >= 900) return false;
   if (group === 0 || serial === 0) return false;
   if (allSame(digits)) return false;
-  if (digits === "123456789") return false;
+  if (digits === '123456789') return false;
   return true;
 }
 
 export function itinOk(digits: string): boolean {
-  if (digits[0] !== "9") return false;
+  if (digits[0] !== '9') return false;
   const g = Number(digits.slice(3, 5));
   return (g >= 50 && g <= 65) || (g >= 70 && g <= 88) || (g >= 90 && g <= 92) || (g >= 94 && g <= 99);
 }
 
 export function cardPrefixOk(d: string): boolean {
   const c = d[0];
-  return c === "1" || c === "2" || c === "3" || c === "4" || c === "5" || c === "6";
+  return c === '1' || c === '2' || c === '3' || c === '4' || c === '5' || c === '6';
 }
 
 export function nhsOk(d: string): boolean {
@@ -59,7 +59,7 @@ export function abaOk(d: string): boolean {
 }
 
 export function abnOk(d: string): boolean {
-  if (d.length !== 11 || d[0] === "0") return false;
+  if (d.length !== 11 || d[0] === '0') return false;
   const w = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
   let sum = (Number(d[0]) - 1) * 10;
   for (let i = 1; i < 11; i++) sum += Number(d[i]) * w[i]!;
@@ -79,24 +79,24 @@ export function tfnOk(d: string): boolean {
 
 export function medicareOk(d: string): boolean {
   if (d.length !== 10 && d.length !== 11) return false;
-  if (!"23456".includes(d[0]!)) return false;
+  if (!'23456'.includes(d[0]!)) return false;
   return weightedSum(d, [1, 3, 7, 9, 1, 3, 7, 9]) % 10 === Number(d[8]);
 }
 
 export function sinOk(d: string): boolean {
-  return d.length === 9 && d[0] !== "0" && d[0] !== "8" && !allSame(d) && luhn(d);
+  return d.length === 9 && d[0] !== '0' && d[0] !== '8' && !allSame(d) && luhn(d);
 }
 
 export function npiOk(d: string): boolean {
-  return d.length === 10 && (d[0] === "1" || d[0] === "2") && luhn("80840" + d);
+  return d.length === 10 && (d[0] === '1' || d[0] === '2') && luhn('80840' + d);
 }
 
 export function aadhaarOk(d: string): boolean {
-  return d.length === 12 && d[0] !== "0" && d[0] !== "1" && !allSame(d) && verhoeff(d);
+  return d.length === 12 && d[0] !== '0' && d[0] !== '1' && !allSame(d) && verhoeff(d);
 }
 
 export function trIdOk(d: string): boolean {
-  if (d.length !== 11 || d[0] === "0") return false;
+  if (d.length !== 11 || d[0] === '0') return false;
   const n = [...d].map(Number);
   const odd = n[0]! + n[2]! + n[4]! + n[6]! + n[8]!;
   const even = n[1]! + n[3]! + n[5]! + n[7]!;
@@ -141,7 +141,7 @@ export function krRrnOk(d: string, foreigner: boolean): boolean {
 }
 
 export function thTninOk(d: string): boolean {
-  if (d.length !== 13 || d[0] === "0") return false;
+  if (d.length !== 13 || d[0] === '0') return false;
   const s = weightedSum(d, [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
   return (11 - (s % 11)) % 10 === Number(d[12]);
 }
@@ -150,7 +150,7 @@ export function zaIdOk(d: string): boolean {
   if (d.length !== 13) return false;
   const yy = Number(d.slice(0, 2));
   if (!validDate(2000 + yy, Number(d.slice(2, 4)), Number(d.slice(4, 6)))) return false;
-  if (d[10] !== "0" && d[10] !== "1" && d[10] !== "2") return false; // citizen, permanent resident, refugee
+  if (d[10] !== '0' && d[10] !== '1' && d[10] !== '2') return false; // citizen, permanent resident, refugee
   return luhn(d);
 }
 
@@ -172,7 +172,7 @@ export function sePnrOk(d: string): boolean {
 export function seOrgOk(d: string): boolean {
   let ten = d;
   if (d.length === 12) {
-    if (!d.startsWith("16")) return false;
+    if (!d.startsWith('16')) return false;
     ten = d.slice(2);
   }
   if (ten.length !== 10) return false;
@@ -182,12 +182,12 @@ export function seOrgOk(d: string): boolean {
 
 export function itVatOk(d: string): boolean {
   if (d.length !== 11 || allSame(d)) return false;
-  if (d.slice(0, 7) === "0000000") return false;
+  if (d.slice(0, 7) === '0000000') return false;
   return luhn(d);
 }
 
 export function deTaxIdOk(d: string): boolean {
-  if (d.length !== 11 || d[0] === "0") return false;
+  if (d.length !== 11 || d[0] === '0') return false;
   const counts = new Map<string, number>();
   for (const ch of d.slice(0, 10)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   const multi = [...counts.values()].filter((v) => v > 1);

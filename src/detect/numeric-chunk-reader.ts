@@ -3,10 +3,10 @@
 // ends, its digits, whether it is a piece of a longer run). A Candidate (strings) is only built for windows
 // that a rule or the phone check can still accept.
 
-import * as charsModule from "./chars.ts";
-import * as context from "./context.ts";
-import * as numericChunks from "./numeric-chunks.ts";
-import type { Candidate } from "./numeric-rule.ts";
+import * as charsModule from './chars.ts';
+import * as context from './context.ts';
+import * as numericChunks from './numeric-chunks.ts';
+import type { Candidate } from './numeric-rule.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { CLOSE_PAREN, DIGIT_0, OPEN_PAREN, PLUS } = charsModule;
 const { isAsciiDigit } = context;
@@ -82,7 +82,7 @@ export class NumericChunk {
 
   private grow(): void {
     const size = this.gs.length * 2;
-    for (const k of ["gs", "ge", "sep"] as const) {
+    for (const k of ['gs', 'ge', 'sep'] as const) {
       const a = new Int32Array(size);
       a.set(this[k]);
       this[k] = groupArrays[k] = a;
@@ -141,7 +141,7 @@ export class NumericChunk {
   /** The candidate of groups a..b, which spans [start, end) (startOf(a), endOf(start, b)). */
   makeCandidate(a: number, b: number, start: number, end: number): Candidate {
     const { text, gs, ge } = this;
-    let digits = "";
+    let digits = '';
     const lens: number[] = [];
     const seps: string[] = [];
     for (let g = a; g <= b; g++) {
@@ -158,6 +158,8 @@ export class NumericChunk {
   /** Is the window [a, b] part of a longer run of groups joined by the same separator (e.g. the first 12 digits of "4567-8901-2345-6789")? */
   isFragment(a: number, b: number): boolean {
     const inner = b > a ? this.sep[a]! : 0;
-    return (a > 0 && continuesRun(this.sep[a - 1]!, inner)) || (b < this.count - 1 && continuesRun(this.sep[b]!, inner));
+    return (
+      (a > 0 && continuesRun(this.sep[a - 1]!, inner)) || (b < this.count - 1 && continuesRun(this.sep[b]!, inner))
+    );
   }
 }

@@ -1,8 +1,8 @@
 // Numeric chunks: the separator codes between digit groups, which code units glue a number to a word, and
 // the regex that finds the chunks worth reading.
 
-import * as context from "./context.ts";
-import type { RuleTable } from "./numeric-rule-table.ts";
+import * as context from './context.ts';
+import type { RuleTable } from './numeric-rule-table.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { isWordChar } = context;
 
@@ -12,7 +12,16 @@ export const SPACE = 1;
 export const DASH = 2;
 export const DOT = 3;
 export const SLASH = 4;
-for (const [ch, code] of [[" ", SPACE], ["-", DASH], [".", DOT], ["/", SLASH], ["(", 5], [")", 6], ["\u00a0", 7]] as const) SEP_CODE[ch.charCodeAt(0)] = code;
+for (const [ch, code] of [
+  [' ', SPACE],
+  ['-', DASH],
+  ['.', DOT],
+  ['/', SLASH],
+  ['(', 5],
+  [')', 6],
+  ['\u00a0', 7],
+] as const)
+  SEP_CODE[ch.charCodeAt(0)] = code;
 
 /**
  * The separator code of a code unit: SEP_CODE's, and DASH for the dashes word processors put between digit
@@ -26,7 +35,8 @@ export function sepCodeOf(c: number): number {
 /** A typographic dash (see sepCodeOf) written as "-" in a candidate's separators, so that every rule reads it as one. */
 export function asciiDashes(sep: string): string {
   // (a separator is 1-3 chars, almost always ASCII: no regex for those)
-  for (let k = 0; k < sep.length; k++) if (sep.charCodeAt(k) >= 0x2010) return sep.replace(/[\u2010-\u2013\u2212]/g, "-");
+  for (let k = 0; k < sep.length; k++)
+    if (sep.charCodeAt(k) >= 0x2010) return sep.replace(/[\u2010-\u2013\u2212]/g, '-');
   return sep;
 }
 
@@ -58,7 +68,7 @@ export function chunkStartRe(table: RuleTable): RegExp {
   const min = Math.min(PHONE_MIN_DIGITS, table.minDigits);
   let re = CHUNK_RES.get(min);
   if (!re) {
-    re = new RegExp(`(?<![A-Za-z0-9_])[0-9](?:[ \\-./()\u00a0\u2010-\u2013\u2212]{0,3}[0-9]){${min - 1}}`, "g");
+    re = new RegExp(`(?<![A-Za-z0-9_])[0-9](?:[ \\-./()\u00a0\u2010-\u2013\u2212]{0,3}[0-9]){${min - 1}}`, 'g');
     CHUNK_RES.set(min, re);
   }
   return re;

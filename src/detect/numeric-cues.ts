@@ -1,9 +1,9 @@
 // Context keywords of the numeric rules, looked up in a short window before (or after) a value: keyword lists
 // indexed by their first chars, an ASCII window read in place with case folded.
 
-import * as charsModule from "./chars.ts";
-import type { KeywordList } from "./context.ts";
-import * as context from "./context.ts";
+import * as charsModule from './chars.ts';
+import type { KeywordList } from './context.ts';
+import * as context from './context.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { CR, isAsciiLower, LF, lowerAscii } = charsModule;
 const { isAsciiDigit } = context;
@@ -24,7 +24,11 @@ export interface Matcher {
 
 /** A matcher for `lists`, the i-th list reported as bit 1 << i. */
 export function matcherFor(lists: readonly KeywordList[]): Matcher {
-  const m: Matcher = { pairs: new Uint8Array(128 * 128), ascii: Array.from({ length: 128 }, () => []), other: new Map() };
+  const m: Matcher = {
+    pairs: new Uint8Array(128 * 128),
+    ascii: Array.from({ length: 128 }, () => []),
+    other: new Map(),
+  };
   lists.forEach((list, i) => {
     for (const word of list.words) {
       if (word.length === 0) continue;
@@ -80,7 +84,8 @@ export function cuesIn(lower: string, m: Matcher, lo: number, start: number, wan
     const c = lower.charCodeAt(p);
     const ks = c < 128 ? m.ascii[c] : m.other.get(c);
     if (!ks) continue;
-    for (const k of ks) if ((found & k.bit) === 0 && p + k.word.length <= start && lower.startsWith(k.word, p)) found |= k.bit;
+    for (const k of ks)
+      if ((found & k.bit) === 0 && p + k.word.length <= start && lower.startsWith(k.word, p)) found |= k.bit;
     if ((found & want) === want) return found;
   }
   return found;
@@ -119,7 +124,8 @@ export function asciiCues(units: Uint16Array, m: Matcher, lo: number, hi: number
   let found = 0;
   for (let i = 0; i < n; i++) {
     const p = pairHits[i]!;
-    for (const k of m.ascii[lowerAscii(units[p]!)]!) if ((found & k.bit) === 0 && p + k.word.length <= hi && asciiMatchAt(units, p, k.word)) found |= k.bit;
+    for (const k of m.ascii[lowerAscii(units[p]!)]!)
+      if ((found & k.bit) === 0 && p + k.word.length <= hi && asciiMatchAt(units, p, k.word)) found |= k.bit;
     if ((found & want) === want) return found;
   }
   return found;

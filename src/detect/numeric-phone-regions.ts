@@ -5,9 +5,9 @@
 // Idea after libphonenumber's PhoneNumberMatcher, which is given the caller's default region: here the
 // text supplies it.
 
-import { type CountryCode, getCountries } from "libphonenumber-js/max";
+import { type CountryCode, getCountries } from 'libphonenumber-js/max';
 
-const LANGS = ["en", "de", "fr", "es", "it", "pt", "nl"];
+const LANGS = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'];
 /** How far before the number a country name is looked for. */
 const WINDOW = 96;
 
@@ -19,13 +19,22 @@ function names(): Map<string, CountryCode> {
   if (byName) return byName;
   const m = new Map<string, CountryCode>();
   for (const lang of LANGS) {
-    const dn = new Intl.DisplayNames([lang], { type: "region" });
+    const dn = new Intl.DisplayNames([lang], { type: 'region' });
     for (const code of getCountries()) {
       const name = dn.of(code);
       if (name && name !== code) m.set(name.toLowerCase(), code);
     }
   }
-  for (const [alias, code] of [["usa", "US"], ["uk", "GB"], ["england", "GB"], ["scotland", "GB"], ["wales", "GB"], ["czech republic", "CZ"], ["holland", "NL"]] as const) m.set(alias, code);
+  for (const [alias, code] of [
+    ['usa', 'US'],
+    ['uk', 'GB'],
+    ['england', 'GB'],
+    ['scotland', 'GB'],
+    ['wales', 'GB'],
+    ['czech republic', 'CZ'],
+    ['holland', 'NL'],
+  ] as const)
+    m.set(alias, code);
   byName = m;
   firstWords = new Set([...m.keys()].map((k) => k.split(/[\s-]/)[0]!));
   return m;
@@ -41,7 +50,7 @@ export function countryRegionsBefore(text: string, start: number): CountryCode[]
   for (let i = words.length - 1; i >= 0 && out.length < 2; i--) {
     // the longest name ending at word i (up to 4 words, joined by what stands between them in the text)
     for (let k = Math.max(0, i - 3); k <= i; k++) {
-      if (!firstWords!.has(words[k]![0].toLowerCase().split("-")[0]!)) continue;
+      if (!firstWords!.has(words[k]![0].toLowerCase().split('-')[0]!)) continue;
       const a = words[k]!.index;
       const b = words[i]!.index + words[i]![0].length;
       const code = m.get(window.slice(a, b).toLowerCase());

@@ -2,20 +2,31 @@
 // "<zip> <phone>"-like; plausible shapes only, and where needed valid per libphonenumber (numeric-phone-rules.ts:
 // regions, memo, per-text call budget).
 
-import type { CountryCode } from "libphonenumber-js/max";
-import * as chars from "./chars.ts";
-import * as contextModule from "./context.ts";
-import type { NumericChunk } from "./numeric-chunk-reader.ts";
-import * as numericChunks from "./numeric-chunks.ts";
-import * as numericPhoneRegions from "./numeric-phone-regions.ts";
-import * as numericPhoneRules from "./numeric-phone-rules.ts";
-import type { Finding } from "./types.ts";
+import type { CountryCode } from 'libphonenumber-js/max';
+import * as chars from './chars.ts';
+import * as contextModule from './context.ts';
+import type { NumericChunk } from './numeric-chunk-reader.ts';
+import * as numericChunks from './numeric-chunks.ts';
+import * as numericPhoneRegions from './numeric-phone-regions.ts';
+import * as numericPhoneRules from './numeric-phone-rules.ts';
+import type { Finding } from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { DIGIT_0, DIGIT_1, OPEN_PAREN } = chars;
 const { clamp01, isStandalone } = contextModule;
 const { DASH, DOT, isDateSep, isWord, SPACE } = numericChunks;
 const { countryRegionsBefore } = numericPhoneRegions;
-const { dateLengths, internationalForm, NANP, NO_TRUNK, PHONE_CALL_BASE, PHONE_EXT, phoneValidity, startsLikeYear, TRUNK_ZERO, TRUNK_ZERO_MORE } = numericPhoneRules;
+const {
+  dateLengths,
+  internationalForm,
+  NANP,
+  NO_TRUNK,
+  PHONE_CALL_BASE,
+  PHONE_EXT,
+  phoneValidity,
+  startsLikeYear,
+  TRUNK_ZERO,
+  TRUNK_ZERO_MORE,
+} = numericPhoneRules;
 
 /** What the phone check needs of the scan: the current chunk, the phone cues before a value, where findings go. */
 export interface PhoneScan {
@@ -31,7 +42,7 @@ export class PhoneFinder {
   private readonly scan: PhoneScan;
   private readonly budget: { calls: number };
   /** the last phoneValidity() question, when it was about an international number ("" otherwise), and its answer */
-  private lastIntl = "";
+  private lastIntl = '';
   private lastIntlValidity = 0;
 
   constructor(scan: PhoneScan, textLength: number) {
@@ -88,10 +99,16 @@ export class PhoneFinder {
         shortPrefix = true;
         continue;
       }
-      trunk ??= plus && text.slice(start, rawEnd).includes("(0)");
+      trunk ??= plus && text.slice(start, rawEnd).includes('(0)');
       if (!(trunk && ge[g]! - gs[g]! === 1)) return;
     }
-    if (ng >= 3 && isDateSep(sep[a]!) && isDateSep(sep[a + 1]!) && dateLengths(ge[a]! - gs[a]!, ge[a + 1]! - gs[a + 1]!, ge[a + 2]! - gs[a + 2]!)) return;
+    if (
+      ng >= 3 &&
+      isDateSep(sep[a]!) &&
+      isDateSep(sep[a + 1]!) &&
+      dateLengths(ge[a]! - gs[a]!, ge[a + 1]! - gs[a + 1]!, ge[a + 2]! - gs[a + 2]!)
+    )
+      return;
     if (ng >= 3) {
       // "1.2.3.4"-like dotted short groups (versions, addresses)
       let dotted = true;
@@ -108,7 +125,8 @@ export class PhoneFinder {
       if (shortPrefix && v !== 2) return;
       if (v === 2) base = 0.75;
       else if (v === 1) base = 0.6;
-      else if (v < 0) base = 0.45; // budget spent: shape only
+      else if (v < 0)
+        base = 0.45; // budget spent: shape only
       else return;
       // the context only raises the score of an international number: read once the number is kept
       ctx = scan.phoneCue(start);
@@ -130,7 +148,7 @@ export class PhoneFinder {
       const raw = text.slice(start, rawEnd);
       let spent = false;
       for (const r of this.regionsFor(a, ng, nd, raw, ctx)) {
-        this.lastIntl = "";
+        this.lastIntl = '';
         const v = phoneValidity(raw, r, this.budget);
         if (v < 0) {
           spent = true;
@@ -158,7 +176,7 @@ export class PhoneFinder {
       if (base === 0) return;
     }
     const s = clamp01(ctx ? base + 0.3 : standalone ? base + 0.25 : base);
-    if (s >= scan.minScore) scan.found.push({ type: "PHONE_NUMBER", start, end, score: s });
+    if (s >= scan.minScore) scan.found.push({ type: 'PHONE_NUMBER', start, end, score: s });
   }
 
   /**
@@ -180,7 +198,13 @@ export class PhoneFinder {
   private regionsFor(a: number, ng: number, nd: number, raw: string, ctx: boolean): CountryCode[] {
     const chunk = this.scan.chunk;
     const d0 = chunk.units[chunk.gs[a]!]!;
-    if (nd === 10 && d0 !== DIGIT_0 && d0 !== DIGIT_1 && (raw.startsWith("(") || (ng === 3 && chunk.len(a) === 3 && chunk.len(a + 1) === 3))) return NANP;
+    if (
+      nd === 10 &&
+      d0 !== DIGIT_0 &&
+      d0 !== DIGIT_1 &&
+      (raw.startsWith('(') || (ng === 3 && chunk.len(a) === 3 && chunk.len(a + 1) === 3))
+    )
+      return NANP;
     if (d0 === DIGIT_0) return ctx ? [...TRUNK_ZERO, ...TRUNK_ZERO_MORE] : TRUNK_ZERO;
     return NO_TRUNK;
   }

@@ -1,8 +1,8 @@
 // The numeric rules indexed by the digit and group counts they accept: a window of digit groups looks up the
 // rules that can accept its shape, so that no candidate is built for a window no rule can accept.
 
-import type { Rule } from "./numeric-rule.ts";
-import * as numericRule from "./numeric-rule.ts";
+import type { Rule } from './numeric-rule.ts';
+import * as numericRule from './numeric-rule.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { MAX_DIGITS, MAX_GROUPS } = numericRule;
 

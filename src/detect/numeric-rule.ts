@@ -1,7 +1,7 @@
 // What a numeric rule sees (a Candidate: a window of digit groups) and what it declares (a Rule), and the
 // bounds of every window.
 
-import type { KeywordList } from "./context.ts";
+import type { KeywordList } from './context.ts';
 
 export const MAX_GROUPS = 8;
 export const MAX_DIGITS = 20;

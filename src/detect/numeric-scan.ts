@@ -2,20 +2,20 @@
 // (numeric-chunk-reader.ts), asks the phone check (numeric-phone.ts) and tries the rules over every bounded
 // window of its groups, with the context keywords of each value (numeric-cues.ts).
 
-import type { KeywordList, TextContext } from "./context.ts";
-import * as contextModule from "./context.ts";
-import { NumericChunk } from "./numeric-chunk-reader.ts";
-import * as codeUnitsModule from "./code-units.ts";
-import * as numericChunks from "./numeric-chunks.ts";
-import type { Matcher } from "./numeric-cues.ts";
-import * as numericCues from "./numeric-cues.ts";
-import { PhoneFinder } from "./numeric-phone.ts";
-import type { PhoneScan } from "./numeric-phone.ts";
-import * as numericPhoneRules from "./numeric-phone-rules.ts";
-import type { RuleTable } from "./numeric-rule-table.ts";
-import type { Candidate, Rule } from "./numeric-rule.ts";
-import * as numericRule from "./numeric-rule.ts";
-import type { Finding } from "./types.ts";
+import type { KeywordList, TextContext } from './context.ts';
+import * as contextModule from './context.ts';
+import { NumericChunk } from './numeric-chunk-reader.ts';
+import * as codeUnitsModule from './code-units.ts';
+import * as numericChunks from './numeric-chunks.ts';
+import type { Matcher } from './numeric-cues.ts';
+import * as numericCues from './numeric-cues.ts';
+import { PhoneFinder } from './numeric-phone.ts';
+import type { PhoneScan } from './numeric-phone.ts';
+import * as numericPhoneRules from './numeric-phone-rules.ts';
+import type { RuleTable } from './numeric-rule-table.ts';
+import type { Candidate, Rule } from './numeric-rule.ts';
+import * as numericRule from './numeric-rule.ts';
+import type { Finding } from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { clamp01, isStandalone } = contextModule;
 const { codeUnitReader } = codeUnitsModule;
@@ -26,7 +26,6 @@ const { MAX_DIGITS, MAX_GROUP_LEN, MAX_GROUPS } = numericRule;
 
 /** The text's code units (valid until this module's next call). */
 const codeUnits = codeUnitReader();
-
 
 export class NumericScan implements PhoneScan {
   readonly text: string;

@@ -7,14 +7,14 @@
 // This file puts the detector together: numeric-scan.ts (the scan), numeric-chunks.ts and
 // numeric-chunk-reader.ts (chunks), numeric-rules.ts and numeric-rule-table.ts (the rules), numeric-phone*.ts (phone numbers), numeric-cues.ts (context keywords).
 
-import type { TextContext } from "./context.ts";
-import * as contextModule from "./context.ts";
-import * as numericBest from "./numeric-best.ts";
-import type { Rule } from "./numeric-rule.ts";
-import * as numericRuleTable from "./numeric-rule-table.ts";
-import * as numericRules from "./numeric-rules.ts";
-import { NumericScan } from "./numeric-scan.ts";
-import type { Finding } from "./types.ts";
+import type { TextContext } from './context.ts';
+import * as contextModule from './context.ts';
+import * as numericBest from './numeric-best.ts';
+import type { Rule } from './numeric-rule.ts';
+import * as numericRuleTable from './numeric-rule-table.ts';
+import * as numericRules from './numeric-rules.ts';
+import { NumericScan } from './numeric-scan.ts';
+import type { Finding } from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { textContext } = contextModule;
 const { bestPerType } = numericBest;
@@ -27,7 +27,12 @@ const DEFAULT_TABLE = ruleTable(NUMERIC_RULES);
  * Numeric-chunk detector: all rules over all bounded candidates; per type the best non-overlapping spans.
  * With `minScore`, findings that cannot reach it are not produced.
  */
-export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RULES, shared?: TextContext, minScore = 0): Finding[] {
+export function detectNumeric(
+  text: string,
+  rules: readonly Rule[] = NUMERIC_RULES,
+  shared?: TextContext,
+  minScore = 0,
+): Finding[] {
   const tc = textContext(text, shared);
   if (!tc.hasDigit) return [];
   const scan = new NumericScan(tc, rules === NUMERIC_RULES ? DEFAULT_TABLE : ruleTable(rules), minScore);
@@ -36,4 +41,4 @@ export function detectNumeric(text: string, rules: readonly Rule[] = NUMERIC_RUL
 }
 
 export { NUMERIC_RULES };
-export type { Candidate, Rule } from "./numeric-rule.ts";
+export type { Candidate, Rule } from './numeric-rule.ts';

@@ -7,30 +7,34 @@
 // types are named here, and pii-types.test.ts holds this list to their code
 // (every type a detector file emits is listed, every listed type is emitted).
 
-import * as numericRules from "./numeric-rules.ts";
-import * as piiModule from "./pii.ts";
-import * as typesModule from "./types.ts";
+import * as numericRules from './numeric-rules.ts';
+import * as piiModule from './pii.ts';
+import * as typesModule from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { NUMERIC_RULES } = numericRules;
 const { PATTERN_RULES } = piiModule;
 const { INJECTION_TYPE, SECRET_TYPES } = typesModule;
 
 const HAND_WRITTEN_DETECTOR_TYPES = [
-  "EMAIL_ADDRESS",
-  "URL",
-  "IP_ADDRESS",
-  "MAC_ADDRESS",
-  "CRYPTO",
-  "IBAN_CODE",
-  "PHONE_NUMBER",
-  "PERSON",
-  "LOCATION",
-  "STREET_ADDRESS",
+  'EMAIL_ADDRESS',
+  'URL',
+  'IP_ADDRESS',
+  'MAC_ADDRESS',
+  'CRYPTO',
+  'IBAN_CODE',
+  'PHONE_NUMBER',
+  'PERSON',
+  'LOCATION',
+  'STREET_ADDRESS',
 ];
 
 /** Every PII finding type the detectors can emit, sorted. */
 export const PII_TYPES: readonly string[] = [
-  ...new Set([...HAND_WRITTEN_DETECTOR_TYPES, ...NUMERIC_RULES.map((r) => r.type), ...PATTERN_RULES.map((r) => r.type)]),
+  ...new Set([
+    ...HAND_WRITTEN_DETECTOR_TYPES,
+    ...NUMERIC_RULES.map((r) => r.type),
+    ...PATTERN_RULES.map((r) => r.type),
+  ]),
 ].sort();
 
 const KNOWN: ReadonlySet<string> = new Set(PII_TYPES);

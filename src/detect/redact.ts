@@ -1,5 +1,5 @@
-import * as types from "./types.ts";
-import type { Finding } from "./types.ts";
+import * as types from './types.ts';
+import type { Finding } from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { categoryOf, isInjectionType } = types;
 
@@ -33,10 +33,10 @@ export function mergeSpans(findings: readonly Finding[]): Finding[] {
 /** Replaces each PII / secret span by `<TYPE>`; overlapping spans are merged first. Injection findings are kept as is. */
 export function redact(text: string, findings: readonly Finding[]): string {
   const spans = mergeSpans(findings.filter((f) => !isInjectionType(f.type) && f.start >= 0 && f.end <= text.length));
-  let out = "";
+  let out = '';
   let pos = 0;
   for (const s of spans) {
-    out += text.slice(pos, s.start) + "<" + s.type + ">";
+    out += text.slice(pos, s.start) + '<' + s.type + '>';
     pos = s.end;
   }
   return out + text.slice(pos);
@@ -48,10 +48,13 @@ export function redact(text: string, findings: readonly Finding[]): string {
  * spans become one), an injection finding moves with the text around it. Stored offsets thus always
  * point into stored text. Findings are read by their `category` when set, else by `categoryOf(type)`.
  */
-export function redactWithOffsets(text: string, findings: readonly Finding[]): { stored: string; storedFindings: Finding[] } {
-  const isInjection = (f: Finding) => (f.category ?? categoryOf(f.type)) === "injection";
+export function redactWithOffsets(
+  text: string,
+  findings: readonly Finding[],
+): { stored: string; storedFindings: Finding[] } {
+  const isInjection = (f: Finding) => (f.category ?? categoryOf(f.type)) === 'injection';
   const spans = mergeSpans(findings.filter((f) => !isInjection(f) && f.start >= 0 && f.end <= text.length));
-  let stored = "";
+  let stored = '';
   let pos = 0;
   const storedFindings: Finding[] = [];
   // original span and its placeholder's span, to move the positions of unredacted findings
@@ -62,7 +65,13 @@ export function redactWithOffsets(text: string, findings: readonly Finding[]): {
     const newStart = stored.length;
     stored += placeholder;
     shifts.push({ start: s.start, end: s.end, newStart, newEnd: stored.length });
-    storedFindings.push({ type: s.type, start: newStart, end: stored.length, score: s.score, category: categoryOf(s.type) });
+    storedFindings.push({
+      type: s.type,
+      start: newStart,
+      end: stored.length,
+      score: s.score,
+      category: categoryOf(s.type),
+    });
     pos = s.end;
   }
   stored += text.slice(pos);

@@ -5,11 +5,30 @@
 // literal their match must hold (tokenStarts, keywordStarts, credentialUrlMatches), giving the matches
 // of a whole-text scan; the private-key and mysql -p regexes run only when their literal is present.
 
-import { checksum } from "../accounts/token-format.ts";
-import * as chars from "./chars.ts";
-import type { Finding } from "./types.ts";
+import { checksum } from '../accounts/token-format.ts';
+import * as chars from './chars.ts';
+import type { Finding } from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
-const { APOSTROPHE, BACKTICK, CLOSE_BRACKET, COLON, DIGIT_0, DIGIT_9, EQUALS, GREATER, HYPHEN, isAsciiAlnum, isAsciiDigit, isAsciiLetter, isAsciiUpper, lowerAscii, QUOTE, SPACE, TAB, UNDERSCORE } = chars;
+const {
+  APOSTROPHE,
+  BACKTICK,
+  CLOSE_BRACKET,
+  COLON,
+  DIGIT_0,
+  DIGIT_9,
+  EQUALS,
+  GREATER,
+  HYPHEN,
+  isAsciiAlnum,
+  isAsciiDigit,
+  isAsciiLetter,
+  isAsciiUpper,
+  lowerAscii,
+  QUOTE,
+  SPACE,
+  TAB,
+  UNDERSCORE,
+} = chars;
 
 // ---------------------------------------------------------------- placeholders
 
@@ -32,7 +51,8 @@ export function isPlaceholder(v: string): boolean {
 
 /** v[from..] counts up or down one step at a time ("1234567890", "abcdefgh", "9876543210"; 9 and 0 wrap). */
 function isCountingRun(v: string, from: number): boolean {
-  const step = (a: number, b: number) => (b - a === 1 || (a === DIGIT_9 && b === DIGIT_0) ? 1 : a - b === 1 || (a === DIGIT_0 && b === DIGIT_9) ? -1 : 0);
+  const step = (a: number, b: number) =>
+    b - a === 1 || (a === DIGIT_9 && b === DIGIT_0) ? 1 : a - b === 1 || (a === DIGIT_0 && b === DIGIT_9) ? -1 : 0;
   const dir = step(v.charCodeAt(from), v.charCodeAt(from + 1));
   if (dir === 0) return false;
   for (let i = from + 2; i < v.length; i++) if (step(v.charCodeAt(i - 1), v.charCodeAt(i)) !== dir) return false;
@@ -47,7 +67,6 @@ function wordPrefixEnd(v: string, from: number, max: number): number {
   const c = v.charCodeAt(i);
   return n >= 2 && n <= max && (c === HYPHEN || c === UNDERSCORE) ? i + 1 : 0;
 }
-
 
 const seenCodePoints: number[] = [];
 
@@ -120,7 +139,7 @@ interface TokenRule {
 
 function b64urlJson(part: string): unknown {
   try {
-    const s = Buffer.from(part, "base64url").toString("utf8");
+    const s = Buffer.from(part, 'base64url').toString('utf8');
     return JSON.parse(s);
   } catch {
     return undefined;
@@ -128,78 +147,144 @@ function b64urlJson(part: string): unknown {
 }
 
 function jwtOk(v: string): boolean {
-  const [h, p] = v.split(".");
+  const [h, p] = v.split('.');
   if (!h || !p) return false;
   const header = b64urlJson(h);
-  if (!header || typeof header !== "object" || !("alg" in header)) return false;
-  const payload = Buffer.from(p, "base64url").toString("utf8");
-  return payload.startsWith("{");
+  if (!header || typeof header !== 'object' || !('alg' in header)) return false;
+  const payload = Buffer.from(p, 'base64url').toString('utf8');
+  return payload.startsWith('{');
 }
 
 function slackOk(v: string): boolean {
   if (isPlaceholder(v)) return false;
-  if (v.startsWith("xapp-")) return /^xapp-\d-[A-Z0-9]{8,14}-\d{10,16}-[a-z0-9]{32,80}$/.test(v);
-  const parts = v.split("-");
+  if (v.startsWith('xapp-')) return /^xapp-\d-[A-Z0-9]{8,14}-\d{10,16}-[a-z0-9]{32,80}$/.test(v);
+  const parts = v.split('-');
   const nums = parts.slice(1, -1);
-  const last = parts[parts.length - 1] ?? "";
+  const last = parts[parts.length - 1] ?? '';
   if (nums.length < 2 || !nums.every((x) => /^\d{8,16}$/.test(x))) return false;
   return last.length >= 20 && /^[A-Za-z0-9]+$/.test(last);
 }
 
 function privateKeyBodyOk(block: string): boolean {
   const body = block
-    .replace(/-----(?:BEGIN|END)[^-]{0,60}-----/g, "")
-    .replace(/\\n/g, "\n")
-    .replace(/^[A-Za-z-]{1,30}:.*$/gm, "");
-  const b64 = body.replace(/[^A-Za-z0-9+/=]/g, "");
+    .replace(/-----(?:BEGIN|END)[^-]{0,60}-----/g, '')
+    .replace(/\\n/g, '\n')
+    .replace(/^[A-Za-z-]{1,30}:.*$/gm, '');
+  const b64 = body.replace(/[^A-Za-z0-9+/=]/g, '');
   if (b64.length < 40) return false;
-  return !isPlaceholder(body.replace(/\s+/g, "")) && entropy(b64) > 4;
+  return !isPlaceholder(body.replace(/\s+/g, '')) && entropy(b64) > 4;
 }
 
 export const TOKEN_RULES: TokenRule[] = [
   {
-    type: "AWS_ACCESS_KEY",
-    starts: "aws",
+    type: 'AWS_ACCESS_KEY',
+    starts: 'aws',
     re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z2-7]{16}(?![A-Za-z0-9])/y,
     score: 0.95,
-    validate: (v) => !isPlaceholder(v) && !v.endsWith("EXAMPLE"),
+    validate: (v) => !isPlaceholder(v) && !v.endsWith('EXAMPLE'),
   },
-  { type: "GITHUB_TOKEN", starts: "gh", re: /(?<![A-Za-z0-9_])(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/y, score: 0.95, validate: (v) => !isPlaceholder(v) },
-  { type: "GITHUB_TOKEN", starts: "ghpat", re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{60,251}(?![A-Za-z0-9_])/y, score: 0.95, validate: (v) => !isPlaceholder(v) },
-  { type: "GITLAB_TOKEN", starts: "gl", re: /(?<![A-Za-z0-9_-])(?:glpat|gldt|glptt|glrt|glsoat|glcbt|gloas)-[A-Za-z0-9_-]{20,64}(?![A-Za-z0-9_-])/y, score: 0.95, validate: (v) => !isPlaceholder(v) },
-  { type: "SLACK_TOKEN", starts: "xox", re: /(?<![A-Za-z0-9])xox[abposre]-[0-9A-Za-z-]{10,250}(?![A-Za-z0-9-])/y, score: 0.9, validate: slackOk },
-  { type: "SLACK_TOKEN", starts: "xapp", re: /(?<![A-Za-z0-9])xapp-[0-9A-Za-z-]{10,250}(?![A-Za-z0-9-])/y, score: 0.9, validate: slackOk },
   {
-    type: "SLACK_WEBHOOK",
-    starts: "hook",
+    type: 'GITHUB_TOKEN',
+    starts: 'gh',
+    re: /(?<![A-Za-z0-9_])(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'GITHUB_TOKEN',
+    starts: 'ghpat',
+    re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{60,251}(?![A-Za-z0-9_])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'GITLAB_TOKEN',
+    starts: 'gl',
+    re: /(?<![A-Za-z0-9_-])(?:glpat|gldt|glptt|glrt|glsoat|glcbt|gloas)-[A-Za-z0-9_-]{20,64}(?![A-Za-z0-9_-])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'SLACK_TOKEN',
+    starts: 'xox',
+    re: /(?<![A-Za-z0-9])xox[abposre]-[0-9A-Za-z-]{10,250}(?![A-Za-z0-9-])/y,
+    score: 0.9,
+    validate: slackOk,
+  },
+  {
+    type: 'SLACK_TOKEN',
+    starts: 'xapp',
+    re: /(?<![A-Za-z0-9])xapp-[0-9A-Za-z-]{10,250}(?![A-Za-z0-9-])/y,
+    score: 0.9,
+    validate: slackOk,
+  },
+  {
+    type: 'SLACK_WEBHOOK',
+    starts: 'hook',
     re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/T[A-Z0-9]{6,12}\/[AB][A-Z0-9]{6,12}\/[A-Za-z0-9]{20,40}(?![A-Za-z0-9])/y,
     score: 0.95,
     validate: (v) => !isPlaceholder(v.slice(30)),
   },
-  { type: "STRIPE_KEY", starts: "stripe", re: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,247}(?![A-Za-z0-9])/y, score: 0.95, validate: (v) => !isPlaceholder(v) },
-  { type: "NPM_TOKEN", starts: "npm", re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/y, score: 0.9, validate: (v) => !isPlaceholder(v) },
   {
-    type: "OPENAI_API_KEY",
-    starts: "sk-",
-    re: /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{20,250}(?![A-Za-z0-9_-])/y,
+    type: 'STRIPE_KEY',
+    starts: 'stripe',
+    re: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,247}(?![A-Za-z0-9])/y,
     score: 0.95,
-    validate: (v) => !isPlaceholder(v) && (v.includes("T3BlbkFJ") || (/^sk-(?:proj|svcacct|admin)-/.test(v) && v.length >= 100)),
+    validate: (v) => !isPlaceholder(v),
   },
   {
-    type: "ANTHROPIC_API_KEY",
-    starts: "sk-",
+    type: 'NPM_TOKEN',
+    starts: 'npm',
+    re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/y,
+    score: 0.9,
+    validate: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'OPENAI_API_KEY',
+    starts: 'sk-',
+    re: /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{20,250}(?![A-Za-z0-9_-])/y,
+    score: 0.95,
+    validate: (v) =>
+      !isPlaceholder(v) && (v.includes('T3BlbkFJ') || (/^sk-(?:proj|svcacct|admin)-/.test(v) && v.length >= 100)),
+  },
+  {
+    type: 'ANTHROPIC_API_KEY',
+    starts: 'sk-',
     re: /(?<![A-Za-z0-9_-])sk-ant-(?:api|admin|oat|sid)\d{2}-[A-Za-z0-9_-]{80,120}(?![A-Za-z0-9_-])/y,
     score: 0.95,
     validate: (v) => !isPlaceholder(v),
   },
-  { type: "HUGGINGFACE_TOKEN", starts: "hf", re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9])/y, score: 0.9, validate: (v) => !isPlaceholder(v) && /[A-Z]/.test(v) && /[a-z]/.test(v.slice(3)) },
-  { type: "GOOGLE_API_KEY", starts: "aiza", re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/y, score: 0.95, validate: (v) => !isPlaceholder(v) },
-  { type: "AZURE_KEY", starts: "acct", re: /(?<![A-Za-z0-9])AccountKey=[A-Za-z0-9+/]{86}==/y, score: 0.95 },
-  { type: "AZURE_KEY", starts: "q~", re: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/y, score: 0.85 },
-  { type: "AGENT_LEDGER_TOKEN", starts: "svc", re: /(?<![A-Za-z0-9_])svc_live_[0-9A-Za-z]{36}(?![A-Za-z0-9])/y, score: 0.99, validate: isValidSvcToken },
   {
-    type: "JWT",
-    starts: "jwt",
+    type: 'HUGGINGFACE_TOKEN',
+    starts: 'hf',
+    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9])/y,
+    score: 0.9,
+    validate: (v) => !isPlaceholder(v) && /[A-Z]/.test(v) && /[a-z]/.test(v.slice(3)),
+  },
+  {
+    type: 'GOOGLE_API_KEY',
+    starts: 'aiza',
+    re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v),
+  },
+  { type: 'AZURE_KEY', starts: 'acct', re: /(?<![A-Za-z0-9])AccountKey=[A-Za-z0-9+/]{86}==/y, score: 0.95 },
+  {
+    type: 'AZURE_KEY',
+    starts: 'q~',
+    re: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/y,
+    score: 0.85,
+  },
+  {
+    type: 'AGENT_LEDGER_TOKEN',
+    starts: 'svc',
+    re: /(?<![A-Za-z0-9_])svc_live_[0-9A-Za-z]{36}(?![A-Za-z0-9])/y,
+    score: 0.99,
+    validate: isValidSvcToken,
+  },
+  {
+    type: 'JWT',
+    starts: 'jwt',
     re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,4096}\.eyJ[A-Za-z0-9_-]{2,16384}\.[A-Za-z0-9_-]{10,4096}(?![A-Za-z0-9_-])/y,
     score: 0.9,
     validate: jwtOk,
@@ -214,10 +299,10 @@ function detectPrivateKeys(text: string): Finding[] {
   for (let m = PK_BEGIN_RE.exec(text); m; m = PK_BEGIN_RE.exec(text)) {
     const s = m.index;
     const limit = Math.min(text.length, s + 16384);
-    const endIdx = text.indexOf("-----END", s + m[0].length);
+    const endIdx = text.indexOf('-----END', s + m[0].length);
     let e: number;
     if (endIdx !== -1 && endIdx < limit) {
-      const close = text.indexOf("-----", endIdx + 8);
+      const close = text.indexOf('-----', endIdx + 8);
       e = close !== -1 && close < endIdx + 80 ? close + 5 : endIdx + 8;
     } else {
       // no END marker: the key body runs while lines look like base64 (possibly indented)
@@ -230,7 +315,7 @@ function detectPrivateKeys(text: string): Finding[] {
         e = b.index + b[0].length;
       }
     }
-    if (privateKeyBodyOk(text.slice(s, e))) out.push({ type: "PRIVATE_KEY", start: s, end: e, score: 0.99 });
+    if (privateKeyBodyOk(text.slice(s, e))) out.push({ type: 'PRIVATE_KEY', start: s, end: e, score: 0.99 });
     PK_BEGIN_RE.lastIndex = Math.max(PK_BEGIN_RE.lastIndex, e);
   }
   return out;
@@ -238,10 +323,11 @@ function detectPrivateKeys(text: string): Finding[] {
 
 // ---------------------------------------------------------------- assignments to secret-looking names
 
-const KEYWORD_RE = /password|passwd|passphrase|pass(?![a-z])|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|client[_-]?secret|signing[_-]?key|encryption[_-]?key/gi;
-const KEYWORD_AT = new RegExp(KEYWORD_RE.source, "iy");
+const KEYWORD_RE =
+  /password|passwd|passphrase|pass(?![a-z])|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|client[_-]?secret|signing[_-]?key|encryption[_-]?key/gi;
+const KEYWORD_AT = new RegExp(KEYWORD_RE.source, 'iy');
 /** Words that end a key name just before "key" (api_key, accesskey, ...), as in KEYWORD_RE. */
-const KEY_NAME_WORDS = ["api", "access", "auth", "private", "signing", "encryption"];
+const KEY_NAME_WORDS = ['api', 'access', 'auth', 'private', 'signing', 'encryption'];
 
 /**
  * Start/end pairs of KEYWORD_RE's successive matches (what a global exec loop yields), without running
@@ -272,22 +358,23 @@ function keywordMatches(text: string): number[] {
 /** Ascending positions where a keyword may start: a superset of KEYWORD_RE's match starts. */
 function keywordStarts(lower: string): number[] {
   const starts: number[] = [];
-  for (let q = lower.indexOf("pass"); q !== -1; q = lower.indexOf("pass", q + 1)) starts.push(q);
+  for (let q = lower.indexOf('pass'); q !== -1; q = lower.indexOf('pass', q + 1)) starts.push(q);
   // "pwd" from its "wd": 'w' is rarer than 'p', and indexOf's cost goes with its first character's count
-  for (let q = lower.indexOf("wd"); q !== -1; q = lower.indexOf("wd", q + 1)) if (lower.charCodeAt(q - 1) === 112) starts.push(q - 1);
-  for (let q = lower.indexOf("ke"); q !== -1; q = lower.indexOf("ke", q + 1)) {
-    if (startsAt(lower, "token", q - 2)) starts.push(q - 2);
+  for (let q = lower.indexOf('wd'); q !== -1; q = lower.indexOf('wd', q + 1))
+    if (lower.charCodeAt(q - 1) === 112) starts.push(q - 1);
+  for (let q = lower.indexOf('ke'); q !== -1; q = lower.indexOf('ke', q + 1)) {
+    if (startsAt(lower, 'token', q - 2)) starts.push(q - 2);
     else if (lower.charCodeAt(q + 2) === 121 /* y */) {
       const end = isSeparator(lower.charCodeAt(q - 1)) ? q - 1 : q;
       for (const w of KEY_NAME_WORDS) if (startsAt(lower, w, end - w.length)) starts.push(end - w.length);
     }
   }
-  for (let q = lower.indexOf("cre"); q !== -1; q = lower.indexOf("cre", q + 1)) {
-    if (startsAt(lower, "credential", q)) starts.push(q);
-    else if (startsAt(lower, "secret", q - 2)) {
+  for (let q = lower.indexOf('cre'); q !== -1; q = lower.indexOf('cre', q + 1)) {
+    if (startsAt(lower, 'credential', q)) starts.push(q);
+    else if (startsAt(lower, 'secret', q - 2)) {
       starts.push(q - 2);
       const end = isSeparator(lower.charCodeAt(q - 3)) ? q - 3 : q - 2;
-      if (startsAt(lower, "client", end - 6)) starts.push(end - 6);
+      if (startsAt(lower, 'client', end - 6)) starts.push(end - 6);
     }
   }
   return starts.sort((x, y) => x - y);
@@ -298,7 +385,7 @@ function spacedAssignment(text: string, ks: number): boolean {
   // the key name may have taken the dashes in ("--password")
   if (text.charCodeAt(ks) === HYPHEN && text.charCodeAt(ks + 1) === HYPHEN) return true;
   if (ks >= 2 && text.charCodeAt(ks - 1) === HYPHEN && text.charCodeAt(ks - 2) === HYPHEN) return true;
-  return ks >= 4 && startsAtIgnoreCase(text, "set ", ks - 4) && (ks === 4 || !isAsciiAlnum(text.charCodeAt(ks - 5)));
+  return ks >= 4 && startsAtIgnoreCase(text, 'set ', ks - 4) && (ks === 4 || !isAsciiAlnum(text.charCodeAt(ks - 5)));
 }
 
 function startsAtIgnoreCase(text: string, lit: string, pos: number): boolean {
@@ -337,9 +424,11 @@ function endsValue(c: number): boolean {
 }
 
 /** Key names that hold references or metadata, not secrets. */
-const NON_SECRET_KEY = /(?:^|[_.-])?(?:id|ids|name|names|file|path|dir|url|uri|type|version|variable|var|env|length|len|count|expiry|expires|expiration|ttl|hint|policy|field|header|prefix|format|label|mode|enabled|required|reset|hash|public|endpoint|location|ref|arn|rotation)$/i;
+const NON_SECRET_KEY =
+  /(?:^|[_.-])?(?:id|ids|name|names|file|path|dir|url|uri|type|version|variable|var|env|length|len|count|expiry|expires|expiration|ttl|hint|policy|field|header|prefix|format|label|mode|enabled|required|reset|hash|public|endpoint|location|ref|arn|rotation)$/i;
 const PUBLIC_KEY = /public|publishable|pub[_-]?key/i;
-const CODE_REF = /^(?:os\.|process\.env|env\.|getenv|config\.|settings\.|self\.|this\.|args\.|params\.|request\.|req\.|input\(|none$|null$|nil$|true$|false$|undefined$)/i;
+const CODE_REF =
+  /^(?:os\.|process\.env|env\.|getenv|config\.|settings\.|self\.|this\.|args\.|params\.|request\.|req\.|input\(|none$|null$|nil$|true$|false$|undefined$)/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const URL_VALUE = /^(?:https?|file):\/\//i;
 
@@ -370,7 +459,7 @@ function secretValueOk(value: string, passwordLike: boolean): boolean {
   if (!letter) return false;
   if (passwordLike ? !(digit || other || upperAfterFirst) : !digit) return false;
   if (capsOrUnderscore) return false; // PASSWORD, MY_SECRET: variable names / placeholders
-  if ("$%{[<(".includes(value[0]!)) return false; // references, templates
+  if ('$%{[<('.includes(value[0]!)) return false; // references, templates
   if (!passwordLike && UUID.test(value)) return false;
   if (CODE_REF.test(value) || URL_VALUE.test(value) || isPlaceholder(value)) return false;
   return entropy(value) >= (passwordLike ? 2.5 : 3.2);
@@ -403,7 +492,8 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     const op2 = text.charCodeAt(i + 1);
     if ((op === COLON && op2 === EQUALS) || (op === EQUALS && op2 === GREATER)) i += 2;
     else if (op === EQUALS || op === COLON) i++;
-    else if (keyQuoted && startsAtIgnoreCase(text, "value=", i)) i += 6; // <add key="KEY" value="…"/>
+    else if (keyQuoted && startsAtIgnoreCase(text, 'value=', i))
+      i += 6; // <add key="KEY" value="…"/>
     else if (i > ke && spacedAssignment(text, ks)) {
       // "set KEY value", "--key value": the name, a space, the value
     } else continue;
@@ -424,13 +514,13 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     if (overlapsSorted(vs, i, specific) && !keywordStartsIn(ms, j + 2, ke, i)) continue;
     const value = text.slice(vs, i);
     const lowerKey = key.toLowerCase();
-    const passwordLike = lowerKey.includes("pass") || lowerKey.includes("pwd");
-    let type = "GENERIC_SECRET";
-    if (lowerKey.includes("aws") && lowerKey.includes("secret")) type = "AWS_SECRET_KEY";
-    else if (/^secret[_-]?(?:access[_-]?)?key$/.test(lowerKey) && AWS_SECRET.test(value)) type = "AWS_SECRET_KEY";
-    if (type === "AWS_SECRET_KEY" && !AWS_SECRET.test(value)) type = "GENERIC_SECRET";
+    const passwordLike = lowerKey.includes('pass') || lowerKey.includes('pwd');
+    let type = 'GENERIC_SECRET';
+    if (lowerKey.includes('aws') && lowerKey.includes('secret')) type = 'AWS_SECRET_KEY';
+    else if (/^secret[_-]?(?:access[_-]?)?key$/.test(lowerKey) && AWS_SECRET.test(value)) type = 'AWS_SECRET_KEY';
+    if (type === 'AWS_SECRET_KEY' && !AWS_SECRET.test(value)) type = 'GENERIC_SECRET';
     if (!secretValueOk(value, passwordLike)) continue;
-    out.push({ type, start: vs, end: i, score: type === "AWS_SECRET_KEY" ? 0.9 : passwordLike ? 0.8 : 0.75 });
+    out.push({ type, start: vs, end: i, score: type === 'AWS_SECRET_KEY' ? 0.9 : passwordLike ? 0.8 : 0.75 });
     skipUntil = i;
   }
   return out;
@@ -448,7 +538,8 @@ function isBlank(c: number): boolean {
   return c === SPACE || c === TAB;
 }
 
-const URL_CRED_AT = /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{1,20}:\/\/([^\s/:@"'`]{0,64}):([^\s/@"'`]{1,128})@[A-Za-z0-9.-]{1,253}/iy;
+const URL_CRED_AT =
+  /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{1,20}:\/\/([^\s/:@"'`]{0,64}):([^\s/@"'`]{1,128})@[A-Za-z0-9.-]{1,253}/iy;
 const CLI_PASSWORD_RE = /(?<=\s)-p([^\s"'`-][^\s"'`]{3,63})(?=\s)/g;
 
 /** [A-Za-z0-9+.-]: the characters of a URL scheme (the regex is case-insensitive). */
@@ -460,9 +551,9 @@ const SCHEME_CHAR = asciiTable(/[A-Za-z0-9+.-]/);
  * the run of scheme characters before that "://", so each "://" gives one candidate.
  */
 function* credentialUrlMatches(text: string): Generator<RegExpExecArray> {
-  if (!text.includes("@")) return;
+  if (!text.includes('@')) return;
   let next = 0;
-  for (let c = text.indexOf("://"); c !== -1; c = text.indexOf("://", c + 1)) {
+  for (let c = text.indexOf('://'); c !== -1; c = text.indexOf('://', c + 1)) {
     let s = c;
     while (s > 0 && c - s <= 21 && SCHEME_CHAR[text.charCodeAt(s - 1)] === 1) s--;
     if (s < next || c - s < 2) continue;
@@ -481,29 +572,44 @@ function detectCredentialUrls(text: string): Finding[] {
     const pass = m[2]!;
     if (isPlaceholder(pass) || isPlaceholder(user) || /^[A-Z_]+$/.test(pass) || /^\{|\}$/.test(pass)) continue;
     if (pass.length < 4) continue;
-    const ps = m.index + m[0].indexOf(":" + pass + "@", m[0].indexOf("//") + 2 + user.length - 1) + 1;
-    out.push({ type: "GENERIC_SECRET", start: ps, end: ps + pass.length, score: 0.85 });
+    const ps = m.index + m[0].indexOf(':' + pass + '@', m[0].indexOf('//') + 2 + user.length - 1) + 1;
+    out.push({ type: 'GENERIC_SECRET', start: ps, end: ps + pass.length, score: 0.85 });
   }
   // "-p" first: it is rarer than the 'm' that starts both names
-  const mysql = text.includes("-p") && (text.includes("mysql") || text.includes("mariadb"));
+  const mysql = text.includes('-p') && (text.includes('mysql') || text.includes('mariadb'));
   CLI_PASSWORD_RE.lastIndex = mysql ? 0 : text.length;
   for (let m = CLI_PASSWORD_RE.exec(text); m; m = CLI_PASSWORD_RE.exec(text)) {
-    const lineStart = text.lastIndexOf("\n", m.index) + 1;
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
     const line = text.slice(Math.max(lineStart, m.index - 120), m.index);
     if (!/\b(?:mysql|mysqldump|mariadb|mysqladmin)\b/.test(line)) continue;
     const v = m[1]!;
     if (isPlaceholder(v) || !secretValueOk(v, true)) continue;
-    out.push({ type: "GENERIC_SECRET", start: m.index + 2, end: m.index + 2 + v.length, score: 0.8 });
+    out.push({ type: 'GENERIC_SECRET', start: m.index + 2, end: m.index + 2 + v.length, score: 0.8 });
   }
   return out;
 }
 
 type TokenStart =
-  | "aws" | "gh" | "ghpat" | "gl" | "xox" | "xapp" | "hook" | "stripe" | "npm" | "sk-" | "hf" | "aiza" | "acct" | "q~" | "svc" | "jwt";
+  | 'aws'
+  | 'gh'
+  | 'ghpat'
+  | 'gl'
+  | 'xox'
+  | 'xapp'
+  | 'hook'
+  | 'stripe'
+  | 'npm'
+  | 'sk-'
+  | 'hf'
+  | 'aiza'
+  | 'acct'
+  | 'q~'
+  | 'svc'
+  | 'jwt';
 type TokenStarts = Partial<Record<TokenStart, number[]>>;
 
-const GITLAB_PREFIXES = ["glpat", "gldt", "glptt", "glrt", "glsoat", "glcbt", "gloas"];
-const SLACK_TYPES = new Set([..."abposre"].map((c) => c.charCodeAt(0)));
+const GITLAB_PREFIXES = ['glpat', 'gldt', 'glptt', 'glrt', 'glsoat', 'glcbt', 'gloas'];
+const SLACK_TYPES = new Set([...'abposre'].map((c) => c.charCodeAt(0)));
 
 /**
  * Where the token literals occur, each list ascending: indexOf finds the few characters the literals
@@ -515,59 +621,60 @@ const SLACK_TYPES = new Set([..."abposre"].map((c) => c.charCodeAt(0)));
 function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean } {
   const starts: TokenStarts = {};
   const add = (k: TokenStart, pos: number) => (starts[k] ??= []).push(pos);
-  for (let q = text.indexOf("_"); q !== -1; q = text.indexOf("_", q + 1)) {
+  for (let q = text.indexOf('_'); q !== -1; q = text.indexOf('_', q + 1)) {
     switch (text.charCodeAt(q - 1)) {
       case 112: // p
       case 111: // o
       case 117: // u
       case 115: // s
       case 114: // r
-        if (startsAt(text, "gh", q - 3)) add("gh", q - 3);
+        if (startsAt(text, 'gh', q - 3)) add('gh', q - 3);
         break;
       case 116: // t
-        if (startsAt(text, "github_pat", q - 10)) add("ghpat", q - 10);
+        if (startsAt(text, 'github_pat', q - 10)) add('ghpat', q - 10);
         break;
       case 109: // m
-        if (startsAt(text, "npm", q - 3)) add("npm", q - 3);
+        if (startsAt(text, 'npm', q - 3)) add('npm', q - 3);
         break;
       case 102: // f
-        if (startsAt(text, "hf", q - 2)) add("hf", q - 2);
+        if (startsAt(text, 'hf', q - 2)) add('hf', q - 2);
         break;
       case 107: // k
-        if (startsAt(text, "sk", q - 2) || startsAt(text, "rk", q - 2)) add("stripe", q - 2);
+        if (startsAt(text, 'sk', q - 2) || startsAt(text, 'rk', q - 2)) add('stripe', q - 2);
         break;
       case 101: // e
-        if (startsAt(text, "svc_live", q - 8)) add("svc", q - 8);
+        if (startsAt(text, 'svc_live', q - 8)) add('svc', q - 8);
         break;
     }
   }
   let beginMarker = false;
-  for (let q = text.indexOf("-"); q !== -1; q = text.indexOf("-", q + 1)) {
+  for (let q = text.indexOf('-'); q !== -1; q = text.indexOf('-', q + 1)) {
     const p = text.charCodeAt(q - 1);
     // all these prefixes end in a lowercase letter
     const prefixEnd = p >= 97 && p <= 122 && dashPrefix(text, q, p, add);
     // only the first dash of a run can end a prefix; a "-----BEGIN" starts 5 dashes before the run's end
     let r = q + 1;
     while (text.charCodeAt(r) === HYPHEN) r++;
-    if (r - q >= 5 && text.startsWith("BEGIN", r) && !(r - 5 === q && prefixEnd)) beginMarker = true;
+    if (r - q >= 5 && text.startsWith('BEGIN', r) && !(r - 5 === q && prefixEnd)) beginMarker = true;
     q = r - 1;
   }
-  for (let q = text.indexOf("A"); q !== -1; q = text.indexOf("A", q + 1)) {
+  for (let q = text.indexOf('A'); q !== -1; q = text.indexOf('A', q + 1)) {
     // AWS, Google and AccountKey= keys all look behind for a non-alphanumeric: only an 'A' that starts
     // a run of letters and digits counts, the rest of the run is skipped
     if (!isAsciiAlnum(text.charCodeAt(q - 1))) {
       const n = text.charCodeAt(q + 1);
-      if (n >= 65 && n <= 90 && text.charCodeAt(q + 3) === 65) add("aws", q); // AKIA, ASIA, ...: the regex checks which
-      if (n === 73 && text.startsWith("AIza", q)) add("aiza", q);
-      if (n === 99 && text.startsWith("AccountKey=", q)) add("acct", q);
+      if (n >= 65 && n <= 90 && text.charCodeAt(q + 3) === 65) add('aws', q); // AKIA, ASIA, ...: the regex checks which
+      if (n === 73 && text.startsWith('AIza', q)) add('aiza', q);
+      if (n === 99 && text.startsWith('AccountKey=', q)) add('acct', q);
     }
     while (isAsciiAlnum(text.charCodeAt(q + 1))) q++;
   }
-  for (let q = text.indexOf("Q~"); q !== -1; q = text.indexOf("Q~", q + 1)) if (q >= 4) add("q~", q - 4);
-  for (let q = text.indexOf("J"); q !== -1; q = text.indexOf("J", q + 1)) if (startsAt(text, "ey", q - 2)) add("jwt", q - 2);
+  for (let q = text.indexOf('Q~'); q !== -1; q = text.indexOf('Q~', q + 1)) if (q >= 4) add('q~', q - 4);
+  for (let q = text.indexOf('J'); q !== -1; q = text.indexOf('J', q + 1))
+    if (startsAt(text, 'ey', q - 2)) add('jwt', q - 2);
   // from the '/' (rarer than 'h') of the webhook's "https://hooks.slack.com/"
-  for (let q = text.indexOf("//hooks.slack.com/"); q !== -1; q = text.indexOf("//hooks.slack.com/", q + 1)) {
-    if (startsAt(text, "https:", q - 6)) add("hook", q - 6);
+  for (let q = text.indexOf('//hooks.slack.com/'); q !== -1; q = text.indexOf('//hooks.slack.com/', q + 1)) {
+    if (startsAt(text, 'https:', q - 6)) add('hook', q - 6);
   }
   return { starts, beginMarker };
 }
@@ -575,28 +682,27 @@ function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean 
 /** Adds the start of the prefix (sk-, xox?-, xapp-, gl*-) that the dash at q ends, if any; p: the char before. */
 function dashPrefix(text: string, q: number, p: number, add: (k: TokenStart, pos: number) => void): boolean {
   let prefixEnd = false;
-  if (p === 107 && startsAt(text, "sk", q - 2)) {
-    add("sk-", q - 2);
+  if (p === 107 && startsAt(text, 'sk', q - 2)) {
+    add('sk-', q - 2);
     prefixEnd = true;
   }
-  if (SLACK_TYPES.has(p) && startsAt(text, "xox", q - 4)) {
-    add("xox", q - 4);
+  if (SLACK_TYPES.has(p) && startsAt(text, 'xox', q - 4)) {
+    add('xox', q - 4);
     prefixEnd = true;
   }
-  if (p === 112 && startsAt(text, "xapp", q - 4)) {
-    add("xapp", q - 4);
+  if (p === 112 && startsAt(text, 'xapp', q - 4)) {
+    add('xapp', q - 4);
     prefixEnd = true;
   }
   if (p === 116 || p === 115) {
     const gl = GITLAB_PREFIXES.find((lit) => startsAt(text, lit, q - lit.length));
     if (gl) {
-      add("gl", q - gl.length);
+      add('gl', q - gl.length);
       prefixEnd = true;
     }
   }
   return prefixEnd;
 }
-
 
 /** The matches of one rule, as its regex's global exec loop would find them (tried at `cands` only). */
 function findTokens(text: string, r: TokenRule, cands: readonly number[], out: Finding[]): void {

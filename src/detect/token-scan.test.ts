@@ -1,9 +1,9 @@
-import assert from "node:assert/strict";
-import { describe, it } from "node:test";
-import fc from "fast-check";
-import { PATTERN_RULES } from "./pii.ts";
-import { scanTokenRules } from "./token-scan.ts";
-import type { TokenRule } from "./token-scan.ts";
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { PATTERN_RULES } from './pii.ts';
+import { scanTokenRules } from './token-scan.ts';
+import type { TokenRule } from './token-scan.ts';
 
 /** What the scan must reproduce: the rule's regex run over the whole text. */
 function regexMatches(text: string, rule: TokenRule): number[] {
@@ -19,36 +19,38 @@ function regexMatches(text: string, rule: TokenRule): number[] {
  * are not matches, on purpose.
  */
 function nearMatches(rule: TokenRule): fc.Arbitrary<string> {
-  const core = rule.re.source
-    .replace(/\(\?<?!(?:[^()[\]]|\[[^\]]*\])*\)/g, "")
-    .replace(/\\1/g, "-?");
+  const core = rule.re.source.replace(/\(\?<?!(?:[^()[\]]|\[[^\]]*\])*\)/g, '').replace(/\\1/g, '-?');
   const shaped = fc.stringMatching(new RegExp(`^(?:${core})$`));
   const lower = fc.array(fc.boolean(), { minLength: 24, maxLength: 24 });
-  return fc.tuple(shaped, fc.oneof(fc.constant([]), lower)).map(([s, low]) => [...s].map((ch, i) => (low[i] ? ch.toLowerCase() : ch)).join(""));
+  return fc
+    .tuple(shaped, fc.oneof(fc.constant([]), lower))
+    .map(([s, low]) => [...s].map((ch, i) => (low[i] ? ch.toLowerCase() : ch)).join(''));
 }
 
 const filler = fc.stringMatching(/^[a-zA-Z0-9_ \-/+.:ÄÖÜé\n]{0,4}$/);
-const separator = fc.constantFrom("", " ", "\n", "-", "/", ", ", "x");
+const separator = fc.constantFrom('', ' ', '\n', '-', '/', ', ', 'x');
 const fragment = fc.tuple(separator, fc.oneof(filler, ...PATTERN_RULES.map(nearMatches))).map(([sep, s]) => sep + s);
 
-describe("scanTokenRules", () => {
+describe('scanTokenRules', () => {
   it("finds exactly the matches of every rule's regex", () => {
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 8 }), (parts) => {
-        const text = parts.join("");
+        const text = parts.join('');
         const found = scanTokenRules(text, PATTERN_RULES);
-        PATTERN_RULES.forEach((r, i) => assert.deepEqual(found[i], regexMatches(text, r), `${r.type} in ${JSON.stringify(text)}`));
+        PATTERN_RULES.forEach((r, i) =>
+          assert.deepEqual(found[i], regexMatches(text, r), `${r.type} in ${JSON.stringify(text)}`),
+        );
       }),
       { numRuns: 10_000 },
     );
   });
 
-  it("finds a value at the start, at the end and inside a longer text", () => {
-    const text = "AB123456C, then X-1234567-L and 010190-123N";
+  it('finds a value at the start, at the end and inside a longer text', () => {
+    const text = 'AB123456C, then X-1234567-L and 010190-123N';
     const found = scanTokenRules(text, PATTERN_RULES);
     const at = (type: string) => found[PATTERN_RULES.findIndex((r) => r.type === type)];
-    assert.deepEqual(at("UK_NINO"), [0, 9]);
-    assert.deepEqual(at("ES_NIE"), [16, 27]);
-    assert.deepEqual(at("FI_PERSONAL_IDENTITY_CODE"), [32, 43]);
+    assert.deepEqual(at('UK_NINO'), [0, 9]);
+    assert.deepEqual(at('ES_NIE'), [16, 27]);
+    assert.deepEqual(at('FI_PERSONAL_IDENTITY_CODE'), [32, 43]);
   });
 });

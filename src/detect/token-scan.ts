@@ -5,7 +5,7 @@
 // rule's regex (sticky) only at starts whose first run has a length and first character the rule
 // allows. The result is exactly what each regex finds when run over the whole text on its own.
 
-import * as codeUnitsModule from "./code-units.ts";
+import * as codeUnitsModule from './code-units.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { codeUnitReader } = codeUnitsModule;
 
@@ -109,8 +109,8 @@ const PLANS = new WeakMap<readonly TokenRule[], Plan>();
 
 function asciiTable(cls: string, ignoreCase: boolean): Uint8Array {
   const table = new Uint8Array(128);
-  if (cls === "") return table;
-  const re = new RegExp(`[${cls}]`, ignoreCase ? "i" : "");
+  if (cls === '') return table;
+  const re = new RegExp(`[${cls}]`, ignoreCase ? 'i' : '');
   for (let c = 0; c < 128; c++) if (re.test(String.fromCharCode(c))) table[c] = 1;
   return table;
 }
@@ -123,12 +123,12 @@ function firstRuns(shape: TokenShape): FirstRun[] {
 }
 
 function compile(r: TokenRule, index: number): CompiledRule {
-  const flags = r.re.flags.replace("g", "");
-  const escapedJoiners = (r.shape.joiners ?? "").replace(/[-\\\]^]/g, "\\$&");
+  const flags = r.re.flags.replace('g', '');
+  const escapedJoiners = (r.shape.joiners ?? '').replace(/[-\\\]^]/g, '\\$&');
   return {
     index,
-    sticky: new RegExp(r.re.source, flags + "y"),
-    first: asciiTable(r.shape.first, flags.includes("i")),
+    sticky: new RegExp(r.re.source, flags + 'y'),
+    first: asciiTable(r.shape.first, flags.includes('i')),
     joiner: asciiTable(escapedJoiners, false),
     firstRuns: firstRuns(r.shape),
     lead: r.shape.lead ?? 0,
@@ -154,7 +154,7 @@ function joinerBits(joiner: Uint8Array, joinerBit: Uint8Array): number {
     if (joiner[ch] !== 1) continue;
     if (joinerBit[ch] === 0) {
       const used = joinerBit.reduce((a, b) => a | b, 0);
-      if (used === 0xff) throw new Error("token-scan: more than 8 joiner characters");
+      if (used === 0xff) throw new Error('token-scan: more than 8 joiner characters');
       joinerBit[ch] = (used + 1) & ~used; // lowest free bit
     }
     bits |= joinerBit[ch]!;
@@ -175,7 +175,22 @@ function plan(rules: readonly TokenRule[]): Plan {
   const joinerBit = new Uint8Array(128);
   const leadPart = Array.from({ length: size }, () => NONE);
   const leadJoiners = new Uint8Array(size);
-  p = { whole, part, starts, partJoiners, leadPart, leadJoiners, joinerBit, maxRun, inRun: [], minInRun: Infinity, digitOptional: [], wholeTextIf: [], maxLead: 0, lastEnd: new Int32Array(rules.length) };
+  p = {
+    whole,
+    part,
+    starts,
+    partJoiners,
+    leadPart,
+    leadJoiners,
+    joinerBit,
+    maxRun,
+    inRun: [],
+    minInRun: Infinity,
+    digitOptional: [],
+    wholeTextIf: [],
+    maxLead: 0,
+    lastEnd: new Int32Array(rules.length),
+  };
   for (let i = 0; i < rules.length; i++) {
     const shape = rules[i]!.shape;
     const c = compile(rules[i]!, i);
@@ -274,7 +289,8 @@ function scanDigitRuns(scan: Scan, p: Plan): void {
     let ws = we - 1;
     while (ws > 0 && IS_WORD[units[ws - 1]!] === 1) ws--;
     // runs joined to this one by single separators, starting at most maxLead characters before it
-    if (ws - 2 >= tried && isLeadSeparator(units[ws - 1]!) && IS_WORD[units[ws - 2]!] === 1) tryLeadRuns(scan, p, ws, Math.max(tried, ws - p.maxLead));
+    if (ws - 2 >= tried && isLeadSeparator(units[ws - 1]!) && IS_WORD[units[ws - 2]!] === 1)
+      tryLeadRuns(scan, p, ws, Math.max(tried, ws - p.maxLead));
     tryRunStart(scan, p, ws, we);
     if (we - ws >= p.minInRun) for (const rule of p.inRun) tryInRun(scan, rule, ws, we);
     tried = we;
@@ -289,7 +305,7 @@ const leadEnds = new Int32Array(64);
 function tryLeadRuns(scan: Scan, p: Plan, ws: number, floor: number): void {
   const units = scan.units;
   let n = 0;
-  for (let q = ws; q - 2 >= floor && isLeadSeparator(units[q - 1]!) && IS_WORD[units[q - 2]!] === 1; ) {
+  for (let q = ws; q - 2 >= floor && isLeadSeparator(units[q - 1]!) && IS_WORD[units[q - 2]!] === 1;) {
     const s = runStartAtLeast(units, q - 2, floor);
     if (s < 0) break;
     leadStarts[n] = s;
@@ -311,7 +327,9 @@ function tryLeadRunStart(scan: Scan, p: Plan, start: number, end: number, ws: nu
   const k = len * 128 + units[start]!;
   const next = units[end]!; // the lead separator
   if ((p.leadJoiners[k]! & p.joinerBit[next]!) === 0) return;
-  for (const rule of p.leadPart[k]!) if (ws - start <= rule.lead && rule.joiner[next] === 1 && countsFit(units, rule, start, end)) scan.tryAt(rule, start);
+  for (const rule of p.leadPart[k]!)
+    if (ws - start <= rule.lead && rule.joiner[next] === 1 && countsFit(units, rule, start, end))
+      scan.tryAt(rule, start);
 }
 
 /**
@@ -322,7 +340,7 @@ function countsFit(units: Uint16Array, rule: CompiledRule, start: number, end: n
   const counts = rule.wordCounts;
   const n = units.length;
   let total = end - start;
-  for (let e = end; total < counts.length; ) {
+  for (let e = end; total < counts.length;) {
     if (counts[total] === 1) return true;
     const j = e < n ? units[e]! : 0;
     if (j >= 128 || rule.joiner[j] !== 1 || e + 1 >= n || IS_WORD[units[e + 1]!] !== 1) return false;
@@ -342,7 +360,8 @@ function tryRunStart(scan: Scan, p: Plan, start: number, end: number): void {
   if (p.starts[k] === 1) for (const rule of p.whole[k]!) scan.tryAt(rule, start);
   const next = end < units.length ? units[end]! : 0;
   if (next >= 128 || (p.partJoiners[k]! & p.joinerBit[next]!) === 0) return;
-  for (const rule of p.part[k]!) if (rule.joiner[next] === 1 && countsFit(units, rule, start, end)) scan.tryAt(rule, start);
+  for (const rule of p.part[k]!)
+    if (rule.joiner[next] === 1 && countsFit(units, rule, start, end)) scan.tryAt(rule, start);
 }
 
 /** A rule starting inside a run: its first run is a suffix of [start, end). */

@@ -1,8 +1,8 @@
 /** Which part of an agent action a text is (the content fields of an invocation). */
-export type ContentField = "prompt" | "response" | "context" | "tool_input" | "tool_output";
+export type ContentField = 'prompt' | 'response' | 'context' | 'tool_input' | 'tool_output';
 
 /** What a finding is about: personal data, a credential, or an instruction aimed at the model. */
-export type FindingCategory = "pii" | "secret" | "injection";
+export type FindingCategory = 'pii' | 'secret' | 'injection';
 
 /**
  * A detected span: the one finding type of the service (detectors, storage, policy, reports).
@@ -21,28 +21,28 @@ export interface Finding {
 /** A pure detector: text in, findings out. Must run in time linear in `text.length`. */
 export type Detector = (text: string) => Finding[];
 
-export const INJECTION_TYPE = "PROMPT_INJECTION";
+export const INJECTION_TYPE = 'PROMPT_INJECTION';
 
 /** Secret types (names follow the shared corpus; AGENT_LEDGER_TOKEN is our own `svc_live_` token). */
 export const SECRET_TYPES: ReadonlySet<string> = new Set([
-  "AWS_ACCESS_KEY",
-  "AWS_SECRET_KEY",
-  "AZURE_KEY",
-  "GOOGLE_API_KEY",
-  "GCP_SERVICE_ACCOUNT_KEY",
-  "GITHUB_TOKEN",
-  "GITLAB_TOKEN",
-  "SLACK_TOKEN",
-  "SLACK_WEBHOOK",
-  "STRIPE_KEY",
-  "NPM_TOKEN",
-  "OPENAI_API_KEY",
-  "ANTHROPIC_API_KEY",
-  "HUGGINGFACE_TOKEN",
-  "AGENT_LEDGER_TOKEN",
-  "PRIVATE_KEY",
-  "JWT",
-  "GENERIC_SECRET",
+  'AWS_ACCESS_KEY',
+  'AWS_SECRET_KEY',
+  'AZURE_KEY',
+  'GOOGLE_API_KEY',
+  'GCP_SERVICE_ACCOUNT_KEY',
+  'GITHUB_TOKEN',
+  'GITLAB_TOKEN',
+  'SLACK_TOKEN',
+  'SLACK_WEBHOOK',
+  'STRIPE_KEY',
+  'NPM_TOKEN',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'HUGGINGFACE_TOKEN',
+  'AGENT_LEDGER_TOKEN',
+  'PRIVATE_KEY',
+  'JWT',
+  'GENERIC_SECRET',
 ]);
 
 export function isSecretType(type: string): boolean {
@@ -59,5 +59,5 @@ export function isPiiType(type: string): boolean {
 }
 
 export function categoryOf(type: string): FindingCategory {
-  return isInjectionType(type) ? "injection" : isSecretType(type) ? "secret" : "pii";
+  return isInjectionType(type) ? 'injection' : isSecretType(type) ? 'secret' : 'pii';
 }

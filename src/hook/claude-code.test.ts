@@ -9,9 +9,15 @@ import { eachStore, type SignedIn } from '../testing/harness.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/agent-ledger.js', import.meta.url));
 
-function runHook(input: unknown, env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runHook(
+  input: unknown,
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'hook', 'claude-code', ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, [BIN, 'hook', 'claude-code', ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -42,8 +48,17 @@ eachStore('Claude Code PreToolUse hook', (get) => {
     alice = await t.signIn('alice@hook.example');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.app.server.address() as { port: number }).port;
-    env = { AGENT_LEDGER_URL: `http://127.0.0.1:${port}`, AGENT_LEDGER_TOKEN: alice.token, AGENT_LEDGER_AGENT_KEY: 'claude-dev' };
-    const scope = await t.request({ method: 'PUT', url: '/api/v1/agents/claude-dev/scope', token: alice.token, payload: { allowed_tools: ['Read', 'Grep', 'Edit'] } });
+    env = {
+      AGENT_LEDGER_URL: `http://127.0.0.1:${port}`,
+      AGENT_LEDGER_TOKEN: alice.token,
+      AGENT_LEDGER_AGENT_KEY: 'claude-dev',
+    };
+    const scope = await t.request({
+      method: 'PUT',
+      url: '/api/v1/agents/claude-dev/scope',
+      token: alice.token,
+      payload: { allowed_tools: ['Read', 'Grep', 'Edit'] },
+    });
     assert.equal(scope.statusCode, 200, scope.body);
   });
 
@@ -51,7 +66,11 @@ eachStore('Claude Code PreToolUse hook', (get) => {
     const r = await runHook(preToolUse('Read', { file_path: '/home/dev/project/a.ts' }, 'toolu_01'), env);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '');
-    const list = await get().request({ method: 'GET', url: '/api/v1/invocations?agent_key=claude-dev', token: alice.token });
+    const list = await get().request({
+      method: 'GET',
+      url: '/api/v1/invocations?agent_key=claude-dev',
+      token: alice.token,
+    });
     const [inv] = (list.json() as { items: Array<Record<string, unknown>> }).items;
     assert.equal(inv!.tool_name, 'Read');
     assert.equal(inv!.mode, 'enforced');
@@ -66,7 +85,11 @@ eachStore('Claude Code PreToolUse hook', (get) => {
     const out = JSON.parse(r.stdout) as { hookSpecificOutput: Record<string, string> };
     assert.equal(out.hookSpecificOutput.hookEventName, 'PreToolUse');
     assert.equal(out.hookSpecificOutput.permissionDecision, 'deny');
-    const rogue = await get().request({ method: 'GET', url: '/api/v1/rogue-events?agent_key=claude-dev', token: alice.token });
+    const rogue = await get().request({
+      method: 'GET',
+      url: '/api/v1/rogue-events?agent_key=claude-dev',
+      token: alice.token,
+    });
     assert.equal((rogue.json() as { items: Array<{ tool: string }> }).items[0]!.tool, 'Bash');
   });
 
@@ -79,7 +102,11 @@ eachStore('Claude Code PreToolUse hook', (get) => {
     const id = (out: string) => /invocation (\d+)/.exec(out)?.[1];
     assert.ok(id(first.stderr));
     assert.equal(id(second.stderr), id(first.stderr), 'the same invocation, not a second');
-    const list = await get().request({ method: 'GET', url: '/api/v1/invocations?agent_key=claude-dev&limit=100', token: alice.token });
+    const list = await get().request({
+      method: 'GET',
+      url: '/api/v1/invocations?agent_key=claude-dev&limit=100',
+      token: alice.token,
+    });
     const items = (list.json() as { items: Array<{ invocation_id: number }> }).items;
     assert.equal(items.filter((i) => String(i.invocation_id) === id(first.stderr)).length, 1);
     assert.equal(items.length, 3, 'Read, the first Bash, and this one');
@@ -89,16 +116,26 @@ eachStore('Claude Code PreToolUse hook', (get) => {
     const big = `${'é'.repeat(20_000)}${'x'.repeat(20_000)}`;
     const r = await runHook(preToolUse('Edit', { new_string: big }, 'toolu_big_01'), env);
     assert.equal(r.code, 0, r.stderr);
-    const list = await get().request({ method: 'GET', url: '/api/v1/invocations?agent_key=claude-dev&tool_name=Edit', token: alice.token });
+    const list = await get().request({
+      method: 'GET',
+      url: '/api/v1/invocations?agent_key=claude-dev&tool_name=Edit',
+      token: alice.token,
+    });
     const [item] = (list.json() as { items: Array<{ invocation_id: number }> }).items;
-    const detail = await get().request({ method: 'GET', url: `/api/v1/invocations/${item!.invocation_id}`, token: alice.token });
+    const detail = await get().request({
+      method: 'GET',
+      url: `/api/v1/invocations/${item!.invocation_id}`,
+      token: alice.token,
+    });
     assert.equal(detail.statusCode, 200, detail.body);
     const content = (detail.json() as { content: Array<{ field: string; text: string }> }).content;
     const input = content.find((c) => c.field === 'tool_input')!;
     const sent = JSON.stringify({ new_string: big });
     assert.equal([...input.text].length, 32_000);
     assert.ok(sent.startsWith(input.text), 'the first 32,000 code points, as sent');
-    const context = JSON.parse(content.find((c) => c.field === 'context')!.text) as { truncated?: Record<string, number> };
+    const context = JSON.parse(content.find((c) => c.field === 'context')!.text) as {
+      truncated?: Record<string, number>;
+    };
     assert.deepEqual(context.truncated, { tool_input: [...sent].length });
   });
 

@@ -30,13 +30,24 @@ interface PreToolUseInput {
 const BLOCK = 2;
 const MAX_STDIN = 4 * 1024 * 1024;
 
-export async function hookCommand(args: string[], io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function hookCommand(
+  args: string[],
+  io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
   const [kind, ...rest] = args;
   if (kind !== 'claude-code') {
     io.stderr.write(USAGE);
     return 2;
   }
-  const { values } = parseArgs({ args: rest, options: { url: { type: 'string' }, token: { type: 'string' }, agent: { type: 'string' }, 'fail-closed': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      agent: { type: 'string' },
+      'fail-closed': { type: 'boolean' },
+    },
+  });
   const url = values.url ?? io.env.AGENT_LEDGER_URL;
   const token = values.token ?? io.env.AGENT_LEDGER_TOKEN;
   const agent = values.agent ?? io.env.AGENT_LEDGER_AGENT_KEY ?? 'claude-code';
@@ -57,10 +68,20 @@ export async function hookCommand(args: string[], io = { stdin: process.stdin, s
   } catch (err) {
     return unavailable(`the hook input is not JSON (${(err as Error).message})`);
   }
-  if (typeof input !== 'object' || input === null || typeof input.tool_name !== 'string') return unavailable('the hook input names no tool_name');
+  if (typeof input !== 'object' || input === null || typeof input.tool_name !== 'string')
+    return unavailable('the hook input names no tool_name');
 
-  const client = new AgentLedger({ baseUrl: url, token, maxRetries: 2, retryBaseMs: 100, maxRetryDelayMs: 2_000, timeoutMs: 5_000 });
-  const toolInput = clip(typeof input.tool_input === 'string' ? input.tool_input : JSON.stringify(input.tool_input ?? null));
+  const client = new AgentLedger({
+    baseUrl: url,
+    token,
+    maxRetries: 2,
+    retryBaseMs: 100,
+    maxRetryDelayMs: 2_000,
+    timeoutMs: 5_000,
+  });
+  const toolInput = clip(
+    typeof input.tool_input === 'string' ? input.tool_input : JSON.stringify(input.tool_input ?? null),
+  );
   // A cut input is marked, as OTLP marks its cuts: a reviewer must know the
   // record holds only the first 32,000 code points of what the tool was given.
   const context = JSON.stringify({
@@ -79,14 +100,18 @@ export async function hookCommand(args: string[], io = { stdin: process.stdin, s
         tool_name: input.tool_name.slice(0, 256),
         tool_input: toolInput.text,
         context: clip(context).text,
-        ...(typeof input.session_id === 'string' && input.session_id !== '' ? { correlation_id: input.session_id.slice(0, 64) } : {}),
+        ...(typeof input.session_id === 'string' && input.session_id !== ''
+          ? { correlation_id: input.session_id.slice(0, 64) }
+          : {}),
       },
       // Claude Code may run a hook again for the same call: one record per tool use.
       input.tool_use_id ? { idempotencyKey: `claude-code-${input.tool_use_id}`.slice(0, 255) } : {},
     );
     if (res.verdict !== 'deny') return 0;
     const reason = `agent-ledger denied ${input.tool_name} for agent ${agent} (invocation ${res.invocation_id}, evidence ${res.evidence_id ?? 'n/a'}).`;
-    io.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`,
+    );
     io.stderr.write(`${reason}\n`);
     return BLOCK;
   } catch (err) {
@@ -103,7 +128,9 @@ const MAX_TEXT = 32_000;
 function clip(s: string): { text: string; cutFrom: number | null } {
   if (s.length <= MAX_TEXT) return { text: s, cutFrom: null };
   const points = [...s];
-  return points.length <= MAX_TEXT ? { text: s, cutFrom: null } : { text: points.slice(0, MAX_TEXT).join(''), cutFrom: points.length };
+  return points.length <= MAX_TEXT
+    ? { text: s, cutFrom: null }
+    : { text: points.slice(0, MAX_TEXT).join(''), cutFrom: points.length };
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

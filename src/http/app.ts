@@ -92,7 +92,13 @@ export async function buildApp(ctx: AppContext, modules: AppModules): Promise<Fa
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
-          session: { type: 'apiKey', in: 'cookie', name: '__Host-al_session', description: 'The console session (see POST /api/v1/console/session); writes also need the x-csrf-token header.' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: '__Host-al_session',
+            description:
+              'The console session (see POST /api/v1/console/session); writes also need the x-csrf-token header.',
+          },
         },
       },
     },
@@ -105,4 +111,3 @@ export async function buildApp(ctx: AppContext, modules: AppModules): Promise<Fa
   for (const register of modules.routes) await register(app);
   return app;
 }
-

@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountPrincipal, AccountStatus, Principal, Role } from '../core/identity.ts';
 import { forbidden, paymentRequired, unauthorized, unknownToken, wrongTokenKind } from '../core/problems.ts';
-import { CSRF_HEADER, csrfMatches, csrfTokenFor, isSafeMethod, originAllowed, sessionCookieOf } from './session-cookie.ts';
+import {
+  CSRF_HEADER,
+  csrfMatches,
+  csrfTokenFor,
+  isSafeMethod,
+  originAllowed,
+  sessionCookieOf,
+} from './session-cookie.ts';
 
 /**
  * What a route accepts:
@@ -66,20 +73,28 @@ export function registerAuth(app: FastifyInstance, services: AuthServices): void
     let principal: Principal | null;
     // A request with an Authorization header is judged by it alone; the
     // console's cookie counts only when there is none.
-    const session = req.headers.authorization === undefined && services.resolveSession ? sessionCookieOf(req.headers.cookie) : null;
+    const session =
+      req.headers.authorization === undefined && services.resolveSession ? sessionCookieOf(req.headers.cookie) : null;
     if (session !== null) {
       principal = await services.resolveSession!(session);
       if (!principal && mode === 'optional') return; // a stale cookie on a public route: anonymous
       if (!principal) throw unauthorized('The console session is unknown, signed out or expired; sign in again.');
-      if (!isSafeMethod(req.method) && (!originAllowed(req, services.publicUrl) || !csrfMatches(session, req.headers[CSRF_HEADER]))) {
-        throw forbidden('A console request that changes something must come from this origin with its x-csrf-token header.');
+      if (
+        !isSafeMethod(req.method) &&
+        (!originAllowed(req, services.publicUrl) || !csrfMatches(session, req.headers[CSRF_HEADER]))
+      ) {
+        throw forbidden(
+          'A console request that changes something must come from this origin with its x-csrf-token header.',
+        );
       }
       req.consoleCsrf = csrfTokenFor(session);
     } else {
       if (mode === 'optional' && req.headers.authorization === undefined) return;
       const m = BEARER.exec(req.headers.authorization ?? '');
       if (!m) throw unauthorized();
-      principal = await (mode === 'ingest' && services.resolveForEvents ? services.resolveForEvents(m[1]!, req) : services.resolve(m[1]!));
+      principal = await (mode === 'ingest' && services.resolveForEvents
+        ? services.resolveForEvents(m[1]!, req)
+        : services.resolve(m[1]!));
       if (!principal) throw unknownToken();
     }
     if (mode === 'optional') {

@@ -14,11 +14,31 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 function bodyEndpoints(alice: SignedIn) {
   return [
     { method: 'POST', url: '/api/v1/accounts/signup', token: undefined, valid: { email: 'x@conv.example' } },
-    { method: 'POST', url: '/api/v1/accounts/verify', token: undefined, valid: { email: 'x@conv.example', code: '123456' } },
+    {
+      method: 'POST',
+      url: '/api/v1/accounts/verify',
+      token: undefined,
+      valid: { email: 'x@conv.example', code: '123456' },
+    },
     { method: 'POST', url: '/api/v1/accounts/tokens', token: alice.token, valid: { name: 'n' } },
-    { method: 'POST', url: '/api/v1/workspace/invites', token: alice.token, valid: { email: 'y@conv.example', role: 'viewer' } },
-    { method: 'PATCH', url: `/api/v1/workspace/members/${alice.account.id}`, token: alice.token, valid: { role: 'admin' } },
-    { method: 'PUT', url: `/api/v1/operator/workspaces/${alice.account.tenant_id}/subscription`, token: OPERATOR_TOKEN, valid: { plan_tier: 'team' } },
+    {
+      method: 'POST',
+      url: '/api/v1/workspace/invites',
+      token: alice.token,
+      valid: { email: 'y@conv.example', role: 'viewer' },
+    },
+    {
+      method: 'PATCH',
+      url: `/api/v1/workspace/members/${alice.account.id}`,
+      token: alice.token,
+      valid: { role: 'admin' },
+    },
+    {
+      method: 'PUT',
+      url: `/api/v1/operator/workspaces/${alice.account.tenant_id}/subscription`,
+      token: OPERATOR_TOKEN,
+      valid: { plan_tier: 'team' },
+    },
   ] as const;
 }
 
@@ -33,7 +53,13 @@ eachStore('HTTP conventions', (get) => {
     const t = get();
     for (const e of bodyEndpoints(alice)) {
       for (const payload of ['{', '{"a":1,}', "{'a':1}", 'nul', '[]', '[{}]', '"text"', '42', 'true', 'null', '']) {
-        const res = await t.request({ method: e.method, url: e.url, headers: JSON_HEADERS, payload, ...(e.token ? { token: e.token } : {}) });
+        const res = await t.request({
+          method: e.method,
+          url: e.url,
+          headers: JSON_HEADERS,
+          payload,
+          ...(e.token ? { token: e.token } : {}),
+        });
         assertProblem(res, 400, 'bad_request');
         // The body was read whole: the connection carries the client's next request.
         assert.notEqual(res.headers.connection, 'close', `${e.url} ${payload}`);
@@ -43,7 +69,10 @@ eachStore('HTTP conventions', (get) => {
 
   test('a body with __proto__ or constructor.prototype is refused (400), never merged', async () => {
     const t = get();
-    for (const payload of ['{"__proto__":{"admin":true},"email":"p@conv.example"}', '{"constructor":{"prototype":{"admin":true}},"email":"p@conv.example"}']) {
+    for (const payload of [
+      '{"__proto__":{"admin":true},"email":"p@conv.example"}',
+      '{"constructor":{"prototype":{"admin":true}},"email":"p@conv.example"}',
+    ]) {
       const res = await t.request({ method: 'POST', url: '/api/v1/accounts/signup', headers: JSON_HEADERS, payload });
       assertProblem(res, 400, 'forbidden_key');
     }
@@ -53,7 +82,12 @@ eachStore('HTTP conventions', (get) => {
   test('valid bodies pass on every endpoint (the 400s above are not an artefact of the route)', async () => {
     const t = get();
     for (const e of bodyEndpoints(alice)) {
-      const res = await t.request({ method: e.method, url: e.url, payload: e.valid, ...(e.token ? { token: e.token } : {}) });
+      const res = await t.request({
+        method: e.method,
+        url: e.url,
+        payload: e.valid,
+        ...(e.token ? { token: e.token } : {}),
+      });
       assert.ok([200, 201, 401].includes(res.statusCode), `${e.url}: ${res.statusCode} ${res.body}`);
       if (res.statusCode === 401) assert.equal(res.json().code, 'invalid_code');
     }
@@ -72,7 +106,10 @@ eachStore('HTTP conventions', (get) => {
     // One message per field, saying what is allowed.
     assert.deepEqual(p.errors, [
       { field: '/plan_tier', message: 'must be one of "free", "team", "enterprise"' },
-      { field: '/subscription_status', message: 'must be one of "trialing", "active", "past_due", "unpaid", "canceled"' },
+      {
+        field: '/subscription_status',
+        message: 'must be one of "trialing", "active", "past_due", "unpaid", "canceled"',
+      },
       { field: '/trial_ends_at', message: 'must be string or null' },
     ]);
     const date = await t.request({
@@ -81,34 +118,84 @@ eachStore('HTTP conventions', (get) => {
       token: OPERATOR_TOKEN,
       payload: { trial_ends_at: 'soon' },
     });
-    assert.deepEqual(assertFieldErrors(date, ['/trial_ends_at']).errors, [{ field: '/trial_ends_at', message: 'must be an RFC 3339 date-time with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z or be null' }]);
-    const missing = await t.request({ method: 'POST', url: '/api/v1/workspace/invites', token: alice.token, payload: { email: 'bad' } });
-    assert.deepEqual(assertFieldErrors(missing, ['/email', '/role']).errors?.sort((a, b) => a.field.localeCompare(b.field)), [
-      { field: '/email', message: 'must match format "email"' },
-      { field: '/role', message: 'is required' },
+    assert.deepEqual(assertFieldErrors(date, ['/trial_ends_at']).errors, [
+      {
+        field: '/trial_ends_at',
+        message:
+          'must be an RFC 3339 date-time with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z or be null',
+      },
     ]);
+    const missing = await t.request({
+      method: 'POST',
+      url: '/api/v1/workspace/invites',
+      token: alice.token,
+      payload: { email: 'bad' },
+    });
+    assert.deepEqual(
+      assertFieldErrors(missing, ['/email', '/role']).errors?.sort((a, b) => a.field.localeCompare(b.field)),
+      [
+        { field: '/email', message: 'must match format "email"' },
+        { field: '/role', message: 'is required' },
+      ],
+    );
   });
 
   test('types are strict: no coercion of numbers, booleans or arrays into strings', async () => {
     const t = get();
     for (const name of [5, 1.5, true, false, ['n'], { n: 1 }]) {
-      assertFieldErrors(await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: alice.token, payload: { name } }), ['/name']);
+      assertFieldErrors(
+        await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: alice.token, payload: { name } }),
+        ['/name'],
+      );
     }
     for (const code of [123456, 1.5, true, null]) {
-      assertFieldErrors(await t.request({ method: 'POST', url: '/api/v1/accounts/verify', payload: { email: 'x@conv.example', code } }), ['/code']);
+      assertFieldErrors(
+        await t.request({ method: 'POST', url: '/api/v1/accounts/verify', payload: { email: 'x@conv.example', code } }),
+        ['/code'],
+      );
     }
   });
 
   test(`bodies over the limit (${BODY_LIMIT} bytes) → 413, before any work`, async () => {
     const t = get();
     const big = JSON.stringify({ email: 'big@conv.example', pad: 'x'.repeat(BODY_LIMIT) });
-    assertProblem(await t.request({ method: 'POST', url: '/api/v1/accounts/signup', headers: JSON_HEADERS, payload: big }), 413, 'payload_too_large');
-    assertProblem(await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: alice.token, headers: JSON_HEADERS, payload: big }), 413, 'payload_too_large');
+    assertProblem(
+      await t.request({ method: 'POST', url: '/api/v1/accounts/signup', headers: JSON_HEADERS, payload: big }),
+      413,
+      'payload_too_large',
+    );
+    assertProblem(
+      await t.request({
+        method: 'POST',
+        url: '/api/v1/accounts/tokens',
+        token: alice.token,
+        headers: JSON_HEADERS,
+        payload: big,
+      }),
+      413,
+      'payload_too_large',
+    );
     // Just under the limit is parsed (and the unknown field ignored).
     const under = JSON.stringify({ name: 'under', pad: 'x'.repeat(BODY_LIMIT - 100) });
-    assert.equal((await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: alice.token, headers: JSON_HEADERS, payload: under })).statusCode, 200);
+    assert.equal(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/v1/accounts/tokens',
+          token: alice.token,
+          headers: JSON_HEADERS,
+          payload: under,
+        })
+      ).statusCode,
+      200,
+    );
     // Without a token, the size does not matter: 401 first.
-    const res = await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', headers: JSON_HEADERS, payload: big });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/accounts/tokens',
+      headers: JSON_HEADERS,
+      payload: big,
+    });
     assertProblem(res, 401, 'unauthorized');
   });
 
@@ -121,7 +208,11 @@ eachStore('HTTP conventions', (get) => {
       ['/api/v1/accounts/signup', { 'content-type': 'text/plain; charset=utf-8' }, '{"email":"a@b.example"}'],
       ['/api/v1/accounts/signup', { 'content-type': 'application/x-www-form-urlencoded' }, 'email=a%40b.example'],
       ['/api/v1/accounts/signup', { 'content-type': 'application/xml' }, '<email/>'],
-      ['/api/v1/accounts/signup', { 'content-type': 'application/json; charset=iso-8859-1' }, '{"email":"a@b.example"}'],
+      [
+        '/api/v1/accounts/signup',
+        { 'content-type': 'application/json; charset=iso-8859-1' },
+        '{"email":"a@b.example"}',
+      ],
       ['/api/v1/accounts/signup', {}, '{"email":"a@b.example"}'],
     ];
     for (const [url, headers, payload] of cases) {
@@ -129,11 +220,20 @@ eachStore('HTTP conventions', (get) => {
       const p = assertProblem(res, 415, 'unsupported_media_type');
       assert.match(p.detail, /application\/json/);
       assert.deepEqual((p as unknown as { accepted_types: string[] }).accepted_types, ['application/json']);
-      assert.ok(!res.body.includes('text/plain') && !res.body.includes('xml') && !res.body.includes('8859'), `echoes the media type: ${res.body}`);
+      assert.ok(
+        !res.body.includes('text/plain') && !res.body.includes('xml') && !res.body.includes('8859'),
+        `echoes the media type: ${res.body}`,
+      );
     }
     // application/json with or without charset=utf-8 is the accepted type.
     for (const ct of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8']) {
-      const res = await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: alice.token, headers: { 'content-type': ct }, payload: '{"name":"ok"}' });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/accounts/tokens',
+        token: alice.token,
+        headers: { 'content-type': ct },
+        payload: '{"name":"ok"}',
+      });
       assert.equal(res.statusCode, 200, `${ct}: ${res.body}`);
     }
   });
@@ -162,7 +262,11 @@ eachStore('HTTP conventions', (get) => {
     assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/);
     const given = await t.request({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'trace-abc.123' } });
     assert.equal(given.headers['x-request-id'], 'trace-abc.123');
-    const refused = await t.request({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id\twith spaces' } });
+    const refused = await t.request({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id\twith spaces' },
+    });
     assert.match(String(refused.headers['x-request-id']), /^[0-9a-f-]{36}$/);
     const other = await t.request({ method: 'GET', url: '/healthz' });
     assert.notEqual(other.headers['x-request-id'], res.headers['x-request-id']);
@@ -171,7 +275,9 @@ eachStore('HTTP conventions', (get) => {
   test('a failure inside the service → 500 internal_error with no SQL, stack or table name', async () => {
     const t = get();
     const db = t.service.ctx.db;
-    await db.exec('ALTER TABLE api_tokens RENAME TO api_tokens_away; ALTER TABLE signin_codes RENAME TO signin_codes_away');
+    await db.exec(
+      'ALTER TABLE api_tokens RENAME TO api_tokens_away; ALTER TABLE signin_codes RENAME TO signin_codes_away',
+    );
     try {
       for (const req of [
         { method: 'GET', url: '/api/v1/accounts/me', token: alice.token },
@@ -184,7 +290,9 @@ eachStore('HTTP conventions', (get) => {
         assert.equal(Object.keys(p).sort().join(), 'code,detail,status,title,type');
       }
     } finally {
-      await db.exec('ALTER TABLE api_tokens_away RENAME TO api_tokens; ALTER TABLE signin_codes_away RENAME TO signin_codes');
+      await db.exec(
+        'ALTER TABLE api_tokens_away RENAME TO api_tokens; ALTER TABLE signin_codes_away RENAME TO signin_codes',
+      );
     }
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: alice.token })).statusCode, 200);
   });
@@ -202,7 +310,9 @@ eachStore('HTTP conventions', (get) => {
 
 describe('body validation (unit): strict types, code points, nullable only where declared', () => {
   const compile = (schema: object, httpPart = 'body') =>
-    validatorCompiler({ schema, httpPart, method: 'POST', url: '/x' } as never) as unknown as ((v: unknown) => boolean) & { errors?: never };
+    validatorCompiler({ schema, httpPart, method: 'POST', url: '/x' } as never) as unknown as ((
+      v: unknown,
+    ) => boolean) & { errors?: never };
 
   test('"5", 1.5, true and null are not integers in a body; "5" is one in a query string', () => {
     const body = compile(Type.Object({ n: Type.Integer() }));
@@ -227,7 +337,9 @@ describe('body validation (unit): strict types, code points, nullable only where
   });
 
   test('validation errors map to 422 with pointers (missing fields named), 400 for a non-object body, 404 for a bad path', () => {
-    const v = compile(Type.Object({ a: Type.String(), 'we/ird~': Type.Integer(), nested: Type.Object({ n: Type.Integer() }) }));
+    const v = compile(
+      Type.Object({ a: Type.String(), 'we/ird~': Type.Integer(), nested: Type.Object({ n: Type.Integer() }) }),
+    );
     assert.equal(v({ nested: { n: 'x' } }), false);
     const p = validationProblem((v as unknown as { errors: never }).errors, 'body');
     assert.equal(p.status, 422);
@@ -247,7 +359,13 @@ describe('body validation (unit): strict types, code points, nullable only where
         const refused = new HttpProblem('unprocessable', 'no');
         assert.equal(refused.stack, 'HttpProblem: no');
         assert.equal(Error.stackTraceLimit, limit);
-        assert.throws(() => parseJsonBody(Buffer.from('{"a":')), (e: unknown) => e instanceof HttpProblem && e.status === 400 && e.stack === 'HttpProblem: The request body is not valid JSON.');
+        assert.throws(
+          () => parseJsonBody(Buffer.from('{"a":')),
+          (e: unknown) =>
+            e instanceof HttpProblem &&
+            e.status === 400 &&
+            e.stack === 'HttpProblem: The request body is not valid JSON.',
+        );
         assert.equal(Error.stackTraceLimit, limit);
         assert.deepEqual(parseJsonBody(Buffer.from('{"a":1}')), { a: 1 });
         assert.equal(Error.stackTraceLimit, limit);

@@ -29,15 +29,21 @@ function fromFastify(err: FastifyError, req: FastifyRequest): HttpProblem | null
   }
   // Other 4xx errors Fastify raises itself: their messages may quote input.
   const status = err.statusCode ?? 500;
-  if (status >= 400 && status < 500) return new HttpProblem(status === 404 ? 'not_found' : 'bad_request', 'The request is not acceptable.', { status });
+  if (status >= 400 && status < 500)
+    return new HttpProblem(status === 404 ? 'not_found' : 'bad_request', 'The request is not acceptable.', { status });
   return null;
 }
 
 /** Errors the router raises before a route is known (Fastify's `frameworkErrors`). */
 export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
   let problem: HttpProblem;
-  if (err.code === 'FST_ERR_BAD_URL') problem = new HttpProblem('invalid_url', 'The request URL is not valid: it holds a malformed percent-encoding.');
-  else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') problem = new HttpProblem('uri_too_long', 'A path segment of the request URL is longer than any this service accepts.');
+  if (err.code === 'FST_ERR_BAD_URL')
+    problem = new HttpProblem('invalid_url', 'The request URL is not valid: it holds a malformed percent-encoding.');
+  else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    problem = new HttpProblem(
+      'uri_too_long',
+      'A path segment of the request URL is longer than any this service accepts.',
+    );
   else problem = internalError();
   void reply.code(problem.status).type(PROBLEM_TYPE).send(problem.body());
 }
@@ -50,7 +56,8 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   let problem: HttpProblem;
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') problem = new HttpProblem('request_timeout', 'The request was not received in time.');
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    problem = new HttpProblem('request_timeout', 'The request was not received in time.');
   else if (err.code === 'HPE_HEADER_OVERFLOW') {
     problem = new HttpProblem('headers_too_large', 'The request line and headers together are larger than 16 KB.');
   } else problem = new HttpProblem('bad_request', 'The request is not valid HTTP/1.1.');

@@ -21,7 +21,8 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
     if (metricsToken === undefined) throw notFound('No such endpoint.');
     const m = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([\x21-\x7e]{1,512})$/.exec(req.headers.authorization ?? '');
-    if (!m || !timingSafeEqual(sha256(m[1]!), metricsToken)) throw unauthorized('GET /metrics needs the METRICS_TOKEN as a bearer token.');
+    if (!m || !timingSafeEqual(sha256(m[1]!), metricsToken))
+      throw unauthorized('GET /metrics needs the METRICS_TOKEN as a bearer token.');
     void reply.type(ctx.metrics.registry.contentType);
     return ctx.metrics.registry.metrics();
   });

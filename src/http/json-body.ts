@@ -18,7 +18,8 @@ declare module 'fastify' {
 }
 
 export function unsupportedMediaType(accepted: readonly string[] = JSON_MEDIA_TYPES): HttpProblem {
-  return new HttpProblem('unsupported_media_type',
+  return new HttpProblem(
+    'unsupported_media_type',
     `The request body must be sent as ${accepted.join(' or ')}${accepted.includes('application/json') ? ' (UTF-8)' : ''}.`,
     { extra: { accepted_types: [...accepted] } },
   );
@@ -33,7 +34,10 @@ export function parseJsonBody(body: Buffer): unknown {
   try {
     text = utf8.decode(body);
   } catch {
-    throw new HttpProblem('invalid_utf8', 'The request body is not valid UTF-8. JSON bodies must be UTF-8 without invalid bytes (RFC 7493, I-JSON); nothing was recorded.');
+    throw new HttpProblem(
+      'invalid_utf8',
+      'The request body is not valid UTF-8. JSON bodies must be UTF-8 without invalid bytes (RFC 7493, I-JSON); nothing was recorded.',
+    );
   }
   let value: unknown;
   // A syntax error's stack is never used; capturing it was most of the CPU of refusing a malformed body.
@@ -80,12 +84,14 @@ function checkKeys(text: string): void {
           const raw = text.slice(i + 1, j);
           const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
           if (FORBIDDEN_KEYS.has(key)) {
-            throw new HttpProblem('forbidden_key',
+            throw new HttpProblem(
+              'forbidden_key',
               `The request body holds a "${key}" key. Keys named __proto__ or constructor are refused anywhere in a body: they can change the prototype of objects built from it (prototype poisoning), and no field of this API has that name.`,
             );
           }
           if (top.has(key)) {
-            throw new HttpProblem('duplicate_key',
+            throw new HttpProblem(
+              'duplicate_key',
               'An object in the request body holds the same key twice. Duplicate keys are refused (RFC 7493, I-JSON): parsers disagree on which one counts, and an audit record must not be ambiguous.',
             );
           }

@@ -4,7 +4,13 @@ import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { formatSignerKey, generateSignerKey } from '../ledger/note.ts';
 import { type SmtpPeer, startSmtpPeer } from '../mail/testing/smtp-peer.ts';
-import { multiProcessSkip, redisSkip, type ServerProcess, startServerProcess, TEST_REDIS_URL } from '../testing/server-process.ts';
+import {
+  multiProcessSkip,
+  redisSkip,
+  type ServerProcess,
+  startServerProcess,
+  TEST_REDIS_URL,
+} from '../testing/server-process.ts';
 import { createTestDb, type TestDb } from '../testing/test-db.ts';
 
 // Two `agent-ledger serve` processes on one PostgreSQL database (and one Redis):
@@ -45,7 +51,9 @@ function call(
       (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (d: string) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, json: () => JSON.parse(body) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body, json: () => JSON.parse(body) }),
+        );
       },
     );
     req.on('error', reject);
@@ -91,7 +99,10 @@ describe('two server processes on one PostgreSQL', { skip: multiProcessSkip() },
       ...(noRedis ? {} : { REDIS_URL: TEST_REDIS_URL }),
     };
     // Both start at once on an empty database: the migrations must run exactly once.
-    [a, b] = await Promise.all([startServerProcess({ databaseUrl: db.url, env }), startServerProcess({ databaseUrl: db.url, env })]);
+    [a, b] = await Promise.all([
+      startServerProcess({ databaseUrl: db.url, env }),
+      startServerProcess({ databaseUrl: db.url, env }),
+    ]);
   });
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -115,11 +126,17 @@ describe('two server processes on one PostgreSQL', { skip: multiProcessSkip() },
     const alice = await signIn('revoker', a, a);
     for (let i = 0; i < 10; i++) {
       const [issueAt, revokeAt] = i % 2 === 0 ? [a, b] : [b, a];
-      const issued = await call(issueAt, 'POST', '/api/v1/accounts/tokens', { token: alice.token, body: { name: `t${i}` } });
+      const issued = await call(issueAt, 'POST', '/api/v1/accounts/tokens', {
+        token: alice.token,
+        body: { name: `t${i}` },
+      });
       assert.equal(issued.status, 200);
       const { token, token_id } = issued.json();
       assert.equal((await call(revokeAt, 'GET', '/api/v1/accounts/me', { token })).status, 200);
-      assert.equal((await call(revokeAt, 'DELETE', `/api/v1/accounts/tokens/${token_id}`, { token: alice.token })).status, 204);
+      assert.equal(
+        (await call(revokeAt, 'DELETE', `/api/v1/accounts/tokens/${token_id}`, { token: alice.token })).status,
+        204,
+      );
       // The very next request, on the node that issued it (and has seen it in use).
       const refused = await call(issueAt, 'GET', '/api/v1/accounts/me', { token });
       assert.equal(refused.status, 401, `round ${i}`);
@@ -130,16 +147,38 @@ describe('two server processes on one PostgreSQL', { skip: multiProcessSkip() },
 
   test('a member removed on one node is refused by the other at once; a role change applies at once', async () => {
     const admin = await signIn('admin', a, a);
-    const inv = await call(a, 'POST', '/api/v1/workspace/invites', { token: admin.token, body: { email: email('member'), role: 'viewer' } });
+    const inv = await call(a, 'POST', '/api/v1/workspace/invites', {
+      token: admin.token,
+      body: { email: email('member'), role: 'viewer' },
+    });
     assert.equal(inv.status, 201);
     const member = await signIn('member', b, b);
     assert.equal(member.account.tenant_id, admin.account.tenant_id);
     assert.equal((await call(b, 'GET', '/api/v1/workspace/members', { token: member.token })).status, 403);
-    assert.equal((await call(a, 'PATCH', `/api/v1/workspace/members/${member.account.id}`, { token: admin.token, body: { role: 'admin' } })).status, 200);
+    assert.equal(
+      (
+        await call(a, 'PATCH', `/api/v1/workspace/members/${member.account.id}`, {
+          token: admin.token,
+          body: { role: 'admin' },
+        })
+      ).status,
+      200,
+    );
     assert.equal((await call(b, 'GET', '/api/v1/workspace/members', { token: member.token })).status, 200);
-    assert.equal((await call(b, 'PATCH', `/api/v1/workspace/members/${member.account.id}`, { token: admin.token, body: { role: 'viewer' } })).status, 200);
+    assert.equal(
+      (
+        await call(b, 'PATCH', `/api/v1/workspace/members/${member.account.id}`, {
+          token: admin.token,
+          body: { role: 'viewer' },
+        })
+      ).status,
+      200,
+    );
     assert.equal((await call(a, 'GET', '/api/v1/workspace/members', { token: member.token })).status, 403);
-    assert.equal((await call(a, 'DELETE', `/api/v1/workspace/members/${member.account.id}`, { token: admin.token })).status, 204);
+    assert.equal(
+      (await call(a, 'DELETE', `/api/v1/workspace/members/${member.account.id}`, { token: admin.token })).status,
+      204,
+    );
     assert.equal((await call(b, 'GET', '/api/v1/accounts/me', { token: member.token })).status, 401);
   });
 
@@ -152,15 +191,24 @@ describe('two server processes on one PostgreSQL', { skip: multiProcessSkip() },
     assert.equal(refused.status, 402);
     assert.equal(refused.json().code, 'payment_required');
     assert.equal((await put(b, { subscription_status: 'active' })).status, 200);
-    assert.equal((await call(a, 'POST', '/api/v1/accounts/tokens', { token: owner.token, body: { name: 'x' } })).status, 200);
+    assert.equal(
+      (await call(a, 'POST', '/api/v1/accounts/tokens', { token: owner.token, body: { name: 'x' } })).status,
+      200,
+    );
   });
 
   test('the sign-up rate limit is one limit for both nodes (shared through Redis)', { skip: noRedis }, async () => {
     const address = email('limited');
     const results = [];
-    for (const node of [a, b, a, b, a]) results.push(await call(node, 'POST', '/api/v1/accounts/signup', { body: { email: address }, from: randomLoopback() }));
+    for (const node of [a, b, a, b, a])
+      results.push(
+        await call(node, 'POST', '/api/v1/accounts/signup', { body: { email: address }, from: randomLoopback() }),
+      );
     // Each node saw at most 3; only a shared count refuses the 4th and 5th.
-    assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 429, 429]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [200, 200, 200, 429, 429],
+    );
     for (const r of results.slice(3)) {
       assert.match(String(r.headers['retry-after']), /^\d+$/);
       assert.equal(r.json().code, 'rate_limited');

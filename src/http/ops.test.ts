@@ -23,97 +23,115 @@ const ACCOUNT_PATHS: Array<[string, string]> = [
   ['/api/v1/operator/workspaces/{tenant_id}/subscription', 'put'],
 ];
 
-eachStore('operations endpoints', (get) => {
-  test('/openapi.json is OpenAPI 3.1 and documents every account path, its security and its problems', async () => {
-    const t = get();
-    const res = await t.request({ method: 'GET', url: '/openapi.json' });
-    assert.equal(res.statusCode, 200);
-    assert.match(String(res.headers['content-type']), /^application\/json/);
-    const doc = res.json();
-    assert.equal(doc.openapi, '3.1.0');
-    assert.equal(typeof doc.info.title, 'string');
-    assert.deepEqual(doc.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer' });
-    for (const [path, method] of ACCOUNT_PATHS) {
-      const op = doc.paths?.[path]?.[method];
-      assert.ok(op, `${method.toUpperCase()} ${path} is missing`);
-      assert.ok(op.summary, `${method} ${path} has no summary`);
-      const statuses = Object.keys(op.responses);
-      assert.ok(statuses.some((s) => s.startsWith('2')), `${method} ${path} documents no success`);
-      if (!path.endsWith('/signup') && !path.endsWith('/verify')) {
-        assert.deepEqual(op.security, [{ bearer: [] }], `${method} ${path} security`);
-        assert.ok(statuses.includes('401'), `${method} ${path} documents no 401`);
+eachStore(
+  'operations endpoints',
+  (get) => {
+    test('/openapi.json is OpenAPI 3.1 and documents every account path, its security and its problems', async () => {
+      const t = get();
+      const res = await t.request({ method: 'GET', url: '/openapi.json' });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      const doc = res.json();
+      assert.equal(doc.openapi, '3.1.0');
+      assert.equal(typeof doc.info.title, 'string');
+      assert.deepEqual(doc.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer' });
+      for (const [path, method] of ACCOUNT_PATHS) {
+        const op = doc.paths?.[path]?.[method];
+        assert.ok(op, `${method.toUpperCase()} ${path} is missing`);
+        assert.ok(op.summary, `${method} ${path} has no summary`);
+        const statuses = Object.keys(op.responses);
+        assert.ok(
+          statuses.some((s) => s.startsWith('2')),
+          `${method} ${path} documents no success`,
+        );
+        if (!path.endsWith('/signup') && !path.endsWith('/verify')) {
+          assert.deepEqual(op.security, [{ bearer: [] }], `${method} ${path} security`);
+          assert.ok(statuses.includes('401'), `${method} ${path} documents no 401`);
+        }
       }
-    }
-    // The documented errors are the ones the routes give.
-    assert.ok('402' in doc.paths['/api/v1/accounts/tokens'].post.responses);
-    assert.ok(!('402' in doc.paths['/api/v1/accounts/tokens/{token_id}'].delete.responses), 'revocation is not gated');
-    assert.ok('402' in doc.paths['/api/v1/workspace/invites/{invitation_id}'].delete.responses);
-    assert.ok('409' in doc.paths['/api/v1/workspace/members/{account_id}'].patch.responses);
-    assert.ok('429' in doc.paths['/api/v1/accounts/signup'].post.responses);
-    const signupBody = doc.paths['/api/v1/accounts/signup'].post.requestBody.content['application/json'].schema;
-    assert.deepEqual(signupBody.required, ['email']);
-    assert.equal(signupBody.properties.email.maxLength, 254);
-    // Internal endpoints stay out of the document.
-    for (const hidden of ['/healthz', '/readyz', '/metrics', '/openapi.json']) assert.equal(doc.paths[hidden], undefined);
-  });
+      // The documented errors are the ones the routes give.
+      assert.ok('402' in doc.paths['/api/v1/accounts/tokens'].post.responses);
+      assert.ok(
+        !('402' in doc.paths['/api/v1/accounts/tokens/{token_id}'].delete.responses),
+        'revocation is not gated',
+      );
+      assert.ok('402' in doc.paths['/api/v1/workspace/invites/{invitation_id}'].delete.responses);
+      assert.ok('409' in doc.paths['/api/v1/workspace/members/{account_id}'].patch.responses);
+      assert.ok('429' in doc.paths['/api/v1/accounts/signup'].post.responses);
+      const signupBody = doc.paths['/api/v1/accounts/signup'].post.requestBody.content['application/json'].schema;
+      assert.deepEqual(signupBody.required, ['email']);
+      assert.equal(signupBody.properties.email.maxLength, 254);
+      // Internal endpoints stay out of the document.
+      for (const hidden of ['/healthz', '/readyz', '/metrics', '/openapi.json'])
+        assert.equal(doc.paths[hidden], undefined);
+    });
 
-  test('/docs serves an HTML reference', async () => {
-    const t = get();
-    let res = await t.request({ method: 'GET', url: '/docs' });
-    if (res.statusCode >= 300 && res.statusCode < 400) res = await t.request({ method: 'GET', url: String(res.headers.location) });
-    assert.equal(res.statusCode, 200);
-    assert.match(String(res.headers['content-type']), /^text\/html/);
-    assert.match(res.body, /<html/i);
-  });
+    test('/docs serves an HTML reference', async () => {
+      const t = get();
+      let res = await t.request({ method: 'GET', url: '/docs' });
+      if (res.statusCode >= 300 && res.statusCode < 400)
+        res = await t.request({ method: 'GET', url: String(res.headers.location) });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/html/);
+      assert.match(res.body, /<html/i);
+    });
 
-  test('/healthz and /readyz answer 200 while the database is up', async () => {
-    const t = get();
-    const h = await t.request({ method: 'GET', url: '/healthz' });
-    assert.equal(h.statusCode, 200);
-    assert.deepEqual(h.json(), { status: 'ok' });
-    const r = await t.request({ method: 'GET', url: '/readyz' });
-    assert.equal(r.statusCode, 200);
-    assert.deepEqual(r.json(), { status: 'ready' });
-  });
+    test('/healthz and /readyz answer 200 while the database is up', async () => {
+      const t = get();
+      const h = await t.request({ method: 'GET', url: '/healthz' });
+      assert.equal(h.statusCode, 200);
+      assert.deepEqual(h.json(), { status: 'ok' });
+      const r = await t.request({ method: 'GET', url: '/readyz' });
+      assert.equal(r.statusCode, 200);
+      assert.deepEqual(r.json(), { status: 'ready' });
+    });
 
-  test('/metrics answers only to METRICS_TOKEN: no token, another token or a valid API token → 401', async () => {
-    const t = get();
-    const alice = await t.signIn('alice@metrics-auth.example');
-    for (const token of [undefined, 'not-the-metrics-token-at-all', alice.token, OPERATOR_TOKEN]) {
-      const res = await t.request({ method: 'GET', url: '/metrics', ...(token ? { token } : {}) });
-      assertProblem(res, 401, 'unauthorized');
-      assert.ok(!res.body.includes('http_requests_total'));
-    }
-  });
+    test('/metrics answers only to METRICS_TOKEN: no token, another token or a valid API token → 401', async () => {
+      const t = get();
+      const alice = await t.signIn('alice@metrics-auth.example');
+      for (const token of [undefined, 'not-the-metrics-token-at-all', alice.token, OPERATOR_TOKEN]) {
+        const res = await t.request({ method: 'GET', url: '/metrics', ...(token ? { token } : {}) });
+        assertProblem(res, 401, 'unauthorized');
+        assert.ok(!res.body.includes('http_requests_total'));
+      }
+    });
 
-  test('/metrics: Prometheus text with http_requests_total by route and status', async () => {
-    const t = get();
-    const alice = await t.signIn('alice@metrics.example');
-    await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: alice.token });
-    await t.request({ method: 'GET', url: '/api/v1/accounts/me' });
-    await t.request({ method: 'GET', url: '/no/such/route' });
-    const res = await t.request({ method: 'GET', url: '/metrics', token: METRICS_TOKEN });
-    assert.equal(res.statusCode, 200);
-    assert.match(String(res.headers['content-type']), /^text\/plain/);
-    assert.match(res.body, /# TYPE http_requests_total counter/);
-    const count = (route: string, status: string, method = 'GET') => {
-      const line = res.body
-        .split('\n')
-        .find((l) => l.startsWith('http_requests_total{') && l.includes(`method="${method}"`) && l.includes(`route="${route}"`) && l.includes(`status="${status}"`));
-      return line ? Number(line.split(' ').pop()) : 0;
-    };
-    assert.ok(count('/api/v1/accounts/me', '200') >= 1);
-    assert.ok(count('/api/v1/accounts/me', '401') >= 1);
-    assert.ok(count('/api/v1/accounts/signup', '200', 'POST') >= 1);
-    assert.ok(count('/api/v1/accounts/verify', '200', 'POST') >= 1);
-    // Unknown paths share one label: a scanner cannot blow up the series count.
-    assert.ok(count('unmatched', '404') >= 1);
-    assert.ok(!res.body.includes('/no/such/route'));
-    assert.match(res.body, /http_request_duration_seconds_bucket\{/);
-    // No secrets in metrics.
-    assert.ok(!res.body.includes(alice.token));
-  });
-}, { env: { METRICS_TOKEN } });
+    test('/metrics: Prometheus text with http_requests_total by route and status', async () => {
+      const t = get();
+      const alice = await t.signIn('alice@metrics.example');
+      await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: alice.token });
+      await t.request({ method: 'GET', url: '/api/v1/accounts/me' });
+      await t.request({ method: 'GET', url: '/no/such/route' });
+      const res = await t.request({ method: 'GET', url: '/metrics', token: METRICS_TOKEN });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/plain/);
+      assert.match(res.body, /# TYPE http_requests_total counter/);
+      const count = (route: string, status: string, method = 'GET') => {
+        const line = res.body
+          .split('\n')
+          .find(
+            (l) =>
+              l.startsWith('http_requests_total{') &&
+              l.includes(`method="${method}"`) &&
+              l.includes(`route="${route}"`) &&
+              l.includes(`status="${status}"`),
+          );
+        return line ? Number(line.split(' ').pop()) : 0;
+      };
+      assert.ok(count('/api/v1/accounts/me', '200') >= 1);
+      assert.ok(count('/api/v1/accounts/me', '401') >= 1);
+      assert.ok(count('/api/v1/accounts/signup', '200', 'POST') >= 1);
+      assert.ok(count('/api/v1/accounts/verify', '200', 'POST') >= 1);
+      // Unknown paths share one label: a scanner cannot blow up the series count.
+      assert.ok(count('unmatched', '404') >= 1);
+      assert.ok(!res.body.includes('/no/such/route'));
+      assert.match(res.body, /http_request_duration_seconds_bucket\{/);
+      // No secrets in metrics.
+      assert.ok(!res.body.includes(alice.token));
+    });
+  },
+  { env: { METRICS_TOKEN } },
+);
 
 describe('/metrics without METRICS_TOKEN', () => {
   for (const store of testStores()) {
@@ -122,7 +140,11 @@ describe('/metrics without METRICS_TOKEN', () => {
       try {
         const alice = await t.signIn('alice@nometrics.example');
         for (const token of [undefined, alice.token, OPERATOR_TOKEN]) {
-          assertProblem(await t.request({ method: 'GET', url: '/metrics', ...(token ? { token } : {}) }), 404, 'not_found');
+          assertProblem(
+            await t.request({ method: 'GET', url: '/metrics', ...(token ? { token } : {}) }),
+            404,
+            'not_found',
+          );
         }
       } finally {
         await t.close();
@@ -144,7 +166,11 @@ describe('/readyz when the database is gone', () => {
         assert.equal((await t.request({ method: 'GET', url: '/healthz' })).statusCode, 200);
         const me = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: alice.token });
         assertProblem(me, 500, 'internal_error');
-        const signup = await t.request({ method: 'POST', url: '/api/v1/accounts/signup', payload: { email: 'bob@gone.example' } });
+        const signup = await t.request({
+          method: 'POST',
+          url: '/api/v1/accounts/signup',
+          payload: { email: 'bob@gone.example' },
+        });
         assertProblem(signup, 500, 'internal_error');
       } finally {
         await t.close();

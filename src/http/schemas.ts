@@ -10,7 +10,9 @@ export const ProblemSchema = Type.Object(
     detail: Type.String(),
     code: Type.String(),
     errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-    accepted_types: Type.Optional(Type.Array(Type.String(), { description: '415: the media types the endpoint accepts' })),
+    accepted_types: Type.Optional(
+      Type.Array(Type.String(), { description: '415: the media types the endpoint accepts' }),
+    ),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );

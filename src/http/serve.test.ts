@@ -46,9 +46,11 @@ describe('agent-ledger serve: configuration errors stop the start', () => {
   test('a bad LEDGER_SIGNING_KEY: exit code ≠ 0 and one line naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-ledger-badkey-'));
     cpSync(await pgliteTemplate(), join(dir, 'pglite'), { recursive: true });
-    const r = await runCli(['serve'], { DATA_DIR: dir, LOG_LEVEL: 'warn', PORT: '0', LEDGER_SIGNING_KEY: '/nonexistent/agent-ledger.key' }, 10_000).finally(() =>
-      rmSync(dir, { recursive: true, force: true }),
-    );
+    const r = await runCli(
+      ['serve'],
+      { DATA_DIR: dir, LOG_LEVEL: 'warn', PORT: '0', LEDGER_SIGNING_KEY: '/nonexistent/agent-ledger.key' },
+      10_000,
+    ).finally(() => rmSync(dir, { recursive: true, force: true }));
     assert.notEqual(r.code, null, 'did not exit by itself');
     assert.notEqual(r.code, 0);
     assert.deepEqual(r.stderr.trim().split('\n').length, 1);
@@ -165,7 +167,9 @@ describe('agent-ledger serve on PostgreSQL: readiness follows the database', { s
       assert.equal(p.code, 'service_unavailable');
       assert.doesNotMatch(JSON.stringify(p), /does not exist|agent_ledger_test|postgres/i);
       assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
-      const me = await fetch(`${server.url}/api/v1/accounts/me`, { headers: { authorization: `Bearer svc_live_${'A'.repeat(36)}` } });
+      const me = await fetch(`${server.url}/api/v1/accounts/me`, {
+        headers: { authorization: `Bearer svc_live_${'A'.repeat(36)}` },
+      });
       assert.ok([401, 500].includes(me.status));
       const exit = await server.stop();
       assert.equal(exit.code, 0, server.stderr());
@@ -179,7 +183,12 @@ describe('agent-ledger serve on PostgreSQL: readiness follows the database', { s
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-ledger-nodb-'));
     try {
-      const r = await runCli(['serve'], { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/x`, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' });
+      const r = await runCli(['serve'], {
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/x`,
+        DATA_DIR: dataDir,
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+      });
       assert.notEqual(r.code, 0);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     } finally {

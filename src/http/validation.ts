@@ -24,7 +24,8 @@ function makeAjv(coerce: boolean) {
 // from 0001 to 9999 in UTC. JavaScript reads year 0000 and six-digit years,
 // PostgreSQL refuses them ("date/time field value out of range"): checked here,
 // for every schema at once, they are a 422 naming the field, never a 500.
-const RFC3339 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const RFC3339 =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 export const EARLIEST_DATE_TIME = '0001-01-01T00:00:00Z';
 export const LATEST_DATE_TIME = '9999-12-31T23:59:59Z';
 const EARLIEST_MS = Date.parse(EARLIEST_DATE_TIME);
@@ -72,7 +73,9 @@ function message(e: ErrorObject): string {
  * or null") instead of one "must be equal to constant" per branch.
  */
 function alternativesMessage(errs: ErrorObject[]): string {
-  const consts = errs.filter((e) => e.keyword === 'const').map((e) => (e.params as { allowedValue?: unknown }).allowedValue);
+  const consts = errs
+    .filter((e) => e.keyword === 'const')
+    .map((e) => (e.params as { allowedValue?: unknown }).allowedValue);
   const types = errs.filter((e) => e.keyword === 'type').map((e) => String((e.params as { type?: unknown }).type));
   if (consts.length > 0) {
     const nullable = types.includes('null') ? ' or null' : '';
@@ -105,5 +108,9 @@ export function validationProblem(errors: ErrorObject[], context: string | undef
     for (const m of new Set(messages)) fields.push({ field, message: m });
   }
   const where = context === 'querystring' ? 'query' : 'body';
-  return new HttpProblem('unprocessable', `The request ${where} breaks ${fields.length === 1 ? 'a rule' : `${fields.length} rules`}.`, { errors: fields });
+  return new HttpProblem(
+    'unprocessable',
+    `The request ${where} breaks ${fields.length === 1 ? 'a rule' : `${fields.length} rules`}.`,
+    { errors: fields },
+  );
 }

@@ -4,7 +4,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
-import { addMember, evidenceLeaf, expectProblem, leaves, newWorkspace, post, postRaw, query, stored } from '../testing/ingest-kit.ts';
+import {
+  addMember,
+  evidenceLeaf,
+  expectProblem,
+  leaves,
+  newWorkspace,
+  post,
+  postRaw,
+  query,
+  stored,
+} from '../testing/ingest-kit.ts';
 
 const BATCH = '/api/v1/admin/agents/events/batch';
 const PLAN_CAPS = JSON.stringify({ team: { agents: 3, invocations_per_day: 8 } });
@@ -15,11 +25,18 @@ async function batch(t: TestService, a: SignedIn, events: unknown[]): Promise<Re
   const res = await post(t, BATCH, a.token, { events });
   assert.equal(res.statusCode, 207, res.body);
   const results = res.json().results as Result[];
-  assert.deepEqual(results.map((r) => r.index), events.map((_, i) => i));
+  assert.deepEqual(
+    results.map((r) => r.index),
+    events.map((_, i) => i),
+  );
   return results;
 }
 
-const inv = (event: Record<string, unknown>, event_id?: string) => ({ kind: 'invocation', event, ...(event_id ? { event_id } : {}) });
+const inv = (event: Record<string, unknown>, event_id?: string) => ({
+  kind: 'invocation',
+  event,
+  ...(event_id ? { event_id } : {}),
+});
 
 eachStore(
   'the batch endpoint',
@@ -33,12 +50,22 @@ eachStore(
         { kind: 'rogue', event: { event_type: 'oos_tool', agent_key: 'b1', tool: 'rm' } },
         inv({ agent_key: 'b1', prompt: 'hi' }),
       ]);
-      assert.deepEqual(results.map((r) => r.status), [201, 201, 201]);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        [201, 201, 201],
+      );
       assert.equal(results[0]!.event_id, 'e-1');
       assert.equal(results[2]!.event_id, null);
       assert.equal(results[0]!.pii_count, 1);
       assert.equal(results[0]!.tenant_id, tenant);
-      assert.deepEqual(results[1], { index: 1, event_id: null, status: 201, accepted: true, event_type: 'oos_tool', tenant_id: tenant });
+      assert.deepEqual(results[1], {
+        index: 1,
+        event_id: null,
+        status: 201,
+        accepted: true,
+        event_type: 'oos_tool',
+        tenant_id: tenant,
+      });
       for (const r of [results[0]!, results[2]!]) {
         const leaf = await evidenceLeaf(t, a.token, r.evidence_id as number);
         assert.equal(leaf.kind, 'invocation');
@@ -70,7 +97,14 @@ eachStore(
       expectProblem(await post(t, BATCH, viewer.token, { events: [inv({ agent_key: 'x' })] }), 403, 'forbidden');
       assert.deepEqual(await stored(t, a.account.tenant_id), before);
       // 500 events fit, each stored.
-      const full = await batch(t, a, Array.from({ length: 500 }, (_, i) => ({ kind: 'rogue', event: { event_type: 'probe', agent_key: `r${i % 7}` } })));
+      const full = await batch(
+        t,
+        a,
+        Array.from({ length: 500 }, (_, i) => ({
+          kind: 'rogue',
+          event: { event_type: 'probe', agent_key: `r${i % 7}` },
+        })),
+      );
       assert.equal(full.filter((r) => r.status === 201).length, 500);
       assert.equal((await stored(t, a.account.tenant_id)).rogue, 500);
     });
@@ -87,9 +121,15 @@ eachStore(
         inv({ agent_key: 'g', mode: 'sometimes' }),
         inv({ agent_key: 'g', prompt: 'fine' }),
       ]);
-      assert.deepEqual(results.map((r) => r.status), [201, 422, 400, 422, 400, 422, 201]);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        [201, 422, 400, 422, 400, 422, 201],
+      );
       assert.equal(results[1]!.code, 'unprocessable');
-      assert.deepEqual((results[1]!.errors as Array<{ field: string }>).map((e) => e.field), ['/agent_key']);
+      assert.deepEqual(
+        (results[1]!.errors as Array<{ field: string }>).map((e) => e.field),
+        ['/agent_key'],
+      );
       assert.equal(results[2]!.code, 'bad_request');
       assert.equal(typeof results[2]!.detail, 'string');
       assert.equal((await stored(t, a.account.tenant_id)).invocations, 2);
@@ -106,7 +146,10 @@ eachStore(
         inv({ agent_key: 'd', prompt: 'two' }, 'second'),
       ];
       const first = await batch(t, a, events);
-      assert.deepEqual(first.map((r) => r.status), [201, 201, 422, 201]);
+      assert.deepEqual(
+        first.map((r) => r.status),
+        [201, 201, 422, 201],
+      );
       assert.equal(first[2]!.code, 'idempotency_key_reused');
       assert.deepEqual({ ...first[1], index: 0 }, first[0], 'the duplicate gets the first answer');
       const before = await stored(t, tenant);
@@ -132,18 +175,36 @@ eachStore(
       const a = await newWorkspace(t, 'batch-caps');
       const tenant = a.account.tenant_id;
       // Agents: 3 allowed. The 4th new one is refused; known ones keep recording.
-      const r1 = await batch(t, a, ['a1', 'a2', 'a3', 'a4', 'a1'].map((k) => inv({ agent_key: k })));
-      assert.deepEqual(r1.map((r) => r.status), [201, 201, 201, 402, 201]);
+      const r1 = await batch(
+        t,
+        a,
+        ['a1', 'a2', 'a3', 'a4', 'a1'].map((k) => inv({ agent_key: k })),
+      );
+      assert.deepEqual(
+        r1.map((r) => r.status),
+        [201, 201, 201, 402, 201],
+      );
       assert.equal(r1[3]!.code, 'plan_limit');
       // Day: 8 allowed, 4 used: of 6 more, 4 are stored and 2 refused.
-      const r2 = await batch(t, a, Array.from({ length: 6 }, () => inv({ agent_key: 'a2' })));
-      assert.deepEqual(r2.map((r) => r.status), [201, 201, 201, 201, 429, 429]);
+      const r2 = await batch(
+        t,
+        a,
+        Array.from({ length: 6 }, () => inv({ agent_key: 'a2' })),
+      );
+      assert.deepEqual(
+        r2.map((r) => r.status),
+        [201, 201, 201, 201, 429, 429],
+      );
       assert.equal(r2[4]!.code, 'quota_exceeded');
       const s = await stored(t, tenant);
       assert.equal(s.invocations, 8);
       assert.equal(s.usage, 8);
       assert.equal(s.agents, 3);
-      const rows = await query<{ n: number }>(t, "SELECT count(*)::int AS n FROM log_entries WHERE tenant_id = $1 AND leaf LIKE '%\"kind\":\"agent_registered\"%'", [tenant]);
+      const rows = await query<{ n: number }>(
+        t,
+        'SELECT count(*)::int AS n FROM log_entries WHERE tenant_id = $1 AND leaf LIKE \'%"kind":"agent_registered"%\'',
+        [tenant],
+      );
       assert.equal(rows[0]!.n, 3);
     });
   },

@@ -19,10 +19,12 @@ import { metaItem } from '../testing/record-items.ts';
 import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
 import { KnownAgents, type RecordOutcome, recordSet } from './record.ts';
 
-const caps = (perDay: number) => ({ agents: 100, invocations_per_day: perDay, multi_judge_calls_per_month: 0 }) as PlanCaps;
+const caps = (perDay: number) =>
+  ({ agents: 100, invocations_per_day: perDay, multi_judge_calls_per_month: 0 }) as PlanCaps;
 
 type Outcome = RecordOutcome | ItemFailed;
-const statusOf = (o: Outcome) => (o instanceof ItemFailed ? 'failed' : 'status' in o ? o.status : 'refused' in o ? o.refused : 'stale');
+const statusOf = (o: Outcome) =>
+  o instanceof ItemFailed ? 'failed' : 'status' in o ? o.status : 'refused' in o ? o.refused : 'stale';
 
 /**
  * A Db whose log writes (the statement that writes the leaves, the nodes and
@@ -38,7 +40,11 @@ function slowWrites(db: Db, ms: number, onWrite: () => void = () => {}): Db {
  * telling `onWrite` (with the parameters they are sent with, and whether they
  * went behind the lock, sent ahead).
  */
-function holdWrites(db: Db, hold: () => Promise<void> | undefined, onWrite: (params: readonly unknown[] | undefined, sentAhead: boolean) => void): Db {
+function holdWrites(
+  db: Db,
+  hold: () => Promise<void> | undefined,
+  onWrite: (params: readonly unknown[] | undefined, sentAhead: boolean) => void,
+): Db {
   const held = (tx: Queryable): Queryable => {
     const out: Queryable = {
       query: async (sql, params) => {
@@ -71,7 +77,12 @@ function holdWrites(db: Db, hold: () => Promise<void> | undefined, onWrite: (par
   return {
     ...db,
     withTenant: (tenantId, fn, opening, onOpened) =>
-      db.withTenant(tenantId, (tx, opened) => fn(held(tx), opened), opening, onOpened && ((send) => onOpened(heldSend(send)))),
+      db.withTenant(
+        tenantId,
+        (tx, opened) => fn(held(tx), opened),
+        opening,
+        onOpened && ((send) => onOpened(heldSend(send))),
+      ),
   };
 }
 
@@ -98,7 +109,11 @@ for (const store of testStores()) {
     /** A workspace whose four agents are registered and known to the node. */
     async function warmed(n: ReturnType<typeof node>): Promise<string> {
       const tenantId = randomUUID();
-      const out = await n.writer.submitSet(tenantId, n.set, [0, 1, 2, 3].map((i) => metaItem(tenantId, i, new Date(), caps(1_000_000))));
+      const out = await n.writer.submitSet(
+        tenantId,
+        n.set,
+        [0, 1, 2, 3].map((i) => metaItem(tenantId, i, new Date(), caps(1_000_000))),
+      );
       assert.deepEqual(out.map(statusOf), [201, 201, 201, 201]);
       for (let a = 0; a < 4; a++) n.known.add(tenantId, `agent-${a}`);
       return tenantId;
@@ -106,7 +121,13 @@ for (const store of testStores()) {
 
     /** What is stored, and the root recomputed from the stored leaves. */
     async function stored(tenantId: string) {
-      const [row] = await testDb.db.query<{ ids: number[] | null; usage: number; size: number; last: number; root: Uint8Array }>(
+      const [row] = await testDb.db.query<{
+        ids: number[] | null;
+        usage: number;
+        size: number;
+        last: number;
+        root: Uint8Array;
+      }>(
         `SELECT (SELECT array_agg(invocation_id::int ORDER BY invocation_id) FROM invocations WHERE tenant_id = $1) AS ids,
                 (SELECT coalesce(sum(invocations), 0)::int FROM usage_daily WHERE tenant_id = $1) AS usage,
                 (SELECT size::int FROM log_heads WHERE tenant_id = $1) AS size,
@@ -114,16 +135,26 @@ for (const store of testStores()) {
                 (SELECT last_id::int FROM event_ids WHERE tenant_id = $1 AND kind = 'invocation') AS last`,
         [tenantId],
       );
-      const leaves = await testDb.db.query<{ idx: number; leaf: string }>('SELECT idx::int AS idx, leaf FROM log_entries WHERE tenant_id = $1 ORDER BY idx', [tenantId]);
+      const leaves = await testDb.db.query<{ idx: number; leaf: string }>(
+        'SELECT idx::int AS idx, leaf FROM log_entries WHERE tenant_id = $1 ORDER BY idx',
+        [tenantId],
+      );
       assert.deepEqual(
         leaves.map((l) => l.idx),
         Array.from({ length: row!.size }, (_, i) => i),
         'the log has one entry per index, gap-free',
       );
       const root = rootFromLeafHashes(leaves.map((l) => leafHash(Buffer.from(l.leaf))));
-      assert.equal(Buffer.from(row!.root).toString('hex'), Buffer.from(root).toString('hex'), "the head's root is the root of the stored leaves");
+      assert.equal(
+        Buffer.from(row!.root).toString('hex'),
+        Buffer.from(root).toString('hex'),
+        "the head's root is the root of the stored leaves",
+      );
       // Every stored tree node is the hash the leaves give (nodes written ahead were written right).
-      const nodes = await testDb.db.query<{ idx: number; hash: Uint8Array }>('SELECT idx::int AS idx, leaf_hash AS hash FROM log_entries WHERE tenant_id = $1 ORDER BY idx', [tenantId]);
+      const nodes = await testDb.db.query<{ idx: number; hash: Uint8Array }>(
+        'SELECT idx::int AS idx, leaf_hash AS hash FROM log_entries WHERE tenant_id = $1 ORDER BY idx',
+        [tenantId],
+      );
       assert.deepEqual(
         nodes.map((n) => Buffer.from(n.hash).toString('hex')),
         leaves.map((l) => Buffer.from(leafHash(Buffer.from(l.leaf))).toString('hex')),
@@ -136,7 +167,14 @@ for (const store of testStores()) {
      * one transaction writes, the events of the clients it does not hold queue
      * for the next.
      */
-    async function clients(n: ReturnType<typeof node>, tenantId: string, count: number, each: number, c: PlanCaps, gapMs = 3): Promise<Outcome[]> {
+    async function clients(
+      n: ReturnType<typeof node>,
+      tenantId: string,
+      count: number,
+      each: number,
+      c: PlanCaps,
+      gapMs = 3,
+    ): Promise<Outcome[]> {
       let i = 4;
       const one = async (_: unknown, client: number) => {
         const out: Outcome[] = [];
@@ -156,7 +194,10 @@ for (const store of testStores()) {
       const out = await clients(a, tenantId, 16, 20, caps(1_000_000));
       assert.ok(out.every((o) => statusOf(o) === 201));
       const s = await stored(tenantId);
-      assert.deepEqual(s.ids, Array.from({ length: 4 + 320 }, (_, i) => i + 1));
+      assert.deepEqual(
+        s.ids,
+        Array.from({ length: 4 + 320 }, (_, i) => i + 1),
+      );
       assert.equal(s.usage, 324);
       assert.equal(s.last, 324);
       assert.equal(s.size, 4 + 324);
@@ -180,7 +221,10 @@ for (const store of testStores()) {
       assert.equal(statuses.filter((x) => x === 'quota_exceeded').length, 180 - 96);
       const s = await stored(tenantId);
       assert.equal(s.usage, 100);
-      assert.deepEqual(s.ids, Array.from({ length: 100 }, (_, i) => i + 1));
+      assert.deepEqual(
+        s.ids,
+        Array.from({ length: 100 }, (_, i) => i + 1),
+      );
     });
 
     /**
@@ -203,7 +247,8 @@ for (const store of testStores()) {
       };
       // The log statements made ahead (encodeParams), and whether each log write was sent with one.
       const madeAhead = new WeakSet<readonly unknown[]>();
-      const encode = testDb.db.encodeParams?.bind(testDb.db) ?? ((s: Statement) => ({ sql: s.sql, params: [...s.params] }));
+      const encode =
+        testDb.db.encodeParams?.bind(testDb.db) ?? ((s: Statement) => ({ sql: s.sql, params: [...s.params] }));
       gated.encodeParams = (s) => {
         const encoded = encode(s);
         madeAhead.add(encoded.params);
@@ -223,7 +268,10 @@ for (const store of testStores()) {
             writeReached.current?.resolve();
           },
         ),
-        { ...(opts.minAheadItems !== undefined ? { minAheadItems: opts.minAheadItems } : {}), onDecidedAhead: (o) => counts[o]++ },
+        {
+          ...(opts.minAheadItems !== undefined ? { minAheadItems: opts.minAheadItems } : {}),
+          onDecidedAhead: (o) => counts[o]++,
+        },
       );
       const a = { known, counts, set: recordSet(known), writer };
       const b = node(testDb.db);
@@ -236,31 +284,56 @@ for (const store of testStores()) {
       await setTimeout(1);
       // The next events come while the first one's write runs.
       openHeld = Promise.withResolvers();
-      const second = a.writer.submitSet(tenantId, a.set, Array.from({ length: opts.size }, (_, i) => metaItem(tenantId, 5 + i, new Date(), caps(1_000_000))));
+      const second = a.writer.submitSet(
+        tenantId,
+        a.set,
+        Array.from({ length: opts.size }, (_, i) => metaItem(tenantId, 5 + i, new Date(), caps(1_000_000))),
+      );
       await setTimeout(1);
       const held = openHeld;
       writeHeld.resolve();
       writeHeld = undefined;
       assert.equal(statusOf((await first)[0]!), 201);
-      if (opts.overtaken === true) assert.equal(statusOf((await b.writer.submitSet(tenantId, b.set, [metaItem(tenantId, 99, new Date(), caps(1_000_000))]))[0]!), 201);
+      if (opts.overtaken === true)
+        assert.equal(
+          statusOf(
+            (await b.writer.submitSet(tenantId, b.set, [metaItem(tenantId, 99, new Date(), caps(1_000_000))]))[0]!,
+          ),
+          201,
+        );
       // A policy or scope edited on some node: the change epoch moves (as bump_change_epoch does).
       if (opts.overtaken === 'epoch') {
-        await testDb.db.query('INSERT INTO change_epochs (tenant_id, epoch) VALUES ($1, 1) ON CONFLICT (tenant_id) DO UPDATE SET epoch = change_epochs.epoch + 1', [tenantId]);
+        await testDb.db.query(
+          'INSERT INTO change_epochs (tenant_id, epoch) VALUES ($1, 1) ON CONFLICT (tenant_id) DO UPDATE SET epoch = change_epochs.epoch + 1',
+          [tenantId],
+        );
       }
       openHeld = undefined;
       held.resolve();
       const out = await second;
       if (opts.overtaken === 'epoch') {
         // Decided on the epoch before: every event is stale (the request decides them again with what it reads afresh).
-        assert.deepEqual(out.map(statusOf), out.map(() => 'stale'));
+        assert.deepEqual(
+          out.map(statusOf),
+          out.map(() => 'stale'),
+        );
         const s = await stored(tenantId);
         assert.equal(s.size, 4 + 5, 'nothing of them was written');
-        return { counts, bodies: [], n: 5, lastSentMadeAhead: sentMadeAhead.at(-1), sentAhead: sentAhead.filter(Boolean).length };
+        return {
+          counts,
+          bodies: [],
+          n: 5,
+          lastSentMadeAhead: sentMadeAhead.at(-1),
+          sentAhead: sentAhead.filter(Boolean).length,
+        };
       }
       assert.ok(out.every((o) => statusOf(o) === 201));
       const n = 5 + opts.size + (opts.overtaken ? 1 : 0);
       const s = await stored(tenantId);
-      assert.deepEqual(s.ids, Array.from({ length: n }, (_, i) => i + 1));
+      assert.deepEqual(
+        s.ids,
+        Array.from({ length: n }, (_, i) => i + 1),
+      );
       assert.equal(s.usage, n);
       assert.equal(s.size, 4 + n);
       // The writes of the warm-up and of the first event, then the second transaction's.
@@ -277,7 +350,7 @@ for (const store of testStores()) {
     // On PostgreSQL a write decided ahead goes behind the lock before the lock's answer, its guards first (log_expect).
     const aheadOnWire = store === 'postgres' ? 1 : 0;
 
-    test("another node appends between the write decided on and the one decided ahead: it is decided again, and the log stays exact", async () => {
+    test('another node appends between the write decided on and the one decided ahead: it is decided again, and the log stays exact', async () => {
       const alone = await scenario({ minAheadItems: 1, size: 1, overtaken: false });
       assert.deepEqual(alone.counts, { written: 1, decided_again: 0 });
       // Its log statement was made, parameters encoded, before it held the lock: only sending it was left.
@@ -308,7 +381,10 @@ for (const store of testStores()) {
       assert.equal(ahead.lastSentMadeAhead, true);
       const batch = await scenario({ size: 100, overtaken: true });
       assert.deepEqual(batch.counts, { written: 0, decided_again: 1 });
-      assert.deepEqual(batch.bodies.map((b) => b.invocation_id), Array.from({ length: 100 }, (_, i) => 7 + i));
+      assert.deepEqual(
+        batch.bodies.map((b) => b.invocation_id),
+        Array.from({ length: 100 }, (_, i) => 7 + i),
+      );
     });
   });
 }

@@ -39,7 +39,15 @@ export async function eraseInvocationContent(
          AND ($5::timestamptz IS NULL OR i.created_at < $5)
        LIMIT $6)
      RETURNING c.invocation_id`,
-    [tenantId, sel.principalId ?? null, sel.agentKey ?? null, sel.from?.toISOString() ?? null, sel.to?.toISOString() ?? null, limit, now.toISOString()],
+    [
+      tenantId,
+      sel.principalId ?? null,
+      sel.agentKey ?? null,
+      sel.from?.toISOString() ?? null,
+      sel.to?.toISOString() ?? null,
+      limit,
+      now.toISOString(),
+    ],
   );
   return { fields: rows.length, invocationIds: [...new Set(rows.map((r) => Number(r.invocation_id)))] };
 }
@@ -58,7 +66,13 @@ export async function forgetMetadataSalts(tx: Queryable, tenantId: string, sel: 
        AND ($4::timestamptz IS NULL OR i.created_at >= $4)
        AND ($5::timestamptz IS NULL OR i.created_at < $5)
      RETURNING 1`,
-    [tenantId, sel.principalId ?? null, sel.agentKey ?? null, sel.from?.toISOString() ?? null, sel.to?.toISOString() ?? null],
+    [
+      tenantId,
+      sel.principalId ?? null,
+      sel.agentKey ?? null,
+      sel.from?.toISOString() ?? null,
+      sel.to?.toISOString() ?? null,
+    ],
   );
   return rows.length;
 }

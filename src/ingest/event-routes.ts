@@ -3,7 +3,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountStatus } from '../accounts/plans.ts';
 import type { AccountStatus, Principal } from '../core/identity.ts';
-import { badRequest, forbidden, HttpProblem, paymentRequired, unauthorized, unknownToken, wrongTokenKind } from '../core/problems.ts';
+import {
+  badRequest,
+  forbidden,
+  HttpProblem,
+  paymentRequired,
+  unauthorized,
+  unknownToken,
+  wrongTokenKind,
+} from '../core/problems.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import type { IngestDeps } from './ingest.ts';
 import { validationProblem, validatorCompiler } from '../http/validation.ts';
@@ -19,7 +27,15 @@ export function validateEvent(kind: EventKind, event: unknown): void {
   const validate = validators[kind];
   if (!validate(event)) throw validationProblem(validate.errors ?? [], 'body');
 }
-import { BatchBody, BatchResults, IdempotencyKeyHeader, InvocationBody, InvocationCreated, RogueBody, RogueCreated } from './schemas.ts';
+import {
+  BatchBody,
+  BatchResults,
+  IdempotencyKeyHeader,
+  InvocationBody,
+  InvocationCreated,
+  RogueBody,
+  RogueCreated,
+} from './schemas.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WRITERS = ['admin', 'operator'] as const;
@@ -68,7 +84,8 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
       if (!resolved) throw unknownToken();
       const p: Principal = resolved.principal;
       const epoch = resolved.epoch;
-      if (p.kind === 'account' && !(WRITERS as readonly string[]).includes(p.role)) throw forbidden(`The ${p.role} role cannot call this endpoint.`);
+      if (p.kind === 'account' && !(WRITERS as readonly string[]).includes(p.role))
+        throw forbidden(`The ${p.role} role cannot call this endpoint.`);
       let tenantId: string;
       if (p.kind === 'account' || p.kind === 'ingress') tenantId = p.tenantId;
       else if (p.kind === 'fallback') {
@@ -91,7 +108,8 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
   function idempotencyKey(req: FastifyRequest): string | undefined {
     const v = req.headers['idempotency-key'];
     if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !IDEMPOTENCY_KEY.test(v)) throw badRequest('Idempotency-Key must be 1-255 printable ASCII characters.');
+    if (typeof v !== 'string' || !IDEMPOTENCY_KEY.test(v))
+      throw badRequest('Idempotency-Key must be 1-255 printable ASCII characters.');
     return v;
   }
 
@@ -168,9 +186,17 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
       const out = results.map((r, index) => {
         const event_id = events[index]!.event_id ?? null;
         if ('problem' in r) {
-          if (r.status >= 500) req.log.error({ err: (r.problem as { cause?: unknown }).cause, index }, 'batch item not stored');
+          if (r.status >= 500)
+            req.log.error({ err: (r.problem as { cause?: unknown }).cause, index }, 'batch item not stored');
           const p: HttpProblem = r.problem;
-          return { index, event_id, status: r.status, code: p.code, detail: p.message, ...(p.errors ? { errors: p.errors } : {}) };
+          return {
+            index,
+            event_id,
+            status: r.status,
+            code: p.code,
+            detail: p.message,
+            ...(p.errors ? { errors: p.errors } : {}),
+          };
         }
         return { index, event_id, status: 201, ...r.body };
       });

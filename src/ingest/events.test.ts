@@ -10,7 +10,12 @@ eachStore('event ingest', (get) => {
       method: 'POST',
       url: '/api/v1/admin/agents/events/invocation',
       token: a.token,
-      payload: { agent_key: 'billing-bot', prompt: 'hello', tool_name: 'search', tenant_id: '00000000-0000-0000-0000-000000000000' },
+      payload: {
+        agent_key: 'billing-bot',
+        prompt: 'hello',
+        tool_name: 'search',
+        tenant_id: '00000000-0000-0000-0000-000000000000',
+      },
     });
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json();
@@ -19,7 +24,9 @@ eachStore('event ingest', (get) => {
     assert.ok(Number.isInteger(body.invocation_id) && body.invocation_id > 0);
     assert.ok(Number.isInteger(body.evidence_id) && body.evidence_id > 0);
     assert.equal('pii_count' in body, false);
-    const ev = (await t.request({ method: 'GET', url: `/api/v1/audit/evidence/${body.evidence_id}`, token: a.token })).json();
+    const ev = (
+      await t.request({ method: 'GET', url: `/api/v1/audit/evidence/${body.evidence_id}`, token: a.token })
+    ).json();
     const leaf = JSON.parse(ev.leaf);
     assert.equal(leaf.kind, 'invocation');
     assert.equal(leaf.invocation_id, body.invocation_id);
@@ -31,16 +38,41 @@ eachStore('event ingest', (get) => {
     const t = get();
     const a = await t.signIn('sec@rogue-co.io');
     const url = '/api/v1/admin/agents/events/rogue';
-    const noTool = await t.request({ method: 'POST', url, token: a.token, payload: { event_type: 'oos_tool', agent_key: 'x' } });
+    const noTool = await t.request({
+      method: 'POST',
+      url,
+      token: a.token,
+      payload: { event_type: 'oos_tool', agent_key: 'x' },
+    });
     assert.equal(noTool.statusCode, 400);
-    const ok = await t.request({ method: 'POST', url, token: a.token, payload: { event_type: 'oos_tool', agent_key: 'x', tool: 'rm' } });
+    const ok = await t.request({
+      method: 'POST',
+      url,
+      token: a.token,
+      payload: { event_type: 'oos_tool', agent_key: 'x', tool: 'rm' },
+    });
     assert.equal(ok.statusCode, 201);
     assert.deepEqual(ok.json(), { accepted: true, event_type: 'oos_tool', tenant_id: a.account.tenant_id });
-    const fbNo = await t.request({ method: 'POST', url, token: FALLBACK_TOKEN, payload: { event_type: 'x', agent_key: 'y' } });
+    const fbNo = await t.request({
+      method: 'POST',
+      url,
+      token: FALLBACK_TOKEN,
+      payload: { event_type: 'x', agent_key: 'y' },
+    });
     assert.equal(fbNo.statusCode, 403);
-    const fbUnknown = await t.request({ method: 'POST', url, token: FALLBACK_TOKEN, payload: { event_type: 'x', agent_key: 'y', tenant_id: '7d0c5a8e-1111-4111-8111-111111111111' } });
+    const fbUnknown = await t.request({
+      method: 'POST',
+      url,
+      token: FALLBACK_TOKEN,
+      payload: { event_type: 'x', agent_key: 'y', tenant_id: '7d0c5a8e-1111-4111-8111-111111111111' },
+    });
     assert.equal(fbUnknown.statusCode, 403);
-    const fbOk = await t.request({ method: 'POST', url, token: FALLBACK_TOKEN, payload: { event_type: 'x', agent_key: 'y', tenant_id: a.account.tenant_id } });
+    const fbOk = await t.request({
+      method: 'POST',
+      url,
+      token: FALLBACK_TOKEN,
+      payload: { event_type: 'x', agent_key: 'y', tenant_id: a.account.tenant_id },
+    });
     assert.equal(fbOk.statusCode, 201);
   });
 });

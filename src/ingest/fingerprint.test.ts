@@ -10,7 +10,7 @@ import { fingerprint } from './pipeline.ts';
 
 const byPackage = (kind: string, body: unknown) => hash('sha256', `${kind}\n${canonicalize(body) ?? ''}`, 'hex');
 
-test('the fingerprint hashes the kind and the canonicalize package\'s text of any JSON body', () => {
+test("the fingerprint hashes the kind and the canonicalize package's text of any JSON body", () => {
   fc.assert(
     fc.property(fc.constantFrom('invocation', 'rogue'), fc.jsonValue(), (kind, body) => {
       assert.equal(fingerprint(kind, body), byPackage(kind, body));
@@ -19,7 +19,7 @@ test('the fingerprint hashes the kind and the canonicalize package\'s text of an
   );
 });
 
-test('bodies canonical JSON declines (a lone surrogate, nesting past 256 levels) keep the package\'s fingerprint', () => {
+test("bodies canonical JSON declines (a lone surrogate, nesting past 256 levels) keep the package's fingerprint", () => {
   const lone = JSON.parse('{"agent_key":"a\\ud800"}') as unknown;
   let deep: unknown = 'x';
   for (let i = 0; i < 300; i++) deep = [deep];
@@ -29,5 +29,8 @@ test('bodies canonical JSON declines (a lone surrogate, nesting past 256 levels)
   const nested = { agent_key: 'a', metadata: deep };
   assert.equal(fingerprint('invocation', nested), byPackage('invocation', nested));
   // The same event however it is spelled: key order does not count.
-  assert.equal(fingerprint('invocation', { b: 1, a: [2, { d: 3, c: 4 }] }), fingerprint('invocation', { a: [2, { c: 4, d: 3 }], b: 1 }));
+  assert.equal(
+    fingerprint('invocation', { b: 1, a: [2, { d: 3, c: 4 }] }),
+    fingerprint('invocation', { a: [2, { c: 4, d: 3 }], b: 1 }),
+  );
 });

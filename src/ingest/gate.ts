@@ -124,12 +124,20 @@ export class Gate {
   }
 
   plan(st: TenantState) {
-    st.plan ??= this.#once(st, () => this.#src.loadPlan(st.tenantId), () => delete st.plan);
+    st.plan ??= this.#once(
+      st,
+      () => this.#src.loadPlan(st.tenantId),
+      () => delete st.plan,
+    );
     return st.plan;
   }
 
   policy(st: TenantState) {
-    st.policy ??= this.#once(st, () => this.#src.loadPolicy(st.tenantId), () => delete st.policy);
+    st.policy ??= this.#once(
+      st,
+      () => this.#src.loadPolicy(st.tenantId),
+      () => delete st.policy,
+    );
     return st.policy;
   }
 
@@ -137,7 +145,11 @@ export class Gate {
     let s = st.scopes.get(agentKey);
     if (!s) {
       if (st.scopes.size >= MAX_SCOPES) st.scopes.clear();
-      s = this.#once(st, () => this.#src.loadScope(st.tenantId, agentKey), () => st.scopes.delete(agentKey));
+      s = this.#once(
+        st,
+        () => this.#src.loadScope(st.tenantId, agentKey),
+        () => st.scopes.delete(agentKey),
+      );
       st.scopes.set(agentKey, s);
     }
     return s;

@@ -10,7 +10,13 @@ import { eachStore, type TestService } from '../testing/harness.ts';
 import { expectProblem, INVOCATION, leaves, newWorkspace, stored } from '../testing/ingest-kit.ts';
 
 function postKey(t: TestService, token: string, key: string, payload: unknown) {
-  return t.request({ method: 'POST', url: INVOCATION, token, headers: { 'content-type': 'application/json', 'idempotency-key': key }, payload: JSON.stringify(payload) });
+  return t.request({
+    method: 'POST',
+    url: INVOCATION,
+    token,
+    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    payload: JSON.stringify(payload),
+  });
 }
 
 /** Locks the workspace's log head until the returned function is called. */
@@ -38,7 +44,12 @@ async function holdLog(t: TestService, tenantId: string): Promise<() => Promise<
  */
 async function warmWorkspace(t: TestService, label: string) {
   const a = await newWorkspace(t, label);
-  const warm = await t.request({ method: 'POST', url: INVOCATION, token: a.token, payload: { agent_key: 'retry-bot' } });
+  const warm = await t.request({
+    method: 'POST',
+    url: INVOCATION,
+    token: a.token,
+    payload: { agent_key: 'retry-bot' },
+  });
   assert.equal(warm.statusCode, 201, warm.body);
   return a;
 }
@@ -63,9 +74,17 @@ eachStore('Idempotency-Key in flight: the second request waits for the first', (
     } finally {
       await release();
     }
-    assert.deepEqual(answers.map((r) => r.statusCode), [201, 201], answers.map((r) => r.body).join('\n'));
+    assert.deepEqual(
+      answers.map((r) => r.statusCode),
+      [201, 201],
+      answers.map((r) => r.body).join('\n'),
+    );
     assert.equal(answers[0]!.body, answers[1]!.body, 'the same answer, byte for byte');
-    assert.deepEqual(answers.map((r) => r.headers['idempotent-replayed'] ?? 'no').sort(), ['no', 'true'], 'one recorded, one replayed');
+    assert.deepEqual(
+      answers.map((r) => r.headers['idempotent-replayed'] ?? 'no').sort(),
+      ['no', 'true'],
+      'one recorded, one replayed',
+    );
     const after = await stored(t, tenant);
     assert.equal(after.invocations, before.invocations + 1);
     assert.equal(after.usage, before.usage + 1);

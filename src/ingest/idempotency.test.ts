@@ -9,7 +9,13 @@ import { eachStore, type TestService } from '../testing/harness.ts';
 import { DAY_MS, expectProblem, INVOCATION, leaves, newWorkspace, ROGUE, stored } from '../testing/ingest-kit.ts';
 
 function postKey(t: TestService, url: string, token: string, key: string, payload: unknown) {
-  return t.request({ method: 'POST', url, token, headers: { 'content-type': 'application/json', 'idempotency-key': key }, payload: JSON.stringify(payload) });
+  return t.request({
+    method: 'POST',
+    url,
+    token,
+    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    payload: JSON.stringify(payload),
+  });
 }
 
 eachStore('Idempotency-Key on the event endpoints', (get) => {
@@ -17,14 +23,25 @@ eachStore('Idempotency-Key on the event endpoints', (get) => {
     const t = get();
     const a = await newWorkspace(t, 'idem-same');
     const tenant = a.account.tenant_id;
-    const body = { agent_key: 'retry-bot', tool_name: 'crm.lookup', tool_input: 'mail jane@example.com', mode: 'enforced' };
+    const body = {
+      agent_key: 'retry-bot',
+      tool_name: 'crm.lookup',
+      tool_input: 'mail jane@example.com',
+      mode: 'enforced',
+    };
     const first = await postKey(t, INVOCATION, a.token, 'order-42', body);
     assert.equal(first.statusCode, 201, first.body);
     assert.equal(first.headers['idempotent-replayed'], undefined);
     const before = await stored(t, tenant);
     // The same JSON spelled differently (key order, spacing) is the same request.
     const raw = `{ "mode":"enforced", "tool_input":"mail jane@example.com", "tool_name":"crm.lookup", "agent_key":"retry-bot" }`;
-    const again = await t.request({ method: 'POST', url: INVOCATION, token: a.token, headers: { 'content-type': 'application/json', 'idempotency-key': 'order-42' }, payload: raw });
+    const again = await t.request({
+      method: 'POST',
+      url: INVOCATION,
+      token: a.token,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'order-42' },
+      payload: raw,
+    });
     assert.equal(again.statusCode, 201);
     assert.deepEqual(again.json(), first.json());
     assert.equal(first.json().pii_count, 1);
@@ -44,9 +61,17 @@ eachStore('Idempotency-Key on the event endpoints', (get) => {
     const a = await newWorkspace(t, 'idem-reused');
     assert.equal((await postKey(t, INVOCATION, a.token, 'k', { agent_key: 'a', prompt: 'one' })).statusCode, 201);
     const before = await stored(t, a.account.tenant_id);
-    expectProblem(await postKey(t, INVOCATION, a.token, 'k', { agent_key: 'a', prompt: 'two' }), 422, 'idempotency_key_reused');
+    expectProblem(
+      await postKey(t, INVOCATION, a.token, 'k', { agent_key: 'a', prompt: 'two' }),
+      422,
+      'idempotency_key_reused',
+    );
     // The same body on the other endpoint is another request.
-    expectProblem(await postKey(t, ROGUE, a.token, 'k', { event_type: 'x', agent_key: 'a' }), 422, 'idempotency_key_reused');
+    expectProblem(
+      await postKey(t, ROGUE, a.token, 'k', { event_type: 'x', agent_key: 'a' }),
+      422,
+      'idempotency_key_reused',
+    );
     assert.deepEqual(await stored(t, a.account.tenant_id), before);
   });
 
@@ -55,7 +80,9 @@ eachStore('Idempotency-Key on the event endpoints', (get) => {
     const a = await newWorkspace(t, 'idem-burst');
     const tenant = a.account.tenant_id;
     const body = { agent_key: 'burst-bot', prompt: 'once only', correlation_id: 'burst' };
-    const answers = await Promise.all(Array.from({ length: 50 }, () => postKey(t, INVOCATION, a.token, 'burst-key', body)));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => postKey(t, INVOCATION, a.token, 'burst-key', body)),
+    );
     assert.deepEqual([...new Set(answers.map((r) => r.statusCode))], [201]);
     assert.equal(new Set(answers.map((r) => r.body)).size, 1, 'identical bodies');
     const s = await stored(t, tenant);
@@ -68,14 +95,23 @@ eachStore('Idempotency-Key on the event endpoints', (get) => {
     const t = get();
     const a = await newWorkspace(t, 'idem-failed');
     const tenant = a.account.tenant_id;
-    await t.service.ctx.db.exec("ALTER TABLE invocations ADD CONSTRAINT idem_poison CHECK (correlation_id IS DISTINCT FROM 'idem-poison')");
+    await t.service.ctx.db.exec(
+      "ALTER TABLE invocations ADD CONSTRAINT idem_poison CHECK (correlation_id IS DISTINCT FROM 'idem-poison')",
+    );
     try {
-      expectProblem(await postKey(t, INVOCATION, a.token, 'fails-first', { agent_key: 'x', correlation_id: 'idem-poison' }), 500, 'internal_error');
+      expectProblem(
+        await postKey(t, INVOCATION, a.token, 'fails-first', { agent_key: 'x', correlation_id: 'idem-poison' }),
+        500,
+        'internal_error',
+      );
     } finally {
       await t.service.ctx.db.exec('ALTER TABLE invocations DROP CONSTRAINT idem_poison');
     }
     assert.equal((await stored(t, tenant)).invocations, 0);
-    const retry = await postKey(t, INVOCATION, a.token, 'fails-first', { agent_key: 'x', correlation_id: 'idem-poison' });
+    const retry = await postKey(t, INVOCATION, a.token, 'fails-first', {
+      agent_key: 'x',
+      correlation_id: 'idem-poison',
+    });
     assert.equal(retry.statusCode, 201, retry.body);
     assert.equal((await stored(t, tenant)).invocations, 1);
   });
@@ -92,7 +128,11 @@ eachStore('Idempotency-Key on the event endpoints', (get) => {
     const later = t.clock.now();
     t.clock.advance(DAY_MS - 60_000);
     try {
-      assert.deepEqual((await postKey(t, INVOCATION, a.token, 'shared', { agent_key: 'x' })).json(), ra.json(), 'still kept just under 24 h');
+      assert.deepEqual(
+        (await postKey(t, INVOCATION, a.token, 'shared', { agent_key: 'x' })).json(),
+        ra.json(),
+        'still kept just under 24 h',
+      );
       t.clock.advance(120_000);
       const fresh = await postKey(t, INVOCATION, a.token, 'shared', { agent_key: 'x' });
       assert.equal(fresh.statusCode, 201);

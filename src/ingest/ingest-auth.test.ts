@@ -42,7 +42,12 @@ async function events(t: TestService, tenantId: string): Promise<number> {
 }
 
 async function setSubscription(t: TestService, tenantId: string, body: Record<string, unknown>): Promise<void> {
-  const res = await t.request({ method: 'PUT', url: `/api/v1/operator/workspaces/${tenantId}/subscription`, token: OPERATOR_TOKEN, payload: body });
+  const res = await t.request({
+    method: 'PUT',
+    url: `/api/v1/operator/workspaces/${tenantId}/subscription`,
+    token: OPERATOR_TOKEN,
+    payload: body,
+  });
   assert.equal(res.statusCode, 200, res.body);
 }
 
@@ -75,9 +80,15 @@ eachStore('event endpoints: authentication and workspace', (get) => {
     ['a 600-character token', () => ({ authorization: `Bearer ${'a'.repeat(600)}` })],
     ['an unknown well-formed API token', () => ({ authorization: `Bearer ${newToken('svc_live_').token}` })],
     ['an unknown well-formed ingress token', () => ({ authorization: `Bearer ${newToken('svc_ingress_').token}` })],
-    ['a valid API token with one character changed', (valid) => ({ authorization: `Bearer ${valid.slice(0, -1)}${valid.endsWith('0') ? '1' : '0'}` })],
+    [
+      'a valid API token with one character changed',
+      (valid) => ({ authorization: `Bearer ${valid.slice(0, -1)}${valid.endsWith('0') ? '1' : '0'}` }),
+    ],
     ['a valid API token cut short', (valid) => ({ authorization: `Bearer ${valid.slice(0, -1)}` })],
-    ['the fallback token with one character changed', () => ({ authorization: `Bearer ${FALLBACK_TOKEN.slice(0, -1)}x` })],
+    [
+      'the fallback token with one character changed',
+      () => ({ authorization: `Bearer ${FALLBACK_TOKEN.slice(0, -1)}x` }),
+    ],
   ];
   for (const ep of ENDPOINTS) {
     for (const [what, headers] of badHeaders) {
@@ -101,7 +112,11 @@ eachStore('event endpoints: authentication and workspace', (get) => {
       const a = await newWorkspace(t, `revoked-${ep.name}`);
       const other = await t.signIn(a.account.email);
       assert.equal((await post(t, ep.url, a.token, ep.body())).statusCode, 201);
-      const del = await t.request({ method: 'DELETE', url: `/api/v1/accounts/tokens/${a.token_id}`, token: other.token });
+      const del = await t.request({
+        method: 'DELETE',
+        url: `/api/v1/accounts/tokens/${a.token_id}`,
+        token: other.token,
+      });
       assert.equal(del.statusCode, 204, del.body);
       const before = await stored(t, a.account.tenant_id);
       expectUnauthorized(await post(t, ep.url, a.token, ep.body()));
@@ -144,7 +159,11 @@ eachStore('event endpoints: authentication and workspace', (get) => {
       const t = get();
       const a = await newWorkspace(t, `op-token-${ep.name}`);
       const before = await stored(t, a.account.tenant_id);
-      expectProblem(await post(t, ep.url, OPERATOR_TOKEN, ep.body({ tenant_id: a.account.tenant_id })), 403, 'forbidden');
+      expectProblem(
+        await post(t, ep.url, OPERATOR_TOKEN, ep.body({ tenant_id: a.account.tenant_id })),
+        403,
+        'forbidden',
+      );
       assert.deepEqual(await stored(t, a.account.tenant_id), before);
     });
 
@@ -176,7 +195,7 @@ eachStore('event endpoints: authentication and workspace', (get) => {
         assert.equal(res.statusCode, 201, res.body);
         assert.equal(res.json().tenant_id, a.account.tenant_id);
       }
-      assert.equal(await events(t, a.account.tenant_id), (before.invocations + before.rogue) + 2);
+      assert.equal(await events(t, a.account.tenant_id), before.invocations + before.rogue + 2);
     });
 
     test(`${ep.name}: with API and scoped tokens a tenant_id naming another workspace is ignored`, async () => {
@@ -186,7 +205,13 @@ eachStore('event endpoints: authentication and workspace', (get) => {
       const ingress = await issueIngress(t, a);
       const bBefore = await stored(t, b.account.tenant_id);
       let aEvents = await events(t, a.account.tenant_id);
-      const tenantIds = [b.account.tenant_id, b.account.tenant_id.toUpperCase(), 'not-a-workspace', '', `${'long-'.repeat(30)}`];
+      const tenantIds = [
+        b.account.tenant_id,
+        b.account.tenant_id.toUpperCase(),
+        'not-a-workspace',
+        '',
+        `${'long-'.repeat(30)}`,
+      ];
       for (const token of [a.token, ingress.token]) {
         for (const tenant_id of tenantIds) {
           const res = await post(t, ep.url, token, ep.body({ tenant_id }));
@@ -207,17 +232,19 @@ eachStore('event endpoints: authentication and workspace', (get) => {
     const first = await post(t, INVOCATION, a.token, { agent_key: 'trial-bot' });
     assert.equal(first.statusCode, 201);
     const end = await trialEnd(t, a);
-    const writes = (tenant: string) => [
-      [INVOCATION, a.token, { agent_key: 'trial-bot' }],
-      [ROGUE, a.token, { event_type: 'loop', agent_key: 'trial-bot' }],
-      [INVOCATION, ingress.token, { agent_key: 'trial-bot' }],
-      [ROGUE, ingress.token, { event_type: 'loop', agent_key: 'trial-bot' }],
-      [INVOCATION, FALLBACK_TOKEN, { agent_key: 'trial-bot', tenant_id: tenant }],
-      [ROGUE, FALLBACK_TOKEN, { event_type: 'loop', agent_key: 'trial-bot', tenant_id: tenant }],
-    ] as const;
+    const writes = (tenant: string) =>
+      [
+        [INVOCATION, a.token, { agent_key: 'trial-bot' }],
+        [ROGUE, a.token, { event_type: 'loop', agent_key: 'trial-bot' }],
+        [INVOCATION, ingress.token, { agent_key: 'trial-bot' }],
+        [ROGUE, ingress.token, { event_type: 'loop', agent_key: 'trial-bot' }],
+        [INVOCATION, FALLBACK_TOKEN, { agent_key: 'trial-bot', tenant_id: tenant }],
+        [ROGUE, FALLBACK_TOKEN, { event_type: 'loop', agent_key: 'trial-bot', tenant_id: tenant }],
+      ] as const;
     // The last millisecond of the trial still writes.
     await atTime(t, new Date(end - 1).toISOString(), async () => {
-      for (const [url, token, body] of writes(a.account.tenant_id)) assert.equal((await post(t, url, token, body)).statusCode, 201);
+      for (const [url, token, body] of writes(a.account.tenant_id))
+        assert.equal((await post(t, url, token, body)).statusCode, 201);
     });
     const before = await stored(t, a.account.tenant_id);
     for (const at of [end, end + 1, end + 30 * DAY_MS]) {
@@ -229,7 +256,11 @@ eachStore('event endpoints: authentication and workspace', (get) => {
         expectProblem(await post(t, INVOCATION, a.token, { agent_key: 'brand-new-bot' }), 402, 'payment_required');
         const me = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: a.token });
         assert.equal(me.json().account_status, 'trial_expired');
-        const ev = await t.request({ method: 'GET', url: `/api/v1/audit/evidence/${first.json().evidence_id}`, token: a.token });
+        const ev = await t.request({
+          method: 'GET',
+          url: `/api/v1/audit/evidence/${first.json().evidence_id}`,
+          token: a.token,
+        });
         assert.equal(ev.statusCode, 200, 'a lapsed workspace still proves its trail');
       });
     }
@@ -299,11 +330,17 @@ eachStore('event endpoints: workspaces are isolated', (get) => {
     const b = await newWorkspace(t, 'iso-b');
     const aEvents = [];
     for (let i = 0; i < 8; i++) {
-      const res = await post(t, INVOCATION, a.token, { agent_key: 'a-bot', prompt: `secret plan ${i}`, tenant_id: b.account.tenant_id });
+      const res = await post(t, INVOCATION, a.token, {
+        agent_key: 'a-bot',
+        prompt: `secret plan ${i}`,
+        tenant_id: b.account.tenant_id,
+      });
       assert.equal(res.statusCode, 201);
       aEvents.push(res.json() as { invocation_id: number; evidence_id: number });
     }
-    const bEvent = (await post(t, INVOCATION, b.token, { agent_key: 'b-bot', tenant_id: a.account.tenant_id })).json() as {
+    const bEvent = (
+      await post(t, INVOCATION, b.token, { agent_key: 'b-bot', tenant_id: a.account.tenant_id })
+    ).json() as {
       evidence_id: number;
       tenant_id: string;
     };
@@ -328,18 +365,28 @@ eachStore('event endpoints: workspaces are isolated', (get) => {
       }
       assert.doesNotMatch(inv.body, /a-bot|secret plan/);
     }
-    assert.ok(aEvents.some((e) => e.evidence_id > bSize), 'some of A’s evidence ids lie beyond B’s log');
+    assert.ok(
+      aEvents.some((e) => e.evidence_id > bSize),
+      'some of A’s evidence ids lie beyond B’s log',
+    );
     const list = await t.request({ method: 'GET', url: '/api/v1/invocations', token: b.token });
     assert.equal(list.statusCode, 200, list.body);
     assert.doesNotMatch(list.body, /a-bot/);
     // A's rows and leaves are A's only.
-    const rows = await query<{ tenant_id: string }>(t, "SELECT DISTINCT tenant_id FROM invocations WHERE agent_key = 'a-bot'");
-    assert.deepEqual(rows.map((r) => r.tenant_id), [a.account.tenant_id]);
+    const rows = await query<{ tenant_id: string }>(
+      t,
+      "SELECT DISTINCT tenant_id FROM invocations WHERE agent_key = 'a-bot'",
+    );
+    assert.deepEqual(
+      rows.map((r) => r.tenant_id),
+      [a.account.tenant_id],
+    );
     const aAgent = await pseudonymOf(t, a.account.tenant_id, 'agent', 'a-bot');
-    const leaked = await query<{ n: number }>(t, 'SELECT count(*)::int AS n FROM log_entries WHERE tenant_id = $1 AND strpos(leaf, $2) > 0', [
-      b.account.tenant_id,
-      aAgent,
-    ]);
+    const leaked = await query<{ n: number }>(
+      t,
+      'SELECT count(*)::int AS n FROM log_entries WHERE tenant_id = $1 AND strpos(leaf, $2) > 0',
+      [b.account.tenant_id, aAgent],
+    );
     assert.equal(leaked[0]!.n, 0);
   });
 });

@@ -149,7 +149,13 @@ export function createIngest(sources: IngestSources): IngestModule {
     async start() {
       await gate.start();
       // Expired idempotency keys go every ten minutes (they are ignored once 24 hours old).
-      sweeper = setInterval(() => void sweepIdempotencyKeys(ctx.db, ctx.now()).catch((err: unknown) => console.error('idempotency key sweep failed', err)), 600_000);
+      sweeper = setInterval(
+        () =>
+          void sweepIdempotencyKeys(ctx.db, ctx.now()).catch((err: unknown) =>
+            console.error('idempotency key sweep failed', err),
+          ),
+        600_000,
+      );
       sweeper.unref();
     },
     async close() {

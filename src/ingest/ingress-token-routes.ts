@@ -36,7 +36,10 @@ export async function ingressTokenRoutes(fastify: FastifyInstance, deps: IngestD
         security: bearer,
         body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: {
-          201: Type.Object({ token: Type.String({ description: 'The secret; shown this once.' }), ...IngressToken.properties }),
+          201: Type.Object({
+            token: Type.String({ description: 'The secret; shown this once.' }),
+            ...IngressToken.properties,
+          }),
           ...problems(400, 401, 402, 403, 422),
         },
       },
@@ -77,8 +80,18 @@ export async function ingressTokenRoutes(fastify: FastifyInstance, deps: IngestD
       const me = accountOf(req);
       const key = decodeCursor(req.query.cursor);
       const [createdAt, tokenId] = key ?? [];
-      if (key && !(typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && typeof tokenId === 'string' && UUID.test(tokenId))) {
-        throw unprocessable('The cursor is not one this service issued.', [{ field: '/cursor', message: 'is invalid' }]);
+      if (
+        key &&
+        !(
+          typeof createdAt === 'string' &&
+          !Number.isNaN(Date.parse(createdAt)) &&
+          typeof tokenId === 'string' &&
+          UUID.test(tokenId)
+        )
+      ) {
+        throw unprocessable('The cursor is not one this service issued.', [
+          { field: '/cursor', message: 'is invalid' },
+        ]);
       }
       const after = key ? { createdAt: createdAt as string, tokenId: tokenId as string } : null;
       const rows = await listIngressTokens(ctx.db, me.tenantId, after, req.query.limit + 1);

@@ -37,10 +37,15 @@ async function list(t: TestService, token: string) {
   return { res, body: res.json() as { items: Array<Record<string, unknown>>; next_cursor: null } };
 }
 
-const revoke = (t: TestService, token: string, id: string) => t.request({ method: 'DELETE', url: `${INGRESS_TOKENS}/${id}`, token });
+const revoke = (t: TestService, token: string, id: string) =>
+  t.request({ method: 'DELETE', url: `${INGRESS_TOKENS}/${id}`, token });
 
 async function tokenRows(t: TestService, tenantId: string) {
-  return query<{ token_id: string; revoked_at: Date | null }>(t, 'SELECT token_id, revoked_at FROM ingress_tokens WHERE tenant_id = $1', [tenantId]);
+  return query<{ token_id: string; revoked_at: Date | null }>(
+    t,
+    'SELECT token_id, revoked_at FROM ingress_tokens WHERE tenant_id = $1',
+    [tenantId],
+  );
 }
 
 /** The token records on both event endpoints for its workspace. */
@@ -57,7 +62,12 @@ eachStore('ingress tokens', (get) => {
   test('an admin issues a svc_ingress_ token: 201 with the secret this once, only its hash stored, an audit entry', async () => {
     const t = get();
     const a = await newWorkspace(t, 'issue');
-    const res = await t.request({ method: 'POST', url: INGRESS_TOKENS, token: a.token, payload: { name: 'otel collector' } });
+    const res = await t.request({
+      method: 'POST',
+      url: INGRESS_TOKENS,
+      token: a.token,
+      payload: { name: 'otel collector' },
+    });
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json() as IssuedIngressToken;
     assert.deepEqual(Object.keys(body).sort(), ['token', ...LISTED_KEYS].sort());
@@ -71,13 +81,18 @@ eachStore('ingress tokens', (get) => {
     assert.equal(body.last_used_at, null);
     assert.equal(body.revoked_at, null);
     // The database holds its SHA-256, never the secret.
-    const [row] = await query<Record<string, unknown>>(t, 'SELECT * FROM ingress_tokens WHERE token_id = $1', [body.token_id]);
+    const [row] = await query<Record<string, unknown>>(t, 'SELECT * FROM ingress_tokens WHERE token_id = $1', [
+      body.token_id,
+    ]);
     assert.ok(row);
     assert.deepEqual(Buffer.from(row.token_hash as Uint8Array), createHash('sha256').update(body.token).digest());
     const secretPart = body.token.slice(body.prefix.length);
-    for (const [k, v] of Object.entries(row)) assert.doesNotMatch(String(v), new RegExp(secretPart), `secret in column ${k}`);
+    for (const [k, v] of Object.entries(row))
+      assert.doesNotMatch(String(v), new RegExp(secretPart), `secret in column ${k}`);
     // Issuing is an audit-trail entry, without the secret.
-    const issued = (await leaves(t, a.account.tenant_id)).filter((l) => l.kind === 'token_issued' && l.token_id === body.token_id);
+    const issued = (await leaves(t, a.account.tenant_id)).filter(
+      (l) => l.kind === 'token_issued' && l.token_id === body.token_id,
+    );
     assert.equal(issued.length, 1);
     assert.doesNotMatch(JSON.stringify(issued[0]), new RegExp(secretPart));
     // Two tokens are two secrets.
@@ -92,7 +107,15 @@ eachStore('ingress tokens', (get) => {
     assert.equal((await issueIngress(t, a, 'x')).name, 'x');
     assert.equal((await issueIngress(t, a, emoji(64))).name, emoji(64));
     const before = (await tokenRows(t, a.account.tenant_id)).length;
-    for (const payload of [{}, { name: '' }, { name: emoji(65) }, { name: 'n'.repeat(65) }, { name: 5 }, { name: null }, { name: ['n'] }]) {
+    for (const payload of [
+      {},
+      { name: '' },
+      { name: emoji(65) },
+      { name: 'n'.repeat(65) },
+      { name: 5 },
+      { name: null },
+      { name: ['n'] },
+    ]) {
       expectFieldErrors(await t.request({ method: 'POST', url: INGRESS_TOKENS, token: a.token, payload }), ['/name']);
     }
     for (const raw of ['{"name":', '[]', '"name"', 'null']) {
@@ -152,8 +175,18 @@ eachStore('ingress tokens', (get) => {
     const [t2, t3] = [issued[2]!.token_id, issued[3]!.token_id].sort();
     assert.deepEqual(seen, [issued[0]!.token_id, issued[1]!.token_id, t2, t3, issued[4]!.token_id]);
     assert.equal((await list(t, a.token)).body.items.length, 5);
-    for (const q of ['limit=0', 'limit=501', 'limit=two', 'cursor=not-ours', `cursor=${Buffer.from('["x","y"]').toString('base64url')}`]) {
-      expectProblem(await t.request({ method: 'GET', url: `${INGRESS_TOKENS}?${q}`, token: a.token }), 422, 'unprocessable');
+    for (const q of [
+      'limit=0',
+      'limit=501',
+      'limit=two',
+      'cursor=not-ours',
+      `cursor=${Buffer.from('["x","y"]').toString('base64url')}`,
+    ]) {
+      expectProblem(
+        await t.request({ method: 'GET', url: `${INGRESS_TOKENS}?${q}`, token: a.token }),
+        422,
+        'unprocessable',
+      );
     }
   });
 
@@ -201,7 +234,11 @@ eachStore('ingress tokens', (get) => {
       { method: 'POST', url: INGRESS_TOKENS, payload: { name: 'another' } },
       { method: 'DELETE', url: `${INGRESS_TOKENS}/${ingress.token_id}` },
       { method: 'GET', url: '/api/v1/workspace/members' },
-      { method: 'POST', url: '/api/v1/workspace/invites', payload: { email: `x@${a.account.email.split('@')[1]}`, role: 'admin' } },
+      {
+        method: 'POST',
+        url: '/api/v1/workspace/invites',
+        payload: { email: `x@${a.account.email.split('@')[1]}`, role: 'admin' },
+      },
       { method: 'GET', url: '/api/v1/invocations' },
       { method: 'GET', url: '/api/v1/rogue-events' },
       { method: 'GET', url: '/api/v1/agents' },
@@ -209,15 +246,25 @@ eachStore('ingress tokens', (get) => {
       { method: 'GET', url: '/api/v1/audit/checkpoint' },
       { method: 'GET', url: '/api/v1/audit/evidence/1' },
       { method: 'GET', url: '/api/v1/operator/workspaces' },
-      { method: 'PUT', url: `/api/v1/operator/workspaces/${a.account.tenant_id}/subscription`, payload: { plan_tier: 'enterprise' } },
+      {
+        method: 'PUT',
+        url: `/api/v1/operator/workspaces/${a.account.tenant_id}/subscription`,
+        payload: { plan_tier: 'enterprise' },
+      },
     ];
     for (const c of calls) {
       const res = await t.request({ ...c, token: ingress.token });
-      assert.ok(res.statusCode === 401 || res.statusCode === 403, `${c.method} ${c.url}: ${res.statusCode} ${res.body}`);
+      assert.ok(
+        res.statusCode === 401 || res.statusCode === 403,
+        `${c.method} ${c.url}: ${res.statusCode} ${res.body}`,
+      );
       expectProblem(res, res.statusCode, res.statusCode === 401 ? 'unauthorized' : 'forbidden');
     }
     // Nothing it asked for happened: one token, not revoked; no API token, no invitation; the plan unchanged.
-    assert.deepEqual((await tokenRows(t, a.account.tenant_id)).map((r) => r.revoked_at), [null]);
+    assert.deepEqual(
+      (await tokenRows(t, a.account.tenant_id)).map((r) => r.revoked_at),
+      [null],
+    );
     const [counts] = await query<{ api: number; inv: number; plan: string }>(
       t,
       `SELECT (SELECT count(*)::int FROM api_tokens WHERE tenant_id = $1) AS api,
@@ -235,11 +282,18 @@ eachStore('ingress tokens', (get) => {
     const ingress = await issueIngress(t, admin);
     for (const role of ['operator', 'viewer', 'auditor'] as const) {
       const m = await addMember(t, admin, role);
-      expectProblem(await t.request({ method: 'POST', url: INGRESS_TOKENS, token: m.token, payload: { name: role } }), 403, 'forbidden');
+      expectProblem(
+        await t.request({ method: 'POST', url: INGRESS_TOKENS, token: m.token, payload: { name: role } }),
+        403,
+        'forbidden',
+      );
       expectProblem(await t.request({ method: 'GET', url: INGRESS_TOKENS, token: m.token }), 403, 'forbidden');
       expectProblem(await revoke(t, m.token, ingress.token_id), 403, 'forbidden');
     }
-    assert.deepEqual((await tokenRows(t, admin.account.tenant_id)).map((r) => [r.token_id, r.revoked_at]), [[ingress.token_id, null]]);
+    assert.deepEqual(
+      (await tokenRows(t, admin.account.tenant_id)).map((r) => [r.token_id, r.revoked_at]),
+      [[ingress.token_id, null]],
+    );
     await assertWorks(t, ingress, admin);
   });
 
@@ -258,7 +312,9 @@ eachStore('ingress tokens', (get) => {
     assert.deepEqual(await stored(t, a.account.tenant_id), before);
     const item = (await list(t, a.token)).body.items.find((i) => i.token_id === doomed.token_id)!;
     assert.equal(item.revoked_at, t.clock.now().toISOString());
-    const revoked = (await leaves(t, a.account.tenant_id)).filter((l) => l.kind === 'token_revoked' && l.token_id === doomed.token_id);
+    const revoked = (await leaves(t, a.account.tenant_id)).filter(
+      (l) => l.kind === 'token_revoked' && l.token_id === doomed.token_id,
+    );
     assert.equal(revoked.length, 1);
     await assertWorks(t, kept, a);
   });
@@ -271,7 +327,10 @@ eachStore('ingress tokens', (get) => {
     expectProblem(await revoke(t, a.token, bToken.token_id), 404, 'not_found');
     expectProblem(await revoke(t, a.token, '7d0c5a8e-1111-4111-8111-111111111111'), 404, 'not_found');
     expectProblem(await revoke(t, a.token, 'not-a-uuid'), 404, 'not_found');
-    assert.deepEqual((await tokenRows(t, b.account.tenant_id)).map((r) => r.revoked_at), [null]);
+    assert.deepEqual(
+      (await tokenRows(t, b.account.tenant_id)).map((r) => r.revoked_at),
+      [null],
+    );
     await assertWorks(t, bToken, b);
   });
 
@@ -282,12 +341,20 @@ eachStore('ingress tokens', (get) => {
     const other = await issueIngress(t, a, 'other');
     await atTime(t, 15 * DAY_MS, async () => {
       const before = (await tokenRows(t, a.account.tenant_id)).length;
-      expectProblem(await t.request({ method: 'POST', url: INGRESS_TOKENS, token: a.token, payload: { name: 'late' } }), 402, 'payment_required');
+      expectProblem(
+        await t.request({ method: 'POST', url: INGRESS_TOKENS, token: a.token, payload: { name: 'late' } }),
+        402,
+        'payment_required',
+      );
       assert.equal((await tokenRows(t, a.account.tenant_id)).length, before);
       assert.equal((await list(t, a.token)).body.items.length, 2);
       // The token is still valid, its workspace is not active.
       expectProblem(await post(t, INVOCATION, other.token, { agent_key: 'ingress-bot' }), 402, 'payment_required');
-      expectProblem(await post(t, ROGUE, other.token, { event_type: 'loop', agent_key: 'ingress-bot' }), 402, 'payment_required');
+      expectProblem(
+        await post(t, ROGUE, other.token, { event_type: 'loop', agent_key: 'ingress-bot' }),
+        402,
+        'payment_required',
+      );
       assert.equal((await revoke(t, a.token, ingress.token_id)).statusCode, 204);
       expectUnauthorized(await post(t, INVOCATION, ingress.token, { agent_key: 'ingress-bot' }));
     });
@@ -299,7 +366,11 @@ eachStore('ingress tokens', (get) => {
       payload: { subscription_status: 'canceled' },
     });
     assert.equal(put.statusCode, 200, put.body);
-    expectProblem(await t.request({ method: 'POST', url: INGRESS_TOKENS, token: a.token, payload: { name: 'late' } }), 402, 'payment_required');
+    expectProblem(
+      await t.request({ method: 'POST', url: INGRESS_TOKENS, token: a.token, payload: { name: 'late' } }),
+      402,
+      'payment_required',
+    );
     assert.equal((await revoke(t, a.token, other.token_id)).statusCode, 204);
     expectUnauthorized(await post(t, INVOCATION, other.token, { agent_key: 'ingress-bot' }));
     assert.deepEqual(

@@ -40,14 +40,23 @@ export async function listIngressTokens(
 }
 
 /** Revokes a token of the workspace; null when there is none, false when it was already revoked. */
-export async function revokeIngressToken(tx: Queryable, tenantId: string, tokenId: string, now: Date): Promise<boolean | null> {
+export async function revokeIngressToken(
+  tx: Queryable,
+  tenantId: string,
+  tokenId: string,
+  now: Date,
+): Promise<boolean | null> {
   const [row] = await tx.query<{ revoked_at: Date | null }>(
     'SELECT revoked_at FROM ingress_tokens WHERE tenant_id = $1 AND token_id = $2 FOR UPDATE',
     [tenantId, tokenId],
   );
   if (!row) return null;
   if (row.revoked_at) return false;
-  await tx.query('UPDATE ingress_tokens SET revoked_at = $3 WHERE tenant_id = $1 AND token_id = $2', [tenantId, tokenId, now]);
+  await tx.query('UPDATE ingress_tokens SET revoked_at = $3 WHERE tenant_id = $1 AND token_id = $2', [
+    tenantId,
+    tokenId,
+    now,
+  ]);
   return true;
 }
 

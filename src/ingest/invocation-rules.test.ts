@@ -39,7 +39,11 @@ const STRINGS: Array<{ field: string; min: number; max: number }> = [
 ];
 
 const ENUMS: Array<{ field: string; values: string[]; near: string[] }> = [
-  { field: 'mode', values: ['observed', 'enforced', 'shadow'], near: ['Observed', 'OBSERVED', '', 'observed ', 'blocking'] },
+  {
+    field: 'mode',
+    values: ['observed', 'enforced', 'shadow'],
+    near: ['Observed', 'OBSERVED', '', 'observed ', 'blocking'],
+  },
   { field: 'principal_kind', values: ['user', 'agent'], near: ['User', '', 'service', 'users'] },
 ];
 
@@ -90,7 +94,8 @@ const rejected: Case[] = [
 
 const AGENT = 'rules-bot';
 
-const bodyOf = (c: Case) => (c.field === 'agent_key' ? { agent_key: c.value } : { agent_key: AGENT, [c.field]: c.value });
+const bodyOf = (c: Case) =>
+  c.field === 'agent_key' ? { agent_key: c.value } : { agent_key: AGENT, [c.field]: c.value };
 
 interface InvocationRow extends Record<string, unknown> {
   agent_key: string;
@@ -108,7 +113,10 @@ interface InvocationRow extends Record<string, unknown> {
 }
 
 async function invocationRow(t: TestService, tenantId: string, id: number): Promise<InvocationRow | undefined> {
-  const [row] = await query<InvocationRow>(t, 'SELECT * FROM invocations WHERE tenant_id = $1 AND invocation_id = $2', [tenantId, id]);
+  const [row] = await query<InvocationRow>(t, 'SELECT * FROM invocations WHERE tenant_id = $1 AND invocation_id = $2', [
+    tenantId,
+    id,
+  ]);
   return row;
 }
 
@@ -129,7 +137,7 @@ async function contentRows(t: TestService, tenantId: string, id: number) {
     await t.service.jobs.drain();
     const [p] = await query<{ n: number }>(
       t,
-      "SELECT count(*)::int AS n FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2 AND findings IS NULL",
+      'SELECT count(*)::int AS n FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2 AND findings IS NULL',
       [tenantId, id],
     );
     if (p!.n === 0) break;
@@ -151,14 +159,24 @@ async function contentRows(t: TestService, tenantId: string, id: number) {
  * for a tool_output the background scan has since stored again (new salt), the
  * tool_output_scan leaf of this invocation.
  */
-async function assertCommitted(t: TestService, tenantId: string, id: number, invocationLeaf: Record<string, unknown>, r: ContentRow) {
+async function assertCommitted(
+  t: TestService,
+  tenantId: string,
+  id: number,
+  invocationLeaf: Record<string, unknown>,
+  r: ContentRow,
+) {
   let leaf = invocationLeaf;
   if (r.field === 'tool_output' && r.rescanned) {
     const scan = (await leaves(t, tenantId)).find((l) => l.kind === 'tool_output_scan' && l.invocation_id === id);
     assert.ok(scan, 'a rescanned tool_output has its tool_output_scan leaf');
     leaf = scan;
   }
-  assert.equal((leaf.content as Record<string, string>)[r.field], commitment(new Uint8Array(r.salt), r.body), `${r.field} commitment`);
+  assert.equal(
+    (leaf.content as Record<string, string>)[r.field],
+    commitment(new Uint8Array(r.salt), r.body),
+    `${r.field} commitment`,
+  );
 }
 
 /** JSON with every character outside the BMP written as a \u escape pair: the largest spelling of a text. */
@@ -201,7 +219,8 @@ eachStore('invocation endpoint: field rules', (get) => {
         assert.equal(row[c.field], c.value);
         if (c.field === 'mode') assert.equal(leaf.mode, c.value);
         else if (c.field === 'principal_kind') assert.equal(leaf.principal_kind, c.value);
-        else if (c.field === 'parent_invocation_id') assert.equal(c.field in leaf, false); // a link, in neither leaf nor meta
+        else if (c.field === 'parent_invocation_id')
+          assert.equal(c.field in leaf, false); // a link, in neither leaf nor meta
         else {
           assert.equal(c.field in leaf, false, `${c.field} in leaf`);
           const meta = await storedMeta(t, a.account.tenant_id, 'invocations', id);
@@ -244,7 +263,15 @@ eachStore('invocation endpoint: field rules', (get) => {
       prompt: emoji(32_001),
       principal_kind: null,
     });
-    expectFieldErrors(res, ['/agent_key', '/mode', '/duration_ms', '/parent_invocation_id', '/tool_name', '/prompt', '/principal_kind']);
+    expectFieldErrors(res, [
+      '/agent_key',
+      '/mode',
+      '/duration_ms',
+      '/parent_invocation_id',
+      '/tool_name',
+      '/prompt',
+      '/principal_kind',
+    ]);
   });
 
   test('text with U+0000 or a lone surrogate in a stored field is refused with 422 naming it', async () => {
@@ -252,7 +279,9 @@ eachStore('invocation endpoint: field rules', (get) => {
     const a = await ws();
     const before = await stored(t, a.account.tenant_id);
     expectFieldErrors(await post(t, INVOCATION, a.token, { agent_key: AGENT, prompt: 'a\u0000b' }), ['/prompt']);
-    expectFieldErrors(await postRaw(t, INVOCATION, a.token, `{"agent_key":"${AGENT}","tool_output":"x\\ud800y"}`), ['/tool_output']);
+    expectFieldErrors(await postRaw(t, INVOCATION, a.token, `{"agent_key":"${AGENT}","tool_output":"x\\ud800y"}`), [
+      '/tool_output',
+    ]);
     expectFieldErrors(await postRaw(t, INVOCATION, a.token, '{"agent_key":"\\udfff"}'), ['/agent_key']);
     assert.deepEqual(await stored(t, a.account.tenant_id), before);
   });
@@ -285,7 +314,16 @@ eachStore('invocation endpoint: defaults, response, bodies', (get) => {
     assert.equal(leaf.meta, meta.commitment);
     assert.equal(meta.fields.outcome, 'success');
     assert.equal(meta.fields.principal_id, 'defaults-bot');
-    for (const k of ['agent_key', 'outcome', 'principal_id', 'duration_ms', 'parent_invocation_id', 'correlation_id', 'tool_name', 'pii_count']) {
+    for (const k of [
+      'agent_key',
+      'outcome',
+      'principal_id',
+      'duration_ms',
+      'parent_invocation_id',
+      'correlation_id',
+      'tool_name',
+      'pii_count',
+    ]) {
       assert.equal(k in leaf, false, `${k} in leaf`);
     }
   });
@@ -317,7 +355,17 @@ eachStore('invocation endpoint: defaults, response, bodies', (get) => {
     const leaf = await evidenceLeaf(t, a.token, body.evidence_id);
     const meta = await storedMeta(t, a.account.tenant_id, 'invocations', body.invocation_id);
     assert.equal(leaf.meta, meta.commitment);
-    for (const k of ['agent_key', 'mode', 'outcome', 'duration_ms', 'principal_kind', 'principal_id', 'parent_invocation_id', 'correlation_id', 'tool_name'] as const) {
+    for (const k of [
+      'agent_key',
+      'mode',
+      'outcome',
+      'duration_ms',
+      'principal_kind',
+      'principal_id',
+      'parent_invocation_id',
+      'correlation_id',
+      'tool_name',
+    ] as const) {
       assert.equal(row[k], sent[k], `row.${k}`);
       if (k === 'mode' || k === 'principal_kind') assert.equal(leaf[k], sent[k], `leaf.${k}`);
       else if (k === 'parent_invocation_id') assert.equal(k in leaf, false);
@@ -399,10 +447,21 @@ eachStore('invocation endpoint: defaults, response, bodies', (get) => {
     assert.equal('pii_count' in body, false);
     assert.notEqual(body.invocation_id, 77);
     const leaf = await evidenceLeaf(t, a.token, body.evidence_id as number);
-    assert.deepEqual(
-      Object.keys(leaf).sort(),
-      ['agent', 'content', 'findings', 'invocation_id', 'kind', 'meta', 'mode', 'policy_version', 'reasons', 'tenant_id', 'time', 'v', 'verdict'],
-    );
+    assert.deepEqual(Object.keys(leaf).sort(), [
+      'agent',
+      'content',
+      'findings',
+      'invocation_id',
+      'kind',
+      'meta',
+      'mode',
+      'policy_version',
+      'reasons',
+      'tenant_id',
+      'time',
+      'v',
+      'verdict',
+    ]);
     assert.deepEqual(leaf.content, {});
     const row = await invocationRow(t, a.account.tenant_id, body.invocation_id as number);
     assert.ok(row);
@@ -475,7 +534,10 @@ eachStore('invocation endpoint: agents on first sight', (get) => {
     return (await leaves(t, tenantId)).filter((l) => l.kind === 'agent_registered' && l.agent === agent);
   };
   const agentRows = async (t: TestService, tenantId: string, agentKey: string) =>
-    query<{ first_seen_at: Date }>(t, 'SELECT first_seen_at FROM agents WHERE tenant_id = $1 AND agent_key = $2', [tenantId, agentKey]);
+    query<{ first_seen_at: Date }>(t, 'SELECT first_seen_at FROM agents WHERE tenant_id = $1 AND agent_key = $2', [
+      tenantId,
+      agentKey,
+    ]);
 
   test('the first event of an agent registers it (a row and an agent_registered leaf before its invocation); later ones do not', async () => {
     const t = get();
@@ -500,9 +562,14 @@ eachStore('invocation endpoint: agents on first sight', (get) => {
     const t = get();
     const a = await newWorkspace(t, 'race');
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => post(t, INVOCATION, a.token, { agent_key: 'racer', correlation_id: `c-${i}` })),
+      Array.from({ length: 50 }, (_, i) =>
+        post(t, INVOCATION, a.token, { agent_key: 'racer', correlation_id: `c-${i}` }),
+      ),
     );
-    assert.deepEqual(results.map((r) => r.statusCode), Array(50).fill(201));
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      Array(50).fill(201),
+    );
     assert.equal(new Set(results.map((r) => r.json().invocation_id)).size, 50);
     assert.equal((await agentRows(t, a.account.tenant_id, 'racer')).length, 1);
     assert.equal((await registrations(t, a.account.tenant_id, 'racer')).length, 1);
@@ -516,7 +583,8 @@ eachStore('invocation endpoint: agents on first sight', (get) => {
     const t = get();
     const a = await newWorkspace(t, 'same-key-a');
     const b = await newWorkspace(t, 'same-key-b');
-    for (const w of [a, b, a, b]) assert.equal((await post(t, INVOCATION, w.token, { agent_key: 'shared-name' })).statusCode, 201);
+    for (const w of [a, b, a, b])
+      assert.equal((await post(t, INVOCATION, w.token, { agent_key: 'shared-name' })).statusCode, 201);
     for (const w of [a, b]) {
       assert.equal((await agentRows(t, w.account.tenant_id, 'shared-name')).length, 1);
       assert.equal((await registrations(t, w.account.tenant_id, 'shared-name')).length, 1);

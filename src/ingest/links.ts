@@ -6,7 +6,11 @@ import type { Queryable } from '../db/db.ts';
  * only invocations without a parent are updated. Runs inside the caller's
  * append transaction; the leaf of the child stays as written.
  */
-export async function linkParents(tx: Queryable, tenantId: string, links: ReadonlyArray<{ child: number; parent: number }>): Promise<void> {
+export async function linkParents(
+  tx: Queryable,
+  tenantId: string,
+  links: ReadonlyArray<{ child: number; parent: number }>,
+): Promise<void> {
   if (links.length === 0) return;
   // The links drive the join (LATERAL, fenced with OFFSET 0 so the planner
   // cannot flatten it: one primary-key lookup each), so the

@@ -25,7 +25,19 @@ function outcome(f: () => string): string {
 
 const text = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 12 }),
-  fc.constantFrom('', 'a"b', 'a\\b', '\u0000', '\u001f', '\u2028', '\ud800', 'x\udfff', '\ud83d\ude00', 'é', '__proto__'),
+  fc.constantFrom(
+    '',
+    'a"b',
+    'a\\b',
+    '\u0000',
+    '\u001f',
+    '\u2028',
+    '\ud800',
+    'x\udfff',
+    '\ud83d\ude00',
+    'é',
+    '__proto__',
+  ),
 );
 const value = fc.oneof(
   text,
@@ -41,8 +53,13 @@ test('metaCommitment is the leaf encoding of the set fields, in any key order, f
   fc.assert(
     fc.property(fc.array(fc.tuple(text, value), { maxLength: 8 }), (pairs) => {
       const fields: Record<string, unknown> = {};
-      for (const [k, v] of pairs) Object.defineProperty(fields, k, { value: v, enumerable: true, writable: true, configurable: true });
-      assert.equal(outcome(() => metaCommitment(salt, fields)), outcome(() => oracle(salt, fields)), JSON.stringify(pairs));
+      for (const [k, v] of pairs)
+        Object.defineProperty(fields, k, { value: v, enumerable: true, writable: true, configurable: true });
+      assert.equal(
+        outcome(() => metaCommitment(salt, fields)),
+        outcome(() => oracle(salt, fields)),
+        JSON.stringify(pairs),
+      );
     }),
     { numRuns: 3000 },
   );
@@ -51,9 +68,24 @@ test('metaCommitment is the leaf encoding of the set fields, in any key order, f
 test('the ingest records: sorted and unsorted names, numbers and unset fields', () => {
   const salt = newSalt();
   const records: Record<string, unknown>[] = [
-    { agent_key: 'agent-7', correlation_id: undefined, duration_ms: 1234, outcome: 'success', principal_id: 'user-42', tool_name: 'search' },
+    {
+      agent_key: 'agent-7',
+      correlation_id: undefined,
+      duration_ms: 1234,
+      outcome: 'success',
+      principal_id: 'user-42',
+      tool_name: 'search',
+    },
     { tool_name: 'search', principal_id: 'user-42', agent_key: 'agent-7', duration_ms: -0, outcome: null },
-    { actor_agent_key: null, agent_key: 'a', event_type: 'probe', severity: 'high', source: 'x', tool: undefined, user_id: 'u' },
+    {
+      actor_agent_key: null,
+      agent_key: 'a',
+      event_type: 'probe',
+      severity: 'high',
+      source: 'x',
+      tool: undefined,
+      user_id: 'u',
+    },
     {},
     Object.assign(Object.create(null) as Record<string, unknown>, { b: '1', a: '2' }),
   ];

@@ -43,10 +43,16 @@ for (const store of process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as c
   test(`0036 starts each workspace's id counters at its highest id [${store}]`, async () => {
     await withDb(store, async (db) => {
       const all = loadMigrations();
-      await migrate(db, all.filter((m) => m.name < '0036'));
+      await migrate(
+        db,
+        all.filter((m) => m.name < '0036'),
+      );
       const [a, b, idle] = [randomUUID(), randomUUID(), randomUUID()];
       for (const t of [a, b, idle]) {
-        await db.query("INSERT INTO workspaces (tenant_id, display_name, domain) VALUES ($1, 'w', $2)", [t, `${t}.example`]);
+        await db.query("INSERT INTO workspaces (tenant_id, display_name, domain) VALUES ($1, 'w', $2)", [
+          t,
+          `${t}.example`,
+        ]);
       }
       // The shared sequence interleaved them: A got 1-9 and 13, B 10-12.
       const ids = { [a]: [1, 2, 3, 4, 5, 6, 7, 8, 9, 13], [b]: [10, 11, 12] };
@@ -77,7 +83,9 @@ for (const store of process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as c
           [b, 'rogue_event', 111],
         ],
       );
-      const seqs = await db.query("SELECT 1 FROM pg_class WHERE relkind = 'S' AND relname IN ('invocation_ids', 'rogue_event_ids')");
+      const seqs = await db.query(
+        "SELECT 1 FROM pg_class WHERE relkind = 'S' AND relname IN ('invocation_ids', 'rogue_event_ids')",
+      );
       assert.deepEqual(seqs, []);
       const [row] = await db.query<{ meta_salt: unknown; sealed: unknown }>(
         'SELECT i.meta_salt, c.sealed FROM invocations i LEFT JOIN invocation_content c USING (tenant_id, invocation_id) WHERE i.tenant_id = $1 LIMIT 1',

@@ -13,7 +13,12 @@ import { createTestDb, type TestDb } from '../testing/test-db.ts';
 const OP = 'ingest_multi_node_operator_0123';
 const INVOCATION = '/api/v1/admin/agents/events/invocation';
 
-async function call(node: ServerProcess, method: string, path: string, opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+async function call(
+  node: ServerProcess,
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+) {
   const res = await fetch(`${node.url}${path}`, {
     method,
     headers: {
@@ -49,8 +54,15 @@ describe('event endpoints on two nodes', { skip: multiProcessSkip() }, () => {
   before(async () => {
     db = await createTestDb('postgres');
     smtp = await startSmtpPeer();
-    const env = { LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')), OPERATOR_TOKEN: OP, SMTP_URL: smtp.url };
-    [a, b] = await Promise.all([startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }), startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 })]);
+    const env = {
+      LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')),
+      OPERATOR_TOKEN: OP,
+      SMTP_URL: smtp.url,
+    };
+    [a, b] = await Promise.all([
+      startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }),
+      startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }),
+    ]);
   });
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -63,9 +75,15 @@ describe('event endpoints on two nodes', { skip: multiProcessSkip() }, () => {
     const event = { agent_key: 'pol-bot', tool_name: 'crm.lookup', prompt: 'hello' };
     for (let round = 0; round < 5; round++) {
       // B has the current policy in memory.
-      assert.equal((await call(b, 'POST', INVOCATION, { token: owner.token, body: event })).json().verdict, round % 2 === 0 ? 'allow' : 'deny');
+      assert.equal(
+        (await call(b, 'POST', INVOCATION, { token: owner.token, body: event })).json().verdict,
+        round % 2 === 0 ? 'allow' : 'deny',
+      );
       const verdict = round % 2 === 0 ? 'deny' : 'allow';
-      const put = await call(a, 'PUT', '/api/v1/policy', { token: owner.token, body: { default_verdict: verdict, rules: [] } });
+      const put = await call(a, 'PUT', '/api/v1/policy', {
+        token: owner.token,
+        body: { default_verdict: verdict, rules: [] },
+      });
       assert.equal(put.status, 200, put.text);
       const next = await call(b, 'POST', INVOCATION, { token: owner.token, body: event });
       assert.equal(next.status, 201, next.text);
@@ -73,7 +91,10 @@ describe('event endpoints on two nodes', { skip: multiProcessSkip() }, () => {
     }
     await call(a, 'PUT', '/api/v1/policy', { token: owner.token, body: { default_verdict: 'allow', rules: [] } });
     assert.equal((await call(b, 'POST', INVOCATION, { token: owner.token, body: event })).json().verdict, 'allow');
-    const scope = await call(a, 'PUT', '/api/v1/agents/pol-bot/scope', { token: owner.token, body: { allowed_tools: ['search.*'] } });
+    const scope = await call(a, 'PUT', '/api/v1/agents/pol-bot/scope', {
+      token: owner.token,
+      body: { allowed_tools: ['search.*'] },
+    });
     assert.equal(scope.status, 200, scope.text);
     assert.equal((await call(b, 'POST', INVOCATION, { token: owner.token, body: event })).json().verdict, 'deny');
   });
@@ -84,12 +105,18 @@ describe('event endpoints on two nodes', { skip: multiProcessSkip() }, () => {
       const issued = await call(a, 'POST', '/api/v1/accounts/tokens', { token: owner.token, body: { name: `t${i}` } });
       const { token, token_id } = issued.json();
       assert.equal((await call(b, 'POST', INVOCATION, { token, body: { agent_key: 'rv' } })).status, 201);
-      assert.equal((await call(a, 'DELETE', `/api/v1/accounts/tokens/${token_id}`, { token: owner.token })).status, 204);
+      assert.equal(
+        (await call(a, 'DELETE', `/api/v1/accounts/tokens/${token_id}`, { token: owner.token })).status,
+        204,
+      );
       const refused = await call(b, 'POST', INVOCATION, { token, body: { agent_key: 'rv' } });
       assert.equal(refused.status, 401, `round ${i}: ${refused.text}`);
     }
     assert.equal((await call(b, 'POST', INVOCATION, { token: owner.token, body: { agent_key: 'rv' } })).status, 201);
-    const lapse = await call(a, 'PUT', `/api/v1/operator/workspaces/${owner.account.tenant_id}/subscription`, { token: OP, body: { subscription_status: 'past_due' } });
+    const lapse = await call(a, 'PUT', `/api/v1/operator/workspaces/${owner.account.tenant_id}/subscription`, {
+      token: OP,
+      body: { subscription_status: 'past_due' },
+    });
     assert.equal(lapse.status, 200, lapse.text);
     const gated = await call(b, 'POST', INVOCATION, { token: owner.token, body: { agent_key: 'rv' } });
     assert.equal(gated.status, 402);
@@ -100,7 +127,13 @@ describe('event endpoints on two nodes', { skip: multiProcessSkip() }, () => {
     const tenant = owner.account.tenant_id;
     const body = { agent_key: 'idem-bot', prompt: 'exactly once', correlation_id: 'x-node' };
     const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', INVOCATION, { token: owner.token, body, headers: { 'idempotency-key': 'cross-node' } })),
+      Array.from({ length: 50 }, (_, i) =>
+        call(i % 2 === 0 ? a : b, 'POST', INVOCATION, {
+          token: owner.token,
+          body,
+          headers: { 'idempotency-key': 'cross-node' },
+        }),
+      ),
     );
     assert.deepEqual([...new Set(answers.map((r) => r.status))], [201]);
     assert.equal(new Set(answers.map((r) => r.text)).size, 1, 'identical bodies');

@@ -2,7 +2,15 @@ import type { Queryable } from '../db/db.ts';
 import { enqueue, type JobHandler } from '../jobs/jobs.ts';
 import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
-import { OUT_OF_SCOPE_REASON, type ContentField, type Decision, type Facts, type FieldFindings, type Finding, type PersonaFacts } from '../policy/engine.ts';
+import {
+  OUT_OF_SCOPE_REASON,
+  type ContentField,
+  type Decision,
+  type Facts,
+  type FieldFindings,
+  type Finding,
+  type PersonaFacts,
+} from '../policy/engine.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
 import { countByType, escalatesToJudges, JUDGE_JOB, judgeJobPayload, needsReview } from './record.ts';
 import { openText } from './sealed-output.ts';
@@ -11,7 +19,9 @@ import { openText } from './sealed-output.ts';
  * IngestDeps.afterInvocation: wakes the job worker when an acknowledged invocation left a tool_output
  * sealed for its background scan (its job was enqueued in the invocation's transaction).
  */
-export function wakeOnPendingScan(jobs: { poke(): void }): (tenantId: string, invocationId: number, prepared: PreparedInvocation) => void {
+export function wakeOnPendingScan(jobs: {
+  poke(): void;
+}): (tenantId: string, invocationId: number, prepared: PreparedInvocation) => void {
   return (_tenantId, _invocationId, prepared) => {
     if (prepared.content.some((c) => c.findings === null)) jobs.poke();
   };
@@ -80,7 +90,10 @@ export function outputScanHandler(deps: Deps): JobHandler {
          WHERE tenant_id = $1 AND invocation_id = $2 AND field = 'tool_output'`,
         [tenantId, invocationId, r.stored, Buffer.from(salt), JSON.stringify(r.storedFindings)],
       );
-      const review = inv.row.review_status === null && needsReview(decision.verdict, inv.row.mode) ? 'pending' : inv.row.review_status;
+      const review =
+        inv.row.review_status === null && needsReview(decision.verdict, inv.row.mode)
+          ? 'pending'
+          : inv.row.review_status;
       await tx.query(
         `UPDATE invocations SET output_scan_verdict = $3, output_scan_reasons = $4, output_scanned_at = $5, review_status = $6
          WHERE tenant_id = $1 AND invocation_id = $2`,
@@ -124,10 +137,10 @@ async function loadInvocation(tx: Queryable, tenantId: string, invocationId: num
     findings: Finding[] | null;
     sealed: Uint8Array | null;
     sealed_key: Uint8Array | null;
-  }>('SELECT field, body, findings, sealed, sealed_key FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2', [
-    tenantId,
-    invocationId,
-  ]);
+  }>(
+    'SELECT field, body, findings, sealed, sealed_key FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2',
+    [tenantId, invocationId],
+  );
   const pending = content.find((c) => c.field === 'tool_output' && c.findings === null);
   // Rows from before sealing (migration 0036) hold the text in body.
   const output =

@@ -55,15 +55,23 @@ eachStore(
         assert.equal(text.includes(value.replace(/\s/g, '')), false, `${what} (compact) found in the database`);
       }
       if (t.testDb.url) {
-        const { stdout } = await run('pg_dump', ['--no-owner', '--inserts', t.testDb.url], { maxBuffer: 256 * 1024 * 1024 });
-        for (const [what, value] of Object.entries(SECRETS)) assert.equal(stdout.includes(value), false, `${what} in pg_dump`);
+        const { stdout } = await run('pg_dump', ['--no-owner', '--inserts', t.testDb.url], {
+          maxBuffer: 256 * 1024 * 1024,
+        });
+        for (const [what, value] of Object.entries(SECRETS))
+          assert.equal(stdout.includes(value), false, `${what} in pg_dump`);
       }
     });
 
     test('a tool_output scan interrupted by a restart runs again after it, and leaves exactly one scan leaf', async () => {
       const t = get();
       const a = await t.signIn('ops@restart-co.io');
-      const res = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'r', tool_output: textWith('out') } });
+      const res = await t.request({
+        method: 'POST',
+        url: INVOKE,
+        token: a.token,
+        payload: { agent_key: 'r', tool_output: textWith('out') },
+      });
       const id = res.json().invocation_id;
       // A worker took the job and died: its lease is held, nothing was written.
       await t.testDb.db.query(
@@ -71,16 +79,16 @@ eachStore(
         [String(id), a.account.tenant_id],
       );
       await t.service.jobs.drain();
-      const pending = await t.testDb.db.query(`SELECT 1 FROM jobs WHERE tenant_id = $2 AND payload->>'invocation_id' = $1`, [
-        String(id),
-        a.account.tenant_id,
-      ]);
+      const pending = await t.testDb.db.query(
+        `SELECT 1 FROM jobs WHERE tenant_id = $2 AND payload->>'invocation_id' = $1`,
+        [String(id), a.account.tenant_id],
+      );
       assert.equal(pending.length, 1, 'a leased job is not taken by another worker before its lease ends');
       // The lease ends (the crashed worker never comes back); a restarted service picks the job up.
-      await t.testDb.db.query(`UPDATE jobs SET locked_until = now() - interval '1 second' WHERE tenant_id = $2 AND payload->>'invocation_id' = $1`, [
-        String(id),
-        a.account.tenant_id,
-      ]);
+      await t.testDb.db.query(
+        `UPDATE jobs SET locked_until = now() - interval '1 second' WHERE tenant_id = $2 AND payload->>'invocation_id' = $1`,
+        [String(id), a.account.tenant_id],
+      );
       const shared: Db = { ...t.testDb.db, close: async () => {} };
       const restarted = await createService(t.service.ctx.config, { db: shared, now: t.clock.now, manualJobs: true });
       try {
@@ -90,9 +98,10 @@ eachStore(
       } finally {
         await restarted.close();
       }
-      const scans = await t.testDb.db.query<{ leaf: string }>(`SELECT leaf FROM log_entries WHERE tenant_id = $1 AND leaf LIKE '%"kind":"tool_output_scan"%'`, [
-        a.account.tenant_id,
-      ]);
+      const scans = await t.testDb.db.query<{ leaf: string }>(
+        `SELECT leaf FROM log_entries WHERE tenant_id = $1 AND leaf LIKE '%"kind":"tool_output_scan"%'`,
+        [a.account.tenant_id],
+      );
       assert.equal(scans.filter((s) => JSON.parse(s.leaf).invocation_id === id).length, 1);
       const [c] = await t.testDb.db.query<{ body: string }>(
         `SELECT body FROM invocation_content WHERE tenant_id = $2 AND invocation_id = $1 AND field = 'tool_output'`,

@@ -10,9 +10,23 @@ import { decide, globMatch } from '../policy/engine.ts';
 import { secondsToUtcMidnight } from '../accounts/plans.ts';
 import type { TenantState } from './gate.ts';
 import type { IngestDeps } from './ingest.ts';
-import { CONTENT_FIELDS, scanContent, scanContentWith, unstorableFields, type InvocationInput, type PreparedInvocation, type RogueInput } from './prepare.ts';
+import {
+  CONTENT_FIELDS,
+  scanContent,
+  scanContentWith,
+  unstorableFields,
+  type InvocationInput,
+  type PreparedInvocation,
+  type RogueInput,
+} from './prepare.ts';
 import { OFFLOAD_CHARS } from './scan-pool.ts';
-import { metaCommitmentOf, type IdempotencyClaim, type RecordItem, type RecordOutcome, type RogueRecord } from './record.ts';
+import {
+  metaCommitmentOf,
+  type IdempotencyClaim,
+  type RecordItem,
+  type RecordOutcome,
+  type RogueRecord,
+} from './record.ts';
 import { InvocationBody, RogueBody } from './schemas.ts';
 
 // One path for every event, whichever endpoint (or OTLP) it came by:
@@ -40,8 +54,7 @@ export interface EventInput {
 
 /** What the single endpoint would have answered for the event. */
 export type EventResult =
-  | { status: 201; body: Record<string, unknown>; replayed: boolean }
-  | { status: number; problem: HttpProblem };
+  { status: 201; body: Record<string, unknown>; replayed: boolean } | { status: number; problem: HttpProblem };
 
 /** The workspace a request writes to, as authorized now; throws the whole request's 401/402/403. */
 export interface Authorized {
@@ -54,8 +67,12 @@ export interface Authorized {
 const MAX_ATTEMPTS = 5;
 
 /** Stored or signed body fields: the documented ones but tenant_id (unknown fields are ignored). */
-const storedFields = (schema: { properties: object }) => Object.keys(schema.properties).filter((k) => k !== 'tenant_id');
-const FIELDS: Record<EventKind, string[]> = { invocation: storedFields(InvocationBody), rogue: storedFields(RogueBody) };
+const storedFields = (schema: { properties: object }) =>
+  Object.keys(schema.properties).filter((k) => k !== 'tenant_id');
+const FIELDS: Record<EventKind, string[]> = {
+  invocation: storedFields(InvocationBody),
+  rogue: storedFields(RogueBody),
+};
 
 /** Checks an event against its endpoint's body schema; throws its problem (event-routes.ts provides it). */
 export type EventValidator = (kind: EventKind, event: unknown) => void;
@@ -65,7 +82,12 @@ type Checked =
   | { kind: 'rogue'; body: RogueInput; key?: IdempotencyClaim | undefined };
 
 type Scanned =
-  | { kind: 'invocation'; body: InvocationInput; scanned: ReturnType<typeof scanContent>; key?: IdempotencyClaim | undefined }
+  | {
+      kind: 'invocation';
+      body: InvocationInput;
+      scanned: ReturnType<typeof scanContent>;
+      key?: IdempotencyClaim | undefined;
+    }
   | { kind: 'rogue'; event: RogueRecord; key?: IdempotencyClaim | undefined };
 
 /**
@@ -78,12 +100,16 @@ export function checkEvent(input: EventInput, validate: EventValidator | undefin
   const body = input.event as Record<string, unknown>;
   const bad = unstorableFields(body, FIELDS[kind]);
   if (bad.length > 0) {
-    throw unprocessable('Text fields must be valid Unicode without NUL characters.', bad.map((f) => ({ field: `/${f}`, message: 'must be valid Unicode text without U+0000' })));
+    throw unprocessable(
+      'Text fields must be valid Unicode without NUL characters.',
+      bad.map((f) => ({ field: `/${f}`, message: 'must be valid Unicode text without U+0000' })),
+    );
   }
   const key = input.key === undefined ? undefined : { key: input.key, fingerprint: fingerprint(kind, body) };
   if (kind === 'rogue') {
     const r = body as RogueInput;
-    if (r.event_type === 'oos_tool' && (r.tool === undefined || r.tool === '')) throw badRequest('An oos_tool event must name the tool.');
+    if (r.event_type === 'oos_tool' && (r.tool === undefined || r.tool === ''))
+      throw badRequest('An oos_tool event must name the tool.');
     return { kind, body: r, key };
   }
   return { kind, body: body as InvocationInput, key };
@@ -101,7 +127,10 @@ async function scanEvent(deps: IngestDeps, tenantId: string, c: Checked): Promis
     // as sent, free-form fields redacted, pseudonyms of its agent and type taken.
     const { agent_key, actor_agent_key, user_id } = c.body;
     const event_type = redactMeta(deps.redact, c.body.event_type);
-    const [agent, type] = await Promise.all([deps.pseudonym(tenantId, 'agent', agent_key), deps.pseudonym(tenantId, 'rogue_event_type', event_type)]);
+    const [agent, type] = await Promise.all([
+      deps.pseudonym(tenantId, 'agent', agent_key),
+      deps.pseudonym(tenantId, 'rogue_event_type', event_type),
+    ]);
     const event: RogueRecord = {
       event_type,
       agent_key,
@@ -118,7 +147,10 @@ async function scanEvent(deps: IngestDeps, tenantId: string, c: Checked): Promis
   const sealing = { kek: deps.outputKek, tenantId };
   let chars = 0;
   for (const f of CONTENT_FIELDS) if (f !== 'tool_output') chars += inv[f]?.length ?? 0;
-  const scanned = deps.scanMany && chars >= OFFLOAD_CHARS ? await scanContentWith(inv, deps.scanMany, sealing) : scanContent(inv, deps.scan, sealing);
+  const scanned =
+    deps.scanMany && chars >= OFFLOAD_CHARS
+      ? await scanContentWith(inv, deps.scanMany, sealing)
+      : scanContent(inv, deps.scan, sealing);
   return { kind: 'invocation', body: inv, scanned, key: c.key };
 }
 
@@ -182,7 +214,8 @@ export async function recordEvents(
       if (pending.length === 0) break;
     }
     if (attempt >= MAX_ATTEMPTS) {
-      for (const i of pending) results[i] = failure(new Error('the workspace kept changing while the event was decided'));
+      for (const i of pending)
+        results[i] = failure(new Error('the workspace kept changing while the event was decided'));
       break;
     }
     const { tenantId, state } = auth;
@@ -191,7 +224,10 @@ export async function recordEvents(
     for (const i of pending) items.push(await toItem(deps, state, auth.caps, checked[i]!, now, inputs[i]!));
     let release: () => void;
     try {
-      release = await deps.inFlight.claim(tenantId, items.flatMap((it) => (it.idem ? [it.idem.key] : [])));
+      release = await deps.inFlight.claim(
+        tenantId,
+        items.flatMap((it) => (it.idem ? [it.idem.key] : [])),
+      );
     } catch (err) {
       for (const i of pending) results[i] = failure(err);
       break;
@@ -219,10 +255,21 @@ export async function recordEvents(
   return results as EventResult[];
 }
 
-async function toItem(deps: IngestDeps, st: TenantState, caps: PlanCaps, c: Scanned, now: Date, input: EventInput): Promise<RecordItem> {
+async function toItem(
+  deps: IngestDeps,
+  st: TenantState,
+  caps: PlanCaps,
+  c: Scanned,
+  now: Date,
+  input: EventInput,
+): Promise<RecordItem> {
   const base = { now, at: input.occurredAt, caps, epoch: st.epoch, idem: c.key };
   if (c.kind === 'rogue') return { ...base, kind: 'rogue', event: c.event };
-  return { ...base, kind: 'invocation', prepared: await decideInvocation(deps, st, c.body, c.scanned, input.oosSource ?? 'agent-ledger') };
+  return {
+    ...base,
+    kind: 'invocation',
+    prepared: await decideInvocation(deps, st, c.body, c.scanned, input.oosSource ?? 'agent-ledger'),
+  };
 }
 
 async function decideInvocation(
@@ -266,7 +313,10 @@ async function decideInvocation(
           tool: toolName,
           source: oosSource,
           severity: mode === 'shadow' ? 'info' : 'high',
-          pseudonyms: { agent: agentPseudonym, type: await deps.pseudonym(st.tenantId, 'rogue_event_type', 'oos_tool') },
+          pseudonyms: {
+            agent: agentPseudonym,
+            type: await deps.pseudonym(st.tenantId, 'rogue_event_type', 'oos_tool'),
+          },
         }
       : undefined;
   const prepared: PreparedInvocation = {
@@ -302,11 +352,18 @@ function outcome(o: Exclude<RecordOutcome, { stale: true }> | ItemFailed, caps: 
       return problem(new HttpProblem('plan_limit', `The plan allows ${caps.agents} agents; upgrade to register more.`));
     case 'quota_exceeded':
       return problem(
-        rateLimited(secondsToUtcMidnight(now), 'quota_exceeded', `The plan allows ${caps.invocations_per_day} invocations a day; the count resets at 00:00 UTC.`),
+        rateLimited(
+          secondsToUtcMidnight(now),
+          'quota_exceeded',
+          `The plan allows ${caps.invocations_per_day} invocations a day; the count resets at 00:00 UTC.`,
+        ),
       );
     case 'idempotency_key_reused':
       return problem(
-        new HttpProblem('idempotency_key_reused', 'This idempotency key was used for a different request; use a new key for a new event.'),
+        new HttpProblem(
+          'idempotency_key_reused',
+          'This idempotency key was used for a different request; use a new key for a new event.',
+        ),
       );
   }
 }
@@ -326,7 +383,9 @@ const problem = (p: HttpProblem): EventResult => ({ status: p.status, problem: p
 /** An HttpProblem keeps its status; anything else is a 500 with nothing recorded (logged by the caller). */
 function failure(err: unknown): EventResult {
   if (err instanceof HttpProblem) return problem(err);
-  return problem(new HttpProblem('internal_error', 'The event could not be stored; nothing of it was recorded.').withCause(err));
+  return problem(
+    new HttpProblem('internal_error', 'The event could not be stored; nothing of it was recorded.').withCause(err),
+  );
 }
 
 /**
@@ -363,9 +422,13 @@ export class InFlightKeys {
       ]);
       clearTimeout(timer);
       if (timedOut) {
-        throw new HttpProblem('idempotency_key_in_flight', 'A request with this idempotency key is still being recorded; retry later.', {
-          headers: { 'retry-after': '1' },
-        });
+        throw new HttpProblem(
+          'idempotency_key_in_flight',
+          'A request with this idempotency key is still being recorded; retry later.',
+          {
+            headers: { 'retry-after': '1' },
+          },
+        );
       }
     }
     let done!: () => void;

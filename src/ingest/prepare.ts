@@ -20,7 +20,6 @@ export interface ScanResult {
 
 export type Scanner = (field: ContentField, text: string) => ScanResult;
 
-
 export interface StoredText {
   field: ContentField;
   body: string;

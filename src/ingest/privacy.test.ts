@@ -41,13 +41,20 @@ const FREE_FORM = {
   severityCard: '5555555555554444',
 };
 
-async function entries(t: TestService, token: string): Promise<Array<{ index: number; leaf: string; leaf_hash: string }>> {
+async function entries(
+  t: TestService,
+  token: string,
+): Promise<Array<{ index: number; leaf: string; leaf_hash: string }>> {
   const cp = await t.request({ method: 'GET', url: '/api/v1/audit/checkpoint', token });
   assert.equal(cp.statusCode, 200, cp.body);
   const size = Number(cp.body.split('\n')[1]);
   const out: Array<{ index: number; leaf: string; leaf_hash: string }> = [];
   for (let start = 0; start < size; start += 1000) {
-    const res = await t.request({ method: 'GET', url: `/api/v1/audit/entries?start=${start}&end=${Math.min(size, start + 1000)}`, token });
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/v1/audit/entries?start=${start}&end=${Math.min(size, start + 1000)}`,
+      token,
+    });
     assert.equal(res.statusCode, 200, res.body);
     out.push(...res.json().entries);
   }
@@ -77,7 +84,11 @@ async function probe(t: TestService, a: SignedIn) {
   });
   assert.equal(rogue.statusCode, 201, rogue.body);
   // A flagged invocation (payment data handed to a tool) and a reviewer's note naming a customer.
-  const flagged = await post(t, INVOCATION, a.token, { agent_key: IDENTIFIERS.agent, tool_name: 'pay', tool_input: `charge ${FREE_FORM.severityCard}` });
+  const flagged = await post(t, INVOCATION, a.token, {
+    agent_key: IDENTIFIERS.agent,
+    tool_name: 'pay',
+    tool_input: `charge ${FREE_FORM.severityCard}`,
+  });
   assert.equal(flagged.json().verdict, 'flag_for_review', flagged.body);
   const review = await t.request({
     method: 'POST',
@@ -110,8 +121,10 @@ eachStore('privacy: personal data in the permanent log', (get) => {
     const t = get();
     const a = await newWorkspace(t, 'ids-a');
     const b = await newWorkspace(t, 'ids-b');
-    for (let i = 0; i < 9; i++) assert.equal((await post(t, INVOCATION, a.token, { agent_key: 'a-bot' })).statusCode, 201);
-    for (let i = 0; i < 3; i++) assert.equal((await post(t, ROGUE, a.token, { event_type: 'loop', agent_key: 'a-bot' })).statusCode, 201);
+    for (let i = 0; i < 9; i++)
+      assert.equal((await post(t, INVOCATION, a.token, { agent_key: 'a-bot' })).statusCode, 201);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await post(t, ROGUE, a.token, { event_type: 'loop', agent_key: 'a-bot' })).statusCode, 201);
     const first = await post(t, INVOCATION, b.token, { agent_key: 'b-bot' });
     assert.equal(first.statusCode, 201, first.body);
     assert.equal(first.json().invocation_id, 1, "B's first invocation is its number 1, whatever A did");
@@ -176,12 +189,17 @@ eachStore('privacy: personal data in the permanent log', (get) => {
     assert.deepEqual(notes, [{ note: 'customer <EMAIL_ADDRESS> card <CREDIT_CARD> ok' }]);
 
     // The whole log verifies from the public key, and a compliance report of it recounts.
-    const key = (await t.request({ method: 'GET', url: '/api/v1/audit/key', token: a.token })).json().verifier_key as string;
+    const key = (await t.request({ method: 'GET', url: '/api/v1/audit/key', token: a.token })).json()
+      .verifier_key as string;
     const checkpoint = (await t.request({ method: 'GET', url: '/api/v1/audit/checkpoint', token: a.token })).body;
     assert.deepEqual(verifyBundle({ verifierKeys: [key], checkpoint, entries: all, complete: true }), []);
     const from = new Date(t.clock.now().getTime() - 3_600_000).toISOString();
     const to = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
-    const res = await t.request({ method: 'GET', url: `/api/v1/reports/compliance?from=${from}&to=${to}`, token: a.token });
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/v1/reports/compliance?from=${from}&to=${to}`,
+      token: a.token,
+    });
     assert.equal(res.statusCode, 200, res.body);
     const report = parseReport(res.body);
     assert.ok(typeof report !== 'string', String(report));
@@ -195,7 +213,17 @@ eachStore('privacy: personal data in the permanent log', (get) => {
       writeFileSync(join(dir, 'report.json'), res.body);
       const whole = await runCli(['verify', '--url', url, '--token', a.token, '--key', key]);
       assert.equal(whole.code, 0, whole.stdout + whole.stderr);
-      const rep = await runCli(['verify', '--url', url, '--token', a.token, '--key', key, '--report', join(dir, 'report.json')]);
+      const rep = await runCli([
+        'verify',
+        '--url',
+        url,
+        '--token',
+        a.token,
+        '--key',
+        key,
+        '--report',
+        join(dir, 'report.json'),
+      ]);
       assert.equal(rep.code, 0, rep.stdout + rep.stderr);
       assert.match(rep.stdout, /every figure recounted from the leaves/);
     } finally {
@@ -205,12 +233,19 @@ eachStore('privacy: personal data in the permanent log', (get) => {
     // pg_dump of the whole database: no free-form value anywhere (review notes
     // included), no identifier in the log.
     if (t.testDb.url) {
-      const { stdout } = await run('pg_dump', ['--no-owner', '--inserts', t.testDb.url], { maxBuffer: 256 * 1024 * 1024 });
-      for (const [what, value] of Object.entries(FREE_FORM)) assert.equal(stdout.includes(value), false, `${what} (${value}) in pg_dump`);
+      const { stdout } = await run('pg_dump', ['--no-owner', '--inserts', t.testDb.url], {
+        maxBuffer: 256 * 1024 * 1024,
+      });
+      for (const [what, value] of Object.entries(FREE_FORM))
+        assert.equal(stdout.includes(value), false, `${what} (${value}) in pg_dump`);
       const logLines = stdout.split('\n').filter((l) => l.startsWith('INSERT INTO public.log_entries'));
       assert.ok(logLines.length >= all.length);
       for (const [what, value] of Object.entries(IDENTIFIERS)) {
-        assert.equal(logLines.some((l) => l.includes(value)), false, `${what} (${value}) in a dumped leaf`);
+        assert.equal(
+          logLines.some((l) => l.includes(value)),
+          false,
+          `${what} (${value}) in a dumped leaf`,
+        );
         assert.ok(stdout.includes(value), `${what} is kept in its row`);
       }
     }
@@ -246,7 +281,9 @@ eachStore(
       assert.equal(view.json().output_scan.status, 'pending');
       assert.equal(view.body.includes(raw.slice(0, 19)), false);
       if (t.testDb.url) {
-        const { stdout } = await run('pg_dump', ['--no-owner', '--inserts', t.testDb.url], { maxBuffer: 256 * 1024 * 1024 });
+        const { stdout } = await run('pg_dump', ['--no-owner', '--inserts', t.testDb.url], {
+          maxBuffer: 256 * 1024 * 1024,
+        });
         assert.equal(stdout.includes(raw.slice(0, 19)), false, 'the pending tool_output in pg_dump');
         assert.equal(stdout.includes(FREE_FORM.card), false, 'the card number in pg_dump');
       }
@@ -257,7 +294,9 @@ eachStore(
       assert.equal(done.sealed, null);
       assert.equal(done.sealed_key, null, 'the row key is destroyed');
       if (t.testDb.url) {
-        const { stdout } = await run('pg_dump', ['--no-owner', '--inserts', t.testDb.url], { maxBuffer: 256 * 1024 * 1024 });
+        const { stdout } = await run('pg_dump', ['--no-owner', '--inserts', t.testDb.url], {
+          maxBuffer: 256 * 1024 * 1024,
+        });
         assert.equal(stdout.includes(FREE_FORM.card), false, 'the card number in pg_dump after the scan');
       }
     });
@@ -276,7 +315,9 @@ test('PGlite on disk: the raw tool_output never reaches a file of the data direc
     let tenantId: string;
     let id: number;
     try {
-      const admin = await svc.ctx.db.transaction((tx) => createWorkspaceWithAdmin(tx, config, 'admin@sealed-disk.dev', 'sealed-disk.dev', new Date()));
+      const admin = await svc.ctx.db.transaction((tx) =>
+        createWorkspaceWithAdmin(tx, config, 'admin@sealed-disk.dev', 'sealed-disk.dev', new Date()),
+      );
       tenantId = admin.tenant_id;
       const res = await svc.app.inject({
         method: 'POST',
@@ -304,7 +345,11 @@ test('PGlite on disk: the raw tool_output never reaches a file of the data direc
     } finally {
       await svc.close();
     }
-    assert.deepEqual(filesHolding(dir, `${marker} for ${FREE_FORM.toolMail}`), [], 'the raw tool_output on disk after the scan');
+    assert.deepEqual(
+      filesHolding(dir, `${marker} for ${FREE_FORM.toolMail}`),
+      [],
+      'the raw tool_output on disk after the scan',
+    );
     assert.ok(filesHolding(dir, `${marker} for <EMAIL_ADDRESS>`).length > 0, 'the search finds what is on disk');
     assert.deepEqual(filesHolding(dir, FREE_FORM.card), [], 'the card number on disk');
   } finally {

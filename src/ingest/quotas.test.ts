@@ -5,7 +5,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachStore, FALLBACK_TOKEN, OPERATOR_TOKEN, type SignedIn, type TestService } from '../testing/harness.ts';
-import { atTime, expectProblem, INVOCATION, issueIngress, leaves, newWorkspace, post, pseudonymNames, query, ROGUE, stored } from '../testing/ingest-kit.ts';
+import {
+  atTime,
+  expectProblem,
+  INVOCATION,
+  issueIngress,
+  leaves,
+  newWorkspace,
+  post,
+  pseudonymNames,
+  query,
+  ROGUE,
+  stored,
+} from '../testing/ingest-kit.ts';
 
 const AGENTS = 2;
 const PER_DAY = 5;
@@ -14,11 +26,20 @@ const PLAN_CAPS = JSON.stringify({ team: { agents: AGENTS, invocations_per_day: 
 async function quotas(t: TestService, a: SignedIn) {
   const me = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: a.token });
   assert.equal(me.statusCode, 200, me.body);
-  return me.json().quotas as { invocations_used_today: number; invocations_cap_per_day: number; agents_registered: number; agents_cap: number };
+  return me.json().quotas as {
+    invocations_used_today: number;
+    invocations_cap_per_day: number;
+    agents_registered: number;
+    agents_cap: number;
+  };
 }
 
 async function agentKeys(t: TestService, tenantId: string): Promise<string[]> {
-  const rows = await query<{ agent_key: string }>(t, 'SELECT agent_key FROM agents WHERE tenant_id = $1 ORDER BY agent_key', [tenantId]);
+  const rows = await query<{ agent_key: string }>(
+    t,
+    'SELECT agent_key FROM agents WHERE tenant_id = $1 ORDER BY agent_key',
+    [tenantId],
+  );
   return rows.map((r) => r.agent_key);
 }
 
@@ -88,7 +109,8 @@ eachStore(
       const a = await newWorkspace(t, 'day-cap');
       const ingress = await issueIngress(t, a);
       const tenant = a.account.tenant_id;
-      for (let i = 0; i < PER_DAY; i++) assert.equal((await post(t, INVOCATION, a.token, { agent_key: 'cap-bot', prompt: `n${i}` })).statusCode, 201);
+      for (let i = 0; i < PER_DAY; i++)
+        assert.equal((await post(t, INVOCATION, a.token, { agent_key: 'cap-bot', prompt: `n${i}` })).statusCode, 201);
       const before = await stored(t, tenant);
       // The clock stands at 12:00:00Z: 12 hours to midnight.
       assert.equal(t.clock.now().toISOString(), '2026-06-01T12:00:00.000Z');
@@ -120,15 +142,19 @@ eachStore(
         ['2026-06-01T18:30:00.500Z', 19_800],
       ];
       await atTime(t, '2026-06-01T18:00:00.000Z', async () => {
-        for (let i = 0; i < PER_DAY; i++) assert.equal((await post(t, INVOCATION, a.token, { agent_key: 'reset-bot' })).statusCode, 201);
+        for (let i = 0; i < PER_DAY; i++)
+          assert.equal((await post(t, INVOCATION, a.token, { agent_key: 'reset-bot' })).statusCode, 201);
       });
       for (const [at, seconds] of cases) {
-        await atTime(t, at, async () => expectQuota(await post(t, INVOCATION, a.token, { agent_key: 'reset-bot' }), seconds));
+        await atTime(t, at, async () =>
+          expectQuota(await post(t, INVOCATION, a.token, { agent_key: 'reset-bot' }), seconds),
+        );
       }
       // At 00:00:00.000Z the next UTC day begins with a fresh count of 5.
       await atTime(t, '2026-06-02T00:00:00.000Z', async () => {
         assert.equal((await quotas(t, a)).invocations_used_today, 0);
-        for (let i = 0; i < PER_DAY; i++) assert.equal((await post(t, INVOCATION, a.token, { agent_key: 'reset-bot' })).statusCode, 201);
+        for (let i = 0; i < PER_DAY; i++)
+          assert.equal((await post(t, INVOCATION, a.token, { agent_key: 'reset-bot' })).statusCode, 201);
         expectQuota(await post(t, INVOCATION, a.token, { agent_key: 'reset-bot' }), 86_400);
       });
       const days = await query<{ day: string; invocations: number }>(
@@ -147,35 +173,49 @@ eachStore(
       const t = get();
       const a = await newWorkspace(t, 'full-a');
       const b = await newWorkspace(t, 'free-b');
-      for (let i = 0; i < PER_DAY; i++) assert.equal((await post(t, INVOCATION, a.token, { agent_key: `a${i % AGENTS}` })).statusCode, 201);
+      for (let i = 0; i < PER_DAY; i++)
+        assert.equal((await post(t, INVOCATION, a.token, { agent_key: `a${i % AGENTS}` })).statusCode, 201);
       expectQuota(await post(t, INVOCATION, a.token, { agent_key: 'a0' }), 43_200);
       expectProblem(await post(t, INVOCATION, a.token, { agent_key: 'a9' }), 402, 'plan_limit');
-      for (let i = 0; i < PER_DAY; i++) assert.equal((await post(t, INVOCATION, b.token, { agent_key: `b${i % AGENTS}` })).statusCode, 201);
+      for (let i = 0; i < PER_DAY; i++)
+        assert.equal((await post(t, INVOCATION, b.token, { agent_key: `b${i % AGENTS}` })).statusCode, 201);
     });
 
     test(`the daily cap under concurrency: ${PER_DAY + 20} concurrent invocations, exactly ${PER_DAY} recorded`, async () => {
       const t = get();
       const a = await newWorkspace(t, 'day-race');
       const results = await Promise.all(
-        Array.from({ length: PER_DAY + 20 }, (_, i) => post(t, INVOCATION, a.token, { agent_key: 'race-bot', correlation_id: `r${i}` })),
+        Array.from({ length: PER_DAY + 20 }, (_, i) =>
+          post(t, INVOCATION, a.token, { agent_key: 'race-bot', correlation_id: `r${i}` }),
+        ),
       );
       assert.deepEqual(statusCounts(results.map((r) => r.statusCode)), { 201: PER_DAY, 429: 20 });
       for (const r of results.filter((x) => x.statusCode === 429)) expectQuota(r, 43_200);
       const s = await stored(t, a.account.tenant_id);
       assert.equal(s.invocations, PER_DAY);
       assert.equal(s.usage, PER_DAY);
-      const ids = results.filter((r) => r.statusCode === 201).map((r) => r.json().invocation_id as number).sort((x, y) => x - y);
-      const rows = await query<{ invocation_id: number }>(t, 'SELECT invocation_id FROM invocations WHERE tenant_id = $1 ORDER BY invocation_id', [
-        a.account.tenant_id,
-      ]);
-      assert.deepEqual(rows.map((r) => r.invocation_id), ids);
+      const ids = results
+        .filter((r) => r.statusCode === 201)
+        .map((r) => r.json().invocation_id as number)
+        .sort((x, y) => x - y);
+      const rows = await query<{ invocation_id: number }>(
+        t,
+        'SELECT invocation_id FROM invocations WHERE tenant_id = $1 ORDER BY invocation_id',
+        [a.account.tenant_id],
+      );
+      assert.deepEqual(
+        rows.map((r) => r.invocation_id),
+        ids,
+      );
       assert.deepEqual(await registrations(t, a.account.tenant_id), ['race-bot']);
     });
 
     test(`the agent cap under concurrency: 10 new agents at once, exactly ${AGENTS} registered`, async () => {
       const t = get();
       const a = await newWorkspace(t, 'agent-race');
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => post(t, INVOCATION, a.token, { agent_key: `agent-${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => post(t, INVOCATION, a.token, { agent_key: `agent-${i}` })),
+      );
       assert.deepEqual(statusCounts(results.map((r) => r.statusCode)), { 201: AGENTS, 402: 10 - AGENTS });
       for (const r of results.filter((x) => x.statusCode === 402)) expectProblem(r, 402, 'plan_limit');
       const admitted = results.flatMap((r, i) => (r.statusCode === 201 ? [`agent-${i}`] : [])).sort();

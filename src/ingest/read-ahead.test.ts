@@ -15,10 +15,10 @@ import { metaItems } from '../testing/record-items.ts';
 import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
 import { KnownAgents, recordSet } from './record.ts';
 
-
 const READ = 'SELECT coalesce((SELECT epoch';
 
-const caps = (perDay: number) => ({ agents: 100, invocations_per_day: perDay, multi_judge_calls_per_month: 0 }) as PlanCaps;
+const caps = (perDay: number) =>
+  ({ agents: 100, invocations_per_day: perDay, multi_judge_calls_per_month: 0 }) as PlanCaps;
 
 for (const store of testStores()) {
   describe(`read ahead with the head lock [${store}]`, () => {
@@ -32,9 +32,18 @@ for (const store of testStores()) {
     });
 
     /** A workspace whose agents are registered and known to `known`. */
-    async function warmed(writer: LogWriter, set: ReturnType<typeof recordSet>, known: KnownAgents, c: PlanCaps): Promise<string> {
+    async function warmed(
+      writer: LogWriter,
+      set: ReturnType<typeof recordSet>,
+      known: KnownAgents,
+      c: PlanCaps,
+    ): Promise<string> {
       const tenantId = randomUUID();
-      const out = await writer.submitSet(tenantId, set, metaItems(tenantId, 4, new Date(), { ...c, invocations_per_day: 1_000_000 }));
+      const out = await writer.submitSet(
+        tenantId,
+        set,
+        metaItems(tenantId, 4, new Date(), { ...c, invocations_per_day: 1_000_000 }),
+      );
       assert.ok(out.every((o) => 'status' in o && o.status === 201));
       for (let a = 0; a < 4; a++) known.add(tenantId, `agent-${a}`);
       return tenantId;
@@ -64,7 +73,10 @@ for (const store of testStores()) {
         assert.ok(out.every((o) => 'status' in o && o.status === 201 && !o.replayed));
         seen[n] = [...statements];
         const s = await stored(tenantId);
-        assert.deepEqual(s.ids, Array.from({ length: 4 + n }, (_, i) => i + 1));
+        assert.deepEqual(
+          s.ids,
+          Array.from({ length: 4 + n }, (_, i) => i + 1),
+        );
         assert.equal(s.usage, 4 + n);
         assert.equal(s.size, 4 + 4 + n); // 4 agent registrations, 4 + n invocations
       }
@@ -82,7 +94,10 @@ for (const store of testStores()) {
       await writer.submitSet(tenantId, set, metaItems(tenantId, 5, new Date(), caps(1_000_000), 5)); // agent-4 is new
       assert.deepEqual(statements, ['opening: INSERT INTO log_heads', READ, 'WITH usage AS']);
       statements.length = 0;
-      const keyed = metaItems(tenantId, 2, new Date(), caps(1_000_000)).map((i, n) => ({ ...i, idem: { key: `k-${n}`, fingerprint: 'ab'.repeat(32) } }));
+      const keyed = metaItems(tenantId, 2, new Date(), caps(1_000_000)).map((i, n) => ({
+        ...i,
+        idem: { key: `k-${n}`, fingerprint: 'ab'.repeat(32) },
+      }));
       await writer.submitSet(tenantId, set, keyed);
       assert.deepEqual(statements, ['opening: INSERT INTO log_heads', READ, 'WITH usage AS']);
       assert.equal((await stored(tenantId)).usage, 4 + 5 + 2);
@@ -118,7 +133,10 @@ for (const store of testStores()) {
       assert.equal(outs.length, 60);
       assert.ok(outs.every((o) => 'status' in o && o.status === 201));
       const ids = outs.map((o) => ('body' in o ? (o.body.invocation_id as number) : 0)).sort((x, y) => x - y);
-      assert.deepEqual(ids, Array.from({ length: 60 }, (_, i) => i + 5));
+      assert.deepEqual(
+        ids,
+        Array.from({ length: 60 }, (_, i) => i + 5),
+      );
       const s = await stored(tenantId);
       assert.equal(s.usage, 64);
       assert.equal(s.last, 64);
@@ -141,8 +159,14 @@ for (const store of testStores()) {
       ]);
       assert.deepEqual(statements, ['opening: INSERT INTO log_heads', `opening: ${READ}`, READ, 'WITH usage AS']);
       // Today had 4 of 3 already: both refused. Five days on: a new day, 3 of 3.
-      assert.deepEqual(first!.map((o) => ('refused' in o ? o.refused : 'stored')), ['quota_exceeded', 'quota_exceeded']);
-      assert.deepEqual(second!.map((o) => ('status' in o ? o.status : 'refused')), [201, 201, 201]);
+      assert.deepEqual(
+        first!.map((o) => ('refused' in o ? o.refused : 'stored')),
+        ['quota_exceeded', 'quota_exceeded'],
+      );
+      assert.deepEqual(
+        second!.map((o) => ('status' in o ? o.status : 'refused')),
+        [201, 201, 201],
+      );
     });
   });
 }

@@ -9,17 +9,56 @@ import { eachStore } from '../testing/harness.ts';
 
 const CONTRACT: Record<string, string[]> = {
   invocations: [
-    'tenant_id', 'invocation_id', 'agent_key', 'mode', 'outcome', 'duration_ms', 'principal_kind', 'principal_id',
-    'parent_invocation_id', 'correlation_id', 'tool_name', 'verdict', 'reasons', 'policy_version', 'pii_count', 'log_index',
-    'review_status', 'output_scan_verdict', 'output_scan_reasons', 'output_scanned_at', 'created_at',
+    'tenant_id',
+    'invocation_id',
+    'agent_key',
+    'mode',
+    'outcome',
+    'duration_ms',
+    'principal_kind',
+    'principal_id',
+    'parent_invocation_id',
+    'correlation_id',
+    'tool_name',
+    'verdict',
+    'reasons',
+    'policy_version',
+    'pii_count',
+    'log_index',
+    'review_status',
+    'output_scan_verdict',
+    'output_scan_reasons',
+    'output_scanned_at',
+    'created_at',
   ],
   invocation_content: ['tenant_id', 'invocation_id', 'field', 'body', 'findings', 'erased_at'],
   rogue_events: [
-    'tenant_id', 'rogue_event_id', 'event_type', 'agent_key', 'actor_agent_key', 'tool', 'user_id', 'severity', 'source',
-    'invocation_id', 'log_index', 'created_at',
+    'tenant_id',
+    'rogue_event_id',
+    'event_type',
+    'agent_key',
+    'actor_agent_key',
+    'tool',
+    'user_id',
+    'severity',
+    'source',
+    'invocation_id',
+    'log_index',
+    'created_at',
   ],
   agents: ['tenant_id', 'agent_key', 'first_seen_at'],
-  agent_activity: ['tenant_id', 'agent_key', 'verdict', 'mode', 'outcome', 'invocations', 'pii_invocations', 'pii_findings', 'first_at', 'last_at'],
+  agent_activity: [
+    'tenant_id',
+    'agent_key',
+    'verdict',
+    'mode',
+    'outcome',
+    'invocations',
+    'pii_invocations',
+    'pii_findings',
+    'first_at',
+    'last_at',
+  ],
   agent_rogue_activity: ['tenant_id', 'agent_key', 'event_type', 'events', 'first_at', 'last_at'],
 };
 
@@ -31,7 +70,14 @@ eachStore('ingest read contract (ingest_read views)', (get) => {
     );
     const got: Record<string, string[]> = {};
     for (const r of rows) (got[r.table_name] ??= []).push(r.column_name);
-    assert.deepEqual(got, Object.fromEntries(Object.keys(CONTRACT).sort().map((k) => [k, CONTRACT[k]])));
+    assert.deepEqual(
+      got,
+      Object.fromEntries(
+        Object.keys(CONTRACT)
+          .sort()
+          .map((k) => [k, CONTRACT[k]]),
+      ),
+    );
   });
 
   test('an event recorded over HTTP is read through the views by its own workspace only; the views cannot be written', async () => {
@@ -46,7 +92,12 @@ eachStore('ingest read contract (ingest_read views)', (get) => {
     });
     assert.equal(res.statusCode, 201, res.body);
     const id = res.json().invocation_id as number;
-    const rogue = await t.request({ method: 'POST', url: '/api/v1/admin/agents/events/rogue', token: a.token, payload: { agent_key: 'contract-bot', event_type: 'data_exfiltration' } });
+    const rogue = await t.request({
+      method: 'POST',
+      url: '/api/v1/admin/agents/events/rogue',
+      token: a.token,
+      payload: { agent_key: 'contract-bot', event_type: 'data_exfiltration' },
+    });
     assert.equal(rogue.statusCode, 201, rogue.body);
 
     const db = t.testDb.db;
@@ -61,7 +112,10 @@ eachStore('ingest read contract (ingest_read views)', (get) => {
         'SELECT field, body FROM ingest_read.invocation_content WHERE tenant_id = $1 AND invocation_id = $2',
         [tenantA, id],
       );
-      assert.deepEqual(content.map((c) => c.field), ['prompt']);
+      assert.deepEqual(
+        content.map((c) => c.field),
+        ['prompt'],
+      );
       assert.ok(!content[0]!.body.includes('li.wei@example.com'), 'the stored text is the redacted one');
       const [act] = await tx.query<{ invocations: number }>(
         "SELECT invocations FROM ingest_read.agent_activity WHERE tenant_id = $1 AND agent_key = 'contract-bot'",
@@ -74,7 +128,10 @@ eachStore('ingest read contract (ingest_read views)', (get) => {
       );
       assert.equal(Number(rog!.events), 1);
       const agents = await tx.query('SELECT agent_key FROM ingest_read.agents');
-      assert.deepEqual(agents.map((r) => r.agent_key), ['contract-bot']);
+      assert.deepEqual(
+        agents.map((r) => r.agent_key),
+        ['contract-bot'],
+      );
     });
     // Workspace B sees none of it, even without a tenant filter of its own.
     await db.withTenant(b.account.tenant_id, async (tx) => {
@@ -84,7 +141,13 @@ eachStore('ingest read contract (ingest_read views)', (get) => {
       }
     });
     // Each refused write in a transaction of its own (the refusal aborts it).
-    await assert.rejects(db.withTenant(b.account.tenant_id, (tx) => tx.query("UPDATE ingest_read.invocations SET verdict = 'deny'")), /permission denied/);
-    await assert.rejects(db.withTenant(tenantA, (tx) => tx.query('DELETE FROM ingest_read.invocations WHERE invocation_id = $1', [id])), /permission denied/);
+    await assert.rejects(
+      db.withTenant(b.account.tenant_id, (tx) => tx.query("UPDATE ingest_read.invocations SET verdict = 'deny'")),
+      /permission denied/,
+    );
+    await assert.rejects(
+      db.withTenant(tenantA, (tx) => tx.query('DELETE FROM ingest_read.invocations WHERE invocation_id = $1', [id])),
+      /permission denied/,
+    );
   });
 });

@@ -9,7 +9,6 @@ import { metaCommitment } from './metadata.ts';
 import { epochSql } from '../changes/changes.ts';
 import type { PreparedInvocation, RogueInput } from './prepare.ts';
 
-
 /** The kind of the background job that scans an invocation's tool_output. */
 export const OUTPUT_SCAN_JOB = 'tool_output_scan';
 
@@ -37,7 +36,6 @@ export function judgeJobPayload(invocationId: number, decision: { judge: boolean
 export function escalatesToJudges(decision: { verdict: string; judge: boolean }, mode: string): boolean {
   return mode !== 'shadow' && (decision.verdict === 'flag_for_review' || decision.judge);
 }
-
 
 /** Agents this process has seen registered: agents are never deleted, so the check can be skipped. */
 export class KnownAgents {
@@ -137,7 +135,12 @@ export function recordSet(known: KnownAgents) {
      * a request that crosses midnight while it waits), the last ids, the panel.
      */
     opening(tenantId: string, items: readonly RecordItem[]): Statement | undefined {
-      if (items.some((i) => i.idem !== undefined || (i.kind === 'invocation' && !known.has(tenantId, i.prepared.agentKey)))) return undefined;
+      if (
+        items.some(
+          (i) => i.idem !== undefined || (i.kind === 'invocation' && !known.has(tenantId, i.prepared.agentKey)),
+        )
+      )
+        return undefined;
       const days = new Set<string>();
       // The items of a request share their time: each distinct one is named once.
       let last = Number.NaN;
@@ -155,7 +158,11 @@ export function recordSet(known: KnownAgents) {
       const tenantId = log.tenantId;
       const days = daysOf(items);
       const unknownAgents = [
-        ...new Set(items.filter((i) => i.kind === 'invocation' && !known.has(tenantId, i.prepared.agentKey)).map((i) => (i as { prepared: PreparedInvocation }).prepared.agentKey)),
+        ...new Set(
+          items
+            .filter((i) => i.kind === 'invocation' && !known.has(tenantId, i.prepared.agentKey))
+            .map((i) => (i as { prepared: PreparedInvocation }).prepared.agentKey),
+        ),
       ];
       const keys = [...new Set(items.flatMap((i) => (i.idem ? [i.idem.key] : [])))];
       const ahead = opened?.[0] as StateRow | undefined;
@@ -164,7 +171,14 @@ export function recordSet(known: KnownAgents) {
       const read =
         ahead && keys.length === 0 && unknownAgents.length === 0 && days.every((d) => ahead.days.includes(d))
           ? ahead
-          : await readState(tx, tenantId, days, unknownAgents, keys, new Date(Math.min(...items.map((i) => i.now.getTime())) - IDEMPOTENCY_TTL_MS));
+          : await readState(
+              tx,
+              tenantId,
+              days,
+              unknownAgents,
+              keys,
+              new Date(Math.min(...items.map((i) => i.now.getTime())) - IDEMPOTENCY_TTL_MS),
+            );
       const planned = plan(log, items, read);
       await planned.write(tx);
       return planned.out;
@@ -184,7 +198,12 @@ export function recordSet(known: KnownAgents) {
       if (!basis) return undefined;
       const days = daysOf(items);
       if (!days.every((d) => basis.days.includes(d))) return undefined;
-      if (items.some((i) => i.idem !== undefined || (i.kind === 'invocation' && !known.has(log.tenantId, i.prepared.agentKey)))) return undefined;
+      if (
+        items.some(
+          (i) => i.idem !== undefined || (i.kind === 'invocation' && !known.has(log.tenantId, i.prepared.agentKey)),
+        )
+      )
+        return undefined;
       const planned = plan(log, items, basis);
       planned.rideAhead();
       return {
@@ -213,7 +232,8 @@ export function recordSet(known: KnownAgents) {
     const registered = new Set(read.known);
     let agentCount = read.agents;
     const claimed = new Map<string, { fingerprint: string; response: StoredResponse; at: number }>();
-    for (const [key, fingerprint, response, at] of read.keys) claimed.set(key, { fingerprint, response, at: Date.parse(at) });
+    for (const [key, fingerprint, response, at] of read.keys)
+      claimed.set(key, { fingerprint, response, at: Date.parse(at) });
     let lastInvocation = Number(read.last_ids.invocation ?? 0);
     let lastRogue = Number(read.last_ids.rogue_event ?? 0);
 
@@ -368,7 +388,15 @@ function expectStateStatement(tenantId: string, basis: StateRow, days: readonly 
   const id = (kind: string) => Number(basis.last_ids[kind] ?? 0);
   return {
     sql: EXPECT_STATE_SQL,
-    params: [tenantId, Number(basis.epoch), basis.judged, id('invocation'), id('rogue_event'), days, days.map((d) => Number(basis.usage[d] ?? 0))],
+    params: [
+      tenantId,
+      Number(basis.epoch),
+      basis.judged,
+      id('invocation'),
+      id('rogue_event'),
+      days,
+      days.map((d) => Number(basis.usage[d] ?? 0)),
+    ],
   };
 }
 
@@ -418,7 +446,14 @@ const STATE_SQL = stateSql('$1', '$2', '$3', '$4', '$5');
 /** The oldest time a key answers from, when no key is looked up. */
 const EPOCH_ISO = new Date(0).toISOString();
 
-async function readState(tx: Queryable, tenantId: string, days: string[], agents: string[], keys: string[], oldest: Date): Promise<StateRow> {
+async function readState(
+  tx: Queryable,
+  tenantId: string,
+  days: string[],
+  agents: string[],
+  keys: string[],
+  oldest: Date,
+): Promise<StateRow> {
   const [row] = await tx.query<StateRow & Row>(STATE_SQL, [tenantId, days, agents, keys, oldest.toISOString()]);
   return row!;
 }
@@ -485,13 +520,28 @@ class Rows {
       this.#content[5]!.push(c.sealed?.sealed ?? null);
       this.#content[6]!.push(c.sealed?.wrappedKey ?? null);
     }
-    if (p.content.some((c) => c.findings === null)) this.jobs.push({ kind: OUTPUT_SCAN_JOB, payload: { invocation_id: id } });
-    if (this.#judged && judgesAllowed && escalatesToJudges(p.decision, p.mode)) this.jobs.push({ kind: JUDGE_JOB, payload: judgeJobPayload(id, p.decision) });
+    if (p.content.some((c) => c.findings === null))
+      this.jobs.push({ kind: OUTPUT_SCAN_JOB, payload: { invocation_id: id } });
+    if (this.#judged && judgesAllowed && escalatesToJudges(p.decision, p.mode))
+      this.jobs.push({ kind: JUDGE_JOB, payload: judgeJobPayload(id, p.decision) });
   }
 
   rogue(id: number, index: number, e: RogueRecord, salt: Uint8Array, now: Date) {
     this.empty = false;
-    const values = [id, e.event_type, e.agent_key, e.actor_agent_key ?? null, e.tool ?? null, e.user_id ?? null, e.severity ?? null, e.source ?? null, e.invocation_id ?? null, index, now.toISOString(), salt];
+    const values = [
+      id,
+      e.event_type,
+      e.agent_key,
+      e.actor_agent_key ?? null,
+      e.tool ?? null,
+      e.user_id ?? null,
+      e.severity ?? null,
+      e.source ?? null,
+      e.invocation_id ?? null,
+      index,
+      now.toISOString(),
+      salt,
+    ];
     values.forEach((v, i) => this.#rogue[i]!.push(v));
   }
 
@@ -690,7 +740,6 @@ export function invocationMeta(p: PreparedInvocation): Record<string, unknown> {
     tool_name: p.toolName,
   };
 }
-
 
 /** A rogue event as stored: free-form fields already redacted, pseudonyms of its agent and type taken. */
 export interface RogueRecord extends Omit<RogueInput, 'tenant_id'> {

@@ -12,7 +12,11 @@ export type ReviewStatus = 'pending' | 'approved' | 'rejected';
  * its review status: null when it was never flagged, undefined when there is
  * no such invocation.
  */
-export async function lockReviewStatus(tx: Queryable, tenantId: string, invocationId: number): Promise<ReviewStatus | null | undefined> {
+export async function lockReviewStatus(
+  tx: Queryable,
+  tenantId: string,
+  invocationId: number,
+): Promise<ReviewStatus | null | undefined> {
   const [row] = await tx.query<{ review_status: ReviewStatus | null }>(
     'SELECT review_status FROM invocations WHERE tenant_id = $1 AND invocation_id = $2 FOR UPDATE',
     [tenantId, invocationId],
@@ -21,6 +25,15 @@ export async function lockReviewStatus(tx: Queryable, tenantId: string, invocati
 }
 
 /** Records the reviewer's decision on a flagged invocation (its row locked by lockReviewStatus). */
-export async function setReviewStatus(tx: Queryable, tenantId: string, invocationId: number, status: Exclude<ReviewStatus, 'pending'>): Promise<void> {
-  await tx.query('UPDATE invocations SET review_status = $3 WHERE tenant_id = $1 AND invocation_id = $2', [tenantId, invocationId, status]);
+export async function setReviewStatus(
+  tx: Queryable,
+  tenantId: string,
+  invocationId: number,
+  status: Exclude<ReviewStatus, 'pending'>,
+): Promise<void> {
+  await tx.query('UPDATE invocations SET review_status = $3 WHERE tenant_id = $1 AND invocation_id = $2', [
+    tenantId,
+    invocationId,
+    status,
+  ]);
 }

@@ -61,11 +61,19 @@ type RogueRow = Record<string, unknown> & { rogue_event_id: number; log_index: n
 
 /** The rows a workspace gained since `afterId`. */
 async function newRows(t: TestService, tenantId: string, afterId: number): Promise<RogueRow[]> {
-  return query<RogueRow>(t, 'SELECT * FROM rogue_events WHERE tenant_id = $1 AND rogue_event_id > $2 ORDER BY rogue_event_id', [tenantId, afterId]);
+  return query<RogueRow>(
+    t,
+    'SELECT * FROM rogue_events WHERE tenant_id = $1 AND rogue_event_id > $2 ORDER BY rogue_event_id',
+    [tenantId, afterId],
+  );
 }
 
 async function lastId(t: TestService, tenantId: string): Promise<number> {
-  const [row] = await query<{ id: number }>(t, 'SELECT coalesce(max(rogue_event_id), 0)::int AS id FROM rogue_events WHERE tenant_id = $1', [tenantId]);
+  const [row] = await query<{ id: number }>(
+    t,
+    'SELECT coalesce(max(rogue_event_id), 0)::int AS id FROM rogue_events WHERE tenant_id = $1',
+    [tenantId],
+  );
   return row!.id;
 }
 
@@ -133,7 +141,9 @@ eachStore('rogue endpoint: field rules', (get) => {
     const a = await ws();
     const before = await stored(t, a.account.tenant_id);
     expectFieldErrors(await post(t, ROGUE, a.token, { ...BASE, user_id: 'u\u0000' }), ['/user_id']);
-    expectFieldErrors(await postRaw(t, ROGUE, a.token, '{"event_type":"x","agent_key":"a","severity":"\\ud83d"}'), ['/severity']);
+    expectFieldErrors(await postRaw(t, ROGUE, a.token, '{"event_type":"x","agent_key":"a","severity":"\\ud83d"}'), [
+      '/severity',
+    ]);
     assert.deepEqual(await stored(t, a.account.tenant_id), before);
   });
 });

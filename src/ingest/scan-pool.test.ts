@@ -19,7 +19,8 @@ describe('the detector worker pool', () => {
   after(() => pool.close());
 
   test('finds and redacts exactly what the event loop scan does', async () => {
-    for (const [field, text] of TEXTS) assert.deepEqual(await pool.scanMany([[field, text]]), [scanField(field, text)], text.slice(0, 40));
+    for (const [field, text] of TEXTS)
+      assert.deepEqual(await pool.scanMany([[field, text]]), [scanField(field, text)], text.slice(0, 40));
     const many = await pool.scanMany(TEXTS);
     assert.deepEqual(
       many,

@@ -47,7 +47,8 @@ export function createScanPool(
     concurrentTasksPerWorker: TASKS_PER_WORKER,
   });
   return {
-    scanMany: (fields) => (pool.queueSize >= maxQueued ? Promise.resolve(scanFields(fields)) : (pool.run(fields) as Promise<ScanResult[]>)),
+    scanMany: (fields) =>
+      pool.queueSize >= maxQueued ? Promise.resolve(scanFields(fields)) : (pool.run(fields) as Promise<ScanResult[]>),
     /** Scans waiting on this thread for a worker to take them. */
     queued: () => pool.queueSize,
     close: () => pool.destroy(),

@@ -11,12 +11,21 @@ export const InvocationBody = Type.Object({
   mode: Type.Optional(
     Type.Union([Type.Literal('observed'), Type.Literal('enforced'), Type.Literal('shadow')], { default: 'observed' }),
   ),
-  outcome: Type.Optional(Type.String({ minLength: 1, maxLength: 64, default: 'success', description: 'Stored redacted (PII and secrets as typed placeholders)' })),
+  outcome: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      default: 'success',
+      description: 'Stored redacted (PII and secrets as typed placeholders)',
+    }),
+  ),
   duration_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   principal_kind: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('agent')])),
   principal_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Defaults to agent_key' })),
   parent_invocation_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
-  correlation_id: Type.Optional(Type.String({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' })),
+  correlation_id: Type.Optional(
+    Type.String({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' }),
+  ),
   // No length rule: API.md makes it a plain string, ignored with API and scoped
   // tokens (whatever it holds); the fallback token needs a workspace's UUID (403 otherwise).
   tenant_id: Type.Optional(Type.String({ description: 'Only read with the fallback ingress token' })),
@@ -25,7 +34,9 @@ export const InvocationBody = Type.Object({
   context: Type.Optional(text('Up to 32,000 characters')),
   tool_input: Type.Optional(text('Scanned before the write; PII is redacted before it is stored')),
   tool_output: Type.Optional(text('Stored sealed (encrypted), then scanned in the background and stored redacted')),
-  tool_name: Type.Optional(Type.String({ maxLength: 256, description: 'Policy and scopes see it as sent; stored redacted' })),
+  tool_name: Type.Optional(
+    Type.String({ maxLength: 256, description: 'Policy and scopes see it as sent; stored redacted' }),
+  ),
 });
 
 export const InvocationCreated = Type.Object({
@@ -37,14 +48,24 @@ export const InvocationCreated = Type.Object({
 });
 
 export const RogueBody = Type.Object({
-  event_type: Type.String({ minLength: 1, maxLength: 40, description: '`oos_tool` = out-of-scope tool call; stored redacted' }),
+  event_type: Type.String({
+    minLength: 1,
+    maxLength: 40,
+    description: '`oos_tool` = out-of-scope tool call; stored redacted',
+  }),
   agent_key: Type.String({ minLength: 1, maxLength: 512 }),
   actor_agent_key: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-  tool: Type.Optional(Type.String({ maxLength: 256, description: 'Required when event_type is oos_tool; stored redacted' })),
+  tool: Type.Optional(
+    Type.String({ maxLength: 256, description: 'Required when event_type is oos_tool; stored redacted' }),
+  ),
   user_id: Type.Optional(Type.String({ maxLength: 512 })),
   tenant_id: Type.Optional(Type.String({ description: 'Only read with the fallback ingress token' })),
-  severity: Type.Optional(Type.String({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' })),
-  source: Type.Optional(Type.String({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' })),
+  severity: Type.Optional(
+    Type.String({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' }),
+  ),
+  source: Type.Optional(
+    Type.String({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' }),
+  ),
 });
 
 export const RogueCreated = Type.Object({
@@ -65,14 +86,21 @@ export const IdempotencyKeyHeader = Type.Object({
 const BatchItem = Type.Object({
   kind: Type.Union([Type.Literal('invocation'), Type.Literal('rogue')]),
   event_id: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$', description: 'Works as an Idempotency-Key for this event' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x20-\\x7e]+$',
+      description: 'Works as an Idempotency-Key for this event',
+    }),
   ),
   event: Type.Unknown({ description: 'The body the single endpoint of this kind takes (checked per event)' }),
 });
 
 export const BatchBody = Type.Object({
   events: Type.Array(BatchItem, { minItems: 1, maxItems: 500 }),
-  tenant_id: Type.Optional(Type.String({ description: 'Only read with the fallback ingress token: the workspace of every event' })),
+  tenant_id: Type.Optional(
+    Type.String({ description: 'Only read with the fallback ingress token: the workspace of every event' }),
+  ),
 });
 
 const BatchResult = Type.Object(

@@ -65,7 +65,9 @@ export function sealText(kek: Uint8Array, tenantId: string, text: string): Seale
 export function openText(kek: Uint8Array, tenantId: string, s: { sealed: Uint8Array; wrappedKey: Uint8Array }): string {
   const wrapped = Buffer.from(s.wrappedKey);
   if (!wrapped.subarray(0, 8).equals(kekId(kek))) {
-    throw new Error('the tool_output was sealed under another service secret (LEDGER_SIGNING_KEY rotated while its scan was pending)');
+    throw new Error(
+      'the tool_output was sealed under another service secret (LEDGER_SIGNING_KEY rotated while its scan was pending)',
+    );
   }
   const key = decrypt(kek, wrapped.subarray(8), `row key\u0000${tenantId}`);
   try {

@@ -19,22 +19,42 @@ import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
 import { scanContent, type PreparedInvocation } from './prepare.ts';
 import { KnownAgents, type RecordItem, recordSet } from './record.ts';
 
-
 const caps = { agents: 10_000, invocations_per_day: 1_000_000 } as PlanCaps;
 
 function items(tenantId: string, n: number, now: Date, keyPrefix = 'k'): RecordItem[] {
   return Array.from({ length: n }, (_, i): RecordItem => {
-    const base = { now, caps, epoch: 0, idem: { key: `${keyPrefix}-${i}`, fingerprint: createHash('sha256').update(String(i)).digest('hex') } };
+    const base = {
+      now,
+      caps,
+      epoch: 0,
+      idem: { key: `${keyPrefix}-${i}`, fingerprint: createHash('sha256').update(String(i)).digest('hex') },
+    };
     const pseudonyms = { agent: `sha256:agent-${i}`, type: 'sha256:probe' };
-    if (i % 10 === 9) return { ...base, kind: 'rogue', event: { event_type: 'probe', agent_key: `agent-${i}`, pseudonyms } };
-    const body = { agent_key: `agent-${i}`, prompt: `hello ${i} jane${i}@example.com`, tool_name: 'shell', ...(i % 3 === 0 ? { tool_output: 'out' } : {}) };
+    if (i % 10 === 9)
+      return { ...base, kind: 'rogue', event: { event_type: 'probe', agent_key: `agent-${i}`, pseudonyms } };
+    const body = {
+      agent_key: `agent-${i}`,
+      prompt: `hello ${i} jane${i}@example.com`,
+      tool_name: 'shell',
+      ...(i % 3 === 0 ? { tool_output: 'out' } : {}),
+    };
     const scanned = scanContent(body, scanField, { kek: new Uint8Array(32).fill(7), tenantId });
     const prepared: PreparedInvocation = {
       tenantId,
       agentKey: body.agent_key,
       agentPseudonym: pseudonyms.agent,
       metaSalt: newSalt(),
-      outOfScope: i % 4 === 0 ? { event_type: 'oos_tool', agent_key: body.agent_key, tool: 'shell', source: 'agent-ledger', severity: 'high', pseudonyms: { ...pseudonyms, type: 'sha256:oos' } } : undefined,
+      outOfScope:
+        i % 4 === 0
+          ? {
+              event_type: 'oos_tool',
+              agent_key: body.agent_key,
+              tool: 'shell',
+              source: 'agent-ledger',
+              severity: 'high',
+              pseudonyms: { ...pseudonyms, type: 'sha256:oos' },
+            }
+          : undefined,
       mode: 'observed',
       outcome: 'success',
       durationMs: undefined,
@@ -44,14 +64,21 @@ function items(tenantId: string, n: number, now: Date, keyPrefix = 'k'): RecordI
       correlationId: undefined,
       toolName: 'shell',
       ...scanned,
-      decision: decide(DEFAULT_POLICY, { agent_key: body.agent_key, tool_name: 'shell', mode: 'observed', outcome: 'success', principal_id: body.agent_key, findings: scanned.findings, tool_in_scope: i % 4 === 0 ? false : undefined }),
+      decision: decide(DEFAULT_POLICY, {
+        agent_key: body.agent_key,
+        tool_name: 'shell',
+        mode: 'observed',
+        outcome: 'success',
+        principal_id: body.agent_key,
+        findings: scanned.findings,
+        tool_in_scope: i % 4 === 0 ? false : undefined,
+      }),
       policyVersion: 0,
       toolInScope: i % 4 === 0 ? false : undefined,
     };
     return { ...base, kind: 'invocation', prepared };
   });
 }
-
 
 /**
  * Items of the kinds named, one event a letter: m a metadata invocation, c one
@@ -60,11 +87,22 @@ function items(tenantId: string, n: number, now: Date, keyPrefix = 'k'): RecordI
  */
 function itemsOf(tenantId: string, kinds: string, keyed: boolean, now: Date): RecordItem[] {
   return [...kinds].map((kind, i): RecordItem => {
-    const base = { now, caps, epoch: 0, ...(keyed ? { idem: { key: `${kinds}-${i}`, fingerprint: createHash('sha256').update(`${kinds}-${i}`).digest('hex') } } : {}) };
+    const base = {
+      now,
+      caps,
+      epoch: 0,
+      ...(keyed
+        ? { idem: { key: `${kinds}-${i}`, fingerprint: createHash('sha256').update(`${kinds}-${i}`).digest('hex') } }
+        : {}),
+    };
     const agent = `agent-${kind}-${i}`;
     const pseudonyms = { agent: `sha256:${agent}`, type: 'sha256:probe' };
     if (kind === 'r') return { ...base, kind: 'rogue', event: { event_type: 'probe', agent_key: agent, pseudonyms } };
-    const body = { agent_key: agent, tool_name: 'shell', ...(kind === 'c' ? { prompt: `write to jane${i}@example.com` } : {}) };
+    const body = {
+      agent_key: agent,
+      tool_name: 'shell',
+      ...(kind === 'c' ? { prompt: `write to jane${i}@example.com` } : {}),
+    };
     const scanned = scanContent(body, scanField, { kek: new Uint8Array(32).fill(7), tenantId });
     const outOfScope = kind === 'o';
     const prepared: PreparedInvocation = {
@@ -72,7 +110,16 @@ function itemsOf(tenantId: string, kinds: string, keyed: boolean, now: Date): Re
       agentKey: agent,
       agentPseudonym: pseudonyms.agent,
       metaSalt: newSalt(),
-      outOfScope: outOfScope ? { event_type: 'oos_tool', agent_key: agent, tool: 'shell', source: 'agent-ledger', severity: 'high', pseudonyms: { ...pseudonyms, type: 'sha256:oos' } } : undefined,
+      outOfScope: outOfScope
+        ? {
+            event_type: 'oos_tool',
+            agent_key: agent,
+            tool: 'shell',
+            source: 'agent-ledger',
+            severity: 'high',
+            pseudonyms: { ...pseudonyms, type: 'sha256:oos' },
+          }
+        : undefined,
       mode: 'observed',
       outcome: 'success',
       durationMs: undefined,
@@ -82,7 +129,15 @@ function itemsOf(tenantId: string, kinds: string, keyed: boolean, now: Date): Re
       correlationId: undefined,
       toolName: 'shell',
       ...scanned,
-      decision: decide(DEFAULT_POLICY, { agent_key: agent, tool_name: 'shell', mode: 'observed', outcome: 'success', principal_id: agent, findings: scanned.findings, tool_in_scope: outOfScope ? false : undefined }),
+      decision: decide(DEFAULT_POLICY, {
+        agent_key: agent,
+        tool_name: 'shell',
+        mode: 'observed',
+        outcome: 'success',
+        principal_id: agent,
+        findings: scanned.findings,
+        tool_in_scope: outOfScope ? false : undefined,
+      }),
       policyVersion: 0,
       toolInScope: outOfScope ? false : undefined,
     };
@@ -113,9 +168,20 @@ for (const store of testStores()) {
         statements.length = 0;
         const out = await writer.submitSet(tenantId, set, items(tenantId, n, new Date()));
         assert.equal(out.length, n);
-        assert.ok(out.every((o) => 'status' in o && o.status === 201), JSON.stringify(out.find((o) => !('status' in o))));
+        assert.ok(
+          out.every((o) => 'status' in o && o.status === 201),
+          JSON.stringify(out.find((o) => !('status' in o))),
+        );
         seen[n] = [...statements];
-        const [row] = await testDb.db.query<{ inv: number; content: number; rogue: number; jobs: number; keys: number; size: number; root: Uint8Array }>(
+        const [row] = await testDb.db.query<{
+          inv: number;
+          content: number;
+          rogue: number;
+          jobs: number;
+          keys: number;
+          size: number;
+          root: Uint8Array;
+        }>(
           `SELECT (SELECT count(*)::int FROM invocations WHERE tenant_id = $1) AS inv,
                   (SELECT count(*)::int FROM invocation_content WHERE tenant_id = $1) AS content,
                   (SELECT count(*)::int FROM rogue_events WHERE tenant_id = $1) AS rogue,
@@ -133,7 +199,10 @@ for (const store of testStores()) {
         assert.ok(replay.every((o) => 'status' in o && o.status === 201 && o.replayed));
         const entries = await testDb.db.withTenant(tenantId, (tx) => readEntries(tx, tenantId, 0, row!.size));
         assert.equal(entries.length, row!.size);
-        assert.deepEqual(Buffer.from(row!.root), Buffer.from(rootFromLeafHashes(entries.map((e) => leafHashOf(e.leaf)))));
+        assert.deepEqual(
+          Buffer.from(row!.root),
+          Buffer.from(rootFromLeafHashes(entries.map((e) => leafHashOf(e.leaf)))),
+        );
         for (const e of entries) assert.deepEqual(Buffer.from(e.leafHash), Buffer.from(leafHashOf(e.leaf)));
       }
       assert.deepEqual(seen[200], seen[1]);
@@ -142,27 +211,54 @@ for (const store of testStores()) {
 
     test('a set writes only the tables it has rows for; every row of every mix is stored and counted', async () => {
       // Each mix in a workspace of its own, recorded twice (the second time the agents are known).
-      for (const [kinds, keyed] of [['mm', false], ['r', false], ['cm', true], ['o', false], ['mcro', true], ['rr', true]] as const) {
+      for (const [kinds, keyed] of [
+        ['mm', false],
+        ['r', false],
+        ['cm', true],
+        ['o', false],
+        ['mcro', true],
+        ['rr', true],
+      ] as const) {
         const tenantId = randomUUID();
         const writes: string[] = [];
         const db = {
           ...testDb.db,
           withTenant: ((id, fn, opening) =>
-            testDb.db.withTenant(id, (tx, opened) => {
-              const seen = (sql: string) => (/INSERT INTO log_entries/.test(sql) ? writes.push(sql) : 0);
-              const wrapped = {
-                query: ((sql, params) => (seen(sql), tx.query(sql, params))) as typeof tx.query,
-                exec: (sql: string) => tx.exec(sql),
-                ...(tx.queryThenCommit ? { queryThenCommit: ((sql, params) => (seen(sql), tx.queryThenCommit!(sql, params))) as typeof tx.queryThenCommit } : {}),
-              };
-              return fn(wrapped, opened);
-            }, opening)) as typeof testDb.db.withTenant,
+            testDb.db.withTenant(
+              id,
+              (tx, opened) => {
+                const seen = (sql: string) => (/INSERT INTO log_entries/.test(sql) ? writes.push(sql) : 0);
+                const wrapped = {
+                  query: ((sql, params) => (seen(sql), tx.query(sql, params))) as typeof tx.query,
+                  exec: (sql: string) => tx.exec(sql),
+                  ...(tx.queryThenCommit
+                    ? {
+                        queryThenCommit: ((sql, params) => (
+                          seen(sql),
+                          tx.queryThenCommit!(sql, params)
+                        )) as typeof tx.queryThenCommit,
+                      }
+                    : {}),
+                };
+                return fn(wrapped, opened);
+              },
+              opening,
+            )) as typeof testDb.db.withTenant,
         };
         const writer = new LogWriter(db);
         const set = recordSet(new KnownAgents());
         for (const round of [0, 1]) {
-          const out = await writer.submitSet(tenantId, set, itemsOf(tenantId, kinds, keyed, new Date(Date.now() + round)).map((it) => (it.idem ? { ...it, idem: { ...it.idem, key: `${it.idem.key}-${round}` } } : it)));
-          assert.ok(out.every((o) => 'status' in o && o.status === 201), `${kinds}: ${JSON.stringify(out)}`);
+          const out = await writer.submitSet(
+            tenantId,
+            set,
+            itemsOf(tenantId, kinds, keyed, new Date(Date.now() + round)).map((it) =>
+              it.idem ? { ...it, idem: { ...it.idem, key: `${it.idem.key}-${round}` } } : it,
+            ),
+          );
+          assert.ok(
+            out.every((o) => 'status' in o && o.status === 201),
+            `${kinds}: ${JSON.stringify(out)}`,
+          );
         }
         const invocations = [...kinds].filter((k) => k !== 'r').length * 2;
         const rogue = [...kinds].filter((k) => k === 'r' || k === 'o').length * 2;
@@ -202,8 +298,22 @@ for (const store of testStores()) {
         writes.forEach((sql, round) => {
           const named = (table: string) => sql.includes(`INSERT INTO ${table} `);
           assert.deepEqual(
-            { inv: named('invocations'), content: named('invocation_content'), rogue: named('rogue_events'), keys: named('idempotency_keys'), agents: named('agents'), usage: named('usage_daily') },
-            { inv: invocations > 0, content: content > 0, rogue: rogue > 0, keys: keyed, agents: round === 0 && invocations > 0, usage: invocations > 0 },
+            {
+              inv: named('invocations'),
+              content: named('invocation_content'),
+              rogue: named('rogue_events'),
+              keys: named('idempotency_keys'),
+              agents: named('agents'),
+              usage: named('usage_daily'),
+            },
+            {
+              inv: invocations > 0,
+              content: content > 0,
+              rogue: rogue > 0,
+              keys: keyed,
+              agents: round === 0 && invocations > 0,
+              usage: invocations > 0,
+            },
             `${kinds}, round ${round}`,
           );
         });
@@ -218,11 +328,20 @@ for (const store of testStores()) {
       await writer.submitSet(tenantId, set, items(tenantId, 1, new Date(), 'warm'));
       sizes.length = 0;
       // Queued together: six requests of 100 and one of 300.
-      const requests = [...Array.from({ length: 6 }, (_, r) => items(tenantId, 100, new Date(), `r${r}`)), items(tenantId, 300, new Date(), 'big')];
+      const requests = [
+        ...Array.from({ length: 6 }, (_, r) => items(tenantId, 100, new Date(), `r${r}`)),
+        items(tenantId, 300, new Date(), 'big'),
+      ];
       const out = await Promise.all(requests.map((r) => writer.submitSet(tenantId, set, r)));
       assert.ok(out.flat().every((o) => 'status' in o && o.status === 201));
-      assert.equal(sizes.reduce((a, b) => a + b, 0), 900);
-      assert.ok(sizes.every((n) => n <= 250 || n === 300), `transactions of ${sizes.join(', ')} events`);
+      assert.equal(
+        sizes.reduce((a, b) => a + b, 0),
+        900,
+      );
+      assert.ok(
+        sizes.every((n) => n <= 250 || n === 300),
+        `transactions of ${sizes.join(', ')} events`,
+      );
       assert.ok(sizes.includes(300), `transactions of ${sizes.join(', ')} events`);
       const [row] = await testDb.db.query<{ keys: number; size: number }>(
         `SELECT (SELECT count(*)::int FROM idempotency_keys WHERE tenant_id = $1) AS keys, (SELECT size FROM log_heads WHERE tenant_id = $1) AS size`,

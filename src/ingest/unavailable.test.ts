@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { eachStore, FALLBACK_TOKEN, type TestService } from '../testing/harness.ts';
-import { expectProblem, INVOCATION, leaves, newWorkspace, post, pseudonymOf, query, ROGUE, stored } from '../testing/ingest-kit.ts';
+import {
+  expectProblem,
+  INVOCATION,
+  leaves,
+  newWorkspace,
+  post,
+  pseudonymOf,
+  query,
+  ROGUE,
+  stored,
+} from '../testing/ingest-kit.ts';
 
 const BATCH = '/api/v1/admin/agents/events/batch';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,8 +79,15 @@ async function assertConsistent(t: TestService, tenantId: string): Promise<void>
   const s = await stored(t, tenantId);
   assert.equal(s.entries, s.head, 'log entries and head size agree');
   const inv = (await leaves(t, tenantId)).filter((l) => l.kind === 'invocation').map((l) => l.invocation_id as number);
-  const rows = await query<{ invocation_id: number }>(t, 'SELECT invocation_id FROM invocations WHERE tenant_id = $1 ORDER BY invocation_id', [tenantId]);
-  assert.deepEqual([...inv].sort((x, y) => x - y), rows.map((r) => r.invocation_id));
+  const rows = await query<{ invocation_id: number }>(
+    t,
+    'SELECT invocation_id FROM invocations WHERE tenant_id = $1 ORDER BY invocation_id',
+    [tenantId],
+  );
+  assert.deepEqual(
+    [...inv].sort((x, y) => x - y),
+    rows.map((r) => r.invocation_id),
+  );
   assert.equal(s.usage, s.invocations);
 }
 
@@ -86,18 +103,27 @@ eachStore('event endpoints when the database fails', (get) => {
       // A new agent: its registration is written in the same transaction as the refused write.
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          post(t, INVOCATION, a.token, { agent_key: 'batch-bot', correlation_id: i === 10 ? 'poison' : `ok-${i}`, prompt: `p${i}` }),
+          post(t, INVOCATION, a.token, {
+            agent_key: 'batch-bot',
+            correlation_id: i === 10 ? 'poison' : `ok-${i}`,
+            prompt: `p${i}`,
+          }),
         ),
       );
       expectProblem(results[10]!, 500, 'internal_error');
       const ok = results.filter((_, i) => i !== 10);
-      assert.deepEqual(ok.map((r) => r.statusCode), Array(19).fill(201));
+      assert.deepEqual(
+        ok.map((r) => r.statusCode),
+        Array(19).fill(201),
+      );
       const s = await stored(t, a.account.tenant_id);
       assert.equal(s.invocations, before.invocations + 19);
       assert.equal(s.content, before.content + 19);
       assert.equal(s.agents, 1, 'the agent is registered once');
       const agent = await pseudonymOf(t, a.account.tenant_id, 'agent', 'batch-bot');
-      const regs = (await leaves(t, a.account.tenant_id)).filter((l) => l.kind === 'agent_registered' && l.agent === agent);
+      const regs = (await leaves(t, a.account.tenant_id)).filter(
+        (l) => l.kind === 'agent_registered' && l.agent === agent,
+      );
       assert.equal(regs.length, 1, 'one agent_registered leaf');
       const rows = await query<{ invocation_id: number; correlation_id: string }>(
         t,
@@ -109,7 +135,10 @@ eachStore('event endpoints when the database fails', (get) => {
         ok.map((r) => r.json().invocation_id as number).sort((x, y) => x - y),
         'exactly the acknowledged invocations are stored',
       );
-      assert.equal(rows.some((r) => r.correlation_id === 'poison'), false);
+      assert.equal(
+        rows.some((r) => r.correlation_id === 'poison'),
+        false,
+      );
       await assertConsistent(t, a.account.tenant_id);
     } finally {
       await t.service.ctx.db.exec('ALTER TABLE invocations DROP CONSTRAINT test_poison');
@@ -166,7 +195,9 @@ eachStore('event endpoints when the database fails', (get) => {
       // One event holds the workspace's writer; ten events of a new agent queue behind it, for one batch.
       const blocker = post(t, INVOCATION, a.token, { agent_key: 'warm-bot', correlation_id: 'blocker' });
       const first = await lock.nextBlocked();
-      batch = Array.from({ length: 10 }, (_, i) => post(t, INVOCATION, a.token, { agent_key: 'fresh-bot', correlation_id: `b-${i}` }));
+      batch = Array.from({ length: 10 }, (_, i) =>
+        post(t, INVOCATION, a.token, { agent_key: 'fresh-bot', correlation_id: `b-${i}` }),
+      );
       await sleep(300);
       await lock.terminate([first]);
       blockerRes = await blocker;
@@ -178,12 +209,18 @@ eachStore('event endpoints when the database fails', (get) => {
     }
     expectProblem(blockerRes, 500, 'internal_error');
     const results = await Promise.all(batch);
-    assert.deepEqual(results.map((r) => r.statusCode), Array(10).fill(201), results.map((r) => r.body).join('\n'));
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      Array(10).fill(201),
+      results.map((r) => r.body).join('\n'),
+    );
     const s = await stored(t, a.account.tenant_id);
     assert.equal(s.invocations, before.invocations + 10);
     assert.equal(s.agents, before.agents + 1, 'fresh-bot has its agents row');
     const fresh = await pseudonymOf(t, a.account.tenant_id, 'agent', 'fresh-bot');
-    const regs = (await leaves(t, a.account.tenant_id)).filter((l) => l.kind === 'agent_registered' && l.agent === fresh);
+    const regs = (await leaves(t, a.account.tenant_id)).filter(
+      (l) => l.kind === 'agent_registered' && l.agent === fresh,
+    );
     assert.equal(regs.length, 1, 'one agent_registered leaf for fresh-bot');
     await assertConsistent(t, a.account.tenant_id);
   });
@@ -202,7 +239,10 @@ eachStore('event endpoints when the database fails', (get) => {
     await admin.connect();
     try {
       await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
       for (const [url, body, token] of [
         [INVOCATION, { agent_key: 'down-bot' }, a.token],
         [ROGUE, { event_type: 'loop', agent_key: 'down-bot' }, a.token],
@@ -212,9 +252,20 @@ eachStore('event endpoints when the database fails', (get) => {
       }
       // A batch: 500 (the node dropped what it kept when its NOTIFY connection
       // was cut, so it cannot even authorize) or 500 in every slot; never a 201.
-      const batch = await post(t, BATCH, a.token, { events: [{ kind: 'invocation', event: { agent_key: 'down-bot' } }, { kind: 'rogue', event: { event_type: 'loop', agent_key: 'down-bot' } }] });
+      const batch = await post(t, BATCH, a.token, {
+        events: [
+          { kind: 'invocation', event: { agent_key: 'down-bot' } },
+          { kind: 'rogue', event: { event_type: 'loop', agent_key: 'down-bot' } },
+        ],
+      });
       if (batch.statusCode === 207) {
-        assert.deepEqual(batch.json().results.map((r: { status: number; code: string }) => [r.status, r.code]), [[500, 'internal_error'], [500, 'internal_error']]);
+        assert.deepEqual(
+          batch.json().results.map((r: { status: number; code: string }) => [r.status, r.code]),
+          [
+            [500, 'internal_error'],
+            [500, 'internal_error'],
+          ],
+        );
       } else expectProblem(batch, 500, 'internal_error');
     } finally {
       await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);

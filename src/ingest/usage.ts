@@ -11,12 +11,17 @@ export function ingestUsage(db: Db): Pick<UsageSource, 'invocationsToday' | 'age
   return {
     async invocationsToday(tenantId, now) {
       const [row] = await db.withTenant(tenantId, (tx) =>
-        tx.query<{ n: number }>('SELECT invocations AS n FROM usage_daily WHERE tenant_id = $1 AND day = $2', [tenantId, utcDay(now)]),
+        tx.query<{ n: number }>('SELECT invocations AS n FROM usage_daily WHERE tenant_id = $1 AND day = $2', [
+          tenantId,
+          utcDay(now),
+        ]),
       );
       return row?.n ?? 0;
     },
     async agentsRegistered(tenantId) {
-      const [row] = await db.withTenant(tenantId, (tx) => tx.query<{ n: number }>('SELECT count(*)::int AS n FROM agents WHERE tenant_id = $1', [tenantId]));
+      const [row] = await db.withTenant(tenantId, (tx) =>
+        tx.query<{ n: number }>('SELECT count(*)::int AS n FROM agents WHERE tenant_id = $1', [tenantId]),
+      );
       return row?.n ?? 0;
     },
   };

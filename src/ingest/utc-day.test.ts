@@ -8,7 +8,9 @@ test('utcDay names the UTC day of any instant, whatever it named before (midnigh
   const instant = fc.oneof(
     fc.integer({ min: -62_000_000_000_000, max: 253_000_000_000_000 }),
     // around midnights: the last and first milliseconds of a day
-    fc.integer({ min: -700_000, max: 2_900_000 }).chain((d) => fc.integer({ min: -2, max: 1 }).map((ms) => d * 86_400_000 + ms)),
+    fc
+      .integer({ min: -700_000, max: 2_900_000 })
+      .chain((d) => fc.integer({ min: -2, max: 1 }).map((ms) => d * 86_400_000 + ms)),
   );
   fc.assert(
     fc.property(fc.array(instant, { minLength: 1, maxLength: 20 }), (ts) => {

@@ -21,7 +21,12 @@ export type JobHandler = (job: Job, claim: (tx: Queryable) => Promise<boolean>, 
  * in one statement: they exist exactly when the caller's work commits. The
  * jobs table is this module's; other modules enqueue only through here.
  */
-export async function enqueue(tx: Queryable, tenantId: string, kind: string, payloads: readonly Record<string, unknown>[]): Promise<void> {
+export async function enqueue(
+  tx: Queryable,
+  tenantId: string,
+  kind: string,
+  payloads: readonly Record<string, unknown>[],
+): Promise<void> {
   if (payloads.length === 0) return;
   await tx.query('INSERT INTO jobs (tenant_id, kind, payload) SELECT $1, $2, p FROM unnest($3::jsonb[]) AS p', [
     tenantId,
@@ -34,20 +39,29 @@ export async function enqueue(tx: Queryable, tenantId: string, kind: string, pay
  * Enqueues jobs of several kinds inside the caller's transaction, in one
  * statement (a batch of events enqueues its scans and its escalations at once).
  */
-export async function enqueueMany(tx: Queryable, tenantId: string, jobs: readonly { kind: string; payload: Record<string, unknown> }[]): Promise<void> {
+export async function enqueueMany(
+  tx: Queryable,
+  tenantId: string,
+  jobs: readonly { kind: string; payload: Record<string, unknown> }[],
+): Promise<void> {
   if (jobs.length === 0) return;
-  await tx.query('INSERT INTO jobs (tenant_id, kind, payload) SELECT $1, j.kind, j.payload FROM unnest($2::text[], $3::jsonb[]) AS j(kind, payload)', [
-    tenantId,
-    jobs.map((j) => j.kind),
-    jobs.map((j) => JSON.stringify(j.payload)),
-  ]);
+  await tx.query(
+    'INSERT INTO jobs (tenant_id, kind, payload) SELECT $1, j.kind, j.payload FROM unnest($2::text[], $3::jsonb[]) AS j(kind, payload)',
+    [tenantId, jobs.map((j) => j.kind), jobs.map((j) => JSON.stringify(j.payload))],
+  );
 }
 
 /**
  * Of the given values of a payload key, those a waiting or running job of
  * this kind holds (e.g. which invocations have a judge job queued).
  */
-export async function queuedFor(tx: Queryable, tenantId: string, kind: string, key: string, values: readonly (string | number)[]): Promise<Set<string>> {
+export async function queuedFor(
+  tx: Queryable,
+  tenantId: string,
+  kind: string,
+  key: string,
+  values: readonly (string | number)[],
+): Promise<Set<string>> {
   if (values.length === 0) return new Set();
   const rows = await tx.query<{ v: string }>(
     'SELECT DISTINCT payload->>$3 AS v FROM jobs WHERE tenant_id = $1 AND kind = $2 AND payload->>$3 = ANY($4::text[])',
@@ -186,7 +200,8 @@ export class JobWorker {
   async #run(job: Job, signal: AbortSignal): Promise<void> {
     const handler = this.#handlers[job.kind];
     const claim = async (tx: Queryable) =>
-      (await tx.query('DELETE FROM jobs WHERE tenant_id = $1 AND job_id = $2 RETURNING 1', [job.tenant_id, job.job_id])).length === 1;
+      (await tx.query('DELETE FROM jobs WHERE tenant_id = $1 AND job_id = $2 RETURNING 1', [job.tenant_id, job.job_id]))
+        .length === 1;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(job, claim, signal);

@@ -50,7 +50,8 @@ function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' }
 export function blockedReason(ip: string, privateNetworks: PrivateNetworks): string | null {
   const { address, family } = unmapped(ip.replace(/^\[|\]$/g, ''));
   if (NEVER.check(address, family)) return `${ip} is a link-local, unspecified or multicast address`;
-  if (privateNetworks === 'deny' && PRIVATE.check(address, family)) return `${ip} is a loopback or private address (JUDGE_PRIVATE_NETWORKS=deny)`;
+  if (privateNetworks === 'deny' && PRIVATE.check(address, family))
+    return `${ip} is a loopback or private address (JUDGE_PRIVATE_NETWORKS=deny)`;
   return null;
 }
 

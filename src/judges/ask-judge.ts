@@ -47,7 +47,14 @@ export async function askJudge(judge: JudgeEndpoint, messages: ChatMessage[], op
   let calls = 0;
   let failures = 0;
   let malformed = 0;
-  const abstain = (error: string): JudgeOpinion => ({ name: judge.name, verdict: 'abstained', rationale: '', rubric_points: [], calls, error });
+  const abstain = (error: string): JudgeOpinion => ({
+    name: judge.name,
+    verdict: 'abstained',
+    rationale: '',
+    rubric_points: [],
+    calls,
+    error,
+  });
   let url: URL;
   try {
     url = completionsUrl(judge.base_url);
@@ -59,14 +66,28 @@ export async function askJudge(judge: JudgeEndpoint, messages: ChatMessage[], op
     opts.signal?.throwIfAborted();
     if (!(await opts.reserveCall(judge.name))) return abstain('quota');
     calls += 1;
-    const r = await postChatCompletion({ url, apiKey: judge.api_key, body, timeoutMs, signal: opts.signal, dispatcher: opts.dispatcher });
+    const r = await postChatCompletion({
+      url,
+      apiKey: judge.api_key,
+      body,
+      timeoutMs,
+      signal: opts.signal,
+      dispatcher: opts.dispatcher,
+    });
     if (r.kind === 'ok') {
       const msg = messageContent(r.body);
       const parsed = msg.ok ? parseAnswer(msg.content) : msg;
       if (parsed.ok) return { name: judge.name, ...parsed.answer, calls };
       malformed += 1;
       if (malformed > MALFORMED_RETRIES) {
-        return { name: judge.name, verdict: 'uncertain', rationale: `malformed answer: ${parsed.reason}`, rubric_points: [], calls, error: 'malformed' };
+        return {
+          name: judge.name,
+          verdict: 'uncertain',
+          rationale: `malformed answer: ${parsed.reason}`,
+          rubric_points: [],
+          calls,
+          error: 'malformed',
+        };
       }
       continue;
     }

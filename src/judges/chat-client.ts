@@ -94,7 +94,11 @@ export interface ChatRequest {
 export async function postChatCompletion(req: ChatRequest): Promise<ChatResult> {
   const timeout = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...authHeaders(req.url, req.apiKey) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...authHeaders(req.url, req.apiKey),
+  };
   try {
     // redirect 'manual': a redirect is an error, never followed (it could point
     // the case and the key elsewhere).
@@ -109,7 +113,9 @@ export async function postChatCompletion(req: ChatRequest): Promise<ChatResult> 
     if (res.status === 429 || res.status >= 500) {
       await res.body?.cancel();
       const after = retryAfterMs(res.headers.get('retry-after'));
-      return after === undefined ? { kind: 'retryable', error: `http_${res.status}` } : { kind: 'retryable', error: `http_${res.status}`, retryAfterMs: after };
+      return after === undefined
+        ? { kind: 'retryable', error: `http_${res.status}` }
+        : { kind: 'retryable', error: `http_${res.status}`, retryAfterMs: after };
     }
     if (res.status < 200 || res.status > 299) {
       await res.body?.cancel();
@@ -120,7 +126,8 @@ export async function postChatCompletion(req: ChatRequest): Promise<ChatResult> 
   } catch (err) {
     if (req.signal?.aborted) return { kind: 'fatal', error: 'aborted' };
     // An address the guard refuses stays refused: no retry, no further call.
-    if ((err as { cause?: { code?: string } }).cause?.code === 'JUDGE_ADDRESS_BLOCKED') return { kind: 'fatal', error: 'blocked_address' };
+    if ((err as { cause?: { code?: string } }).cause?.code === 'JUDGE_ADDRESS_BLOCKED')
+      return { kind: 'fatal', error: 'blocked_address' };
     if (timeout.aborted) return { kind: 'retryable', error: 'timeout' };
     return { kind: 'retryable', error: 'network' };
   }

@@ -41,11 +41,26 @@ eachStore(
       const a = await t.signIn(`admin@${uniqueDomain('busy-panel')}`);
       await setPolicy(t, a.token, [REVIEW_PAYMENTS]);
       // The first request is held until release(); any later one is answered at once.
-      standIn.script('held', [{ hold: { verdict: 'deny', rationale: 'Answered after the release.' } }, { verdict: 'deny' }]);
-      const panel = { judges: [{ name: 'judge-held', base_url: standIn.baseUrl, model: 'held' }], quorum: 'majority', auto_resolve: false };
-      assert.equal((await t.request({ method: 'PUT', url: '/api/v1/workspace/judges', token: a.token, payload: panel })).statusCode, 200);
+      standIn.script('held', [
+        { hold: { verdict: 'deny', rationale: 'Answered after the release.' } },
+        { verdict: 'deny' },
+      ]);
+      const panel = {
+        judges: [{ name: 'judge-held', base_url: standIn.baseUrl, model: 'held' }],
+        quorum: 'majority',
+        auto_resolve: false,
+      };
+      assert.equal(
+        (await t.request({ method: 'PUT', url: '/api/v1/workspace/judges', token: a.token, payload: panel }))
+          .statusCode,
+        200,
+      );
 
-      const flagged = await invoke(t, a.token, { agent_key: 'pay-bot', tool_name: 'payments.refund', prompt: 'Refund order 77' });
+      const flagged = await invoke(t, a.token, {
+        agent_key: 'pay-bot',
+        tool_name: 'payments.refund',
+        prompt: 'Refund order 77',
+      });
       assert.equal(flagged.verdict, 'flag_for_review');
       // The job worker runs the judge job in the background until the judge is waiting for its answer.
       const worker = t.service.jobs.drain();
@@ -80,5 +95,12 @@ eachStore(
       );
     });
   },
-  { manualJobs: true, env: { PLAN_CAPS: JSON.stringify({ team: { multi_judge_calls_per_month: 20 } }), JUDGE_TIMEOUT_MS: '120000', JUDGE_MAX_ATTEMPTS: '1' } },
+  {
+    manualJobs: true,
+    env: {
+      PLAN_CAPS: JSON.stringify({ team: { multi_judge_calls_per_month: 20 } }),
+      JUDGE_TIMEOUT_MS: '120000',
+      JUDGE_MAX_ATTEMPTS: '1',
+    },
+  },
 );

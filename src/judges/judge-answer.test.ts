@@ -1,15 +1,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { MAX_RATIONALE_CHARS, MAX_RUBRIC_POINT_CHARS, MAX_RUBRIC_POINTS, messageContent, parseAnswer } from './judge-answer.ts';
+import {
+  MAX_RATIONALE_CHARS,
+  MAX_RUBRIC_POINT_CHARS,
+  MAX_RUBRIC_POINTS,
+  messageContent,
+  parseAnswer,
+} from './judge-answer.ts';
 
 // The answer schema is strict: what does not match it exactly is malformed.
 
 test('a well-formed answer is read as it is', () => {
-  assert.deepEqual(parseAnswer('{"verdict":"deny","rationale":"R2: a card number was repeated","rubric_points":["R2"]}'), {
-    ok: true,
-    answer: { verdict: 'deny', rationale: 'R2: a card number was repeated', rubric_points: ['R2'] },
-  });
+  assert.deepEqual(
+    parseAnswer('{"verdict":"deny","rationale":"R2: a card number was repeated","rubric_points":["R2"]}'),
+    {
+      ok: true,
+      answer: { verdict: 'deny', rationale: 'R2: a card number was repeated', rubric_points: ['R2'] },
+    },
+  );
   assert.deepEqual(parseAnswer(' {"rubric_points":[],"rationale":"","verdict":"uncertain"} '), {
     ok: true,
     answer: { verdict: 'uncertain', rationale: '', rubric_points: [] },
@@ -39,7 +48,13 @@ test('anything else is malformed, with a reason', () => {
 });
 
 test('a long rationale and too many rubric points are cut to their bounds', () => {
-  const r = parseAnswer(JSON.stringify({ verdict: 'allow', rationale: 'x'.repeat(50_000), rubric_points: Array.from({ length: 500 }, (_, i) => `R${i}:${'y'.repeat(1000)}`) }));
+  const r = parseAnswer(
+    JSON.stringify({
+      verdict: 'allow',
+      rationale: 'x'.repeat(50_000),
+      rubric_points: Array.from({ length: 500 }, (_, i) => `R${i}:${'y'.repeat(1000)}`),
+    }),
+  );
   assert.ok(r.ok);
   assert.equal(r.answer.rationale.length, MAX_RATIONALE_CHARS);
   assert.ok(r.answer.rationale.endsWith('…'));
@@ -49,7 +64,10 @@ test('a long rationale and too many rubric points are cut to their bounds', () =
 });
 
 test('the envelope: choices[0].message.content, or why not', () => {
-  assert.deepEqual(messageContent('{"choices":[{"message":{"role":"assistant","content":"{}"}}]}'), { ok: true, content: '{}' });
+  assert.deepEqual(messageContent('{"choices":[{"message":{"role":"assistant","content":"{}"}}]}'), {
+    ok: true,
+    content: '{}',
+  });
   assert.equal(messageContent('<html>bad gateway</html>').ok, false);
   assert.equal(messageContent('{"choices":[]}').ok, false);
   assert.equal(messageContent('{"choices":[{"message":{"content":null,"refusal":"I cannot help"}}]}').ok, false);
@@ -67,10 +85,17 @@ test('property: any text or JSON value is either a bounded answer or malformed, 
   fc.assert(fc.property(fc.string(), check));
   fc.assert(fc.property(fc.jsonValue(), (v) => check(JSON.stringify(v))));
   fc.assert(
-    fc.property(fc.record({ verdict: fc.oneof(fc.constantFrom('allow', 'deny', 'uncertain'), fc.string()), rationale: fc.string(), rubric_points: fc.array(fc.string()) }), (v) => {
-      const r = parseAnswer(JSON.stringify(v));
-      assert.equal(r.ok, ['allow', 'deny', 'uncertain'].includes(v.verdict));
-    }),
+    fc.property(
+      fc.record({
+        verdict: fc.oneof(fc.constantFrom('allow', 'deny', 'uncertain'), fc.string()),
+        rationale: fc.string(),
+        rubric_points: fc.array(fc.string()),
+      }),
+      (v) => {
+        const r = parseAnswer(JSON.stringify(v));
+        assert.equal(r.ok, ['allow', 'deny', 'uncertain'].includes(v.verdict));
+      },
+    ),
   );
   fc.assert(fc.property(fc.string(), (body) => assert.equal(typeof messageContent(body).ok, 'boolean')));
 });

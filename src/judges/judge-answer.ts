@@ -45,8 +45,10 @@ export function parseAnswer(content: string): ParsedAnswer {
   }
   if (!isObject(v)) return { ok: false, reason: 'answer is not a JSON object' };
   const keys = Object.keys(v).sort();
-  if (keys.length !== KEYS.length || keys.some((k, i) => k !== KEYS[i])) return { ok: false, reason: `answer keys are ${JSON.stringify(keys)}` };
-  if (typeof v.verdict !== 'string' || !VERDICTS.includes(v.verdict)) return { ok: false, reason: 'verdict is not allow, deny or uncertain' };
+  if (keys.length !== KEYS.length || keys.some((k, i) => k !== KEYS[i]))
+    return { ok: false, reason: `answer keys are ${JSON.stringify(keys)}` };
+  if (typeof v.verdict !== 'string' || !VERDICTS.includes(v.verdict))
+    return { ok: false, reason: 'verdict is not allow, deny or uncertain' };
   if (typeof v.rationale !== 'string') return { ok: false, reason: 'rationale is not a string' };
   if (!Array.isArray(v.rubric_points) || v.rubric_points.some((p) => typeof p !== 'string')) {
     return { ok: false, reason: 'rubric_points is not an array of strings' };
@@ -56,7 +58,9 @@ export function parseAnswer(content: string): ParsedAnswer {
     answer: {
       verdict: v.verdict as JudgeVerdict,
       rationale: clip(v.rationale, MAX_RATIONALE_CHARS),
-      rubric_points: (v.rubric_points as string[]).slice(0, MAX_RUBRIC_POINTS).map((p) => clip(p, MAX_RUBRIC_POINT_CHARS)),
+      rubric_points: (v.rubric_points as string[])
+        .slice(0, MAX_RUBRIC_POINTS)
+        .map((p) => clip(p, MAX_RUBRIC_POINT_CHARS)),
     },
   };
 }

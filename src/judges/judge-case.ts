@@ -46,7 +46,12 @@ export async function loadCase(tx: Queryable, tenantId: string, invocationId: nu
     [tenantId, invocationId],
   );
   if (!inv) return { found: false };
-  const content = await tx.query<{ field: string; body: string; findings: { type: string; start?: number; end?: number }[] | null; erased_at: Date | null }>(
+  const content = await tx.query<{
+    field: string;
+    body: string;
+    findings: { type: string; start?: number; end?: number }[] | null;
+    erased_at: Date | null;
+  }>(
     `SELECT field, body, findings, erased_at FROM ingest_read.invocation_content
      WHERE tenant_id = $1 AND invocation_id = $2 ORDER BY field`,
     [tenantId, invocationId],
@@ -60,7 +65,13 @@ export async function loadCase(tx: Queryable, tenantId: string, invocationId: nu
     scanPending: false,
     reviewStatus: inv.review_status,
     case: {
-      persona: persona && { id: persona.persona_id, version: persona.version, name: persona.name, description: persona.description, rubric: persona.rubric },
+      persona: persona && {
+        id: persona.persona_id,
+        version: persona.version,
+        name: persona.name,
+        description: persona.description,
+        rubric: persona.rubric,
+      },
       invocation: {
         invocation_id: inv.invocation_id,
         agent_key: inv.agent_key,
@@ -78,7 +89,11 @@ export async function loadCase(tx: Queryable, tenantId: string, invocationId: nu
       },
       content: kept.map((c) => ({ field: c.field, text: c.body })),
       findings: kept.flatMap((c) =>
-        (c.findings ?? []).map((f) => ({ type: f.type, field: c.field, ...(f.start !== undefined ? { start: f.start, end: f.end! } : {}) })),
+        (c.findings ?? []).map((f) => ({
+          type: f.type,
+          field: c.field,
+          ...(f.start !== undefined ? { start: f.start, end: f.end! } : {}),
+        })),
       ),
     },
   };

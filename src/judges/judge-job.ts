@@ -7,7 +7,14 @@ import { type CaseForJudges, loadCase } from './judge-case.ts';
 import { type OpenJudge, openJudges, panelOf, type Quorum } from './panel-config.ts';
 import type { Dispatcher } from 'undici';
 import { callsUsed, reserve } from './quota.ts';
-import { attemptOfJob, finishJudgement, insertPending, judgementAt, type PanelDecision, type StoredOpinion } from './store.ts';
+import {
+  attemptOfJob,
+  finishJudgement,
+  insertPending,
+  judgementAt,
+  type PanelDecision,
+  type StoredOpinion,
+} from './store.ts';
 
 // The judge job (issue 17): the workspace's panel reviews one invocation in
 // the background, never in a request. Three steps, each its own transaction:
@@ -32,7 +39,14 @@ export type RunPanel = (
   judges: OpenJudge[],
   quorum: Quorum,
   c: CaseForJudges,
-  opts: { reserveCall(judge: string): Promise<boolean>; timeoutMs?: number; maxAttempts?: number; backoffBaseMs?: number; signal?: AbortSignal; dispatcher?: Dispatcher },
+  opts: {
+    reserveCall(judge: string): Promise<boolean>;
+    timeoutMs?: number;
+    maxAttempts?: number;
+    backoffBaseMs?: number;
+    signal?: AbortSignal;
+    dispatcher?: Dispatcher;
+  },
 ) => Promise<PanelOutcomeLike>;
 
 /** Resolves a pending review as the panel (review module); false when it is no longer pending. */
@@ -80,9 +94,15 @@ export function judgeHandler(deps: JudgeJobDeps): JobHandler {
       if (attempt === undefined) {
         // An automatic escalation judges what is still waiting for a human (or what a rule asked for), with a panel
         // to ask, on a plan with judge calls.
-        if (!panel || !loaded.found || (!loaded.scanPending && !byRule && loaded.reviewStatus !== 'pending')) return { skip: true as const };
+        if (!panel || !loaded.found || (!loaded.scanPending && !byRule && loaded.reviewStatus !== 'pending'))
+          return { skip: true as const };
         if (cap <= 0) return { skip: true as const };
-        const made = await insertPending(tx, tenantId, invocationId, { trigger: 'flag', by: null, jobId: job.job_id, now: deps.now() });
+        const made = await insertPending(tx, tenantId, invocationId, {
+          trigger: 'flag',
+          by: null,
+          jobId: job.job_id,
+          now: deps.now(),
+        });
         // Another attempt (a reviewer's request) is pending already: that one answers. Or the invocation was judged
         // automatically already (a rule asked at write time and again after the tool_output scan): once is enough.
         if (made === null) return { skip: true as const };
@@ -97,7 +117,8 @@ export function judgeHandler(deps: JudgeJobDeps): JobHandler {
       return;
     }
     const { attempt, panel, loaded } = start;
-    const finish = (out: Parameters<typeof store>[2]) => store(deps, { tenantId, invocationId, attempt, claim, autoResolve: panel?.auto_resolve ?? false }, out);
+    const finish = (out: Parameters<typeof store>[2]) =>
+      store(deps, { tenantId, invocationId, attempt, claim, autoResolve: panel?.auto_resolve ?? false }, out);
 
     if (!panel || !loaded.found) return finish({ status: 'failed', outcome: null });
     if (loaded.scanPending) {
@@ -106,7 +127,8 @@ export function judgeHandler(deps: JudgeJobDeps): JobHandler {
     }
     const used = await deps.db.withTenant(tenantId, (tx) => callsUsed(tx, tenantId, deps.now()));
     // At the cap nothing is asked; a retried attempt whose calls were all counted already may go on.
-    if (used >= cap && (await countedCalls(deps.db, tenantId, invocationId, attempt)) === 0) return finish({ status: 'quota_exhausted', outcome: null });
+    if (used >= cap && (await countedCalls(deps.db, tenantId, invocationId, attempt)) === 0)
+      return finish({ status: 'quota_exhausted', outcome: null });
 
     let judges: OpenJudge[];
     try {
@@ -162,7 +184,13 @@ async function countedCalls(db: Db, tenantId: string, invocationId: number, atte
  */
 async function store(
   deps: JudgeJobDeps,
-  at: { tenantId: string; invocationId: number; attempt: number; claim: (tx: Queryable) => Promise<boolean>; autoResolve: boolean },
+  at: {
+    tenantId: string;
+    invocationId: number;
+    attempt: number;
+    claim: (tx: Queryable) => Promise<boolean>;
+    autoResolve: boolean;
+  },
   out: { status: 'done' | 'quota_exhausted' | 'failed'; outcome: PanelOutcomeLike | null },
 ): Promise<void> {
   const { tenantId, invocationId, attempt } = at;

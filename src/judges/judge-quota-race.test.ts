@@ -25,7 +25,10 @@ describe('two nodes racing at the judge-call cap', { skip: multiProcessSkip() },
   before(async () => {
     db = await createTestDb('postgres');
     smtp = await startSmtpPeer();
-    standIn = await startJudgeStandIn({ first: { delayMs: 30, then: { verdict: 'allow' } }, second: { delayMs: 30, then: { verdict: 'deny' } } });
+    standIn = await startJudgeStandIn({
+      first: { delayMs: 30, then: { verdict: 'allow' } },
+      second: { delayMs: 30, then: { verdict: 'deny' } },
+    });
     const env = {
       LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')),
       SMTP_URL: smtp.url,
@@ -33,7 +36,10 @@ describe('two nodes racing at the judge-call cap', { skip: multiProcessSkip() },
       // One job per poll: the two nodes' workers share the jobs and judge at the same time.
       JOB_BATCH: '1',
     };
-    [a, b] = await Promise.all([startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }), startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 })]);
+    [a, b] = await Promise.all([
+      startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }),
+      startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }),
+    ]);
   });
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -42,28 +48,41 @@ describe('two nodes racing at the judge-call cap', { skip: multiProcessSkip() },
     await smtp?.close();
   });
 
-  test(`${INVOCATIONS} escalations of two judges each, cap ${CAP}: exactly ${CAP} calls`, { timeout: 300_000 }, async () => {
-    const { token, tenantId } = await signUp(a, smtp, `admin@race-${randomBytes(3).toString('hex')}.io`);
-    await reviewWithPanel(a, token, standIn.baseUrl, ['first', 'second']);
-    // Recorded on both nodes at once; each node's worker takes jobs as they come.
-    const ids = await Promise.all(Array.from({ length: INVOCATIONS }, (_, i) => flag(i % 2 === 0 ? a : b, token, i)));
-    const judgements = await settled(b, token, ids);
+  test(
+    `${INVOCATIONS} escalations of two judges each, cap ${CAP}: exactly ${CAP} calls`,
+    { timeout: 300_000 },
+    async () => {
+      const { token, tenantId } = await signUp(a, smtp, `admin@race-${randomBytes(3).toString('hex')}.io`);
+      await reviewWithPanel(a, token, standIn.baseUrl, ['first', 'second']);
+      // Recorded on both nodes at once; each node's worker takes jobs as they come.
+      const ids = await Promise.all(Array.from({ length: INVOCATIONS }, (_, i) => flag(i % 2 === 0 ? a : b, token, i)));
+      const judgements = await settled(b, token, ids);
 
-    assert.equal(standIn.calls(), CAP, 'requests the judges received');
-    const [row] = await db.db.query<{ used: number; calls: number }>(
-      'SELECT (SELECT used FROM judge_usage WHERE tenant_id = $1) AS used, (SELECT count(*)::int FROM judge_calls WHERE tenant_id = $1) AS calls',
-      [tenantId],
-    );
-    assert.deepEqual(row, { used: CAP, calls: CAP });
-    for (const node of [a, b]) assert.equal((await call(node, 'GET', '/api/v1/accounts/me', undefined, token)).json().quotas.multi_judge_calls_used_this_month, CAP);
-    // Odd cap, two judges each: a judgement is done only when both its calls were counted; one cut short
-    // at the cap is quota_exhausted; every answer the workspace got is one counted call.
-    const answered = (j: { judges: Array<{ verdict: string }> }) => j.judges.filter((o) => o.verdict !== 'abstained').length;
-    for (const j of judgements) {
-      assert.ok(['done', 'quota_exhausted'].includes(j.status), j.status);
-      if (j.status === 'done') assert.equal(answered(j), 2);
-    }
-    assert.ok(judgements.filter((j) => j.status === 'done').length <= Math.floor(CAP / 2));
-    assert.equal(judgements.reduce((n, j) => n + answered(j), 0), CAP);
-  });
+      assert.equal(standIn.calls(), CAP, 'requests the judges received');
+      const [row] = await db.db.query<{ used: number; calls: number }>(
+        'SELECT (SELECT used FROM judge_usage WHERE tenant_id = $1) AS used, (SELECT count(*)::int FROM judge_calls WHERE tenant_id = $1) AS calls',
+        [tenantId],
+      );
+      assert.deepEqual(row, { used: CAP, calls: CAP });
+      for (const node of [a, b])
+        assert.equal(
+          (await call(node, 'GET', '/api/v1/accounts/me', undefined, token)).json().quotas
+            .multi_judge_calls_used_this_month,
+          CAP,
+        );
+      // Odd cap, two judges each: a judgement is done only when both its calls were counted; one cut short
+      // at the cap is quota_exhausted; every answer the workspace got is one counted call.
+      const answered = (j: { judges: Array<{ verdict: string }> }) =>
+        j.judges.filter((o) => o.verdict !== 'abstained').length;
+      for (const j of judgements) {
+        assert.ok(['done', 'quota_exhausted'].includes(j.status), j.status);
+        if (j.status === 'done') assert.equal(answered(j), 2);
+      }
+      assert.ok(judgements.filter((j) => j.status === 'done').length <= Math.floor(CAP / 2));
+      assert.equal(
+        judgements.reduce((n, j) => n + answered(j), 0),
+        CAP,
+      );
+    },
+  );
 });

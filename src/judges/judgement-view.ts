@@ -19,13 +19,19 @@ export interface JudgementView {
   trigger: 'flag' | 'on_demand';
   auto_resolved: boolean;
   rationales_erased: boolean;
-  judges: { name: string; verdict: 'allow' | 'deny' | 'uncertain' | 'abstained'; rationale: string | null; rubric_points: string[] }[];
+  judges: {
+    name: string;
+    verdict: 'allow' | 'deny' | 'uncertain' | 'abstained';
+    rationale: string | null;
+    rubric_points: string[];
+  }[];
   evidence_id: number | null;
   requested_at: Date | null;
   finished_at: Date | null;
 }
 
-const COLUMNS = 'invocation_id, attempt, trigger, status, decision, unanimous, judges, log_index, auto_resolved, requested_at, finished_at, rationales_erased_at';
+const COLUMNS =
+  'invocation_id, attempt, trigger, status, decision, unanimous, judges, log_index, auto_resolved, requested_at, finished_at, rationales_erased_at';
 
 export function viewOf(r: JudgementRow, withRationale: boolean): JudgementView {
   return {
@@ -63,7 +69,12 @@ const QUEUED: JudgementView = {
 };
 
 /** The judgements of a page of invocations, in one round trip per table; absent ids were never judged. */
-export async function judgementsOf(tx: Queryable, tenantId: string, ids: readonly number[], withRationale: boolean): Promise<Map<number, JudgementView>> {
+export async function judgementsOf(
+  tx: Queryable,
+  tenantId: string,
+  ids: readonly number[],
+  withRationale: boolean,
+): Promise<Map<number, JudgementView>> {
   const out = new Map<number, JudgementView>();
   if (ids.length === 0) return out;
   const rows = await tx.query<JudgementRow & Record<string, unknown>>(
@@ -77,6 +88,11 @@ export async function judgementsOf(tx: Queryable, tenantId: string, ids: readonl
   return out;
 }
 
-export async function judgementOf(tx: Queryable, tenantId: string, id: number, withRationale: boolean): Promise<JudgementView | null> {
+export async function judgementOf(
+  tx: Queryable,
+  tenantId: string,
+  id: number,
+  withRationale: boolean,
+): Promise<JudgementView | null> {
   return (await judgementsOf(tx, tenantId, [id], withRationale)).get(id) ?? null;
 }

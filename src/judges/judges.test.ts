@@ -34,9 +34,16 @@ eachStore('judge panel configuration', (get) => {
     assert.equal(read.statusCode, 200);
     assert.deepEqual(read.json().judges, expected);
     assert.ok(!read.body.includes(KEY));
-    assert.equal((await t.request({ method: 'PUT', url: '/api/v1/workspace/judges', token: auditor.token, payload: PANEL })).statusCode, 403);
+    assert.equal(
+      (await t.request({ method: 'PUT', url: '/api/v1/workspace/judges', token: auditor.token, payload: PANEL }))
+        .statusCode,
+      403,
+    );
     const operator = await addMember(t, a, 'operator@judges-co.io', 'operator');
-    assert.equal((await t.request({ method: 'GET', url: '/api/v1/workspace/judges', token: operator.token })).statusCode, 403);
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/api/v1/workspace/judges', token: operator.token })).statusCode,
+      403,
+    );
 
     // At rest: no key in clear anywhere in the row; the sealed value is iv + ciphertext + tag.
     const [row] = await t.testDb.db.query<{ text: string; judges: Array<{ api_key_sealed: string | null }> }>(
@@ -51,7 +58,14 @@ eachStore('judge panel configuration', (get) => {
       method: 'PUT',
       url: '/api/v1/workspace/judges',
       token: a.token,
-      payload: { ...PANEL, quorum: 'unanimous_to_deny', judges: [{ name: 'local-llama', base_url: 'http://127.0.0.1:11434/v1', model: 'llama3.1:70b' }, { name: 'other', base_url: 'http://127.0.0.1:8000/v1', model: 'm' }] },
+      payload: {
+        ...PANEL,
+        quorum: 'unanimous_to_deny',
+        judges: [
+          { name: 'local-llama', base_url: 'http://127.0.0.1:11434/v1', model: 'llama3.1:70b' },
+          { name: 'other', base_url: 'http://127.0.0.1:8000/v1', model: 'm' },
+        ],
+      },
     });
     assert.deepEqual(
       keep.json().judges.map((j: { name: string; api_key_set: boolean }) => [j.name, j.api_key_set]),
@@ -60,7 +74,10 @@ eachStore('judge panel configuration', (get) => {
         ['other', false],
       ],
     );
-    const [after] = await t.testDb.db.query<{ judges: Array<{ api_key_sealed: string | null }> }>('SELECT judges FROM judge_panels WHERE tenant_id = $1', [a.account.tenant_id]);
+    const [after] = await t.testDb.db.query<{ judges: Array<{ api_key_sealed: string | null }> }>(
+      'SELECT judges FROM judge_panels WHERE tenant_id = $1',
+      [a.account.tenant_id],
+    );
     assert.equal(after!.judges[0]!.api_key_sealed, row!.judges[0]!.api_key_sealed);
 
     const leaves = (await auditLeaves(t, a.token)).filter((l) => l.kind === 'judge_panel_change');
@@ -75,7 +92,10 @@ eachStore('judge panel configuration', (get) => {
     for (const s of [KEY, 'local-llama', '11434', 'vllm']) assert.ok(!log.includes(s), s);
 
     const other = await t.signIn('admin@judges-elsewhere.io');
-    assert.deepEqual((await t.request({ method: 'GET', url: '/api/v1/workspace/judges', token: other.token })).json().judges, []);
+    assert.deepEqual(
+      (await t.request({ method: 'GET', url: '/api/v1/workspace/judges', token: other.token })).json().judges,
+      [],
+    );
   });
 
   test('a panel has 1-5 judges with unique names, http(s) URLs and a known quorum', async () => {
@@ -93,6 +113,9 @@ eachStore('judge panel configuration', (get) => {
       const res = await t.request({ method: 'PUT', url: '/api/v1/workspace/judges', token: a.token, payload });
       assert.ok([400, 422].includes(res.statusCode), `${JSON.stringify(payload).slice(0, 100)} → ${res.statusCode}`);
     }
-    assert.deepEqual((await t.request({ method: 'GET', url: '/api/v1/workspace/judges', token: a.token })).json().judges, []);
+    assert.deepEqual(
+      (await t.request({ method: 'GET', url: '/api/v1/workspace/judges', token: a.token })).json().judges,
+      [],
+    );
   });
 });

@@ -40,7 +40,12 @@ export interface JudgesModule {
   /** The background jobs this module runs, by kind: the judge job. */
   jobs: Record<string, JobHandler>;
   /** The latest judgement of each invocation (the read side's `judgement`); rationales only withRationale. */
-  judgements(tx: Queryable, tenantId: string, ids: readonly number[], withRationale: boolean): Promise<Map<number, JudgementView>>;
+  judgements(
+    tx: Queryable,
+    tenantId: string,
+    ids: readonly number[],
+    withRationale: boolean,
+  ): Promise<Map<number, JudgementView>>;
   routes(app: FastifyInstance): Promise<void>;
 }
 
@@ -63,6 +68,7 @@ export function createJudges(deps: JudgesModuleDeps): JudgesModule {
       }),
     },
     judgements: judgementsOf,
-    routes: (app) => judgeRoutes(app, { ctx, appendInTx: deps.appendInTx, kek: deps.kek, callsCap, enqueued: deps.jobsEnqueued }),
+    routes: (app) =>
+      judgeRoutes(app, { ctx, appendInTx: deps.appendInTx, kek: deps.kek, callsCap, enqueued: deps.jobsEnqueued }),
   };
 }

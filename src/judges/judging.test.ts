@@ -4,7 +4,17 @@ import { commitment, encodeLeaf } from '../ledger/leaf.ts';
 import { pinnedVerifierKey } from '../testing/audit-load.ts';
 import { eachStore, OPERATOR_TOKEN, type SignedIn, type TestService } from '../testing/harness.ts';
 import { type JudgeStandIn, type StandInStep, startJudgeStandIn } from '../testing/judge-stand-in.ts';
-import { type Body, get, invoke, leaves, newTeam, quietJobs, REVIEW_PAYMENTS, setPolicy, type Team } from '../testing/review-kit.ts';
+import {
+  type Body,
+  get,
+  invoke,
+  leaves,
+  newTeam,
+  quietJobs,
+  REVIEW_PAYMENTS,
+  setPolicy,
+  type Team,
+} from '../testing/review-kit.ts';
 import { runCli } from '../testing/server-process.ts';
 import { setSubscription } from '../testing/workspace.ts';
 
@@ -19,15 +29,35 @@ const CAP = 8;
 let standIn: JudgeStandIn;
 
 /** A panel of judges, each a stand-in model of its own scripted with these steps. */
-async function setPanel(t: TestService, token: string, scripts: Record<string, StandInStep | StandInStep[]>, extra: Record<string, unknown> = {}) {
+async function setPanel(
+  t: TestService,
+  token: string,
+  scripts: Record<string, StandInStep | StandInStep[]>,
+  extra: Record<string, unknown> = {},
+) {
   for (const [model, steps] of Object.entries(scripts)) standIn.script(model, steps);
-  const judges = Object.keys(scripts).map((model) => ({ name: `judge-${model}`, base_url: standIn.baseUrl, model, api_key: `sk-${model}-secret` }));
-  const res = await t.request({ method: 'PUT', url: '/api/v1/workspace/judges', token, payload: { judges, quorum: 'majority', auto_resolve: false, ...extra } });
+  const judges = Object.keys(scripts).map((model) => ({
+    name: `judge-${model}`,
+    base_url: standIn.baseUrl,
+    model,
+    api_key: `sk-${model}-secret`,
+  }));
+  const res = await t.request({
+    method: 'PUT',
+    url: '/api/v1/workspace/judges',
+    token,
+    payload: { judges, quorum: 'majority', auto_resolve: false, ...extra },
+  });
   assert.equal(res.statusCode, 200, res.body);
 }
 
 async function flagged(t: TestService, team: Team, extra: Record<string, unknown> = {}): Promise<number> {
-  const r = await invoke(t, team.admin.token, { agent_key: 'pay-bot', tool_name: 'payments.refund', prompt: 'Refund order 1182', ...extra });
+  const r = await invoke(t, team.admin.token, {
+    agent_key: 'pay-bot',
+    tool_name: 'payments.refund',
+    prompt: 'Refund order 1182',
+    ...extra,
+  });
   assert.equal(r.verdict, 'flag_for_review');
   return r.invocation_id;
 }
@@ -37,7 +67,8 @@ const detail = async (t: TestService, token: string, id: number) => {
   assert.equal(r.status, 200, r.raw);
   return r.body as Body;
 };
-const used = async (t: TestService, s: SignedIn) => (await get(t, s.token, '/api/v1/accounts/me')).body.quotas.multi_judge_calls_used_this_month as number;
+const used = async (t: TestService, s: SignedIn) =>
+  (await get(t, s.token, '/api/v1/accounts/me')).body.quotas.multi_judge_calls_used_this_month as number;
 const judgeRequests = (model: string) => standIn.requests.filter((r) => r.model === model);
 
 eachStore(
@@ -60,10 +91,24 @@ eachStore(
         method: 'POST',
         url: '/api/v1/personas',
         token: team.admin.token,
-        payload: { name: 'Refunds', description: 'Refunds small orders for customers', rubric: 'R1: Refunds under 100 EUR are fine.\nR2: Never refund twice.' },
+        payload: {
+          name: 'Refunds',
+          description: 'Refunds small orders for customers',
+          rubric: 'R1: Refunds under 100 EUR are fine.\nR2: Never refund twice.',
+        },
       });
       assert.equal(persona.statusCode, 201, persona.body);
-      assert.equal((await t.request({ method: 'PUT', url: '/api/v1/agents/pay-bot/persona', token: team.admin.token, payload: { persona_id: persona.json().persona_id } })).statusCode, 200);
+      assert.equal(
+        (
+          await t.request({
+            method: 'PUT',
+            url: '/api/v1/agents/pay-bot/persona',
+            token: team.admin.token,
+            payload: { persona_id: persona.json().persona_id },
+          })
+        ).statusCode,
+        200,
+      );
       await setPanel(t, team.admin.token, {
         'agree-a': { verdict: 'allow', rationale: 'Small refund, R1 applies.', rubric_points: ['R1'] },
         'agree-b': { verdict: 'allow', rationale: 'First refund of the order.', rubric_points: ['R2'] },
@@ -73,7 +118,10 @@ eachStore(
 
       // Escalated with the invocation, not in the request: pending until the job runs.
       const before = await detail(t, team.operator.token, id);
-      assert.deepEqual([before.judgement.status, before.judgement.decision, before.judgement.judges], ['pending', null, []]);
+      assert.deepEqual(
+        [before.judgement.status, before.judgement.decision, before.judgement.judges],
+        ['pending', null, []],
+      );
       assert.equal(standIn.calls('agree-a'), 0);
       await t.service.jobs.drain();
 
@@ -115,7 +163,7 @@ eachStore(
       for (const m of ['agree-a', 'agree-b', 'agree-c']) {
         const [req] = judgeRequests(m);
         assert.equal(req!.headers.authorization, `Bearer sk-${m}-secret`);
-        const doc = JSON.parse(((req!.body!.messages as Array<{ content: string }>)[1]!).content);
+        const doc = JSON.parse((req!.body!.messages as Array<{ content: string }>)[1]!.content);
         assert.equal(doc.persona.rubric, 'R1: Refunds under 100 EUR are fine.\nR2: Never refund twice.');
         assert.equal(doc.invocation.tool_name, 'payments.refund');
         assert.deepEqual(doc.content, [{ field: 'prompt', text: 'Refund order 1182' }]);
@@ -155,7 +203,12 @@ eachStore(
     test('auto_resolve: a unanimous panel resolves the review, recorded as the panel; a split one only advises', async () => {
       const team = await newTeam(t, 'auto');
       await setPolicy(t, team.admin.token, [REVIEW_PAYMENTS]);
-      await setPanel(t, team.admin.token, { 'auto-a': { verdict: 'deny', rationale: 'Refund to another account.' }, 'auto-b': { verdict: 'deny' } }, { quorum: 'unanimous_to_deny', auto_resolve: true });
+      await setPanel(
+        t,
+        team.admin.token,
+        { 'auto-a': { verdict: 'deny', rationale: 'Refund to another account.' }, 'auto-b': { verdict: 'deny' } },
+        { quorum: 'unanimous_to_deny', auto_resolve: true },
+      );
       const id = await flagged(t, team);
       await t.service.jobs.drain();
       const seen = await detail(t, team.operator.token, id);
@@ -169,15 +222,31 @@ eachStore(
       assert.equal(review[0]!.by_panel, true);
       assert.equal(review[0]!.by_account_id, undefined);
       // A human cannot decide it again.
-      assert.equal((await t.request({ method: 'POST', url: `/api/v1/reviews/${id}`, token: team.operator.token, payload: { decision: 'approve' } })).statusCode, 409);
+      assert.equal(
+        (
+          await t.request({
+            method: 'POST',
+            url: `/api/v1/reviews/${id}`,
+            token: team.operator.token,
+            payload: { decision: 'approve' },
+          })
+        ).statusCode,
+        409,
+      );
 
       // Split: one allow, one deny under unanimous_to_deny is uncertain; the review stays for a human.
       standIn.script('auto-a', { verdict: 'allow' });
       const split = await flagged(t, team);
       await t.service.jobs.drain();
       const s = await detail(t, team.operator.token, split);
-      assert.deepEqual([s.judgement.decision, s.judgement.unanimous, s.judgement.auto_resolved, s.review_status], ['uncertain', false, false, 'pending']);
-      assert.deepEqual(s.judgement.judges.map((j: Body) => j.verdict), ['allow', 'deny']);
+      assert.deepEqual(
+        [s.judgement.decision, s.judgement.unanimous, s.judgement.auto_resolved, s.review_status],
+        ['uncertain', false, false, 'pending'],
+      );
+      assert.deepEqual(
+        s.judgement.judges.map((j: Body) => j.verdict),
+        ['allow', 'deny'],
+      );
     });
 
     test('a malformed answer is asked again once, then counted uncertain; a timeout abstains; a 429 then an answer is an answer', async () => {
@@ -186,16 +255,30 @@ eachStore(
       await setPanel(t, team.admin.token, {
         'fault-garbled': { content: 'I think it is fine, probably.' },
         'fault-slow': { delayMs: 2_000, then: { verdict: 'allow' } },
-        'fault-busy': [{ status: 429, headers: { 'retry-after': '0' } }, { verdict: 'deny', rationale: 'Refund exceeds policy.' }],
+        'fault-busy': [
+          { status: 429, headers: { 'retry-after': '0' } },
+          { verdict: 'deny', rationale: 'Refund exceeds policy.' },
+        ],
       });
       const id = await flagged(t, team);
       await t.service.jobs.drain();
       const seen = await detail(t, team.admin.token, id);
       const by = Object.fromEntries(seen.judgement.judges.map((j: Body) => [j.name, j.verdict]));
-      assert.deepEqual(by, { 'judge-fault-garbled': 'uncertain', 'judge-fault-slow': 'abstained', 'judge-fault-busy': 'deny' });
+      assert.deepEqual(by, {
+        'judge-fault-garbled': 'uncertain',
+        'judge-fault-slow': 'abstained',
+        'judge-fault-busy': 'deny',
+      });
       // Of the two that answered, neither verdict has a majority.
-      assert.deepEqual([seen.judgement.status, seen.judgement.decision, seen.judgement.unanimous], ['done', 'uncertain', false]);
-      const calls = { garbled: standIn.calls('fault-garbled'), slow: standIn.calls('fault-slow'), busy: standIn.calls('fault-busy') };
+      assert.deepEqual(
+        [seen.judgement.status, seen.judgement.decision, seen.judgement.unanimous],
+        ['done', 'uncertain', false],
+      );
+      const calls = {
+        garbled: standIn.calls('fault-garbled'),
+        slow: standIn.calls('fault-slow'),
+        busy: standIn.calls('fault-busy'),
+      };
       assert.deepEqual(calls, { garbled: 2, slow: 2, busy: 2 }, 'JUDGE_MAX_ATTEMPTS=2 for the timeout');
       // Every request made was counted, no more.
       assert.equal(await used(t, team.admin), 6);
@@ -215,14 +298,27 @@ eachStore(
 
     test('an invocation the tool_output scan flags is escalated too, once, and judged on the redacted output', async () => {
       const team = await newTeam(t, 'output');
-      await setPolicy(t, team.admin.token, [{ id: 'review-output-pii', when: { fields: ['tool_output'], finding_categories: ['pii'] }, verdict: 'flag_for_review' }]);
+      await setPolicy(t, team.admin.token, [
+        {
+          id: 'review-output-pii',
+          when: { fields: ['tool_output'], finding_categories: ['pii'] },
+          verdict: 'flag_for_review',
+        },
+      ]);
       await setPanel(t, team.admin.token, { 'output-a': { verdict: 'deny', rationale: 'It read a customer e-mail.' } });
-      const r = await invoke(t, team.admin.token, { agent_key: 'crm-bot', tool_name: 'crm.lookup', tool_output: 'owner: ann.lee@example.net' });
+      const r = await invoke(t, team.admin.token, {
+        agent_key: 'crm-bot',
+        tool_name: 'crm.lookup',
+        tool_output: 'owner: ann.lee@example.net',
+      });
       assert.equal(r.verdict, 'allow', 'decided before the background scan');
       await t.service.jobs.drain();
       const seen = await detail(t, team.admin.token, r.invocation_id);
       assert.equal(seen.review_status, 'pending');
-      assert.deepEqual([seen.judgement.status, seen.judgement.decision, seen.judgement.trigger], ['done', 'deny', 'flag']);
+      assert.deepEqual(
+        [seen.judgement.status, seen.judgement.decision, seen.judgement.trigger],
+        ['done', 'deny', 'flag'],
+      );
       const sent = judgeRequests('output-a');
       assert.equal(sent.length, 1);
       assert.ok(!sent[0]!.rawBody.includes('ann.lee@example.net'));
@@ -231,11 +327,19 @@ eachStore(
 
     test('POST /invocations/{id}/judge: 202 pending, 409 while pending or without a panel, 404 across workspaces, 429 at the cap with Retry-After', async () => {
       const team = await newTeam(t, 'demand');
-      const plain = await invoke(t, team.admin.token, { agent_key: 'kb-bot', tool_name: 'kb.search', prompt: 'Where is my parcel?' });
+      const plain = await invoke(t, team.admin.token, {
+        agent_key: 'kb-bot',
+        tool_name: 'kb.search',
+        prompt: 'Where is my parcel?',
+      });
       assert.equal(plain.verdict, 'allow');
-      const judge = (token: string, id = plain.invocation_id) => t.request({ method: 'POST', url: `/api/v1/invocations/${id}/judge`, token });
+      const judge = (token: string, id = plain.invocation_id) =>
+        t.request({ method: 'POST', url: `/api/v1/invocations/${id}/judge`, token });
       assert.equal((await judge(team.admin.token)).statusCode, 409, 'no panel yet');
-      await setPanel(t, team.admin.token, { 'demand-a': { verdict: 'allow', rationale: 'A status question.' }, 'demand-b': { verdict: 'allow' } });
+      await setPanel(t, team.admin.token, {
+        'demand-a': { verdict: 'allow', rationale: 'A status question.' },
+        'demand-b': { verdict: 'allow' },
+      });
 
       assert.equal((await judge(team.viewer.token)).statusCode, 403);
       assert.equal((await judge(team.auditor.token)).statusCode, 403);
@@ -334,7 +438,7 @@ eachStore(
         for (const r of sent) assert.ok(!r.rawBody.includes(value), `the raw ${what} reached the judge`);
       }
       // It saw the redacted text: placeholders where the values were, all three fields.
-      const doc = JSON.parse(((sent[0]!.body!.messages as Array<{ content: string }>)[1]!).content);
+      const doc = JSON.parse((sent[0]!.body!.messages as Array<{ content: string }>)[1]!.content);
       assert.deepEqual(doc.content.map((c: Body) => c.field).sort(), ['prompt', 'tool_input', 'tool_output']);
       assert.ok(doc.findings.length >= 5, JSON.stringify(doc.findings));
     });
@@ -342,18 +446,30 @@ eachStore(
     test("an erasure for a data subject deletes the judges' rationales with the content; verdicts and the leaf stay", async () => {
       const team = await newTeam(t, 'erase');
       await setPolicy(t, team.admin.token, [REVIEW_PAYMENTS]);
-      await setPanel(t, team.admin.token, { 'erase-a': { verdict: 'deny', rationale: 'Refund for Ms Example of Flat 4.', rubric_points: ['R2'] } });
+      await setPanel(t, team.admin.token, {
+        'erase-a': { verdict: 'deny', rationale: 'Refund for Ms Example of Flat 4.', rubric_points: ['R2'] },
+      });
       const subject = await flagged(t, team, { principal_id: 'subject-erase-1' });
       const other = await flagged(t, team, { principal_id: 'someone-else' });
       await t.service.jobs.drain();
-      const res = await t.request({ method: 'POST', url: '/api/v1/workspace/erasures', token: team.admin.token, payload: { principal_id: 'subject-erase-1' } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/workspace/erasures',
+        token: team.admin.token,
+        payload: { principal_id: 'subject-erase-1' },
+      });
       assert.equal(res.statusCode, 201, res.body);
       const erased = await detail(t, team.admin.token, subject);
       assert.equal(erased.judgement.rationales_erased, true);
-      assert.deepEqual(erased.judgement.judges, [{ name: 'judge-erase-a', verdict: 'deny', rationale: null, rubric_points: ['R2'] }]);
+      assert.deepEqual(erased.judgement.judges, [
+        { name: 'judge-erase-a', verdict: 'deny', rationale: null, rubric_points: ['R2'] },
+      ]);
       assert.equal(erased.judgement.decision, 'deny');
       const kept = await detail(t, team.admin.token, other);
-      assert.deepEqual([kept.judgement.rationales_erased, kept.judgement.judges[0].rationale], [false, 'Refund for Ms Example of Flat 4.']);
+      assert.deepEqual(
+        [kept.judgement.rationales_erased, kept.judgement.judges[0].rationale],
+        [false, 'Refund for Ms Example of Flat 4.'],
+      );
       const rows = await t.testDb.db.query<{ invocation_id: number; text: string; salt: Uint8Array | null }>(
         'SELECT invocation_id, judges::text AS text, salt FROM judgements WHERE tenant_id = $1 ORDER BY invocation_id',
         [team.tenantId],
@@ -372,7 +488,10 @@ eachStore(
       try {
         await t.service.retention.sweepAll();
         const swept = await detail(t, team.admin.token, other);
-        assert.deepEqual([swept.judgement.rationales_erased, swept.judgement.judges[0].rationale, swept.judgement.judges[0].verdict], [true, null, 'deny']);
+        assert.deepEqual(
+          [swept.judgement.rationales_erased, swept.judgement.judges[0].rationale, swept.judgement.judges[0].verdict],
+          [true, null, 'deny'],
+        );
       } finally {
         t.clock.set('2026-06-01T12:00:00Z');
       }
@@ -392,5 +511,12 @@ eachStore(
       assert.equal(v.code, 0, `${v.stdout}\n${v.stderr}`);
     });
   },
-  { manualJobs: true, env: { PLAN_CAPS: JSON.stringify({ team: { multi_judge_calls_per_month: CAP } }), JUDGE_TIMEOUT_MS: '400', JUDGE_MAX_ATTEMPTS: '2' } },
+  {
+    manualJobs: true,
+    env: {
+      PLAN_CAPS: JSON.stringify({ team: { multi_judge_calls_per_month: CAP } }),
+      JUDGE_TIMEOUT_MS: '400',
+      JUDGE_MAX_ATTEMPTS: '2',
+    },
+  },
 );

@@ -47,16 +47,28 @@ function scripted(name: string, steps: StandInStep | StandInStep[]): JudgeEndpoi
   standIn.script(j.model, steps);
   return j;
 }
-const opts = (q: ReturnType<typeof quota>, more: Partial<RunOptions> = {}): RunOptions => ({ reserveCall: q.reserveCall, timeoutMs: 300, backoffBaseMs: 20, ...more });
+const opts = (q: ReturnType<typeof quota>, more: Partial<RunOptions> = {}): RunOptions => ({
+  reserveCall: q.reserveCall,
+  timeoutMs: 300,
+  backoffBaseMs: 20,
+  ...more,
+});
 const brief = (o: JudgeOpinion) => ({ verdict: o.verdict, calls: o.calls, error: o.error });
 
 test('a split panel: majority follows the majority, unanimous_to_deny does not deny', async () => {
-  const js = () => [scripted('a', { verdict: 'deny' }), scripted('b', { verdict: 'deny' }), scripted('c', { verdict: 'allow' })];
+  const js = () => [
+    scripted('a', { verdict: 'deny' }),
+    scripted('b', { verdict: 'deny' }),
+    scripted('c', { verdict: 'allow' }),
+  ];
   const m = await runPanel(js(), 'majority', aCase, opts(quota()));
   assert.deepEqual([m.decision, m.unanimous], ['deny', false]);
   const u = await runPanel(js(), 'unanimous_to_deny', aCase, opts(quota()));
   assert.deepEqual([u.decision, u.unanimous], ['uncertain', false]);
-  assert.deepEqual(u.judges.map((o) => o.verdict), ['deny', 'deny', 'allow']);
+  assert.deepEqual(
+    u.judges.map((o) => o.verdict),
+    ['deny', 'deny', 'allow'],
+  );
 });
 
 test('a malformed answer is asked again once, then counts as uncertain', async () => {
@@ -92,7 +104,10 @@ test('a judge that times out is retried up to maxAttempts, then abstains; the ot
 });
 
 test('429 with Retry-After is waited out, then the answer counts', async () => {
-  const limited = scripted('limited', [{ status: 429, headers: { 'retry-after': '1' } }, { verdict: 'allow', rationale: 'after the wait' }]);
+  const limited = scripted('limited', [
+    { status: 429, headers: { 'retry-after': '1' } },
+    { verdict: 'allow', rationale: 'after the wait' },
+  ]);
   const q = quota();
   const t0 = Date.now();
   const out = await runPanel([limited], 'majority', aCase, opts(q));
@@ -137,7 +152,11 @@ test('another 4xx is not retried: the judge abstains with the status', async () 
 
 test('an oversized answer (50 MB) is dropped after MAX_RESPONSE_BYTES, not buffered', async () => {
   const huge = scripted('huge', { hugeBytes: 50 * 1024 * 1024 });
-  const declared = scripted('declared', { status: 200, headers: { 'content-length': String(MAX_RESPONSE_BYTES + 1) }, body: 'x'.repeat(MAX_RESPONSE_BYTES + 1) });
+  const declared = scripted('declared', {
+    status: 200,
+    headers: { 'content-length': String(MAX_RESPONSE_BYTES + 1) },
+    body: 'x'.repeat(MAX_RESPONSE_BYTES + 1),
+  });
   const before = process.memoryUsage().arrayBuffers;
   const out = await runPanel([huge, declared], 'majority', aCase, opts(quota(), { timeoutMs: 10_000 }));
   assert.deepEqual(out.judges.map(brief), [
@@ -174,7 +193,10 @@ test('the quota running out mid-retry stops that judge: calls made equal calls r
   const out = await runPanel(js, 'majority', aCase, opts(q, { maxAttempts: 3 }));
   const sent = js.reduce((n, j) => n + standIn.calls(j.model), 0);
   assert.equal(sent, 4);
-  assert.equal(out.judges.reduce((n, o) => n + o.calls, 0), 4);
+  assert.equal(
+    out.judges.reduce((n, o) => n + o.calls, 0),
+    4,
+  );
   assert.ok(out.judges.some((o) => o.error === 'quota'));
   assert.ok(out.judges.every((o) => o.verdict === 'abstained'));
 });
@@ -197,7 +219,10 @@ test('aborting the signal rejects the run (the job stays pending) and stops wait
   const ac = new AbortController();
   const t0 = Date.now();
   setTimeout(() => ac.abort(new Error('shutting down')), 100);
-  await assert.rejects(runPanel([slow], 'majority', aCase, opts(quota(), { timeoutMs: 10_000, signal: ac.signal })), /shutting down/);
+  await assert.rejects(
+    runPanel([slow], 'majority', aCase, opts(quota(), { timeoutMs: 10_000, signal: ac.signal })),
+    /shutting down/,
+  );
   assert.ok(Date.now() - t0 < 4_000, 'did not wait for the 5 s answer');
   assert.equal(standIn.calls(slow.model), 1);
 });
@@ -206,7 +231,10 @@ test('aborting during a backoff wait rejects with the same reason', async () => 
   const limited = scripted('abort-wait', { status: 429, headers: { 'retry-after': '20' } });
   const ac = new AbortController();
   setTimeout(() => ac.abort(new Error('shutting down')), 200);
-  await assert.rejects(runPanel([limited], 'majority', aCase, opts(quota(), { retryAfterCapMs: 30_000, signal: ac.signal })), /shutting down/);
+  await assert.rejects(
+    runPanel([limited], 'majority', aCase, opts(quota(), { retryAfterCapMs: 30_000, signal: ac.signal })),
+    /shutting down/,
+  );
   assert.equal(standIn.calls(limited.model), 1);
 });
 
@@ -226,7 +254,12 @@ test('an unreachable judge abstains with network after its attempts', async () =
   const { port } = closed.address() as AddressInfo;
   await new Promise<void>((r) => closed.close(() => r()));
   const q = quota();
-  const out = await runPanel([{ name: 'gone', base_url: `http://127.0.0.1:${port}/v1`, model: 'x', api_key: null }], 'majority', aCase, opts(q, { maxAttempts: 2 }));
+  const out = await runPanel(
+    [{ name: 'gone', base_url: `http://127.0.0.1:${port}/v1`, model: 'x', api_key: null }],
+    'majority',
+    aCase,
+    opts(q, { maxAttempts: 2 }),
+  );
   assert.deepEqual(out.judges.map(brief), [{ verdict: 'abstained', calls: 2, error: 'network' }]);
   assert.equal(q.asked.length, 2);
 });
@@ -235,7 +268,12 @@ test('a judge with an unusable base_url abstains without a call; the rest of the
   const ok = scripted('fine', { verdict: 'allow' });
   const q = quota();
   const bad = (base_url: string, name: string) => ({ name, base_url, model: 'x', api_key: null });
-  const out = await runPanel([bad('http://exa mple/v1', 'space'), bad('ftp://host/v1', 'ftp'), bad('http://u:p@127.0.0.1/v1', 'creds'), ok], 'majority', aCase, opts(q));
+  const out = await runPanel(
+    [bad('http://exa mple/v1', 'space'), bad('ftp://host/v1', 'ftp'), bad('http://u:p@127.0.0.1/v1', 'creds'), ok],
+    'majority',
+    aCase,
+    opts(q),
+  );
   assert.deepEqual(out.judges.map(brief), [
     { verdict: 'abstained', calls: 0, error: 'bad_url' },
     { verdict: 'abstained', calls: 0, error: 'bad_url' },

@@ -88,7 +88,8 @@ export interface RunOptions {
 export function decide(quorum: Quorum, opinions: JudgeOpinion[]): { decision: JudgeVerdict; unanimous: boolean } {
   const answered = opinions.map((o) => o.verdict).filter((v): v is JudgeVerdict => v !== 'abstained');
   const count = (v: JudgeVerdict) => answered.filter((a) => a === v).length;
-  const unanimous = opinions.length > 0 && answered.length === opinions.length && answered.every((v) => v === answered[0]);
+  const unanimous =
+    opinions.length > 0 && answered.length === opinions.length && answered.every((v) => v === answered[0]);
   const n = answered.length;
   if (n === 0) return { decision: 'uncertain', unanimous: false };
   if (quorum === 'majority') {
@@ -104,7 +105,12 @@ export function decide(quorum: Quorum, opinions: JudgeOpinion[]): { decision: Ju
  * Asks every judge in parallel and decides. Each judge sees the same prompt,
  * built from `c` alone (judge-prompt.ts), and only its own API key.
  */
-export async function runPanel(judges: JudgeEndpoint[], quorum: Quorum, c: JudgeCase, opts: RunOptions): Promise<PanelOutcome> {
+export async function runPanel(
+  judges: JudgeEndpoint[],
+  quorum: Quorum,
+  c: JudgeCase,
+  opts: RunOptions,
+): Promise<PanelOutcome> {
   const messages = buildMessages(c);
   // allSettled, not all: a judge whose reserveCall throws must not leave the
   // others running unobserved; every request made is accounted before we return.

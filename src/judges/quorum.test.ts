@@ -7,8 +7,12 @@ import { decide, type JudgeOpinion, type Quorum } from './panel.ts';
 // then the rules as properties over every panel of up to seven judges.
 
 type V = JudgeOpinion['verdict'];
-const panel = (...vs: V[]): JudgeOpinion[] => vs.map((verdict, i) => ({ name: `j${i}`, verdict, rationale: '', rubric_points: [], calls: 1 }));
-const both = (vs: V[]) => ({ majority: decide('majority', panel(...vs)), unanimous_to_deny: decide('unanimous_to_deny', panel(...vs)) });
+const panel = (...vs: V[]): JudgeOpinion[] =>
+  vs.map((verdict, i) => ({ name: `j${i}`, verdict, rationale: '', rubric_points: [], calls: 1 }));
+const both = (vs: V[]) => ({
+  majority: decide('majority', panel(...vs)),
+  unanimous_to_deny: decide('unanimous_to_deny', panel(...vs)),
+});
 
 test('examples: majority and unanimous_to_deny side by side', () => {
   const cases: [V[], { decision: string; unanimous: boolean }, { decision: string; unanimous: boolean }][] = [
@@ -18,15 +22,35 @@ test('examples: majority and unanimous_to_deny side by side', () => {
     [['allow', 'allow', 'deny'], { decision: 'allow', unanimous: false }, { decision: 'uncertain', unanimous: false }],
     [['allow', 'allow', 'uncertain'], { decision: 'allow', unanimous: false }, { decision: 'allow', unanimous: false }],
     [['allow', 'deny'], { decision: 'uncertain', unanimous: false }, { decision: 'uncertain', unanimous: false }],
-    [['allow', 'deny', 'uncertain'], { decision: 'uncertain', unanimous: false }, { decision: 'uncertain', unanimous: false }],
-    [['uncertain', 'uncertain'], { decision: 'uncertain', unanimous: true }, { decision: 'uncertain', unanimous: true }],
+    [
+      ['allow', 'deny', 'uncertain'],
+      { decision: 'uncertain', unanimous: false },
+      { decision: 'uncertain', unanimous: false },
+    ],
+    [
+      ['uncertain', 'uncertain'],
+      { decision: 'uncertain', unanimous: true },
+      { decision: 'uncertain', unanimous: true },
+    ],
     // Abstentions do not count: one answering judge decides, but the panel is not unanimous.
-    [['deny', 'abstained', 'abstained'], { decision: 'deny', unanimous: false }, { decision: 'deny', unanimous: false }],
+    [
+      ['deny', 'abstained', 'abstained'],
+      { decision: 'deny', unanimous: false },
+      { decision: 'deny', unanimous: false },
+    ],
     [['allow', 'abstained'], { decision: 'allow', unanimous: false }, { decision: 'allow', unanimous: false }],
-    [['abstained', 'abstained'], { decision: 'uncertain', unanimous: false }, { decision: 'uncertain', unanimous: false }],
+    [
+      ['abstained', 'abstained'],
+      { decision: 'uncertain', unanimous: false },
+      { decision: 'uncertain', unanimous: false },
+    ],
     [[], { decision: 'uncertain', unanimous: false }, { decision: 'uncertain', unanimous: false }],
     // uncertain is an answer: it keeps allow from a majority.
-    [['allow', 'uncertain', 'uncertain'], { decision: 'uncertain', unanimous: false }, { decision: 'uncertain', unanimous: false }],
+    [
+      ['allow', 'uncertain', 'uncertain'],
+      { decision: 'uncertain', unanimous: false },
+      { decision: 'uncertain', unanimous: false },
+    ],
     [['allow', 'uncertain'], { decision: 'uncertain', unanimous: false }, { decision: 'uncertain', unanimous: false }],
   ];
   for (const [vs, majority, unanimousToDeny] of cases) {
@@ -43,7 +67,9 @@ test('property: the order of the judges does not matter', () => {
   fc.assert(
     fc.property(
       quorum,
-      verdicts.chain((vs) => fc.tuple(fc.constant(vs), fc.shuffledSubarray(vs, { minLength: vs.length, maxLength: vs.length }))),
+      verdicts.chain((vs) =>
+        fc.tuple(fc.constant(vs), fc.shuffledSubarray(vs, { minLength: vs.length, maxLength: vs.length })),
+      ),
       (q, [vs, shuffled]) => {
         assert.deepEqual(decide(q, panel(...shuffled)), decide(q, panel(...vs)));
       },

@@ -18,7 +18,10 @@ export function secondsToNextMonth(now: Date): number {
 }
 
 export async function callsUsed(tx: Queryable, tenantId: string, now: Date): Promise<number> {
-  const [row] = await tx.query<{ used: number }>('SELECT used FROM judge_usage WHERE tenant_id = $1 AND month = $2', [tenantId, monthOf(now)]);
+  const [row] = await tx.query<{ used: number }>('SELECT used FROM judge_usage WHERE tenant_id = $1 AND month = $2', [
+    tenantId,
+    monthOf(now),
+  ]);
   return row?.used ?? 0;
 }
 
@@ -28,7 +31,9 @@ export function judgeCallsThisMonth(db: Db): (tenantId: string, now: Date) => Pr
 }
 
 /** The month's cap of judge calls in the workspace's plan (0 for an unknown workspace), from the accounts' plan lookup. */
-export function callsCapOf(workspacePlan: (tenantId: string) => Promise<{ caps: PlanCaps } | null>): (tenantId: string) => Promise<number> {
+export function callsCapOf(
+  workspacePlan: (tenantId: string) => Promise<{ caps: PlanCaps } | null>,
+): (tenantId: string) => Promise<number> {
   return async (tenantId) => (await workspacePlan(tenantId))?.caps.multi_judge_calls_per_month ?? 0;
 }
 
@@ -45,7 +50,13 @@ export interface CallKey {
  * already counted (the same attempt, judge and number: a retried job) is not
  * counted again and is allowed. False when the month's cap is reached.
  */
-export async function reserveCall(tx: Queryable, tenantId: string, call: CallKey, cap: number, now: Date): Promise<boolean> {
+export async function reserveCall(
+  tx: Queryable,
+  tenantId: string,
+  call: CallKey,
+  cap: number,
+  now: Date,
+): Promise<boolean> {
   const month = monthOf(now);
   const [row] = await tx.query<{ fresh: boolean; counted: boolean }>(
     `WITH call AS (

@@ -36,9 +36,20 @@ const Quorum = Type.Union([Type.Literal('majority'), Type.Literal('unanimous_to_
 const JudgeIn = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 64 }),
-    base_url: Type.String({ minLength: 1, maxLength: 2048, pattern: '^https?://', description: 'OpenAI-compatible: POST {base_url}/chat/completions' }),
+    base_url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      pattern: '^https?://',
+      description: 'OpenAI-compatible: POST {base_url}/chat/completions',
+    }),
     model: Type.String({ minLength: 1, maxLength: 200 }),
-    api_key: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'Stored encrypted, never returned; omitted: the key of the judge of that name is kept' })),
+    api_key: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description: 'Stored encrypted, never returned; omitted: the key of the judge of that name is kept',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -47,7 +58,9 @@ const PanelIn = Type.Object(
   { additionalProperties: false },
 );
 const PanelView = Type.Object({
-  judges: Type.Array(Type.Object({ name: Type.String(), base_url: Type.String(), model: Type.String(), api_key_set: Type.Boolean() })),
+  judges: Type.Array(
+    Type.Object({ name: Type.String(), base_url: Type.String(), model: Type.String(), api_key_set: Type.Boolean() }),
+  ),
   quorum: Quorum,
   auto_resolve: Type.Boolean(),
   updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -56,7 +69,12 @@ const PanelView = Type.Object({
 function view(row: PanelRow | null) {
   if (!row) return { judges: [], quorum: 'majority' as const, auto_resolve: false, updated_at: null };
   return {
-    judges: row.judges.map((j) => ({ name: j.name, base_url: j.base_url, model: j.model, api_key_set: j.api_key_sealed !== null })),
+    judges: row.judges.map((j) => ({
+      name: j.name,
+      base_url: j.base_url,
+      model: j.model,
+      api_key_set: j.api_key_sealed !== null,
+    })),
     quorum: row.quorum,
     auto_resolve: row.auto_resolve,
     updated_at: new Date(row.updated_at).toISOString(),
@@ -72,7 +90,12 @@ export async function judgeRoutes(fastify: FastifyInstance, deps: JudgesDeps): P
     '/api/v1/workspace/judges',
     {
       config: { auth: 'account', roles: ['admin', 'auditor'] },
-      schema: { tags, summary: "The workspace's judge panel (admin, auditor); keys are never returned", security: bearer, response: { 200: PanelView, ...problems(401, 403) } },
+      schema: {
+        tags,
+        summary: "The workspace's judge panel (admin, auditor); keys are never returned",
+        security: bearer,
+        response: { 200: PanelView, ...problems(401, 403) },
+      },
     },
     async (req) => {
       const me = accountOf(req);
@@ -98,7 +121,10 @@ export async function judgeRoutes(fastify: FastifyInstance, deps: JudgesDeps): P
       const body = req.body;
       const seen = new Set<string>();
       body.judges.forEach((j, i) => {
-        if (seen.has(j.name)) throw unprocessable('Judge names must be unique.', [{ field: `/judges/${i}/name`, message: 'duplicates an earlier judge' }]);
+        if (seen.has(j.name))
+          throw unprocessable('Judge names must be unique.', [
+            { field: `/judges/${i}/name`, message: 'duplicates an earlier judge' },
+          ]);
         seen.add(j.name);
       });
       const now = ctx.now();
@@ -110,7 +136,8 @@ export async function judgeRoutes(fastify: FastifyInstance, deps: JudgesDeps): P
           name: j.name,
           base_url: j.base_url,
           model: j.model,
-          api_key_sealed: j.api_key !== undefined ? sealKey(deps.kek, me.tenantId, j.name, j.api_key) : (kept.get(j.name) ?? null),
+          api_key_sealed:
+            j.api_key !== undefined ? sealKey(deps.kek, me.tenantId, j.name, j.api_key) : (kept.get(j.name) ?? null),
         }));
         await tx.query(
           `INSERT INTO judge_panels (tenant_id, judges, quorum, auto_resolve, updated_by, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
@@ -143,11 +170,14 @@ export async function judgeRoutes(fastify: FastifyInstance, deps: JudgesDeps): P
         description:
           'Runs in the background; GET /api/v1/invocations/{invocation_id} shows the `judgement` when done. Every call to a judge counts against the ' +
           "plan's multi_judge_calls_cap for the calendar month (UTC). 402 plan_limit: the plan includes no judge calls; 404: no such invocation in this " +
-          'workspace; 409: no panel is configured, or a judgement of this invocation is pending; 429 quota_exceeded: the month\'s calls are used ' +
+          "workspace; 409: no panel is configured, or a judgement of this invocation is pending; 429 quota_exceeded: the month's calls are used " +
           '(Retry-After: seconds to the next month).',
         security: bearer,
         params: Type.Object({ invocation_id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
-        response: { 202: Type.Object({ invocation_id: Type.Integer(), judgement: JudgementSchema }), ...problems(401, 402, 403, 404, 409, 429) },
+        response: {
+          202: Type.Object({ invocation_id: Type.Integer(), judgement: JudgementSchema }),
+          ...problems(401, 402, 403, 404, 409, 429),
+        },
       },
     },
     async (req, reply) => {
@@ -156,15 +186,30 @@ export async function judgeRoutes(fastify: FastifyInstance, deps: JudgesDeps): P
       const cap = await deps.callsCap(me.tenantId);
       const now = ctx.now();
       const judgement = await ctx.db.withTenant(me.tenantId, async (tx) => {
-        const [inv] = await tx.query('SELECT 1 FROM ingest_read.invocations WHERE tenant_id = $1 AND invocation_id = $2', [me.tenantId, invocationId]);
+        const [inv] = await tx.query(
+          'SELECT 1 FROM ingest_read.invocations WHERE tenant_id = $1 AND invocation_id = $2',
+          [me.tenantId, invocationId],
+        );
         if (!inv) throw notFound('No such invocation.');
-        if (!(await panelOf(tx, me.tenantId))) throw conflict('No judge panel is configured: PUT /api/v1/workspace/judges first.');
-        if (cap <= 0) throw new HttpProblem('plan_limit', 'The plan includes no judge calls; upgrade to ask the judge panel.');
+        if (!(await panelOf(tx, me.tenantId)))
+          throw conflict('No judge panel is configured: PUT /api/v1/workspace/judges first.');
+        if (cap <= 0)
+          throw new HttpProblem('plan_limit', 'The plan includes no judge calls; upgrade to ask the judge panel.');
         if ((await callsUsed(tx, me.tenantId, now)) >= cap) {
-          throw rateLimited(secondsToNextMonth(now), 'quota_exceeded', `The plan allows ${cap} judge calls a month; the count starts again on the 1st (UTC).`);
+          throw rateLimited(
+            secondsToNextMonth(now),
+            'quota_exceeded',
+            `The plan allows ${cap} judge calls a month; the count starts again on the 1st (UTC).`,
+          );
         }
-        if ((await judgementOf(tx, me.tenantId, invocationId, true))?.status === 'pending') throw conflict('A judgement of this invocation is pending.');
-        const attempt = await insertPending(tx, me.tenantId, invocationId, { trigger: 'on_demand', by: me.accountId, jobId: null, now });
+        if ((await judgementOf(tx, me.tenantId, invocationId, true))?.status === 'pending')
+          throw conflict('A judgement of this invocation is pending.');
+        const attempt = await insertPending(tx, me.tenantId, invocationId, {
+          trigger: 'on_demand',
+          by: me.accountId,
+          jobId: null,
+          now,
+        });
         if (attempt === null) throw conflict('A judgement of this invocation is pending.');
         await enqueue(tx, me.tenantId, JUDGE_JOB, [{ invocation_id: invocationId, attempt }]);
         return judgementOf(tx, me.tenantId, invocationId, true);

@@ -32,9 +32,15 @@ export interface JudgementRow {
   rationales_erased_at: Date | null;
 }
 
-const COLUMNS = 'invocation_id, attempt, trigger, status, decision, unanimous, judges, log_index, auto_resolved, requested_at, finished_at, rationales_erased_at';
+const COLUMNS =
+  'invocation_id, attempt, trigger, status, decision, unanimous, judges, log_index, auto_resolved, requested_at, finished_at, rationales_erased_at';
 
-export async function judgementAt(tx: Queryable, tenantId: string, invocationId: number, attempt: number): Promise<JudgementRow | null> {
+export async function judgementAt(
+  tx: Queryable,
+  tenantId: string,
+  invocationId: number,
+  attempt: number,
+): Promise<JudgementRow | null> {
   const [row] = await tx.query<JudgementRow & Record<string, unknown>>(
     `SELECT ${COLUMNS} FROM judgements WHERE tenant_id = $1 AND invocation_id = $2 AND attempt = $3 FOR UPDATE`,
     [tenantId, invocationId, attempt],
@@ -56,7 +62,10 @@ export async function insertPending(
   input: { trigger: 'flag' | 'on_demand'; by: string | null; jobId: number | null; now: Date },
 ): Promise<number | null> {
   // Serializes the numbering of one invocation's attempts.
-  await tx.query("SELECT pg_advisory_xact_lock(hashtext('agent-ledger judgement ' || $1 || ' ' || $2))", [tenantId, String(invocationId)]);
+  await tx.query("SELECT pg_advisory_xact_lock(hashtext('agent-ledger judgement ' || $1 || ' ' || $2))", [
+    tenantId,
+    String(invocationId),
+  ]);
   const [row] = await tx.query<{ attempt: number }>(
     `INSERT INTO judgements (tenant_id, invocation_id, attempt, trigger, status, requested_by, requested_at, job_id)
      SELECT $1, $2, coalesce(max(attempt), 0) + 1, $3, 'pending', $4, $5, $6 FROM judgements WHERE tenant_id = $1 AND invocation_id = $2
@@ -68,7 +77,11 @@ export async function insertPending(
 }
 
 /** The attempt an automatic escalation's job made earlier (a retry after a crash), if any. */
-export async function attemptOfJob(tx: Queryable, tenantId: string, jobId: number): Promise<{ attempt: number; invocation_id: number } | null> {
+export async function attemptOfJob(
+  tx: Queryable,
+  tenantId: string,
+  jobId: number,
+): Promise<{ attempt: number; invocation_id: number } | null> {
   const [row] = await tx.query<{ attempt: number; invocation_id: number }>(
     'SELECT attempt, invocation_id FROM judgements WHERE tenant_id = $1 AND job_id = $2',
     [tenantId, jobId],

@@ -69,12 +69,24 @@ for (const store of testStores()) {
         };
         await log.commit(watched, { last: true });
       });
-      const leaves = await testDb.db.query<{ leaf: string }>('SELECT leaf FROM log_entries WHERE tenant_id = $1 ORDER BY idx', [tenantId]);
-      const [head] = await testDb.db.query<{ size: number; root: Uint8Array }>('SELECT size::int AS size, root FROM log_heads WHERE tenant_id = $1', [tenantId]);
-      const ids = await testDb.db.query<{ last_id: number }>('SELECT last_id::int AS last_id FROM event_ids WHERE tenant_id = $1', [tenantId]);
+      const leaves = await testDb.db.query<{ leaf: string }>(
+        'SELECT leaf FROM log_entries WHERE tenant_id = $1 ORDER BY idx',
+        [tenantId],
+      );
+      const [head] = await testDb.db.query<{ size: number; root: Uint8Array }>(
+        'SELECT size::int AS size, root FROM log_heads WHERE tenant_id = $1',
+        [tenantId],
+      );
+      const ids = await testDb.db.query<{ last_id: number }>(
+        'SELECT last_id::int AS last_id FROM event_ids WHERE tenant_id = $1',
+        [tenantId],
+      );
       assert.equal(leaves.length, 3);
       assert.equal(head!.size, 3);
-      assert.deepEqual(Buffer.from(head!.root), Buffer.from(rootFromLeafHashes(leaves.map((l) => leafHash(Buffer.from(l.leaf))))));
+      assert.deepEqual(
+        Buffer.from(head!.root),
+        Buffer.from(rootFromLeafHashes(leaves.map((l) => leafHash(Buffer.from(l.leaf))))),
+      );
       return { sentMade, ids: ids.map((r) => r.last_id) };
     }
 

@@ -1,6 +1,16 @@
 import type { Queryable, Statement } from '../db/db.ts';
 import { encodeLeaf, leafHashOf } from './leaf.ts';
-import { appendStatement, type Head, lockHead, type NewEntry, readNodes, type RideAlong, scopeToTenant, writeAppend, writeRideAlong } from './log-store.ts';
+import {
+  appendStatement,
+  type Head,
+  lockHead,
+  type NewEntry,
+  readNodes,
+  type RideAlong,
+  scopeToTenant,
+  writeAppend,
+  writeRideAlong,
+} from './log-store.ts';
 import { appendLeaves, appendNeeds, type StoredNode } from './merkle.ts';
 
 /** An entry of the audit trail: its kind and plain-JSON fields. The time is added on append. */
@@ -106,7 +116,9 @@ export class OpenAppend {
     if (!this.#sealed) throw new Error('prepareCommit() before seal()');
     if (this.#entries.length === 0) return;
     const sealed = this.#sealed;
-    this.#prepared = encode(appendStatement(this.tenantId, this.#entries, sealed.nodes, sealed.head, this.#along.at(-1)));
+    this.#prepared = encode(
+      appendStatement(this.tenantId, this.#entries, sealed.nodes, sealed.head, this.#along.at(-1)),
+    );
   }
 
   /**
@@ -136,7 +148,13 @@ export class OpenAppend {
     const last = this.#entries.length > 0 ? along.pop() : undefined;
     for (const w of along) await writeRideAlong(tx, w);
     if (this.#entries.length === 0) return { head: this.#start, edge: this.#edge ? [...this.#edge] : undefined };
-    const sealed = this.#sealed ?? sealOnto(this.#start, this.#hashes, this.#edge ?? (await readNodes(tx, this.tenantId, appendNeeds(this.#start.size))));
+    const sealed =
+      this.#sealed ??
+      sealOnto(
+        this.#start,
+        this.#hashes,
+        this.#edge ?? (await readNodes(tx, this.tenantId, appendNeeds(this.#start.size))),
+      );
     // Made ahead with the same rows (a rideAlong since would have undone it).
     const statement = this.#prepared ?? appendStatement(this.tenantId, this.#entries, sealed.nodes, sealed.head, last);
     this.#prepared = undefined;

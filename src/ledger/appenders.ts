@@ -22,7 +22,10 @@ export function accountEntryAppender(ledger: Pick<LedgerModule, 'appendInTx'>, n
   const append = entryAppender(ledger, now);
   return async (tx, tenantId, entry) => {
     const email = entry.email;
-    const leaf = typeof email === 'string' ? { ...entry, v: LEAF_VERSION, email: await pseudonymInTx(tx, tenantId, 'email', email) } : entry;
+    const leaf =
+      typeof email === 'string'
+        ? { ...entry, v: LEAF_VERSION, email: await pseudonymInTx(tx, tenantId, 'email', email) }
+        : entry;
     await append(tx, tenantId, leaf);
   };
 }

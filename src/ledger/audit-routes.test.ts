@@ -29,20 +29,35 @@ eachStore('audit trail endpoints', (get) => {
     assert.equal(first.origin, key.origin);
     assert.equal(first.size, 2); // workspace_created, token_issued
 
-    const entries = (await t.request({ method: 'GET', url: `/api/v1/audit/entries?start=0&end=${first.size}`, ...tok })).json();
-    assert.deepEqual(entries.entries.map((e: { leaf: string }) => JSON.parse(e.leaf).kind), ['workspace_created', 'token_issued']);
+    const entries = (
+      await t.request({ method: 'GET', url: `/api/v1/audit/entries?start=0&end=${first.size}`, ...tok })
+    ).json();
+    assert.deepEqual(
+      entries.entries.map((e: { leaf: string }) => JSON.parse(e.leaf).kind),
+      ['workspace_created', 'token_issued'],
+    );
     for (const e of entries.entries) {
       assert.equal(e.leaf_hash, encodeBase64(leafHashOf(e.leaf)));
-      const p = (await t.request({ method: 'GET', url: `/api/v1/audit/proof/inclusion?index=${e.index}&tree_size=${first.size}`, ...tok })).json();
+      const p = (
+        await t.request({
+          method: 'GET',
+          url: `/api/v1/audit/proof/inclusion?index=${e.index}&tree_size=${first.size}`,
+          ...tok,
+        })
+      ).json();
       assert.ok(verifyInclusion(e.index, first.size, leafHashOf(e.leaf), p.hashes.map(b64), first.root));
     }
 
     // Grow the log: a new token, then a consistency proof between the two checkpoints.
     const issued = await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', payload: { name: 'ci' }, ...tok });
     assert.equal(issued.statusCode, 200);
-    const second = openCheckpoint((await t.request({ method: 'GET', url: '/api/v1/audit/checkpoint', ...tok })).body, [verifier]).checkpoint;
+    const second = openCheckpoint((await t.request({ method: 'GET', url: '/api/v1/audit/checkpoint', ...tok })).body, [
+      verifier,
+    ]).checkpoint;
     assert.equal(second.size, 3);
-    const c = (await t.request({ method: 'GET', url: `/api/v1/audit/proof/consistency?first=2&second=3`, ...tok })).json();
+    const c = (
+      await t.request({ method: 'GET', url: `/api/v1/audit/proof/consistency?first=2&second=3`, ...tok })
+    ).json();
     assert.ok(verifyConsistency(2, 3, c.hashes.map(b64), first.root, second.root));
 
     const ev = (await t.request({ method: 'GET', url: '/api/v1/audit/evidence/3', ...tok })).json();
@@ -51,7 +66,11 @@ eachStore('audit trail endpoints', (get) => {
     const evCp = openCheckpoint(ev.checkpoint, [verifier]).checkpoint;
     assert.ok(verifyInclusion(2, ev.inclusion.tree_size, leafHashOf(ev.leaf), ev.inclusion.hashes.map(b64), evCp.root));
 
-    const tooBig = await t.request({ method: 'GET', url: '/api/v1/audit/proof/inclusion?index=0&tree_size=99', ...tok });
+    const tooBig = await t.request({
+      method: 'GET',
+      url: '/api/v1/audit/proof/inclusion?index=0&tree_size=99',
+      ...tok,
+    });
     assert.equal(tooBig.statusCode, 422);
     const missing = await t.request({ method: 'GET', url: '/api/v1/audit/evidence/999', ...tok });
     assert.equal(missing.statusCode, 404);

@@ -72,7 +72,9 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
           200: Type.Object({
             verifier_key: Type.String(),
             origin: Type.String(),
-            previous_verifier_keys: Type.Array(Type.String(), { description: 'Rotated-out keys that signed older checkpoints' }),
+            previous_verifier_keys: Type.Array(Type.String(), {
+              description: 'Rotated-out keys that signed older checkpoints',
+            }),
           }),
           ...problems(401),
         },
@@ -124,7 +126,10 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
     async (req) => {
       const me = accountOf(req);
       const { start, end } = req.query;
-      if (end <= start) throw unprocessable('end must be greater than start.', [{ field: '/end', message: 'must be greater than start' }]);
+      if (end <= start)
+        throw unprocessable('end must be greater than start.', [
+          { field: '/end', message: 'must be greater than start' },
+        ]);
       if (end - start > MAX_ENTRY_RANGE) {
         throw unprocessable(`A range holds at most ${MAX_ENTRY_RANGE} entries.`, [
           { field: '/end', message: `must be at most start + ${MAX_ENTRY_RANGE}` },
@@ -155,13 +160,18 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
     async (req) => {
       const me = accountOf(req);
       const { index, tree_size } = req.query;
-      if (index >= tree_size) throw unprocessable('index must be below tree_size.', [{ field: '/index', message: 'must be less than tree_size' }]);
+      if (index >= tree_size)
+        throw unprocessable('index must be below tree_size.', [
+          { field: '/index', message: 'must be less than tree_size' },
+        ]);
       if (tree_size > (await signedSize(me.tenantId))) {
         throw unprocessable('tree_size is larger than the latest checkpoint.', [
           { field: '/tree_size', message: 'must not exceed the latest checkpoint size' },
         ]);
       }
-      const nodes = await ctx.readDb.withTenant(me.tenantId, (tx) => readNodes(tx, me.tenantId, inclusionNeeds(index, tree_size)));
+      const nodes = await ctx.readDb.withTenant(me.tenantId, (tx) =>
+        readNodes(tx, me.tenantId, inclusionNeeds(index, tree_size)),
+      );
       return { index, tree_size, hashes: inclusionProof(index, tree_size, nodes).map(encodeBase64) };
     },
   );
@@ -184,13 +194,16 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
     async (req) => {
       const me = accountOf(req);
       const { first, second } = req.query;
-      if (first > second) throw unprocessable('first must not exceed second.', [{ field: '/first', message: 'must be at most second' }]);
+      if (first > second)
+        throw unprocessable('first must not exceed second.', [{ field: '/first', message: 'must be at most second' }]);
       if (second > (await signedSize(me.tenantId))) {
         throw unprocessable('second is larger than the latest checkpoint.', [
           { field: '/second', message: 'must not exceed the latest checkpoint size' },
         ]);
       }
-      const nodes = await ctx.readDb.withTenant(me.tenantId, (tx) => readNodes(tx, me.tenantId, consistencyNeeds(first, second)));
+      const nodes = await ctx.readDb.withTenant(me.tenantId, (tx) =>
+        readNodes(tx, me.tenantId, consistencyNeeds(first, second)),
+      );
       return { first, second, hashes: consistencyProof(first, second, nodes).map(encodeBase64) };
     },
   );
@@ -224,7 +237,9 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
       const [e] = await ctx.db.withTenant(me.tenantId, (tx) => readEntries(tx, me.tenantId, index, index + 1));
       if (!e) throw notFound('No such evidence.');
       const cp = await currentCheckpoint(me.tenantId);
-      const nodes = await ctx.db.withTenant(me.tenantId, (tx) => readNodes(tx, me.tenantId, inclusionNeeds(index, cp.size)));
+      const nodes = await ctx.db.withTenant(me.tenantId, (tx) =>
+        readNodes(tx, me.tenantId, inclusionNeeds(index, cp.size)),
+      );
       return {
         evidence_id: req.params.evidence_id,
         ...entryView(e),
@@ -236,7 +251,11 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
 }
 
 /** The latest checkpoint, signing one now if the log grew since (on demand). */
-export async function latestOrSignNow(ctx: AppContext, ledger: LedgerModule, tenantId: string): Promise<StoredCheckpoint> {
+export async function latestOrSignNow(
+  ctx: AppContext,
+  ledger: LedgerModule,
+  tenantId: string,
+): Promise<StoredCheckpoint> {
   return ctx.db.withTenant(tenantId, async (tx) => {
     const [cp, head] = await Promise.all([latestCheckpoint(tx, tenantId), readHead(tx, tenantId)]);
     if (cp && cp.size >= head.size) return cp;

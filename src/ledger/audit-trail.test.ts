@@ -8,7 +8,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { type Ack, fetchAllEntries, getJson, hasToolOutput, mapLimit, pinnedVerifierKey, postEvents, rogueLeafUsers } from '../testing/audit-load.ts';
+import {
+  type Ack,
+  fetchAllEntries,
+  getJson,
+  hasToolOutput,
+  mapLimit,
+  pinnedVerifierKey,
+  postEvents,
+  rogueLeafUsers,
+} from '../testing/audit-load.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { runCli } from '../testing/server-process.ts';
 import { parseCheckpoint } from './note.ts';
@@ -88,21 +97,36 @@ eachStore('audit trail under load', (get) => {
     const invocationIds = leaves.filter((l) => l.kind === 'invocation').map((l) => l.invocation_id);
     assert.deepEqual(
       invocationIds.sort(),
-      acks.filter((a) => a.kind === 'invocation').map((a) => a.body.invocation_id).sort(),
+      acks
+        .filter((a) => a.kind === 'invocation')
+        .map((a) => a.body.invocation_id)
+        .sort(),
     );
     // And one tool_output_scan leaf per invocation that had a tool_output, appended later by the background job.
     assert.deepEqual(
-      leaves.filter((l) => l.kind === 'tool_output_scan').map((l) => l.invocation_id).sort(),
-      acks.filter((a) => hasToolOutput(a.seq, MIX)).map((a) => a.body.invocation_id).sort(),
+      leaves
+        .filter((l) => l.kind === 'tool_output_scan')
+        .map((l) => l.invocation_id)
+        .sort(),
+      acks
+        .filter((a) => hasToolOutput(a.seq, MIX))
+        .map((a) => a.body.invocation_id)
+        .sort(),
     );
     const rogueUsers = await rogueLeafUsers(t.service.ctx.db, admin.account.tenant_id, entries);
     assert.deepEqual(
       rogueUsers,
-      acks.filter((a) => a.kind === 'rogue').map((a) => `a-user-${a.seq}`).sort(),
+      acks
+        .filter((a) => a.kind === 'rogue')
+        .map((a) => `a-user-${a.seq}`)
+        .sort(),
     );
 
     const inclusion = await mapLimit(entries, 16, (e) =>
-      getJson<InclusionProofJson>(`${url}/api/v1/audit/proof/inclusion?index=${e.index}&tree_size=${size}`, admin.token),
+      getJson<InclusionProofJson>(
+        `${url}/api/v1/audit/proof/inclusion?index=${e.index}&tree_size=${size}`,
+        admin.token,
+      ),
     );
     const consistency = await getJson<ConsistencyProofJson>(
       `${url}/api/v1/audit/proof/consistency?first=${firstSize}&second=${size}`,
@@ -110,11 +134,20 @@ eachStore('audit trail under load', (get) => {
     );
     // Each entry by its own proof (not the whole log), and the older checkpoint by the proof alone.
     assert.deepEqual(
-      verifyBundle({ verifierKeys: [key], checkpoint: last, entries, inclusion, previous: { checkpoint: first, consistency } }),
+      verifyBundle({
+        verifierKeys: [key],
+        checkpoint: last,
+        entries,
+        inclusion,
+        previous: { checkpoint: first, consistency },
+      }),
       [],
     );
     // The whole log recomputed, and the older root recomputed from its prefix.
-    assert.deepEqual(verifyBundle({ verifierKeys: [key], checkpoint: last, entries, complete: true, previous: { checkpoint: first } }), []);
+    assert.deepEqual(
+      verifyBundle({ verifierKeys: [key], checkpoint: last, entries, complete: true, previous: { checkpoint: first } }),
+      [],
+    );
   });
 
   test('agent-ledger verify with the key pinned passes, checking evidence and the earlier checkpoint', async () => {

@@ -33,7 +33,20 @@ test('the same text as the canonicalize package for any JSON value', () => {
 });
 
 test('strings and keys made of what JSON escapes (quotes, backslashes, controls) and of surrogates, paired or lone', () => {
-  const unit = fc.constantFrom('"', '\\', '\u0000', '\u001f', '\n', '\u007f', '\u2028', 'a', '\u00e9', '\ud83d\ude00', '\ud800', '\udc00');
+  const unit = fc.constantFrom(
+    '"',
+    '\\',
+    '\u0000',
+    '\u001f',
+    '\n',
+    '\u007f',
+    '\u2028',
+    'a',
+    '\u00e9',
+    '\ud83d\ude00',
+    '\ud800',
+    '\udc00',
+  );
   const text = fc.string({ unit, maxLength: 8 });
   fc.assert(
     fc.property(text, text, (key, value) => {
@@ -46,13 +59,27 @@ test('strings and keys made of what JSON escapes (quotes, backslashes, controls)
 
 test('RFC 8785 examples: key order by UTF-16 code units, numbers as ECMAScript writes them, escapes', () => {
   // RFC 8785 §3.2.3's sorting example (keys of \u20ac, \r, \ufb33, 1, \ud83d\ude00, \u0080, \u00f6).
-  const sorted = { '\u20ac': 'Euro Sign', '\r': 'Carriage Return', '\ufb33': 'Hebrew Letter Dalet With Dagesh', '1': 'One', '\ud83d\ude00': 'Emoji: Grinning Face', '\u0080': 'Control', '\u00f6': 'Latin Small Letter O With Diaeresis' };
+  const sorted = {
+    '\u20ac': 'Euro Sign',
+    '\r': 'Carriage Return',
+    '\ufb33': 'Hebrew Letter Dalet With Dagesh',
+    '1': 'One',
+    '\ud83d\ude00': 'Emoji: Grinning Face',
+    '\u0080': 'Control',
+    '\u00f6': 'Latin Small Letter O With Diaeresis',
+  };
   assert.equal(
     canonicalJson(sorted),
     '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis","\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
   );
-  assert.equal(canonicalJson([1e21, 1e-7, -0, 0.000001, Number('333333333.33333329'), 4.5, 2e-3]), '[1e+21,1e-7,0,0.000001,333333333.3333333,4.5,0.002]');
-  assert.equal(canonicalJson({ b: [true, false, null], a: '\u2028"\\\n\u001f' }), '{"a":"\u2028\\"\\\\\\n\\u001f","b":[true,false,null]}');
+  assert.equal(
+    canonicalJson([1e21, 1e-7, -0, 0.000001, Number('333333333.33333329'), 4.5, 2e-3]),
+    '[1e+21,1e-7,0,0.000001,333333333.3333333,4.5,0.002]',
+  );
+  assert.equal(
+    canonicalJson({ b: [true, false, null], a: '\u2028"\\\n\u001f' }),
+    '{"a":"\u2028\\"\\\\\\n\\u001f","b":[true,false,null]}',
+  );
 });
 
 test('declines what is not plain JSON, at any depth', () => {

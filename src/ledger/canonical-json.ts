@@ -62,7 +62,8 @@ function write(value: unknown, depth: number): string | undefined {
     }
     return `${out}]`;
   }
-  if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
+  if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(value).length > 0)
+    return undefined;
   const keys = sortedKeys(value);
   let out = '{';
   for (let i = 0; i < keys.length; i++) {

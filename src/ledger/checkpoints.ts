@@ -35,7 +35,12 @@ export async function checkpointAt(db: Queryable, tenantId: string, size: number
  * deterministic, so two nodes signing the same head store the same note and
  * the second insert is a no-op.
  */
-export async function signHead(tx: Queryable, tenantId: string, origin: string, signer: SignerKey): Promise<StoredCheckpoint> {
+export async function signHead(
+  tx: Queryable,
+  tenantId: string,
+  origin: string,
+  signer: SignerKey,
+): Promise<StoredCheckpoint> {
   const head = await readHead(tx, tenantId);
   const existing = await checkpointAt(tx, tenantId, head.size);
   if (existing) return existing;

@@ -41,7 +41,10 @@ describe('leaf: RFC 8785 canonical JSON', () => {
     const keys = [...encodeLeaf(entry).matchAll(/"([^"]*)":/g)].map((m) => m[1]);
     assert.deepEqual(keys, order);
     // Nested objects are sorted too; arrays keep their order.
-    assert.equal(encodeLeaf({ b: [{ z: 1, a: 2 }, 0], a: { d: null, c: true } }), '{"a":{"c":true,"d":null},"b":[{"a":2,"z":1},0]}');
+    assert.equal(
+      encodeLeaf({ b: [{ z: 1, a: 2 }, 0], a: { d: null, c: true } }),
+      '{"a":{"c":true,"d":null},"b":[{"a":2,"z":1},0]}',
+    );
   });
 
   it('writes numbers the ECMAScript way (Appendix B samples)', () => {
@@ -78,7 +81,10 @@ describe('leaf: RFC 8785 canonical JSON', () => {
   });
 
   it('escapes only what JSON must, in lowercase hex, and keeps other characters as UTF-8', () => {
-    assert.equal(encodeLeaf({ s: '\u0000\u0008\t\n\u000b\f\r\u001f "\\/\u007f\u2028' }), '{"s":"\\u0000\\b\\t\\n\\u000b\\f\\r\\u001f \\"\\\\/\u007f\u2028"}');
+    assert.equal(
+      encodeLeaf({ s: '\u0000\u0008\t\n\u000b\f\r\u001f "\\/\u007f\u2028' }),
+      '{"s":"\\u0000\\b\\t\\n\\u000b\\f\\r\\u001f \\"\\\\/\u007f\u2028"}',
+    );
     assert.equal(encodeLeaf({ s: 'é😀<>&' }), '{"s":"é😀<>&"}');
   });
 
@@ -136,7 +142,9 @@ describe('leaf: RFC 8785 canonical JSON', () => {
 
   it('hashes a leaf as SHA-256(0x00 ‖ UTF-8 bytes)', () => {
     const leaf = encodeLeaf({ kind: 'invocation', note: 'café' });
-    const expected = createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(leaf, 'utf8')])).digest();
+    const expected = createHash('sha256')
+      .update(Buffer.concat([Buffer.from([0]), Buffer.from(leaf, 'utf8')]))
+      .digest();
     assert.deepEqual(Buffer.from(leafHashOf(leaf)), expected);
   });
 });
@@ -145,7 +153,9 @@ describe('leaf: commitments', () => {
   const salt = Uint8Array.from({ length: SALT_SIZE }, (_, i) => i);
 
   it('is "sha256:" + base64(SHA-256(salt ‖ UTF-8 text))', () => {
-    const expected = createHash('sha256').update(Buffer.concat([Buffer.from(salt), Buffer.from('héllo', 'utf8')])).digest('base64');
+    const expected = createHash('sha256')
+      .update(Buffer.concat([Buffer.from(salt), Buffer.from('héllo', 'utf8')]))
+      .digest('base64');
     assert.equal(commitment(salt, 'héllo'), `sha256:${expected}`);
   });
 

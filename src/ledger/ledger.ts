@@ -4,13 +4,27 @@ import type { AppContext } from '../core/context.ts';
 import { type LogEntry, beginAppend } from './append.ts';
 import { accountEntryAppender, type AppendEntryInTx, entryAppender } from './appenders.ts';
 import { auditRoutes } from './audit-routes.ts';
-import { CheckpointScheduler, checkpointOfSize, latestCheckpoint, originOf, signHead, type StoredCheckpoint } from './checkpoints.ts';
+import {
+  CheckpointScheduler,
+  checkpointOfSize,
+  latestCheckpoint,
+  originOf,
+  signHead,
+  type StoredCheckpoint,
+} from './checkpoints.ts';
 import { readNodes } from './log-store.ts';
 import { consistencyNeeds, consistencyProof } from './merkle.ts';
 import { LogWriter } from './log-writer.ts';
 import { Pseudonyms, type PseudonymKind } from './pseudonyms.ts';
 import { tileRoutes } from './tile-routes.ts';
-import { formatVerifierKey, keyId, type SignerKey, signerKeyFromSeed, type VerifierKey, verifierKeyFor } from './note.ts';
+import {
+  formatVerifierKey,
+  keyId,
+  type SignerKey,
+  signerKeyFromSeed,
+  type VerifierKey,
+  verifierKeyFor,
+} from './note.ts';
 
 export interface LedgerModule {
   /** Groups concurrent appends to one workspace's log into one transaction (ingest). */
@@ -69,7 +83,11 @@ export interface CheckpointWitnessing {
 }
 
 /** `witnessing`: the witness module, asked for cosignatures and told of each checkpoint signed. */
-export async function createLedger(ctx: AppContext, seed: Uint8Array, witnessing: CheckpointWitnessing): Promise<LedgerModule> {
+export async function createLedger(
+  ctx: AppContext,
+  seed: Uint8Array,
+  witnessing: CheckpointWitnessing,
+): Promise<LedgerModule> {
   const signer: SignerKey = signerKeyFromSeed(ctx.config.ledgerOrigin, seed);
   // Publish the key before signing with it, so rotated keys stay listed.
   await ctx.db.query('INSERT INTO signing_keys (public_key) VALUES ($1) ON CONFLICT DO NOTHING', [

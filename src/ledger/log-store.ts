@@ -144,7 +144,13 @@ const NO_BYTES = new Uint8Array(0);
  * has it ready before it holds the lock (OpenAppend.prepareCommit). `nodes`:
  * appendLeaves', every node the entries complete.
  */
-export function appendStatement(tenantId: string, entries: readonly NewEntry[], nodes: readonly StoredNode[], head: Head, along?: RideAlong): Statement {
+export function appendStatement(
+  tenantId: string,
+  entries: readonly NewEntry[],
+  nodes: readonly StoredNode[],
+  head: Head,
+  along?: RideAlong,
+): Statement {
   const extra = along ? `${shifted(along.ctes)}, ` : '';
   const first = entries[0]?.index ?? 0;
   const leafHashes: Uint8Array[] = new Array(entries.length);
@@ -153,7 +159,8 @@ export function appendStatement(tenantId: string, entries: readonly NewEntry[], 
   let leaves = 0;
   for (const n of nodes) {
     const at = holderOf(n) - first;
-    if (!(at >= 0 && at < entries.length)) throw new Error(`appendStatement: node (${n.level}, ${n.index}) is not completed by these entries`);
+    if (!(at >= 0 && at < entries.length))
+      throw new Error(`appendStatement: node (${n.level}, ${n.index}) is not completed by these entries`);
     if (n.level === 0) {
       leafHashes[at] = n.hash;
       leaves++;
@@ -173,7 +180,9 @@ export function appendStatement(tenantId: string, entries: readonly NewEntry[], 
       entries.map((e) => e.leaf),
       entries.map((e) => e.createdAt.toISOString()),
       leafHashes,
-      subtrees.map((hashes) => (hashes.length === 0 ? NO_BYTES : hashes.length === 1 ? hashes[0]! : Buffer.concat(hashes))),
+      subtrees.map((hashes) =>
+        hashes.length === 0 ? NO_BYTES : hashes.length === 1 ? hashes[0]! : Buffer.concat(hashes),
+      ),
       head.size,
       Buffer.from(head.root),
       ...(along?.params ?? []),
@@ -212,11 +221,19 @@ export async function readEntries(db: Queryable, tenantId: string, start: number
  * their first index and one past their last, or null when there are none
  * (index log_entries_time).
  */
-export async function entryRange(db: Queryable, tenantId: string, from: string, to: string, size: number): Promise<{ start: number; end: number } | null> {
+export async function entryRange(
+  db: Queryable,
+  tenantId: string,
+  from: string,
+  to: string,
+  size: number,
+): Promise<{ start: number; end: number } | null> {
   const [range] = await db.query<{ start: number | null; last: number | null }>(
     `SELECT min(idx) AS start, max(idx) AS last FROM log_entries
      WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3 AND idx < $4`,
     [tenantId, from, to, size],
   );
-  return range?.start == null || range.last == null ? null : { start: Number(range.start), end: Number(range.last) + 1 };
+  return range?.start == null || range.last == null
+    ? null
+    : { start: Number(range.start), end: Number(range.last) + 1 };
 }

@@ -1,4 +1,12 @@
-import { CommitOutcomeUnknown, type Db, pgErrorCode, type Queryable, type Row, type SendAhead, type Statement } from '../db/db.ts';
+import {
+  CommitOutcomeUnknown,
+  type Db,
+  pgErrorCode,
+  type Queryable,
+  type Row,
+  type SendAhead,
+  type Statement,
+} from '../db/db.ts';
 import { OpenAppend, type Sealed } from './append.ts';
 import { expectHeadStatement, type Head, headOf, lockHead, lockHeadStatement, MOVED_SQLSTATE } from './log-store.ts';
 import type { StoredNode } from './merkle.ts';
@@ -199,7 +207,15 @@ export class LogWriter {
   #enqueue(tenantId: string, pending: Pending): void {
     let lane = this.#lanes.get(tenantId);
     if (!lane) {
-      lane = { queue: [], waiting: false, open: 0, lastEnded: Promise.resolve(), onSent: undefined, sentAhead: undefined, takenAhead: false };
+      lane = {
+        queue: [],
+        waiting: false,
+        open: 0,
+        lastEnded: Promise.resolve(),
+        onSent: undefined,
+        sentAhead: undefined,
+        takenAhead: false,
+      };
       this.#lanes.set(tenantId, lane);
     }
     lane.queue.push(pending);
@@ -216,7 +232,8 @@ export class LogWriter {
 
   #closed(tenantId: string, lane: Lane): void {
     lane.open--;
-    if (lane.open === 0 && !lane.waiting && lane.queue.length === 0 && this.#lanes.get(tenantId) === lane) this.#lanes.delete(tenantId);
+    if (lane.open === 0 && !lane.waiting && lane.queue.length === 0 && this.#lanes.get(tenantId) === lane)
+      this.#lanes.delete(tenantId);
     else this.#pump(tenantId, lane);
   }
 
@@ -305,13 +322,18 @@ export class LogWriter {
     if (lane.sentAhead && units === undefined) early(lane.sentAhead);
     // The request first in the queue (or, decided ahead, the work taken) opens the transaction: its set job may read ahead with the lock.
     const taken = units?.[0];
-    const opener = taken ? (taken.kind === 'set' ? { set: taken.set, items: taken.parts.map((x) => x.p.items[x.index]) } : undefined) : lane.queue[0];
+    const opener = taken
+      ? taken.kind === 'set'
+        ? { set: taken.set, items: taken.parts.map((x) => x.p.items[x.index]) }
+        : undefined
+      : lane.queue[0];
     const statement = opener && 'set' in opener ? opener.set.opening?.(tenantId, opener.items) : undefined;
     let first: unknown[] | undefined;
     let error: unknown;
     try {
       first = await this.#run(tenantId, take, {
-        ahead: statement === undefined ? undefined : { set: (opener as { set: SetJob<unknown, unknown> }).set, statement },
+        ahead:
+          statement === undefined ? undefined : { set: (opener as { set: SetJob<unknown, unknown> }).set, statement },
         decided: () => decided,
         sent: announce,
         onOpened: (send) => {
@@ -355,12 +377,18 @@ export class LogWriter {
         const u = units[index]!;
         const rest = units.filter((_, i) => i !== index);
         if (u.kind === 'set' && u.parts.length > 1) {
-          units = [...rest, ...u.parts.map((part) => ({ kind: 'set' as const, set: u.set, parts: [part], alone: true }))];
+          units = [
+            ...rest,
+            ...u.parts.map((part) => ({ kind: 'set' as const, set: u.set, parts: [part], alone: true })),
+          ];
         } else {
           fail(u, err.cause);
           units = rest;
         }
-      } else if (err instanceof BeforeCommitFailure && (units.length > 1 || (units[0]?.kind === 'set' && units[0].parts.length > 1))) {
+      } else if (
+        err instanceof BeforeCommitFailure &&
+        (units.length > 1 || (units[0]?.kind === 'set' && units[0].parts.length > 1))
+      ) {
         // Failed before COMMIT was sent (a lost connection, say): nothing
         // was stored, so each request can run again on its own without
         // recording twice, and one bad connection fails one request.
@@ -460,7 +488,16 @@ export class LogWriter {
               try {
                 // What was read ahead holds for the first work only: the others run after writes.
                 const given = i === 0 && u.kind === 'set' && u.set === ahead?.set ? readAhead : undefined;
-                out.push(u.kind === 'job' ? await u.p.job(tx, log) : await u.set.run(tx, log, u.parts.map((x) => x.p.items[x.index]), given));
+                out.push(
+                  u.kind === 'job'
+                    ? await u.p.job(tx, log)
+                    : await u.set.run(
+                        tx,
+                        log,
+                        u.parts.map((x) => x.p.items[x.index]),
+                        given,
+                      ),
+                );
               } catch (err) {
                 throw new JobFailure(i, err);
               }
@@ -485,7 +522,9 @@ export class LogWriter {
           }
           return { results: out, size, ...committed };
         } catch (err) {
-          throw err instanceof JobFailure || err instanceof CommitOutcomeUnknown || err instanceof DecidedAheadMoved ? err : new BeforeCommitFailure(err);
+          throw err instanceof JobFailure || err instanceof CommitOutcomeUnknown || err instanceof DecidedAheadMoved
+            ? err
+            : new BeforeCommitFailure(err);
         }
       },
       opening,
@@ -563,12 +602,20 @@ function itemsOf(p: Pending): number {
  * made too (`encode`: Db.encodeParams), so that once the lock is held only
  * sending it is left.
  */
-function decideAhead(tenantId: string, units: Unit[], before: Sealed, encode: Db['encodeParams']): DecidedAhead | undefined {
+function decideAhead(
+  tenantId: string,
+  units: Unit[],
+  before: Sealed,
+  encode: Db['encodeParams'],
+): DecidedAhead | undefined {
   const u = units[0];
   if (units.length !== 1 || u?.kind !== 'set' || !u.set.ahead) return undefined;
   const log = new OpenAppend(tenantId, before.head, before.edge);
   log.lastWork = true;
-  const work = u.set.ahead(log, u.parts.map((x) => x.p.items[x.index]));
+  const work = u.set.ahead(
+    log,
+    u.parts.map((x) => x.p.items[x.index]),
+  );
   if (!work) return undefined;
   const sealed = log.seal();
   log.prepareCommit(encode);

@@ -26,16 +26,9 @@ const unhex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'he
 
 // The published RFC 6962 test data (certificate-transparency, Trillian,
 // transparency-dev/merkle): eight leaves, the roots of sizes 1..8, and proofs.
-const LEAVES = [
-  '',
-  '00',
-  '10',
-  '2021',
-  '3031',
-  '40414243',
-  '5051525354555657',
-  '606162636465666768696a6b6c6d6e6f',
-].map(unhex);
+const LEAVES = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map(
+  unhex,
+);
 const LEAF_HASHES = LEAVES.map(leafHash);
 const EMPTY_ROOT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const ROOTS = [
@@ -471,7 +464,10 @@ describe('merkle: properties up to a few hundred leaves', () => {
           assert.deepEqual(root, roots[store.size]);
         }
         for (const [key, node] of store.rows) assert.deepEqual(node.hash, full.rows.get(key)?.hash, key);
-        assert.equal(store.rows.size, [...full.rows.values()].filter((n) => (n.index + 1) * 2 ** n.level <= store.size).length);
+        assert.equal(
+          store.rows.size,
+          [...full.rows.values()].filter((n) => (n.index + 1) * 2 ** n.level <= store.size).length,
+        );
         for (let size = 0; size <= store.size; size++) assert.deepEqual(store.root(size), roots[size]);
       }),
       { numRuns: 60 },

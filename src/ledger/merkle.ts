@@ -47,7 +47,8 @@ export function leafHashOfText(text: string): Uint8Array {
 
 /** SHA-256(0x01 ‖ left ‖ right): the hash of an interior node. */
 export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
-  if (left.length !== 32 || right.length !== 32) return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
+  if (left.length !== 32 || right.length !== 32)
+    return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
   NODE_INPUT.set(left, 1);
   NODE_INPUT.set(right, 33);
   return sha256(NODE_INPUT);

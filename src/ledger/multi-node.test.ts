@@ -9,7 +9,13 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { startSmtpPeer, type SmtpPeer } from '../mail/testing/smtp-peer.ts';
 import { fetchAllEntries, pinnedVerifierKey, postEvents, rogueLeafUsers } from '../testing/audit-load.ts';
-import { type CliResult, multiProcessSkip, runCli, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
+import {
+  type CliResult,
+  multiProcessSkip,
+  runCli,
+  type ServerProcess,
+  startServerProcess,
+} from '../testing/server-process.ts';
 import { createTestDb, type TestDb } from '../testing/test-db.ts';
 import { parseCheckpoint } from './note.ts';
 
@@ -20,7 +26,10 @@ const show = (r: CliResult) => `exit ${r.code}\n--- stdout\n${r.stdout}--- stder
 async function call(url: string, method: string, path: string, token: string | undefined, body?: unknown) {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -70,12 +79,19 @@ describe('two nodes, one log', { skip: multiProcessSkip() }, () => {
     assert.equal(plan.status, 200, plan.text);
 
     const started = performance.now();
-    const acks = await postEvents([a.url, b.url], token, EVENTS, { clients: CLIENTS, rogueEvery: 10, agents: 5, run: 'mn' });
+    const acks = await postEvents([a.url, b.url], token, EVENTS, {
+      clients: CLIENTS,
+      rogueEvery: 10,
+      agents: 5,
+      run: 'mn',
+    });
     const seconds = (performance.now() - started) / 1000;
     const failed = acks.filter((x) => x.status !== 201);
     assert.deepEqual(failed.slice(0, 3), [], `${failed.length} events not acknowledged`);
     assert.ok(acks.some((x) => x.url === a.url) && acks.some((x) => x.url === b.url));
-    console.log(`# ${EVENTS} events over 2 nodes from ${CLIENTS} clients in ${seconds.toFixed(1)} s (${Math.round(EVENTS / seconds)}/s)`);
+    console.log(
+      `# ${EVENTS} events over 2 nodes from ${CLIENTS} clients in ${seconds.toFixed(1)} s (${Math.round(EVENTS / seconds)}/s)`,
+    );
 
     // Both nodes sign the same head alike (deterministic Ed25519, one key).
     const cpA = await call(a.url, 'GET', '/api/v1/audit/checkpoint', token);
@@ -100,14 +116,24 @@ describe('two nodes, one log', { skip: multiProcessSkip() }, () => {
       invocations.map((x) => x.body.invocation_id as number).sort((x, y) => x - y),
     );
     for (const x of invocations) {
-      assert.equal(leaves[(x.body.evidence_id as number) - 1]?.invocation_id, x.body.invocation_id, `evidence ${x.body.evidence_id}`);
+      assert.equal(
+        leaves[(x.body.evidence_id as number) - 1]?.invocation_id,
+        x.body.invocation_id,
+        `evidence ${x.body.evidence_id}`,
+      );
     }
-    assert.deepEqual(
-      await rogueLeafUsers(testDb.db, tenant, entries),
-      rogues.map((x) => `mn-user-${x.seq}`).sort(),
-    );
+    assert.deepEqual(await rogueLeafUsers(testDb.db, tenant, entries), rogues.map((x) => `mn-user-${x.seq}`).sort());
     const other = leaves.filter((l) => l.kind !== 'invocation' && l.kind !== 'rogue').map((l) => l.kind);
-    assert.deepEqual(other.sort(), ['agent_registered', 'agent_registered', 'agent_registered', 'agent_registered', 'agent_registered', 'subscription_change', 'token_issued', 'workspace_created']);
+    assert.deepEqual(other.sort(), [
+      'agent_registered',
+      'agent_registered',
+      'agent_registered',
+      'agent_registered',
+      'agent_registered',
+      'subscription_change',
+      'token_issued',
+      'workspace_created',
+    ]);
 
     const key = pinnedVerifierKey({ signerKey }, tenant);
     const evidence = [invocations[0]!, invocations.at(-1)!].flatMap((x) => ['--evidence', String(x.body.evidence_id)]);

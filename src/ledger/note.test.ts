@@ -79,7 +79,11 @@ describe('note: a vector recomputed from the spec, step by step', () => {
 
   it('signature line = em dash, space, name, space, base64(key id ‖ Ed25519(text)), newline', () => {
     const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]);
-    const signature = sign(null, Buffer.from(text, 'utf8'), createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }));
+    const signature = sign(
+      null,
+      Buffer.from(text, 'utf8'),
+      createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }),
+    );
     const id = createHash('sha256')
       .update(Buffer.concat([Buffer.from(`${name}\n\x01`, 'utf8'), Buffer.from(publicKey, 'hex')]))
       .digest()

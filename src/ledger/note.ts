@@ -190,7 +190,8 @@ export function openNote(message: string, verifiers: readonly VerifierKey[]): Op
     throw new NoteError('malformed_note', 'note must end with signature lines, each ending in a newline');
   }
   const lines = block.slice(0, -1).split('\n');
-  if (lines.length > MAX_SIGNATURES) throw new NoteError('malformed_note', `note has over ${MAX_SIGNATURES} signatures`);
+  if (lines.length > MAX_SIGNATURES)
+    throw new NoteError('malformed_note', `note has over ${MAX_SIGNATURES} signatures`);
 
   const verified: NoteSignature[] = [];
   const unverified: NoteSignature[] = [];
@@ -266,7 +267,8 @@ export function parseCheckpoint(text: string): Checkpoint {
   if (origin === undefined || sizeLine === undefined || rootLine === undefined) {
     throw new NoteError('malformed_checkpoint', 'checkpoint needs origin, size and root hash lines');
   }
-  if (origin === '' || extensions.includes('')) throw new NoteError('malformed_checkpoint', 'checkpoint has an empty line');
+  if (origin === '' || extensions.includes(''))
+    throw new NoteError('malformed_checkpoint', 'checkpoint has an empty line');
   const size = Number(sizeLine);
   // Decimal without leading zeros, as the spec says, and small enough to count exactly.
   if (!/^(0|[1-9][0-9]*)$/.test(sizeLine) || !Number.isSafeInteger(size)) {

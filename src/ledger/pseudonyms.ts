@@ -25,7 +25,12 @@ export type PseudonymKind = 'agent' | 'rogue_event_type' | 'email';
  * created on first use. Nothing is cached: if the transaction rolls back, the
  * salt goes with the leaves that used it.
  */
-export async function pseudonymInTx(tx: Queryable, tenantId: string, kind: PseudonymKind, value: string): Promise<string> {
+export async function pseudonymInTx(
+  tx: Queryable,
+  tenantId: string,
+  kind: PseudonymKind,
+  value: string,
+): Promise<string> {
   // The caller's transaction may not be scoped yet (account-side changes): row-level security needs it.
   await scopeToTenant(tx, tenantId);
   return commitment(await saltOf(tx, tenantId, kind, value), value);

@@ -53,7 +53,10 @@ for (const store of testStores()) {
       testDb.db.withTenant(tenantId, (tx) => tx.query<R & Record<string, unknown>>(sql, [tenantId, ...params]));
 
     async function leafHashes(tenantId: string): Promise<Uint8Array[]> {
-      const rows = await query<{ leaf: string }>(tenantId, 'SELECT leaf FROM log_entries WHERE tenant_id = $1 ORDER BY idx');
+      const rows = await query<{ leaf: string }>(
+        tenantId,
+        'SELECT leaf FROM log_entries WHERE tenant_id = $1 ORDER BY idx',
+      );
       return rows.map((r) => leafHashOfText(r.leaf));
     }
 
@@ -66,7 +69,13 @@ for (const store of testStores()) {
     async function assertTreeReads(tenantId: string): Promise<Uint8Array[]> {
       const hashes = await leafHashes(tenantId);
       const expected = everyNode(hashes);
-      const read = await testDb.db.withTenant(tenantId, (tx) => readNodes(tx, tenantId, expected.map((n): NodeId => ({ level: n.level, index: n.index }))));
+      const read = await testDb.db.withTenant(tenantId, (tx) =>
+        readNodes(
+          tx,
+          tenantId,
+          expected.map((n): NodeId => ({ level: n.level, index: n.index })),
+        ),
+      );
       const key = (n: StoredNode) => `${n.level}/${n.index}/${hex(n.hash)}`;
       assert.deepEqual(read.map(key).sort(), expected.map(key).sort());
       const [head] = await query<{ root: Uint8Array }>(tenantId, 'SELECT root FROM log_heads WHERE tenant_id = $1');
@@ -109,7 +118,10 @@ for (const store of testStores()) {
       }
       assert.equal(hex(rows[255]!.subtree_hashes).length, 8 * 64, 'entry 255 completes levels 1 to 8');
       assert.equal(rows[254]!.subtree_hashes.length, 0, 'entry 254 completes none');
-      const [{ n }] = (await query<{ n: number }>(tenantId, 'SELECT count(*)::int AS n FROM log_nodes WHERE tenant_id = $1')) as [{ n: number }];
+      const [{ n }] = (await query<{ n: number }>(
+        tenantId,
+        'SELECT count(*)::int AS n FROM log_nodes WHERE tenant_id = $1',
+      )) as [{ n: number }];
       assert.equal(n, 0);
       await assertTreeReads(tenantId);
     });
@@ -118,9 +130,19 @@ for (const store of testStores()) {
       const tenantId = randomUUID();
       await append(tenantId, 6);
       const read = await testDb.db.withTenant(tenantId, (tx) =>
-        readNodes(tx, tenantId, [{ level: 1, index: 2 }, { level: 1, index: 3 }, { level: 2, index: 1 }, { level: 3, index: 0 }, { level: 0, index: 6 }, { level: 8, index: 0 }]),
+        readNodes(tx, tenantId, [
+          { level: 1, index: 2 },
+          { level: 1, index: 3 },
+          { level: 2, index: 1 },
+          { level: 3, index: 0 },
+          { level: 0, index: 6 },
+          { level: 8, index: 0 },
+        ]),
       );
-      assert.deepEqual(read.map((n) => [n.level, n.index]), [[1, 2]]);
+      assert.deepEqual(
+        read.map((n) => [n.level, n.index]),
+        [[1, 2]],
+      );
     });
 
     test('a log holding the layouts before migrations 0125 and 0126 appends, proves and tiles as one log', async () => {
@@ -135,20 +157,42 @@ for (const store of testStores()) {
       assert.equal(hashes.length, 300);
 
       const entries = await testDb.db.withTenant(tenantId, (tx) => readEntries(tx, tenantId, 0, 300));
-      assert.deepEqual(entries.map((e) => hex(e.leafHash)), hashes.map(hex), 'each entry with its leaf hash, from either place');
+      assert.deepEqual(
+        entries.map((e) => hex(e.leafHash)),
+        hashes.map(hex),
+        'each entry with its leaf hash, from either place',
+      );
 
       const root = rootFromLeafHashes(hashes);
       for (const index of [0, 5, 6, 7, 12, 13, 255, 256, 299]) {
         const nodes = await testDb.db.withTenant(tenantId, (tx) => readNodes(tx, tenantId, inclusionNeeds(index, 300)));
-        assert.ok(verifyInclusion(index, 300, hashes[index]!, inclusionProof(index, 300, nodes), root), `inclusion of ${index}`);
+        assert.ok(
+          verifyInclusion(index, 300, hashes[index]!, inclusionProof(index, 300, nodes), root),
+          `inclusion of ${index}`,
+        );
       }
       for (const first of [3, 7, 8, 13, 256, 299]) {
-        const nodes = await testDb.db.withTenant(tenantId, (tx) => readNodes(tx, tenantId, consistencyNeeds(first, 300)));
-        assert.ok(verifyConsistency(first, 300, consistencyProof(first, 300, nodes), rootFromLeafHashes(hashes.slice(0, first)), root), `consistency ${first} → 300`);
+        const nodes = await testDb.db.withTenant(tenantId, (tx) =>
+          readNodes(tx, tenantId, consistencyNeeds(first, 300)),
+        );
+        assert.ok(
+          verifyConsistency(
+            first,
+            300,
+            consistencyProof(first, 300, nodes),
+            rootFromLeafHashes(hashes.slice(0, first)),
+            root,
+          ),
+          `consistency ${first} → 300`,
+        );
       }
       const tile = (level: number, index: number, width: number) =>
         testDb.db.withTenant(tenantId, (tx) => buildTile(tx, tenantId, { kind: 'hash', level, index, width }));
-      assert.equal(hex((await tile(0, 0, 256))!), hashes.slice(0, 256).map(hex).join(''), 'the full level-0 tile: every leaf hash in order, of each layout');
+      assert.equal(
+        hex((await tile(0, 0, 256))!),
+        hashes.slice(0, 256).map(hex).join(''),
+        'the full level-0 tile: every leaf hash in order, of each layout',
+      );
       assert.equal(hex((await tile(0, 1, 44))!), hashes.slice(256).map(hex).join(''), 'a partial level-0 tile');
       const level8 = everyNode(hashes).find((n) => n.level === 8 && n.index === 0)!;
       assert.equal(hex((await tile(1, 0, 1))!), hex(level8.hash), 'the level-1 tile: the level-8 node');

@@ -50,11 +50,17 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
     const note = await res.text();
     const size = parseCheckpoint(note.slice(0, note.lastIndexOf('\n\n') + 1)).size;
     const key = pinnedVerifierKey(t, tenant);
-    const verify = (...more: string[]) => runCli(['verify', '--url', url, '--key', key, ...more], { AGENT_LEDGER_TOKEN: admin.token });
+    const verify = (...more: string[]) =>
+      runCli(['verify', '--url', url, '--key', key, ...more], { AGENT_LEDGER_TOKEN: admin.token });
     const before = await verify();
     assert.equal(before.code, 0, show(before));
     const leaf = async (idx: number) =>
-      (await sql.query<{ leaf: string }>('SELECT leaf FROM log_entries WHERE tenant_id = $1 AND idx = $2', [tenant, idx])).rows[0]!.leaf;
+      (
+        await sql.query<{ leaf: string }>('SELECT leaf FROM log_entries WHERE tenant_id = $1 AND idx = $2', [
+          tenant,
+          idx,
+        ])
+      ).rows[0]!.leaf;
     return { tenant, size, note, verify, leaf, auth: { authorization: `Bearer ${admin.token}` } };
   }
 
@@ -75,7 +81,9 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
     const w = await workspace();
     await sql.query('DELETE FROM log_entries WHERE tenant_id = $1 AND idx = $2', [w.tenant, 9]);
     // The range still ends after its last entry: a client paging by `end` neither repeats nor skips.
-    const page = (await (await fetch(`${url}/api/v1/audit/entries?start=0&end=${w.size}`, { headers: w.auth })).json()) as {
+    const page = (await (
+      await fetch(`${url}/api/v1/audit/entries?start=0&end=${w.size}`, { headers: w.auth })
+    ).json()) as {
       entries: unknown[];
       end: number;
     };
@@ -111,13 +119,20 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
     assert.match(r.stdout, /FAILED +entry 5: leaf_hash does not match leaf bytes/);
   });
 
-  test("a leaf rewritten together with its stored leaf hash: the root fails, and bisection names the entry", async () => {
+  test('a leaf rewritten together with its stored leaf hash: the root fails, and bisection names the entry', async () => {
     const w = await workspace();
     const k = 10;
-    const changed = (await w.leaf(k)).replace(/"meta":"sha256:(.)/, (_m, c) => `"meta":"sha256:${c === 'A' ? 'B' : 'A'}`);
+    const changed = (await w.leaf(k)).replace(
+      /"meta":"sha256:(.)/,
+      (_m, c) => `"meta":"sha256:${c === 'A' ? 'B' : 'A'}`,
+    );
     await sql.query('BEGIN');
     await sql.query('UPDATE log_entries SET leaf = $3 WHERE tenant_id = $1 AND idx = $2', [w.tenant, k, changed]);
-    const { rowCount } = await sql.query('UPDATE log_entries SET leaf_hash = $3 WHERE tenant_id = $1 AND idx = $2', [w.tenant, k, Buffer.from(leafHashOf(changed))]);
+    const { rowCount } = await sql.query('UPDATE log_entries SET leaf_hash = $3 WHERE tenant_id = $1 AND idx = $2', [
+      w.tenant,
+      k,
+      Buffer.from(leafHashOf(changed)),
+    ]);
     assert.equal(rowCount, 1);
     await sql.query('COMMIT');
     const r = await w.verify();
@@ -131,7 +146,11 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
     const w = await workspace();
     const forged = w.note.replace(`\n${w.size}\n`, `\n${w.size - 1}\n`);
     assert.notEqual(forged, w.note);
-    const { rowCount } = await sql.query('UPDATE checkpoints SET note = $3 WHERE tenant_id = $1 AND size = $2', [w.tenant, w.size, forged]);
+    const { rowCount } = await sql.query('UPDATE checkpoints SET note = $3 WHERE tenant_id = $1 AND size = $2', [
+      w.tenant,
+      w.size,
+      forged,
+    ]);
     assert.equal(rowCount, 1);
     const r = await w.verify();
     assert.equal(r.code, 1, show(r));
@@ -145,13 +164,23 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
       writeFileSync(join(dir, 'seen.cp'), w.note);
       // Roll the log back to `keep` entries everywhere: entries, nodes, head, checkpoints.
       const keep = w.size - 5;
-      const kept = await sql.query<{ leaf: string }>('SELECT leaf FROM log_entries WHERE tenant_id = $1 AND idx < $2 ORDER BY idx', [w.tenant, keep]);
+      const kept = await sql.query<{ leaf: string }>(
+        'SELECT leaf FROM log_entries WHERE tenant_id = $1 AND idx < $2 ORDER BY idx',
+        [w.tenant, keep],
+      );
       const root = rootFromLeafHashes(kept.rows.map((r) => leafHashOf(r.leaf)));
       await sql.query('BEGIN');
       await sql.query('DELETE FROM log_entries WHERE tenant_id = $1 AND idx >= $2', [w.tenant, keep]);
-      await sql.query('DELETE FROM log_nodes WHERE tenant_id = $1 AND (idx + 1) * (1::bigint << level) > $2', [w.tenant, keep]);
+      await sql.query('DELETE FROM log_nodes WHERE tenant_id = $1 AND (idx + 1) * (1::bigint << level) > $2', [
+        w.tenant,
+        keep,
+      ]);
       await sql.query('DELETE FROM checkpoints WHERE tenant_id = $1 AND size > $2', [w.tenant, keep]);
-      await sql.query('UPDATE log_heads SET size = $2, root = $3 WHERE tenant_id = $1', [w.tenant, keep, Buffer.from(root)]);
+      await sql.query('UPDATE log_heads SET size = $2, root = $3 WHERE tenant_id = $1', [
+        w.tenant,
+        keep,
+        Buffer.from(root),
+      ]);
       await sql.query('COMMIT');
       // The service signs the rolled-back head as it would any: alone, the log looks intact.
       const alone = await w.verify();
@@ -159,7 +188,12 @@ describe('tampering with PostgreSQL rows makes agent-ledger verify fail', { skip
       assert.match(alone.stdout, new RegExp(`checkpoint +size ${keep},`));
       const since = await w.verify('--since', join(dir, 'seen.cp'));
       assert.equal(since.code, 1, show(since));
-      assert.match(since.stdout, new RegExp(`FAILED +checkpoint of size ${keep} is not consistent with size ${w.size}: the older checkpoint is larger`));
+      assert.match(
+        since.stdout,
+        new RegExp(
+          `FAILED +checkpoint of size ${keep} is not consistent with size ${w.size}: the older checkpoint is larger`,
+        ),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

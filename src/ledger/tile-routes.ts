@@ -96,7 +96,8 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
       if (stored === undefined) {
         data = await ctx.db.withTenant(tenantId, async (tx) => {
           const built = await buildTile(tx, tenantId, ref).catch((err: unknown) => {
-            if (err instanceof RangeError) throw new HttpProblem('internal_error', 'An entry is too large for an entry bundle.').withCause(err);
+            if (err instanceof RangeError)
+              throw new HttpProblem('internal_error', 'An entry is too large for an entry bundle.').withCause(err);
             throw err;
           });
           if (built !== undefined && full) {
@@ -151,7 +152,10 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
     async (req) => {
       const me = accountOf(req);
       await ctx.db.withTenant(me.tenantId, async (tx) => {
-        const [before] = await tx.query<{ public: boolean }>('SELECT public FROM log_publication WHERE tenant_id = $1 FOR UPDATE', [me.tenantId]);
+        const [before] = await tx.query<{ public: boolean }>(
+          'SELECT public FROM log_publication WHERE tenant_id = $1 FOR UPDATE',
+          [me.tenantId],
+        );
         if ((before?.public ?? false) === req.body.public) return;
         await tx.query(
           `INSERT INTO log_publication (tenant_id, public) VALUES ($1, $2)
@@ -159,7 +163,12 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
           [me.tenantId, req.body.public],
         );
         // Who opened the log to everyone, and when, is itself on the record.
-        await ledger.appendInTx(tx, me.tenantId, [{ kind: 'tlog_visibility', public: req.body.public, by_account_id: me.accountId }], ctx.now());
+        await ledger.appendInTx(
+          tx,
+          me.tenantId,
+          [{ kind: 'tlog_visibility', public: req.body.public, by_account_id: me.accountId }],
+          ctx.now(),
+        );
       });
       return { public: req.body.public, prefix: `/api/v1/audit/tlog/${me.tenantId}` };
     },

@@ -37,7 +37,8 @@ function indexPath(n: number): string {
   } while (n > 0);
   return groups.map((g, i) => (i < groups.length - 1 ? `x${g}` : g)).join('/');
 }
-const tileUrl = (level: number | 'entries', n: number, w: number) => `tile/${level}/${indexPath(n)}${w < 256 ? `.p/${w}` : ''}`;
+const tileUrl = (level: number | 'entries', n: number, w: number) =>
+  `tile/${level}/${indexPath(n)}${w < 256 ? `.p/${w}` : ''}`;
 
 type Checkpoint = { origin: string; size: number; root: Uint8Array; text: string };
 
@@ -53,7 +54,12 @@ function openCheckpoint(note: string, vkey: string): Checkpoint {
     if (!m || m[1] !== name) return false;
     const sig = Buffer.from(m[2]!, 'base64');
     if (sig.subarray(0, 4).toString('hex') !== hex) return false;
-    return edVerify(null, Buffer.from(text), createPublicKey({ key: spki, format: 'der', type: 'spki' }), sig.subarray(4));
+    return edVerify(
+      null,
+      Buffer.from(text),
+      createPublicKey({ key: spki, format: 'der', type: 'spki' }),
+      sig.subarray(4),
+    );
   });
   assert.ok(ok, 'checkpoint signed by the pinned key');
   const [origin, size, root] = text.slice(0, -1).split('\n');
@@ -63,14 +69,15 @@ function openCheckpoint(note: string, vkey: string): Checkpoint {
 
 function splitBundle(bytes: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const len = (bytes[at]! << 8) | bytes[at + 1]!;
     out.push(bytes.subarray(at + 2, at + 2 + len));
     at += 2 + len;
   }
   return out;
 }
-const hashesOf = (tile: Uint8Array) => Array.from({ length: tile.length / 32 }, (_, i) => tile.subarray(i * 32, i * 32 + 32));
+const hashesOf = (tile: Uint8Array) =>
+  Array.from({ length: tile.length / 32 }, (_, i) => tile.subarray(i * 32, i * 32 + 32));
 
 /** Reads the whole tree of `size` from tiles, checks every layer, returns the root it rebuilt. */
 async function rootFromTiles(fetchTile: (path: string) => Promise<Uint8Array>, size: number): Promise<Uint8Array> {
@@ -88,7 +95,11 @@ async function rootFromTiles(fetchTile: (path: string) => Promise<Uint8Array>, s
   const fullTiles = Math.floor(size / 256);
   if (fullTiles > 0) {
     const upper = hashesOf(await fetchTile(tileUrl(1, 0, fullTiles % 256 || 256)));
-    assert.deepEqual(upper, level0.slice(0, fullTiles).map(mth), 'level-1 hashes are the roots of the full level-0 tiles');
+    assert.deepEqual(
+      upper,
+      level0.slice(0, fullTiles).map(mth),
+      'level-1 hashes are the roots of the full level-0 tiles',
+    );
   }
   return mth(leaves);
 }
@@ -99,11 +110,25 @@ test('tile index paths: 3-digit groups, x-prefixed but the last; one spelling pe
   assert.equal(indexPath(1234067), 'x001/x234/067');
   assert.equal(indexPath(0), '000');
   assert.equal(indexPath(1000), 'x001/000');
-  for (const n of [0, 7, 999, 1000, 65535, 1234067, 2 ** 40 + 3]) assert.equal(parseTilePath(`0/${indexPath(n)}`)?.index, n);
+  for (const n of [0, 7, 999, 1000, 65535, 1234067, 2 ** 40 + 3])
+    assert.equal(parseTilePath(`0/${indexPath(n)}`)?.index, n);
   assert.deepEqual(parseTilePath('0/x001/x234/067'), { kind: 'hash', level: 0, index: 1234067, width: 256 });
   assert.deepEqual(parseTilePath('entries/001.p/17'), { kind: 'entries', level: 0, index: 1, width: 17 });
   assert.deepEqual(parseTilePath('63/000.p/255'), { kind: 'hash', level: 63, index: 0, width: 255 });
-  for (const bad of ['0/x000/001', '0/1', '0/0001', '00/000', '64/000', '0/000.p/0', '0/000.p/256', '0/000.p/01', '0/001/002', '0/x1/002', 'x/000', '0/000.p/']) {
+  for (const bad of [
+    '0/x000/001',
+    '0/1',
+    '0/0001',
+    '00/000',
+    '64/000',
+    '0/000.p/0',
+    '0/000.p/256',
+    '0/000.p/01',
+    '0/001/002',
+    '0/x1/002',
+    'x/000',
+    '0/000.p/',
+  ]) {
     assert.equal(parseTilePath(bad), undefined, bad);
   }
 });
@@ -115,7 +140,9 @@ test("the spec's tree of 70,000: 273 full level-0 tiles + 112, one full level-1 
   // What the server serves for tile (L, N, W): the stored nodes at level 8·L, [N·256, N·256+W).
   const tile = (level: number, index: number, width: number) => {
     const { level: at, start, end } = tileNodes({ kind: 'hash', level, index, width });
-    return byLevel(at).filter((n) => n.index >= start && n.index < end).map((n) => n.hash);
+    return byLevel(at)
+      .filter((n) => n.index >= start && n.index < end)
+      .map((n) => n.hash);
   };
   assert.equal(byLevel(0).length, 273 * 256 + 112);
   assert.equal(byLevel(8).length, 256 + 17);
@@ -137,7 +164,8 @@ eachStore('tlog-tiles', (get) => {
   const append = async (n: number) => {
     await t.testDb.db.withTenant(admin.account.tenant_id, async (tx) => {
       const log = await beginAppend(tx, admin.account.tenant_id);
-      for (let i = 0; i < n; i++) log.add({ kind: 'tile_test', n: log.nextIndex, pad: 'x'.repeat(log.nextIndex % 50) }, t.clock.now());
+      for (let i = 0; i < n; i++)
+        log.add({ kind: 'tile_test', n: log.nextIndex, pad: 'x'.repeat(log.nextIndex % 50) }, t.clock.now());
       await log.commit(tx);
     });
   };
@@ -160,7 +188,11 @@ eachStore('tlog-tiles', (get) => {
     t = get();
     admin = await t.signIn('tiles@tile-co.io');
     prefix = `/api/v1/audit/tlog/${admin.account.tenant_id}`;
-    vkey = ((await t.request({ method: 'GET', url: '/api/v1/audit/key', token: admin.token })).json() as { verifier_key: string }).verifier_key;
+    vkey = (
+      (await t.request({ method: 'GET', url: '/api/v1/audit/key', token: admin.token })).json() as {
+        verifier_key: string;
+      }
+    ).verifier_key;
     await append(600);
     const cp = await checkpoint(admin.token);
     assert.ok(cp.size > 600);
@@ -170,7 +202,9 @@ eachStore('tlog-tiles', (get) => {
   test('full tiles are stored once and then served from storage', async () => {
     const tenant = admin.account.tenant_id;
     const rows = await t.testDb.db.withTenant(tenant, (tx) =>
-      tx.query<{ kind: string; level: number; idx: number; n: number }>('SELECT kind, level, idx, length(data) AS n FROM log_tiles ORDER BY kind, idx'),
+      tx.query<{ kind: string; level: number; idx: number; n: number }>(
+        'SELECT kind, level, idx, length(data) AS n FROM log_tiles ORDER BY kind, idx',
+      ),
     );
     assert.deepEqual(
       rows.map((r) => [r.kind, r.level, Number(r.idx), r.n > 0]),
@@ -183,12 +217,19 @@ eachStore('tlog-tiles', (get) => {
     );
     // Entry bundles come gzipped to clients that take gzip, the same bytes once inflated.
     const plain = await getTile(admin.token)('tile/entries/000');
-    const gz = await t.request({ method: 'GET', url: `${prefix}/tile/entries/000`, token: admin.token, headers: { 'accept-encoding': 'gzip, identity' } });
+    const gz = await t.request({
+      method: 'GET',
+      url: `${prefix}/tile/entries/000`,
+      token: admin.token,
+      headers: { 'accept-encoding': 'gzip, identity' },
+    });
     assert.equal(gz.headers['content-encoding'], 'gzip');
     assert.equal(gz.headers.vary, 'accept-encoding');
     assert.deepEqual(new Uint8Array(gunzipSync(gz.rawPayload)), plain);
     // What is served is the stored row, not a recomputation.
-    await t.testDb.db.withTenant(tenant, (tx) => tx.query(`UPDATE log_tiles SET data = '\\x00ff'::bytea WHERE kind = 'hash' AND idx = 1`));
+    await t.testDb.db.withTenant(tenant, (tx) =>
+      tx.query(`UPDATE log_tiles SET data = '\\x00ff'::bytea WHERE kind = 'hash' AND idx = 1`),
+    );
     assert.deepEqual([...(await getTile(admin.token)('tile/0/001'))], [0, 255]);
     await t.testDb.db.withTenant(tenant, (tx) => tx.query(`DELETE FROM log_tiles WHERE kind = 'hash' AND idx = 1`));
     assert.equal((await getTile(admin.token)('tile/0/001')).length, 8192);
@@ -197,7 +238,15 @@ eachStore('tlog-tiles', (get) => {
   test('no such tile: non-canonical paths, tiles beyond the tree, empty tiles', async () => {
     const cp = await checkpoint(admin.token);
     const beyond = Math.floor(cp.size / 256) + 1;
-    for (const path of ['tile/0/x000/000', `tile/0/${indexPath(beyond)}`, 'tile/0/000.p/0', 'tile/2/000.p/1', 'tile/1/000', 'tile/entries/009.p/3', 'tile/x']) {
+    for (const path of [
+      'tile/0/x000/000',
+      `tile/0/${indexPath(beyond)}`,
+      'tile/0/000.p/0',
+      'tile/2/000.p/1',
+      'tile/1/000',
+      'tile/entries/009.p/3',
+      'tile/x',
+    ]) {
       const res = await t.request({ method: 'GET', url: `${prefix}/${path}`, token: admin.token });
       assert.equal(res.statusCode, 404, path);
     }
@@ -207,23 +256,47 @@ eachStore('tlog-tiles', (get) => {
     const other = await t.signIn('someone@other-tiles.io');
     assert.equal((await t.request({ method: 'GET', url: `${prefix}/checkpoint` })).statusCode, 401);
     assert.equal((await t.request({ method: 'GET', url: `${prefix}/tile/0/000`, token: other.token })).statusCode, 404);
-    assert.equal((await t.request({ method: 'GET', url: `${prefix}/tile/0/000`, token: 'svc_live_bogus' })).statusCode, 401);
+    assert.equal(
+      (await t.request({ method: 'GET', url: `${prefix}/tile/0/000`, token: 'svc_live_bogus' })).statusCode,
+      401,
+    );
     const viewer = await (await import('../testing/workspace.ts')).addMember(t, admin, 'viewer@tile-co.io', 'viewer');
-    const denied = await t.request({ method: 'PUT', url: '/api/v1/workspace/transparency-log', token: viewer.token, payload: { public: true } });
+    const denied = await t.request({
+      method: 'PUT',
+      url: '/api/v1/workspace/transparency-log',
+      token: viewer.token,
+      payload: { public: true },
+    });
     assert.equal(denied.statusCode, 403);
-    const put = await t.request({ method: 'PUT', url: '/api/v1/workspace/transparency-log', token: admin.token, payload: { public: true } });
+    const put = await t.request({
+      method: 'PUT',
+      url: '/api/v1/workspace/transparency-log',
+      token: admin.token,
+      payload: { public: true },
+    });
     assert.deepEqual(put.json(), { public: true, prefix });
     const leaves = await (await import('../testing/workspace.ts')).auditLeaves(t, admin.token);
     assert.deepEqual(
       { ...leaves.at(-1), time: undefined },
-      { kind: 'tlog_visibility', public: true, by_account_id: admin.account.id, tenant_id: admin.account.tenant_id, time: undefined },
+      {
+        kind: 'tlog_visibility',
+        public: true,
+        by_account_id: admin.account.id,
+        tenant_id: admin.account.tenant_id,
+        time: undefined,
+      },
     );
     const cp = await checkpoint();
     const tile = await t.request({ method: 'GET', url: `${prefix}/tile/0/000` });
     assert.equal(tile.statusCode, 200);
     assert.equal(tile.headers['cache-control'], 'public, max-age=31536000, immutable');
     assert.deepEqual(await rootFromTiles(getTile(undefined), cp.size), cp.root);
-    await t.request({ method: 'PUT', url: '/api/v1/workspace/transparency-log', token: admin.token, payload: { public: false } });
+    await t.request({
+      method: 'PUT',
+      url: '/api/v1/workspace/transparency-log',
+      token: admin.token,
+      payload: { public: false },
+    });
     assert.equal((await t.request({ method: 'GET', url: `${prefix}/tile/0/000` })).statusCode, 401);
   });
 
@@ -235,7 +308,8 @@ eachStore('tlog-tiles', (get) => {
       const cp = await checkpoint(admin.token);
       seen.push(cp);
       // Every checkpoint seen so far, rebuilt from the tiles served now.
-      for (const old of seen.slice(-3)) assert.deepEqual(await rootFromTiles(getTile(admin.token), old.size), old.root, `size ${old.size}`);
+      for (const old of seen.slice(-3))
+        assert.deepEqual(await rootFromTiles(getTile(admin.token), old.size), old.root, `size ${old.size}`);
       await growing;
     }
     assert.ok(new Set(seen.map((c) => c.size)).size >= 3, 'the log grew between reads');

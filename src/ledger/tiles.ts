@@ -73,7 +73,8 @@ export function encodeBundle(leaves: readonly string[]): Uint8Array {
   const parts: Uint8Array[] = [];
   for (const leaf of leaves) {
     const bytes = utf8(leaf);
-    if (bytes.length > MAX_BUNDLE_ENTRY_BYTES) throw new RangeError(`a ${bytes.length}-byte entry does not fit an entry bundle`);
+    if (bytes.length > MAX_BUNDLE_ENTRY_BYTES)
+      throw new RangeError(`a ${bytes.length}-byte entry does not fit an entry bundle`);
     const len = Buffer.alloc(2);
     len.writeUInt16BE(bytes.length);
     parts.push(len, bytes);

@@ -12,7 +12,14 @@ import {
   type StoredNode,
 } from './merkle.ts';
 import { formatVerifierKey, generateSignerKey, type SignerKey, signCheckpoint, verifierKeyFor } from './note.ts';
-import { type Bundle, type BundleEntry, type EvidenceJson, type Failure, prefixRoots, verifyBundle } from './verify-bundle.ts';
+import {
+  type Bundle,
+  type BundleEntry,
+  type EvidenceJson,
+  type Failure,
+  prefixRoots,
+  verifyBundle,
+} from './verify-bundle.ts';
 
 const ORIGIN = 'agent-ledger.local/3f0c2d7e-1a2b-4c3d-8e9f-0a1b2c3d4e5f';
 const service = generateSignerKey('agent-ledger.local');
@@ -144,7 +151,9 @@ describe('verifyBundle: tampering', () => {
     const entries = withLeaf(log.entries, 5, { leaf_hash: log.entries[6]!.leaf_hash });
     assert.deepEqual(messages(verifyBundle(complete({ entries }))), ['entry 5: leaf_hash does not match leaf bytes']);
     const garbage = withLeaf(log.entries, 5, { leaf_hash: 'not base64!' });
-    assert.deepEqual(messages(verifyBundle(complete({ entries: garbage }))), ['entry 5: leaf_hash does not match leaf bytes']);
+    assert.deepEqual(messages(verifyBundle(complete({ entries: garbage }))), [
+      'entry 5: leaf_hash does not match leaf bytes',
+    ]);
   });
 
   it('a leaf that hashes right but is not canonical JSON', () => {
@@ -184,7 +193,9 @@ describe('verifyBundle: tampering', () => {
   it('a genuine checkpoint of another workspace', () => {
     const other = 'agent-ledger.local/another-workspace';
     const keys = [verifierKey, formatVerifierKey(verifierKeyFor(service, other))];
-    const failures = messages(verifyBundle(complete({ verifierKeys: keys, checkpoint: log.checkpoint(42, service, other) })));
+    const failures = messages(
+      verifyBundle(complete({ verifierKeys: keys, checkpoint: log.checkpoint(42, service, other) })),
+    );
     assert.deepEqual(failures, [`checkpoint is for origin ${other}, expected ${ORIGIN}`]);
   });
 
@@ -229,7 +240,9 @@ describe('verifyBundle: incomplete or broken input', () => {
     const stray = partial([2], { inclusion: [log.inclusion(2), log.inclusion(9)] });
     assert.deepEqual(messages(verifyBundle(stray)), ['inclusion proof for entry 9, which the bundle does not hold']);
     const garbled = partial([2], { inclusion: [{ ...log.inclusion(2), hashes: ['AAAA'] }] });
-    assert.deepEqual(messages(verifyBundle(garbled)), ['entry 2: inclusion proof does not lead to the checkpoint root']);
+    assert.deepEqual(messages(verifyBundle(garbled)), [
+      'entry 2: inclusion proof does not lead to the checkpoint root',
+    ]);
   });
 
   it('reports bad keys and unreadable checkpoints instead of throwing', () => {
@@ -330,6 +343,9 @@ describe('verifyBundle: evidence records', () => {
       'evidence 6 (entry 5): no consistency proof from size 30 to 42',
     ]);
     const missing = complete({ entries: log.entries.filter((e) => e.index !== 5), evidence: [evidence(5, 42)] });
-    assert.deepEqual(messages(verifyBundle(missing)), ['missing entry 5', 'evidence 6 (entry 5): the log has no entry at that index']);
+    assert.deepEqual(messages(verifyBundle(missing)), [
+      'missing entry 5',
+      'evidence 6 (entry 5): the log has no entry at that index',
+    ]);
   });
 });

@@ -37,9 +37,17 @@ import {
 /** An entry as GET /api/v1/audit/entries returns it: the exact leaf text and its base64 leaf hash. */
 export type BundleEntry = { readonly index: number; readonly leaf: string; readonly leaf_hash: string };
 /** As GET /api/v1/audit/proof/inclusion returns it; hashes are base64. */
-export type InclusionProofJson = { readonly index: number; readonly tree_size: number; readonly hashes: readonly string[] };
+export type InclusionProofJson = {
+  readonly index: number;
+  readonly tree_size: number;
+  readonly hashes: readonly string[];
+};
 /** As GET /api/v1/audit/proof/consistency returns it; hashes are base64. */
-export type ConsistencyProofJson = { readonly first: number; readonly second: number; readonly hashes: readonly string[] };
+export type ConsistencyProofJson = {
+  readonly first: number;
+  readonly second: number;
+  readonly hashes: readonly string[];
+};
 
 /**
  * As GET /api/v1/audit/evidence/{evidence_id} returns it. `consistency` links its
@@ -75,7 +83,8 @@ export type Bundle = {
   readonly evidence?: readonly EvidenceJson[];
 };
 
-export type FailureKind = 'key' | 'checkpoint' | 'entry' | 'root' | 'inclusion' | 'consistency' | 'evidence' | 'report' | 'witness';
+export type FailureKind =
+  'key' | 'checkpoint' | 'entry' | 'root' | 'inclusion' | 'consistency' | 'evidence' | 'report' | 'witness';
 /** One finding: what failed, and the entry index when one entry is to blame. */
 export type Failure = { readonly kind: FailureKind; readonly index?: number; readonly message: string };
 
@@ -138,7 +147,12 @@ function parseVerifiers(texts: readonly string[], fail: Fail): VerifierKey[] {
   return keys;
 }
 
-function openOrFail(text: string, verifiers: readonly VerifierKey[], label: string, fail: Fail): Checkpoint | undefined {
+function openOrFail(
+  text: string,
+  verifiers: readonly VerifierKey[],
+  label: string,
+  fail: Fail,
+): Checkpoint | undefined {
   if (typeof text !== 'string') {
     fail('checkpoint', `${label} is missing`);
     return undefined;
@@ -217,7 +231,7 @@ function wholeLogOrFail(
   fail: Fail,
 ): Uint8Array[] | undefined {
   const ordered: Uint8Array[] = [];
-  for (let i = 0; i < latest.size; ) {
+  for (let i = 0; i < latest.size;) {
     const hash = hashes.get(i);
     if (hash !== undefined || unusable.has(i)) {
       if (hash !== undefined) ordered.push(hash);
@@ -258,7 +272,11 @@ function checkInclusion(
       continue;
     }
     if (proof.tree_size !== latest.size) {
-      fail('inclusion', `entry ${i}: inclusion proof is for tree size ${proof.tree_size}, the checkpoint's is ${latest.size}`, i);
+      fail(
+        'inclusion',
+        `entry ${i}: inclusion proof is for tree size ${proof.tree_size}, the checkpoint's is ${latest.size}`,
+        i,
+      );
       continue;
     }
     const path = decodeHashes(proof.hashes);
@@ -289,10 +307,14 @@ function checkPrevious(
   const proof = previous.consistency;
   if (proof) {
     if (proof.first !== older.size || proof.second !== latest.size) {
-      fail('consistency', `consistency proof is for sizes ${proof.first} → ${proof.second}, not ${older.size} → ${latest.size}`);
+      fail(
+        'consistency',
+        `consistency proof is for sizes ${proof.first} → ${proof.second}, not ${older.size} → ${latest.size}`,
+      );
     } else {
       const path = decodeHashes(proof.hashes);
-      if (!path || !verifyConsistency(older.size, latest.size, path, older.root, latest.root)) fail('consistency', inconsistent);
+      if (!path || !verifyConsistency(older.size, latest.size, path, older.root, latest.root))
+        fail('consistency', inconsistent);
     }
   }
   if (wholeLog) {
@@ -348,7 +370,8 @@ function checkEvidence(
     failAt(`inclusion proof is for tree size ${proof?.tree_size}, its checkpoint's is ${own.size}`);
   } else {
     const path = decodeHashes(proof.hashes);
-    if (!path || !verifyInclusion(i, own.size, hash, path, own.root)) failAt('inclusion proof does not lead to its checkpoint root');
+    if (!path || !verifyInclusion(i, own.size, hash, path, own.root))
+      failAt('inclusion proof does not lead to its checkpoint root');
   }
   if (!latest) return;
   // Its checkpoint and the bundle's must be two states of one append-only log.
@@ -356,12 +379,14 @@ function checkEvidence(
   const link = ev.consistency;
   const inconsistent = `its checkpoint (size ${own.size}) is not consistent with the checkpoint of size ${latest.size}`;
   if (own.size === latest.size) {
-    if (!equalBytes(own.root, latest.root)) failAt(`its checkpoint has another root than the checkpoint of the same size ${latest.size}`);
+    if (!equalBytes(own.root, latest.root))
+      failAt(`its checkpoint has another root than the checkpoint of the same size ${latest.size}`);
   } else if (link) {
     const path = link.first === small.size && link.second === large.size ? decodeHashes(link.hashes) : undefined;
     if (!path || !verifyConsistency(small.size, large.size, path, small.root, large.root)) failAt(inconsistent);
   } else if (prefixRoot && own.size <= latest.size) {
-    if (!equalBytes(prefixRoot(own.size), own.root)) failAt(`${inconsistent}: ${span(own.size)} do not hash to its root`);
+    if (!equalBytes(prefixRoot(own.size), own.root))
+      failAt(`${inconsistent}: ${span(own.size)} do not hash to its root`);
   } else {
     failAt(`no consistency proof from size ${small.size} to ${large.size}`);
   }

@@ -247,7 +247,11 @@ describe('outbox mailer (no SMTP URL)', () => {
     assert.ok(first);
     assert.equal(first.subject, subject);
     assert.equal(first.text, 'uno\nCódigo 123987\n');
-    assert.deepEqual(parsed.map((p) => p.headers['to']).sort(), ['a@acme-corp.com', 'b@acme-corp.com', 'c@acme-corp.com']);
+    assert.deepEqual(parsed.map((p) => p.headers['to']).sort(), [
+      'a@acme-corp.com',
+      'b@acme-corp.com',
+      'c@acme-corp.com',
+    ]);
   });
 
   test('an unusable outbox directory fails the send and leaves nothing behind', async () => {

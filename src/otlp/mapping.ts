@@ -63,7 +63,8 @@ export function operationOf(a: Attrs): string | null {
   if (tl) return `traceloop.${tl}`;
   if (str(a['gen_ai.tool.name']) || str(a['gen_ai.tool.call.id'])) return 'execute_tool';
   // OpenLLMetry's LLM spans ("openai.chat") carry no kind of their own.
-  if (str(a['llm.request.type']) && (str(a['gen_ai.request.model']) || str(a['gen_ai.system']))) return `llm.${str(a['llm.request.type'])}`;
+  if (str(a['llm.request.type']) && (str(a['gen_ai.request.model']) || str(a['gen_ai.system'])))
+    return `llm.${str(a['llm.request.type'])}`;
   return null;
 }
 
@@ -110,12 +111,28 @@ export function mapSpan(span: OtelSpan): MappedSpan | null {
     operation: op,
     // The column is a bigint: a start past 2262 is kept as the largest one.
     start_time_unix_nano: (span.startNs > INT64_MAX ? INT64_MAX : span.startNs).toString(),
-    model: cutOrNull(str(a['gen_ai.response.model']) ?? str(a['gen_ai.request.model']) ?? str(a['llm.model_name']) ?? str(a['ai.model.id']) ?? str(a['ai.response.model'])),
-    provider: cutOrNull(str(a['gen_ai.provider.name']) ?? str(a['gen_ai.system']) ?? str(a['llm.provider']) ?? str(a['llm.system']) ?? str(a['ai.model.provider'])),
+    model: cutOrNull(
+      str(a['gen_ai.response.model']) ??
+        str(a['gen_ai.request.model']) ??
+        str(a['llm.model_name']) ??
+        str(a['ai.model.id']) ??
+        str(a['ai.response.model']),
+    ),
+    provider: cutOrNull(
+      str(a['gen_ai.provider.name']) ??
+        str(a['gen_ai.system']) ??
+        str(a['llm.provider']) ??
+        str(a['llm.system']) ??
+        str(a['ai.model.provider']),
+    ),
     usage,
     finish_reasons: finishReasons(a),
-    tool_call_id: cutOrNull(str(a['gen_ai.tool.call.id']) ?? str(a['tool_call.id']) ?? str(a['tool.id']) ?? str(a['ai.toolCall.id'])),
-    conversation_id: cutOrNull(str(a['gen_ai.conversation.id']) ?? str(a['session.id']) ?? str(a['ai.telemetry.metadata.sessionId'])),
+    tool_call_id: cutOrNull(
+      str(a['gen_ai.tool.call.id']) ?? str(a['tool_call.id']) ?? str(a['tool.id']) ?? str(a['ai.toolCall.id']),
+    ),
+    conversation_id: cutOrNull(
+      str(a['gen_ai.conversation.id']) ?? str(a['session.id']) ?? str(a['ai.telemetry.metadata.sessionId']),
+    ),
     scope: span.scopeName === '' ? null : cutOrNull(span.scopeName),
     truncated: null,
   };
@@ -182,7 +199,11 @@ export function resolveAgents(mapped: MappedSpan[], all: readonly OtelSpan[]): v
  * model call, are skipped over). Across requests only the direct parent is
  * known: it is linked when it arrives.
  */
-export function recordedParent(m: MappedSpan, recorded: ReadonlySet<string>, all: ReadonlyMap<string, OtelSpan>): string | null {
+export function recordedParent(
+  m: MappedSpan,
+  recorded: ReadonlySet<string>,
+  all: ReadonlyMap<string, OtelSpan>,
+): string | null {
   let parent = m.span.parentSpanId;
   for (let hops = 0; parent !== null && hops < 64; hops++) {
     const key = `${m.span.traceId}/${parent}`;
@@ -208,7 +229,11 @@ function prompt(span: OtelSpan): string | undefined {
     text(a['ai.prompt']) ??
     indexedMessages(a, 'gen_ai.prompt.', '.') ??
     text(a['traceloop.entity.input']) ??
-    eventText(span, ['gen_ai.system.message', 'gen_ai.user.message', 'gen_ai.assistant.message', 'gen_ai.tool.message'], ['content', 'gen_ai.event.content']) ??
+    eventText(
+      span,
+      ['gen_ai.system.message', 'gen_ai.user.message', 'gen_ai.assistant.message', 'gen_ai.tool.message'],
+      ['content', 'gen_ai.event.content'],
+    ) ??
     eventText(span, ['gen_ai.content.prompt'], ['gen_ai.prompt']) ??
     eventText(span, ['gen_ai.client.inference.operation.details'], ['gen_ai.input.messages'])
   );
@@ -311,11 +336,34 @@ function eventText(span: OtelSpan, names: string[], keys: string[]): string | un
 
 function usageOf(a: Attrs): Record<string, number> | null {
   const pairs: Array<[string, AttrValue | undefined]> = [
-    ['input_tokens', a['gen_ai.usage.input_tokens'] ?? a['gen_ai.usage.prompt_tokens'] ?? a['llm.token_count.prompt'] ?? a['ai.usage.promptTokens'] ?? a['ai.usage.inputTokens']],
-    ['output_tokens', a['gen_ai.usage.output_tokens'] ?? a['gen_ai.usage.completion_tokens'] ?? a['llm.token_count.completion'] ?? a['ai.usage.completionTokens'] ?? a['ai.usage.outputTokens']],
-    ['total_tokens', a['llm.usage.total_tokens'] ?? a['llm.token_count.total'] ?? a['gen_ai.usage.total_tokens'] ?? a['ai.usage.totalTokens']],
+    [
+      'input_tokens',
+      a['gen_ai.usage.input_tokens'] ??
+        a['gen_ai.usage.prompt_tokens'] ??
+        a['llm.token_count.prompt'] ??
+        a['ai.usage.promptTokens'] ??
+        a['ai.usage.inputTokens'],
+    ],
+    [
+      'output_tokens',
+      a['gen_ai.usage.output_tokens'] ??
+        a['gen_ai.usage.completion_tokens'] ??
+        a['llm.token_count.completion'] ??
+        a['ai.usage.completionTokens'] ??
+        a['ai.usage.outputTokens'],
+    ],
+    [
+      'total_tokens',
+      a['llm.usage.total_tokens'] ??
+        a['llm.token_count.total'] ??
+        a['gen_ai.usage.total_tokens'] ??
+        a['ai.usage.totalTokens'],
+    ],
     ['cache_read_input_tokens', a['gen_ai.usage.cache_read.input_tokens'] ?? a['gen_ai.usage.cache_read_input_tokens']],
-    ['cache_creation_input_tokens', a['gen_ai.usage.cache_creation.input_tokens'] ?? a['gen_ai.usage.cache_creation_input_tokens']],
+    [
+      'cache_creation_input_tokens',
+      a['gen_ai.usage.cache_creation.input_tokens'] ?? a['gen_ai.usage.cache_creation_input_tokens'],
+    ],
     ['reasoning_output_tokens', a['gen_ai.usage.reasoning.output_tokens']],
   ];
   const out: Record<string, number> = {};
@@ -327,14 +375,23 @@ function usageOf(a: Attrs): Record<string, number> | null {
 }
 
 function finishReasons(a: Attrs): string[] | null {
-  const v = a['gen_ai.response.finish_reasons'] ?? a['ai.response.finishReason'] ?? a['gen_ai.completion.0.finish_reason'];
+  const v =
+    a['gen_ai.response.finish_reasons'] ?? a['ai.response.finishReason'] ?? a['gen_ai.completion.0.finish_reason'];
   const list = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
-  const out = list.filter((x): x is string => typeof x === 'string').slice(0, 16).map((x) => cut(x, 64));
+  const out = list
+    .filter((x): x is string => typeof x === 'string')
+    .slice(0, 16)
+    .map((x) => cut(x, 64));
   return out.length > 0 ? out : null;
 }
 
 function principalOf(a: Attrs): ['user' | 'agent' | undefined, string | undefined] {
-  const user = str(a['enduser.id']) ?? str(a['enduser.pseudo.id']) ?? str(a['user.id']) ?? str(a['langfuse.user.id']) ?? str(a['ai.telemetry.metadata.userId']);
+  const user =
+    str(a['enduser.id']) ??
+    str(a['enduser.pseudo.id']) ??
+    str(a['user.id']) ??
+    str(a['langfuse.user.id']) ??
+    str(a['ai.telemetry.metadata.userId']);
   if (user) return ['user', cut(user, KEY_MAX)];
   const caller = str(a['gen_ai.caller.name']);
   if (caller && str(a['gen_ai.caller.type']) === 'agent') return ['agent', cut(caller, KEY_MAX)];

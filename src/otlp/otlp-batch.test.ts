@@ -25,25 +25,29 @@ interface SpanSpec {
 
 function otlpJson(spans: SpanSpec[], run: string): string {
   return JSON.stringify({
-    resourceSpans: [{
-      resource: { attributes: [attr('service.name', 'batch-svc')] },
-      scopeSpans: [{
-        scope: { name: 'test' },
-        spans: spans.map((s) => {
-          const start = s.startMs === undefined ? 0n : BigInt(s.startMs) * NS_PER_MS;
-          return {
-            traceId: `${run}${hex(s.trace, 32 - run.length)}`,
-            spanId: hex(s.span, 16),
-            ...(s.parent === undefined ? {} : { parentSpanId: hex(s.parent, 16) }),
-            name: 'span',
-            kind: 1,
-            startTimeUnixNano: String(start),
-            endTimeUnixNano: String(start + 5n * NS_PER_MS),
-            attributes: s.attributes,
-          };
-        }),
-      }],
-    }],
+    resourceSpans: [
+      {
+        resource: { attributes: [attr('service.name', 'batch-svc')] },
+        scopeSpans: [
+          {
+            scope: { name: 'test' },
+            spans: spans.map((s) => {
+              const start = s.startMs === undefined ? 0n : BigInt(s.startMs) * NS_PER_MS;
+              return {
+                traceId: `${run}${hex(s.trace, 32 - run.length)}`,
+                spanId: hex(s.span, 16),
+                ...(s.parent === undefined ? {} : { parentSpanId: hex(s.parent, 16) }),
+                name: 'span',
+                kind: 1,
+                startTimeUnixNano: String(start),
+                endTimeUnixNano: String(start + 5n * NS_PER_MS),
+                attributes: s.attributes,
+              };
+            }),
+          },
+        ],
+      },
+    ],
   });
 }
 
@@ -57,9 +61,30 @@ function traces(count: number): SpanSpec[] {
   for (let t = 1; t <= count; t++) {
     const agent = 3 * t;
     out.push(
-      { trace: t, span: agent + 1, parent: agent, attributes: [attr('gen_ai.operation.name', 'chat'), attr('gen_ai.input.messages', `refund for jane${t}@example.com`)] },
-      { trace: t, span: agent + 2, parent: agent, attributes: [attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', t % 3 === 0 ? 'wipe_disk' : 'refund'), attr('gen_ai.tool.call.arguments', `{"order":${t}}`)] },
-      { trace: t, span: agent, attributes: [attr('gen_ai.operation.name', 'invoke_agent'), attr('gen_ai.agent.name', `batch-agent-${t % 2}`)] },
+      {
+        trace: t,
+        span: agent + 1,
+        parent: agent,
+        attributes: [
+          attr('gen_ai.operation.name', 'chat'),
+          attr('gen_ai.input.messages', `refund for jane${t}@example.com`),
+        ],
+      },
+      {
+        trace: t,
+        span: agent + 2,
+        parent: agent,
+        attributes: [
+          attr('gen_ai.operation.name', 'execute_tool'),
+          attr('gen_ai.tool.name', t % 3 === 0 ? 'wipe_disk' : 'refund'),
+          attr('gen_ai.tool.call.arguments', `{"order":${t}}`),
+        ],
+      },
+      {
+        trace: t,
+        span: agent,
+        attributes: [attr('gen_ai.operation.name', 'invoke_agent'), attr('gen_ai.agent.name', `batch-agent-${t % 2}`)],
+      },
     );
   }
   return out;
@@ -101,166 +126,248 @@ function countStatements(db: Db): { take(): string[] } {
   };
 }
 
-eachStore('OTLP exports as set-based batches', (get) => {
-  let alice: SignedIn;
-  let base: string;
-  const post = (body: string) =>
-    fetch(`${base}/api/v1/otel/v1/traces`, { method: 'POST', body, headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' } });
-  const listTrace = async (traceId: string) => {
-    const res = await get().request({ method: 'GET', url: `/api/v1/invocations?correlation_id=${traceId}&limit=10`, token: alice.token });
-    assert.equal(res.statusCode, 200, res.body);
-    return (res.json() as { items: Array<{ invocation_id: number; created_at: string; tool_name: string | null }> }).items;
-  };
+eachStore(
+  'OTLP exports as set-based batches',
+  (get) => {
+    let alice: SignedIn;
+    let base: string;
+    const post = (body: string) =>
+      fetch(`${base}/api/v1/otel/v1/traces`, {
+        method: 'POST',
+        body,
+        headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
+      });
+    const listTrace = async (traceId: string) => {
+      const res = await get().request({
+        method: 'GET',
+        url: `/api/v1/invocations?correlation_id=${traceId}&limit=10`,
+        token: alice.token,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json() as { items: Array<{ invocation_id: number; created_at: string; tool_name: string | null }> })
+        .items;
+    };
 
-  test('setup', async () => {
-    const t = get();
-    alice = await t.signIn('alice@otlp-batch.example');
-    for (const a of ['batch-agent-0', 'batch-agent-1']) {
-      const scope = await t.request({ method: 'PUT', url: `/api/v1/agents/${a}/scope`, token: alice.token, payload: { allowed_tools: ['refund'] } });
-      assert.equal(scope.statusCode, 200, scope.body);
-    }
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-  });
-
-  test('an export costs the same statements for 6 spans as for 510: one batch, not one write per span', async () => {
-    const t = get();
-    const counter = countStatements(t.testDb.db);
-    // Warm-up: agents registered, caches (plan, policy, scopes, pseudonyms) filled.
-    assert.equal((await post(otlpJson(traces(3), 'e0'))).status, 200);
-    counter.take();
-    const seen: Record<number, string[]> = {};
-    const leavesBefore = (await auditLeaves(t, alice.token)).length;
-    for (const [n, run] of [[2, 'e1'], [170, 'e2']] as const) {
-      counter.take();
-      const res = await post(otlpJson(traces(n), run));
-      assert.equal(res.status, 200);
-      assert.deepEqual(await res.json(), {}, 'every span recorded');
-      seen[n] = counter.take();
-    }
-    assert.deepEqual(seen[170], seen[2], `6 spans: ${seen[2]!.join(' | ')}\n510 spans: ${seen[170]!.join(' | ')}`);
-    assert.ok(seen[2]!.length <= 30, seen[2]!.join(' | '));
-    // All of it is there: 3 invocations per trace, one oos_tool leaf per third trace, parents linked.
-    const leaves = await auditLeaves(t, alice.token);
-    const added = leaves.slice(leavesBefore);
-    assert.equal(added.filter((l) => l.kind === 'invocation').length, 3 * 172);
-    assert.equal(added.filter((l) => l.kind === 'rogue').length, Math.floor(170 / 3));
-    const trace = await listTrace(`e2${hex(170, 30)}`);
-    assert.equal(trace.length, 3);
-    const details = await Promise.all(
-      trace.map(async (i) => (await t.request({ method: 'GET', url: `/api/v1/invocations/${i.invocation_id}`, token: alice.token })).json() as {
-        invocation_id: number;
-        agent_key: string;
-        verdict: string;
-        tool_name: string | null;
-        trace: { parent: { invocation_id: number } | null };
-        otel: { operation: string };
-      }),
-    );
-    const agent = details.find((d) => d.otel.operation === 'invoke_agent')!;
-    const tool = details.find((d) => d.tool_name === 'refund')!;
-    assert.ok(details.every((d) => d.agent_key === 'batch-agent-0'));
-    assert.equal(tool.verdict, 'allow');
-    assert.equal(tool.trace.parent?.invocation_id, agent.invocation_id, 'the child sent before its parent is linked');
-  });
-
-  test('two concurrent exports of the same spans record each span once; both are told success', async () => {
-    const t = get();
-    const body = otlpJson(traces(20), 'c1');
-    const before = (await auditLeaves(t, alice.token)).length;
-    const [a, b] = await Promise.all([post(body), post(body)]);
-    assert.equal(a.status, 200);
-    assert.equal(b.status, 200);
-    assert.deepEqual(await a.json(), {});
-    assert.deepEqual(await b.json(), {});
-    const added = (await auditLeaves(t, alice.token)).slice(before);
-    assert.equal(added.filter((l) => l.kind === 'invocation').length, 60);
-    assert.equal(added.filter((l) => l.kind === 'rogue').length, 6);
-    for (const n of [1, 7, 20]) assert.equal((await listTrace(`c1${hex(n, 30)}`)).length, 3);
-    // And once more, after both: nothing new.
-    assert.equal((await post(body)).status, 200);
-    assert.equal((await auditLeaves(t, alice.token)).length, before + 66);
-  });
-
-  test('stopped between the two writes (invocations committed, otel_spans not): the exporter\'s retry completes it without a second record', async () => {
-    const t = get();
-    const body = otlpJson(traces(2), 'd1');
-    assert.equal((await post(body)).status, 200);
-    const trace = `d1${hex(1, 30)}`;
-    const before = await listTrace(trace);
-    assert.equal(before.length, 3);
-    // What a process stopping after ingest's commit leaves behind: the invocations without their span rows.
-    await t.testDb.db.query('DELETE FROM otel_spans WHERE tenant_id = $1 AND trace_id = $2', [alice.account.tenant_id, trace]);
-    await t.testDb.db.query('UPDATE invocations SET parent_invocation_id = NULL WHERE tenant_id = $1 AND correlation_id = $2', [alice.account.tenant_id, trace]);
-    const leaves = (await auditLeaves(t, alice.token)).length;
-    assert.equal((await post(body)).status, 200); // the exporter never got an answer, so it sends the export again
-    assert.equal((await auditLeaves(t, alice.token)).length, leaves, 'nothing recorded twice');
-    const after = await listTrace(trace);
-    assert.deepEqual(after.map((i) => i.invocation_id).sort(), before.map((i) => i.invocation_id).sort());
-    const details = await Promise.all(
-      after.map(async (i) => (await t.request({ method: 'GET', url: `/api/v1/invocations/${i.invocation_id}`, token: alice.token })).json() as {
-        invocation_id: number;
-        trace: { parent: { invocation_id: number } | null };
-        otel: { operation: string } | null;
-      }),
-    );
-    assert.ok(details.every((d) => d.otel !== null), 'the span rows are back');
-    const agent = details.find((d) => d.otel!.operation === 'invoke_agent')!;
-    assert.ok(details.filter((d) => d !== agent).every((d) => d.trace.parent?.invocation_id === agent.invocation_id), 'and the tree');
-  });
-
-  test("a span's start time is its invocation's time (list, leaf, report and recount); a start after the receipt or before the workspace is not", async () => {
-    const t = get();
-    t.clock.advance(3 * 3_600_000); // the workspace is three hours old
-    const now = t.clock.now().getTime();
-    const created = now - 3 * 3_600_000;
-    const started = now - 3_600_000;
-    const spans = (trace: number, startMs: number | undefined, tool: string): SpanSpec => ({
-      trace,
-      span: 1,
-      ...(startMs === undefined ? {} : { startMs }),
-      attributes: [attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.agent.name', 'batch-agent-1'), attr('gen_ai.tool.name', tool)],
+    test('setup', async () => {
+      const t = get();
+      alice = await t.signIn('alice@otlp-batch.example');
+      for (const a of ['batch-agent-0', 'batch-agent-1']) {
+        const scope = await t.request({
+          method: 'PUT',
+          url: `/api/v1/agents/${a}/scope`,
+          token: alice.token,
+          payload: { allowed_tools: ['refund'] },
+        });
+        assert.equal(scope.statusCode, 200, scope.body);
+      }
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     });
-    const body = otlpJson([spans(1, started, 'wipe_disk'), spans(2, now + 3_600_000, 'refund'), spans(3, created - 86_400_000, 'refund'), spans(4, undefined, 'refund')], 'f1');
-    assert.equal((await post(body)).status, 200);
-    const at = async (trace: number) => {
-      const [inv] = await listTrace(`f1${hex(trace, 30)}`);
-      const d = (await t.request({ method: 'GET', url: `/api/v1/invocations/${inv!.invocation_id}`, token: alice.token })).json() as {
-        created_at: string;
-        evidence_id: number;
-        otel: { start_time: string };
-      };
-      return { listed: inv!.created_at, ...d };
-    };
-    const inside = await at(1);
-    assert.equal(inside.listed, new Date(started).toISOString());
-    assert.equal(inside.created_at, new Date(started).toISOString());
-    const leaves = await auditLeaves(t, alice.token);
-    assert.equal(leaves[inside.evidence_id - 1]!.time, new Date(started).toISOString(), 'the leaf commits to the start time');
-    // The oos_tool rogue event of that span happened then too.
-    assert.equal(leaves[inside.evidence_id]!.kind, 'rogue');
-    assert.equal(leaves[inside.evidence_id]!.time, new Date(started).toISOString());
-    const future = await at(2);
-    assert.equal(future.created_at, new Date(now).toISOString(), 'a start after the receipt: the receipt time');
-    assert.equal(future.otel.start_time, new Date(now + 3_600_000).toISOString(), 'the start as sent stays visible');
-    const early = await at(3);
-    assert.equal(early.created_at, new Date(now).toISOString(), 'a start before the workspace existed: the receipt time');
-    assert.equal(early.otel.start_time, new Date(created - 86_400_000).toISOString());
-    assert.equal((await at(4)).created_at, new Date(now).toISOString(), 'no start time: the receipt time');
 
-    // The list filters on it, and a report of the hour around the start counts that span alone, as the log's leaves do.
-    const window = `since=${new Date(started - 60_000).toISOString()}&until=${new Date(started + 60_000).toISOString()}`;
-    const filtered = await t.request({ method: 'GET', url: `/api/v1/invocations?agent_key=batch-agent-1&${window}`, token: alice.token });
-    assert.deepEqual((filtered.json() as { items: Array<{ created_at: string }> }).items.map((i) => i.created_at), [new Date(started).toISOString()]);
-    const period = `from=${new Date(started - 1_800_000).toISOString()}&to=${new Date(started + 1_800_000).toISOString()}`;
-    const res = await t.request({ method: 'GET', url: `/api/v1/reports/compliance?${period}`, token: alice.token });
-    assert.equal(res.statusCode, 200, res.body);
-    const report = res.json() as ReportFacts & { period: { from: string; to: string }; pseudonyms: Record<string, Record<string, string>>; evidence: { tree_size: number } };
-    assert.equal(report.totals.invocations, 1);
-    assert.equal(report.totals.rogue_events, 1);
-    const entries = (await t.request({ method: 'GET', url: `/api/v1/audit/entries?start=0&end=${report.evidence.tree_size}`, token: alice.token })).json() as {
-      entries: Array<{ index: number; leaf: string }>;
-    };
-    assert.deepEqual(compareFacts(report, recountFacts(entries.entries, report.period, report.pseudonyms)), []);
-  });
-}, { manualJobs: true });
+    test('an export costs the same statements for 6 spans as for 510: one batch, not one write per span', async () => {
+      const t = get();
+      const counter = countStatements(t.testDb.db);
+      // Warm-up: agents registered, caches (plan, policy, scopes, pseudonyms) filled.
+      assert.equal((await post(otlpJson(traces(3), 'e0'))).status, 200);
+      counter.take();
+      const seen: Record<number, string[]> = {};
+      const leavesBefore = (await auditLeaves(t, alice.token)).length;
+      for (const [n, run] of [
+        [2, 'e1'],
+        [170, 'e2'],
+      ] as const) {
+        counter.take();
+        const res = await post(otlpJson(traces(n), run));
+        assert.equal(res.status, 200);
+        assert.deepEqual(await res.json(), {}, 'every span recorded');
+        seen[n] = counter.take();
+      }
+      assert.deepEqual(seen[170], seen[2], `6 spans: ${seen[2]!.join(' | ')}\n510 spans: ${seen[170]!.join(' | ')}`);
+      assert.ok(seen[2]!.length <= 30, seen[2]!.join(' | '));
+      // All of it is there: 3 invocations per trace, one oos_tool leaf per third trace, parents linked.
+      const leaves = await auditLeaves(t, alice.token);
+      const added = leaves.slice(leavesBefore);
+      assert.equal(added.filter((l) => l.kind === 'invocation').length, 3 * 172);
+      assert.equal(added.filter((l) => l.kind === 'rogue').length, Math.floor(170 / 3));
+      const trace = await listTrace(`e2${hex(170, 30)}`);
+      assert.equal(trace.length, 3);
+      const details = await Promise.all(
+        trace.map(
+          async (i) =>
+            (
+              await t.request({ method: 'GET', url: `/api/v1/invocations/${i.invocation_id}`, token: alice.token })
+            ).json() as {
+              invocation_id: number;
+              agent_key: string;
+              verdict: string;
+              tool_name: string | null;
+              trace: { parent: { invocation_id: number } | null };
+              otel: { operation: string };
+            },
+        ),
+      );
+      const agent = details.find((d) => d.otel.operation === 'invoke_agent')!;
+      const tool = details.find((d) => d.tool_name === 'refund')!;
+      assert.ok(details.every((d) => d.agent_key === 'batch-agent-0'));
+      assert.equal(tool.verdict, 'allow');
+      assert.equal(tool.trace.parent?.invocation_id, agent.invocation_id, 'the child sent before its parent is linked');
+    });
+
+    test('two concurrent exports of the same spans record each span once; both are told success', async () => {
+      const t = get();
+      const body = otlpJson(traces(20), 'c1');
+      const before = (await auditLeaves(t, alice.token)).length;
+      const [a, b] = await Promise.all([post(body), post(body)]);
+      assert.equal(a.status, 200);
+      assert.equal(b.status, 200);
+      assert.deepEqual(await a.json(), {});
+      assert.deepEqual(await b.json(), {});
+      const added = (await auditLeaves(t, alice.token)).slice(before);
+      assert.equal(added.filter((l) => l.kind === 'invocation').length, 60);
+      assert.equal(added.filter((l) => l.kind === 'rogue').length, 6);
+      for (const n of [1, 7, 20]) assert.equal((await listTrace(`c1${hex(n, 30)}`)).length, 3);
+      // And once more, after both: nothing new.
+      assert.equal((await post(body)).status, 200);
+      assert.equal((await auditLeaves(t, alice.token)).length, before + 66);
+    });
+
+    test("stopped between the two writes (invocations committed, otel_spans not): the exporter's retry completes it without a second record", async () => {
+      const t = get();
+      const body = otlpJson(traces(2), 'd1');
+      assert.equal((await post(body)).status, 200);
+      const trace = `d1${hex(1, 30)}`;
+      const before = await listTrace(trace);
+      assert.equal(before.length, 3);
+      // What a process stopping after ingest's commit leaves behind: the invocations without their span rows.
+      await t.testDb.db.query('DELETE FROM otel_spans WHERE tenant_id = $1 AND trace_id = $2', [
+        alice.account.tenant_id,
+        trace,
+      ]);
+      await t.testDb.db.query(
+        'UPDATE invocations SET parent_invocation_id = NULL WHERE tenant_id = $1 AND correlation_id = $2',
+        [alice.account.tenant_id, trace],
+      );
+      const leaves = (await auditLeaves(t, alice.token)).length;
+      assert.equal((await post(body)).status, 200); // the exporter never got an answer, so it sends the export again
+      assert.equal((await auditLeaves(t, alice.token)).length, leaves, 'nothing recorded twice');
+      const after = await listTrace(trace);
+      assert.deepEqual(after.map((i) => i.invocation_id).sort(), before.map((i) => i.invocation_id).sort());
+      const details = await Promise.all(
+        after.map(
+          async (i) =>
+            (
+              await t.request({ method: 'GET', url: `/api/v1/invocations/${i.invocation_id}`, token: alice.token })
+            ).json() as {
+              invocation_id: number;
+              trace: { parent: { invocation_id: number } | null };
+              otel: { operation: string } | null;
+            },
+        ),
+      );
+      assert.ok(
+        details.every((d) => d.otel !== null),
+        'the span rows are back',
+      );
+      const agent = details.find((d) => d.otel!.operation === 'invoke_agent')!;
+      assert.ok(
+        details.filter((d) => d !== agent).every((d) => d.trace.parent?.invocation_id === agent.invocation_id),
+        'and the tree',
+      );
+    });
+
+    test("a span's start time is its invocation's time (list, leaf, report and recount); a start after the receipt or before the workspace is not", async () => {
+      const t = get();
+      t.clock.advance(3 * 3_600_000); // the workspace is three hours old
+      const now = t.clock.now().getTime();
+      const created = now - 3 * 3_600_000;
+      const started = now - 3_600_000;
+      const spans = (trace: number, startMs: number | undefined, tool: string): SpanSpec => ({
+        trace,
+        span: 1,
+        ...(startMs === undefined ? {} : { startMs }),
+        attributes: [
+          attr('gen_ai.operation.name', 'execute_tool'),
+          attr('gen_ai.agent.name', 'batch-agent-1'),
+          attr('gen_ai.tool.name', tool),
+        ],
+      });
+      const body = otlpJson(
+        [
+          spans(1, started, 'wipe_disk'),
+          spans(2, now + 3_600_000, 'refund'),
+          spans(3, created - 86_400_000, 'refund'),
+          spans(4, undefined, 'refund'),
+        ],
+        'f1',
+      );
+      assert.equal((await post(body)).status, 200);
+      const at = async (trace: number) => {
+        const [inv] = await listTrace(`f1${hex(trace, 30)}`);
+        const d = (
+          await t.request({ method: 'GET', url: `/api/v1/invocations/${inv!.invocation_id}`, token: alice.token })
+        ).json() as {
+          created_at: string;
+          evidence_id: number;
+          otel: { start_time: string };
+        };
+        return { listed: inv!.created_at, ...d };
+      };
+      const inside = await at(1);
+      assert.equal(inside.listed, new Date(started).toISOString());
+      assert.equal(inside.created_at, new Date(started).toISOString());
+      const leaves = await auditLeaves(t, alice.token);
+      assert.equal(
+        leaves[inside.evidence_id - 1]!.time,
+        new Date(started).toISOString(),
+        'the leaf commits to the start time',
+      );
+      // The oos_tool rogue event of that span happened then too.
+      assert.equal(leaves[inside.evidence_id]!.kind, 'rogue');
+      assert.equal(leaves[inside.evidence_id]!.time, new Date(started).toISOString());
+      const future = await at(2);
+      assert.equal(future.created_at, new Date(now).toISOString(), 'a start after the receipt: the receipt time');
+      assert.equal(future.otel.start_time, new Date(now + 3_600_000).toISOString(), 'the start as sent stays visible');
+      const early = await at(3);
+      assert.equal(
+        early.created_at,
+        new Date(now).toISOString(),
+        'a start before the workspace existed: the receipt time',
+      );
+      assert.equal(early.otel.start_time, new Date(created - 86_400_000).toISOString());
+      assert.equal((await at(4)).created_at, new Date(now).toISOString(), 'no start time: the receipt time');
+
+      // The list filters on it, and a report of the hour around the start counts that span alone, as the log's leaves do.
+      const window = `since=${new Date(started - 60_000).toISOString()}&until=${new Date(started + 60_000).toISOString()}`;
+      const filtered = await t.request({
+        method: 'GET',
+        url: `/api/v1/invocations?agent_key=batch-agent-1&${window}`,
+        token: alice.token,
+      });
+      assert.deepEqual(
+        (filtered.json() as { items: Array<{ created_at: string }> }).items.map((i) => i.created_at),
+        [new Date(started).toISOString()],
+      );
+      const period = `from=${new Date(started - 1_800_000).toISOString()}&to=${new Date(started + 1_800_000).toISOString()}`;
+      const res = await t.request({ method: 'GET', url: `/api/v1/reports/compliance?${period}`, token: alice.token });
+      assert.equal(res.statusCode, 200, res.body);
+      const report = res.json() as ReportFacts & {
+        period: { from: string; to: string };
+        pseudonyms: Record<string, Record<string, string>>;
+        evidence: { tree_size: number };
+      };
+      assert.equal(report.totals.invocations, 1);
+      assert.equal(report.totals.rogue_events, 1);
+      const entries = (
+        await t.request({
+          method: 'GET',
+          url: `/api/v1/audit/entries?start=0&end=${report.evidence.tree_size}`,
+          token: alice.token,
+        })
+      ).json() as {
+        entries: Array<{ index: number; leaf: string }>;
+      };
+      assert.deepEqual(compareFacts(report, recountFacts(entries.entries, report.period, report.pseudonyms)), []);
+    });
+  },
+  { manualJobs: true },
+);

@@ -12,7 +12,11 @@ const chat = (traceId: string, spanId: string, extra: unknown[] = []) => ({
   traceId,
   spanId,
   name: 'chat',
-  attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }, { key: 'gen_ai.agent.name', value: { stringValue: 'capped-bot' } }, ...extra],
+  attributes: [
+    { key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
+    { key: 'gen_ai.agent.name', value: { stringValue: 'capped-bot' } },
+    ...extra,
+  ],
 });
 const exportOf = (spans: unknown[]) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
 /** gRPC code and problem code of a JSON error answer (a google.rpc.Status, as the OTLP spec wants). */
@@ -22,75 +26,105 @@ const statusOf = async (res: Response) => {
   return [s.code, s.details[0]!.reason];
 };
 
-eachStore('OTLP limits', (get) => {
-  let alice: SignedIn;
-  let base: string;
-  const post = (body: string, token = alice.token) =>
-    fetch(`${base}/api/v1/otel/v1/traces`, { method: 'POST', body, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+eachStore(
+  'OTLP limits',
+  (get) => {
+    let alice: SignedIn;
+    let base: string;
+    const post = (body: string, token = alice.token) =>
+      fetch(`${base}/api/v1/otel/v1/traces`, {
+        method: 'POST',
+        body,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      });
 
-  test('setup', async () => {
-    const t = get();
-    alice = await t.signIn('alice@otlp-limits.example');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-  });
-
-  test('the daily cap: spans past it are rejected in partial_success, then every span → 429 with Retry-After', async () => {
-    const trace = 'c'.repeat(32);
-    const first = await post(exportOf([1, 2, 3, 4, 5].map((i) => chat(trace, `${i}`.repeat(16)))));
-    assert.equal(first.status, 200);
-    const body = (await first.json()) as { partialSuccess: { rejectedSpans: string; errorMessage: string } };
-    assert.equal(body.partialSuccess.rejectedSpans, '2');
-    assert.match(body.partialSuccess.errorMessage, /3 invocations a day/);
-    const again = await post(exportOf([chat(trace, '6'.repeat(16))]));
-    assert.equal(again.status, 429);
-    assert.ok(Number(again.headers.get('retry-after')) >= 1);
-    assert.deepEqual(await statusOf(again), [8, 'quota_exceeded']); // RESOURCE_EXHAUSTED
-    // Re-sending what was recorded is still a success: nothing new to count.
-    const dup = await post(exportOf([chat(trace, '1'.repeat(16))]));
-    assert.equal(dup.status, 200);
-    const list = await get().request({ method: 'GET', url: `/api/v1/invocations?correlation_id=${trace}`, token: alice.token });
-    assert.equal((list.json() as { items: unknown[] }).items.length, 3);
-  });
-
-  test('more exports in progress than the node takes → 503 with Retry-After, before the body is read', async () => {
-    const addr = new URL(base);
-    const held = Array.from({ length: MAX_CONCURRENT_EXPORTS }, () => {
-      const req = httpRequest({ host: addr.hostname, port: addr.port, method: 'POST', path: '/api/v1/otel/v1/traces', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json', 'content-length': '1000' } });
-      req.on('error', () => {});
-      req.write('{'); // the body never completes while the test runs
-      return req;
+    test('setup', async () => {
+      const t = get();
+      alice = await t.signIn('alice@otlp-limits.example');
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     });
-    try {
-      // The held requests reach the route at their own pace on a loaded machine: ask until the node sheds.
-      let shed: Response | undefined;
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
-        const res = await post(exportOf([]));
-        if (res.status === 503) {
-          shed = res;
-          break;
+
+    test('the daily cap: spans past it are rejected in partial_success, then every span → 429 with Retry-After', async () => {
+      const trace = 'c'.repeat(32);
+      const first = await post(exportOf([1, 2, 3, 4, 5].map((i) => chat(trace, `${i}`.repeat(16)))));
+      assert.equal(first.status, 200);
+      const body = (await first.json()) as { partialSuccess: { rejectedSpans: string; errorMessage: string } };
+      assert.equal(body.partialSuccess.rejectedSpans, '2');
+      assert.match(body.partialSuccess.errorMessage, /3 invocations a day/);
+      const again = await post(exportOf([chat(trace, '6'.repeat(16))]));
+      assert.equal(again.status, 429);
+      assert.ok(Number(again.headers.get('retry-after')) >= 1);
+      assert.deepEqual(await statusOf(again), [8, 'quota_exceeded']); // RESOURCE_EXHAUSTED
+      // Re-sending what was recorded is still a success: nothing new to count.
+      const dup = await post(exportOf([chat(trace, '1'.repeat(16))]));
+      assert.equal(dup.status, 200);
+      const list = await get().request({
+        method: 'GET',
+        url: `/api/v1/invocations?correlation_id=${trace}`,
+        token: alice.token,
+      });
+      assert.equal((list.json() as { items: unknown[] }).items.length, 3);
+    });
+
+    test('more exports in progress than the node takes → 503 with Retry-After, before the body is read', async () => {
+      const addr = new URL(base);
+      const held = Array.from({ length: MAX_CONCURRENT_EXPORTS }, () => {
+        const req = httpRequest({
+          host: addr.hostname,
+          port: addr.port,
+          method: 'POST',
+          path: '/api/v1/otel/v1/traces',
+          headers: {
+            authorization: `Bearer ${alice.token}`,
+            'content-type': 'application/json',
+            'content-length': '1000',
+          },
+        });
+        req.on('error', () => {});
+        req.write('{'); // the body never completes while the test runs
+        return req;
+      });
+      try {
+        // The held requests reach the route at their own pace on a loaded machine: ask until the node sheds.
+        let shed: Response | undefined;
+        for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+          const res = await post(exportOf([]));
+          if (res.status === 503) {
+            shed = res;
+            break;
+          }
+          assert.equal(res.status, 200);
+          await new Promise((r) => setTimeout(r, 50));
         }
-        assert.equal(res.status, 200);
+        assert.ok(shed, 'no 503 while every slot was taken');
+        assert.equal(shed.headers.get('retry-after'), '1');
+        assert.deepEqual(await statusOf(shed), [14, 'service_unavailable']); // UNAVAILABLE
+      } finally {
+        for (const r of held) r.destroy();
+      }
+      for (const deadline = Date.now() + 20_000; ;) {
+        const res = await post(exportOf([]));
+        if (res.status === 200) break; // the slots are released when those requests end
+        assert.ok(Date.now() < deadline, `still ${res.status} after the held requests ended`);
         await new Promise((r) => setTimeout(r, 50));
       }
-      assert.ok(shed, 'no 503 while every slot was taken');
-      assert.equal(shed.headers.get('retry-after'), '1');
-      assert.deepEqual(await statusOf(shed), [14, 'service_unavailable']); // UNAVAILABLE
-    } finally {
-      for (const r of held) r.destroy();
-    }
-    for (const deadline = Date.now() + 20_000; ; ) {
-      const res = await post(exportOf([]));
-      if (res.status === 200) break; // the slots are released when those requests end
-      assert.ok(Date.now() < deadline, `still ${res.status} after the held requests ended`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  });
+    });
 
-  test('a workspace that may not write → 402', async () => {
-    await setSubscription(get(), OPERATOR_TOKEN, alice.account.tenant_id, { subscription_status: 'canceled' });
-    const res = await post(exportOf([chat('d'.repeat(32), '7'.repeat(16))]));
-    assert.equal(res.status, 402);
-    assert.deepEqual(await statusOf(res), [7, 'payment_required']); // PERMISSION_DENIED
-  });
-}, { env: { PLAN_CAPS: JSON.stringify({ free: { invocations_per_day: 3 }, team: { invocations_per_day: 3 }, enterprise: { invocations_per_day: 3 } }) } });
+    test('a workspace that may not write → 402', async () => {
+      await setSubscription(get(), OPERATOR_TOKEN, alice.account.tenant_id, { subscription_status: 'canceled' });
+      const res = await post(exportOf([chat('d'.repeat(32), '7'.repeat(16))]));
+      assert.equal(res.status, 402);
+      assert.deepEqual(await statusOf(res), [7, 'payment_required']); // PERMISSION_DENIED
+    });
+  },
+  {
+    env: {
+      PLAN_CAPS: JSON.stringify({
+        free: { invocations_per_day: 3 },
+        team: { invocations_per_day: 3 },
+        enterprise: { invocations_per_day: 3 },
+      }),
+    },
+  },
+);

@@ -10,7 +10,11 @@ import protobuf from 'protobufjs';
 
 const KeyValue = { fields: { key: { type: 'string', id: 1 }, value: { type: 'AnyValue', id: 2 } } };
 const AnyValue = {
-  oneofs: { value: { oneof: ['stringValue', 'boolValue', 'intValue', 'doubleValue', 'arrayValue', 'kvlistValue', 'bytesValue'] } },
+  oneofs: {
+    value: {
+      oneof: ['stringValue', 'boolValue', 'intValue', 'doubleValue', 'arrayValue', 'kvlistValue', 'bytesValue'],
+    },
+  },
   fields: {
     stringValue: { type: 'string', id: 1 },
     boolValue: { type: 'bool', id: 2 },
@@ -40,7 +44,10 @@ const descriptor = {
         },
         ExportTraceServiceRequest: { fields: { resourceSpans: { rule: 'repeated', type: 'ResourceSpans', id: 1 } } },
         ResourceSpans: {
-          fields: { resource: { type: 'Resource', id: 1 }, scopeSpans: { rule: 'repeated', type: 'ScopeSpans', id: 2 } },
+          fields: {
+            resource: { type: 'Resource', id: 1 },
+            scopeSpans: { rule: 'repeated', type: 'ScopeSpans', id: 2 },
+          },
         },
         ScopeSpans: {
           fields: { scope: { type: 'InstrumentationScope', id: 1 }, spans: { rule: 'repeated', type: 'Span', id: 2 } },
@@ -76,7 +83,11 @@ const descriptor = {
         // google.rpc.Status: the body of an OTLP error answer; its details carry
         // one google.rpc.ErrorInfo (our problem code) packed in a google.protobuf.Any.
         RpcStatus: {
-          fields: { code: { type: 'int32', id: 1 }, message: { type: 'string', id: 2 }, details: { rule: 'repeated', type: 'ProtoAny', id: 3 } },
+          fields: {
+            code: { type: 'int32', id: 1 },
+            message: { type: 'string', id: 2 },
+            details: { rule: 'repeated', type: 'ProtoAny', id: 3 },
+          },
         },
         ProtoAny: { fields: { type_url: { type: 'string', id: 1 }, value: { type: 'bytes', id: 2 } } },
         ErrorInfo: { fields: { reason: { type: 'string', id: 1 }, domain: { type: 'string', id: 2 } } },

@@ -78,7 +78,14 @@ export async function recordExport(
   decoded: DecodedRequest,
 ): Promise<ExportOutcome> {
   const { tenantId, caps } = workspace;
-  const out: ExportOutcome = { recorded: 0, duplicates: 0, dropped: 0, rejected: decoded.rejected, notes: [...decoded.rejectReasons], quotaExhausted: false };
+  const out: ExportOutcome = {
+    recorded: 0,
+    duplicates: 0,
+    dropped: 0,
+    rejected: decoded.rejected,
+    notes: [...decoded.rejectReasons],
+    quotaExhausted: false,
+  };
   const all = new Map<string, OtelSpan>();
   const mapped: MappedSpan[] = [];
   for (const s of decoded.spans) {
@@ -92,17 +99,28 @@ export async function recordExport(
     if (m) mapped.push(m);
     else out.dropped++;
   }
-  if (out.dropped > 0) out.notes.push(`${out.dropped} spans carry no GenAI, OpenInference, Vercel AI SDK or Traceloop attributes and were dropped`);
+  if (out.dropped > 0)
+    out.notes.push(
+      `${out.dropped} spans carry no GenAI, OpenInference, Vercel AI SDK or Traceloop attributes and were dropped`,
+    );
   if (mapped.length > MAX_RECORDED_SPANS) {
     const over = mapped.length - MAX_RECORDED_SPANS;
     mapped.length = MAX_RECORDED_SPANS;
     out.rejected += over;
-    out.notes.push(`at most ${MAX_RECORDED_SPANS} GenAI spans are recorded per export; ${over} were refused (lower OTEL_BSP_MAX_EXPORT_BATCH_SIZE)`);
+    out.notes.push(
+      `at most ${MAX_RECORDED_SPANS} GenAI spans are recorded per export; ${over} were refused (lower OTEL_BSP_MAX_EXPORT_BATCH_SIZE)`,
+    );
   }
   resolveAgents(mapped, decoded.spans);
 
   // Re-sent spans cost one lookup, no scan.
-  const stored = await deps.ctx.db.withTenant(tenantId, (tx) => recordedSpans(tx, tenantId, mapped.map((m) => m.span)));
+  const stored = await deps.ctx.db.withTenant(tenantId, (tx) =>
+    recordedSpans(
+      tx,
+      tenantId,
+      mapped.map((m) => m.span),
+    ),
+  );
   const fresh = mapped.filter((m) => !stored.has(keyOf(m.span)));
   out.duplicates += mapped.length - fresh.length;
   if (fresh.length === 0) return out;
@@ -129,7 +147,11 @@ export async function recordExport(
     if ('body' in r) {
       if (r.replayed) out.duplicates++;
       else out.recorded++;
-      rows.push({ invocationId: r.body.invocation_id as number, parentSpanId: recordedParent(m, recordedKeys, all), extras: m.extras });
+      rows.push({
+        invocationId: r.body.invocation_id as number,
+        parentSpanId: recordedParent(m, recordedKeys, all),
+        extras: m.extras,
+      });
       return;
     }
     switch (r.problem.code) {
@@ -157,7 +179,15 @@ export async function recordExport(
       // Under the log head's lock, so an export carrying a span's parent and
       // one carrying its child never miss each other's rows.
       await insertSpans(tx, tenantId, rows);
-      await linkParents(tx, tenantId, await spanLinks(tx, tenantId, rows.map((r) => ({ traceId: r.extras.trace_id, spanId: r.extras.span_id }))));
+      await linkParents(
+        tx,
+        tenantId,
+        await spanLinks(
+          tx,
+          tenantId,
+          rows.map((r) => ({ traceId: r.extras.trace_id, spanId: r.extras.span_id })),
+        ),
+      );
     });
   }
   // Some spans could not be stored (the database failed them): the exporter
@@ -166,7 +196,9 @@ export async function recordExport(
 
   out.rejected += refusedQuota + refusedAgents;
   if (refusedQuota > 0) {
-    out.notes.push(`${refusedQuota} spans refused: the plan allows ${caps.invocations_per_day} invocations a day (resets at 00:00 UTC)`);
+    out.notes.push(
+      `${refusedQuota} spans refused: the plan allows ${caps.invocations_per_day} invocations a day (resets at 00:00 UTC)`,
+    );
   }
   if (refusedAgents > 0) out.notes.push(`${refusedAgents} spans refused: the plan allows ${caps.agents} agents`);
   out.quotaExhausted = refusedQuota > 0 && out.recorded === 0 && refusedAgents === 0;

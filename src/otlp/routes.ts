@@ -4,7 +4,14 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Type } from 'typebox';
 import { secondsToUtcMidnight } from '../accounts/plans.ts';
 import type { AccountStatus } from '../core/identity.ts';
-import { forbidden, HttpProblem, paymentRequired, rateLimited, serviceUnavailable, unauthorized } from '../core/problems.ts';
+import {
+  forbidden,
+  HttpProblem,
+  paymentRequired,
+  rateLimited,
+  serviceUnavailable,
+  unauthorized,
+} from '../core/problems.ts';
 import { parseJsonBody } from '../http/json-body.ts';
 import { bearer } from '../http/schemas.ts';
 import { OTLP_ERROR_CODES, sendError } from './errors.ts';
@@ -43,17 +50,26 @@ const OtlpResponse = Type.Object(
       }),
     ),
   },
-  { description: 'ExportTraceServiceResponse, in the encoding of the request (protobuf bytes for application/x-protobuf)' },
+  {
+    description:
+      'ExportTraceServiceResponse, in the encoding of the request (protobuf bytes for application/x-protobuf)',
+  },
 );
 const OtlpError = Type.Object(
   {
-    code: Type.Integer({ description: 'gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …)' }),
+    code: Type.Integer({
+      description:
+        'gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …)',
+    }),
     message: Type.String(),
     details: Type.Optional(
       Type.Array(
         Type.Object({
           '@type': Type.Literal('type.googleapis.com/google.rpc.ErrorInfo'),
-          reason: Type.String({ description: 'The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …)' }),
+          reason: Type.String({
+            description:
+              'The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …)',
+          }),
           domain: Type.Literal('agent-ledger'),
         }),
       ),
@@ -75,15 +91,19 @@ export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Prom
       req.otlpEncoding = 'protobuf';
       done(null, body);
     });
-    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: OTLP_BODY_LIMIT }, (req, body: Buffer, done) => {
-      req.otlpEncoding = 'json';
-      // The service's body rules (I-JSON, no prototype keys), as on every JSON endpoint.
-      try {
-        done(null, parseJsonBody(body));
-      } catch (err) {
-        done(err as Error, undefined);
-      }
-    });
+    app.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: OTLP_BODY_LIMIT },
+      (req, body: Buffer, done) => {
+        req.otlpEncoding = 'json';
+        // The service's body rules (I-JSON, no prototype keys), as on every JSON endpoint.
+        try {
+          done(null, parseJsonBody(body));
+        } catch (err) {
+          done(err as Error, undefined);
+        }
+      },
+    );
     app.addHook('onRequest', async (req) => {
       // Shed load before reading a byte of the body (clients retry 503).
       if (inFlight >= MAX_CONCURRENT_EXPORTS) {
@@ -128,11 +148,16 @@ export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Prom
       async (req, reply) => {
         const encoding = req.otlpEncoding ?? 'json';
         const decoded = encoding === 'protobuf' ? decodeProtobuf(req.body as Buffer) : decodeJson(req.body);
-        if (decoded.spans.length === 0) return send(reply, encoding, 200, responseOf(decoded.rejected, decoded.rejectReasons));
+        if (decoded.spans.length === 0)
+          return send(reply, encoding, 200, responseOf(decoded.rejected, decoded.rejectReasons));
         const workspace = await workspaceFor(deps, req, decoded);
         const outcome = await recordExport(deps, workspace, decoded);
         if (outcome.quotaExhausted) {
-          throw rateLimited(secondsToUtcMidnight(deps.ctx.now()), 'quota_exceeded', `The plan allows ${workspace.caps.invocations_per_day} invocations a day; the count resets at 00:00 UTC.`);
+          throw rateLimited(
+            secondsToUtcMidnight(deps.ctx.now()),
+            'quota_exceeded',
+            `The plan allows ${workspace.caps.invocations_per_day} invocations a day; the count resets at 00:00 UTC.`,
+          );
         }
         return send(reply, encoding, 200, responseOf(outcome.rejected, outcome.notes));
       },
@@ -153,7 +178,9 @@ async function workspaceFor(deps: OtlpDeps, req: FastifyRequest, decoded: Decode
     const named = new Set(decoded.spans.map((s) => s.resource[TENANT_ATTRIBUTE]));
     const [only] = named;
     if (named.size !== 1 || typeof only !== 'string') {
-      throw forbidden(`The fallback ingress token needs the resource attribute ${TENANT_ATTRIBUTE} (one workspace per export).`);
+      throw forbidden(
+        `The fallback ingress token needs the resource attribute ${TENANT_ATTRIBUTE} (one workspace per export).`,
+      );
     }
     if (!UUID.test(only)) throw forbidden('Unknown workspace.');
     tenantId = only.toLowerCase();
@@ -169,7 +196,12 @@ function responseOf(rejected: number, notes: readonly string[]) {
   return { partialSuccess: { rejectedSpans: String(rejected), errorMessage: notes.join('; ') } };
 }
 
-function send(reply: FastifyReply, encoding: Encoding, status: number, body: { partialSuccess?: { rejectedSpans: string; errorMessage: string } }) {
+function send(
+  reply: FastifyReply,
+  encoding: Encoding,
+  status: number,
+  body: { partialSuccess?: { rejectedSpans: string; errorMessage: string } },
+) {
   if (encoding === 'protobuf') {
     const bytes = ExportTraceServiceResponse.encode(ExportTraceServiceResponse.fromObject(body)).finish();
     return reply.code(status).type(PROTOBUF).send(Buffer.from(bytes));

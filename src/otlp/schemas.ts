@@ -5,17 +5,23 @@ const NullableString = Type.Union([Type.String(), Type.Null()]);
 /** What an invocation recorded from an OTLP span keeps of the span (GET /api/v1/invocations/{id}). */
 export const OtelDetailsSchema = Type.Object(
   {
-    trace_id: Type.String({ description: '32 hex digits; also the invocation\'s correlation_id' }),
+    trace_id: Type.String({ description: "32 hex digits; also the invocation's correlation_id" }),
     span_id: Type.String({ description: '16 hex digits' }),
-    parent_span_id: Type.Union([Type.String(), Type.Null()], { description: 'The nearest recorded ancestor span known on arrival' }),
+    parent_span_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'The nearest recorded ancestor span known on arrival',
+    }),
     span_name: Type.String(),
     span_kind: Type.String({ description: 'internal, server, client, producer, consumer or unspecified' }),
-    operation: Type.String({ description: 'gen_ai.operation.name, or the OpenInference/Vercel/Traceloop kind it was recognised by' }),
+    operation: Type.String({
+      description: 'gen_ai.operation.name, or the OpenInference/Vercel/Traceloop kind it was recognised by',
+    }),
     start_time: Type.String({ format: 'date-time', description: 'When the span started (millisecond precision)' }),
     start_time_unix_nano: Type.String({ description: 'The start as sent, in nanoseconds since the epoch' }),
     model: NullableString,
     provider: NullableString,
-    usage: Type.Union([Type.Record(Type.String(), Type.Integer()), Type.Null()], { description: 'Token counts: input_tokens, output_tokens, …' }),
+    usage: Type.Union([Type.Record(Type.String(), Type.Integer()), Type.Null()], {
+      description: 'Token counts: input_tokens, output_tokens, …',
+    }),
     finish_reasons: Type.Union([Type.Array(Type.String()), Type.Null()]),
     tool_call_id: NullableString,
     conversation_id: NullableString,

@@ -137,7 +137,8 @@ function readSpan(s: Obj, enc: Encoding, resource: Attrs, scopeName: string): Ot
 /** An id as lower-case hex; null when absent or malformed; undefined for a malformed optional id. */
 function id(v: unknown, bytes: number, enc: Encoding): string | null | undefined {
   if (enc === 'protobuf') {
-    if (v instanceof Uint8Array && v.length === bytes) return Buffer.from(v.buffer, v.byteOffset, v.length).toString('hex');
+    if (v instanceof Uint8Array && v.length === bytes)
+      return Buffer.from(v.buffer, v.byteOffset, v.length).toString('hex');
     if (v instanceof Uint8Array && v.length === 0) return null;
     return v === undefined ? null : undefined;
   }
@@ -189,7 +190,8 @@ function anyValue(v: unknown, enc: Encoding, depth: number): AttrValue {
   const kvl = pick(v, 'kvlistValue', 'kvlist_value');
   if (isObj(kvl)) {
     const m: Record<string, AttrValue> = Object.create(null) as Record<string, AttrValue>;
-    for (const kv of list(kvl.values)) if (isObj(kv) && typeof kv.key === 'string') m[kv.key] = anyValue(kv.value, enc, depth + 1);
+    for (const kv of list(kvl.values))
+      if (isObj(kv) && typeof kv.key === 'string') m[kv.key] = anyValue(kv.value, enc, depth + 1);
     return m;
   }
   const bytes = pick(v, 'bytesValue', 'bytes_value');

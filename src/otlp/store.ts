@@ -12,7 +12,11 @@ export interface SpanKey {
 export const keyOf = (k: SpanKey) => `${k.traceId}/${k.spanId}`;
 
 /** The invocation each of these spans became, for those already recorded. */
-export async function recordedSpans(tx: Queryable, tenantId: string, keys: readonly SpanKey[]): Promise<Map<string, number>> {
+export async function recordedSpans(
+  tx: Queryable,
+  tenantId: string,
+  keys: readonly SpanKey[],
+): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (keys.length === 0) return out;
   const rows = await tx.query<{ trace_id: string; span_id: string; invocation_id: string | number }>(
@@ -79,7 +83,11 @@ export async function insertSpans(tx: Queryable, tenantId: string, rows: readonl
  * it (a parent usually arrives after its children: spans are exported when
  * they end). One statement.
  */
-export async function spanLinks(tx: Queryable, tenantId: string, spans: readonly SpanKey[]): Promise<Array<{ child: number; parent: number }>> {
+export async function spanLinks(
+  tx: Queryable,
+  tenantId: string,
+  spans: readonly SpanKey[],
+): Promise<Array<{ child: number; parent: number }>> {
   if (spans.length === 0) return [];
   // The export's keys drive every lookup (LATERAL, fenced with OFFSET 0 so the
   // planner cannot flatten it into a join of its choosing), through the primary key

@@ -16,7 +16,10 @@ import { createTestDb, type TestDb } from '../testing/test-db.ts';
 async function call(node: ServerProcess, method: string, path: string, body?: unknown, token?: string) {
   const res = await fetch(`${node.url}${path}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -32,8 +35,15 @@ describe('a persona across two server processes', { skip: multiProcessSkip() }, 
   before(async () => {
     db = await createTestDb('postgres');
     smtp = await startSmtpPeer();
-    const env = { LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')), SMTP_URL: smtp.url, SIGNUP_LIMIT_PER_IP: '1000' };
-    [a, b] = await Promise.all([startServerProcess({ databaseUrl: db.url, env }), startServerProcess({ databaseUrl: db.url, env })]);
+    const env = {
+      LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')),
+      SMTP_URL: smtp.url,
+      SIGNUP_LIMIT_PER_IP: '1000',
+    };
+    [a, b] = await Promise.all([
+      startServerProcess({ databaseUrl: db.url, env }),
+      startServerProcess({ databaseUrl: db.url, env }),
+    ]);
   });
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -53,7 +63,13 @@ describe('a persona across two server processes', { skip: multiProcessSkip() }, 
     const id = created.json().persona_id as string;
     assert.equal((await call(a, 'PUT', '/api/v1/agents/helpdesk/persona', { persona_id: id }, token)).status, 200);
     const invoke = async (node: ServerProcess, tool: string) => {
-      const res = await call(node, 'POST', '/api/v1/admin/agents/events/invocation', { agent_key: 'helpdesk', tool_name: tool }, token);
+      const res = await call(
+        node,
+        'POST',
+        '/api/v1/admin/agents/events/invocation',
+        { agent_key: 'helpdesk', tool_name: tool },
+        token,
+      );
       assert.equal(res.status, 201, res.text);
       return res.json().verdict as string;
     };

@@ -9,7 +9,14 @@ import { bearer, problems } from '../http/schemas.ts';
 import { commitment, encodeLeaf, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import { pseudonymInTx } from '../ledger/pseudonyms.ts';
 import type { PersonasDeps } from './personas.ts';
-import { AgentPersonaBody, AgentPersonaView, PersonaBody, PersonaIdParams, PersonaList, PersonaView } from './schema.ts';
+import {
+  AgentPersonaBody,
+  AgentPersonaView,
+  PersonaBody,
+  PersonaIdParams,
+  PersonaList,
+  PersonaView,
+} from './schema.ts';
 import {
   assignPersona,
   deletePersona,
@@ -40,9 +47,10 @@ function fieldsOf(b: Body): PersonaFields {
   // A type no detector emits would never match a finding: refused, named, rather than stored and silently ignored.
   (b.allowed_pii_types ?? []).forEach((type, i) => {
     if (!isKnownPiiType(type)) {
-      throw unprocessable(`Unknown PII type ${type}: allowed_pii_types takes the detectors' types (e.g. EMAIL_ADDRESS, CREDIT_CARD).`, [
-        { field: `/allowed_pii_types/${i}`, message: `${type} is not a PII type the detectors emit` },
-      ]);
+      throw unprocessable(
+        `Unknown PII type ${type}: allowed_pii_types takes the detectors' types (e.g. EMAIL_ADDRESS, CREDIT_CARD).`,
+        [{ field: `/allowed_pii_types/${i}`, message: `${type} is not a PII type the detectors emit` }],
+      );
     }
   });
   return {
@@ -77,7 +85,10 @@ export function view(p: PersonaRow) {
  */
 export function personaCommitment(salt: Uint8Array, p: PersonaFields & { version: number }): string {
   const { name, description, allowed_tools, allowed_pii_types, overrides, rubric, version } = p;
-  return commitment(salt, encodeLeaf({ name, description, allowed_tools, allowed_pii_types, overrides, rubric, version }));
+  return commitment(
+    salt,
+    encodeLeaf({ name, description, allowed_tools, allowed_pii_types, overrides, rubric, version }),
+  );
 }
 
 export async function personaRoutes(fastify: FastifyInstance, deps: PersonasDeps): Promise<void> {
@@ -119,7 +130,11 @@ export async function personaRoutes(fastify: FastifyInstance, deps: PersonasDeps
         });
         return p;
       });
-      if (!row) throw new HttpProblem('plan_limit', `The plan allows ${cap} personas; upgrade or delete one to create another.`);
+      if (!row)
+        throw new HttpProblem(
+          'plan_limit',
+          `The plan allows ${cap} personas; upgrade or delete one to create another.`,
+        );
       return reply.code(201).send(view(row));
     },
   );
@@ -128,7 +143,12 @@ export async function personaRoutes(fastify: FastifyInstance, deps: PersonasDeps
     '/api/v1/personas',
     {
       config: { auth: 'account', roles: READERS },
-      schema: { tags, summary: "The workspace's personas (every role)", security: bearer, response: { 200: PersonaList, ...problems(401, 403) } },
+      schema: {
+        tags,
+        summary: "The workspace's personas (every role)",
+        security: bearer,
+        response: { 200: PersonaList, ...problems(401, 403) },
+      },
     },
     async (req) => {
       const me = accountOf(req);
@@ -141,7 +161,13 @@ export async function personaRoutes(fastify: FastifyInstance, deps: PersonasDeps
     '/api/v1/personas/:persona_id',
     {
       config: { auth: 'account', roles: READERS },
-      schema: { tags, summary: 'One persona (every role)', security: bearer, params: PersonaIdParams, response: { 200: PersonaView, ...problems(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'One persona (every role)',
+        security: bearer,
+        params: PersonaIdParams,
+        response: { 200: PersonaView, ...problems(400, 401, 403, 404) },
+      },
     },
     async (req) => {
       const me = accountOf(req);

@@ -21,7 +21,8 @@ export const PersonaBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 4000, description: "The agent's purpose" })),
     allowed_tools: Type.Optional(
       Type.Union([Type.Array(Glob, { maxItems: 500, uniqueItems: true }), Type.Null()], {
-        description: 'The tools an agent of this persona may call; a call outside is a deny and an oos_tool rogue event. Absent or null: no limit.',
+        description:
+          'The tools an agent of this persona may call; a call outside is a deny and an oos_tool rogue event. Absent or null: no limit.',
       }),
     ),
     allowed_pii_types: Type.Optional(
@@ -33,7 +34,8 @@ export const PersonaBody = Type.Object(
     overrides: Type.Optional(
       Type.Array(RuleSchema, {
         maxItems: 50,
-        description: "Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added.",
+        description:
+          "Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added.",
       }),
     ),
     rubric: Type.Optional(Type.String({ maxLength: 8000, description: 'What judges apply to this persona' })),
@@ -59,7 +61,9 @@ export const PersonaList = Type.Object({ personas: Type.Array(PersonaView) });
 export const PersonaIdParams = Type.Object({ persona_id: Type.String({ format: 'uuid' }) });
 
 export const AgentPersonaBody = Type.Object(
-  { persona_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'null removes the persona' }) },
+  {
+    persona_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'null removes the persona' }),
+  },
   { additionalProperties: false },
 );
 

@@ -22,7 +22,8 @@ export interface PersonaRow extends PersonaFields {
   updated_at: Date;
 }
 
-const COLUMNS = 'persona_id, version, name, description, allowed_tools, allowed_pii_types, overrides, rubric, meta_salt, created_at, updated_at';
+const COLUMNS =
+  'persona_id, version, name, description, allowed_tools, allowed_pii_types, overrides, rubric, meta_salt, created_at, updated_at';
 
 /** Creation and the cap check are serialized per workspace, so two nodes cannot both take the last slot. */
 async function lockWorkspace(tx: Queryable, tenantId: string) {
@@ -30,7 +31,9 @@ async function lockWorkspace(tx: Queryable, tenantId: string) {
 }
 
 export async function countPersonas(tx: Queryable, tenantId: string): Promise<number> {
-  const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM personas WHERE tenant_id = $1', [tenantId]);
+  const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM personas WHERE tenant_id = $1', [
+    tenantId,
+  ]);
   return row!.n;
 }
 
@@ -75,29 +78,34 @@ export async function updatePersona(
 
 /** Deletes a persona (its agents lose it, by the foreign key); the version it had, or null. */
 export async function deletePersona(tx: Queryable, tenantId: string, personaId: string): Promise<number | null> {
-  const [row] = await tx.query<{ version: number }>('DELETE FROM personas WHERE tenant_id = $1 AND persona_id = $2 RETURNING version', [
-    tenantId,
-    personaId,
-  ]);
+  const [row] = await tx.query<{ version: number }>(
+    'DELETE FROM personas WHERE tenant_id = $1 AND persona_id = $2 RETURNING version',
+    [tenantId, personaId],
+  );
   return row?.version ?? null;
 }
 
 export async function getPersona(tx: Queryable, tenantId: string, personaId: string): Promise<PersonaRow | null> {
-  const [row] = await tx.query<PersonaRow & Record<string, unknown>>(`SELECT ${COLUMNS} FROM personas WHERE tenant_id = $1 AND persona_id = $2`, [
-    tenantId,
-    personaId,
-  ]);
+  const [row] = await tx.query<PersonaRow & Record<string, unknown>>(
+    `SELECT ${COLUMNS} FROM personas WHERE tenant_id = $1 AND persona_id = $2`,
+    [tenantId, personaId],
+  );
   return row ?? null;
 }
 
 export async function listPersonas(tx: Queryable, tenantId: string): Promise<PersonaRow[]> {
-  return tx.query<PersonaRow & Record<string, unknown>>(`SELECT ${COLUMNS} FROM personas WHERE tenant_id = $1 ORDER BY created_at, persona_id`, [tenantId]);
+  return tx.query<PersonaRow & Record<string, unknown>>(
+    `SELECT ${COLUMNS} FROM personas WHERE tenant_id = $1 ORDER BY created_at, persona_id`,
+    [tenantId],
+  );
 }
 
 /** The persona of an agent, or null. */
 export async function personaOfAgent(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaRow | null> {
   const [row] = await tx.query<PersonaRow & Record<string, unknown>>(
-    `SELECT ${COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')}
+    `SELECT ${COLUMNS.split(', ')
+      .map((c) => `p.${c}`)
+      .join(', ')}
      FROM agent_personas a JOIN personas p ON p.tenant_id = a.tenant_id AND p.persona_id = a.persona_id
      WHERE a.tenant_id = $1 AND a.agent_key = $2`,
     [tenantId, agentKey],

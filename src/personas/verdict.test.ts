@@ -20,7 +20,12 @@ eachStore('a persona in the verdict', (get) => {
       })
     ).json();
     const send = async (payload: Record<string, unknown>) => {
-      const res = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'helpdesk', ...payload } });
+      const res = await t.request({
+        method: 'POST',
+        url: INVOKE,
+        token: a.token,
+        payload: { agent_key: 'helpdesk', ...payload },
+      });
       assert.equal(res.statusCode, 201, res.body);
       const [row] = await t.testDb.db.query<{ verdict: string; reasons: string[] }>(
         'SELECT verdict, reasons FROM invocations WHERE tenant_id = $1 AND invocation_id = $2',
@@ -29,21 +34,46 @@ eachStore('a persona in the verdict', (get) => {
       return row!;
     };
     const rogues = async () =>
-      (await t.testDb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM rogue_events WHERE tenant_id = $1 AND agent_key = 'helpdesk'", [tenant]))[0]!.n;
+      (
+        await t.testDb.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM rogue_events WHERE tenant_id = $1 AND agent_key = 'helpdesk'",
+          [tenant],
+        )
+      )[0]!.n;
 
     // Before the agent has the persona, nothing limits it.
-    assert.deepEqual(await send({ tool_name: 'shell.exec', prompt: `card ${CARD}` }), { verdict: 'allow', reasons: ['default'] });
+    assert.deepEqual(await send({ tool_name: 'shell.exec', prompt: `card ${CARD}` }), {
+      verdict: 'allow',
+      reasons: ['default'],
+    });
     assert.equal(await rogues(), 0);
 
-    const assign = await t.request({ method: 'PUT', url: '/api/v1/agents/helpdesk/persona', token: a.token, payload: { persona_id: p.persona_id } });
+    const assign = await t.request({
+      method: 'PUT',
+      url: '/api/v1/agents/helpdesk/persona',
+      token: a.token,
+      payload: { persona_id: p.persona_id },
+    });
     assert.equal(assign.statusCode, 200);
     const v1 = `persona.${p.persona_id}.v1`;
-    assert.deepEqual(await send({ tool_name: 'kb.search', prompt: 'mail me at jo.doe@example.com' }), { verdict: 'allow', reasons: ['default'] });
-    assert.deepEqual(await send({ tool_name: 'shell.exec' }), { verdict: 'deny', reasons: ['tool_out_of_scope', `${v1}.tool_out_of_scope`] });
+    assert.deepEqual(await send({ tool_name: 'kb.search', prompt: 'mail me at jo.doe@example.com' }), {
+      verdict: 'allow',
+      reasons: ['default'],
+    });
+    assert.deepEqual(await send({ tool_name: 'shell.exec' }), {
+      verdict: 'deny',
+      reasons: ['tool_out_of_scope', `${v1}.tool_out_of_scope`],
+    });
     assert.equal(await rogues(), 1);
-    const [ev] = await t.testDb.db.query<{ event_type: string }>("SELECT event_type FROM rogue_events WHERE tenant_id = $1 AND agent_key = 'helpdesk'", [tenant]);
+    const [ev] = await t.testDb.db.query<{ event_type: string }>(
+      "SELECT event_type FROM rogue_events WHERE tenant_id = $1 AND agent_key = 'helpdesk'",
+      [tenant],
+    );
     assert.equal(ev!.event_type, 'oos_tool');
-    assert.deepEqual(await send({ tool_name: 'kb.search', prompt: `card ${CARD}` }), { verdict: 'flag_for_review', reasons: [`${v1}.pii_not_allowed`] });
+    assert.deepEqual(await send({ tool_name: 'kb.search', prompt: `card ${CARD}` }), {
+      verdict: 'flag_for_review',
+      reasons: [`${v1}.pii_not_allowed`],
+    });
     // The review queue sees it like any flagged invocation.
     const queue = await t.request({ method: 'GET', url: '/api/v1/reviews?status=pending', token: a.token });
     assert.ok(JSON.stringify(queue.json()).includes(`${v1}.pii_not_allowed`), queue.body.slice(0, 500));
@@ -62,20 +92,41 @@ eachStore('a persona in the verdict', (get) => {
     });
     assert.equal(put.json().version, 2);
     const v2 = `persona.${p.persona_id}.v2`;
-    assert.deepEqual(await send({ tool_name: 'kb.search', prompt: `card ${CARD}` }), { verdict: 'allow', reasons: ['default'] });
+    assert.deepEqual(await send({ tool_name: 'kb.search', prompt: `card ${CARD}` }), {
+      verdict: 'allow',
+      reasons: ['default'],
+    });
     assert.deepEqual(await send({ tool_name: 'kb.delete' }), { verdict: 'deny', reasons: [`${v2}.no-kb-delete`] });
     // An override with a policy rule's id replaces that rule for the persona's agents only.
-    const policy = { default_verdict: 'allow', rules: [{ id: 'tickets', when: { tools: ['tickets.*'] }, verdict: 'flag_for_review' }] };
-    assert.equal((await t.request({ method: 'PUT', url: '/api/v1/policy', token: a.token, payload: policy })).statusCode, 200);
+    const policy = {
+      default_verdict: 'allow',
+      rules: [{ id: 'tickets', when: { tools: ['tickets.*'] }, verdict: 'flag_for_review' }],
+    };
+    assert.equal(
+      (await t.request({ method: 'PUT', url: '/api/v1/policy', token: a.token, payload: policy })).statusCode,
+      200,
+    );
     assert.deepEqual(await send({ tool_name: 'tickets.reply' }), { verdict: 'flag_for_review', reasons: ['tickets'] });
     await t.request({
       method: 'PUT',
       url: `/api/v1/personas/${p.persona_id}`,
       token: a.token,
-      payload: { name: 'Support', allowed_tools: ['kb.*', 'tickets.reply'], overrides: [{ id: 'tickets', when: { tools: ['tickets.*'] }, verdict: 'allow' }] },
+      payload: {
+        name: 'Support',
+        allowed_tools: ['kb.*', 'tickets.reply'],
+        overrides: [{ id: 'tickets', when: { tools: ['tickets.*'] }, verdict: 'allow' }],
+      },
     });
-    assert.deepEqual(await send({ tool_name: 'tickets.reply' }), { verdict: 'allow', reasons: [`persona.${p.persona_id}.v3.tickets`] });
-    const other = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'ops', tool_name: 'tickets.close' } });
+    assert.deepEqual(await send({ tool_name: 'tickets.reply' }), {
+      verdict: 'allow',
+      reasons: [`persona.${p.persona_id}.v3.tickets`],
+    });
+    const other = await t.request({
+      method: 'POST',
+      url: INVOKE,
+      token: a.token,
+      payload: { agent_key: 'ops', tool_name: 'tickets.close' },
+    });
     assert.equal(other.json().verdict, 'flag_for_review');
 
     // Reasons in the leaves name the persona by id and version only.
@@ -83,18 +134,42 @@ eachStore('a persona in the verdict', (get) => {
     assert.ok(leaves.some((l) => (l.reasons as string[]).includes(`${v1}.tool_out_of_scope`)));
 
     // Without the persona, the agent is back to the policy alone.
-    await t.request({ method: 'PUT', url: '/api/v1/agents/helpdesk/persona', token: a.token, payload: { persona_id: null } });
+    await t.request({
+      method: 'PUT',
+      url: '/api/v1/agents/helpdesk/persona',
+      token: a.token,
+      payload: { persona_id: null },
+    });
     assert.deepEqual(await send({ tool_name: 'shell.exec' }), { verdict: 'allow', reasons: ['default'] });
   });
 
   test("the persona's tools and the agent's own scope both hold: a tool must be in each", async () => {
     const t = get();
     const a = await t.signIn('admin@persona-scope.io');
-    const p = (await t.request({ method: 'POST', url: '/api/v1/personas', token: a.token, payload: { name: 'Reader', allowed_tools: ['kb.*', 'mail.send'] } })).json();
-    await t.request({ method: 'PUT', url: '/api/v1/agents/bot/persona', token: a.token, payload: { persona_id: p.persona_id } });
-    await t.request({ method: 'PUT', url: '/api/v1/agents/bot/scope', token: a.token, payload: { allowed_tools: ['kb.*', 'web.fetch'] } });
+    const p = (
+      await t.request({
+        method: 'POST',
+        url: '/api/v1/personas',
+        token: a.token,
+        payload: { name: 'Reader', allowed_tools: ['kb.*', 'mail.send'] },
+      })
+    ).json();
+    await t.request({
+      method: 'PUT',
+      url: '/api/v1/agents/bot/persona',
+      token: a.token,
+      payload: { persona_id: p.persona_id },
+    });
+    await t.request({
+      method: 'PUT',
+      url: '/api/v1/agents/bot/scope',
+      token: a.token,
+      payload: { allowed_tools: ['kb.*', 'web.fetch'] },
+    });
     const verdict = async (tool: string) =>
-      (await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'bot', tool_name: tool } })).json().verdict;
+      (
+        await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'bot', tool_name: tool } })
+      ).json().verdict;
     assert.equal(await verdict('kb.search'), 'allow');
     assert.equal(await verdict('mail.send'), 'deny');
     assert.equal(await verdict('web.fetch'), 'deny');

@@ -25,7 +25,17 @@ export const DEFAULT_POLICY: PolicyDocument = {
       id: 'sensitive-pii-in-tool-input',
       description: 'Payment, bank or national-id data was passed to a tool.',
       when: {
-        finding_types: ['CREDIT_CARD', 'IBAN_CODE', 'US_SSN', 'UK_NHS', 'US_BANK_NUMBER', 'US_PASSPORT', 'US_DRIVER_LICENSE', 'US_ITIN', 'CRYPTO'],
+        finding_types: [
+          'CREDIT_CARD',
+          'IBAN_CODE',
+          'US_SSN',
+          'UK_NHS',
+          'US_BANK_NUMBER',
+          'US_PASSPORT',
+          'US_DRIVER_LICENSE',
+          'US_ITIN',
+          'CRYPTO',
+        ],
         fields: ['tool_input'],
       },
       verdict: 'flag_for_review',

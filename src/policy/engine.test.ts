@@ -5,16 +5,23 @@ import { DEFAULT_REASON, decide, type Facts, globMatch, OUT_OF_SCOPE_REASON, typ
 
 /** Reference glob: translate to an anchored regex (fine for the short inputs of the property). */
 function reference(pattern: string, text: string): boolean {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[\\s\\S]*').replace(/\?/g, '[\\s\\S]');
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[\\s\\S]*')
+    .replace(/\?/g, '[\\s\\S]');
   return new RegExp(`^${re}$`).test(text);
 }
 
 test('globMatch agrees with a regex reference', () => {
   const chars = fc.constantFrom('a', 'b', '.', '*', '?');
   fc.assert(
-    fc.property(fc.string({ unit: chars, maxLength: 8 }), fc.string({ unit: fc.constantFrom('a', 'b', '.'), maxLength: 12 }), (p, t) => {
-      assert.equal(globMatch(p, t), reference(p, t));
-    }),
+    fc.property(
+      fc.string({ unit: chars, maxLength: 8 }),
+      fc.string({ unit: fc.constantFrom('a', 'b', '.'), maxLength: 12 }),
+      (p, t) => {
+        assert.equal(globMatch(p, t), reference(p, t));
+      },
+    ),
     { numRuns: 3000 },
   );
 });
@@ -52,16 +59,40 @@ test('decide: most severe rule wins, every fired rule is a reason, none fired gi
     reasons: ['flag-pii', 'deny-card-to-tool'],
     judge: false,
   });
-  assert.deepEqual(decide(policy, { ...base, tool_name: 'x', tool_in_scope: false }), { verdict: 'deny', reasons: [OUT_OF_SCOPE_REASON], judge: false });
+  assert.deepEqual(decide(policy, { ...base, tool_name: 'x', tool_in_scope: false }), {
+    verdict: 'deny',
+    reasons: [OUT_OF_SCOPE_REASON],
+    judge: false,
+  });
 });
 
 test('decide: min_score, agent/tool globs, outcomes and principals narrow a rule', () => {
   const policy: PolicyDocument = {
     default_verdict: 'allow',
-    rules: [{ id: 'r', when: { agents: ['pay-*'], tools: ['refund'], outcomes: ['error'], principal_kinds: ['user'], finding_types: ['X'], min_score: 0.7 }, verdict: 'deny' }],
+    rules: [
+      {
+        id: 'r',
+        when: {
+          agents: ['pay-*'],
+          tools: ['refund'],
+          outcomes: ['error'],
+          principal_kinds: ['user'],
+          finding_types: ['X'],
+          min_score: 0.7,
+        },
+        verdict: 'deny',
+      },
+    ],
   };
   const f = (score: number) => [{ field: 'prompt' as const, findings: [{ type: 'X', start: 0, end: 1, score }] }];
-  const hit: Facts = { ...base, agent_key: 'pay-bot', tool_name: 'refund', outcome: 'error', principal_kind: 'user', findings: f(0.8) };
+  const hit: Facts = {
+    ...base,
+    agent_key: 'pay-bot',
+    tool_name: 'refund',
+    outcome: 'error',
+    principal_kind: 'user',
+    findings: f(0.8),
+  };
   assert.equal(decide(policy, hit).verdict, 'deny');
   assert.equal(decide(policy, { ...hit, findings: f(0.6) }).verdict, 'allow');
   assert.equal(decide(policy, { ...hit, agent_key: 'crm-bot' }).verdict, 'allow');
@@ -78,8 +109,16 @@ test('decide: a firing rule with judge: true asks for the panel whatever the ver
       { id: 'flag-exports', when: { tools: ['crm.export'] }, verdict: 'flag_for_review' },
     ],
   };
-  assert.deepEqual(decide(policy, { ...base, tool_name: 'payments.refund' }), { verdict: 'allow', reasons: ['judge-refunds'], judge: true });
-  assert.deepEqual(decide(policy, { ...base, tool_name: 'kb.search' }), { verdict: 'allow', reasons: [DEFAULT_REASON], judge: false });
+  assert.deepEqual(decide(policy, { ...base, tool_name: 'payments.refund' }), {
+    verdict: 'allow',
+    reasons: ['judge-refunds'],
+    judge: true,
+  });
+  assert.deepEqual(decide(policy, { ...base, tool_name: 'kb.search' }), {
+    verdict: 'allow',
+    reasons: [DEFAULT_REASON],
+    judge: false,
+  });
   assert.equal(decide(policy, { ...base, tool_name: 'crm.export' }).judge, false, 'a flag alone is no rule asking');
   const persona = {
     id: 'p1',
@@ -91,7 +130,11 @@ test('decide: a firing rule with judge: true asks for the panel whatever the ver
       { id: 'judge-exports', when: { tools: ['crm.export'] }, verdict: 'flag_for_review' as const, judge: true },
     ],
   };
-  assert.deepEqual(decide(policy, { ...base, tool_name: 'payments.refund', persona }), { verdict: 'allow', reasons: ['persona.p1.v2.judge-refunds'], judge: false });
+  assert.deepEqual(decide(policy, { ...base, tool_name: 'payments.refund', persona }), {
+    verdict: 'allow',
+    reasons: ['persona.p1.v2.judge-refunds'],
+    judge: false,
+  });
   assert.deepEqual(decide(policy, { ...base, tool_name: 'crm.export', persona }), {
     verdict: 'flag_for_review',
     reasons: ['flag-exports', 'persona.p1.v2.judge-exports'],

@@ -116,7 +116,8 @@ function fires(rule: Rule, facts: Facts): boolean {
   if (!anyGlob(w.tools, facts.tool_name)) return false;
   if (w.modes && !w.modes.includes(facts.mode)) return false;
   if (!anyGlob(w.outcomes, facts.outcome)) return false;
-  if (w.principal_kinds && (facts.principal_kind === undefined || !w.principal_kinds.includes(facts.principal_kind))) return false;
+  if (w.principal_kinds && (facts.principal_kind === undefined || !w.principal_kinds.includes(facts.principal_kind)))
+    return false;
   if (!anyGlob(w.principal_ids, facts.principal_id)) return false;
   if (w.finding_types || w.finding_categories) {
     const types = w.finding_types ? new Set(w.finding_types) : null;
@@ -131,7 +132,9 @@ function fires(rule: Rule, facts: Facts): boolean {
   } else if (w.fields || w.min_score !== undefined) {
     // Field and score limits qualify findings; alone they match any finding there.
     const minScore = w.min_score ?? 0;
-    const hit = facts.findings.some((ff) => (!w.fields || w.fields.includes(ff.field)) && ff.findings.some((f) => f.score >= minScore));
+    const hit = facts.findings.some(
+      (ff) => (!w.fields || w.fields.includes(ff.field)) && ff.findings.some((f) => f.score >= minScore),
+    );
     if (!hit) return false;
   }
   return true;
@@ -154,13 +157,19 @@ export function decide(policy: PolicyDocument, facts: Facts): Decision {
   if (persona) {
     // The persona's tools are part of the agent's scope (tool_in_scope, one
     // mechanism); this reason says the persona is why.
-    if (persona.allowed_tools !== null && facts.tool_name !== undefined && !persona.allowed_tools.some((g) => globMatch(g, facts.tool_name!))) {
+    if (
+      persona.allowed_tools !== null &&
+      facts.tool_name !== undefined &&
+      !persona.allowed_tools.some((g) => globMatch(g, facts.tool_name!))
+    ) {
       reasons.push(personaReason(persona, PERSONA_TOOL_REASON));
       verdict = 'deny';
     }
     if (persona.allowed_pii_types !== null) {
       const allowed = new Set(persona.allowed_pii_types);
-      const foreign = facts.findings.some((ff) => ff.findings.some((f) => (f.category ?? categoryOf(f.type)) === 'pii' && !allowed.has(f.type)));
+      const foreign = facts.findings.some((ff) =>
+        ff.findings.some((f) => (f.category ?? categoryOf(f.type)) === 'pii' && !allowed.has(f.type)),
+      );
       if (foreign) {
         reasons.push(personaReason(persona, PERSONA_PII_REASON));
         if (SEVERITY.flag_for_review > SEVERITY[verdict]) verdict = 'flag_for_review';

@@ -32,12 +32,21 @@ for (const store of testStores()) {
     const testDb = await createTestDb(store);
     try {
       const tenant = randomUUID();
-      const node = createPolicy({ ctx: { db: testDb.db } as AppContext, appendInTx: async () => {}, personaInTx: async () => undefined });
+      const node = createPolicy({
+        ctx: { db: testDb.db } as AppContext,
+        appendInTx: async () => {},
+        personaInTx: async () => undefined,
+      });
       const read = () =>
         testDb.db.withTenant(tenant, async (tx) => {
           const c = counting(tx);
           const p = await node.policyInTx(c.tx, tenant);
-          return { version: p.version, verdict: p.decide({ agent_key: 'a', mode: 'observed', outcome: 'success', principal_id: 'a', findings: [] }).verdict, statements: c.n };
+          return {
+            version: p.version,
+            verdict: p.decide({ agent_key: 'a', mode: 'observed', outcome: 'success', principal_id: 'a', findings: [] })
+              .verdict,
+            statements: c.n,
+          };
         });
 
       // The built-in default, read once (the epoch, then the policy); then served from memory (the epoch only).
@@ -45,7 +54,9 @@ for (const store of testStores()) {
       assert.deepEqual(await read(), { version: 0, verdict: 'allow', statements: 1 });
 
       // "Another node" stores version 1: nothing tells this module but the epoch its trigger moves.
-      await testDb.db.withTenant(tenant, (tx) => savePolicy(tx, tenant, { default_verdict: 'deny', rules: [] }, randomUUID(), new Date()));
+      await testDb.db.withTenant(tenant, (tx) =>
+        savePolicy(tx, tenant, { default_verdict: 'deny', rules: [] }, randomUUID(), new Date()),
+      );
       assert.deepEqual(await read(), { version: 1, verdict: 'deny', statements: 2 });
       assert.deepEqual(await read(), { version: 1, verdict: 'deny', statements: 1 });
     } finally {

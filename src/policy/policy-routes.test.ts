@@ -29,7 +29,12 @@ eachStore('policy documents and agent scopes', (get) => {
     assert.equal(change?.version, 1);
 
     // The new policy decides the next event, and its rule id is the stored reason.
-    const ev = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'ops', tool_name: 'shell.exec' } });
+    const ev = await t.request({
+      method: 'POST',
+      url: INVOKE,
+      token: a.token,
+      payload: { agent_key: 'ops', tool_name: 'shell.exec' },
+    });
     assert.equal(ev.json().verdict, 'deny');
     const [row] = await t.testDb.db.query<{ reasons: string[]; policy_version: number }>(
       'SELECT reasons, policy_version FROM invocations WHERE tenant_id = $2 AND invocation_id = $1',
@@ -37,7 +42,12 @@ eachStore('policy documents and agent scopes', (get) => {
     );
     assert.deepEqual(row!.reasons, ['deny-shell']);
     assert.equal(row!.policy_version, 1);
-    const other = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'ops', tool_name: 'search' } });
+    const other = await t.request({
+      method: 'POST',
+      url: INVOKE,
+      token: a.token,
+      payload: { agent_key: 'ops', tool_name: 'search' },
+    });
     assert.equal(other.json().verdict, 'allow');
   });
 
@@ -47,12 +57,33 @@ eachStore('policy documents and agent scopes', (get) => {
     const cases: Array<[unknown, string]> = [
       [{ default_verdict: 'maybe', rules: [] }, '/default_verdict'],
       [{ default_verdict: 'allow', rules: [{ id: 'X Y', when: {}, verdict: 'deny' }] }, '/rules/0/id'],
-      [{ default_verdict: 'allow', rules: [{ id: 'a', when: { tools: 'shell' }, verdict: 'deny' }] }, '/rules/0/when/tools'],
-      [{ default_verdict: 'allow', rules: [{ id: 'a', when: { min_score: 2 }, verdict: 'deny' }] }, '/rules/0/when/min_score'],
-      [{ default_verdict: 'allow', rules: [{ id: 'a', when: {}, verdict: 'deny' }, { id: 'a', when: {}, verdict: 'allow' }] }, '/rules/1/id'],
+      [
+        { default_verdict: 'allow', rules: [{ id: 'a', when: { tools: 'shell' }, verdict: 'deny' }] },
+        '/rules/0/when/tools',
+      ],
+      [
+        { default_verdict: 'allow', rules: [{ id: 'a', when: { min_score: 2 }, verdict: 'deny' }] },
+        '/rules/0/when/min_score',
+      ],
+      [
+        {
+          default_verdict: 'allow',
+          rules: [
+            { id: 'a', when: {}, verdict: 'deny' },
+            { id: 'a', when: {}, verdict: 'allow' },
+          ],
+        },
+        '/rules/1/id',
+      ],
       [{ default_verdict: 'allow', rules: [{ id: 'a', when: { colour: 'red' }, verdict: 'deny' }] }, '/rules/0/when'],
       // A type no detector emits would never fire: EMAIL for EMAIL_ADDRESS.
-      [{ default_verdict: 'allow', rules: [{ id: 'a', when: { finding_types: ['GITHUB_TOKEN', 'EMAIL'] }, verdict: 'deny' }] }, '/rules/0/when/finding_types/1'],
+      [
+        {
+          default_verdict: 'allow',
+          rules: [{ id: 'a', when: { finding_types: ['GITHUB_TOKEN', 'EMAIL'] }, verdict: 'deny' }],
+        },
+        '/rules/0/when/finding_types/1',
+      ],
     ];
     for (const [payload, field] of cases) {
       const res = await t.request({ method: 'PUT', url: '/api/v1/policy', token: a.token, payload: payload as object });
@@ -64,7 +95,16 @@ eachStore('policy documents and agent scopes', (get) => {
     }
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: a.token })).json().version, 0);
     // Every kind the detectors emit is taken: PII, secret and injection types.
-    const known = { default_verdict: 'allow', rules: [{ id: 'a', when: { finding_types: ['EMAIL_ADDRESS', 'US_SSN', 'GITHUB_TOKEN', 'PROMPT_INJECTION'] }, verdict: 'deny' }] };
+    const known = {
+      default_verdict: 'allow',
+      rules: [
+        {
+          id: 'a',
+          when: { finding_types: ['EMAIL_ADDRESS', 'US_SSN', 'GITHUB_TOKEN', 'PROMPT_INJECTION'] },
+          verdict: 'deny',
+        },
+      ],
+    };
     const ok = await t.request({ method: 'PUT', url: '/api/v1/policy', token: a.token, payload: known });
     assert.equal(ok.statusCode, 200, ok.body);
   });
@@ -75,7 +115,12 @@ eachStore('policy documents and agent scopes', (get) => {
     const viewer = await addMember(t, a, 'v@policy-roles.io', 'viewer');
     const auditor = await addMember(t, a, 'au@policy-roles.io', 'auditor');
     const operator = await addMember(t, a, 'op@policy-roles.io', 'operator');
-    const scoped = await t.request({ method: 'PUT', url: '/api/v1/agents/roles-bot/scope', token: a.token, payload: { allowed_tools: ['crm.*'] } });
+    const scoped = await t.request({
+      method: 'PUT',
+      url: '/api/v1/agents/roles-bot/scope',
+      token: a.token,
+      payload: { allowed_tools: ['crm.*'] },
+    });
     assert.equal(scoped.statusCode, 200, scoped.body);
     const read = await t.request({ method: 'GET', url: '/api/v1/policy', token: auditor.token });
     assert.equal(read.statusCode, 200, read.body);
@@ -85,9 +130,19 @@ eachStore('policy documents and agent scopes', (get) => {
     assert.deepEqual(agent.json().allowed_tools, ['crm.*']);
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: viewer.token })).statusCode, 403);
     for (const who of [viewer, auditor, operator]) {
-      const put = await t.request({ method: 'PUT', url: '/api/v1/agents/x/scope', token: who.token, payload: { allowed_tools: [] } });
+      const put = await t.request({
+        method: 'PUT',
+        url: '/api/v1/agents/x/scope',
+        token: who.token,
+        payload: { allowed_tools: [] },
+      });
       assert.equal(put.statusCode, 403);
-      const policy = await t.request({ method: 'PUT', url: '/api/v1/policy', token: who.token, payload: { default_verdict: 'allow', rules: [] } });
+      const policy = await t.request({
+        method: 'PUT',
+        url: '/api/v1/policy',
+        token: who.token,
+        payload: { default_verdict: 'allow', rules: [] },
+      });
       assert.equal(policy.statusCode, 403);
     }
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/policy', token: operator.token })).statusCode, 200);
@@ -103,33 +158,54 @@ eachStore('policy documents and agent scopes', (get) => {
       payload: { allowed_tools: ['crm.*', 'search'] },
     });
     assert.equal(scope.statusCode, 200, scope.body);
-    const inScope = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'crm-bot', tool_name: 'crm.lookup' } });
+    const inScope = await t.request({
+      method: 'POST',
+      url: INVOKE,
+      token: a.token,
+      payload: { agent_key: 'crm-bot', tool_name: 'crm.lookup' },
+    });
     assert.equal(inScope.json().verdict, 'allow');
-    const out = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'crm-bot', tool_name: 'payments.refund' } });
+    const out = await t.request({
+      method: 'POST',
+      url: INVOKE,
+      token: a.token,
+      payload: { agent_key: 'crm-bot', tool_name: 'payments.refund' },
+    });
     assert.equal(out.statusCode, 201);
     assert.equal(out.json().verdict, 'deny');
     const rogue = await t.testDb.db.query<{ event_type: string; tool: string; invocation_id: number }>(
       'SELECT event_type, tool, invocation_id FROM rogue_events WHERE tenant_id = $1',
       [a.account.tenant_id],
     );
-    assert.deepEqual(rogue, [{ event_type: 'oos_tool', tool: 'payments.refund', invocation_id: out.json().invocation_id }]);
+    assert.deepEqual(rogue, [
+      { event_type: 'oos_tool', tool: 'payments.refund', invocation_id: out.json().invocation_id },
+    ]);
     const leaves = await auditLeaves(t, a.token);
     // Leaf format v2 names the agent and the event type by their pseudonyms only.
     const pseudonym = async (kind: string, value: string) => {
-      const [row] = await t.testDb.db.query<{ salt: Uint8Array }>('SELECT salt FROM pseudonyms WHERE tenant_id = $1 AND kind = $2 AND value = $3', [
-        a.account.tenant_id,
-        kind,
-        value,
-      ]);
+      const [row] = await t.testDb.db.query<{ salt: Uint8Array }>(
+        'SELECT salt FROM pseudonyms WHERE tenant_id = $1 AND kind = $2 AND value = $3',
+        [a.account.tenant_id, kind, value],
+      );
       return commitment(new Uint8Array(row!.salt), value);
     };
     const agent = await pseudonym('agent', 'crm-bot');
     assert.ok(leaves.some((l) => l.kind === 'scope_change' && l.agent === agent));
     const oos = await pseudonym('rogue_event_type', 'oos_tool');
-    assert.ok(leaves.some((l) => l.kind === 'rogue' && l.type === oos && l.agent === agent && l.invocation_id === out.json().invocation_id));
+    assert.ok(
+      leaves.some(
+        (l) =>
+          l.kind === 'rogue' && l.type === oos && l.agent === agent && l.invocation_id === out.json().invocation_id,
+      ),
+    );
     assert.equal(JSON.stringify(leaves).includes('payments.refund'), false);
     // Unscoped agents may call anything.
-    const free = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key: 'other-bot', tool_name: 'payments.refund' } });
+    const free = await t.request({
+      method: 'POST',
+      url: INVOKE,
+      token: a.token,
+      payload: { agent_key: 'other-bot', tool_name: 'payments.refund' },
+    });
     assert.equal(free.json().verdict, 'allow');
   });
 });

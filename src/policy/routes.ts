@@ -24,7 +24,12 @@ export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleD
     '/api/v1/policy',
     {
       config: { auth: 'account', roles: READERS },
-      schema: { tags, summary: 'The workspace policy document in force (admin, operator, auditor)', security: bearer, response: { 200: PolicyView, ...problems(401, 403) } },
+      schema: {
+        tags,
+        summary: 'The workspace policy document in force (admin, operator, auditor)',
+        security: bearer,
+        response: { 200: PolicyView, ...problems(401, 403) },
+      },
     },
     async (req) => {
       const me = accountOf(req);
@@ -53,7 +58,12 @@ export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleD
       const now = ctx.now();
       const saved = await ctx.db.withTenant(me.tenantId, async (tx) => {
         const p = await savePolicy(tx, me.tenantId, doc, me.accountId, now);
-        await deps.appendInTx(tx, me.tenantId, { kind: 'policy_change', version: p.version, policy: doc, by_account_id: me.accountId });
+        await deps.appendInTx(tx, me.tenantId, {
+          kind: 'policy_change',
+          version: p.version,
+          policy: doc,
+          by_account_id: me.accountId,
+        });
         return p;
       });
       return { version: saved.version, ...saved.document, updated_at: now.toISOString() };
@@ -66,14 +76,22 @@ export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleD
       config: { auth: 'account', roles: EDITORS, write: true },
       schema: {
         tags,
-        summary: "Set the tools an agent may call (glob patterns); a call outside is denied and recorded as a rogue oos_tool event",
+        summary:
+          'Set the tools an agent may call (glob patterns); a call outside is denied and recorded as a rogue oos_tool event',
         security: bearer,
         params: Type.Object({ agent_key: Type.String({ minLength: 1, maxLength: 512 }) }),
         body: Type.Object({
-          allowed_tools: Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 500, uniqueItems: true }),
+          allowed_tools: Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
+            maxItems: 500,
+            uniqueItems: true,
+          }),
         }),
         response: {
-          200: Type.Object({ agent_key: Type.String(), allowed_tools: Type.Array(Type.String()), updated_at: Timestamp }),
+          200: Type.Object({
+            agent_key: Type.String(),
+            allowed_tools: Type.Array(Type.String()),
+            updated_at: Timestamp,
+          }),
           ...problems(400, 401, 402, 403, 422),
         },
       },

@@ -13,7 +13,8 @@ const FieldSchema = Type.Union([
   Type.Literal('tool_output'),
 ]);
 const Glob = Type.String({ minLength: 1, maxLength: 512, description: 'Glob: * any run, ? one character' });
-const list = <T extends Parameters<typeof Type.Array>[0]>(item: T, max = 100) => Type.Optional(Type.Array(item, { minItems: 1, maxItems: max }));
+const list = <T extends Parameters<typeof Type.Array>[0]>(item: T, max = 100) =>
+  Type.Optional(Type.Array(item, { minItems: 1, maxItems: max }));
 
 export const RuleConditionSchema = Type.Object(
   {
@@ -33,7 +34,12 @@ export const RuleConditionSchema = Type.Object(
 
 export const RuleSchema = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_.-]*$', description: 'Stored as the reason when the rule fires' }),
+    id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[a-z0-9][a-z0-9_.-]*$',
+      description: 'Stored as the reason when the rule fires',
+    }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
     when: RuleConditionSchema,
     verdict: VerdictSchema,

@@ -14,27 +14,36 @@ export async function currentPolicy(tx: Queryable, tenantId: string): Promise<Ve
     'SELECT version, document, created_at FROM policies WHERE tenant_id = $1 ORDER BY version DESC LIMIT 1',
     [tenantId],
   );
-  return row ? { version: row.version, document: row.document, updated_at: row.created_at } : { version: 0, document: DEFAULT_POLICY, updated_at: null };
+  return row
+    ? { version: row.version, document: row.document, updated_at: row.created_at }
+    : { version: 0, document: DEFAULT_POLICY, updated_at: null };
 }
 
 /** Every version of the workspace's policy with the time it took effect, oldest first (reports: the policies in force). */
-export async function policyVersions(tx: Queryable, tenantId: string): Promise<Array<{ version: number; created_at: Date }>> {
-  return tx.query<{ version: number; created_at: Date }>('SELECT version, created_at FROM policies WHERE tenant_id = $1 ORDER BY version', [
-    tenantId,
-  ]);
+export async function policyVersions(
+  tx: Queryable,
+  tenantId: string,
+): Promise<Array<{ version: number; created_at: Date }>> {
+  return tx.query<{ version: number; created_at: Date }>(
+    'SELECT version, created_at FROM policies WHERE tenant_id = $1 ORDER BY version',
+    [tenantId],
+  );
 }
 
 /** Stores a new version. Versions of one workspace are serialized by a transaction-scoped advisory lock. */
-export async function savePolicy(tx: Queryable, tenantId: string, document: PolicyDocument, by: string, now: Date): Promise<VersionedPolicy> {
+export async function savePolicy(
+  tx: Queryable,
+  tenantId: string,
+  document: PolicyDocument,
+  by: string,
+  now: Date,
+): Promise<VersionedPolicy> {
   await tx.query("SELECT pg_advisory_xact_lock(hashtext('agent-ledger policy ' || $1))", [tenantId]);
   const { version } = await currentPolicy(tx, tenantId);
-  await tx.query('INSERT INTO policies (tenant_id, version, document, created_by, created_at) VALUES ($1, $2, $3, $4, $5)', [
-    tenantId,
-    version + 1,
-    JSON.stringify(document),
-    by,
-    now,
-  ]);
+  await tx.query(
+    'INSERT INTO policies (tenant_id, version, document, created_by, created_at) VALUES ($1, $2, $3, $4, $5)',
+    [tenantId, version + 1, JSON.stringify(document), by, now],
+  );
   return { version: version + 1, document, updated_at: now };
 }
 
@@ -46,7 +55,14 @@ export async function agentScope(tx: Queryable, tenantId: string, agentKey: stri
   return row?.allowed_tools ?? null;
 }
 
-export async function saveAgentScope(tx: Queryable, tenantId: string, agentKey: string, tools: string[], by: string, now: Date) {
+export async function saveAgentScope(
+  tx: Queryable,
+  tenantId: string,
+  agentKey: string,
+  tools: string[],
+  by: string,
+  now: Date,
+) {
   const [row] = await tx.query<{ allowed_tools: string[] }>(
     'SELECT allowed_tools FROM agent_scopes WHERE tenant_id = $1 AND agent_key = $2 FOR UPDATE',
     [tenantId, agentKey],

@@ -9,7 +9,12 @@ import { policiesInForce } from './recount.ts';
 // from the tables, inside one snapshot that also fixes the log size they
 // describe (the caller signs a checkpoint of exactly that size).
 
-export async function factsFromTables(tx: Queryable, tenantId: string, period: Period, logSize: number): Promise<ReportFacts> {
+export async function factsFromTables(
+  tx: Queryable,
+  tenantId: string,
+  period: Period,
+  logSize: number,
+): Promise<ReportFacts> {
   const args = [tenantId, period.from, period.to, logSize];
   // Rows whose leaf lies beyond logSize are not yet part of the signed log the report states.
   const invWhere = 'i.tenant_id = $1 AND i.created_at >= $2 AND i.created_at < $3 AND i.log_index < $4';

@@ -28,9 +28,14 @@ export function reportCsv(r: ComplianceReport): string {
     ['secret_findings_by_type', r.totals.secret_findings_by_type],
   ];
   for (const [section, m] of maps) for (const [k, v] of Object.entries(m)) rows.push([section, k, v]);
-  rows.push(['reviews', 'pending', r.reviews.pending], ['reviews', 'approved', r.reviews.approved], ['reviews', 'rejected', r.reviews.rejected]);
+  rows.push(
+    ['reviews', 'pending', r.reviews.pending],
+    ['reviews', 'approved', r.reviews.approved],
+    ['reviews', 'rejected', r.reviews.rejected],
+  );
   for (const id of r.reviews.open_items) rows.push(['open_items', 'invocation_id', id]);
-  for (const p of r.policy_versions) rows.push(['policy_versions', String(p.version), `${p.in_force_from ?? 'start'} .. ${p.in_force_until ?? 'now'}`]);
+  for (const p of r.policy_versions)
+    rows.push(['policy_versions', String(p.version), `${p.in_force_from ?? 'start'} .. ${p.in_force_until ?? 'now'}`]);
   rows.push(
     ['evidence', 'origin', r.evidence.origin],
     ['evidence', 'verifier_key', r.evidence.verifier_key],

@@ -102,14 +102,20 @@ export function compareFacts(stated: ReportFacts, recomputed: ReportFacts): stri
   }
   for (const key of ['pending', 'approved', 'rejected', 'open_items'] as const) {
     if (JSON.stringify(stated.reviews[key]) !== JSON.stringify(recomputed.reviews[key])) {
-      out.push(`reviews.${key}: the report says ${JSON.stringify(stated.reviews[key])}, the log says ${JSON.stringify(recomputed.reviews[key])}`);
+      out.push(
+        `reviews.${key}: the report says ${JSON.stringify(stated.reviews[key])}, the log says ${JSON.stringify(recomputed.reviews[key])}`,
+      );
     }
   }
   if (JSON.stringify(stated.policy_versions) !== JSON.stringify(recomputed.policy_versions)) {
-    out.push(`policy_versions: the report says ${JSON.stringify(stated.policy_versions)}, the log says ${JSON.stringify(recomputed.policy_versions)}`);
+    out.push(
+      `policy_versions: the report says ${JSON.stringify(stated.policy_versions)}, the log says ${JSON.stringify(recomputed.policy_versions)}`,
+    );
   }
   if (JSON.stringify(stated.entries) !== JSON.stringify(recomputed.entries)) {
-    out.push(`entries: the report says ${JSON.stringify(stated.entries)}, the log says ${JSON.stringify(recomputed.entries)}`);
+    out.push(
+      `entries: the report says ${JSON.stringify(stated.entries)}, the log says ${JSON.stringify(recomputed.entries)}`,
+    );
   }
   return out;
 }

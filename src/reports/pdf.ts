@@ -24,10 +24,18 @@ function table(doc: Doc, head: [string, string], rows: Array<[string, string | n
   const line = (label: string, value: string, bold: boolean) => {
     if (doc.y > doc.page.height - MARGIN - 40) doc.addPage();
     const y = doc.y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10).fillColor(INK);
+    doc
+      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(10)
+      .fillColor(INK);
     doc.text(label, MARGIN, y, { width: width - valueWidth - 10, ellipsis: true, lineBreak: false });
     doc.text(value, MARGIN + width - valueWidth, y, { width: valueWidth, align: 'right', lineBreak: false });
-    doc.moveTo(MARGIN, y + 15).lineTo(MARGIN + width, y + 15).strokeColor(RULE).lineWidth(0.5).stroke();
+    doc
+      .moveTo(MARGIN, y + 15)
+      .lineTo(MARGIN + width, y + 15)
+      .strokeColor(RULE)
+      .lineWidth(0.5)
+      .stroke();
     doc.x = MARGIN;
     doc.y = y + 19;
   };
@@ -46,7 +54,11 @@ export function reportPdf(r: ComplianceReport): Promise<Buffer> {
     size: 'A4',
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
     bufferPages: true,
-    info: { Title: 'agent-ledger compliance report', Subject: `${r.period.from} to ${r.period.to}`, Creator: 'agent-ledger' },
+    info: {
+      Title: 'agent-ledger compliance report',
+      Subject: `${r.period.from} to ${r.period.to}`,
+      Creator: 'agent-ledger',
+    },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -64,24 +76,28 @@ export function reportPdf(r: ComplianceReport): Promise<Buffer> {
   doc.moveDown(1).fillColor(INK);
   const t = r.totals;
   const verdict = (v: string) => t.invocations_by_verdict[v] ?? 0;
-  table(doc, ['Summary', ''], [
-    ['Invocations recorded', t.invocations],
-    ['  allowed', verdict('allow')],
-    ['  flagged for review', verdict('flag_for_review')],
-    ['  denied', verdict('deny')],
-    ['Agents active', Object.keys(t.invocations_by_agent).length],
-    ['Rogue (out-of-scope) events', t.rogue_events],
-    ['PII findings (redacted before storage)', Object.values(t.pii_findings_by_type).reduce((a, b) => a + b, 0)],
-    ['Secret findings', Object.values(t.secret_findings_by_type).reduce((a, b) => a + b, 0)],
-    ['Prompt-injection findings', t.injection_findings],
-    ['Reviews pending', r.reviews.pending],
-    ['Reviews approved', r.reviews.approved],
-    ['Reviews rejected', r.reviews.rejected],
-    // Versions are names, not counts: "v3", never a bare number in the figures column.
-    ['Policy versions in force', r.policy_versions.map((p) => policyName(p.version)).join(', ') || 'none'],
-    ['Log entries of the period', r.entries ? `${r.entries.start} to ${r.entries.end - 1}` : 'none'],
-    ['Signed log size', r.evidence.tree_size],
-  ]);
+  table(
+    doc,
+    ['Summary', ''],
+    [
+      ['Invocations recorded', t.invocations],
+      ['  allowed', verdict('allow')],
+      ['  flagged for review', verdict('flag_for_review')],
+      ['  denied', verdict('deny')],
+      ['Agents active', Object.keys(t.invocations_by_agent).length],
+      ['Rogue (out-of-scope) events', t.rogue_events],
+      ['PII findings (redacted before storage)', Object.values(t.pii_findings_by_type).reduce((a, b) => a + b, 0)],
+      ['Secret findings', Object.values(t.secret_findings_by_type).reduce((a, b) => a + b, 0)],
+      ['Prompt-injection findings', t.injection_findings],
+      ['Reviews pending', r.reviews.pending],
+      ['Reviews approved', r.reviews.approved],
+      ['Reviews rejected', r.reviews.rejected],
+      // Versions are names, not counts: "v3", never a bare number in the figures column.
+      ['Policy versions in force', r.policy_versions.map((p) => policyName(p.version)).join(', ') || 'none'],
+      ['Log entries of the period', r.entries ? `${r.entries.start} to ${r.entries.end - 1}` : 'none'],
+      ['Signed log size', r.evidence.tree_size],
+    ],
+  );
   doc.moveDown(1).font('Helvetica').fontSize(9).fillColor(MUTED);
   doc.text(
     'Every figure in this report can be recomputed from the workspace audit trail, a signed, append-only Merkle log ' +
@@ -103,14 +119,22 @@ export function reportPdf(r: ComplianceReport): Promise<Buffer> {
   heading(doc, 'Secret findings by type');
   table(doc, ['Type', 'Findings'], entries(t.secret_findings_by_type));
   heading(doc, 'Review outcomes');
-  table(doc, ['Outcome', 'Invocations'], [
-    ['pending', r.reviews.pending],
-    ['approved', r.reviews.approved],
-    ['rejected', r.reviews.rejected],
-  ]);
+  table(
+    doc,
+    ['Outcome', 'Invocations'],
+    [
+      ['pending', r.reviews.pending],
+      ['approved', r.reviews.approved],
+      ['rejected', r.reviews.rejected],
+    ],
+  );
   if (r.reviews.open_items.length > 0) {
     heading(doc, 'Open review items (invocation ids)');
-    doc.font('Courier').fontSize(9).fillColor(INK).text(r.reviews.open_items.join(', '), { width: doc.page.width - 2 * MARGIN });
+    doc
+      .font('Courier')
+      .fontSize(9)
+      .fillColor(INK)
+      .text(r.reviews.open_items.join(', '), { width: doc.page.width - 2 * MARGIN });
   }
   heading(doc, 'Policy versions in force');
   table(
@@ -125,11 +149,21 @@ export function reportPdf(r: ComplianceReport): Promise<Buffer> {
 
   doc.addPage();
   heading(doc, 'How to verify this report');
-  doc.font('Helvetica').fontSize(10).fillColor(INK).text(r.how_to_verify, { width: doc.page.width - 2 * MARGIN });
+  doc
+    .font('Helvetica')
+    .fontSize(10)
+    .fillColor(INK)
+    .text(r.how_to_verify, { width: doc.page.width - 2 * MARGIN });
   doc.moveDown(0.8).font('Helvetica-Bold').text('Verifier key');
-  doc.font('Courier').fontSize(8).text(r.evidence.verifier_key, { width: doc.page.width - 2 * MARGIN });
+  doc
+    .font('Courier')
+    .fontSize(8)
+    .text(r.evidence.verifier_key, { width: doc.page.width - 2 * MARGIN });
   doc.moveDown(0.8).font('Helvetica-Bold').fontSize(10).text('Signed checkpoint (C2SP signed note)');
-  doc.font('Courier').fontSize(8).text(r.evidence.checkpoint, { width: doc.page.width - 2 * MARGIN });
+  doc
+    .font('Courier')
+    .fontSize(8)
+    .text(r.evidence.checkpoint, { width: doc.page.width - 2 * MARGIN });
 
   // Page numbers on every page.
   const range = doc.bufferedPageRange();
@@ -139,11 +173,16 @@ export function reportPdf(r: ComplianceReport): Promise<Buffer> {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.font('Helvetica').fontSize(8).fillColor(MUTED);
-    doc.text(`agent-ledger compliance report · ${r.period.from.slice(0, 10)} to ${r.period.to.slice(0, 10)} · page ${i + 1} of ${range.count}`, MARGIN, doc.page.height - MARGIN + 16, {
-      width: doc.page.width - 2 * MARGIN,
-      align: 'center',
-      lineBreak: false,
-    });
+    doc.text(
+      `agent-ledger compliance report · ${r.period.from.slice(0, 10)} to ${r.period.to.slice(0, 10)} · page ${i + 1} of ${range.count}`,
+      MARGIN,
+      doc.page.height - MARGIN + 16,
+      {
+        width: doc.page.width - 2 * MARGIN,
+        align: 'center',
+        lineBreak: false,
+      },
+    );
     doc.page.margins.bottom = bottom;
   }
   doc.end();

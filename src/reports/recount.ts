@@ -15,7 +15,11 @@ import {
 type Leaf = Record<string, unknown> & { kind: string; time: string };
 type FindingCounts = Record<string, Record<string, number>>;
 
-function addFindings(totals: ReturnType<typeof emptyTotals>, byField: FindingCounts | Record<string, number> | undefined, nested: boolean) {
+function addFindings(
+  totals: ReturnType<typeof emptyTotals>,
+  byField: FindingCounts | Record<string, number> | undefined,
+  nested: boolean,
+) {
   if (!byField) return;
   const maps = nested ? Object.values(byField as FindingCounts) : [byField as Record<string, number>];
   for (const counts of maps) {
@@ -67,7 +71,9 @@ export function recountFacts(
         if (!inside) break;
         inRange.add(id);
         totals.invocations++;
-        const agent = v2(leaf) ? (agents.get(leaf.agent as string) ?? (leaf.agent as string)) : (leaf.agent_key as string);
+        const agent = v2(leaf)
+          ? (agents.get(leaf.agent as string) ?? (leaf.agent as string))
+          : (leaf.agent_key as string);
         bump(totals.invocations_by_agent, agent);
         bump(totals.invocations_by_verdict, leaf.verdict as string);
         bump(totals.invocations_by_mode, leaf.mode as string);
@@ -118,7 +124,10 @@ export function recountFacts(
 }
 
 /** Versions in force at some time in the period; version 0 is the built-in default before the first. */
-export function policiesInForce(versions: ReadonlyArray<{ version: number; time: string }>, period: Period): PolicyInForce[] {
+export function policiesInForce(
+  versions: ReadonlyArray<{ version: number; time: string }>,
+  period: Period,
+): PolicyInForce[] {
   const sorted = [{ version: 0, time: null as string | null }, ...[...versions].sort((a, b) => a.version - b.version)];
   const out: PolicyInForce[] = [];
   for (let i = 0; i < sorted.length; i++) {

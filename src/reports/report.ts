@@ -49,7 +49,12 @@ export async function buildReport(
     const facts = await factsFromTables(tx, tenantId, period, head.size);
     const pseudonyms: ReportPseudonyms = {
       agent: await openPseudonyms(tx, tenantId, 'agent', Object.keys(facts.totals.invocations_by_agent)),
-      rogue_event_type: await openPseudonyms(tx, tenantId, 'rogue_event_type', Object.keys(facts.totals.rogue_events_by_type)),
+      rogue_event_type: await openPseudonyms(
+        tx,
+        tenantId,
+        'rogue_event_type',
+        Object.keys(facts.totals.rogue_events_by_type),
+      ),
     };
     return { facts, size: head.size, pseudonyms };
   });

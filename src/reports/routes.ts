@@ -30,7 +30,9 @@ export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext, le
         querystring: Type.Object({
           from: Type.String({ format: 'date-time' }),
           to: Type.String({ format: 'date-time' }),
-          format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('pdf')], { default: 'json' })),
+          format: Type.Optional(
+            Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('pdf')], { default: 'json' }),
+          ),
         }),
         produces: ['application/json', 'text/csv', 'application/pdf'],
         response: { ...problems(401, 403, 422) },
@@ -44,7 +46,9 @@ export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext, le
         throw unprocessable('to must be after from.', [{ field: '/to', message: 'must be after from' }]);
       }
       if (to.getTime() - from.getTime() > MAX_PERIOD_DAYS * 86_400_000) {
-        throw unprocessable(`A report covers at most ${MAX_PERIOD_DAYS} days.`, [{ field: '/to', message: `must be within ${MAX_PERIOD_DAYS} days of from` }]);
+        throw unprocessable(`A report covers at most ${MAX_PERIOD_DAYS} days.`, [
+          { field: '/to', message: `must be within ${MAX_PERIOD_DAYS} days of from` },
+        ]);
       }
       const report = await buildReport(ctx, ledger, me.tenantId, { from: from.toISOString(), to: to.toISOString() });
       const name = `compliance-${report.period.from.slice(0, 10)}-${report.period.to.slice(0, 10)}`;

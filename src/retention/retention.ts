@@ -45,7 +45,10 @@ export interface ErasureRecord {
 }
 
 export async function contentDays(tx: Queryable, tenantId: string): Promise<number> {
-  const [row] = await tx.query<{ content_days: number }>('SELECT content_days FROM retention_settings WHERE tenant_id = $1', [tenantId]);
+  const [row] = await tx.query<{ content_days: number }>(
+    'SELECT content_days FROM retention_settings WHERE tenant_id = $1',
+    [tenantId],
+  );
   return row?.content_days ?? DEFAULT_CONTENT_DAYS;
 }
 
@@ -69,7 +72,12 @@ export async function setContentDays(deps: RetentionDeps, tenantId: string, days
  * is never stored, so the leaf cannot be used to confirm a guessed person),
  * the period and the counts.
  */
-export async function erase(deps: RetentionDeps, tenantId: string, req: ErasureRequest, by: string): Promise<ErasureRecord> {
+export async function erase(
+  deps: RetentionDeps,
+  tenantId: string,
+  req: ErasureRequest,
+  by: string,
+): Promise<ErasureRecord> {
   const now = deps.ctx.now();
   const sel: ContentSelector = req;
   const selects = [
@@ -125,7 +133,15 @@ export async function erase(deps: RetentionDeps, tenantId: string, req: ErasureR
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING erasure_id`,
       [tenantId, by, now, selects, period?.from ?? null, period?.to ?? null, counts.invocations, fields, notes, index],
     );
-    return { erasure_id: row!.erasure_id, requested_by: by, requested_at: now, selects, period, counts, evidence_id: index! + 1 };
+    return {
+      erasure_id: row!.erasure_id,
+      requested_by: by,
+      requested_at: now,
+      selects,
+      period,
+      counts,
+      evidence_id: index! + 1,
+    };
   });
 }
 
@@ -214,12 +230,21 @@ export class RetentionSweeper {
     let reviewNotes = 0;
     for (;;) {
       const r = await this.#deps.ctx.db.withTenant(tenantId, async (tx) => {
-        const [lock] = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('retention:' || $1)) AS ok`, [tenantId]);
+        const [lock] = await tx.query<{ ok: boolean }>(
+          `SELECT pg_try_advisory_xact_lock(hashtext('retention:' || $1)) AS ok`,
+          [tenantId],
+        );
         if (!lock?.ok) return null; // another node is sweeping this workspace
         const cutoff = new Date(now.getTime() - (await contentDays(tx, tenantId)) * DAY_MS);
         const c = await eraseInvocationContent(tx, tenantId, { to: cutoff }, now, SWEEP_CHUNK);
-        const n = c.fields < SWEEP_CHUNK ? await eraseReviewNotes(tx, tenantId, { decidedBefore: cutoff }, now, SWEEP_CHUNK) : 0;
-        const j = c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK ? await eraseJudgeRationales(tx, tenantId, { finishedBefore: cutoff }, now, SWEEP_CHUNK) : 0;
+        const n =
+          c.fields < SWEEP_CHUNK
+            ? await eraseReviewNotes(tx, tenantId, { decidedBefore: cutoff }, now, SWEEP_CHUNK)
+            : 0;
+        const j =
+          c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK
+            ? await eraseJudgeRationales(tx, tenantId, { finishedBefore: cutoff }, now, SWEEP_CHUNK)
+            : 0;
         return { fields: c.fields, notes: n, rationales: j };
       });
       if (r === null) break;

@@ -4,13 +4,23 @@ import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
 import { unprocessable } from '../core/problems.ts';
 import { bearer, NullableTimestamp, problems, Timestamp, Uuid } from '../http/schemas.ts';
-import { contentDays, DEFAULT_CONTENT_DAYS, erase, listErasures, MIN_CONTENT_DAYS, type RetentionDeps, setContentDays } from './retention.ts';
+import {
+  contentDays,
+  DEFAULT_CONTENT_DAYS,
+  erase,
+  listErasures,
+  MIN_CONTENT_DAYS,
+  type RetentionDeps,
+  setContentDays,
+} from './retention.ts';
 
 const tags = ['retention and erasure'];
 const MAX_CONTENT_DAYS = 36_500;
 
 const Retention = Type.Object({
-  content_days: Type.Integer({ description: 'Stored content older than this many days is deleted; metadata and leaves stay' }),
+  content_days: Type.Integer({
+    description: 'Stored content older than this many days is deleted; metadata and leaves stay',
+  }),
   minimum_days: Type.Integer(),
   default_days: Type.Integer(),
 });
@@ -19,7 +29,9 @@ const Erasure = Type.Object({
   erasure_id: Uuid,
   requested_by: Uuid,
   requested_at: Timestamp,
-  selects: Type.Array(Type.String(), { description: 'Which selectors were given (principal_id, agent_key, period); their values are not kept' }),
+  selects: Type.Array(Type.String(), {
+    description: 'Which selectors were given (principal_id, agent_key, period); their values are not kept',
+  }),
   period: Type.Union([Type.Object({ from: NullableTimestamp, to: NullableTimestamp }), Type.Null()]),
   counts: Type.Object({ invocations: Type.Integer(), fields: Type.Integer(), review_notes: Type.Integer() }),
   evidence_id: Type.Integer({ description: 'The erasure entry in the audit trail' }),
@@ -33,7 +45,12 @@ export async function retentionRoutes(fastify: FastifyInstance, deps: RetentionD
     '/api/v1/workspace/retention',
     {
       config: { auth: 'account', roles: ['admin', 'auditor'] },
-      schema: { tags, summary: 'How long stored content is kept', security: bearer, response: { 200: Retention, ...problems(401, 403) } },
+      schema: {
+        tags,
+        summary: 'How long stored content is kept',
+        security: bearer,
+        response: { 200: Retention, ...problems(401, 403) },
+      },
     },
     async (req) => {
       const me = accountOf(req);
@@ -49,7 +66,8 @@ export async function retentionRoutes(fastify: FastifyInstance, deps: RetentionD
       schema: {
         tags,
         summary: `Set how long stored content is kept (at least ${MIN_CONTENT_DAYS} days)`,
-        description: 'Appends a `retention_change` entry to the audit trail. A background sweep deletes content past it.',
+        description:
+          'Appends a `retention_change` entry to the audit trail. A background sweep deletes content past it.',
         security: bearer,
         body: Type.Object(
           { content_days: Type.Integer({ minimum: MIN_CONTENT_DAYS, maximum: MAX_CONTENT_DAYS }) },
@@ -61,7 +79,11 @@ export async function retentionRoutes(fastify: FastifyInstance, deps: RetentionD
     async (req) => {
       const me = accountOf(req);
       await setContentDays(deps, me.tenantId, req.body.content_days, me.accountId);
-      return { content_days: req.body.content_days, minimum_days: MIN_CONTENT_DAYS, default_days: DEFAULT_CONTENT_DAYS };
+      return {
+        content_days: req.body.content_days,
+        minimum_days: MIN_CONTENT_DAYS,
+        default_days: DEFAULT_CONTENT_DAYS,
+      };
     },
   );
 
@@ -94,11 +116,14 @@ export async function retentionRoutes(fastify: FastifyInstance, deps: RetentionD
       const me = accountOf(req);
       const b = req.body;
       if (b.principal_id === undefined && b.agent_key === undefined && b.from === undefined && b.to === undefined) {
-        throw unprocessable('Name a principal_id, an agent_key and/or a period.', [{ field: '', message: 'needs at least one selector' }]);
+        throw unprocessable('Name a principal_id, an agent_key and/or a period.', [
+          { field: '', message: 'needs at least one selector' },
+        ]);
       }
       const from = b.from === undefined ? undefined : new Date(b.from);
       const to = b.to === undefined ? undefined : new Date(b.to);
-      if (from && to && from >= to) throw unprocessable('from must be before to.', [{ field: '/from', message: 'must be before to' }]);
+      if (from && to && from >= to)
+        throw unprocessable('from must be before to.', [{ field: '/from', message: 'must be before to' }]);
       const record = await erase(
         deps,
         me.tenantId,

@@ -43,7 +43,11 @@ interface Row {
 }
 
 /** Statuses by role, another workspace's admin, and without a valid token (401 unless the route is public). */
-function statuses(roles: [admin: number, operator: number, viewer: number, auditor: number], other: number, unauthenticated = 401): Record<Caller, number> {
+function statuses(
+  roles: [admin: number, operator: number, viewer: number, auditor: number],
+  other: number,
+  unauthenticated = 401,
+): Record<Caller, number> {
   const [admin, operator, viewer, auditor] = roles;
   return { admin, operator, viewer, auditor, other, none: unauthenticated, revoked: unauthenticated };
 }
@@ -54,12 +58,18 @@ const editors = (s: number, other = s) => statuses([s, s, 403, 403], other);
 let n = 0;
 // Letters only after the label: a suffix of eight digits (one UUID in about 40)
 // was stored redacted as a phone number, so the content mark was not found.
-const fresh = (label: string) => `${label}-${++n}-${Array.from(randomBytes(8), (b) => String.fromCharCode(97 + (b % 26))).join('')}`;
+const fresh = (label: string) =>
+  `${label}-${++n}-${Array.from(randomBytes(8), (b) => String.fromCharCode(97 + (b % 26))).join('')}`;
 
 const json = (res: LightMyRequestResponse) => JSON.parse(res.body);
 
 async function newPersona(w: World): Promise<string> {
-  const res = await w.t.request({ method: 'POST', url: '/api/v1/personas', token: w.a.admin.token, payload: { name: fresh('matrix-persona') } });
+  const res = await w.t.request({
+    method: 'POST',
+    url: '/api/v1/personas',
+    token: w.a.admin.token,
+    payload: { name: fresh('matrix-persona') },
+  });
   assert.equal(res.statusCode, 201, res.body);
   return json(res).persona_id as string;
 }
@@ -73,12 +83,18 @@ function sharedPersona(w: World): Promise<string> {
 
 const MATRIX: Record<string, Row> = {
   'POST /api/v1/accounts/signup': {
-    request: () => ({ url: '/api/v1/accounts/signup', payload: { email: `new@${fresh('matrix-signup')}.review-tests.dev` } }),
+    request: () => ({
+      url: '/api/v1/accounts/signup',
+      payload: { email: `new@${fresh('matrix-signup')}.review-tests.dev` },
+    }),
     expect: statuses([200, 200, 200, 200], 200, 200),
     check: (res) => assert.deepEqual(json(res), { status: 'verification_sent' }),
   },
   'POST /api/v1/accounts/verify': {
-    request: () => ({ url: '/api/v1/accounts/verify', payload: { email: `nobody@${fresh('matrix-verify')}.review-tests.dev`, code: '00000000' } }),
+    request: () => ({
+      url: '/api/v1/accounts/verify',
+      payload: { email: `nobody@${fresh('matrix-verify')}.review-tests.dev`, code: '00000000' },
+    }),
     expect: statuses([401, 401, 401, 401], 401, 401),
     check: (res) => assert.equal(json(res).code, 'invalid_code'),
   },
@@ -90,53 +106,104 @@ const MATRIX: Record<string, Row> = {
       else assert.equal(json(res).account.role, caller);
     },
   },
-  'POST /api/v1/accounts/tokens': { request: () => ({ url: '/api/v1/accounts/tokens', payload: { name: 'matrix' } }), expect: everyRole(200) },
+  'POST /api/v1/accounts/tokens': {
+    request: () => ({ url: '/api/v1/accounts/tokens', payload: { name: 'matrix' } }),
+    expect: everyRole(200),
+  },
   'GET /api/v1/accounts/tokens': { request: () => ({ url: '/api/v1/accounts/tokens' }), expect: everyRole(200) },
-  'DELETE /api/v1/accounts/tokens/{token_id}': { request: () => ({ url: `/api/v1/accounts/tokens/${randomUUID()}` }), expect: everyRole(404) },
+  'DELETE /api/v1/accounts/tokens/{token_id}': {
+    request: () => ({ url: `/api/v1/accounts/tokens/${randomUUID()}` }),
+    expect: everyRole(404),
+  },
   'GET /api/v1/workspace/members': { request: () => ({ url: '/api/v1/workspace/members' }), expect: adminOnly(200) },
   'GET /api/v1/workspace/invites': { request: () => ({ url: '/api/v1/workspace/invites' }), expect: adminOnly(200) },
   'POST /api/v1/workspace/invites': {
-    request: () => ({ url: '/api/v1/workspace/invites', payload: { email: `${fresh('m')}@matrix-invitee.review-tests.dev`, role: 'viewer' } }),
+    request: () => ({
+      url: '/api/v1/workspace/invites',
+      payload: { email: `${fresh('m')}@matrix-invitee.review-tests.dev`, role: 'viewer' },
+    }),
     expect: adminOnly(201),
   },
-  'DELETE /api/v1/workspace/invites/{invitation_id}': { request: () => ({ url: `/api/v1/workspace/invites/${randomUUID()}` }), expect: adminOnly(404) },
+  'DELETE /api/v1/workspace/invites/{invitation_id}': {
+    request: () => ({ url: `/api/v1/workspace/invites/${randomUUID()}` }),
+    expect: adminOnly(404),
+  },
   'PATCH /api/v1/workspace/members/{account_id}': {
     request: () => ({ url: `/api/v1/workspace/members/${randomUUID()}`, payload: { role: 'viewer' } }),
     expect: adminOnly(404),
   },
-  'DELETE /api/v1/workspace/members/{account_id}': { request: () => ({ url: `/api/v1/workspace/members/${randomUUID()}` }), expect: adminOnly(404) },
+  'DELETE /api/v1/workspace/members/{account_id}': {
+    request: () => ({ url: `/api/v1/workspace/members/${randomUUID()}` }),
+    expect: adminOnly(404),
+  },
   // The operator API takes the operator token only, and does not reveal itself to others.
-  'GET /api/v1/operator/workspaces': { request: () => ({ url: '/api/v1/operator/workspaces' }), expect: everyRole(401) },
+  'GET /api/v1/operator/workspaces': {
+    request: () => ({ url: '/api/v1/operator/workspaces' }),
+    expect: everyRole(401),
+  },
   'PUT /api/v1/operator/workspaces/{tenant_id}/subscription': {
-    request: (w) => ({ url: `/api/v1/operator/workspaces/${w.a.tenantId}/subscription`, payload: { plan_tier: 'enterprise' } }),
+    request: (w) => ({
+      url: `/api/v1/operator/workspaces/${w.a.tenantId}/subscription`,
+      payload: { plan_tier: 'enterprise' },
+    }),
     expect: everyRole(401),
   },
   'POST /api/v1/admin/agents/events/invocation': {
     request: () => ({ url: '/api/v1/admin/agents/events/invocation', payload: { agent_key: 'matrix-writer' } }),
     expect: editors(201),
-    check: (res, caller, w) => assert.equal(json(res).tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId),
+    check: (res, caller, w) =>
+      assert.equal(json(res).tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId),
   },
   'POST /api/v1/admin/agents/events/rogue': {
-    request: () => ({ url: '/api/v1/admin/agents/events/rogue', payload: { agent_key: 'matrix-writer', event_type: 'probe' } }),
+    request: () => ({
+      url: '/api/v1/admin/agents/events/rogue',
+      payload: { agent_key: 'matrix-writer', event_type: 'probe' },
+    }),
     expect: editors(201),
   },
   'POST /api/v1/admin/agents/events/batch': {
     request: () => ({
       url: '/api/v1/admin/agents/events/batch',
-      payload: { events: [{ kind: 'invocation', event: { agent_key: 'matrix-writer' } }, { kind: 'rogue', event: { agent_key: 'matrix-writer', event_type: 'probe' } }] },
+      payload: {
+        events: [
+          { kind: 'invocation', event: { agent_key: 'matrix-writer' } },
+          { kind: 'rogue', event: { agent_key: 'matrix-writer', event_type: 'probe' } },
+        ],
+      },
     }),
     expect: editors(207),
     // Every item is recorded in the caller's own workspace (the other workspace's admin writes to its own).
     check: (res, caller, w) => {
       const results = json(res).results as { status: number; tenant_id?: string }[];
-      assert.deepEqual(results.map((r) => r.status), [201, 201], res.body);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        [201, 201],
+        res.body,
+      );
       assert.equal(results[0]?.tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId);
     },
   },
   'POST /api/v1/otel/v1/traces': {
     request: () => ({
       url: '/api/v1/otel/v1/traces',
-      payload: { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: randomUUID().replaceAll('-', ''), spanId: '0123456789abcdef', name: 'chat', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }] }] }] }] },
+      payload: {
+        resourceSpans: [
+          {
+            scopeSpans: [
+              {
+                spans: [
+                  {
+                    traceId: randomUUID().replaceAll('-', ''),
+                    spanId: '0123456789abcdef',
+                    name: 'chat',
+                    attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
     }),
     expect: editors(200),
     // OTLP clients read a google.rpc.Status in the request's encoding (JSON here); its ErrorInfo names the problem code.
@@ -149,8 +216,14 @@ const MATRIX: Record<string, Row> = {
       return { code: String(status.details[0]?.reason) };
     },
   },
-  'POST /api/v1/workspace/ingress-tokens': { request: () => ({ url: '/api/v1/workspace/ingress-tokens', payload: { name: 'matrix' } }), expect: adminOnly(201) },
-  'GET /api/v1/workspace/ingress-tokens': { request: () => ({ url: '/api/v1/workspace/ingress-tokens' }), expect: adminOnly(200) },
+  'POST /api/v1/workspace/ingress-tokens': {
+    request: () => ({ url: '/api/v1/workspace/ingress-tokens', payload: { name: 'matrix' } }),
+    expect: adminOnly(201),
+  },
+  'GET /api/v1/workspace/ingress-tokens': {
+    request: () => ({ url: '/api/v1/workspace/ingress-tokens' }),
+    expect: adminOnly(200),
+  },
   'DELETE /api/v1/workspace/ingress-tokens/{token_id}': {
     request: () => ({ url: `/api/v1/workspace/ingress-tokens/${randomUUID()}` }),
     expect: adminOnly(404),
@@ -158,44 +231,85 @@ const MATRIX: Record<string, Row> = {
   // Auditors read the policy they audit; only admins change it (and agent scopes).
   'GET /api/v1/policy': { request: () => ({ url: '/api/v1/policy' }), expect: statuses([200, 200, 403, 200], 200) },
   'GET /api/v1/workspace/settings': { request: () => ({ url: '/api/v1/workspace/settings' }), expect: adminOnly(200) },
-  'PATCH /api/v1/workspace/settings': { request: () => ({ url: '/api/v1/workspace/settings', payload: { one_workspace_per_domain: true } }), expect: adminOnly(200) },
-  'PUT /api/v1/policy': { request: () => ({ url: '/api/v1/policy', payload: { default_verdict: 'allow', rules: [REVIEW_PAYMENTS] } }), expect: adminOnly(200) },
+  'PATCH /api/v1/workspace/settings': {
+    request: () => ({ url: '/api/v1/workspace/settings', payload: { one_workspace_per_domain: true } }),
+    expect: adminOnly(200),
+  },
+  'PUT /api/v1/policy': {
+    request: () => ({ url: '/api/v1/policy', payload: { default_verdict: 'allow', rules: [REVIEW_PAYMENTS] } }),
+    expect: adminOnly(200),
+  },
   'PUT /api/v1/agents/{agent_key}/scope': {
-    request: () => ({ url: '/api/v1/agents/matrix-scoped/scope', payload: { allowed_tools: ['search', 'payments.*'] } }),
+    request: () => ({
+      url: '/api/v1/agents/matrix-scoped/scope',
+      payload: { allowed_tools: ['search', 'payments.*'] },
+    }),
     expect: adminOnly(200),
   },
   // Personas: admins write, every role reads; another workspace's admin gets a 404 for A's persona.
-  'POST /api/v1/personas': { request: () => ({ url: '/api/v1/personas', payload: { name: fresh('matrix-persona') } }), expect: adminOnly(201) },
+  'POST /api/v1/personas': {
+    request: () => ({ url: '/api/v1/personas', payload: { name: fresh('matrix-persona') } }),
+    expect: adminOnly(201),
+  },
   'GET /api/v1/personas': {
     request: async (w) => (await sharedPersona(w), { url: '/api/v1/personas' }),
     expect: everyRole(200),
     check: (res, caller) => assert.equal(json(res).personas.length > 0, caller !== 'other'),
   },
-  'GET /api/v1/personas/{persona_id}': { request: async (w) => ({ url: `/api/v1/personas/${await sharedPersona(w)}` }), expect: everyRole(200, 404) },
+  'GET /api/v1/personas/{persona_id}': {
+    request: async (w) => ({ url: `/api/v1/personas/${await sharedPersona(w)}` }),
+    expect: everyRole(200, 404),
+  },
   'PUT /api/v1/personas/{persona_id}': {
-    request: async (w) => ({ url: `/api/v1/personas/${await sharedPersona(w)}`, payload: { name: 'matrix persona', allowed_tools: ['search'] } }),
+    request: async (w) => ({
+      url: `/api/v1/personas/${await sharedPersona(w)}`,
+      payload: { name: 'matrix persona', allowed_tools: ['search'] },
+    }),
     expect: adminOnly(200, 404),
   },
   'DELETE /api/v1/personas/{persona_id}': {
     // Only the admin's call deletes: it gets a persona of its own.
-    request: async (w, caller) => ({ url: `/api/v1/personas/${caller === 'admin' ? await newPersona(w) : await sharedPersona(w)}` }),
+    request: async (w, caller) => ({
+      url: `/api/v1/personas/${caller === 'admin' ? await newPersona(w) : await sharedPersona(w)}`,
+    }),
     expect: adminOnly(204, 404),
   },
   'PUT /api/v1/agents/{agent_key}/persona': {
-    request: async (w) => ({ url: '/api/v1/agents/matrix-persona-agent/persona', payload: { persona_id: await sharedPersona(w) } }),
+    request: async (w) => ({
+      url: '/api/v1/agents/matrix-persona-agent/persona',
+      payload: { persona_id: await sharedPersona(w) },
+    }),
     expect: adminOnly(200, 404),
   },
-  'GET /api/v1/workspace/judges': { request: () => ({ url: '/api/v1/workspace/judges' }), expect: statuses([200, 403, 403, 200], 200) },
+  'GET /api/v1/workspace/judges': {
+    request: () => ({ url: '/api/v1/workspace/judges' }),
+    expect: statuses([200, 403, 403, 200], 200),
+  },
   'PUT /api/v1/workspace/judges': {
-    request: () => ({ url: '/api/v1/workspace/judges', payload: { judges: [{ name: 'j', base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key: 'k' }], quorum: 'majority', auto_resolve: false } }),
+    request: () => ({
+      url: '/api/v1/workspace/judges',
+      payload: {
+        judges: [{ name: 'j', base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key: 'k' }],
+        quorum: 'majority',
+        auto_resolve: false,
+      },
+    }),
     expect: adminOnly(200),
     check: (res) => assert.ok(!res.body.includes('"api_key"')),
   },
   'POST /api/v1/invocations/{invocation_id}/judge': {
     // A fresh invocation of workspace A for every call (one judgement may be pending at a time), with a panel to ask.
     request: async (w) => {
-      const panel = { judges: [{ name: 'j', base_url: 'http://127.0.0.1:9/v1', model: 'm' }], quorum: 'majority', auto_resolve: false };
-      assert.equal((await w.t.request({ method: 'PUT', url: '/api/v1/workspace/judges', token: w.a.admin.token, payload: panel })).statusCode, 200);
+      const panel = {
+        judges: [{ name: 'j', base_url: 'http://127.0.0.1:9/v1', model: 'm' }],
+        quorum: 'majority',
+        auto_resolve: false,
+      };
+      assert.equal(
+        (await w.t.request({ method: 'PUT', url: '/api/v1/workspace/judges', token: w.a.admin.token, payload: panel }))
+          .statusCode,
+        200,
+      );
       const r = await invoke(w.t, w.a.admin.token, { agent_key: w.agentKey, tool_name: 'kb.search' });
       return { url: `/api/v1/invocations/${r.invocation_id}/judge` };
     },
@@ -207,30 +321,67 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/audit/checkpoint': {
     request: () => ({ url: '/api/v1/audit/checkpoint' }),
     expect: everyRole(200),
-    check: (res, caller, w) => assert.ok(res.body.split('\n')[0]!.endsWith(caller === 'other' ? w.other.account.tenant_id : w.a.tenantId)),
+    check: (res, caller, w) =>
+      assert.ok(res.body.split('\n')[0]!.endsWith(caller === 'other' ? w.other.account.tenant_id : w.a.tenantId)),
   },
-  'GET /api/v1/workspace/retention': { request: () => ({ url: '/api/v1/workspace/retention' }), expect: statuses([200, 403, 403, 200], 200) },
-  'PUT /api/v1/workspace/retention': { request: () => ({ url: '/api/v1/workspace/retention', payload: { content_days: 400 } }), expect: adminOnly(200) },
+  'GET /api/v1/workspace/retention': {
+    request: () => ({ url: '/api/v1/workspace/retention' }),
+    expect: statuses([200, 403, 403, 200], 200),
+  },
+  'PUT /api/v1/workspace/retention': {
+    request: () => ({ url: '/api/v1/workspace/retention', payload: { content_days: 400 } }),
+    expect: adminOnly(200),
+  },
   // An erasure that matches nothing of the matrix's data: only who may ask is tested here.
-  'POST /api/v1/workspace/erasures': { request: () => ({ url: '/api/v1/workspace/erasures', payload: { agent_key: 'matrix-nobody' } }), expect: adminOnly(201) },
+  'POST /api/v1/workspace/erasures': {
+    request: () => ({ url: '/api/v1/workspace/erasures', payload: { agent_key: 'matrix-nobody' } }),
+    expect: adminOnly(201),
+  },
   'GET /api/v1/workspace/erasures': { request: () => ({ url: '/api/v1/workspace/erasures' }), expect: adminOnly(200) },
   // tlog-tiles: like the audit endpoints (the log is private by default); another workspace gets a 404.
-  'GET /api/v1/audit/tlog/{tenant_id}/checkpoint': { request: (w) => ({ url: `/api/v1/audit/tlog/${w.a.tenantId}/checkpoint` }), expect: everyRole(200, 404) },
-  'GET /api/v1/audit/tlog/{tenant_id}/tile/{*}': { request: (w) => ({ url: `/api/v1/audit/tlog/${w.a.tenantId}/tile/0/000.p/1` }), expect: everyRole(200, 404) },
-  'GET /api/v1/workspace/transparency-log': { request: () => ({ url: '/api/v1/workspace/transparency-log' }), expect: everyRole(200) },
-  'PUT /api/v1/workspace/transparency-log': { request: () => ({ url: '/api/v1/workspace/transparency-log', payload: { public: false } }), expect: adminOnly(200) },
+  'GET /api/v1/audit/tlog/{tenant_id}/checkpoint': {
+    request: (w) => ({ url: `/api/v1/audit/tlog/${w.a.tenantId}/checkpoint` }),
+    expect: everyRole(200, 404),
+  },
+  'GET /api/v1/audit/tlog/{tenant_id}/tile/{*}': {
+    request: (w) => ({ url: `/api/v1/audit/tlog/${w.a.tenantId}/tile/0/000.p/1` }),
+    expect: everyRole(200, 404),
+  },
+  'GET /api/v1/workspace/transparency-log': {
+    request: () => ({ url: '/api/v1/workspace/transparency-log' }),
+    expect: everyRole(200),
+  },
+  'PUT /api/v1/workspace/transparency-log': {
+    request: () => ({ url: '/api/v1/workspace/transparency-log', payload: { public: false } }),
+    expect: adminOnly(200),
+  },
   'GET /api/v1/audit/key': { request: () => ({ url: '/api/v1/audit/key' }), expect: everyRole(200) },
   'GET /api/v1/audit/entries/{index}': {
     request: () => ({ url: '/api/v1/audit/entries/0' }),
     expect: everyRole(200),
-    check: (res, caller, w) => assert.equal(JSON.parse(json(res).leaf).tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId),
+    check: (res, caller, w) =>
+      assert.equal(JSON.parse(json(res).leaf).tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId),
   },
-  'GET /api/v1/audit/entries': { request: () => ({ url: '/api/v1/audit/entries?start=0&end=2' }), expect: everyRole(200) },
-  'GET /api/v1/audit/proof/inclusion': { request: () => ({ url: '/api/v1/audit/proof/inclusion?index=0&tree_size=2' }), expect: everyRole(200) },
-  'GET /api/v1/audit/proof/consistency': { request: () => ({ url: '/api/v1/audit/proof/consistency?first=1&second=2' }), expect: everyRole(200) },
-  'GET /api/v1/audit/evidence/{evidence_id}': { request: () => ({ url: '/api/v1/audit/evidence/1' }), expect: everyRole(200) },
+  'GET /api/v1/audit/entries': {
+    request: () => ({ url: '/api/v1/audit/entries?start=0&end=2' }),
+    expect: everyRole(200),
+  },
+  'GET /api/v1/audit/proof/inclusion': {
+    request: () => ({ url: '/api/v1/audit/proof/inclusion?index=0&tree_size=2' }),
+    expect: everyRole(200),
+  },
+  'GET /api/v1/audit/proof/consistency': {
+    request: () => ({ url: '/api/v1/audit/proof/consistency?first=1&second=2' }),
+    expect: everyRole(200),
+  },
+  'GET /api/v1/audit/evidence/{evidence_id}': {
+    request: () => ({ url: '/api/v1/audit/evidence/1' }),
+    expect: everyRole(200),
+  },
   'GET /api/v1/reports/compliance': {
-    request: (w) => ({ url: `/api/v1/reports/compliance?from=2026-01-01T00:00:00Z&to=${new Date(w.t.clock.now().getTime() + 3_600_000).toISOString()}` }),
+    request: (w) => ({
+      url: `/api/v1/reports/compliance?from=2026-01-01T00:00:00Z&to=${new Date(w.t.clock.now().getTime() + 3_600_000).toISOString()}`,
+    }),
     expect: statuses([200, 403, 403, 200], 200),
   },
   'GET /api/v1/invocations': {
@@ -273,18 +424,26 @@ const MATRIX: Record<string, Row> = {
       if (caller !== 'other') assert.ok(json(res).items.some((a: { agent_key: string }) => a.agent_key === w.agentKey));
     },
   },
-  'GET /api/v1/agents/{agent_key}': { request: (w) => ({ url: `/api/v1/agents/${w.agentKey}` }), expect: everyRole(200, 404) },
+  'GET /api/v1/agents/{agent_key}': {
+    request: (w) => ({ url: `/api/v1/agents/${w.agentKey}` }),
+    expect: everyRole(200, 404),
+  },
   'GET /api/v1/invocations/stats': {
     // One clock reading for both ends: read twice, a millisecond between them made a 25th bucket.
     request: () => {
       const until = Date.now();
-      return { url: `/api/v1/invocations/stats?since=${encodeURIComponent(new Date(until - 86_400_000).toISOString())}&until=${encodeURIComponent(new Date(until).toISOString())}&bucket=hour` };
+      return {
+        url: `/api/v1/invocations/stats?since=${encodeURIComponent(new Date(until - 86_400_000).toISOString())}&until=${encodeURIComponent(new Date(until).toISOString())}&bucket=hour`,
+      };
     },
     expect: everyRole(200),
     check: (res) => assert.equal(json(res).buckets.length, 24),
   },
   'POST /api/v1/console/session': {
-    request: () => ({ url: '/api/v1/console/session', payload: { email: `nobody@${fresh('matrix-console')}.review-tests.dev`, code: '00000000' } }),
+    request: () => ({
+      url: '/api/v1/console/session',
+      payload: { email: `nobody@${fresh('matrix-console')}.review-tests.dev`, code: '00000000' },
+    }),
     expect: statuses([401, 401, 401, 401], 401, 401),
     check: (res) => assert.equal(json(res).code, 'invalid_code'),
   },
@@ -296,7 +455,10 @@ const MATRIX: Record<string, Row> = {
     expect: everyRole(200),
     check: (res) => assert.ok(Array.isArray(json(res).sessions)),
   },
-  'DELETE /api/v1/console/sessions/{session_id}': { request: () => ({ url: `/api/v1/console/sessions/${randomUUID()}` }), expect: everyRole(404) },
+  'DELETE /api/v1/console/sessions/{session_id}': {
+    request: () => ({ url: `/api/v1/console/sessions/${randomUUID()}` }),
+    expect: everyRole(404),
+  },
   'POST /api/v1/reviews/lease': {
     request: () => ({ url: '/api/v1/reviews/lease', payload: {} }),
     expect: editors(200),
@@ -328,7 +490,8 @@ async function documentedOperations(t: TestService): Promise<string[]> {
   const ops: string[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of Object.keys(item)) {
-      if (['get', 'put', 'post', 'patch', 'delete', 'head', 'options'].includes(method)) ops.push(`${method.toUpperCase()} ${path}`);
+      if (['get', 'put', 'post', 'patch', 'delete', 'head', 'options'].includes(method))
+        ops.push(`${method.toUpperCase()} ${path}`);
     }
   }
   return ops.sort();
@@ -343,7 +506,13 @@ eachStore('access: every endpoint × every caller', (getT) => {
       [],
       'endpoints without access expectations: add a row to MATRIX in src/review/access-matrix.test.ts',
     );
-    assert.deepEqual(Object.keys(MATRIX).filter((k) => !ops.includes(k)).sort(), [], 'rows for endpoints the service does not have');
+    assert.deepEqual(
+      Object.keys(MATRIX)
+        .filter((k) => !ops.includes(k))
+        .sort(),
+      [],
+      'rows for endpoints the service does not have',
+    );
   });
 
   test('each endpoint answers each caller as the roles table says, and never with another workspace’s data', async () => {
@@ -351,9 +520,18 @@ eachStore('access: every endpoint × every caller', (getT) => {
     const a = await newTeam(t, 'matrix-a');
     const other = await t.signIn(`admin@${fresh('matrix-b')}.review-tests.dev`);
     // A revoked token of A's admin.
-    const issued = await t.request({ method: 'POST', url: '/api/v1/accounts/tokens', token: a.admin.token, payload: { name: 'to revoke' } });
+    const issued = await t.request({
+      method: 'POST',
+      url: '/api/v1/accounts/tokens',
+      token: a.admin.token,
+      payload: { name: 'to revoke' },
+    });
     assert.equal(issued.statusCode, 200, issued.body);
-    const del = await t.request({ method: 'DELETE', url: `/api/v1/accounts/tokens/${json(issued).token_id}`, token: a.admin.token });
+    const del = await t.request({
+      method: 'DELETE',
+      url: `/api/v1/accounts/tokens/${json(issued).token_id}`,
+      token: a.admin.token,
+    });
     assert.equal(del.statusCode, 204);
     // Workspace A's data: an invocation with content and findings, a rogue event, a pending review.
     const agentKey = fresh('matrix-secret-agent');

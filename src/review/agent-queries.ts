@@ -49,7 +49,12 @@ export function agentListQuery(tenantId: string, after: string | null, limit: nu
   return { sql, params: [tenantId, after ?? '', limit + 1] };
 }
 
-export async function listAgents(tx: Queryable, tenantId: string, after: string | null, limit: number): Promise<AgentTotals[]> {
+export async function listAgents(
+  tx: Queryable,
+  tenantId: string,
+  after: string | null,
+  limit: number,
+): Promise<AgentTotals[]> {
   const q = agentListQuery(tenantId, after, limit);
   return tx.query<AgentTotals & Record<string, unknown>>(q.sql, q.params);
 }
@@ -61,7 +66,10 @@ export interface AgentDetail {
 }
 
 export function agentTotalsQuery(tenantId: string, agentKey: string) {
-  return { sql: `SELECT ${TOTAL_COLUMNS} FROM (SELECT $2::text AS agent_key) k ${TOTALS}`, params: [tenantId, agentKey] };
+  return {
+    sql: `SELECT ${TOTAL_COLUMNS} FROM (SELECT $2::text AS agent_key) k ${TOTALS}`,
+    params: [tenantId, agentKey],
+  };
 }
 
 /** One agent's counters; null when the workspace never saw it (no invocation, no rogue event). */

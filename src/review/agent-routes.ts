@@ -56,7 +56,8 @@ export async function agentRoutes(fastify: FastifyInstance, deps: ReviewModuleDe
       config: { auth: 'account', roles: READERS },
       schema: {
         tags,
-        summary: 'One agent: first and last seen, counts by verdict, outcome and mode, rogue events by type, allowed tools, risk score',
+        summary:
+          'One agent: first and last seen, counts by verdict, outcome and mode, rogue events by type, allowed tools, risk score',
         description:
           'risk.score = round(100·bad / (bad + clean + 20)) clamped to 1-99 when bad > 0, else 0; ' +
           'bad = 10·denies + 5·rogue_events + 2·flags + pii_findings (denies and flags outside shadow mode); ' +

@@ -11,7 +11,12 @@ eachStore('read side: agents and rogue events', (getT) => {
     const team = await newTeam(t, 'agents-view');
     const w = team.operator.token;
     await setPolicy(t, team.admin.token, [REVIEW_PAYMENTS, DENY_SHELL]);
-    const scope = await t.request({ method: 'PUT', url: '/api/v1/agents/ops-bot/scope', token: team.admin.token, payload: { allowed_tools: ['shell.*', 'payments.*', 'search', 'crm.*'] } });
+    const scope = await t.request({
+      method: 'PUT',
+      url: '/api/v1/agents/ops-bot/scope',
+      token: team.admin.token,
+      payload: { allowed_tools: ['shell.*', 'payments.*', 'search', 'crm.*'] },
+    });
     assert.equal(scope.statusCode, 200, scope.body);
 
     const firstAt = t.clock.now().toISOString();
@@ -112,7 +117,9 @@ eachStore('read side: agents and rogue events', (getT) => {
     await compare();
     // Deleting rows (retention, erasure of a whole record) takes them off the counters.
     await db.withTenant(team.tenantId, async (tx) => {
-      await tx.query("DELETE FROM invocations WHERE tenant_id = $1 AND agent_key = 'bot-0' AND verdict = 'deny'", [team.tenantId]);
+      await tx.query("DELETE FROM invocations WHERE tenant_id = $1 AND agent_key = 'bot-0' AND verdict = 'deny'", [
+        team.tenantId,
+      ]);
       await tx.query('DELETE FROM rogue_events WHERE tenant_id = $1', [team.tenantId]);
     });
     await compare();
@@ -132,19 +139,35 @@ eachStore('read side: agents and rogue events', (getT) => {
     await rogue(t, team.admin.token, { agent_key: 'ghost', event_type: 'impersonation' }); // never invoked
     await rogue(t, team.admin.token, { agent_key: 'alpha', event_type: 'impersonation' });
     // A scope alone does not make an agent seen; its view still answers.
-    await t.request({ method: 'PUT', url: '/api/v1/agents/planned/scope', token: team.admin.token, payload: { allowed_tools: ['search'] } });
+    await t.request({
+      method: 'PUT',
+      url: '/api/v1/agents/planned/scope',
+      token: team.admin.token,
+      payload: { allowed_tools: ['search'] },
+    });
 
     const expected = [...keys, 'ghost'].sort();
     for (const limit of [1, 2, 6, 50]) {
       const { items, pages } = await all(t, team.viewer.token, '/api/v1/agents', limit);
-      assert.deepEqual(items.map((a: { agent_key: string }) => a.agent_key), expected, `limit ${limit}`);
+      assert.deepEqual(
+        items.map((a: { agent_key: string }) => a.agent_key),
+        expected,
+        `limit ${limit}`,
+      );
       assert.equal(pages, Math.ceil(expected.length / limit));
     }
     const list = (await get(t, team.admin.token, '/api/v1/agents')).body.items;
     const alpha = list.find((a: { agent_key: string }) => a.agent_key === 'alpha');
     assert.deepEqual(
       { ...alpha, first_seen_at: typeof alpha.first_seen_at },
-      { agent_key: 'alpha', first_seen_at: 'string', last_seen_at: alpha.last_seen_at, invocations: 1, rogue_events: 1, risk_score: riskScore({ denies: 0, flags: 0, rogue_events: 1, pii_findings: 0, clean_invocations: 1 }) },
+      {
+        agent_key: 'alpha',
+        first_seen_at: 'string',
+        last_seen_at: alpha.last_seen_at,
+        invocations: 1,
+        rogue_events: 1,
+        risk_score: riskScore({ denies: 0, flags: 0, rogue_events: 1, pii_findings: 0, clean_invocations: 1 }),
+      },
     );
     const ghost = list.find((a: { agent_key: string }) => a.agent_key === 'ghost');
     assert.equal(ghost.invocations, 0);
@@ -170,9 +193,20 @@ eachStore('read side: agents and rogue events', (getT) => {
     assert.ok(items.some((a: { agent_key: string }) => a.agent_key === odd));
 
     for (const key of ['nobody', 'a%00b']) {
-      assertProblem(await t.request({ method: 'GET', url: `/api/v1/agents/${key}`, token: team.admin.token }), 404, 'not_found');
+      assertProblem(
+        await t.request({ method: 'GET', url: `/api/v1/agents/${key}`, token: team.admin.token }),
+        404,
+        'not_found',
+      );
     }
-    assertFieldErrors(await t.request({ method: 'GET', url: `/api/v1/agents?cursor=${Buffer.from('[1]').toString('base64url')}`, token: team.admin.token }), ['/cursor']);
+    assertFieldErrors(
+      await t.request({
+        method: 'GET',
+        url: `/api/v1/agents?cursor=${Buffer.from('[1]').toString('base64url')}`,
+        token: team.admin.token,
+      }),
+      ['/cursor'],
+    );
     // Another workspace sees none of these agents.
     const other = await t.signIn('admin@agents-list-other.review-tests.dev');
     assert.deepEqual((await get(t, other.token, '/api/v1/agents')).body.items, []);
@@ -187,15 +221,32 @@ eachStore('read side: agents and rogue events', (getT) => {
     const sent: Array<{ agent_key: string; event_type: string; at: number }> = [];
     for (let i = 0; i < 9; i++) {
       if (i % 2 === 0) t.clock.advance(1000);
-      const e = { agent_key: `r${i % 3}`, event_type: i % 4 === 0 ? 'oos_tool' : 'exfiltration', ...(i % 4 === 0 ? { tool: 'rm' } : {}) };
-      await rogue(t, team.operator.token, { ...e, severity: 'high', source: 'edr', user_id: `u${i}`, actor_agent_key: 'boss' });
+      const e = {
+        agent_key: `r${i % 3}`,
+        event_type: i % 4 === 0 ? 'oos_tool' : 'exfiltration',
+        ...(i % 4 === 0 ? { tool: 'rm' } : {}),
+      };
+      await rogue(t, team.operator.token, {
+        ...e,
+        severity: 'high',
+        source: 'edr',
+        user_id: `u${i}`,
+        actor_agent_key: 'boss',
+      });
       sent.push({ agent_key: e.agent_key, event_type: e.event_type, at: t.clock.now().getTime() });
     }
     const { items } = await all(t, team.viewer.token, '/api/v1/rogue-events', 4);
     assert.equal(items.length, 9);
     const ids = items.map((e: { rogue_event_id: number }) => e.rogue_event_id);
-    assert.deepEqual(ids, [...ids].sort((a, b) => b - a), 'newest first (ids rise with time here)');
-    assert.deepEqual(items.map((e: { user_id: string }) => e.user_id), sent.map((_, i) => `u${i}`).reverse());
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => b - a),
+      'newest first (ids rise with time here)',
+    );
+    assert.deepEqual(
+      items.map((e: { user_id: string }) => e.user_id),
+      sent.map((_, i) => `u${i}`).reverse(),
+    );
     const first = items[items.length - 1];
     assert.deepEqual(
       { ...first, rogue_event_id: typeof first.rogue_event_id, evidence_id: typeof first.evidence_id },
@@ -213,7 +264,9 @@ eachStore('read side: agents and rogue events', (getT) => {
         created_at: new Date(start + 1000).toISOString(),
       },
     );
-    const leaf = JSON.parse((await get(t, team.auditor.token, `/api/v1/audit/evidence/${first.evidence_id}`)).body.leaf);
+    const leaf = JSON.parse(
+      (await get(t, team.auditor.token, `/api/v1/audit/evidence/${first.evidence_id}`)).body.leaf,
+    );
     assert.equal(leaf.kind, 'rogue');
     // Leaf format v2: the leaf commits to the row's metadata and carries none of it.
     assert.equal(leaf.v, 2);
@@ -225,13 +278,20 @@ eachStore('read side: agents and rogue events', (getT) => {
       ['event_type=oos_tool', (s) => s.event_type === 'oos_tool'],
       [`since=${new Date(start + 3000).toISOString()}`, (s) => s.at >= start + 3000],
       [`until=${new Date(start + 3000).toISOString()}`, (s) => s.at < start + 3000],
-      [`agent_key=r0&event_type=exfiltration&since=${new Date(start).toISOString()}`, (s) => s.agent_key === 'r0' && s.event_type === 'exfiltration'],
+      [
+        `agent_key=r0&event_type=exfiltration&since=${new Date(start).toISOString()}`,
+        (s) => s.agent_key === 'r0' && s.event_type === 'exfiltration',
+      ],
     ];
     for (const [query, keep] of filters) {
       const got = (await all(t, team.admin.token, `/api/v1/rogue-events?${query}`, 2)).items;
       assert.deepEqual(
         got.map((e: { user_id: string }) => e.user_id),
-        sent.map((s, i) => ({ ...s, u: `u${i}` })).filter(keep).map((s) => s.u).reverse(),
+        sent
+          .map((s, i) => ({ ...s, u: `u${i}` }))
+          .filter(keep)
+          .map((s) => s.u)
+          .reverse(),
         query,
       );
     }
@@ -241,7 +301,10 @@ eachStore('read side: agents and rogue events', (getT) => {
       ['limit=501', '/limit'],
       ['agent_key=%00', '/agent_key'],
     ] as const) {
-      assertFieldErrors(await t.request({ method: 'GET', url: `/api/v1/rogue-events?${query}`, token: team.admin.token }), [field]);
+      assertFieldErrors(
+        await t.request({ method: 'GET', url: `/api/v1/rogue-events?${query}`, token: team.admin.token }),
+        [field],
+      );
     }
     const other = await t.signIn('admin@rogue-list-other.review-tests.dev');
     assert.deepEqual((await get(t, other.token, '/api/v1/rogue-events')).body.items, []);

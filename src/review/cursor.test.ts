@@ -23,7 +23,16 @@ test('time keys round-trip; anything else is a 422 naming the cursor', () => {
   assert.deepEqual(decodeTimeKey(encodeTimeKey(k)), k);
   assert.equal(decodeTimeKey(undefined), null);
   const enc = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  for (const bad of ['***', enc({ us: 1, id: 2 }), enc([1]), enc([1, 2, 3]), enc(['1', 2]), enc([1.5, 2]), enc([-1, 2]), enc([1, 2 ** 60])]) {
+  for (const bad of [
+    '***',
+    enc({ us: 1, id: 2 }),
+    enc([1]),
+    enc([1, 2, 3]),
+    enc(['1', 2]),
+    enc([1.5, 2]),
+    enc([-1, 2]),
+    enc([1, 2 ** 60]),
+  ]) {
     assert.throws(
       () => decodeTimeKey(bad),
       (e: unknown) => e instanceof HttpProblem && e.status === 422 && e.errors?.[0]?.field === '/cursor',

@@ -33,7 +33,13 @@ export function decodeTimeKey(cursor: string | undefined): TimeKey | null {
   const v = decodeCursor(cursor);
   if (v === null) return null;
   const [us, id] = v;
-  if (v.length === 2 && Number.isSafeInteger(us) && Number.isSafeInteger(id) && (us as number) >= 0 && (id as number) >= 0) {
+  if (
+    v.length === 2 &&
+    Number.isSafeInteger(us) &&
+    Number.isSafeInteger(id) &&
+    (us as number) >= 0 &&
+    (id as number) >= 0
+  ) {
     return { us: us as number, id: id as number };
   }
   throw unprocessable('The cursor is not one this service issued.', [{ field: '/cursor', message: 'is invalid' }]);
@@ -45,7 +51,8 @@ export function timePage<T extends { created_us: number }>(rows: T[], limit: num
   const last = items[items.length - 1];
   return {
     items,
-    next_cursor: rows.length > limit && last !== undefined ? encodeTimeKey({ us: last.created_us, id: idOf(last) }) : null,
+    next_cursor:
+      rows.length > limit && last !== undefined ? encodeTimeKey({ us: last.created_us, id: idOf(last) }) : null,
   };
 }
 
@@ -86,7 +93,9 @@ export class Where {
 /** since < until, when both are given (both are ISO date-times validated by the schema). */
 export function checkRange(since: string | undefined, until: string | undefined): void {
   if (since !== undefined && until !== undefined && Date.parse(since) >= Date.parse(until)) {
-    throw unprocessable('since must be earlier than until.', [{ field: '/until', message: 'must be later than since' }]);
+    throw unprocessable('since must be earlier than until.', [
+      { field: '/until', message: 'must be later than since' },
+    ]);
   }
 }
 

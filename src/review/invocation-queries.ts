@@ -105,7 +105,13 @@ export function invocationSummary(r: InvocationRow) {
   };
 }
 
-export async function listInvocations(tx: Queryable, tenantId: string, f: InvocationFilters, after: TimeKey | null, limit: number) {
+export async function listInvocations(
+  tx: Queryable,
+  tenantId: string,
+  f: InvocationFilters,
+  after: TimeKey | null,
+  limit: number,
+) {
   const q = invocationListQuery(tenantId, f, after, limit);
   return tx.query<InvocationRow & Record<string, unknown>>(q.sql, q.params);
 }
@@ -136,7 +142,12 @@ export interface ContentRow {
 const FIELD_ORDER = ['prompt', 'response', 'context', 'tool_input', 'tool_output'];
 
 /** The stored fields of an invocation; the text itself only when withText. */
-export async function invocationContent(tx: Queryable, tenantId: string, id: number, withText: boolean): Promise<ContentRow[]> {
+export async function invocationContent(
+  tx: Queryable,
+  tenantId: string,
+  id: number,
+  withText: boolean,
+): Promise<ContentRow[]> {
   const rows = await tx.query<ContentRow & Record<string, unknown>>(
     `SELECT field, ${withText ? 'body' : 'NULL::text AS body'}, findings, erased_at
      FROM ingest_read.invocation_content WHERE tenant_id = $1 AND invocation_id = $2`,

@@ -46,7 +46,9 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
       checkText(filters, ['agent_key', 'correlation_id']);
       checkRange(filters.since, filters.until);
       const after = decodeTimeKey(cursor);
-      const rows = await ctx.readDb.withTenant(me.tenantId, (tx) => listInvocations(tx, me.tenantId, filters, after, limit));
+      const rows = await ctx.readDb.withTenant(me.tenantId, (tx) =>
+        listInvocations(tx, me.tenantId, filters, after, limit),
+      );
       const p = timePage(rows, limit, (r) => r.invocation_id);
       return { items: p.items.map(invocationSummary), next_cursor: p.next_cursor };
     },
@@ -70,7 +72,12 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
           200: Type.Object({
             bucket: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
             buckets: Type.Array(
-              Type.Object({ start: Timestamp, allow: Type.Integer(), flag_for_review: Type.Integer(), deny: Type.Integer() }),
+              Type.Object({
+                start: Timestamp,
+                allow: Type.Integer(),
+                flag_for_review: Type.Integer(),
+                deny: Type.Integer(),
+              }),
             ),
           }),
           ...problems(401, 403, 422),
@@ -84,7 +91,9 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
       const from = new Date(since);
       const to = new Date(until);
       if ((to.getTime() - from.getTime()) / BUCKET_MS[bucket] > MAX_BUCKETS[bucket]) {
-        throw unprocessable(`At most ${MAX_BUCKETS[bucket]} ${bucket} buckets per call.`, [{ field: '/until', message: 'range too long for this bucket' }]);
+        throw unprocessable(`At most ${MAX_BUCKETS[bucket]} ${bucket} buckets per call.`, [
+          { field: '/until', message: 'range too long for this bucket' },
+        ]);
       }
       const buckets = await ctx.readDb.withTenant(me.tenantId, (tx) => verdictStats(tx, me.tenantId, from, to, bucket));
       return { bucket, buckets };
@@ -97,7 +106,8 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
       config: { auth: 'account', roles: READERS },
       schema: {
         tags,
-        summary: 'One invocation: metadata, stored content and findings, verdict and reasons, review state, evidence and trace',
+        summary:
+          'One invocation: metadata, stored content and findings, verdict and reasons, review state, evidence and trace',
         description:
           'Viewers get the record without stored content: no `content` and no review note; `finding_counts` (types and counts) is for every role.',
         security: bearer,
@@ -127,7 +137,12 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
       return {
         ...invocationSummary(inv),
         output_scan: {
-          status: output === undefined ? ('none' as const) : output.findings === null ? ('pending' as const) : ('done' as const),
+          status:
+            output === undefined
+              ? ('none' as const)
+              : output.findings === null
+                ? ('pending' as const)
+                : ('done' as const),
           verdict: inv.output_scan_verdict,
           reasons: inv.output_scan_reasons,
           scanned_at: inv.output_scanned_at,

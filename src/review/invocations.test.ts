@@ -31,11 +31,25 @@ eachStore(
         { agent_key: 'beta', correlation_id: 'run-a' },
       ];
       const start = t.clock.now().getTime();
-      const made: Array<{ id: number; at: number; agent_key: string; mode: string; verdict: string; correlation_id?: string }> = [];
+      const made: Array<{
+        id: number;
+        at: number;
+        agent_key: string;
+        mode: string;
+        verdict: string;
+        correlation_id?: string;
+      }> = [];
       for (const [i, p] of plan.entries()) {
         if (i % 3 === 0) t.clock.advance(1000);
         const r = await invoke(t, token, p);
-        made.push({ id: r.invocation_id, at: t.clock.now().getTime(), agent_key: p.agent_key, mode: p.mode ?? 'observed', verdict: r.verdict, ...(p.correlation_id ? { correlation_id: p.correlation_id } : {}) });
+        made.push({
+          id: r.invocation_id,
+          at: t.clock.now().getTime(),
+          agent_key: p.agent_key,
+          mode: p.mode ?? 'observed',
+          verdict: r.verdict,
+          ...(p.correlation_id ? { correlation_id: p.correlation_id } : {}),
+        });
       }
       const newestFirst = [...made].sort((a, b) => b.at - a.at || b.id - a.id);
       const ids = (xs: Array<{ id: number }>) => xs.map((x) => x.id);
@@ -43,7 +57,11 @@ eachStore(
       // Every page size gives the same sequence.
       for (const limit of [1, 2, 5, 13, 50]) {
         const { items, pages } = await all(t, token, LIST, limit);
-        assert.deepEqual(items.map((x) => x.invocation_id), ids(newestFirst), `limit ${limit}`);
+        assert.deepEqual(
+          items.map((x) => x.invocation_id),
+          ids(newestFirst),
+          `limit ${limit}`,
+        );
         // One extra row is read per page, so a full last page ends the list without an empty page after it.
         assert.equal(pages, Math.ceil(made.length / limit), `limit ${limit}`);
       }
@@ -66,11 +84,18 @@ eachStore(
           `since=${new Date(start + 2000).toISOString()}&until=${new Date(start + 4000).toISOString()}`,
           (m) => m.at >= start + 2000 && m.at < start + 4000,
         ],
-        [`agent_key=gamma&verdict=deny&since=${new Date(start).toISOString()}`, (m) => m.agent_key === 'gamma' && m.verdict === 'deny'],
+        [
+          `agent_key=gamma&verdict=deny&since=${new Date(start).toISOString()}`,
+          (m) => m.agent_key === 'gamma' && m.verdict === 'deny',
+        ],
       ];
       for (const [query, keep] of cases) {
         const { items } = await all(t, token, `${LIST}?${query}`, 2);
-        assert.deepEqual(items.map((x) => x.invocation_id), ids(newestFirst.filter(keep)), query);
+        assert.deepEqual(
+          items.map((x) => x.invocation_id),
+          ids(newestFirst.filter(keep)),
+          query,
+        );
       }
       // The shadow-mode deny and flag still carry their verdicts; only the review queue ignores them.
       const shadowFlag = made.find((m) => m.mode === 'shadow' && m.verdict === 'flag_for_review');
@@ -217,7 +242,10 @@ eachStore(
       assert.match(scanned.text, /<CREDIT_CARD>/);
       const card = scanned.findings.find((f: { type: string }) => f.type === 'CREDIT_CARD');
       assert.equal(scanned.text.slice(card.start, card.end), '<CREDIT_CARD>');
-      assert.equal(after.finding_counts.find((c: { field: string }) => c.field === 'tool_output').counts.CREDIT_CARD, 1);
+      assert.equal(
+        after.finding_counts.find((c: { field: string }) => c.field === 'tool_output').counts.CREDIT_CARD,
+        1,
+      );
     });
 
     test('viewers get the record without stored content; operators and auditors with it', async () => {
@@ -266,16 +294,32 @@ eachStore(
       const w = team.admin.token;
       const root = await invoke(t, w, { agent_key: 'planner', correlation_id: 'trace-1' });
       t.clock.advance(10);
-      const c1 = await invoke(t, w, { agent_key: 'worker', parent_invocation_id: root.invocation_id, correlation_id: 'trace-1' });
+      const c1 = await invoke(t, w, {
+        agent_key: 'worker',
+        parent_invocation_id: root.invocation_id,
+        correlation_id: 'trace-1',
+      });
       t.clock.advance(10);
-      const c2 = await invoke(t, w, { agent_key: 'worker', parent_invocation_id: root.invocation_id, correlation_id: 'trace-1' });
+      const c2 = await invoke(t, w, {
+        agent_key: 'worker',
+        parent_invocation_id: root.invocation_id,
+        correlation_id: 'trace-1',
+      });
       t.clock.advance(10);
-      const g = await invoke(t, w, { agent_key: 'tool', parent_invocation_id: c1.invocation_id, correlation_id: 'trace-1' });
+      const g = await invoke(t, w, {
+        agent_key: 'tool',
+        parent_invocation_id: c1.invocation_id,
+        correlation_id: 'trace-1',
+      });
       await invoke(t, w, { agent_key: 'planner', correlation_id: 'trace-2' });
       // Ids are per workspace. Another workspace's invocation naming our g's
       // id as parent (that workspace has no such id), and ours naming an id
       // only a third workspace has: neither links across.
-      const foreign = await invoke(t, other.admin.token, { agent_key: 'spy', parent_invocation_id: g.invocation_id, correlation_id: 'trace-1' });
+      const foreign = await invoke(t, other.admin.token, {
+        agent_key: 'spy',
+        parent_invocation_id: g.invocation_id,
+        correlation_id: 'trace-1',
+      });
       const third = await t.signIn('admin@inv-trace-third.review-tests.dev');
       let last = foreign;
       for (let i = 0; i < 9; i++) last = await invoke(t, third.token, { agent_key: 'spy', correlation_id: 'trace-1' });
@@ -298,7 +342,6 @@ eachStore(
       assert.equal(c1Rec.trace.parent.agent_key, 'planner');
       assert.deepEqual(ids(c1Rec.trace.children), [g.invocation_id]);
       assert.deepEqual(ids(c1Rec.trace.siblings), [root.invocation_id, c2.invocation_id, g.invocation_id]);
-
 
       const gRec = (await get(t, token, `${LIST}/${g.invocation_id}`)).body;
       assert.deepEqual(gRec.trace.children, []);
@@ -336,7 +379,10 @@ eachStore(
       assert.equal(rec.trace.siblings.length, 100);
       assert.equal(rec.trace.siblings_truncated, true);
       const times = rec.trace.children.map((c: { created_at: string }) => Date.parse(c.created_at));
-      assert.deepEqual(times, [...times].sort((a, b) => a - b));
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => a - b),
+      );
     });
 
     test("another workspace's invocation is 404 and never listed; unknown and malformed ids are 404", async () => {

@@ -7,7 +7,12 @@ eachStore('review leases', (get) => {
   test('each reviewer gets the oldest item nobody else holds; a held item cannot be decided by another; expiry frees it', async () => {
     const t = get();
     const admin = await t.signIn('ann@lease-co.com');
-    const inv = await t.request({ method: 'POST', url: '/api/v1/workspace/invites', token: admin.token, payload: { email: 'otto@lease-co.com', role: 'operator' } });
+    const inv = await t.request({
+      method: 'POST',
+      url: '/api/v1/workspace/invites',
+      token: admin.token,
+      payload: { email: 'otto@lease-co.com', role: 'operator' },
+    });
     assert.equal(inv.statusCode, 201, inv.body);
     const op = await t.signIn('otto@lease-co.com');
     const ids: number[] = [];
@@ -16,7 +21,11 @@ eachStore('review leases', (get) => {
         method: 'POST',
         url: '/api/v1/admin/agents/events/invocation',
         token: admin.token,
-        payload: { agent_key: 'bot', tool_name: 'search', prompt: `token ghp_${'a1B2c3D4e5'.repeat(3)}123456 number ${i}` },
+        payload: {
+          agent_key: 'bot',
+          tool_name: 'search',
+          prompt: `token ghp_${'a1B2c3D4e5'.repeat(3)}123456 number ${i}`,
+        },
       });
       assert.equal(r.statusCode, 201, r.body);
       assert.equal(r.json().verdict, 'flag_for_review');
@@ -35,16 +44,31 @@ eachStore('review leases', (get) => {
     const skipped = (await lease(admin.token, [ids[0]!])).json();
     assert.equal(skipped.invocation_id, ids[2], 'a skip moves on, never to an item held by someone else');
 
-    const steal = await t.request({ method: 'POST', url: `/api/v1/reviews/${ids[1]}`, token: admin.token, payload: { decision: 'approve', note: 'mine' } });
+    const steal = await t.request({
+      method: 'POST',
+      url: `/api/v1/reviews/${ids[1]}`,
+      token: admin.token,
+      payload: { decision: 'approve', note: 'mine' },
+    });
     assert.equal(steal.statusCode, 409);
-    const mine = await t.request({ method: 'POST', url: `/api/v1/reviews/${ids[1]}`, token: op.token, payload: { decision: 'reject', note: 'leaked token' } });
+    const mine = await t.request({
+      method: 'POST',
+      url: `/api/v1/reviews/${ids[1]}`,
+      token: op.token,
+      payload: { decision: 'reject', note: 'leaked token' },
+    });
     assert.equal(mine.statusCode, 201, mine.body);
 
     t.clock.advance(6 * 60_000);
     const freed = (await lease(op.token)).json();
     assert.equal(freed.invocation_id, ids[0], "the admin's expired lease is free again");
     assert.equal(freed.pending, 2);
-    const viewer = await t.request({ method: 'POST', url: '/api/v1/workspace/invites', token: admin.token, payload: { email: 'vera@lease-co.com', role: 'viewer' } });
+    const viewer = await t.request({
+      method: 'POST',
+      url: '/api/v1/workspace/invites',
+      token: admin.token,
+      payload: { email: 'vera@lease-co.com', role: 'viewer' },
+    });
     assert.equal(viewer.statusCode, 201);
     const v = await t.signIn('vera@lease-co.com');
     assert.equal((await lease(v.token)).statusCode, 403, 'viewers do not review');

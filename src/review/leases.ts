@@ -44,7 +44,11 @@ export async function leaseNext(
       [tenantId, id, accountId, expires, now],
     );
     if (won.length === 0) continue;
-    await tx.query('DELETE FROM review_leases WHERE tenant_id = $1 AND account_id = $2 AND invocation_id <> $3', [tenantId, accountId, id]);
+    await tx.query('DELETE FROM review_leases WHERE tenant_id = $1 AND account_id = $2 AND invocation_id <> $3', [
+      tenantId,
+      accountId,
+      id,
+    ]);
     return { invocation_id: id, expires_at: expires };
   }
   return null;
@@ -55,7 +59,13 @@ export async function release(tx: Queryable, tenantId: string, accountId: string
 }
 
 /** Who else holds a live lease on the invocation, if anyone. */
-export async function leasedByOther(tx: Queryable, tenantId: string, invocationId: number, accountId: string, now: Date): Promise<boolean> {
+export async function leasedByOther(
+  tx: Queryable,
+  tenantId: string,
+  invocationId: number,
+  accountId: string,
+  now: Date,
+): Promise<boolean> {
   const rows = await tx.query(
     'SELECT 1 FROM review_leases WHERE tenant_id = $1 AND invocation_id = $2 AND account_id <> $3 AND expires_at > $4',
     [tenantId, invocationId, accountId, now],

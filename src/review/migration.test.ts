@@ -41,7 +41,10 @@ for (const store of process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as c
   test(`0060 counts the invocations and rogue events already stored [${store}]`, async () => {
     await withDb(store, async (db) => {
       const all = loadMigrations();
-      await migrate(db, all.filter((m) => m.name < '0060'));
+      await migrate(
+        db,
+        all.filter((m) => m.name < '0060'),
+      );
       const tenants = [randomUUID(), randomUUID()];
       for (const [i, t] of tenants.entries()) {
         await db.query("INSERT INTO workspaces (tenant_id, display_name, domain) VALUES ($1, 'w', 'w.example')", [t]);
@@ -80,7 +83,10 @@ for (const store of process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as c
           );
           assert.ok(counted.length > 0);
           assert.deepEqual(kept, counted);
-          const rogue = await tx.query('SELECT agent_key, events FROM agent_rogue_activity WHERE tenant_id = $1 ORDER BY 1', [t]);
+          const rogue = await tx.query(
+            'SELECT agent_key, events FROM agent_rogue_activity WHERE tenant_id = $1 ORDER BY 1',
+            [t],
+          );
           assert.deepEqual(rogue, [
             { agent_key: 'bot-0', events: 2 },
             { agent_key: 'bot-1', events: 3 },

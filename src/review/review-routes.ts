@@ -77,7 +77,11 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
         summary: 'Take the next item of the review queue: the oldest pending invocation no other reviewer holds',
         description: `Leases it to the caller for ${LEASE_MINUTES} minutes (releasing the caller's previous lease), so two reviewers never get the same item. \`exclude\` lists invocations the reviewer skipped. \`invocation_id\` is null when nothing is left. A decision by another reviewer on a leased item is refused with 409.`,
         security: bearer,
-        body: Type.Object({ exclude: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { maxItems: 500 })) }),
+        body: Type.Object({
+          exclude: Type.Optional(
+            Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { maxItems: 500 }),
+          ),
+        }),
         response: {
           200: Type.Object({
             invocation_id: Type.Union([Type.Integer(), Type.Null()]),
@@ -93,7 +97,11 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
       const now = ctx.now();
       return ctx.db.withTenant(me.tenantId, async (tx) => {
         const lease = await leaseNext(tx, me.tenantId, me.accountId, req.body.exclude ?? [], now);
-        return { invocation_id: lease?.invocation_id ?? null, lease_expires_at: lease?.expires_at ?? null, pending: await pendingCount(tx, me.tenantId) };
+        return {
+          invocation_id: lease?.invocation_id ?? null,
+          lease_expires_at: lease?.expires_at ?? null,
+          pending: await pendingCount(tx, me.tenantId),
+        };
       });
     },
   );
@@ -129,13 +137,22 @@ export async function reviewRoutes(fastify: FastifyInstance, deps: ReviewModuleD
       const stored = note === '' ? note : redactForStorage(note);
       const now = ctx.now();
       const result = await deps.writer.submit(me.tenantId, async (tx, log) => {
-        if (await leasedByOther(tx, me.tenantId, invocationId, me.accountId, now)) return { ok: false as const, reason: 'leased' as const };
-        const r = await decideReview(tx, log, { tenantId: me.tenantId, invocationId, decision: req.body.decision, note: stored, by: me.accountId, now });
+        if (await leasedByOther(tx, me.tenantId, invocationId, me.accountId, now))
+          return { ok: false as const, reason: 'leased' as const };
+        const r = await decideReview(tx, log, {
+          tenantId: me.tenantId,
+          invocationId,
+          decision: req.body.decision,
+          note: stored,
+          by: me.accountId,
+          now,
+        });
         if (r.ok) await release(tx, me.tenantId, me.accountId);
         return r;
       });
       if (!result.ok) {
-        if (result.reason === 'leased') throw conflict('Another reviewer holds this item; take the next one from the queue.');
+        if (result.reason === 'leased')
+          throw conflict('Another reviewer holds this item; take the next one from the queue.');
         if (result.reason === 'not_found') throw notFound('No such invocation.');
         throw conflict(
           result.status === null

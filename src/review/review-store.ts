@@ -106,7 +106,11 @@ async function decide(
     [tenantId, invocationId, decision, note, Buffer.from(salt), by, by === null, now, index],
   );
   await setReviewStatus(tx, tenantId, invocationId, status);
-  return { ok: true, status, review: { decision, note, decided_by: by, decided_by_panel: by === null, decided_at: now, log_index: index } };
+  return {
+    ok: true,
+    status,
+    review: { decision, note, decided_by: by, decided_by_panel: by === null, decided_at: now, log_index: index },
+  };
 }
 
 export interface QueueRow extends InvocationRow {
@@ -121,12 +125,19 @@ export interface QueueRow extends InvocationRow {
 /** The invocations of one review status, newest first, with their decision (index invocations_review). */
 export function reviewListQuery(tenantId: string, status: string, after: TimeKey | null, limit: number) {
   return invocationListQuery(tenantId, { review_status: status }, after, limit, {
-    columns: 'r.decision AS r_decision, r.note AS r_note, r.decided_by AS r_decided_by, r.decided_by_panel AS r_decided_by_panel, r.decided_at AS r_decided_at, r.log_index AS r_log_index',
+    columns:
+      'r.decision AS r_decision, r.note AS r_note, r.decided_by AS r_decided_by, r.decided_by_panel AS r_decided_by_panel, r.decided_at AS r_decided_at, r.log_index AS r_log_index',
     join: 'LEFT JOIN reviews r ON r.tenant_id = i.tenant_id AND r.invocation_id = i.invocation_id',
   });
 }
 
-export async function listReviews(tx: Queryable, tenantId: string, status: string, after: TimeKey | null, limit: number) {
+export async function listReviews(
+  tx: Queryable,
+  tenantId: string,
+  status: string,
+  after: TimeKey | null,
+  limit: number,
+) {
   const q = reviewListQuery(tenantId, status, after, limit);
   return tx.query<QueueRow & Record<string, unknown>>(q.sql, q.params);
 }

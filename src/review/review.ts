@@ -26,9 +26,18 @@ export interface ReviewModuleDeps {
   ctx: AppContext;
   writer: LogWriter;
   /** The OTLP span facts of an invocation recorded from a span (src/otlp), shown in its detail. */
-  otelDetails?: (tx: Queryable, tenantId: string, invocationId: number) => Promise<Static<typeof OtelDetailsSchema> | null>;
+  otelDetails?: (
+    tx: Queryable,
+    tenantId: string,
+    invocationId: number,
+  ) => Promise<Static<typeof OtelDetailsSchema> | null>;
   /** The judge panel's latest judgement of each invocation (src/judges); rationales only withRationale. */
-  judgements?: (tx: Queryable, tenantId: string, ids: readonly number[], withRationale: boolean) => Promise<Map<number, Static<typeof JudgementSchema>>>;
+  judgements?: (
+    tx: Queryable,
+    tenantId: string,
+    ids: readonly number[],
+    withRationale: boolean,
+  ) => Promise<Map<number, Static<typeof JudgementSchema>>>;
 }
 
 export interface ReviewModule {

@@ -32,7 +32,12 @@ eachStore(
 
       // Not in the queue: never flagged.
       assertProblem(
-        await t.request({ method: 'POST', url: decide(allowed.invocation_id), token: team.admin.token, payload: { decision: 'approve' } }),
+        await t.request({
+          method: 'POST',
+          url: decide(allowed.invocation_id),
+          token: team.admin.token,
+          payload: { decision: 'approve' },
+        }),
         409,
         'conflict',
       );
@@ -41,7 +46,12 @@ eachStore(
       const sentNote = 'Refund matches ticket #7; customer is jane@example.com';
       // Stored (and committed to) redacted, like content.
       const note = 'Refund matches ticket #7; customer is <EMAIL_ADDRESS>';
-      const res = await t.request({ method: 'POST', url: decide(flagged.invocation_id), token: team.operator.token, payload: { decision: 'approve', note: sentNote } });
+      const res = await t.request({
+        method: 'POST',
+        url: decide(flagged.invocation_id),
+        token: team.operator.token,
+        payload: { decision: 'approve', note: sentNote },
+      });
       assert.equal(res.statusCode, 201, res.body);
       const done = res.json();
       assert.deepEqual(
@@ -58,7 +68,14 @@ eachStore(
       );
 
       // Stored rows.
-      const [row] = await t.testDb.db.query<{ decision: string; note: string; note_salt: Uint8Array; decided_by: string; decided_at: Date; log_index: number }>(
+      const [row] = await t.testDb.db.query<{
+        decision: string;
+        note: string;
+        note_salt: Uint8Array;
+        decided_by: string;
+        decided_at: Date;
+        log_index: number;
+      }>(
         'SELECT decision, note, note_salt, decided_by, decided_at, log_index FROM reviews WHERE tenant_id = $1 AND invocation_id = $2',
         [team.tenantId, flagged.invocation_id],
       );
@@ -95,7 +112,12 @@ eachStore(
         [team.admin, 'reject'],
         [team.operator, 'approve'],
       ] as const) {
-        const again = await t.request({ method: 'POST', url: decide(flagged.invocation_id), token: who.token, payload: { decision } });
+        const again = await t.request({
+          method: 'POST',
+          url: decide(flagged.invocation_id),
+          token: who.token,
+          payload: { decision },
+        });
         const p = assertProblem(again, 409, 'conflict');
         assert.match(p.detail, /approved/);
       }
@@ -126,9 +148,13 @@ eachStore(
       const team = await newTeam(t, 'rev-notes');
       await setPolicy(t, team.admin.token, [REVIEW_PAYMENTS]);
       const ids: number[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await invoke(t, team.admin.token, { agent_key: `p${i}`, tool_name: 'payments.x' })).invocation_id);
+      for (let i = 0; i < 5; i++)
+        ids.push((await invoke(t, team.admin.token, { agent_key: `p${i}`, tool_name: 'payments.x' })).invocation_id);
       const { items } = await all(t, team.viewer.token, '/api/v1/reviews?status=pending', 2);
-      assert.deepEqual(items.map((i: { invocation_id: number }) => i.invocation_id), [...ids].reverse());
+      assert.deepEqual(
+        items.map((i: { invocation_id: number }) => i.invocation_id),
+        [...ids].reverse(),
+      );
 
       const emoji = '😀'.repeat(2000); // 2,000 code points, 4,000 UTF-16 units
       const cases: Array<[number, Record<string, unknown>, string]> = [
@@ -143,7 +169,10 @@ eachStore(
         assert.equal(res.json().review_status, payload.decision === 'approve' ? 'approved' : 'rejected');
       }
       const rejected = (await get(t, team.admin.token, '/api/v1/reviews?status=rejected')).body.items;
-      assert.deepEqual(rejected.map((i: { invocation_id: number }) => i.invocation_id), [ids[1], ids[0]]);
+      assert.deepEqual(
+        rejected.map((i: { invocation_id: number }) => i.invocation_id),
+        [ids[1], ids[0]],
+      );
       assert.equal(rejected[1].review.note, emoji);
       assert.equal((await get(t, team.admin.token, '/api/v1/reviews')).body.items.length, 2, 'the default is pending');
 
@@ -157,7 +186,9 @@ eachStore(
         [{ decision: 'approve', note: 'nul \u0000 here' }, '/note'],
       ];
       for (const [payload, field] of bad) {
-        assertFieldErrors(await t.request({ method: 'POST', url: decide(ids[3]!), token: team.admin.token, payload }), [field]);
+        assertFieldErrors(await t.request({ method: 'POST', url: decide(ids[3]!), token: team.admin.token, payload }), [
+          field,
+        ]);
       }
       assertProblem(
         await t.request({
@@ -170,7 +201,10 @@ eachStore(
         400,
         'bad_request',
       );
-      assertFieldErrors(await t.request({ method: 'GET', url: '/api/v1/reviews?status=done', token: team.admin.token }), ['/status']);
+      assertFieldErrors(
+        await t.request({ method: 'GET', url: '/api/v1/reviews?status=done', token: team.admin.token }),
+        ['/status'],
+      );
       const [row] = await t.testDb.db.query<{ review_status: string }>(
         'SELECT review_status FROM invocations WHERE tenant_id = $1 AND invocation_id = $2',
         [team.tenantId, ids[3]],
@@ -190,26 +224,82 @@ eachStore(
       const theirs = await invoke(t, other.token, { agent_key: 'p', tool_name: 'payments.x' });
       assert.ok(theirs.invocation_id > mine.invocation_id);
 
-      assertProblem(await t.request({ method: 'POST', url: decide(theirs.invocation_id), token: team.admin.token, payload: { decision: 'approve' } }), 404, 'not_found');
-      assertProblem(await t.request({ method: 'POST', url: decide(99_999_999), token: team.admin.token, payload: { decision: 'approve' } }), 404, 'not_found');
+      assertProblem(
+        await t.request({
+          method: 'POST',
+          url: decide(theirs.invocation_id),
+          token: team.admin.token,
+          payload: { decision: 'approve' },
+        }),
+        404,
+        'not_found',
+      );
+      assertProblem(
+        await t.request({
+          method: 'POST',
+          url: decide(99_999_999),
+          token: team.admin.token,
+          payload: { decision: 'approve' },
+        }),
+        404,
+        'not_found',
+      );
       for (const id of ['0', 'x', '-3']) {
-        assertProblem(await t.request({ method: 'POST', url: `/api/v1/reviews/${id}`, token: team.admin.token, payload: { decision: 'approve' } }), 404);
+        assertProblem(
+          await t.request({
+            method: 'POST',
+            url: `/api/v1/reviews/${id}`,
+            token: team.admin.token,
+            payload: { decision: 'approve' },
+          }),
+          404,
+        );
       }
       for (const who of [team.viewer, team.auditor]) {
-        assertProblem(await t.request({ method: 'POST', url: decide(mine.invocation_id), token: who.token, payload: { decision: 'approve' } }), 403, 'forbidden');
+        assertProblem(
+          await t.request({
+            method: 'POST',
+            url: decide(mine.invocation_id),
+            token: who.token,
+            payload: { decision: 'approve' },
+          }),
+          403,
+          'forbidden',
+        );
       }
-      assertProblem(await t.request({ method: 'POST', url: decide(mine.invocation_id), payload: { decision: 'approve' } }), 401, 'unauthorized');
+      assertProblem(
+        await t.request({ method: 'POST', url: decide(mine.invocation_id), payload: { decision: 'approve' } }),
+        401,
+        'unauthorized',
+      );
       // The other workspace's item is still pending in its own queue, untouched.
       assert.equal((await get(t, other.token, '/api/v1/reviews')).body.items[0].invocation_id, theirs.invocation_id);
 
       await setSubscription(t, OPERATOR_TOKEN, team.tenantId, { subscription_status: 'past_due' });
-      assertProblem(await t.request({ method: 'POST', url: decide(mine.invocation_id), token: team.operator.token, payload: { decision: 'approve' } }), 402, 'payment_required');
+      assertProblem(
+        await t.request({
+          method: 'POST',
+          url: decide(mine.invocation_id),
+          token: team.operator.token,
+          payload: { decision: 'approve' },
+        }),
+        402,
+        'payment_required',
+      );
       // Reads keep working for a lapsed workspace.
       assert.equal((await get(t, team.viewer.token, '/api/v1/reviews')).body.items.length, 1);
       await setSubscription(t, OPERATOR_TOKEN, team.tenantId, { subscription_status: 'active' });
-      const ok = await t.request({ method: 'POST', url: decide(mine.invocation_id), token: team.operator.token, payload: { decision: 'approve' } });
+      const ok = await t.request({
+        method: 'POST',
+        url: decide(mine.invocation_id),
+        token: team.operator.token,
+        payload: { decision: 'approve' },
+      });
       assert.equal(ok.statusCode, 201, ok.body);
-      const count = await t.testDb.db.query<{ n: number }>('SELECT count(*)::int AS n FROM reviews WHERE tenant_id = $1', [team.tenantId]);
+      const count = await t.testDb.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM reviews WHERE tenant_id = $1',
+        [team.tenantId],
+      );
       assert.equal(count[0]!.n, 1);
     });
 
@@ -219,23 +309,59 @@ eachStore(
       const team = await newTeam(t, 'rev-scan');
       await setPolicy(t, team.admin.token, [
         REVIEW_PAYMENTS,
-        { id: 'pii-in-output', when: { finding_categories: ['pii'], fields: ['tool_output'] }, verdict: 'flag_for_review' },
+        {
+          id: 'pii-in-output',
+          when: { finding_categories: ['pii'], fields: ['tool_output'] },
+          verdict: 'flag_for_review',
+        },
       ]);
-      const r = await invoke(t, team.admin.token, { agent_key: 'fetcher', tool_name: 'crm.read', tool_output: 'found ana.lopez@example.net' });
+      const r = await invoke(t, team.admin.token, {
+        agent_key: 'fetcher',
+        tool_name: 'crm.read',
+        tool_output: 'found ana.lopez@example.net',
+      });
       assert.equal(r.verdict, 'allow');
-      const shadow = await invoke(t, team.admin.token, { agent_key: 'fetcher', tool_name: 'payments.x', mode: 'shadow' });
+      const shadow = await invoke(t, team.admin.token, {
+        agent_key: 'fetcher',
+        tool_name: 'payments.x',
+        mode: 'shadow',
+      });
       assert.equal(shadow.verdict, 'flag_for_review');
       assert.deepEqual((await get(t, team.admin.token, '/api/v1/reviews')).body.items, []);
-      assertProblem(await t.request({ method: 'POST', url: decide(r.invocation_id), token: team.admin.token, payload: { decision: 'approve' } }), 409);
+      assertProblem(
+        await t.request({
+          method: 'POST',
+          url: decide(r.invocation_id),
+          token: team.admin.token,
+          payload: { decision: 'approve' },
+        }),
+        409,
+      );
 
       await t.service.jobs.drain();
       const queue = (await get(t, team.admin.token, '/api/v1/reviews')).body.items;
-      assert.deepEqual(queue.map((i: { invocation_id: number }) => i.invocation_id), [r.invocation_id]);
+      assert.deepEqual(
+        queue.map((i: { invocation_id: number }) => i.invocation_id),
+        [r.invocation_id],
+      );
       assert.equal(queue[0].verdict, 'allow');
       assert.equal(queue[0].output_scan_verdict, 'flag_for_review');
-      const res = await t.request({ method: 'POST', url: decide(r.invocation_id), token: team.admin.token, payload: { decision: 'reject', note: 'leaked an address' } });
+      const res = await t.request({
+        method: 'POST',
+        url: decide(r.invocation_id),
+        token: team.admin.token,
+        payload: { decision: 'reject', note: 'leaked an address' },
+      });
       assert.equal(res.statusCode, 201, res.body);
-      assertProblem(await t.request({ method: 'POST', url: decide(shadow.invocation_id), token: team.admin.token, payload: { decision: 'reject' } }), 409);
+      assertProblem(
+        await t.request({
+          method: 'POST',
+          url: decide(shadow.invocation_id),
+          token: team.admin.token,
+          payload: { decision: 'reject' },
+        }),
+        409,
+      );
       const rec = (await get(t, team.admin.token, `/api/v1/invocations/${r.invocation_id}`)).body;
       assert.equal(rec.review_status, 'rejected');
       assert.equal(rec.review.note, 'leaked an address');
@@ -248,8 +374,18 @@ eachStore(
       for (let round = 0; round < 3; round++) {
         const r = await invoke(t, team.admin.token, { agent_key: 'p', tool_name: 'payments.x' });
         const results = await Promise.all([
-          t.request({ method: 'POST', url: decide(r.invocation_id), token: team.admin.token, payload: { decision: 'approve' } }),
-          t.request({ method: 'POST', url: decide(r.invocation_id), token: team.operator.token, payload: { decision: 'reject' } }),
+          t.request({
+            method: 'POST',
+            url: decide(r.invocation_id),
+            token: team.admin.token,
+            payload: { decision: 'approve' },
+          }),
+          t.request({
+            method: 'POST',
+            url: decide(r.invocation_id),
+            token: team.operator.token,
+            payload: { decision: 'reject' },
+          }),
         ]);
         assert.deepEqual(results.map((x) => x.statusCode).sort(), [201, 409]);
         const winner = results.find((x) => x.statusCode === 201)!.json();

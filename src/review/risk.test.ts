@@ -5,7 +5,13 @@ import { type RiskInputs, riskScore } from './risk.ts';
 
 const none: RiskInputs = { denies: 0, flags: 0, rogue_events: 0, pii_findings: 0, clean_invocations: 0 };
 const count = fc.integer({ min: 0, max: 1_000_000 });
-const inputs = fc.record({ denies: count, flags: count, rogue_events: count, pii_findings: count, clean_invocations: count });
+const inputs = fc.record({
+  denies: count,
+  flags: count,
+  rogue_events: count,
+  pii_findings: count,
+  clean_invocations: count,
+});
 
 test('the documented examples', () => {
   assert.equal(riskScore(none), 0);
@@ -32,10 +38,15 @@ test('0 exactly when nothing went wrong, otherwise 1-99', () => {
 
 test('rises with each kind of incident, never falls with one; decays with clean activity', () => {
   fc.assert(
-    fc.property(inputs, fc.constantFrom<keyof RiskInputs>('denies', 'flags', 'rogue_events', 'pii_findings'), fc.integer({ min: 1, max: 1000 }), (r, k, n) => {
-      assert.ok(riskScore({ ...r, [k]: r[k] + n }) >= riskScore(r));
-      assert.ok(riskScore({ ...r, clean_invocations: r.clean_invocations + n }) <= riskScore(r));
-    }),
+    fc.property(
+      inputs,
+      fc.constantFrom<keyof RiskInputs>('denies', 'flags', 'rogue_events', 'pii_findings'),
+      fc.integer({ min: 1, max: 1000 }),
+      (r, k, n) => {
+        assert.ok(riskScore({ ...r, [k]: r[k] + n }) >= riskScore(r));
+        assert.ok(riskScore({ ...r, clean_invocations: r.clean_invocations + n }) <= riskScore(r));
+      },
+    ),
   );
   // Strictly, while the score is away from its bounds.
   const r = { ...none, denies: 3, clean_invocations: 40 };
@@ -44,5 +55,7 @@ test('rises with each kind of incident, never falls with one; decays with clean 
   // A deny weighs more than a rogue event, which weighs more than a flag, which weighs more than a PII finding.
   const base = { ...none, clean_invocations: 100 };
   const one = (k: keyof RiskInputs) => riskScore({ ...base, [k]: 1 });
-  assert.ok(one('denies') > one('rogue_events') && one('rogue_events') > one('flags') && one('flags') > one('pii_findings'));
+  assert.ok(
+    one('denies') > one('rogue_events') && one('rogue_events') > one('flags') && one('flags') > one('pii_findings'),
+  );
 });

@@ -32,7 +32,10 @@ export const RISK_WEIGHTS = { deny: 10, rogue: 5, flag: 2, pii: 1, prior: 20 } a
 
 export function riskScore(r: RiskInputs): number {
   const bad =
-    RISK_WEIGHTS.deny * r.denies + RISK_WEIGHTS.rogue * r.rogue_events + RISK_WEIGHTS.flag * r.flags + RISK_WEIGHTS.pii * r.pii_findings;
+    RISK_WEIGHTS.deny * r.denies +
+    RISK_WEIGHTS.rogue * r.rogue_events +
+    RISK_WEIGHTS.flag * r.flags +
+    RISK_WEIGHTS.pii * r.pii_findings;
   if (bad <= 0) return 0;
   return Math.min(99, Math.max(1, Math.round((100 * bad) / (bad + r.clean_invocations + RISK_WEIGHTS.prior))));
 }

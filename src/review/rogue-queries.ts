@@ -45,7 +45,13 @@ LIMIT ${lim}`;
   return { sql, params: w.params };
 }
 
-export async function listRogueEvents(tx: Queryable, tenantId: string, f: RogueFilters, after: TimeKey | null, limit: number) {
+export async function listRogueEvents(
+  tx: Queryable,
+  tenantId: string,
+  f: RogueFilters,
+  after: TimeKey | null,
+  limit: number,
+) {
   const q = rogueListQuery(tenantId, f, after, limit);
   return tx.query<RogueRow & Record<string, unknown>>(q.sql, q.params);
 }

@@ -31,7 +31,9 @@ export async function rogueRoutes(fastify: FastifyInstance, deps: ReviewModuleDe
       checkText(filters, ['agent_key', 'event_type']);
       checkRange(filters.since, filters.until);
       const after = decodeTimeKey(cursor);
-      const rows = await ctx.readDb.withTenant(me.tenantId, (tx) => listRogueEvents(tx, me.tenantId, filters, after, limit));
+      const rows = await ctx.readDb.withTenant(me.tenantId, (tx) =>
+        listRogueEvents(tx, me.tenantId, filters, after, limit),
+      );
       const p = timePage(rows, limit, (r) => r.rogue_event_id);
       return { items: p.items.map(rogueView), next_cursor: p.next_cursor };
     },

@@ -12,7 +12,11 @@ const NullableStr = Type.Union([Type.String(), Type.Null()]);
 
 export const VerdictSchema = Type.Union([Type.Literal('allow'), Type.Literal('flag_for_review'), Type.Literal('deny')]);
 export const ModeSchema = Type.Union([Type.Literal('observed'), Type.Literal('enforced'), Type.Literal('shadow')]);
-export const ReviewStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
+export const ReviewStatusSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('approved'),
+  Type.Literal('rejected'),
+]);
 export const DecisionSchema = Type.Union([Type.Literal('approve'), Type.Literal('reject')]);
 const ContentFieldSchema = Type.Union([
   Type.Literal('prompt'),
@@ -77,8 +81,12 @@ const invocationFields = {
   policy_version: Type.Integer(),
   pii_count: NullableInt,
   review_status: Type.Union([ReviewStatusSchema, Type.Null()], { description: 'null: never in the review queue' }),
-  output_scan_verdict: Type.Union([VerdictSchema, Type.Null()], { description: 'Verdict of the tool_output scan, once done' }),
-  evidence_id: Type.Integer({ description: 'The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id}' }),
+  output_scan_verdict: Type.Union([VerdictSchema, Type.Null()], {
+    description: 'Verdict of the tool_output scan, once done',
+  }),
+  evidence_id: Type.Integer({
+    description: 'The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id}',
+  }),
   created_at: Timestamp,
 };
 
@@ -107,10 +115,16 @@ const FindingSchema = Type.Object({
 
 export const ReviewDecisionView = Type.Object({
   decision: DecisionSchema,
-  note: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Omitted for viewers; null once erased' })),
+  note: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: 'Omitted for viewers; null once erased' }),
+  ),
   note_erased: Type.Optional(Type.Boolean({ description: 'The note was deleted by retention or an erasure' })),
-  decided_by: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'The account that decided; null when the judge panel did' }),
-  decided_by_panel: Type.Boolean({ description: "The judge panel resolved it on its own (unanimous, with the workspace's auto_resolve on)" }),
+  decided_by: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: 'The account that decided; null when the judge panel did',
+  }),
+  decided_by_panel: Type.Boolean({
+    description: "The judge panel resolved it on its own (unanimous, with the workspace's auto_resolve on)",
+  }),
   decided_at: Timestamp,
   evidence_id: Type.Integer({ description: 'The review entry in the audit trail' }),
 });
@@ -128,7 +142,10 @@ export const InvocationRecord = Type.Object({
   review: Type.Union([ReviewDecisionView, Type.Null()]),
   judgement: NullableJudgement,
   finding_counts: Type.Array(
-    Type.Object({ field: ContentFieldSchema, counts: Type.Record(Type.String(), Type.Integer(), { description: 'type → findings' }) }),
+    Type.Object({
+      field: ContentFieldSchema,
+      counts: Type.Record(Type.String(), Type.Integer(), { description: 'type → findings' }),
+    }),
     { description: 'Finding types and counts per stored field (every role)' },
   ),
   content: Type.Optional(
@@ -140,19 +157,28 @@ export const InvocationRecord = Type.Object({
         }),
         findings: Type.Union([Type.Array(FindingSchema), Type.Null()]),
         scan_pending: Type.Boolean(),
-        erased: Type.Boolean({ description: 'Deleted by retention or an erasure: text and finding positions are gone (types stay in finding_counts)' }),
+        erased: Type.Boolean({
+          description:
+            'Deleted by retention or an erasure: text and finding positions are gone (types stay in finding_counts)',
+        }),
       }),
       { description: 'Stored content per field, findings with offsets into it. Omitted for viewers.' },
     ),
   ),
   trace: Type.Object({
     parent: Type.Union([TraceItem, Type.Null()], { description: 'null when there is none in this workspace' }),
-    children: Type.Array(TraceItem, { description: 'Invocations naming this one as parent, oldest first (at most 100)' }),
+    children: Type.Array(TraceItem, {
+      description: 'Invocations naming this one as parent, oldest first (at most 100)',
+    }),
     children_truncated: Type.Boolean(),
-    siblings: Type.Array(TraceItem, { description: 'Other invocations with the same correlation_id, oldest first (at most 100)' }),
+    siblings: Type.Array(TraceItem, {
+      description: 'Other invocations with the same correlation_id, oldest first (at most 100)',
+    }),
     siblings_truncated: Type.Boolean(),
   }),
-  otel: Type.Union([OtelDetailsSchema, Type.Null()], { description: 'The span facts when recorded over OTLP (/api/v1/otel/v1/traces); null otherwise' }),
+  otel: Type.Union([OtelDetailsSchema, Type.Null()], {
+    description: 'The span facts when recorded over OTLP (/api/v1/otel/v1/traces); null otherwise',
+  }),
 });
 
 export const RogueEventView = Type.Object({
@@ -164,7 +190,9 @@ export const RogueEventView = Type.Object({
   user_id: NullableStr,
   severity: NullableStr,
   source: NullableStr,
-  invocation_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Set when the service recorded it for an invocation' }),
+  invocation_id: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Set when the service recorded it for an invocation',
+  }),
   evidence_id: Type.Integer(),
   created_at: Timestamp,
 });
@@ -201,13 +229,22 @@ export const AgentView = Type.Object({
   by_mode: Type.Object({ observed: Type.Integer(), enforced: Type.Integer(), shadow: Type.Integer() }),
   pii_findings: Type.Integer({ description: 'PII findings in tool_input, summed' }),
   rogue_events: Type.Object({ total: Type.Integer(), by_type: Counts }),
-  allowed_tools: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Glob patterns; null: unrestricted' }),
+  allowed_tools: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description: 'Glob patterns; null: unrestricted',
+  }),
   risk: RiskView,
 });
 
 export const ReviewBody = Type.Object({
   decision: DecisionSchema,
-  note: Type.Optional(Type.String({ maxLength: 2000, default: '', description: 'Up to 2,000 characters; may be empty. Stored redacted like content (PII and secrets as typed placeholders)' })),
+  note: Type.Optional(
+    Type.String({
+      maxLength: 2000,
+      default: '',
+      description:
+        'Up to 2,000 characters; may be empty. Stored redacted like content (PII and secrets as typed placeholders)',
+    }),
+  ),
 });
 
 export const ReviewDone = Type.Object({

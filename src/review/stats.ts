@@ -17,7 +17,13 @@ export interface StatsRow {
 }
 
 /** Buckets from `since` (aligned to it) up to `until`; empty buckets are zeros. */
-export async function verdictStats(tx: Queryable, tenantId: string, since: Date, until: Date, bucket: Bucket): Promise<StatsRow[]> {
+export async function verdictStats(
+  tx: Queryable,
+  tenantId: string,
+  since: Date,
+  until: Date,
+  bucket: Bucket,
+): Promise<StatsRow[]> {
   const rows = await tx.query<{ b: Date; verdict: string; n: string | number }>(
     `SELECT date_bin($4::interval, created_at, $2::timestamptz) AS b, verdict, count(*) AS n
      FROM ingest_read.invocations WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3
@@ -26,11 +32,13 @@ export async function verdictStats(tx: Queryable, tenantId: string, since: Date,
   );
   const step = BUCKET_MS[bucket];
   const out: StatsRow[] = [];
-  for (let t = since.getTime(); t < until.getTime(); t += step) out.push({ start: new Date(t), allow: 0, flag_for_review: 0, deny: 0 });
+  for (let t = since.getTime(); t < until.getTime(); t += step)
+    out.push({ start: new Date(t), allow: 0, flag_for_review: 0, deny: 0 });
   for (const r of rows) {
     const i = Math.floor((new Date(r.b).getTime() - since.getTime()) / step);
     const row = out[i];
-    if (row && (r.verdict === 'allow' || r.verdict === 'flag_for_review' || r.verdict === 'deny')) row[r.verdict] += Number(r.n);
+    if (row && (r.verdict === 'allow' || r.verdict === 'flag_for_review' || r.verdict === 'deny'))
+      row[r.verdict] += Number(r.n);
   }
   return out;
 }

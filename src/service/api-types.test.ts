@@ -13,7 +13,8 @@ function firstDifference(committed: string, generated: string): string {
   const a = committed.split('\n');
   const b = generated.split('\n');
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return `line ${i + 1}: committed ${JSON.stringify(a[i] ?? '(end of file)')}, generated ${JSON.stringify(b[i] ?? '(end of file)')}`;
+    if (a[i] !== b[i])
+      return `line ${i + 1}: committed ${JSON.stringify(a[i] ?? '(end of file)')}, generated ${JSON.stringify(b[i] ?? '(end of file)')}`;
   }
   return '';
 }
@@ -28,7 +29,10 @@ describe('generated API types', () => {
     test(`the ${name}'s ${path} is up to date with the service's /openapi.json`, () => {
       const committed = readFileSync(join(repoRoot, path), 'utf8');
       const diff = firstDifference(committed, generated);
-      assert.ok(diff === '', `${path} is out of date with /openapi.json (${diff}): run \`${command}\` and commit the result`);
+      assert.ok(
+        diff === '',
+        `${path} is out of date with /openapi.json (${diff}): run \`${command}\` and commit the result`,
+      );
     });
   }
 });

@@ -9,9 +9,12 @@ export { repoRoot } from '../console/paths.ts';
 /** The OpenAPI document the service serves, from a throw-away embedded instance. */
 export async function currentOpenApi(): Promise<unknown> {
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-ledger-openapi-'));
-  const service = await createService(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, OPERATOR_TOKEN: 'op_openapi_doc_0123456789' }), {
-    manualJobs: true,
-  });
+  const service = await createService(
+    loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, OPERATOR_TOKEN: 'op_openapi_doc_0123456789' }),
+    {
+      manualJobs: true,
+    },
+  );
   try {
     const res = await service.app.inject({ method: 'GET', url: '/openapi.json' });
     return res.json();

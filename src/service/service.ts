@@ -57,14 +57,22 @@ export interface Service {
 export async function createService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
   // The key first: a bad LEDGER_SIGNING_KEY must stop the start before anything is opened.
   const signingKey = loadSigningKey(config);
-  const db = overrides.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite'), poolSize: config.databasePoolSize }));
+  const db =
+    overrides.db ??
+    (await openDb({
+      databaseUrl: config.databaseUrl,
+      dataDir: join(config.dataDir, 'pglite'),
+      poolSize: config.databasePoolSize,
+    }));
   try {
     await migrate(db);
   } catch (err) {
     await db.close().catch(() => {});
     throw err;
   }
-  const readDb = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl, { max: config.databasePoolSize }) : db;
+  const readDb = config.databaseReadUrl
+    ? await openPostgres(config.databaseReadUrl, { max: config.databasePoolSize })
+    : db;
   const log = createLogger(config);
   const mailer =
     overrides.mailer ??
@@ -74,20 +82,33 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       outboxDir: join(config.dataDir, 'outbox'),
       log,
     });
-  const ctx: AppContext = { config, db, readDb, mailer, metrics: createMetrics(), now: overrides.now ?? (() => new Date()), redisUrl: config.redisUrl };
+  const ctx: AppContext = {
+    config,
+    db,
+    readDb,
+    mailer,
+    metrics: createMetrics(),
+    now: overrides.now ?? (() => new Date()),
+    redisUrl: config.redisUrl,
+  };
 
   // Each module below is made from what is above it; nothing is used before it exists.
 
   // The witnesses the ledger asks for cosignatures (its CheckpointWitnessing port); they read the logs with nothing but the database.
   const witnesses = new WitnessSubmitter(db, logReader(db), config.witnesses, {
     retryMaxSeconds: config.witnessRetryMaxSeconds,
-    onError: (err, where) => log.warn({ err, tenant_id: where.tenantId, witness: where.witness }, 'witness submission failed'),
+    onError: (err, where) =>
+      log.warn({ err, tenant_id: where.tenantId, witness: where.witness }, 'witness submission failed'),
   });
   const ledger = await createLedger(ctx, signingKey.key.seed, witnesses);
   const appendInTx = ledger.appendEntryInTx;
 
   // What a workspace used, counted by the modules that own the data (each needs only the database); accounts' plan views show it.
-  const usage: UsageSource = { ...ingestUsage(db), personasUsed: personasUsed(readDb), judgeCallsThisMonth: judgeCallsThisMonth(readDb) };
+  const usage: UsageSource = {
+    ...ingestUsage(db),
+    personasUsed: personasUsed(readDb),
+    judgeCallsThisMonth: judgeCallsThisMonth(readDb),
+  };
   const accounts = createAccounts(ctx, {
     pepper: deriveSecret(signingKey.key, 'signin-code-pepper'),
     appendAudit: ledger.appendAccountEntryInTx,
@@ -117,7 +138,12 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     pseudonym: ledger.pseudonym,
     jobsEnqueued: jobBell.ring,
   });
-  const otlp = createOtlp({ ctx, writer: ledger.writer, recordBatch: ingest.recordBatch, workspacePlan: accounts.workspacePlan });
+  const otlp = createOtlp({
+    ctx,
+    writer: ledger.writer,
+    recordBatch: ingest.recordBatch,
+    workspacePlan: accounts.workspacePlan,
+  });
   const judges = createJudges({
     ctx,
     writer: ledger.writer,

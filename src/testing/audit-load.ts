@@ -39,7 +39,10 @@ export function hasToolOutput(seq: number, opts: EventMix): boolean {
 }
 
 /** The body of the seq-th event of a run: an invocation with content and PII, or every `rogueEvery`-th a rogue event. */
-export function eventBody(seq: number, opts: EventMix = {}): {
+export function eventBody(
+  seq: number,
+  opts: EventMix = {},
+): {
   kind: EventKind;
   path: string;
   payload: Record<string, unknown>;
@@ -146,8 +149,13 @@ export async function fetchAllEntries(url: string, token: string, size: number):
  * keeps in its data directory (or the given signer key text): pinned, not
  * taken from the service's own API.
  */
-export function pinnedVerifierKey(signer: { dataDir: string } | { signerKey: string }, tenantId: string, ledgerOrigin = 'agent-ledger.local'): string {
-  const text = 'signerKey' in signer ? signer.signerKey : readFileSync(join(signer.dataDir, 'ledger-signing.key'), 'utf8').trim();
+export function pinnedVerifierKey(
+  signer: { dataDir: string } | { signerKey: string },
+  tenantId: string,
+  ledgerOrigin = 'agent-ledger.local',
+): string {
+  const text =
+    'signerKey' in signer ? signer.signerKey : readFileSync(join(signer.dataDir, 'ledger-signing.key'), 'utf8').trim();
   return formatVerifierKey(verifierKeyFor(parseSignerKey(text), originOf(ledgerOrigin, tenantId)));
 }
 
@@ -169,7 +177,11 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
  * to its acknowledgement through its row (by log index), and the row through
  * the leaf's meta commitment.
  */
-export async function rogueLeafUsers(db: Queryable, tenantId: string, entries: ReadonlyArray<{ index: number; leaf: string }>): Promise<string[]> {
+export async function rogueLeafUsers(
+  db: Queryable,
+  tenantId: string,
+  entries: ReadonlyArray<{ index: number; leaf: string }>,
+): Promise<string[]> {
   const rows = await db.query<Record<string, unknown> & { log_index: number; meta_salt: Uint8Array }>(
     'SELECT log_index, agent_key, event_type, actor_agent_key, tool, user_id, severity, source, meta_salt FROM rogue_events WHERE tenant_id = $1',
     [tenantId],
@@ -182,7 +194,8 @@ export async function rogueLeafUsers(db: Queryable, tenantId: string, entries: R
     const row = byIndex.get(e.index);
     if (!row) throw new Error(`rogue leaf ${e.index} has no stored row`);
     const { log_index: _i, meta_salt, ...fields } = row;
-    if (metaCommitment(new Uint8Array(meta_salt), fields) !== leaf.meta) throw new Error(`rogue leaf ${e.index} does not commit to its row`);
+    if (metaCommitment(new Uint8Array(meta_salt), fields) !== leaf.meta)
+      throw new Error(`rogue leaf ${e.index} does not commit to its row`);
     users.push(String(row.user_id));
   }
   return users.sort();

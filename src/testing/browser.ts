@@ -13,7 +13,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Why browser tests cannot run here, or false. In CI (CONSOLE_BROWSER_REQUIRED=1) a missing browser fails instead. */
 export function browserSkip(): string | false {
   if (existsSync(CHROMIUM)) return false;
-  if (process.env.CONSOLE_BROWSER_REQUIRED === '1') throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium`);
+  if (process.env.CONSOLE_BROWSER_REQUIRED === '1')
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium`);
   return `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
 }
 
@@ -36,7 +37,10 @@ export async function startConsole(): Promise<ConsoleEnv> {
   await ts.app.listen({ host: '127.0.0.1', port: 0 });
   const addr = ts.app.server.address();
   const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   const pageErrors: string[] = [];
   const env: ConsoleEnv = {
     ts,
@@ -90,5 +94,11 @@ export async function waitUntil(page: Page, expression: string, timeoutMs = 15_0
 /** axe-core with the WCAG 2.0/2.1/2.2 A and AA rules; returns the violations, summarised. */
 export async function axeViolations(page: Page): Promise<string[]> {
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+  return r.violations.map(
+    (v) =>
+      `${v.id}: ${v.help} — ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(' | ')}`,
+  );
 }

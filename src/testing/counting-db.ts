@@ -31,7 +31,8 @@ export function countingDb(db: Db): { db: Db; statements: string[] } {
     db: {
       ...db,
       withTenant: (tenantId, fn, opening) => {
-        for (const { sql } of opening ?? []) statements.push(`opening: ${sql.trim().split(/\s+/).slice(0, 3).join(' ')}`);
+        for (const { sql } of opening ?? [])
+          statements.push(`opening: ${sql.trim().split(/\s+/).slice(0, 3).join(' ')}`);
         return db.withTenant(tenantId, (tx, opened) => fn(wrap(tx), opened), opening);
       },
     },

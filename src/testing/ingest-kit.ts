@@ -36,7 +36,12 @@ export function newWorkspace(t: TestService, label: string): Promise<SignedIn> {
 export async function addMember(t: TestService, admin: SignedIn, role: Role): Promise<SignedIn> {
   seq += 1;
   const email = `${role}-${seq}@${admin.account.email.split('@')[1]}`;
-  const inv = await t.request({ method: 'POST', url: '/api/v1/workspace/invites', token: admin.token, payload: { email, role } });
+  const inv = await t.request({
+    method: 'POST',
+    url: '/api/v1/workspace/invites',
+    token: admin.token,
+    payload: { email, role },
+  });
   assert.equal(inv.statusCode, 201, inv.body);
   const m = await t.signIn(email);
   assert.equal(m.account.tenant_id, admin.account.tenant_id);
@@ -62,12 +67,22 @@ export async function issueIngress(t: TestService, admin: SignedIn, name = 'coll
 }
 
 /** POSTs a JSON value (any value, not only objects) with an optional bearer token. */
-export function post(t: TestService, url: string, token: string | undefined, payload: unknown): Promise<LightMyRequestResponse> {
+export function post(
+  t: TestService,
+  url: string,
+  token: string | undefined,
+  payload: unknown,
+): Promise<LightMyRequestResponse> {
   return postRaw(t, url, token, JSON.stringify(payload));
 }
 
 /** POSTs these exact bytes as application/json. */
-export function postRaw(t: TestService, url: string, token: string | undefined, raw: string): Promise<LightMyRequestResponse> {
+export function postRaw(
+  t: TestService,
+  url: string,
+  token: string | undefined,
+  raw: string,
+): Promise<LightMyRequestResponse> {
   return t.request({
     method: 'POST',
     url,
@@ -91,7 +106,11 @@ export function expectProblem(res: LightMyRequestResponse, status: number, code:
   assert.equal(res.statusCode, status, `expected ${status} ${code}, got ${res.statusCode}: ${res.body.slice(0, 500)}`);
   assert.match(String(res.headers['content-type']), /^application\/problem\+json; charset=utf-8$/);
   assert.doesNotMatch(res.body, /\n\s+at |node:internal|node_modules|\.ts:\d+/, 'stack trace in the problem');
-  assert.doesNotMatch(res.body, /\b(SELECT|INSERT INTO|UPDATE \w+ SET|syntax for type|relation "|violates|PGlite|postgres)\b/i, 'internals in the problem');
+  assert.doesNotMatch(
+    res.body,
+    /\b(SELECT|INSERT INTO|UPDATE \w+ SET|syntax for type|relation "|violates|PGlite|postgres)\b/i,
+    'internals in the problem',
+  );
   const p = res.json() as ProblemBody;
   assert.equal(p.status, status);
   assert.equal(p.code, code);
@@ -119,18 +138,31 @@ export function expectUnauthorized(res: LightMyRequestResponse): void {
   assert.equal(res.headers['www-authenticate'], 'Bearer');
 }
 
-export async function query<R extends Record<string, unknown>>(t: TestService, sql: string, params: unknown[] = []): Promise<R[]> {
+export async function query<R extends Record<string, unknown>>(
+  t: TestService,
+  sql: string,
+  params: unknown[] = [],
+): Promise<R[]> {
   return t.service.ctx.db.query<R>(sql, params);
 }
 
 /** Every leaf of a workspace's log, parsed, in log order. */
-export async function leaves(t: TestService, tenantId: string): Promise<Array<Record<string, unknown> & { kind: string }>> {
-  const rows = await query<{ leaf: string }>(t, 'SELECT leaf FROM log_entries WHERE tenant_id = $1 ORDER BY idx', [tenantId]);
+export async function leaves(
+  t: TestService,
+  tenantId: string,
+): Promise<Array<Record<string, unknown> & { kind: string }>> {
+  const rows = await query<{ leaf: string }>(t, 'SELECT leaf FROM log_entries WHERE tenant_id = $1 ORDER BY idx', [
+    tenantId,
+  ]);
   return rows.map((r) => JSON.parse(r.leaf));
 }
 
 /** The leaf behind an evidence id, fetched the way a user does (GET /api/v1/audit/evidence/{id}). */
-export async function evidenceLeaf(t: TestService, token: string, evidenceId: number): Promise<Record<string, unknown>> {
+export async function evidenceLeaf(
+  t: TestService,
+  token: string,
+  evidenceId: number,
+): Promise<Record<string, unknown>> {
   const res = await t.request({ method: 'GET', url: `/api/v1/audit/evidence/${evidenceId}`, token });
   assert.equal(res.statusCode, 200, res.body);
   const ev = res.json() as { evidence_id: number; leaf: string };
@@ -216,20 +248,21 @@ export async function storedMeta(
 
 /** A value's pseudonym in a workspace's log, recomputed from its stored salt. */
 export async function pseudonymOf(t: TestService, tenantId: string, kind: string, value: string): Promise<string> {
-  const [row] = await query<{ salt: Uint8Array }>(t, 'SELECT salt FROM pseudonyms WHERE tenant_id = $1 AND kind = $2 AND value = $3', [
-    tenantId,
-    kind,
-    value,
-  ]);
+  const [row] = await query<{ salt: Uint8Array }>(
+    t,
+    'SELECT salt FROM pseudonyms WHERE tenant_id = $1 AND kind = $2 AND value = $3',
+    [tenantId, kind, value],
+  );
   assert.ok(row, `no ${kind} pseudonym for ${JSON.stringify(value)}`);
   return commitment(new Uint8Array(row.salt), value);
 }
 
 /** pseudonym → value for every pseudonym of a kind in a workspace (what the service can open). */
 export async function pseudonymNames(t: TestService, tenantId: string, kind = 'agent'): Promise<Map<string, string>> {
-  const rows = await query<{ value: string; salt: Uint8Array }>(t, 'SELECT value, salt FROM pseudonyms WHERE tenant_id = $1 AND kind = $2', [
-    tenantId,
-    kind,
-  ]);
+  const rows = await query<{ value: string; salt: Uint8Array }>(
+    t,
+    'SELECT value, salt FROM pseudonyms WHERE tenant_id = $1 AND kind = $2',
+    [tenantId, kind],
+  );
   return new Map(rows.map((r) => [commitment(new Uint8Array(r.salt), r.value), r.value]));
 }

@@ -8,7 +8,10 @@ import type { ServerProcess } from './server-process.ts';
 export async function call(node: ServerProcess, method: string, path: string, body?: unknown, token?: string) {
   const res = await fetch(`${node.url}${path}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -17,7 +20,11 @@ export async function call(node: ServerProcess, method: string, path: string, bo
 }
 
 /** Signs up an admin through the real flow (the code from the mail the SMTP peer got); returns its token and workspace. */
-export async function signUp(node: ServerProcess, smtp: SmtpPeer, email: string): Promise<{ token: string; tenantId: string }> {
+export async function signUp(
+  node: ServerProcess,
+  smtp: SmtpPeer,
+  email: string,
+): Promise<{ token: string; tenantId: string }> {
   assert.equal((await call(node, 'POST', '/api/v1/accounts/signup', { email })).status, 200);
   const mail = await smtp.waitFor((m) => m.to.includes(email), 30_000);
   const code = /\b(\d{6,})\b/.exec(mail.subject)![1]!;
@@ -27,16 +34,34 @@ export async function signUp(node: ServerProcess, smtp: SmtpPeer, email: string)
 }
 
 /** A policy that flags every payments.* call, and a panel of stand-in models (judge name = model). */
-export async function reviewWithPanel(node: ServerProcess, token: string, baseUrl: string, models: string[]): Promise<void> {
-  const policy = { default_verdict: 'allow', rules: [{ id: 'review-payments', when: { tools: ['payments.*'] }, verdict: 'flag_for_review' }] };
+export async function reviewWithPanel(
+  node: ServerProcess,
+  token: string,
+  baseUrl: string,
+  models: string[],
+): Promise<void> {
+  const policy = {
+    default_verdict: 'allow',
+    rules: [{ id: 'review-payments', when: { tools: ['payments.*'] }, verdict: 'flag_for_review' }],
+  };
   assert.equal((await call(node, 'PUT', '/api/v1/policy', policy, token)).status, 200);
-  const panel = { judges: models.map((m) => ({ name: m, base_url: baseUrl, model: m })), quorum: 'majority', auto_resolve: false };
+  const panel = {
+    judges: models.map((m) => ({ name: m, base_url: baseUrl, model: m })),
+    quorum: 'majority',
+    auto_resolve: false,
+  };
   const res = await call(node, 'PUT', '/api/v1/workspace/judges', panel, token);
   assert.equal(res.status, 200, res.text);
 }
 
 export async function flag(node: ServerProcess, token: string, n: number): Promise<number> {
-  const res = await call(node, 'POST', '/api/v1/admin/agents/events/invocation', { agent_key: 'pay-bot', tool_name: 'payments.refund', prompt: `refund ${n}` }, token);
+  const res = await call(
+    node,
+    'POST',
+    '/api/v1/admin/agents/events/invocation',
+    { agent_key: 'pay-bot', tool_name: 'payments.refund', prompt: `refund ${n}` },
+    token,
+  );
   assert.equal(res.status, 201, res.text);
   assert.equal(res.json().verdict, 'flag_for_review');
   return res.json().invocation_id as number;
@@ -46,7 +71,9 @@ export async function flag(node: ServerProcess, token: string, n: number): Promi
 export async function settled(node: ServerProcess, token: string, ids: number[], timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const all = await Promise.all(ids.map(async (id) => (await call(node, 'GET', `/api/v1/invocations/${id}`, undefined, token)).json().judgement));
+    const all = await Promise.all(
+      ids.map(async (id) => (await call(node, 'GET', `/api/v1/invocations/${id}`, undefined, token)).json().judgement),
+    );
     if (all.every((j) => j !== null && j.status !== 'pending')) return all;
     if (Date.now() > deadline) assert.fail(`judgements still pending: ${JSON.stringify(all)}`);
     await new Promise((r) => setTimeout(r, 200));

@@ -5,17 +5,27 @@ import { startJudgeStandIn } from './judge-stand-in.ts';
 // The stand-in itself: other tests trust its counts and recordings.
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 test('answers per model in script order, the last step repeating; records and counts every request', async () => {
-  const s = await startJudgeStandIn({ m1: [{ status: 503 }, { verdict: 'allow', rationale: 'ok', rubric_points: ['R1'] }] });
+  const s = await startJudgeStandIn({
+    m1: [{ status: 503 }, { verdict: 'allow', rationale: 'ok', rubric_points: ['R1'] }],
+  });
   try {
     assert.equal((await post(s.baseUrl, { model: 'm1' })).status, 503);
     for (let i = 0; i < 2; i++) {
       const res = await post(s.baseUrl, { model: 'm1', messages: [] }, { authorization: 'Bearer k' });
       assert.equal(res.status, 200);
       const body = (await res.json()) as { choices: { message: { content: string } }[] };
-      assert.deepEqual(JSON.parse(body.choices[0]!.message.content), { verdict: 'allow', rationale: 'ok', rubric_points: ['R1'] });
+      assert.deepEqual(JSON.parse(body.choices[0]!.message.content), {
+        verdict: 'allow',
+        rationale: 'ok',
+        rubric_points: ['R1'],
+      });
     }
     assert.equal((await post(s.baseUrl, { model: 'unscripted' })).status, 404);
     assert.equal((await fetch(`${s.baseUrl}/models`)).status, 404);

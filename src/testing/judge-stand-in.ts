@@ -76,7 +76,14 @@ interface Held {
   socket: Socket;
 }
 
-function play(step: StandInStep, model: string, res: ServerResponse, socket: Socket, timers: Set<NodeJS.Timeout>, holds: Held[]): void {
+function play(
+  step: StandInStep,
+  model: string,
+  res: ServerResponse,
+  socket: Socket,
+  timers: Set<NodeJS.Timeout>,
+  holds: Held[],
+): void {
   if ('hold' in step) {
     holds.push({ model, step: step.hold, res, socket });
   } else if ('delayMs' in step) {
@@ -106,12 +113,18 @@ function play(step: StandInStep, model: string, res: ServerResponse, socket: Soc
   } else if ('content' in step) {
     sendJson(res, 200, completion(step.content, model));
   } else {
-    const answer = { verdict: step.verdict, rationale: step.rationale ?? `scripted ${step.verdict}`, rubric_points: step.rubric_points ?? [] };
+    const answer = {
+      verdict: step.verdict,
+      rationale: step.rationale ?? `scripted ${step.verdict}`,
+      rubric_points: step.rubric_points ?? [],
+    };
     sendJson(res, 200, completion(JSON.stringify(answer), model));
   }
 }
 
-export async function startJudgeStandIn(scripts: Record<string, StandInStep | StandInStep[]> = {}): Promise<JudgeStandIn> {
+export async function startJudgeStandIn(
+  scripts: Record<string, StandInStep | StandInStep[]> = {},
+): Promise<JudgeStandIn> {
   const plans = new Map<string, StandInStep[]>();
   const served = new Map<string, number>();
   const requests: RecordedRequest[] = [];

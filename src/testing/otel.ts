@@ -2,7 +2,13 @@ import { context, type Attributes, type Span, SpanKind, trace, type Tracer } fro
 import { OTLPTraceExporter as HttpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, InMemorySpanExporter, type ReadableSpan, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
+import {
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  type SpanExporter,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 
 // The real OpenTelemetry JS SDK, configured as an application would be, for
 // tests that send spans at a listening service.
@@ -31,7 +37,13 @@ export function exporterFor(protocol: Protocol, baseUrl: string, token: string, 
   return protocol === 'http/protobuf' ? new ProtoExporter(opts) : new HttpJsonExporter(opts);
 }
 
-export function otelClient(opts: { baseUrl: string; token: string; protocol: Protocol; resource?: Attributes; gzip?: boolean }): OtelClient {
+export function otelClient(opts: {
+  baseUrl: string;
+  token: string;
+  protocol: Protocol;
+  resource?: Attributes;
+  gzip?: boolean;
+}): OtelClient {
   const memory = new InMemorySpanExporter();
   const results: OtelClient['results'] = [];
   const inner = exporterFor(opts.protocol, opts.baseUrl, opts.token, opts.gzip);
@@ -57,13 +69,23 @@ export function otelClient(opts: { baseUrl: string; token: string; protocol: Pro
     flush: () => provider.forceFlush(),
     ended: () => memory.getFinishedSpans(),
     exportAgain: (spans) =>
-      new Promise((resolve) => exporterFor(opts.protocol, opts.baseUrl, opts.token, opts.gzip).export(spans, (r) => resolve({ code: r.code, error: r.error }))),
+      new Promise((resolve) =>
+        exporterFor(opts.protocol, opts.baseUrl, opts.token, opts.gzip).export(spans, (r) =>
+          resolve({ code: r.code, error: r.error }),
+        ),
+      ),
     shutdown: () => provider.shutdown(),
   };
 }
 
 /** Starts a span as a child of parent (no context manager needed). */
-export function childSpan(tracer: Tracer, name: string, attributes: Attributes, parent?: Span, kind: SpanKind = SpanKind.INTERNAL): Span {
+export function childSpan(
+  tracer: Tracer,
+  name: string,
+  attributes: Attributes,
+  parent?: Span,
+  kind: SpanKind = SpanKind.INTERNAL,
+): Span {
   const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
   return tracer.startSpan(name, { attributes, kind }, ctx);
 }

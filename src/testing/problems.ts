@@ -18,7 +18,11 @@ interface ResponseLike {
 /** Fails when a response body shows internals: a stack trace, a source path, SQL or a driver error. */
 export function assertNoLeak(body: string): void {
   assert.doesNotMatch(body, /\n\s+at |\bat [\w.<>]+ \(|node:internal|node_modules|\.ts:\d+/, `stack trace in ${body}`);
-  assert.doesNotMatch(body, /\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|RETURNING|syntax error|relation "|violates|duplicate key)\b/, `SQL in ${body}`);
+  assert.doesNotMatch(
+    body,
+    /\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|RETURNING|syntax error|relation "|violates|duplicate key)\b/,
+    `SQL in ${body}`,
+  );
   assert.doesNotMatch(body, /PGlite|postgres|ECONNREFUSED|TypeError|ReferenceError/i, `internals in ${body}`);
 }
 

@@ -31,7 +31,12 @@ export async function newTeam(t: TestService, label: string): Promise<Team> {
   const admin = await t.signIn(`admin@${domain}`);
   const member = async (role: Role) => {
     const email = `${role}@${domain}`;
-    const inv = await t.request({ method: 'POST', url: '/api/v1/workspace/invites', token: admin.token, payload: { email, role } });
+    const inv = await t.request({
+      method: 'POST',
+      url: '/api/v1/workspace/invites',
+      token: admin.token,
+      payload: { email, role },
+    });
     assert.equal(inv.statusCode, 201, inv.body);
     const m = await t.signIn(email);
     assert.equal(m.account.role, role);
@@ -62,7 +67,12 @@ export async function rogue(t: TestService, token: string, payload: Record<strin
 
 /** Replaces the workspace policy (allow by default) with these rules. */
 export async function setPolicy(t: TestService, token: string, rules: unknown[]): Promise<void> {
-  const res = await t.request({ method: 'PUT', url: '/api/v1/policy', token, payload: { default_verdict: 'allow', rules } });
+  const res = await t.request({
+    method: 'PUT',
+    url: '/api/v1/policy',
+    token,
+    payload: { default_verdict: 'allow', rules },
+  });
   assert.equal(res.statusCode, 200, res.body);
 }
 
@@ -75,13 +85,22 @@ export const DENY_SHELL = { id: 'deny-shell', when: { tools: ['shell.*'] }, verd
 export type Body = any;
 
 /** GETs a path as the caller and returns status and parsed body. */
-export async function get<T = Body>(t: TestService, token: string | undefined, url: string): Promise<{ status: number; body: T; raw: string }> {
+export async function get<T = Body>(
+  t: TestService,
+  token: string | undefined,
+  url: string,
+): Promise<{ status: number; body: T; raw: string }> {
   const res = await t.request({ method: 'GET', url, ...(token ? { token } : {}) });
   return { status: res.statusCode, body: (res.body ? JSON.parse(res.body) : null) as T, raw: res.body };
 }
 
 /** Every item of a list endpoint, following next_cursor with this page size. */
-export async function all<T = Body>(t: TestService, token: string, url: string, limit: number): Promise<{ items: T[]; pages: number }> {
+export async function all<T = Body>(
+  t: TestService,
+  token: string,
+  url: string,
+  limit: number,
+): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -106,7 +125,9 @@ export async function all<T = Body>(t: TestService, token: string, url: string, 
 export async function leaves(t: TestService, token: string): Promise<Array<Record<string, unknown>>> {
   const res = await t.request({ method: 'GET', url: '/api/v1/audit/entries?start=0&end=1000', token });
   assert.equal(res.statusCode, 200, res.body);
-  return (res.json() as { entries: Array<{ leaf: string }> }).entries.map((e) => JSON.parse(e.leaf) as Record<string, unknown>);
+  return (res.json() as { entries: Array<{ leaf: string }> }).entries.map(
+    (e) => JSON.parse(e.leaf) as Record<string, unknown>,
+  );
 }
 
 /**

@@ -44,7 +44,12 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 
 /** Why Redis tests cannot run here (no Redis answering at TEST_REDIS_URL), or false when they can. */
 export async function redisSkip(): Promise<string | false> {
-  const r = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+  const r = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    retryStrategy: () => null,
+  });
   r.on('error', () => {});
   try {
     await r.connect();
@@ -130,7 +135,8 @@ export async function startServerProcess(opts: ServerOptions = {}): Promise<Serv
   const removeDataDir = () => {
     if (opts.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
-  if (!opts.databaseUrl && !opts.freshStore && !existsSync(join(dataDir, 'pglite'))) cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
+  if (!opts.databaseUrl && !opts.freshStore && !existsSync(join(dataDir, 'pglite')))
+    cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
   const env: Record<string, string> = {
     ...baseEnv(),
     PORT: String(port),
@@ -162,7 +168,8 @@ export async function startServerProcess(opts: ServerOptions = {}): Promise<Serv
   let exit: Exit | undefined;
   void io.exited.then((e) => (exit = e));
   for (;;) {
-    if (exit) throw new Error(`agent-ledger serve exited (${exit.code ?? exit.signal}) before it was healthy:\n${io.stderr()}`);
+    if (exit)
+      throw new Error(`agent-ledger serve exited (${exit.code ?? exit.signal}) before it was healthy:\n${io.stderr()}`);
     try {
       const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
       if (res.ok) break;

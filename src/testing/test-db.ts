@@ -138,7 +138,11 @@ function pruneTemplates(keep: string): void {
 function migrationSetKey(salt: string): string {
   return createHash('sha256')
     .update(salt)
-    .update(loadMigrations().map((m) => `${m.name}:${m.checksum}`).join('\n'))
+    .update(
+      loadMigrations()
+        .map((m) => `${m.name}:${m.checksum}`)
+        .join('\n'),
+    )
     .digest('hex')
     .slice(0, 16);
 }

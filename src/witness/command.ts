@@ -82,7 +82,11 @@ export async function witnessCommand(args: string[]): Promise<number> {
     return fail(`--store: ${(err as Error).message}`);
   }
   const witness = new Witness({ signer, name, logs, store });
-  const server = await startWitnessServer(witness, { host: values.host ?? '127.0.0.1', port, ...(values.prefix ? { prefix: values.prefix } : {}) });
+  const server = await startWitnessServer(witness, {
+    host: values.host ?? '127.0.0.1',
+    port,
+    ...(values.prefix ? { prefix: values.prefix } : {}),
+  });
   // The first line is machine-readable: tests and scripts read the address from it.
   process.stdout.write(`witness listening on ${server.url}\n`);
   process.stdout.write(`cosigner key: ${formatCosignerKey(cosignerKeyOf(signer, name))}\n`);

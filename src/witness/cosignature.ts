@@ -50,7 +50,12 @@ export interface Cosignature {
 }
 
 export function cosignerKeyId(name: string, publicKey: Uint8Array): number {
-  return createHash('sha256').update(utf8(name)).update(Uint8Array.of(0x0a, COSIGNATURE_V1)).update(publicKey).digest().readUInt32BE(0);
+  return createHash('sha256')
+    .update(utf8(name))
+    .update(Uint8Array.of(0x0a, COSIGNATURE_V1))
+    .update(publicKey)
+    .digest()
+    .readUInt32BE(0);
 }
 
 /** The cosigner identity of a note signer key (the witness's own key file). */
@@ -134,9 +139,11 @@ export function verifyCosignatures(note: string, witnesses: readonly CosignerKey
       throw new NoteError('invalid_signature', `cosignature by ${witness.name} has the wrong length`);
     }
     const time = Buffer.from(parsed.bytes).readBigUInt64BE(4);
-    if (time > BigInt(MAX_TIME)) throw new NoteError('invalid_signature', `cosignature by ${witness.name} has a bad time`);
+    if (time > BigInt(MAX_TIME))
+      throw new NoteError('invalid_signature', `cosignature by ${witness.name} has a bad time`);
     const ok = verifyEd25519(witness.publicKey, cosignedMessage(text, Number(time)), parsed.bytes.subarray(12));
-    if (!ok) throw new NoteError('invalid_signature', `cosignature by ${witness.name}+${hex8(witness.keyId)} does not verify`);
+    if (!ok)
+      throw new NoteError('invalid_signature', `cosignature by ${witness.name}+${hex8(witness.keyId)} does not verify`);
     const key = `${witness.name}+${hex8(witness.keyId)}`;
     if (!found.has(key)) found.set(key, { name: witness.name, keyId: witness.keyId, time: Number(time), line });
   }

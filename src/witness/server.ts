@@ -28,16 +28,18 @@ export async function startWitnessServer(
       res.setHeader('allow', 'POST');
       return send(405, 'text/plain; charset=utf-8', 'method not allowed\n');
     }
-    readBody(req).then(
-      async (body) => {
-        if (body === undefined) return send(413, 'text/plain; charset=utf-8', 'request too large\n');
-        const out = await witness.addCheckpoint(body);
-        send(out.status, out.contentType, out.body);
-      },
-      () => send(400, 'text/plain; charset=utf-8', 'bad request body\n'),
-    ).catch(() => {
-      if (!res.headersSent) send(500, 'text/plain; charset=utf-8', 'internal error\n');
-    });
+    readBody(req)
+      .then(
+        async (body) => {
+          if (body === undefined) return send(413, 'text/plain; charset=utf-8', 'request too large\n');
+          const out = await witness.addCheckpoint(body);
+          send(out.status, out.contentType, out.body);
+        },
+        () => send(400, 'text/plain; charset=utf-8', 'bad request body\n'),
+      )
+      .catch(() => {
+        if (!res.headersSent) send(500, 'text/plain; charset=utf-8', 'internal error\n');
+      });
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {

@@ -16,7 +16,10 @@ export interface LogState {
   cosignedAt: number;
 }
 
-type FileShape = { version: 1; logs: Record<string, { size: number; root: string; checkpoint: string; cosigned_at: number }> };
+type FileShape = {
+  version: 1;
+  logs: Record<string, { size: number; root: string; checkpoint: string; cosigned_at: number }>;
+};
 
 export class WitnessStore {
   readonly #path: string;
@@ -48,7 +51,8 @@ export class WitnessStore {
   put(origin: string, state: LogState): void {
     const next = new Map(this.#logs).set(origin, state);
     const logs: FileShape['logs'] = {};
-    for (const [o, s] of next) logs[o] = { size: s.size, root: encodeBase64(s.root), checkpoint: s.checkpoint, cosigned_at: s.cosignedAt };
+    for (const [o, s] of next)
+      logs[o] = { size: s.size, root: encodeBase64(s.root), checkpoint: s.checkpoint, cosigned_at: s.cosignedAt };
     writeAtomically(this.#path, `${JSON.stringify({ version: 1, logs } satisfies FileShape)}\n`);
     this.#logs.set(origin, state);
   }

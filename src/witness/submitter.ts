@@ -132,11 +132,10 @@ export class WitnessSubmitter implements CheckpointWitnessing {
       await this.#db.query('DELETE FROM witness_queue WHERE tenant_id = $1 AND seq = $2', [tenantId, seq]);
     } else {
       const delay = Math.min(this.#opts.retryMaxSeconds, 2 ** Math.min(attempts - 1, 20));
-      await this.#db.query(`UPDATE witness_queue SET due_at = now() + ($2::int * interval '1 second') WHERE tenant_id = $1 AND seq = $3`, [
-        tenantId,
-        delay,
-        seq,
-      ]);
+      await this.#db.query(
+        `UPDATE witness_queue SET due_at = now() + ($2::int * interval '1 second') WHERE tenant_id = $1 AND seq = $3`,
+        [tenantId, delay, seq],
+      );
     }
   }
 
@@ -155,7 +154,11 @@ export class WitnessSubmitter implements CheckpointWitnessing {
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, REQUEST_TIMEOUT_MS);
     });
-    const all = Promise.all(this.#witnesses.map((w) => this.#catchUp(tenantId, w, cp).catch((err) => this.#opts.onError?.(err, { tenantId }))));
+    const all = Promise.all(
+      this.#witnesses.map((w) =>
+        this.#catchUp(tenantId, w, cp).catch((err) => this.#opts.onError?.(err, { tenantId })),
+      ),
+    );
     await Promise.race([all, timeout]);
     clearTimeout(timer);
   }
@@ -163,8 +166,14 @@ export class WitnessSubmitter implements CheckpointWitnessing {
   async #catchUp(tenantId: string, w: WitnessConfig, cp: StoredCheckpoint): Promise<boolean> {
     const id = witnessId(w);
     const { known, have } = await this.#db.withTenant(tenantId, async (tx) => {
-      const [state] = await tx.query<{ size: string }>('SELECT size FROM witness_states WHERE tenant_id = $1 AND witness = $2', [tenantId, id]);
-      const [line] = await tx.query('SELECT 1 FROM checkpoint_cosignatures WHERE tenant_id = $1 AND size = $2 AND witness = $3', [tenantId, cp.size, id]);
+      const [state] = await tx.query<{ size: string }>(
+        'SELECT size FROM witness_states WHERE tenant_id = $1 AND witness = $2',
+        [tenantId, id],
+      );
+      const [line] = await tx.query(
+        'SELECT 1 FROM checkpoint_cosignatures WHERE tenant_id = $1 AND size = $2 AND witness = $3',
+        [tenantId, cp.size, id],
+      );
       return { known: state ? Number(state.size) : 0, have: line !== undefined };
     });
     if (have) return true;
@@ -173,7 +182,12 @@ export class WitnessSubmitter implements CheckpointWitnessing {
       if (old > cp.size) {
         // The witness holds a bigger tree of this log than we have signed: it
         // will never cosign ours. Only a rewritten log does that; say so.
-        await this.#recordState(tenantId, id, old, `witness holds size ${old}, larger than the checkpoint ${cp.size} we submit`);
+        await this.#recordState(
+          tenantId,
+          id,
+          old,
+          `witness holds size ${old}, larger than the checkpoint ${cp.size} we submit`,
+        );
         return false;
       }
       const proof = await this.#logs.consistencyProof(tenantId, old, cp.size);
@@ -240,9 +254,15 @@ export class WitnessSubmitter implements CheckpointWitnessing {
   async cosignatures(tenantId: string, size: number): Promise<string[]> {
     if (this.#witnesses.length === 0) return [];
     const rows = await this.#db.withTenant(tenantId, (tx) =>
-      tx.query<{ witness: string; line: string }>('SELECT witness, line FROM checkpoint_cosignatures WHERE tenant_id = $1 AND size = $2', [tenantId, size]),
+      tx.query<{ witness: string; line: string }>(
+        'SELECT witness, line FROM checkpoint_cosignatures WHERE tenant_id = $1 AND size = $2',
+        [tenantId, size],
+      ),
     );
     const order = this.#witnesses.map(witnessId);
-    return rows.filter((r) => order.includes(r.witness)).sort((a, b) => order.indexOf(a.witness) - order.indexOf(b.witness)).map((r) => r.line);
+    return rows
+      .filter((r) => order.includes(r.witness))
+      .sort((a, b) => order.indexOf(a.witness) - order.indexOf(b.witness))
+      .map((r) => r.line);
   }
 }

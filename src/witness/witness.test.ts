@@ -32,7 +32,12 @@ function specVerify(noteText: string, line: string, vkey: string): number | null
   const key = Buffer.from(b64, 'base64');
   if (key[0] !== 0x04) return null;
   const pub = key.subarray(1);
-  const id = createHash('sha256').update(`${name}\n`).update(Buffer.from([0x04])).update(pub).digest().subarray(0, 4);
+  const id = createHash('sha256')
+    .update(`${name}\n`)
+    .update(Buffer.from([0x04]))
+    .update(pub)
+    .digest()
+    .subarray(0, 4);
   if (id.toString('hex') !== hex) return null;
   const m = /^— (\S+) (\S+)\n$/.exec(line);
   if (!m || m[1] !== name) return null;
@@ -40,7 +45,12 @@ function specVerify(noteText: string, line: string, vkey: string): number | null
   if (raw.length !== 76 || !raw.subarray(0, 4).equals(id)) return null;
   const time = raw.readBigUInt64BE(4);
   const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), pub]);
-  const ok = edVerify(null, Buffer.from(`cosignature/v1\ntime ${time}\n${noteText}`), createPublicKey({ key: spki, format: 'der', type: 'spki' }), raw.subarray(12));
+  const ok = edVerify(
+    null,
+    Buffer.from(`cosignature/v1\ntime ${time}\n${noteText}`),
+    createPublicKey({ key: spki, format: 'der', type: 'spki' }),
+    raw.subarray(12),
+  );
   return ok ? Number(time) : null;
 }
 
@@ -55,7 +65,10 @@ describe('cosignature/v1', () => {
   });
 
   test("the spec's example cosignature line has the v1 shape: key id, the example's time, 64-byte signature", () => {
-    const raw = Buffer.from('jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZqhf5nNo0xUe+mbIUBkBIfZ+qnA==', 'base64');
+    const raw = Buffer.from(
+      'jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZqhf5nNo0xUe+mbIUBkBIfZ+qnA==',
+      'base64',
+    );
     assert.equal(raw.length, 4 + 8 + 64);
     assert.equal(raw.readBigUInt64BE(4), BigInt(VECTOR.time)); // "time 1679315147" in the spec's message example
   });
@@ -135,7 +148,14 @@ describe('add-checkpoint (tlog-witness)', () => {
     const cosigned = verifyCosignatures(first + r1.body, [wkey]);
     assert.equal(cosigned.length, 1);
     assert.ok(Math.abs(cosigned[0]!.time - Date.now() / 1000) < 5);
-    assert.notEqual(specVerify(formatCheckpoint({ origin: log.signer.name, size: 5, root: log.root }), r1.body, formatCosignerKey(wkey)), null);
+    assert.notEqual(
+      specVerify(
+        formatCheckpoint({ origin: log.signer.name, size: 5, root: log.root }),
+        r1.body,
+        formatCosignerKey(wkey),
+      ),
+      null,
+    );
 
     log.grow(300);
     // Behind: the client says 0, the witness holds 5.
@@ -143,7 +163,10 @@ describe('add-checkpoint (tlog-witness)', () => {
     assert.deepEqual(behind, { status: 409, type: SIZE_CONTENT_TYPE, body: '5\n' });
     // A wrong proof: 422, and nothing is recorded.
     const bad = log.proof(5).map((h, i) => (i === 0 ? new Uint8Array(32) : h));
-    assert.equal((await post(s, formatAddCheckpoint({ oldSize: 5, proof: bad, checkpoint: log.checkpoint() }))).status, 422);
+    assert.equal(
+      (await post(s, formatAddCheckpoint({ oldSize: 5, proof: bad, checkpoint: log.checkpoint() }))).status,
+      422,
+    );
     const ok = await post(s, formatAddCheckpoint({ oldSize: 5, proof: log.proof(5), checkpoint: log.checkpoint() }));
     assert.equal(ok.status, 200);
     assert.equal(JSON.parse(readFileSync(storePath, 'utf8')).logs[log.signer.name].size, 305);
@@ -153,12 +176,26 @@ describe('add-checkpoint (tlog-witness)', () => {
     const s = await start();
     const stranger = new MemLog(generateSignerKey('other.example/log'));
     stranger.grow(2);
-    assert.equal((await post(s, formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: stranger.checkpoint() }))).status, 404);
+    assert.equal(
+      (await post(s, formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: stranger.checkpoint() }))).status,
+      404,
+    );
     // Same origin, signed by someone else's key.
     const impostor = new MemLog(generateSignerKey(log.signer.name));
     impostor.grow(400);
-    assert.equal((await post(s, formatAddCheckpoint({ oldSize: 305, proof: impostor.proof(305), checkpoint: impostor.checkpoint() }))).status, 403);
-    assert.equal((await post(s, formatAddCheckpoint({ oldSize: 306, proof: [], checkpoint: log.checkpoint() }))).status, 400);
+    assert.equal(
+      (
+        await post(
+          s,
+          formatAddCheckpoint({ oldSize: 305, proof: impostor.proof(305), checkpoint: impostor.checkpoint() }),
+        )
+      ).status,
+      403,
+    );
+    assert.equal(
+      (await post(s, formatAddCheckpoint({ oldSize: 306, proof: [], checkpoint: log.checkpoint() }))).status,
+      400,
+    );
     // The real log's key, but a different tree of the size the witness holds: a fork.
     const forked = signCheckpoint({ origin: log.signer.name, size: 305, root: new Uint8Array(32).fill(7) }, log.signer);
     assert.deepEqual(await post(s, formatAddCheckpoint({ oldSize: 305, proof: [], checkpoint: forked })), {
@@ -195,13 +232,25 @@ describe('WITNESS_URLS / WITNESS_KEYS', () => {
   test('one cosigner key per URL, each a type 0x04 key', async () => {
     const { ConfigError, loadConfig } = await import('../config/config.ts');
     const key = VECTOR.vkey;
-    const cfg = loadConfig({ WITNESS_URLS: 'http://127.0.0.1:1/w/ , https://w2.example', WITNESS_KEYS: `${key},${key}` });
-    assert.deepEqual(cfg.witnesses.map((w) => w.url), ['http://127.0.0.1:1/w', 'https://w2.example']);
+    const cfg = loadConfig({
+      WITNESS_URLS: 'http://127.0.0.1:1/w/ , https://w2.example',
+      WITNESS_KEYS: `${key},${key}`,
+    });
+    assert.deepEqual(
+      cfg.witnesses.map((w) => w.url),
+      ['http://127.0.0.1:1/w', 'https://w2.example'],
+    );
     assert.equal(cfg.witnesses[0]!.key.name, 'witness.example/w1');
     assert.deepEqual(loadConfig({}).witnesses, []);
-    assert.throws(() => loadConfig({ WITNESS_URLS: 'http://a,http://b', WITNESS_KEYS: key }), (e) => e instanceof ConfigError && /WITNESS_KEYS 1/.test(e.message));
+    assert.throws(
+      () => loadConfig({ WITNESS_URLS: 'http://a,http://b', WITNESS_KEYS: key }),
+      (e) => e instanceof ConfigError && /WITNESS_KEYS 1/.test(e.message),
+    );
     assert.throws(() => loadConfig({ WITNESS_URLS: 'ftp://a', WITNESS_KEYS: key }), /http\(s\)/);
     const noteKey = formatCosignerKey(parseCosignerKey(key)).replace('+BN9b', '+AN9b');
-    assert.throws(() => loadConfig({ WITNESS_URLS: 'http://a', WITNESS_KEYS: noteKey }), /WITNESS_KEYS.*not a cosigner key/);
+    assert.throws(
+      () => loadConfig({ WITNESS_URLS: 'http://a', WITNESS_KEYS: noteKey }),
+      /WITNESS_KEYS.*not a cosigner key/,
+    );
   });
 });

@@ -33,7 +33,13 @@ export class Witness {
   readonly #now: () => number;
   #lock: Promise<unknown> = Promise.resolve();
 
-  constructor(opts: { signer: SignerKey; name: string; logs: readonly TrustedLog[]; store: WitnessStore; now?: () => number }) {
+  constructor(opts: {
+    signer: SignerKey;
+    name: string;
+    logs: readonly TrustedLog[];
+    store: WitnessStore;
+    now?: () => number;
+  }) {
     this.#signer = opts.signer;
     this.#name = opts.name;
     this.#logs = opts.logs;
@@ -45,7 +51,11 @@ export class Witness {
   verifierFor(origin: string): VerifierKey | undefined {
     for (const log of this.#logs) {
       if (log.kind === 'exact' && log.key.name === origin) return log.key;
-      if (log.kind === 'family' && origin.startsWith(`${log.key.name}/`) && FAMILY_MEMBER.test(origin.slice(log.key.name.length + 1))) {
+      if (
+        log.kind === 'family' &&
+        origin.startsWith(`${log.key.name}/`) &&
+        FAMILY_MEMBER.test(origin.slice(log.key.name.length + 1))
+      ) {
         return { name: origin, keyId: keyId(origin, log.key.publicKey), publicKey: log.key.publicKey };
       }
     }

@@ -12,7 +12,15 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { appendLeaves, consistencyProof, type StoredNode } from '../ledger/merkle.ts';
 import { encodeLeaf, leafHashOf } from '../ledger/leaf.ts';
-import { formatSignerKey, formatVerifierKey, generateSignerKey, openCheckpoint, parseVerifierKey, signCheckpoint, verifierKeyFor } from '../ledger/note.ts';
+import {
+  formatSignerKey,
+  formatVerifierKey,
+  generateSignerKey,
+  openCheckpoint,
+  parseVerifierKey,
+  signCheckpoint,
+  verifierKeyFor,
+} from '../ledger/note.ts';
 import { startTestService, type SignedIn, type TestService } from '../testing/harness.ts';
 import { freePort, MAIN, NODE, runCli } from '../testing/server-process.ts';
 import { testStores } from '../testing/test-db.ts';
@@ -29,10 +37,14 @@ interface WitnessProc {
 
 /** Starts `agent-ledger witness` and reads its address and cosigner key from its first lines. */
 async function startWitness(signerKey: string, store: string, logFamily: string, port: number): Promise<WitnessProc> {
-  const child = spawn(NODE, [MAIN, 'witness', '--key', signerKey, '--store', store, '--log-family', logFamily, '--port', String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '' },
-  });
+  const child = spawn(
+    NODE,
+    [MAIN, 'witness', '--key', signerKey, '--store', store, '--log-family', logFamily, '--port', String(port)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '' },
+    },
+  );
   let out = '';
   child.stdout!.on('data', (d: Buffer) => {
     out += d.toString();
@@ -115,14 +127,21 @@ for (const store of testStores()) {
       assert.equal(res.statusCode, 200);
       return res.body;
     };
-    const cosigners = (note: string) => verifyCosignatures(note, w.map((x) => parseCosignerKey(x.key))).map((c) => c.name).sort();
+    const cosigners = (note: string) =>
+      verifyCosignatures(
+        note,
+        w.map((x) => parseCosignerKey(x.key)),
+      )
+        .map((c) => c.name)
+        .sort();
     /** The latest checkpoint, once it carries cosignatures by exactly these witnesses. */
     const cosignedBy = (names: string[]) =>
       until(`cosignatures by ${names.join(', ')}`, async () => {
         const note = await checkpoint();
         return JSON.stringify(cosigners(note)) === JSON.stringify(names) ? note : undefined;
       });
-    const verify = (...extra: string[]) => runCli(['verify', '--url', url, '--token', admin.token, '--key', logKey, ...extra]);
+    const verify = (...extra: string[]) =>
+      runCli(['verify', '--url', url, '--token', admin.token, '--key', logKey, ...extra]);
     const witnessArgs = () => w.flatMap((x) => ['--witness', x.key]);
 
     test('two witnesses cosign every new checkpoint of a growing log', async () => {
@@ -132,7 +151,9 @@ for (const store of testStores()) {
         const size = openCheckpoint(note, [parseVerifierKey(logKey)]).checkpoint.size;
         // Each witness's own file holds that size now.
         for (let i = 0; i < 2; i++) {
-          const state = JSON.parse(readFileSync(join(dir, `w${i}.json`), 'utf8')) as { logs: Record<string, { size: number }> };
+          const state = JSON.parse(readFileSync(join(dir, `w${i}.json`), 'utf8')) as {
+            logs: Record<string, { size: number }>;
+          };
           assert.equal(state.logs[`${ORIGIN}/${admin.account.tenant_id}`]?.size, size);
         }
       }
@@ -141,7 +162,11 @@ for (const store of testStores()) {
       assert.match(ok.stdout, /witnesses\s+2 of 2 cosigned \(quorum 2\).*quorum met/);
       // A compliance report carries its checkpoint cosigned (submitted when the report is made).
       const period = 'from=2026-05-31T00:00:00Z&to=2026-06-02T00:00:00Z';
-      const report = await t.request({ method: 'GET', url: `/api/v1/reports/compliance?${period}`, token: admin.token });
+      const report = await t.request({
+        method: 'GET',
+        url: `/api/v1/reports/compliance?${period}`,
+        token: admin.token,
+      });
       assert.equal(report.statusCode, 200, report.body);
       assert.deepEqual(cosigners(report.json().evidence.checkpoint), ['w1.witness.test', 'w2.witness.test']);
       const file = join(dir, 'report.json');
@@ -168,21 +193,35 @@ for (const store of testStores()) {
 
     test('a truncated log re-signed with the service key: refused by both witnesses, and verify --witness-quorum 1 fails', async () => {
       const held = openCheckpoint(await checkpoint(), [parseVerifierKey(logKey)]).checkpoint.size;
-      const entries = ((await t.request({ method: 'GET', url: `/api/v1/audit/entries?start=0&end=${held}`, token: admin.token })).json() as {
-        entries: Array<{ index: number; leaf: string; leaf_hash: string }>;
-      }).entries;
+      const entries = (
+        (
+          await t.request({ method: 'GET', url: `/api/v1/audit/entries?start=0&end=${held}`, token: admin.token })
+        ).json() as {
+          entries: Array<{ index: number; leaf: string; leaf_hash: string }>;
+        }
+      ).entries;
       // The rewritten history: the first few entries kept, the rest replaced, then grown past the witnesses' size.
       const origin = `${ORIGIN}/${admin.account.tenant_id}`;
       const keep = entries.slice(0, 3);
-      const forged = [...keep.map((e) => e.leaf), ...Array.from({ length: held + 2 - keep.length }, (_, i) => encodeLeaf({ kind: 'forged', i }))];
+      const forged = [
+        ...keep.map((e) => e.leaf),
+        ...Array.from({ length: held + 2 - keep.length }, (_, i) => encodeLeaf({ kind: 'forged', i })),
+      ];
       const built = appendLeaves(0, forged.map(leafHashOf), []);
       const nodes: StoredNode[] = built.nodes;
-      const truncated = signCheckpoint({ origin, size: 3, root: appendLeaves(0, forged.slice(0, 3).map(leafHashOf), []).root }, service);
+      const truncated = signCheckpoint(
+        { origin, size: 3, root: appendLeaves(0, forged.slice(0, 3).map(leafHashOf), []).root },
+        service,
+      );
       const regrown = signCheckpoint({ origin, size: forged.length, root: built.root }, service);
       for (const x of w) {
-        const post = (body: string) => fetch(`${x.url}/add-checkpoint`, { method: 'POST', body }).then(async (r) => [r.status, await r.text()]);
+        const post = (body: string) =>
+          fetch(`${x.url}/add-checkpoint`, { method: 'POST', body }).then(async (r) => [r.status, await r.text()]);
         // The truncated log as its own history: the witness holds a bigger tree.
-        assert.deepEqual(await post(formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: truncated })), [409, `${held}\n`]);
+        assert.deepEqual(await post(formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: truncated })), [
+          409,
+          `${held}\n`,
+        ]);
         assert.equal((await post(formatAddCheckpoint({ oldSize: held, proof: [], checkpoint: truncated })))[0], 400);
         // Grown past the witness with a proof from the forged tree: inconsistent with what it cosigned.
         const proof = consistencyProof(held, forged.length, nodes);
@@ -200,18 +239,40 @@ for (const store of testStores()) {
           verifier_key: logKey,
           previous_verifier_keys: [],
           exported_at: new Date().toISOString(),
-          entries: forged.map((leaf, index) => ({ index, leaf, leaf_hash: Buffer.from(leafHashOf(leaf)).toString('base64') })),
+          entries: forged.map((leaf, index) => ({
+            index,
+            leaf,
+            leaf_hash: Buffer.from(leafHashOf(leaf)).toString('base64'),
+          })),
         }),
       );
       const plain = await runCli(['verify', '--bundle', bundle, '--key', logKey]);
       assert.equal(plain.code, 0, plain.stdout + plain.stderr);
-      const witnessed = await runCli(['verify', '--bundle', bundle, '--key', logKey, ...witnessArgs(), '--witness-quorum', '1']);
+      const witnessed = await runCli([
+        'verify',
+        '--bundle',
+        bundle,
+        '--key',
+        logKey,
+        ...witnessArgs(),
+        '--witness-quorum',
+        '1',
+      ]);
       assert.equal(witnessed.code, 1, witnessed.stdout);
       assert.match(witnessed.stdout, /0 valid cosignature\(s\).*1 required/);
       // The genuine log, exported with its cosigned checkpoint, passes the same check offline.
       const genuine = join(dir, 'genuine.json');
       assert.equal((await verify('--export', genuine)).code, 0);
-      const offline = await runCli(['verify', '--bundle', genuine, '--key', logKey, ...witnessArgs(), '--witness-quorum', '1']);
+      const offline = await runCli([
+        'verify',
+        '--bundle',
+        genuine,
+        '--key',
+        logKey,
+        ...witnessArgs(),
+        '--witness-quorum',
+        '1',
+      ]);
       assert.equal(offline.code, 0, offline.stdout + offline.stderr);
     });
   });

@@ -39,7 +39,8 @@ export function setUnauthorizedHandler(f: () => void) {
 
 const csrf: Middleware = {
   onRequest({ request }) {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && csrfToken) request.headers.set('x-csrf-token', csrfToken);
+    if (request.method !== 'GET' && request.method !== 'HEAD' && csrfToken)
+      request.headers.set('x-csrf-token', csrfToken);
     return request;
   },
 };

@@ -12,21 +12,44 @@ export interface Series {
 }
 
 /** A uPlot line chart with a "view as table" switch; the table is the accessible form of the same data. */
-export function TimeChart({ title, xs, series, xLabel, firstColumn = 'Hour' }: { title: string; xs: number[]; series: Series[]; xLabel: (t: number) => string; firstColumn?: string }) {
+export function TimeChart({
+  title,
+  xs,
+  series,
+  xLabel,
+  firstColumn = 'Hour',
+}: {
+  title: string;
+  xs: number[];
+  series: Series[];
+  xLabel: (t: number) => string;
+  firstColumn?: string;
+}) {
   const el = useRef<HTMLDivElement>(null);
   const [asTable, setAsTable] = useState(false);
   useEffect(() => {
     if (asTable || !el.current) return;
     const css = getComputedStyle(document.documentElement);
     const color = (v: string) => css.getPropertyValue(v).trim() || '#888';
-    const axis = { stroke: color('--muted'), grid: { stroke: color('--line'), width: 1 }, ticks: { stroke: color('--line') } };
+    const axis = {
+      stroke: color('--muted'),
+      grid: { stroke: color('--line'), width: 1 },
+      ticks: { stroke: color('--line') },
+    };
     const plot = new uPlot(
       {
         width: el.current.clientWidth || 600,
         height: 220,
         series: [
           { label: firstColumn, value: (_u: uPlot, v: number | null) => (v === null ? '—' : xLabel(v)) },
-          ...series.map((s) => ({ label: s.label, stroke: color(s.colorVar), width: 2, dash: s.dash, points: { show: false }, value: (_u: uPlot, v: number | null) => (v === null ? '—' : formatNumber(v)) })),
+          ...series.map((s) => ({
+            label: s.label,
+            stroke: color(s.colorVar),
+            width: 2,
+            dash: s.dash,
+            points: { show: false },
+            value: (_u: uPlot, v: number | null) => (v === null ? '—' : formatNumber(v)),
+          })),
         ],
         axes: [{ ...axis, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => xLabel(t)) }, axis],
         scales: { x: { time: false } },
@@ -58,14 +81,24 @@ export function TimeChart({ title, xs, series, xLabel, firstColumn = 'Hour' }: {
             <thead>
               <tr>
                 <th scope="col">{firstColumn}</th>
-                {series.map((s) => <th key={s.label} scope="col" className="text-right">{s.label}</th>)}
+                {series.map((s) => (
+                  <th key={s.label} scope="col" className="text-right">
+                    {s.label}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
               {xs.map((x, i) => (
                 <tr key={x}>
-                  <th scope="row" className="font-normal">{xLabel(x)}</th>
-                  {series.map((s) => <td key={s.label} className="num">{formatNumber(s.values[i])}</td>)}
+                  <th scope="row" className="font-normal">
+                    {xLabel(x)}
+                  </th>
+                  {series.map((s) => (
+                    <td key={s.label} className="num">
+                      {formatNumber(s.values[i])}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>

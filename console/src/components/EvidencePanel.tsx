@@ -14,7 +14,9 @@ export function EvidencePanel({ evidenceId, title = 'Evidence' }: { evidenceId: 
   async function run() {
     setSt({ s: 'busy' });
     try {
-      const ev = (await call(api.GET('/api/v1/audit/evidence/{evidence_id}', { params: { path: { evidence_id: evidenceId } } }))) as Evidence;
+      const ev = (await call(
+        api.GET('/api/v1/audit/evidence/{evidence_id}', { params: { path: { evidence_id: evidenceId } } }),
+      )) as Evidence;
       if (!ident.data) throw new Error('The log key could not be loaded.');
       const cp = await verifyEvidence(ev, ident.data.all, ident.data.origin);
       setSt({ s: 'ok', cp, ev });
@@ -34,10 +36,19 @@ export function EvidencePanel({ evidenceId, title = 'Evidence' }: { evidenceId: 
         Audit entry <span className="mono text-fg">#{evidenceId - 1}</span> (evidence id {evidenceId}).
       </p>
       <div className="flex flex-wrap items-center gap-2">
-        <button type="button" className="btn btn-sm" onClick={() => void run()} disabled={st.s === 'busy' || ident.isLoading}>
+        <button
+          type="button"
+          className="btn btn-sm"
+          onClick={() => void run()}
+          disabled={st.s === 'busy' || ident.isLoading}
+        >
           {st.s === 'busy' ? 'Verifying…' : 'Verify in this browser'}
         </button>
-        <a className="btn btn-sm" href={`/api/v1/audit/evidence/${evidenceId}`} download={`evidence-${evidenceId}.json`}>
+        <a
+          className="btn btn-sm"
+          href={`/api/v1/audit/evidence/${evidenceId}`}
+          download={`evidence-${evidenceId}.json`}
+        >
           Download evidence
         </a>
       </div>
@@ -47,14 +58,19 @@ export function EvidencePanel({ evidenceId, title = 'Evidence' }: { evidenceId: 
             <span aria-hidden="true">✓ </span>Verified in this browser
           </p>
           <p className="text-sm">
-            Leaf {st.ev.index} is included in the checkpoint of size {st.cp.size} (root <Hash value={btoa(String.fromCharCode(...st.cp.root))} />), signed by the log key.
+            Leaf {st.ev.index} is included in the checkpoint of size {st.cp.size} (root{' '}
+            <Hash value={btoa(String.fromCharCode(...st.cp.root))} />
+            ), signed by the log key.
           </p>
-          <p className="text-sm">
-            Inclusion proof: {st.ev.inclusion.hashes.length} hashes.
-          </p>
+          <p className="text-sm">Inclusion proof: {st.ev.inclusion.hashes.length} hashes.</p>
           <details className="mt-1">
             <summary className="cursor-pointer text-sm">The signed entry (canonical JSON)</summary>
-            <pre tabIndex={0} className="mono mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-raised p-2">{st.ev.leaf}</pre>
+            <pre
+              tabIndex={0}
+              className="mono mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-raised p-2"
+            >
+              {st.ev.leaf}
+            </pre>
           </details>
         </div>
       )}

@@ -56,7 +56,14 @@ export function Highlighted({ text, findings }: { text: string; findings: Findin
     at = f.end;
   });
   out.push(text.slice(at));
-  return <pre tabIndex={0} className="mono max-h-64 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-surface p-2">{out}</pre>;
+  return (
+    <pre
+      tabIndex={0}
+      className="mono max-h-64 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-surface p-2"
+    >
+      {out}
+    </pre>
+  );
 }
 
 export function InvocationDetail({
@@ -79,7 +86,15 @@ export function InvocationDetail({
   if (q.error) return <ProblemView error={q.error} retry={() => void q.refetch()} />;
   const d = q.data!;
   const t = d.trace;
-  const item = (x: { invocation_id: number; agent_key: string; tool_name: string | null; verdict: 'allow' | 'flag_for_review' | 'deny' }, current = false): TreeNode => ({
+  const item = (
+    x: {
+      invocation_id: number;
+      agent_key: string;
+      tool_name: string | null;
+      verdict: 'allow' | 'flag_for_review' | 'deny';
+    },
+    current = false,
+  ): TreeNode => ({
     id: String(x.invocation_id),
     text: `Invocation ${x.invocation_id}, ${x.agent_key}${x.tool_name ? `, ${x.tool_name}` : ''}, ${x.verdict}${current ? ', this one' : ''}`,
     current,
@@ -98,7 +113,12 @@ export function InvocationDetail({
     nodes.push({
       id: 'siblings',
       text: `Same correlation id, ${t.siblings.length} invocations`,
-      label: <span className="text-muted">Same correlation id ({t.siblings.length}{t.siblings_truncated ? '+' : ''})</span>,
+      label: (
+        <span className="text-muted">
+          Same correlation id ({t.siblings.length}
+          {t.siblings_truncated ? '+' : ''})
+        </span>
+      ),
       children: t.siblings.map((s) => item(s)),
     });
   }
@@ -122,7 +142,9 @@ export function InvocationDetail({
       <section aria-label="Verdict and reasons" className="space-y-2">
         <div className="flex flex-wrap items-center gap-2">
           <Verdict v={d.verdict} />
-          {d.review_status && <Badge tone={d.review_status === 'pending' ? 'flag' : 'neutral'}>Review: {d.review_status}</Badge>}
+          {d.review_status && (
+            <Badge tone={d.review_status === 'pending' ? 'flag' : 'neutral'}>Review: {d.review_status}</Badge>
+          )}
           <Badge>{d.mode}</Badge>
           <span className="text-muted">policy v{d.policy_version}</span>
         </div>
@@ -141,7 +163,8 @@ export function InvocationDetail({
           <div className="rounded border border-line p-2">
             <p>
               <strong>{d.review.decision === 'approve' ? 'Approved' : 'Rejected'}</strong>
-              {d.review.decided_by_panel ? ' by the judge panel (unanimous)' : ''} {formatTime(d.review.decided_at, prefs.zone)}
+              {d.review.decided_by_panel ? ' by the judge panel (unanimous)' : ''}{' '}
+              {formatTime(d.review.decided_at, prefs.zone)}
             </p>
             {d.review.note !== undefined && <p className="mt-1 whitespace-pre-wrap">{d.review.note}</p>}
             <p className="text-sm text-muted">Review entry: evidence {d.review.evidence_id}</p>
@@ -168,11 +191,17 @@ export function InvocationDetail({
           <dt className="text-muted">Output scan</dt>
           <dd>
             {d.output_scan.status === 'none' && 'No tool output'}
-            {d.output_scan.status === 'pending' && <Badge tone="flag">Pending: tool output withheld until scanned</Badge>}
+            {d.output_scan.status === 'pending' && (
+              <Badge tone="flag">Pending: tool output withheld until scanned</Badge>
+            )}
             {d.output_scan.status === 'done' && (
               <span className="inline-flex items-center gap-2">
                 Scanned <Verdict v={d.output_scan.verdict} />
-                {d.output_scan.reasons?.map((r) => <code key={r} className="mono text-muted">{r}</code>)}
+                {d.output_scan.reasons?.map((r) => (
+                  <code key={r} className="mono text-muted">
+                    {r}
+                  </code>
+                ))}
               </span>
             )}
           </dd>
@@ -207,7 +236,9 @@ export function InvocationDetail({
             <div key={c.field}>
               <p className="label">{FIELD_NAMES[c.field]}</p>
               {c.text === null ? (
-                <p className="text-muted">{c.scan_pending ? 'Withheld until its background scan is done.' : 'Not stored.'}</p>
+                <p className="text-muted">
+                  {c.scan_pending ? 'Withheld until its background scan is done.' : 'Not stored.'}
+                </p>
               ) : (
                 <Highlighted text={c.text} findings={c.findings ?? []} />
               )}
@@ -222,7 +253,11 @@ export function InvocationDetail({
         <h3 id={`trace-${id}`} className="font-semibold">
           Trace
         </h3>
-        <TreeView label={`Trace of invocation ${id}`} nodes={nodes} onActivate={(nid) => nid !== 'siblings' && onSelect?.(Number(nid))} />
+        <TreeView
+          label={`Trace of invocation ${id}`}
+          nodes={nodes}
+          onActivate={(nid) => nid !== 'siblings' && onSelect?.(Number(nid))}
+        />
         {t.children_truncated && <p className="text-sm text-muted">Only the first 100 children are shown.</p>}
       </section>
 

@@ -13,7 +13,10 @@ import { Badge, ProblemView } from './ui';
 
 type Judgement = NonNullable<InvocationDetailData['judgement']>;
 
-const DECISION: Record<'allow' | 'deny' | 'uncertain' | 'abstained', { label: string; tone: 'allow' | 'deny' | 'flag' | 'neutral' }> = {
+const DECISION: Record<
+  'allow' | 'deny' | 'uncertain' | 'abstained',
+  { label: string; tone: 'allow' | 'deny' | 'flag' | 'neutral' }
+> = {
   allow: { label: 'Allow', tone: 'allow' },
   deny: { label: 'Deny', tone: 'deny' },
   uncertain: { label: 'Uncertain', tone: 'flag' },
@@ -63,7 +66,9 @@ export function JudgementPanel({ id, judgement, role }: { id: number; judgement:
         <div className="space-y-2">
           <p className="flex flex-wrap items-center gap-2">
             <span>Panel decision:</span>
-            <Badge tone={DECISION[judgement.decision ?? 'uncertain'].tone}>{DECISION[judgement.decision ?? 'uncertain'].label}</Badge>
+            <Badge tone={DECISION[judgement.decision ?? 'uncertain'].tone}>
+              {DECISION[judgement.decision ?? 'uncertain'].label}
+            </Badge>
             {judgement.unanimous && <Badge>Unanimous</Badge>}
             {judgement.status === 'quota_exhausted' && <Badge tone="flag">Cut short: no judge calls left</Badge>}
             {judgement.auto_resolved && <Badge tone="accent">Resolved the review</Badge>}
@@ -74,13 +79,19 @@ export function JudgementPanel({ id, judgement, role }: { id: number; judgement:
                 <p className="flex flex-wrap items-center gap-2">
                   <span className="mono">{j.name}</span>
                   <Badge tone={DECISION[j.verdict].tone}>{DECISION[j.verdict].label}</Badge>
-                  {j.rubric_points.length > 0 && <span className="text-sm text-muted">rubric {j.rubric_points.join(', ')}</span>}
+                  {j.rubric_points.length > 0 && (
+                    <span className="text-sm text-muted">rubric {j.rubric_points.join(', ')}</span>
+                  )}
                 </p>
                 {j.rationale !== null && <p className="mt-1 whitespace-pre-wrap">{j.rationale}</p>}
               </li>
             ))}
           </ul>
-          {judgement.rationales_erased && <p className="text-sm text-muted">The rationales were deleted with the content (retention or an erasure).</p>}
+          {judgement.rationales_erased && (
+            <p className="text-sm text-muted">
+              The rationales were deleted with the content (retention or an erasure).
+            </p>
+          )}
           <p className="text-sm text-muted">
             {judgement.trigger === 'flag' ? 'Escalated by the flag' : 'Asked by a reviewer'}
             {judgement.finished_at ? `, ${formatTime(judgement.finished_at, prefs.zone)}` : ''}

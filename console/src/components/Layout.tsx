@@ -28,7 +28,10 @@ export function Layout() {
   const utc = prefs.zone === 'UTC';
   return (
     <div className="flex min-h-screen flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-raised focus:p-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-raised focus:p-2"
+      >
         Skip to content
       </a>
       <header className="flex flex-wrap items-center gap-3 border-b border-line bg-raised px-4 py-2">
@@ -39,7 +42,11 @@ export function Layout() {
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
           <label className="flex items-center gap-1 text-muted" data-testid="zone">
             Times in
-            <select className="select w-44 py-0 text-fg" value={prefs.zone} onChange={(e) => prefs.setZone(e.target.value)}>
+            <select
+              className="select w-44 py-0 text-fg"
+              value={prefs.zone}
+              onChange={(e) => prefs.setZone(e.target.value)}
+            >
               {zones(prefs.localZone, prefs.zone).map((z) => (
                 <option key={z} value={z}>
                   {zoneLabel(z)}

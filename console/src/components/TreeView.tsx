@@ -22,7 +22,15 @@ interface Flat {
  * -posinset, aria-expanded, one tab stop (roving tabindex); arrows move and
  * open/close, Home/End jump, * opens all siblings, Enter activates.
  */
-export function TreeView({ label, nodes, onActivate }: { label: string; nodes: TreeNode[]; onActivate: (id: string) => void }) {
+export function TreeView({
+  label,
+  nodes,
+  onActivate,
+}: {
+  label: string;
+  nodes: TreeNode[];
+  onActivate: (id: string) => void;
+}) {
   const [expanded, setExpanded] = useState<Set<string>>(() => {
     const s = new Set<string>();
     const walk = (ns: TreeNode[]) => ns.forEach((n) => n.children?.length && (s.add(n.id), walk(n.children)));
@@ -40,7 +48,9 @@ export function TreeView({ label, nodes, onActivate }: { label: string; nodes: T
     return out;
   }, [nodes, expanded]);
   const [focused, setFocused] = useState<string | null>(null);
-  const focusId = visible.some((v) => v.node.id === focused) ? focused : (visible.find((v) => v.node.current)?.node.id ?? visible[0]?.node.id);
+  const focusId = visible.some((v) => v.node.id === focused)
+    ? focused
+    : (visible.find((v) => v.node.current)?.node.id ?? visible[0]?.node.id);
   const refs = useRef(new Map<string, HTMLLIElement>());
   const move = (id: string | undefined) => {
     if (!id) return;
@@ -126,7 +136,11 @@ export function TreeView({ label, nodes, onActivate }: { label: string; nodes: T
           }}
           className="cursor-pointer"
         >
-          <div id={`tree-${n.id}`} className={`tree-row ${n.current ? 'bg-accent-soft font-semibold' : 'hover:bg-surface'}`} style={{ paddingLeft: `${(level - 1) * 1.1 + 0.4}rem` }}>
+          <div
+            id={`tree-${n.id}`}
+            className={`tree-row ${n.current ? 'bg-accent-soft font-semibold' : 'hover:bg-surface'}`}
+            style={{ paddingLeft: `${(level - 1) * 1.1 + 0.4}rem` }}
+          >
             <span aria-hidden="true" className="inline-block w-3 text-muted">
               {hasKids ? (open ? '▾' : '▸') : '·'}
             </span>

@@ -41,7 +41,13 @@ export function Verdict({ v }: { v: VerdictName | null | undefined }) {
   );
 }
 
-export function Badge({ children, tone = 'neutral' }: { children: ReactNode; tone?: 'neutral' | 'accent' | 'allow' | 'flag' | 'deny' }) {
+export function Badge({
+  children,
+  tone = 'neutral',
+}: {
+  children: ReactNode;
+  tone?: 'neutral' | 'accent' | 'allow' | 'flag' | 'deny';
+}) {
   const cls = {
     neutral: 'text-muted border-line-strong',
     accent: 'text-accent border-accent',
@@ -49,7 +55,11 @@ export function Badge({ children, tone = 'neutral' }: { children: ReactNode; ton
     flag: 'text-flag border-flag bg-flag-bg',
     deny: 'text-deny border-deny bg-deny-bg',
   }[tone];
-  return <span className={`inline-flex items-center rounded-full border px-2 py-px text-xs font-medium ${cls}`}>{children}</span>;
+  return (
+    <span className={`inline-flex items-center rounded-full border px-2 py-px text-xs font-medium ${cls}`}>
+      {children}
+    </span>
+  );
 }
 
 export function Loading({ label = 'Loading…', rows = 4 }: { label?: string; rows?: number }) {

@@ -1,6 +1,9 @@
 // URL search params as plain strings: every filter, sort and cursor lives in
 // the URL so a view can be reloaded, bookmarked and shared.
-export function pickStrings<K extends string>(search: Record<string, unknown>, keys: readonly K[]): Partial<Record<K, string>> {
+export function pickStrings<K extends string>(
+  search: Record<string, unknown>,
+  keys: readonly K[],
+): Partial<Record<K, string>> {
   const out: Partial<Record<K, string>> = {};
   for (const k of keys) {
     const v = search[k];

@@ -24,7 +24,11 @@ export function formatTime(iso: string | Date | null | undefined, zone: string):
   if (!iso) return '—';
   const d = typeof iso === 'string' ? new Date(iso) : iso;
   if (Number.isNaN(d.getTime())) return String(iso);
-  const parts = Object.fromEntries(fmt(zone).formatToParts(d).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    fmt(zone)
+      .formatToParts(d)
+      .map((p) => [p.type, p.value]),
+  );
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
@@ -34,7 +38,11 @@ export function zoneLabel(zone: string): string {
 
 /** Offset of a zone at an instant, in minutes east of UTC. */
 function offsetMinutes(zone: string, at: Date): number {
-  const p = Object.fromEntries(fmt(zone).formatToParts(at).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    fmt(zone)
+      .formatToParts(at)
+      .map((x) => [x.type, x.value]),
+  );
   const asUtc = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour! % 24, +p.minute!, +p.second!);
   return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);
 }

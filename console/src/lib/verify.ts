@@ -90,7 +90,10 @@ export async function verifyCheckpoint(note: string, keys: VerifierKey[], origin
   if (!/^\d{1,16}$/.test(sizeText!)) throw new VerifyError('The checkpoint size is not a number.');
   const root = b64decode(rootText!);
   if (root.length !== 32) throw new VerifyError('The checkpoint root is not a SHA-256 hash.');
-  const sigLines = note.slice(split + 2).split('\n').filter((l) => l !== '');
+  const sigLines = note
+    .slice(split + 2)
+    .split('\n')
+    .filter((l) => l !== '');
   for (const line of sigLines) {
     const m = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
     if (!m) continue;
@@ -99,8 +102,15 @@ export async function verifyCheckpoint(note: string, keys: VerifierKey[], origin
     const id = new DataView(blob.buffer, blob.byteOffset).getUint32(0);
     for (const k of keys) {
       if (k.name !== m[1] || k.keyId !== id) continue;
-      const key = await crypto.subtle.importKey('raw', k.publicKey as BufferSource, { name: 'Ed25519' }, false, ['verify']);
-      const ok = await crypto.subtle.verify({ name: 'Ed25519' }, key, blob.slice(4) as BufferSource, enc.encode(text) as BufferSource);
+      const key = await crypto.subtle.importKey('raw', k.publicKey as BufferSource, { name: 'Ed25519' }, false, [
+        'verify',
+      ]);
+      const ok = await crypto.subtle.verify(
+        { name: 'Ed25519' },
+        key,
+        blob.slice(4) as BufferSource,
+        enc.encode(text) as BufferSource,
+      );
       if (ok) return { origin: o!, size: Number(sizeText), root, signedBy: k.text };
       throw new VerifyError('The checkpoint signature does not verify: the checkpoint was altered or forged.');
     }
@@ -109,7 +119,12 @@ export async function verifyCheckpoint(note: string, keys: VerifierKey[], origin
 }
 
 /** RFC 9162 §2.1.3.2: the root an inclusion proof leads to. */
-export async function rootFromInclusion(index: number, size: number, leaf: Uint8Array, proof: Uint8Array[]): Promise<Uint8Array> {
+export async function rootFromInclusion(
+  index: number,
+  size: number,
+  leaf: Uint8Array,
+  proof: Uint8Array[],
+): Promise<Uint8Array> {
   if (index >= size) throw new VerifyError('The entry index is beyond the tree size.');
   let fn = index;
   let sn = size - 1;
@@ -134,17 +149,33 @@ export async function rootFromInclusion(index: number, size: number, leaf: Uint8
   return r;
 }
 
-export async function verifyInclusion(index: number, size: number, leaf: Uint8Array, proof: string[], root: Uint8Array): Promise<void> {
+export async function verifyInclusion(
+  index: number,
+  size: number,
+  leaf: Uint8Array,
+  proof: string[],
+  root: Uint8Array,
+): Promise<void> {
   const got = await rootFromInclusion(index, size, leaf, proof.map(b64decode));
-  if (!equal(got, root)) throw new VerifyError('The inclusion proof does not lead to the checkpoint root: the entry or the proof was altered.');
+  if (!equal(got, root))
+    throw new VerifyError(
+      'The inclusion proof does not lead to the checkpoint root: the entry or the proof was altered.',
+    );
 }
 
 /** RFC 9162 §2.1.4.2: that the tree of size `second` extends the tree of size `first`. */
-export async function verifyConsistency(first: number, second: number, firstRoot: Uint8Array, secondRoot: Uint8Array, proofB64: string[]): Promise<void> {
+export async function verifyConsistency(
+  first: number,
+  second: number,
+  firstRoot: Uint8Array,
+  secondRoot: Uint8Array,
+  proofB64: string[],
+): Promise<void> {
   const proof = proofB64.map(b64decode);
   if (first > second) throw new VerifyError('The log is smaller than the checkpoint this browser saw before.');
   if (first === second) {
-    if (proof.length !== 0 || !equal(firstRoot, secondRoot)) throw new VerifyError('Same size, different root: the log was rewritten.');
+    if (proof.length !== 0 || !equal(firstRoot, secondRoot))
+      throw new VerifyError('Same size, different root: the log was rewritten.');
     return;
   }
   if (first === 0) return;
@@ -195,7 +226,8 @@ export async function verifyEvidence(ev: Evidence, keys: VerifierKey[], origin: 
   const lh = await leafHash(ev.leaf);
   if (b64encode(lh) !== ev.leaf_hash) throw new VerifyError('The leaf hash does not match the entry.');
   const cp = await verifyCheckpoint(ev.checkpoint, keys, origin);
-  if (cp.size !== ev.inclusion.tree_size) throw new VerifyError('The proof is for another tree size than the checkpoint.');
+  if (cp.size !== ev.inclusion.tree_size)
+    throw new VerifyError('The proof is for another tree size than the checkpoint.');
   await verifyInclusion(ev.index, cp.size, lh, ev.inclusion.hashes, cp.root);
   return cp;
 }

@@ -9,7 +9,12 @@ export function FirstSteps() {
   return (
     <Empty title="No invocations yet">
       <p>Send a first event with an API token (Settings → API tokens):</p>
-      <pre tabIndex={0} className="mono mx-auto mt-2 max-w-2xl overflow-x-auto rounded border border-line bg-surface p-3 text-left text-fg">{cmd}</pre>
+      <pre
+        tabIndex={0}
+        className="mono mx-auto mt-2 max-w-2xl overflow-x-auto rounded border border-line bg-surface p-3 text-left text-fg"
+      >
+        {cmd}
+      </pre>
       <div className="mt-2">
         <CopyButton text={cmd} label="Copy the command" />
       </div>

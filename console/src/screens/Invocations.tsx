@@ -10,7 +10,16 @@ import { clean } from '../lib/search';
 import { formatNumber, formatTime, isoToLocalInput, localInputToIso, zoneLabel } from '../lib/time';
 import { FirstSteps } from './FirstSteps';
 
-export const INVOCATION_FILTERS = ['agent_key', 'verdict', 'mode', 'correlation_id', 'since', 'until', 'cursor', 'selected'] as const;
+export const INVOCATION_FILTERS = [
+  'agent_key',
+  'verdict',
+  'mode',
+  'correlation_id',
+  'since',
+  'until',
+  'cursor',
+  'selected',
+] as const;
 export type InvocationSearch = Partial<Record<(typeof INVOCATION_FILTERS)[number], string>>;
 
 async function fetchPage(s: InvocationSearch) {
@@ -61,10 +70,24 @@ export function Invocations({ search }: { search: InvocationSearch }) {
     col.accessor('tool_name', { header: 'Tool', cell: (c) => <span className="mono">{c.getValue() ?? '—'}</span> }),
     col.accessor('verdict', { header: 'Verdict', cell: (c) => <Verdict v={c.getValue()} /> }),
     col.accessor('mode', { header: 'Mode' }),
-    col.accessor('review_status', { header: 'Review', cell: (c) => { const v = c.getValue(); return v === null ? '—' : v[0]!.toUpperCase() + v.slice(1); } }),
-    col.accessor('pii_count', { header: 'PII', cell: (c) => <span className="num block">{formatNumber(c.getValue())}</span> }),
+    col.accessor('review_status', {
+      header: 'Review',
+      cell: (c) => {
+        const v = c.getValue();
+        return v === null ? '—' : v[0]!.toUpperCase() + v.slice(1);
+      },
+    }),
+    col.accessor('pii_count', {
+      header: 'PII',
+      cell: (c) => <span className="num block">{formatNumber(c.getValue())}</span>,
+    }),
   ];
-  const table = useReactTable({ data: q.data?.items ?? [], columns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => String(r.invocation_id) });
+  const table = useReactTable({
+    data: q.data?.items ?? [],
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (r) => String(r.invocation_id),
+  });
 
   // Render time of a page: data in hand → rows committed to the DOM.
   useLayoutEffect(() => {
@@ -76,7 +99,8 @@ export function Invocations({ search }: { search: InvocationSearch }) {
   }, [q.data, q.isPlaceholderData]);
 
   useEffect(() => {
-    if (q.data && !q.isPlaceholderData) announce(`${q.data.items.length} invocations on this page${q.data.next_cursor ? ', more on the next' : ''}.`);
+    if (q.data && !q.isPlaceholderData)
+      announce(`${q.data.items.length} invocations on this page${q.data.next_cursor ? ', more on the next' : ''}.`);
   }, [q.data, q.isPlaceholderData, announce]);
 
   const items = q.data?.items ?? [];
@@ -119,7 +143,11 @@ export function Invocations({ search }: { search: InvocationSearch }) {
         ) : items.length === 0 ? (
           hasFilters ? (
             <Empty title="No invocation matches these filters">
-              <button type="button" className="btn btn-sm mt-2" onClick={() => void navigate({ to: '/invocations', search: {} })}>
+              <button
+                type="button"
+                className="btn btn-sm mt-2"
+                onClick={() => void navigate({ to: '/invocations', search: {} })}
+              >
                 Clear filters
               </button>
             </Empty>
@@ -135,7 +163,12 @@ export function Invocations({ search }: { search: InvocationSearch }) {
                   {table.getHeaderGroups().map((hg) => (
                     <tr key={hg.id}>
                       {hg.headers.map((h) => (
-                        <th key={h.id} scope="col" aria-sort={h.id === 'created_at' ? 'descending' : undefined} className={h.id === 'pii_count' ? 'text-right' : undefined}>
+                        <th
+                          key={h.id}
+                          scope="col"
+                          aria-sort={h.id === 'created_at' ? 'descending' : undefined}
+                          className={h.id === 'pii_count' ? 'text-right' : undefined}
+                        >
                           {flexRender(h.column.columnDef.header, h.getContext())}
                           {h.id === 'created_at' && <span aria-hidden="true"> ↓</span>}
                         </th>
@@ -145,11 +178,25 @@ export function Invocations({ search }: { search: InvocationSearch }) {
                 </thead>
                 <tbody>
                   {table.getRowModel().rows.map((r) => (
-                    <tr key={r.id} data-row={r.id} aria-selected={r.original.invocation_id === selected} onClick={() => open(r.original.invocation_id)} className="cursor-pointer">
+                    <tr
+                      key={r.id}
+                      data-row={r.id}
+                      aria-selected={r.original.invocation_id === selected}
+                      onClick={() => open(r.original.invocation_id)}
+                      className="cursor-pointer"
+                    >
                       {r.getVisibleCells().map((c, i) => (
                         <td key={c.id}>
                           {i === 1 ? (
-                            <button type="button" className="mono text-accent underline-offset-2 hover:underline" aria-label={`Open invocation ${r.original.invocation_id}`} onClick={(e) => { e.stopPropagation(); open(r.original.invocation_id); }}>
+                            <button
+                              type="button"
+                              className="mono text-accent underline-offset-2 hover:underline"
+                              aria-label={`Open invocation ${r.original.invocation_id}`}
+                              onClick={(e) => {
+                                e.stopPropagation();
+                                open(r.original.invocation_id);
+                              }}
+                            >
                               #{r.original.invocation_id}
                             </button>
                           ) : (
@@ -163,13 +210,28 @@ export function Invocations({ search }: { search: InvocationSearch }) {
               </table>
             </div>
             <nav aria-label="Pages" className="flex items-center gap-2 px-4 py-3">
-              <button type="button" className="btn btn-sm" disabled={!search.cursor} onClick={() => set({ cursor: undefined, selected: undefined })}>
+              <button
+                type="button"
+                className="btn btn-sm"
+                disabled={!search.cursor}
+                onClick={() => set({ cursor: undefined, selected: undefined })}
+              >
                 ⇤ Newest
               </button>
-              <button type="button" className="btn btn-sm" disabled={!search.cursor} onClick={() => window.history.back()}>
+              <button
+                type="button"
+                className="btn btn-sm"
+                disabled={!search.cursor}
+                onClick={() => window.history.back()}
+              >
                 ← Newer
               </button>
-              <button type="button" className="btn btn-sm" disabled={!q.data?.next_cursor} onClick={() => set({ cursor: q.data!.next_cursor!, selected: undefined })}>
+              <button
+                type="button"
+                className="btn btn-sm"
+                disabled={!q.data?.next_cursor}
+                onClick={() => set({ cursor: q.data!.next_cursor!, selected: undefined })}
+              >
                 Older →
               </button>
               <span className="text-sm text-muted">{formatNumber(items.length)} on this page</span>
@@ -178,8 +240,17 @@ export function Invocations({ search }: { search: InvocationSearch }) {
         )}
       </div>
       {selected !== null && (
-        <aside aria-label={`Invocation ${selected}`} className="w-[44%] min-w-[360px] max-w-[720px] shrink-0 overflow-y-auto border-l border-line bg-raised" data-testid="detail">
-          <InvocationDetail id={selected} onClose={() => open(null)} onSelect={(id) => open(id)} headingRef={headingRef} />
+        <aside
+          aria-label={`Invocation ${selected}`}
+          className="w-[44%] min-w-[360px] max-w-[720px] shrink-0 overflow-y-auto border-l border-line bg-raised"
+          data-testid="detail"
+        >
+          <InvocationDetail
+            id={selected}
+            onClose={() => open(null)}
+            onSelect={(id) => open(id)}
+            headingRef={headingRef}
+          />
         </aside>
       )}
     </div>
@@ -202,14 +273,32 @@ function Filters({ search, onApply }: { search: InvocationSearch; onApply: (f: I
     });
   };
   return (
-    <form onSubmit={submit} aria-label="Filters" className="flex flex-wrap items-end gap-3 border-b border-line px-4 py-3">
+    <form
+      onSubmit={submit}
+      aria-label="Filters"
+      className="flex flex-wrap items-end gap-3 border-b border-line px-4 py-3"
+    >
       <div>
-        <label className="label" htmlFor="f-agent">Agent</label>
-        <input id="f-agent" className="input w-40" value={f.agent_key ?? ''} onChange={(e) => setF({ ...f, agent_key: e.target.value })} />
+        <label className="label" htmlFor="f-agent">
+          Agent
+        </label>
+        <input
+          id="f-agent"
+          className="input w-40"
+          value={f.agent_key ?? ''}
+          onChange={(e) => setF({ ...f, agent_key: e.target.value })}
+        />
       </div>
       <div>
-        <label className="label" htmlFor="f-verdict">Verdict</label>
-        <select id="f-verdict" className="select" value={f.verdict ?? ''} onChange={(e) => setF({ ...f, verdict: e.target.value })}>
+        <label className="label" htmlFor="f-verdict">
+          Verdict
+        </label>
+        <select
+          id="f-verdict"
+          className="select"
+          value={f.verdict ?? ''}
+          onChange={(e) => setF({ ...f, verdict: e.target.value })}
+        >
           <option value="">Any</option>
           <option value="allow">Allowed</option>
           <option value="flag_for_review">Flagged</option>
@@ -217,8 +306,15 @@ function Filters({ search, onApply }: { search: InvocationSearch; onApply: (f: I
         </select>
       </div>
       <div>
-        <label className="label" htmlFor="f-mode">Mode</label>
-        <select id="f-mode" className="select" value={f.mode ?? ''} onChange={(e) => setF({ ...f, mode: e.target.value })}>
+        <label className="label" htmlFor="f-mode">
+          Mode
+        </label>
+        <select
+          id="f-mode"
+          className="select"
+          value={f.mode ?? ''}
+          onChange={(e) => setF({ ...f, mode: e.target.value })}
+        >
           <option value="">Any</option>
           <option value="observed">Observed</option>
           <option value="enforced">Enforced</option>
@@ -226,16 +322,39 @@ function Filters({ search, onApply }: { search: InvocationSearch; onApply: (f: I
         </select>
       </div>
       <div>
-        <label className="label" htmlFor="f-corr">Correlation id</label>
-        <input id="f-corr" className="input w-44" value={f.correlation_id ?? ''} onChange={(e) => setF({ ...f, correlation_id: e.target.value })} />
+        <label className="label" htmlFor="f-corr">
+          Correlation id
+        </label>
+        <input
+          id="f-corr"
+          className="input w-44"
+          value={f.correlation_id ?? ''}
+          onChange={(e) => setF({ ...f, correlation_id: e.target.value })}
+        />
       </div>
       <div>
-        <label className="label" htmlFor="f-since">From ({zoneLabel(zone)}, inclusive)</label>
-        <input id="f-since" type="datetime-local" className="input" value={isoToLocalInput(f.since, zone)} onChange={(e) => setF({ ...f, since: localInputToIso(e.target.value, zone) })} />
+        <label className="label" htmlFor="f-since">
+          From ({zoneLabel(zone)}, inclusive)
+        </label>
+        <input
+          id="f-since"
+          type="datetime-local"
+          className="input"
+          value={isoToLocalInput(f.since, zone)}
+          onChange={(e) => setF({ ...f, since: localInputToIso(e.target.value, zone) })}
+        />
       </div>
       <div>
-        <label className="label" htmlFor="f-until">To (exclusive)</label>
-        <input id="f-until" type="datetime-local" className="input" value={isoToLocalInput(f.until, zone)} onChange={(e) => setF({ ...f, until: localInputToIso(e.target.value, zone) })} />
+        <label className="label" htmlFor="f-until">
+          To (exclusive)
+        </label>
+        <input
+          id="f-until"
+          type="datetime-local"
+          className="input"
+          value={isoToLocalInput(f.until, zone)}
+          onChange={(e) => setF({ ...f, until: localInputToIso(e.target.value, zone) })}
+        />
       </div>
       <button className="btn btn-primary">Apply filters</button>
     </form>

@@ -24,7 +24,13 @@ export function Reports() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  if (!can.reports(s.account.role)) return (<div><PageHeader title="Reports" /><NotAllowed role={roleNames[s.account.role]} what="download compliance reports (admins and auditors can)" /></div>);
+  if (!can.reports(s.account.role))
+    return (
+      <div>
+        <PageHeader title="Reports" />
+        <NotAllowed role={roleNames[s.account.role]} what="download compliance reports (admins and auditors can)" />
+      </div>
+    );
 
   async function download(e: FormEvent) {
     e.preventDefault();
@@ -57,33 +63,59 @@ export function Reports() {
     <div>
       <PageHeader title="Reports" />
       <form onSubmit={download} className="card m-4 max-w-2xl space-y-4 p-4" aria-label="Compliance report">
-        <p className="text-muted">Counts of invocations, verdicts, reviews and rogue events for a period, signed into the audit trail so the numbers can be recounted.</p>
+        <p className="text-muted">
+          Counts of invocations, verdicts, reviews and rogue events for a period, signed into the audit trail so the
+          numbers can be recounted.
+        </p>
         <div className="flex flex-wrap gap-3">
           <div>
-            <label className="label" htmlFor="rep-from">From ({zoneLabel(zone)}, inclusive)</label>
-            <input id="rep-from" type="datetime-local" className="input" value={range.from} onChange={(e) => setRange({ ...range, from: e.target.value })} required />
+            <label className="label" htmlFor="rep-from">
+              From ({zoneLabel(zone)}, inclusive)
+            </label>
+            <input
+              id="rep-from"
+              type="datetime-local"
+              className="input"
+              value={range.from}
+              onChange={(e) => setRange({ ...range, from: e.target.value })}
+              required
+            />
           </div>
           <div>
-            <label className="label" htmlFor="rep-to">To (exclusive)</label>
-            <input id="rep-to" type="datetime-local" className="input" value={range.to} onChange={(e) => setRange({ ...range, to: e.target.value })} required />
+            <label className="label" htmlFor="rep-to">
+              To (exclusive)
+            </label>
+            <input
+              id="rep-to"
+              type="datetime-local"
+              className="input"
+              value={range.to}
+              onChange={(e) => setRange({ ...range, to: e.target.value })}
+              required
+            />
           </div>
           <fieldset>
             <legend className="label">Format</legend>
             <div className="flex gap-3">
               {(['json', 'csv', 'pdf'] as const).map((f) => (
                 <label key={f} className="flex items-center gap-1">
-                  <input type="radio" name="format" value={f} checked={format === f} onChange={() => setFormat(f)} /> {f.toUpperCase()}
+                  <input type="radio" name="format" value={f} checked={format === f} onChange={() => setFormat(f)} />{' '}
+                  {f.toUpperCase()}
                 </label>
               ))}
             </div>
           </fieldset>
         </div>
         {error !== null && <ProblemView error={error} />}
-        <button className="btn btn-primary" disabled={busy}>{busy ? 'Preparing…' : 'Download report'}</button>
+        <button className="btn btn-primary" disabled={busy}>
+          {busy ? 'Preparing…' : 'Download report'}
+        </button>
         {saved && <p role="status">Saved {saved}.</p>}
         <div>
           <p className="label">Verify a JSON report against the audit trail</p>
-          <pre tabIndex={0} className="mono overflow-x-auto rounded border border-line bg-surface p-2">{verifyCmd}</pre>
+          <pre tabIndex={0} className="mono overflow-x-auto rounded border border-line bg-surface p-2">
+            {verifyCmd}
+          </pre>
           <CopyButton text={verifyCmd} label="Copy command" />
         </div>
       </form>

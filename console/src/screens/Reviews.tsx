@@ -23,16 +23,33 @@ export function Reviews({ search }: { search: Record<string, string | undefined>
     <div>
       <PageHeader title="Review queue">
         <div role="group" aria-label="View" className="flex gap-1">
-          <button type="button" className={`btn btn-sm ${view === 'queue' ? 'btn-primary' : ''}`} aria-pressed={view === 'queue'} onClick={() => void navigate({ to: '/reviews', search: {} })}>
+          <button
+            type="button"
+            className={`btn btn-sm ${view === 'queue' ? 'btn-primary' : ''}`}
+            aria-pressed={view === 'queue'}
+            onClick={() => void navigate({ to: '/reviews', search: {} })}
+          >
             Review one by one
           </button>
-          <button type="button" className={`btn btn-sm ${view === 'list' ? 'btn-primary' : ''}`} aria-pressed={view === 'list'} onClick={() => void navigate({ to: '/reviews', search: { view: 'list' } as never })}>
+          <button
+            type="button"
+            className={`btn btn-sm ${view === 'list' ? 'btn-primary' : ''}`}
+            aria-pressed={view === 'list'}
+            onClick={() => void navigate({ to: '/reviews', search: { view: 'list' } as never })}
+          >
             List and bulk actions
           </button>
         </div>
       </PageHeader>
       {view === 'queue' ? (
-        canReview ? <Queue /> : <NotAllowed role={roleNames[session.account.role]} what="decide reviews; the list shows the queue and past decisions" />
+        canReview ? (
+          <Queue />
+        ) : (
+          <NotAllowed
+            role={roleNames[session.account.role]}
+            what="decide reviews; the list shows the queue and past decisions"
+          />
+        )
       ) : (
         <ReviewList search={s} canReview={canReview} />
       )}
@@ -82,7 +99,12 @@ function Queue() {
     setBusy(true);
     setError(null);
     try {
-      const r = await call(api.POST('/api/v1/reviews/{invocation_id}', { params: { path: { invocation_id: current } }, body: { decision, note } }));
+      const r = await call(
+        api.POST('/api/v1/reviews/{invocation_id}', {
+          params: { path: { invocation_id: current } },
+          body: { decision, note },
+        }),
+      );
       setDone((d) => [{ invocation_id: current, decision, evidence_id: r.evidence_id }, ...d]);
       announce(`${decision === 'approve' ? 'Approved' : 'Rejected'} invocation ${current}. Review entry recorded.`);
       setNote('');
@@ -112,7 +134,8 @@ function Queue() {
         }
         return;
       }
-      if (t.closest('input, textarea, select, [role="tree"], dialog, button, a') || e.metaKey || e.ctrlKey || e.altKey) return;
+      if (t.closest('input, textarea, select, [role="tree"], dialog, button, a') || e.metaKey || e.ctrlKey || e.altKey)
+        return;
       const k = e.key;
       if (k === 'a') void decide('approve');
       else if (k === 'r') void decide('reject');
@@ -133,7 +156,8 @@ function Queue() {
     <div className="grid gap-4 p-4 lg:grid-cols-[1fr_320px]">
       <div>
         <p className="mb-2 text-sm text-muted" aria-live="off">
-          {formatNumber(lease.data?.pending ?? 0)} pending · {done.length} decided by you this session{exclude.length ? ` · ${exclude.length} skipped` : ''}
+          {formatNumber(lease.data?.pending ?? 0)} pending · {done.length} decided by you this session
+          {exclude.length ? ` · ${exclude.length} skipped` : ''}
         </p>
         {current === null ? (
           <Empty title={exclude.length ? 'No more items beyond the ones you skipped' : 'All items reviewed'}>
@@ -144,7 +168,13 @@ function Queue() {
             )}
           </Empty>
         ) : (
-          <div ref={regionRef} tabIndex={-1} aria-label={`Review of invocation ${current}`} role="region" className="card outline-none focus-visible:outline-2">
+          <div
+            ref={regionRef}
+            tabIndex={-1}
+            aria-label={`Review of invocation ${current}`}
+            role="region"
+            className="card outline-none focus-visible:outline-2"
+          >
             <InvocationDetail id={current} />
             <div className="space-y-3 border-t border-line p-4">
               <label className="label" htmlFor="review-note">
@@ -168,7 +198,12 @@ function Queue() {
               </p>
               {error !== null && <ProblemView error={error} />}
               <div className="flex flex-wrap gap-2">
-                <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void decide('approve')}>
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={busy}
+                  onClick={() => void decide('approve')}
+                >
                   Approve <kbd className="text-xs">a</kbd>
                 </button>
                 <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void decide('reject')}>
@@ -189,9 +224,15 @@ function Queue() {
         <div className="card p-3 text-sm">
           <h2 className="font-semibold">Keys</h2>
           <ul className="mt-1 space-y-0.5 text-muted">
-            <li><kbd>e</kbd> write the note · <kbd>Esc</kbd> leave it</li>
-            <li><kbd>a</kbd> approve · <kbd>r</kbd> reject</li>
-            <li><kbd>n</kbd>/<kbd>→</kbd> skip · <kbd>p</kbd>/<kbd>←</kbd> previous skipped</li>
+            <li>
+              <kbd>e</kbd> write the note · <kbd>Esc</kbd> leave it
+            </li>
+            <li>
+              <kbd>a</kbd> approve · <kbd>r</kbd> reject
+            </li>
+            <li>
+              <kbd>n</kbd>/<kbd>→</kbd> skip · <kbd>p</kbd>/<kbd>←</kbd> previous skipped
+            </li>
           </ul>
           <p className="mt-2 text-muted">Items are leased to you for 5 minutes so no other reviewer takes them.</p>
         </div>
@@ -216,13 +257,19 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
   const status = (search.status ?? 'pending') as 'pending' | 'approved' | 'rejected';
   const q = useQuery({
     queryKey: ['reviews', status, search.cursor],
-    queryFn: () => call(api.GET('/api/v1/reviews', { params: { query: clean({ status, cursor: search.cursor, limit: 50 as unknown as string }) as never } })),
+    queryFn: () =>
+      call(
+        api.GET('/api/v1/reviews', {
+          params: { query: clean({ status, cursor: search.cursor, limit: 50 as unknown as string }) as never },
+        }),
+      ),
   });
   const [sel, setSel] = useState<Set<number>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
   const [note, setNote] = useState('');
   const [progress, setProgress] = useState<string | null>(null);
-  const set = (p: Search) => void navigate({ to: '/reviews', search: clean({ view: 'list', status, cursor: search.cursor, ...p }) as never });
+  const set = (p: Search) =>
+    void navigate({ to: '/reviews', search: clean({ view: 'list', status, cursor: search.cursor, ...p }) as never });
   const items = q.data?.items ?? [];
 
   async function bulk(decision: 'approve' | 'reject') {
@@ -235,7 +282,11 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
       ids = [];
       let cursor: string | undefined;
       do {
-        const page = await call(api.GET('/api/v1/reviews', { params: { query: clean({ status: 'pending', cursor, limit: 200 as unknown as string }) as never } }));
+        const page = await call(
+          api.GET('/api/v1/reviews', {
+            params: { query: clean({ status: 'pending', cursor, limit: 200 as unknown as string }) as never },
+          }),
+        );
         ids.push(...page.items.map((i) => i.invocation_id));
         cursor = page.next_cursor ?? undefined;
       } while (cursor && ids.length < 10_000);
@@ -244,7 +295,12 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
     const failed: string[] = [];
     for (const id of ids) {
       try {
-        await call(api.POST('/api/v1/reviews/{invocation_id}', { params: { path: { invocation_id: id } }, body: { decision, note } }));
+        await call(
+          api.POST('/api/v1/reviews/{invocation_id}', {
+            params: { path: { invocation_id: id } },
+            body: { decision, note },
+          }),
+        );
         ok++;
       } catch (e) {
         failed.push(`#${id}: ${e instanceof ApiError ? e.detail : String(e)}`);
@@ -263,8 +319,15 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
     <div>
       <div className="flex flex-wrap items-end gap-3 border-b border-line px-4 py-3">
         <div>
-          <label className="label" htmlFor="r-status">Status</label>
-          <select id="r-status" className="select" value={status} onChange={(e) => set({ status: e.target.value, cursor: undefined })}>
+          <label className="label" htmlFor="r-status">
+            Status
+          </label>
+          <select
+            id="r-status"
+            className="select"
+            value={status}
+            onChange={(e) => set({ status: e.target.value, cursor: undefined })}
+          >
             <option value="pending">Pending</option>
             <option value="approved">Approved</option>
             <option value="rejected">Rejected</option>
@@ -273,28 +336,47 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
         {canReview && status === 'pending' && (
           <div className="flex flex-wrap items-end gap-2" role="group" aria-label="Bulk decision">
             <div>
-              <label className="label" htmlFor="bulk-note">Note for the selected items</label>
+              <label className="label" htmlFor="bulk-note">
+                Note for the selected items
+              </label>
               <input id="bulk-note" className="input w-64" value={note} onChange={(e) => setNote(e.target.value)} />
             </div>
             <label className="flex items-center gap-1 text-sm">
-              <input type="checkbox" checked={allMatching} onChange={(e) => setAllMatching(e.target.checked)} /> All pending items
+              <input type="checkbox" checked={allMatching} onChange={(e) => setAllMatching(e.target.checked)} /> All
+              pending items
             </label>
-            <button type="button" className="btn btn-sm" disabled={!sel.size && !allMatching} onClick={() => void bulk('approve')}>
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={!sel.size && !allMatching}
+              onClick={() => void bulk('approve')}
+            >
               Approve {allMatching ? 'all' : sel.size}
             </button>
-            <button type="button" className="btn btn-sm btn-danger" disabled={!sel.size && !allMatching} onClick={() => void bulk('reject')}>
+            <button
+              type="button"
+              className="btn btn-sm btn-danger"
+              disabled={!sel.size && !allMatching}
+              onClick={() => void bulk('reject')}
+            >
               Reject {allMatching ? 'all' : sel.size}
             </button>
           </div>
         )}
       </div>
-      {progress && <p className="px-4 py-2 text-sm" role="status">{progress}</p>}
+      {progress && (
+        <p className="px-4 py-2 text-sm" role="status">
+          {progress}
+        </p>
+      )}
       {q.error ? (
         <ProblemView error={q.error} retry={() => void q.refetch()} />
       ) : q.isLoading ? (
         <Loading />
       ) : items.length === 0 ? (
-        <Empty title={status === 'pending' ? 'Nothing awaits review' : `No ${status} reviews yet`}>Flagged invocations appear here.</Empty>
+        <Empty title={status === 'pending' ? 'Nothing awaits review' : `No ${status} reviews yet`}>
+          Flagged invocations appear here.
+        </Empty>
       ) : (
         <div className="overflow-x-auto" role="region" aria-label="Reviews table" tabIndex={0}>
           <table className="data">
@@ -306,7 +388,9 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
                     <span className="sr-only">Select</span>
                   </th>
                 )}
-                <th scope="col" aria-sort="descending">Time ({zoneLabel(prefs.zone)})</th>
+                <th scope="col" aria-sort="descending">
+                  Time ({zoneLabel(prefs.zone)})
+                </th>
                 <th scope="col">ID</th>
                 <th scope="col">Agent</th>
                 <th scope="col">Tool</th>
@@ -337,16 +421,36 @@ function ReviewList({ search, canReview }: { search: Search; canReview: boolean 
                   <td className="mono">#{r.invocation_id}</td>
                   <td className="mono">{r.agent_key}</td>
                   <td className="mono">{r.tool_name ?? '—'}</td>
-                  <td><Verdict v={r.verdict} /></td>
+                  <td>
+                    <Verdict v={r.verdict} />
+                  </td>
                   <td>{panelText(r.judgement)}</td>
-                  <td className="wrap">{r.review ? `${r.review.decision === 'approve' ? 'Approved' : 'Rejected'}${r.review.decided_by_panel ? ' by the panel' : ''}${r.review.note !== undefined ? `: ${r.review.note}` : ''}` : 'Pending'}</td>
+                  <td className="wrap">
+                    {r.review
+                      ? `${r.review.decision === 'approve' ? 'Approved' : 'Rejected'}${r.review.decided_by_panel ? ' by the panel' : ''}${r.review.note !== undefined ? `: ${r.review.note}` : ''}`
+                      : 'Pending'}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
           <nav aria-label="Pages" className="flex gap-2 px-4 py-3">
-            <button type="button" className="btn btn-sm" disabled={!search.cursor} onClick={() => set({ cursor: undefined })}>⇤ Newest</button>
-            <button type="button" className="btn btn-sm" disabled={!q.data?.next_cursor} onClick={() => set({ cursor: q.data!.next_cursor! })}>Older →</button>
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={!search.cursor}
+              onClick={() => set({ cursor: undefined })}
+            >
+              ⇤ Newest
+            </button>
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={!q.data?.next_cursor}
+              onClick={() => set({ cursor: q.data!.next_cursor! })}
+            >
+              Older →
+            </button>
           </nav>
         </div>
       )}
@@ -360,6 +464,8 @@ function panelText(j: { status: string; decision: string | null; judges: { verdi
   if (j.status === 'pending') return 'Reviewing…';
   if (j.status === 'failed') return 'Could not run';
   if (j.decision === null) return 'No calls left';
-  const split = ['allow', 'deny', 'uncertain', 'abstained'].map((v) => [v, j.judges.filter((x) => x.verdict === v).length] as const).filter(([, n]) => n > 0);
+  const split = ['allow', 'deny', 'uncertain', 'abstained']
+    .map((v) => [v, j.judges.filter((x) => x.verdict === v).length] as const)
+    .filter(([, n]) => n > 0);
   return `${j.decision} (${split.map(([v, n]) => `${n} ${v}`).join(', ')})`;
 }

@@ -58,7 +58,10 @@ export class AgentLedgerError extends Error {
   readonly status: number;
   readonly problem: unknown;
   constructor(status: number, problem: unknown) {
-    const detail = typeof problem === 'object' && problem !== null && 'detail' in problem ? String((problem as { detail: unknown }).detail) : '';
+    const detail =
+      typeof problem === 'object' && problem !== null && 'detail' in problem
+        ? String((problem as { detail: unknown }).detail)
+        : '';
     super(`agent-ledger answered ${status}${detail ? `: ${detail}` : ''}`);
     this.status = status;
     this.problem = problem;
@@ -190,7 +193,8 @@ export class AgentLedger {
     const results = (body as { results?: Array<{ index: number; status: number }> }).results ?? [];
     const refused = results.filter((r) => r.status >= 300);
     this.stats.sent += batch.length - refused.length;
-    if (refused.length > 0) this.#drop({ reason: 'rejected', events: refused.map((r) => strip(batch[r.index]!)), error: refused });
+    if (refused.length > 0)
+      this.#drop({ reason: 'rejected', events: refused.map((r) => strip(batch[r.index]!)), error: refused });
     return true;
   }
 
@@ -257,7 +261,10 @@ export class AgentLedger {
   #drop(report: DropReport): void {
     this.stats.dropped += report.events.length;
     if (this.#opts.onDrop) this.#opts.onDrop(report);
-    else process.emitWarning(`agent-ledger: ${report.events.length} event(s) not recorded (${report.reason})`, { code: 'AGENT_LEDGER_DROP' });
+    else
+      process.emitWarning(`agent-ledger: ${report.events.length} event(s) not recorded (${report.reason})`, {
+        code: 'AGENT_LEDGER_DROP',
+      });
   }
 }
 

@@ -7,31 +7,34 @@
 // --errors TYPE lists the dev split's misses and false positives of one type (or PROMPT_INJECTION) for
 // tuning; it refuses to list the untouched split's.
 
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
-import { findCorpus } from "../../../scripts/detect/frozen.ts";
-import { isInjectionType, isSecretType, scan } from "../index.ts";
-import { devSet, ofSplit } from "./devset.ts";
-import { matchCase, metrics, wilson } from "./score.ts";
-import type { InjectionCase, SpanCase, TypeCounts } from "./score.ts";
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { findCorpus } from '../../../scripts/detect/frozen.ts';
+import { isInjectionType, isSecretType, scan } from '../index.ts';
+import { devSet, ofSplit } from './devset.ts';
+import { matchCase, metrics, wilson } from './score.ts';
+import type { InjectionCase, SpanCase, TypeCounts } from './score.ts';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const pct = (x: number | null) => (x === null ? "    -  " : (x * 100).toFixed(1).padStart(6) + "%");
+const pct = (x: number | null) => (x === null ? '    -  ' : (x * 100).toFixed(1).padStart(6) + '%');
 const ci = (k: number, n: number) => {
   const w = wilson(k, n);
-  return w ? `[${(w[0] * 100).toFixed(1)}-${(w[1] * 100).toFixed(1)}]`.padEnd(13) : "".padEnd(13);
+  return w ? `[${(w[0] * 100).toFixed(1)}-${(w[1] * 100).toFixed(1)}]`.padEnd(13) : ''.padEnd(13);
 };
 
 interface SpanSummary {
   byType: Map<string, TypeCounts>;
 }
 
-function scoreSpanCases(cases: readonly SpanCase[], predict: (t: string) => Array<{ type: string; start: number; end: number }>): SpanSummary {
+function scoreSpanCases(
+  cases: readonly SpanCase[],
+  predict: (t: string) => Array<{ type: string; start: number; end: number }>,
+): SpanSummary {
   const byType = new Map<string, TypeCounts>();
   for (const c of cases) {
     if (c.ambiguous) continue;
@@ -47,7 +50,10 @@ function scoreSpanCases(cases: readonly SpanCase[], predict: (t: string) => Arra
 }
 
 function spanTable(title: string, s: SpanSummary, minSupport = 1): string[] {
-  const lines = [title, `  ${"type".padEnd(24)} ${"precision".padStart(7)} ${"95% CI".padEnd(13)} ${"recall".padStart(7)} ${"95% CI".padEnd(13)} ${"supp".padStart(5)} ${"fp".padStart(4)}`];
+  const lines = [
+    title,
+    `  ${'type'.padEnd(24)} ${'precision'.padStart(7)} ${'95% CI'.padEnd(13)} ${'recall'.padStart(7)} ${'95% CI'.padEnd(13)} ${'supp'.padStart(5)} ${'fp'.padStart(4)}`,
+  ];
   let tp = 0;
   let fn = 0;
   for (const [t, c] of [...s.byType.entries()].sort(([a], [b]) => a.localeCompare(b))) {
@@ -55,9 +61,13 @@ function spanTable(title: string, s: SpanSummary, minSupport = 1): string[] {
     tp += c.tp;
     fn += c.fn;
     if (m.support < minSupport && c.fp === 0) continue;
-    lines.push(`  ${t.padEnd(24)} ${pct(m.precision)} ${ci(c.tp, c.tp + c.fp)} ${pct(m.recall)} ${ci(c.tp, c.tp + c.fn)} ${String(m.support).padStart(5)} ${String(c.fp).padStart(4)}`);
+    lines.push(
+      `  ${t.padEnd(24)} ${pct(m.precision)} ${ci(c.tp, c.tp + c.fp)} ${pct(m.recall)} ${ci(c.tp, c.tp + c.fn)} ${String(m.support).padStart(5)} ${String(c.fp).padStart(4)}`,
+    );
   }
-  lines.push(`  ${"all types (recall)".padEnd(24)} ${"".padStart(7)} ${"".padEnd(13)} ${pct(tp + fn ? tp / (tp + fn) : null)} ${ci(tp, tp + fn)} ${String(tp + fn).padStart(5)}`);
+  lines.push(
+    `  ${'all types (recall)'.padEnd(24)} ${''.padStart(7)} ${''.padEnd(13)} ${pct(tp + fn ? tp / (tp + fn) : null)} ${ci(tp, tp + fn)} ${String(tp + fn).padStart(5)}`,
+  );
   return lines;
 }
 
@@ -76,7 +86,7 @@ function scoreInj(cases: readonly InjectionCase[], predict: (t: string) => boole
   for (const c of cases) {
     if (c.ambiguous) continue;
     const p = predict(c.text);
-    if (c.label === "injection") {
+    if (c.label === 'injection') {
       const k = s.byKind.get(c.kind) ?? { hit: 0, n: 0 };
       k.n++;
       if (p) k.hit++;
@@ -84,7 +94,7 @@ function scoreInj(cases: readonly InjectionCase[], predict: (t: string) => boole
       if (p) s.tp++;
     } else {
       if (p) s.fp++;
-      if (c.kind === "hard_negative") {
+      if (c.kind === 'hard_negative') {
         s.hardN++;
         if (p) s.hardFp++;
       } else {
@@ -99,10 +109,17 @@ function scoreInj(cases: readonly InjectionCase[], predict: (t: string) => boole
 function injLines(title: string, s: InjSummary): string[] {
   const n = [...s.byKind.values()].reduce((a, k) => a + k.n, 0);
   const out = [title];
-  out.push(`  recall ${pct(n ? s.tp / n : null)} ${ci(s.tp, n)} (${s.tp}/${n})  precision ${pct(s.tp + s.fp ? s.tp / (s.tp + s.fp) : null)}`);
-  for (const [k, v] of [...s.byKind.entries()].sort()) out.push(`    ${k.padEnd(10)} ${pct(v.hit / v.n)} ${ci(v.hit, v.n)} (${v.hit}/${v.n})`);
-  out.push(`  FPR on benign         ${pct(s.benignN ? s.benignFp / s.benignN : null)} ${ci(s.benignFp, s.benignN)} (${s.benignFp}/${s.benignN})`);
-  out.push(`  FPR on hard negatives ${pct(s.hardN ? s.hardFp / s.hardN : null)} ${ci(s.hardFp, s.hardN)} (${s.hardFp}/${s.hardN})`);
+  out.push(
+    `  recall ${pct(n ? s.tp / n : null)} ${ci(s.tp, n)} (${s.tp}/${n})  precision ${pct(s.tp + s.fp ? s.tp / (s.tp + s.fp) : null)}`,
+  );
+  for (const [k, v] of [...s.byKind.entries()].sort())
+    out.push(`    ${k.padEnd(10)} ${pct(v.hit / v.n)} ${ci(v.hit, v.n)} (${v.hit}/${v.n})`);
+  out.push(
+    `  FPR on benign         ${pct(s.benignN ? s.benignFp / s.benignN : null)} ${ci(s.benignFp, s.benignN)} (${s.benignFp}/${s.benignN})`,
+  );
+  out.push(
+    `  FPR on hard negatives ${pct(s.hardN ? s.hardFp / s.hardN : null)} ${ci(s.hardFp, s.hardN)} (${s.hardFp}/${s.hardN})`,
+  );
   return out;
 }
 
@@ -110,56 +127,99 @@ const piiOf = (t: string) => scan(t).findings.filter((f) => !isSecretType(f.type
 const secOf = (t: string) => scan(t).findings.filter((f) => isSecretType(f.type));
 const injOf = (t: string) => scan(t).injection.detected;
 
-function section(title: string, pii: SpanCase[], secrets: SpanCase[], injection: InjectionCase[]): { lines: string[]; json: unknown } {
+function section(
+  title: string,
+  pii: SpanCase[],
+  secrets: SpanCase[],
+  injection: InjectionCase[],
+): { lines: string[]; json: unknown } {
   const p = scoreSpanCases(pii, piiOf);
   const s = scoreSpanCases(secrets, secOf);
   const i = scoreInj(injection, injOf);
-  const lines = [`==== ${title}: ${pii.length} PII, ${secrets.length} secret, ${injection.length} injection cases`, ...spanTable("PII", p), ...spanTable("Secrets", s), ...injLines("Prompt injection", i), ""];
-  const obj = (m: Map<string, TypeCounts>) => Object.fromEntries([...m].map(([t, c]) => [t, { ...metrics(c), precision_ci: wilson(c.tp, c.tp + c.fp), recall_ci: wilson(c.tp, c.tp + c.fn) }]));
-  return { lines, json: { pii: obj(p.byType), secrets: obj(s.byType), injection: { ...i, byKind: Object.fromEntries(i.byKind) } } };
+  const lines = [
+    `==== ${title}: ${pii.length} PII, ${secrets.length} secret, ${injection.length} injection cases`,
+    ...spanTable('PII', p),
+    ...spanTable('Secrets', s),
+    ...injLines('Prompt injection', i),
+    '',
+  ];
+  const obj = (m: Map<string, TypeCounts>) =>
+    Object.fromEntries(
+      [...m].map(([t, c]) => [
+        t,
+        { ...metrics(c), precision_ci: wilson(c.tp, c.tp + c.fp), recall_ci: wilson(c.tp, c.tp + c.fn) },
+      ]),
+    );
+  return {
+    lines,
+    json: { pii: obj(p.byType), secrets: obj(s.byType), injection: { ...i, byKind: Object.fromEntries(i.byKind) } },
+  };
 }
 
 function listErrors(type: string, ds: ReturnType<typeof devSet>): void {
-  const dev = { pii: ofSplit(ds.pii, "dev"), secrets: ofSplit(ds.secrets, "dev"), injection: ofSplit(ds.injection, "dev") };
-  if (type === "PROMPT_INJECTION") {
+  const dev = {
+    pii: ofSplit(ds.pii, 'dev'),
+    secrets: ofSplit(ds.secrets, 'dev'),
+    injection: ofSplit(ds.injection, 'dev'),
+  };
+  if (type === 'PROMPT_INJECTION') {
     for (const c of dev.injection) {
       const p = injOf(c.text);
-      if (p !== (c.label === "injection")) console.log(`${p ? "FP" : "FN"} [${c.kind}/${c.lang}] ${c.source}: ${JSON.stringify(c.text.slice(0, 300))}`);
+      if (p !== (c.label === 'injection'))
+        console.log(`${p ? 'FP' : 'FN'} [${c.kind}/${c.lang}] ${c.source}: ${JSON.stringify(c.text.slice(0, 300))}`);
     }
     return;
   }
   for (const c of [...dev.pii, ...dev.secrets]) {
     const preds = (isSecretType(type) ? secOf : piiOf)(c.text).filter((f) => f.type === type);
-    const k = matchCase(c.entities.filter((e) => e.type === type), preds, c.checked_types).get(type);
-    if (k && (k.fp || k.fn)) console.log(`fn ${k.fn} fp ${k.fp} ${c.source}: ${JSON.stringify(c.text.slice(0, 300))} -> ${JSON.stringify(preds.map((f) => c.text.slice(f.start, f.end)))}`);
+    const k = matchCase(
+      c.entities.filter((e) => e.type === type),
+      preds,
+      c.checked_types,
+    ).get(type);
+    if (k && (k.fp || k.fn))
+      console.log(
+        `fn ${k.fn} fp ${k.fp} ${c.source}: ${JSON.stringify(c.text.slice(0, 300))} -> ${JSON.stringify(preds.map((f) => c.text.slice(f.start, f.end)))}`,
+      );
   }
 }
 
 function main(): void {
-  const only = arg("only");
+  const only = arg('only');
   const ds = devSet();
-  const errors = arg("errors");
+  const errors = arg('errors');
   if (errors) return listErrors(errors, ds);
   const out: string[] = [];
   const json: Record<string, unknown> = {};
-  const size = (split: "dev" | "untouched") => ofSplit(ds.pii, split).length + ofSplit(ds.secrets, split).length + ofSplit(ds.injection, split).length;
-  out.push(`development set (generated, src/detect/eval/devset/): ${ds.pii.length + ds.secrets.length + ds.injection.length} cases, dev ${size("dev")}, untouched ${size("untouched")}`, "");
-  for (const split of ["dev", "untouched"] as const) {
+  const size = (split: 'dev' | 'untouched') =>
+    ofSplit(ds.pii, split).length + ofSplit(ds.secrets, split).length + ofSplit(ds.injection, split).length;
+  out.push(
+    `development set (generated, src/detect/eval/devset/): ${ds.pii.length + ds.secrets.length + ds.injection.length} cases, dev ${size('dev')}, untouched ${size('untouched')}`,
+    '',
+  );
+  for (const split of ['dev', 'untouched'] as const) {
     if (only && only !== split) continue;
-    const r = section(`development set, ${split} split`, ofSplit(ds.pii, split), ofSplit(ds.secrets, split), ofSplit(ds.injection, split));
+    const r = section(
+      `development set, ${split} split`,
+      ofSplit(ds.pii, split),
+      ofSplit(ds.secrets, split),
+      ofSplit(ds.injection, split),
+    );
     out.push(...r.lines);
     json[split] = r.json;
   }
-  const corpus = findCorpus(arg("corpus"));
-  if (corpus && (!only || only === "corpus")) {
-    const pii = JSON.parse(readFileSync(join(corpus, "pii.json"), "utf8")) as SpanCase[];
-    const secrets = JSON.parse(gunzipSync(readFileSync(join(corpus, "secrets.json.gz"))).toString("utf8")) as SpanCase[];
-    const injection = JSON.parse(readFileSync(join(corpus, "injection.json"), "utf8")) as InjectionCase[];
+  const corpus = findCorpus(arg('corpus'));
+  if (corpus && (!only || only === 'corpus')) {
+    const pii = JSON.parse(readFileSync(join(corpus, 'pii.json'), 'utf8')) as SpanCase[];
+    const secrets = JSON.parse(
+      gunzipSync(readFileSync(join(corpus, 'secrets.json.gz'))).toString('utf8'),
+    ) as SpanCase[];
+    const injection = JSON.parse(readFileSync(join(corpus, 'injection.json'), 'utf8')) as InjectionCase[];
     const r = section(`shared corpus (${corpus})`, pii, secrets, injection);
     out.push(...r.lines);
     json.corpus = r.json;
-  } else if (!corpus) out.push("(shared corpus not found: pass --corpus DIR)");
-  process.stdout.write(process.argv.includes("--json") ? JSON.stringify(json) + "\n" : out.join("\n") + "\n");
+  } else if (!corpus) out.push('(shared corpus not found: pass --corpus DIR)');
+  process.stdout.write(process.argv.includes('--json') ? JSON.stringify(json) + '\n' : out.join('\n') + '\n');
 }
 
 main();

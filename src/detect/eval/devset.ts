@@ -4,10 +4,10 @@
 // Deterministic: the same seeds give the same cases on every machine (Faker and libphonenumber-js are
 // pinned in package.json).
 
-import { injectionCases } from "./devset/injection.ts";
-import { piiCases } from "./devset/pii.ts";
-import { secretCases } from "./devset/secrets.ts";
-import type { InjectionCase, SpanCase, Split } from "./devset/build.ts";
+import { injectionCases } from './devset/injection.ts';
+import { piiCases } from './devset/pii.ts';
+import { secretCases } from './devset/secrets.ts';
+import type { InjectionCase, SpanCase, Split } from './devset/build.ts';
 
 export type { InjectionCase, SpanCase, Split };
 

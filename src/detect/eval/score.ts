@@ -29,7 +29,11 @@ export interface TypeMetrics extends TypeCounts {
 }
 
 /** Counts TP/FP/FN for one case. Predictions are matched in order of start offset to the unmatched label of the same type with the largest overlap. */
-export function matchCase(labels: readonly Span[], predicted: readonly Span[], checkedTypes: readonly string[]): Map<string, TypeCounts> {
+export function matchCase(
+  labels: readonly Span[],
+  predicted: readonly Span[],
+  checkedTypes: readonly string[],
+): Map<string, TypeCounts> {
   const counts = new Map<string, TypeCounts>();
   const get = (t: string) => {
     let c = counts.get(t);
@@ -78,7 +82,7 @@ export function metrics(c: TypeCounts): TypeMetrics {
 export interface InjectionCase {
   id?: string;
   text: string;
-  label: "injection" | "benign";
+  label: 'injection' | 'benign';
   kind: string;
   ambiguous?: boolean;
 }

@@ -41,7 +41,8 @@ describe('parseMessage', () => {
     assert.equal(decodeWords('=?UTF-8?Q?Gr=C3=BC=C3=9Fe_aus?= =?utf-8?B?TcO8bmNoZW4=?= !'), 'Grüße ausMünchen !');
     assert.equal(decodeWords('plain text'), 'plain text');
     assert.equal(decodeWords('=?ISO-8859-1?Q?caf=E9?='), 'café');
-    const raw = 'Subject: =?UTF-8?Q?Code_123456_f=C3=BCr?=\r\n =?UTF-8?Q?_dich?=\r\nTo: a@b.test,\r\n\tc@d.test\r\n\r\nbody\r\n';
+    const raw =
+      'Subject: =?UTF-8?Q?Code_123456_f=C3=BCr?=\r\n =?UTF-8?Q?_dich?=\r\nTo: a@b.test,\r\n\tc@d.test\r\n\r\nbody\r\n';
     const p = parseMessage(raw);
     assert.equal(p.subject, 'Code 123456 für dich');
     assert.equal(p.headers['to'], 'a@b.test, c@d.test');
@@ -54,7 +55,11 @@ describe('parseMessage', () => {
     );
     assert.equal(qp.text, 'Grüße, a long line \nCode: 123456\n');
     const b64 = parseMessage(
-      `Content-Type: text/plain; charset="UTF-8"\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from('Código: 654321\n').toString('base64').replace(/(.{8})/g, '$1\r\n')}\r\n`,
+      `Content-Type: text/plain; charset="UTF-8"\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from(
+        'Código: 654321\n',
+      )
+        .toString('base64')
+        .replace(/(.{8})/g, '$1\r\n')}\r\n`,
     );
     assert.equal(b64.text, 'Código: 654321\n');
   });
@@ -113,7 +118,10 @@ describe('startSmtpPeer', () => {
 
   test('waitFor rejects with a useful message on timeout; close is idempotent', async () => {
     const peer = await startSmtpPeer();
-    await assert.rejects(peer.waitFor((m) => m.subject === 'never', 50), /no matching mail within 50 ms \(0 received/);
+    await assert.rejects(
+      peer.waitFor((m) => m.subject === 'never', 50),
+      /no matching mail within 50 ms \(0 received/,
+    );
     await peer.close();
     await peer.close();
   });

@@ -89,9 +89,7 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
   // Errors after start (a client dropping mid-session) must not crash the test process.
   server.on('error', () => {});
   const port = (server.server.address() as AddressInfo).port;
-  const url = options.secure
-    ? `smtps://127.0.0.1:${port}?tls.rejectUnauthorized=false`
-    : `smtp://127.0.0.1:${port}`;
+  const url = options.secure ? `smtps://127.0.0.1:${port}?tls.rejectUnauthorized=false` : `smtp://127.0.0.1:${port}`;
 
   let closed: Promise<void> | undefined;
   return {
@@ -110,9 +108,7 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
         };
         const timer = setTimeout(() => {
           waiters.delete(waiter);
-          rejectWait(
-            new Error(`no matching mail within ${timeoutMs} ms (${messages.length} received on ${url})`),
-          );
+          rejectWait(new Error(`no matching mail within ${timeoutMs} ms (${messages.length} received on ${url})`));
         }, timeoutMs);
         waiters.add(waiter);
       });

@@ -1,9 +1,9 @@
 // Building blocks of the generated development set: a seeded PRNG, a text builder that records the
 // offsets of labelled spans, and the split rule (whole templates held out for the untouched part).
 
-import { createHash } from "node:crypto";
+import { createHash } from 'node:crypto';
 
-export type Split = "dev" | "untouched";
+export type Split = 'dev' | 'untouched';
 
 export interface Provenance {
   /** Where the case comes from: generator, template id, locale / region. */
@@ -24,8 +24,8 @@ export interface SpanCase extends Provenance {
 export interface InjectionCase extends Provenance {
   id: string;
   text: string;
-  label: "injection" | "benign";
-  kind: "direct" | "indirect" | "jailbreak" | "benign" | "hard_negative";
+  label: 'injection' | 'benign';
+  kind: 'direct' | 'indirect' | 'jailbreak' | 'benign' | 'hard_negative';
   lang: string;
 }
 
@@ -50,8 +50,10 @@ export const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(
  * untouched part has a sibling from the same template in the dev part.
  */
 export function splitOf(group: string): Split {
-  const h = createHash("sha256").update("devset-split-v1:" + group).digest();
-  return h[0]! % 4 === 0 ? "untouched" : "dev";
+  const h = createHash('sha256')
+    .update('devset-split-v1:' + group)
+    .digest();
+  return h[0]! % 4 === 0 ? 'untouched' : 'dev';
 }
 
 /**
@@ -65,14 +67,17 @@ export interface Filled {
   parts?: Array<{ text: string; label: string | false }>;
 }
 
-export function fill(template: string, value: (type: string, key: string) => Filled): { text: string; entities: SpanCase["entities"] } {
-  let text = "";
-  const entities: SpanCase["entities"] = [];
+export function fill(
+  template: string,
+  value: (type: string, key: string) => Filled,
+): { text: string; entities: SpanCase['entities'] } {
+  let text = '';
+  const entities: SpanCase['entities'] = [];
   let pos = 0;
   const re = /\{([A-Z_]+)(?::([a-z0-9_]+))?\}/g;
   for (let m = re.exec(template); m; m = re.exec(template)) {
     text += template.slice(pos, m.index);
-    const v = value(m[1]!, m[2] ?? "");
+    const v = value(m[1]!, m[2] ?? '');
     if (v.parts) {
       for (const part of v.parts) {
         const ps = text.length;

