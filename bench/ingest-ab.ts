@@ -15,7 +15,7 @@
 // Why: on this project's machine the same build's events/s moved by 2x within
 // minutes (the no-op route 7,800-52,000 requests/s across days); runs of A and
 // B minutes apart showed gains of 15-20 % that an interleaved run of the same
-// two builds did not (2026-11-28). Without a change (the default: HEAD against
+// two builds did not. Without a change (the default: HEAD against
 // a clean checkout) it measures the noise floor.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';

@@ -5,7 +5,7 @@
 // what outlives two scavenges is promoted to the old generation, lengthens
 // every scavenge (the server, with every request in flight, stops for it) and
 // ends in a full collection. A getter in an object literal made for every set
-// once promoted ~2 KB an event (twelfth session, bench/ingest-results.md).
+// promoted ~2 KB an event (docs/performance.md, "Garbage collection").
 //
 //   npm run bench -- ingest-gc [--store pglite|postgres] [--seconds 6] [--clients 64]
 //
