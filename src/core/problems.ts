@@ -82,8 +82,7 @@ export interface ProblemOptions {
 /**
  * A 4xx problem is an answer, not a fault: its stack is never logged, and
  * capturing one (ten frames, through Fastify's async hooks) was a quarter of
- * the CPU of refusing an invalid event (bench/ingest-results.md, ninth
- * session). Set to 0 just for the Error constructor, restored right after.
+ * the CPU of refusing an invalid event (docs/performance.md). Set to 0 just for the Error constructor, restored right after.
  */
 let stackTraceLimit = Error.stackTraceLimit;
 function withoutStack(detail: string): string {
