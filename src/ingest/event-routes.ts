@@ -126,7 +126,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
     // this turn: the database's answers that move the log on (a lock granted, a commit to
     // answer) then come before it instead of after every request that arrived with them.
     // Content singles 1.12-1.16x (ingest-ab, 10 of 10 pairs twice), metadata singles and
-    // batches unchanged (bench/ingest-results.md, ninth session).
+    // batches unchanged (docs/performance.md).
     await setImmediate();
     const [r] = await recordEvents(deps, authorizer(req, body.tenant_id), [{ kind, event: body, key }]);
     return answerOne(reply, r!, true);

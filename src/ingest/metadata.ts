@@ -13,7 +13,7 @@ import { commitment, encodeLeaf } from '../ledger/leaf.ts';
 export type Redactor = (text: string) => string;
 
 // Metadata values repeat (an outcome, a tool name, a severity): redacting a
-// short text costs 5-12 µs (a 20-character id, a UUID; 2026-11-28, by the
+// short text costs 5-12 µs (a 20-character id, a UUID, depending on the
 // machine's load; a third less than scanField, which also runs the injection
 // detector), so results are remembered per redactor, a bounded map cleared
 // when full (values are at most 512 chars).

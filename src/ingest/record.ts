@@ -343,7 +343,7 @@ export function recordSet(known: KnownAgents) {
        * Every row is in the log's statement (rideAhead), and no job is left for write() to enqueue.
        * A method, not a getter: as a getter of this object literal, made for every set, it kept each
        * set's rows and leaves alive past young-generation collections until the next full one — about
-       * 2 KB an event promoted, scavenges of ~10 ms instead of ~3 (bench/ingest-results.md, twelfth session).
+       * 2 KB an event promoted, scavenges of ~10 ms instead of ~3 (docs/performance.md, "Garbage collection").
        */
       allInLogStatement(): boolean {
         return handed && rows.jobs.length === 0;
