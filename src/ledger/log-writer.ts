@@ -560,16 +560,12 @@ const MIN_AHEAD_ITEMS = 100;
  * taking every request in flight leaves the node idle while the database
  * writes it and the database idle while the node decides the next: smaller
  * transactions keep both busy (the next decided ahead while one writes).
- * Batches of 100 from 64 clients, same-hour A/B, events/s: 500 at most
- * 8,424 / 8,870, 1,000 at most 8,645 / 8,591, no limit (2,000-3,000 a
- * transaction) 7,999 / 7,427; 250 fell to 6,100 (a write of at most 256
- * entries then went as text with its COMMIT, which cost the server more per
- * event; since 3f1a9e0 only writes of up to 16 entries do). Since a transaction
- * decided ahead also makes its statement ahead (6c1dee0), little is left
- * between one write and the next, and what is left is paid per transaction:
- * 2,000 against 500, ingest-ab, 64 clients, same-machine pairs: batches of 100
- * 1.120 (10 of 10 pairs), again 1.121 (7 of 8); content batches 1.072; 1,000
- * gave 1.080, 4,000 0.919.
+ * A transaction decided ahead also makes its statement ahead, so little is
+ * left between one write and the next, and what is left is paid per
+ * transaction: hence a large cap. Against 500 (ingest-ab, 64 clients,
+ * same-machine pairs): 2,000 gave batches of 100 1.12x the events/s (10 of 10
+ * pairs, again 7 of 8) and content batches 1.07x; 1,000 gave 1.08x, 4,000
+ * 0.92x (docs/performance.md).
  */
 export const MAX_TRANSACTION_ITEMS = 2_000;
 
