@@ -1,10 +1,10 @@
 // Writes the development set's PII and secret texts (dev split) to data/injection-negatives.jsonl.gz, the
 // frozen copy the injection model trains on as negatives (scripts/detect/injection-training-data.ts).
 //
-// Why frozen: the model used to read these texts live from the development set, so every new PII
-// template retrained the injection model and moved its figures — and each such move cost a look at the
-// untouched split. Now PII work leaves the model alone; run this script only when you mean to retrain
-// on the newer texts (then `npm run train:injection`).
+// Why frozen: read live from the development set, every new PII template would retrain the injection
+// model and move its figures — and each such move would cost a look at the untouched split. Frozen, PII
+// work leaves the model alone; run this script only when you mean to retrain on the newer texts (then
+// `npm run train:injection`).
 
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
