@@ -228,4 +228,58 @@ eachStore('console sessions', (get) => {
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: broken })).statusCode, 401);
     assert.equal((await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: admin.token })).statusCode, 200);
   });
+
+  // Cookie tossing: a sibling subdomain or a plain-http answer can plant an
+  // unprefixed cookie; only the __Host- one (this host, HTTPS, path /) counts
+  // off loopback, and several different session cookies authenticate nobody.
+  test('off loopback only the __Host- cookie counts, and several session cookies are refused', async () => {
+    const t = get();
+    const victim = cookieOf((await signIn('gina@tossing-victim.com')).headers['set-cookie']);
+    const attacker = cookieOf((await signIn('hal@tossing-attacker.com')).headers['set-cookie']);
+    const attackerToken = attacker.slice(attacker.indexOf('=') + 1);
+    const me = (cookie: string, h = host) =>
+      t.request({ method: 'GET', url: '/api/v1/accounts/me', headers: { host: h, cookie } });
+
+    const planted = await me(`al_session=${attackerToken}`);
+    assert.equal(planted.statusCode, 401, 'an unprefixed cookie is no session off loopback');
+    assert.match(planted.json().detail, /bearer token/i);
+    for (const cookie of [
+      `al_session=${attackerToken}; ${victim}`,
+      `${victim}; al_session=${attackerToken}`,
+      `al_session=junk; ${victim}`,
+    ]) {
+      const res = await me(cookie);
+      assert.equal(res.statusCode, 200, cookie);
+      assert.equal(res.json().account.email, 'gina@tossing-victim.com', 'the planted cookie never wins');
+    }
+    for (const cookie of [
+      `__Host-al_session=${attackerToken}; ${victim}`,
+      `${victim}; __Host-al_session=${attackerToken}`,
+      `${victim}; __Host-al_session=not-a-token!`,
+    ]) {
+      const res = await me(cookie);
+      assert.equal(res.statusCode, 401, cookie);
+      assert.match(res.json().detail, /Several console session cookies/);
+    }
+    assert.equal((await me(`${victim}; ${victim}`)).statusCode, 200, 'the same cookie twice is not ambiguous');
+
+    // A write from an ambiguous header does not reach the workspace either.
+    const csrf = (
+      await t.request({ method: 'GET', url: '/api/v1/console/session', headers: { host, cookie: victim } })
+    ).json().csrf_token as string;
+    const write = await t.request({
+      method: 'POST',
+      url: '/api/v1/accounts/tokens',
+      headers: { host, cookie: `${attacker}; ${victim}`, 'x-csrf-token': csrf },
+      payload: { name: 'tossed' },
+    });
+    assert.equal(write.statusCode, 401, write.body);
+
+    // Over plain http to loopback the unprefixed cookie is the session, and the same rule holds.
+    const local = cookieOf((await signIn('gina@tossing-victim.com', { host: '127.0.0.1:8080' })).headers['set-cookie']);
+    assert.match(local, /^al_session=/);
+    assert.equal((await me(local, '127.0.0.1:8080')).statusCode, 200);
+    assert.equal((await me(`${local}; al_session=${attackerToken}`, '127.0.0.1:8080')).statusCode, 401);
+    assert.equal((await me(`__Host-al_session=${attackerToken}; ${local}`, 'localhost:8080')).statusCode, 401);
+  });
 });

@@ -5,8 +5,10 @@ import {
   CSRF_HEADER,
   csrfMatches,
   csrfTokenFor,
+  isPlainLoopback,
   isSafeMethod,
   originAllowed,
+  type SessionCookie,
   sessionCookieOf,
 } from './session-cookie.ts';
 
@@ -73,9 +75,18 @@ export function registerAuth(app: FastifyInstance, services: AuthServices): void
     let principal: Principal | null;
     // A request with an Authorization header is judged by it alone; the
     // console's cookie counts only when there is none.
-    const session =
-      req.headers.authorization === undefined && services.resolveSession ? sessionCookieOf(req.headers.cookie) : null;
-    if (session !== null) {
+    const cookie: SessionCookie =
+      req.headers.authorization === undefined && services.resolveSession
+        ? sessionCookieOf(req.headers.cookie, isPlainLoopback(req))
+        : { kind: 'none' };
+    if (cookie.kind === 'ambiguous') {
+      if (mode === 'optional') return;
+      throw unauthorized(
+        'Several console session cookies were sent; none is trusted. Clear the cookies of this site and sign in again.',
+      );
+    }
+    if (cookie.kind === 'token') {
+      const session = cookie.token;
       principal = await services.resolveSession!(session);
       if (!principal && mode === 'optional') return; // a stale cookie on a public route: anonymous
       if (!principal) throw unauthorized('The console session is unknown, signed out or expired; sign in again.');

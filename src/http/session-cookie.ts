@@ -26,18 +26,38 @@ export function isSafeMethod(method: string): boolean {
   return SAFE_METHODS.has(method);
 }
 
-/** The session token from the Cookie header, or null. Long or odd values are ignored before any lookup. */
-export function sessionCookieOf(header: string | undefined): string | null {
-  if (!header || header.length > 8192) return null;
+/** What the Cookie header says about the console session. */
+export type SessionCookie =
+  | { kind: 'none' }
+  | { kind: 'token'; token: string }
+  /** Several session cookies with different values: one may have been planted. */
+  | { kind: 'ambiguous' };
+
+/**
+ * The session token from the Cookie header. Off plain-http loopback only the
+ * `__Host-` cookie counts: the browser guarantees that one was set by this
+ * host over HTTPS with path /, while an unprefixed `al_session` can be planted
+ * by a sibling subdomain or a plain-http answer (cookie tossing). When several
+ * session cookies with different values arrive, none wins: the browser's order
+ * is not an authority, and an attacker's cookie could come first. Long or odd
+ * values are ignored before any lookup.
+ */
+export function sessionCookieOf(header: string | undefined, plainLoopback: boolean): SessionCookie {
+  if (!header || header.length > 8192) return { kind: 'none' };
+  let token: string | null = null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim();
-    if (name !== SECURE_COOKIE && name !== PLAIN_COOKIE) continue;
+    if (name !== SECURE_COOKIE && !(plainLoopback && name === PLAIN_COOKIE)) continue;
     const value = part.slice(eq + 1).trim();
-    if (/^[0-9A-Za-z_]{1,128}$/.test(value)) return value;
+    // A malformed value under a session name is still a session cookie
+    // someone sent: it makes the header ambiguous like any other.
+    if (token !== null && value !== token) return { kind: 'ambiguous' };
+    token = value;
   }
-  return null;
+  if (token === null) return { kind: 'none' };
+  return /^[0-9A-Za-z_]{1,128}$/.test(token) ? { kind: 'token', token } : { kind: 'none' };
 }
 
 export function csrfTokenFor(sessionToken: string): string {
