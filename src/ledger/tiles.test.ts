@@ -114,7 +114,11 @@ test('tile index paths: 3-digit groups, x-prefixed but the last; one spelling pe
     assert.equal(parseTilePath(`0/${indexPath(n)}`)?.index, n);
   assert.deepEqual(parseTilePath('0/x001/x234/067'), { kind: 'hash', level: 0, index: 1234067, width: 256 });
   assert.deepEqual(parseTilePath('entries/001.p/17'), { kind: 'entries', level: 0, index: 1, width: 17 });
-  assert.deepEqual(parseTilePath('63/000.p/255'), { kind: 'hash', level: 63, index: 0, width: 255 });
+  // The largest tiles a log of 2^53 entries (MAX_LOG_SIZE) can hold.
+  assert.deepEqual(parseTilePath('6/000.p/32'), { kind: 'hash', level: 6, index: 0, width: 32 });
+  assert.deepEqual(parseTilePath('5/031'), { kind: 'hash', level: 5, index: 31, width: 256 });
+  assert.equal(parseTilePath(`0/${indexPath(2 ** 45 - 1)}`)?.index, 2 ** 45 - 1);
+  assert.equal(parseTilePath(`entries/${indexPath(2 ** 45 - 1)}`)?.index, 2 ** 45 - 1);
   for (const bad of [
     '0/x000/001',
     '0/1',
@@ -128,6 +132,18 @@ test('tile index paths: 3-digit groups, x-prefixed but the last; one spelling pe
     '0/x1/002',
     'x/000',
     '0/000.p/',
+    // Tiles no log can reach (more than 2^53 entries): levels 7 and up, huge indexes, too wide at level 6.
+    '7/000.p/1',
+    '8/000',
+    '63/000.p/255',
+    '6/000.p/33',
+    '6/001.p/1',
+    '5/032.p/1',
+    `0/${indexPath(2 ** 45)}`,
+    `entries/${indexPath(2 ** 45)}`,
+    `entries/${indexPath(2 ** 53 - 1)}`,
+    `0/${indexPath(Number.MAX_SAFE_INTEGER)}`,
+    '0/x999/x999/x999/x999/x999/x999/999',
   ]) {
     assert.equal(parseTilePath(bad), undefined, bad);
   }
@@ -298,6 +314,48 @@ eachStore('tlog-tiles', (get) => {
       payload: { public: false },
     });
     assert.equal((await t.request({ method: 'GET', url: `${prefix}/tile/0/000` })).statusCode, 401);
+  });
+
+  // Out-of-range coordinates are 404 problem+json for anyone who may read the
+  // log (anonymous callers of a public log included), never a 500 from the
+  // database's integer arithmetic.
+  test('tiles beyond any log: every level, index and width out of range is a 404, on a public log too', async () => {
+    const make = (pub: boolean) =>
+      t.request({
+        method: 'PUT',
+        url: '/api/v1/workspace/transparency-log',
+        token: admin.token,
+        payload: { public: pub },
+      });
+    assert.equal((await make(true)).statusCode, 200);
+    const paths: string[] = [];
+    for (let level = 6; level <= 64; level++)
+      paths.push(`tile/${level}/000`, `tile/${level}/000.p/1`, `tile/${level}/000.p/255`);
+    for (const level of [0, 1, 2, 3, 4, 5, 6]) {
+      paths.push(`tile/${level}/${indexPath(2 ** 45)}`, `tile/${level}/${indexPath(Number.MAX_SAFE_INTEGER)}`);
+      paths.push(`tile/${level}/${indexPath(2 ** 53 / 256 ** (level + 1) - 1)}.p/255`);
+    }
+    paths.push(
+      `tile/entries/${indexPath(2 ** 45)}`,
+      `tile/entries/${indexPath(2 ** 45 - 1)}`,
+      `tile/entries/${indexPath(Number.MAX_SAFE_INTEGER)}.p/1`,
+      'tile/entries/x999/x999/x999/x999/x999/x999/x999/999',
+      'tile/0/000.p/256',
+      'tile/0/000.p/999',
+      'tile/entries/000.p/0',
+      'tile/-1/000',
+    );
+    try {
+      for (const token of [undefined, admin.token]) {
+        for (const path of paths) {
+          const res = await t.request({ method: 'GET', url: `${prefix}/${path}`, ...(token ? { token } : {}) });
+          assert.equal(res.statusCode, 404, `${path}: ${res.body}`);
+          assert.match(String(res.headers['content-type']), /^application\/problem\+json/, path);
+        }
+      }
+    } finally {
+      await make(false);
+    }
   });
 
   test('tiles read while the log grows never contradict a checkpoint served before', async () => {

@@ -21,7 +21,7 @@ export const MAX_BUNDLE_ENTRY_BYTES = 0xffff;
 export type TileKind = 'hash' | 'entries';
 export interface TileRef {
   kind: TileKind;
-  /** Tile level (0-63); 0 for entry bundles. */
+  /** Tile level (0-6 in practice: a level-7 hash covers 2^56 leaves, more than a log holds); 0 for entry bundles. */
   level: number;
   index: number;
   /** Number of hashes or entries: 256 for a full tile. */
@@ -51,9 +51,24 @@ export function parseTilePath(path: string): TileRef | undefined {
   if (!INDEX_PATH.test(rest) || rest.startsWith('x000/')) return undefined;
   const index = Number(rest.replaceAll('x', '').replaceAll('/', ''));
   if (!Number.isSafeInteger(index)) return undefined;
-  if (head === 'entries') return { kind: 'entries', level: 0, index, width };
-  if (!/^(0|[1-9][0-9]?)$/.test(head) || Number(head) > 63) return undefined;
-  return { kind: 'hash', level: Number(head), index, width };
+  let ref: TileRef;
+  if (head === 'entries') ref = { kind: 'entries', level: 0, index, width };
+  else if (!/^(0|[1-9][0-9]?)$/.test(head) || Number(head) > 63) return undefined;
+  else ref = { kind: 'hash', level: Number(head), index, width };
+  return leavesNeeded(ref) <= MAX_LOG_SIZE ? ref : undefined;
+}
+
+/**
+ * The most entries a log can hold: entry indexes are JavaScript numbers (and
+ * bigint columns), exact up to 2^53. A tile that needs a bigger log can never
+ * exist, so it is refused before any arithmetic on its node indexes, which
+ * would pass 2^53 (losing exactness) and then 2^63 (overflowing bigint).
+ */
+export const MAX_LOG_SIZE = 2n ** 53n;
+
+/** How many entries the log must hold for a tile to exist: its last hash covers leaves up to here. */
+export function leavesNeeded(ref: TileRef): bigint {
+  return (BigInt(ref.index) * BigInt(TILE_WIDTH) + BigInt(ref.width)) * BigInt(TILE_WIDTH) ** BigInt(ref.level);
 }
 
 /** The stored-node level and index range a hash tile is made of. */
