@@ -266,6 +266,31 @@ eachStore(
       assert.equal((await as(a.token, 'from=yesterday&to=2026-04-01T00:00:00Z')).statusCode, 422);
       assert.equal((await as(a.token, `${PERIOD}&format=docx`)).statusCode, 422);
     });
+
+    // CSV injection through a client-chosen name, with the separators other locales split at.
+    test('the CSV report neutralizes formulas after any separator a spreadsheet may split at', async () => {
+      const t = get();
+      const a = await t.signIn('cco@csv-guard-co.io');
+      t.clock.set('2026-04-02T10:00:00Z');
+      const keys = [`x;=cmd|' /C calc'!A0`, 'y|@SUM(A1)', 'z\t+1', '-2+3'];
+      for (const agent_key of keys) {
+        const res = await t.request({ method: 'POST', url: INVOKE, token: a.token, payload: { agent_key } });
+        assert.equal(res.statusCode, 201, res.body);
+      }
+      const csv = await t.request({
+        method: 'GET',
+        url: `/api/v1/reports/compliance?${PERIOD}&format=csv`,
+        token: a.token,
+      });
+      assert.equal(csv.statusCode, 200, csv.body);
+      assert.ok(csv.body.includes(`invocations_by_agent,"x;'=cmd|' /C calc'!A0",1`), csv.body);
+      assert.ok(csv.body.includes(`invocations_by_agent,"y|'@SUM(A1)",1`), csv.body);
+      assert.ok(csv.body.includes(`invocations_by_agent,"z\t'+1",1`), csv.body);
+      assert.ok(csv.body.includes(`invocations_by_agent,'-2+3,1`), csv.body);
+      for (const sep of [',', ';', '|', '\t'])
+        for (const cell of csv.body.split(/\r\n|\n|\r/).flatMap((l) => l.split(sep)))
+          assert.doesNotMatch(cell.replace(/^[ "]*/, ''), /^[=+\-@]/, `split at ${JSON.stringify(sep)}`);
+    });
   },
   { manualJobs: true },
 );

@@ -1,11 +1,37 @@
 import type { ComplianceReport } from './report.ts';
 
-/** RFC 4180 field: quoted when it holds a comma, quote or line break; formula-leading text neutralized. */
-function field(v: string | number | null): string {
-  let s = v === null ? '' : String(v);
-  // A spreadsheet would run a cell starting with = + - @ as a formula (CSV injection).
-  if (/^[=+\-@\t\r]/.test(s) && typeof v === 'string') s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+// CSV injection (OWASP "CSV Injection"): a spreadsheet runs a cell whose text
+// starts with = + - @ (or a tab or carriage return before one) as a formula.
+// A cell can start anywhere a spreadsheet may split a line: besides this
+// file's commas, at the semicolons, tabs and pipes other locales and import
+// dialogs use, and at line breaks; leading spaces and quotes may be dropped
+// first. So every such start inside a string is neutralized with a ' (which
+// shows the text and runs nothing), whichever separator a reader picks, and a
+// string holding any separator is quoted so readers that honour RFC 4180
+// quoting keep it one cell. Numbers are ours, never text: -3 stays a number.
+
+/**
+ * Before a character that could lead a formula, where a spreadsheet may start
+ * a cell: the start of the text or after a separator, past spaces and double
+ * quotes (a ' there already makes the cell text). Zero-width, so a tab or
+ * carriage return is both a separator and a lead; the lookahead comes first,
+ * so the lookbehind runs only at lead characters and the scan stays linear.
+ */
+const CELL_START = /(?=[=+\-@\t\r])(?<=(?:^|[,;|\t\r\n])[ "]*)/g;
+/** Characters some reader may split at or that RFC 4180 requires quoting for. */
+const NEEDS_QUOTES = /[",;|\t\r\n]/;
+
+/** A string with a ' before every character that could lead a formula cell. */
+export function neutralizeFormulas(s: string): string {
+  return s.replace(CELL_START, "'");
+}
+
+/** RFC 4180 field: strings neutralized against formulas, quoted when they hold a separator, quote or line break. */
+export function csvField(v: string | number | null): string {
+  if (v === null) return '';
+  if (typeof v === 'number') return String(v);
+  const s = neutralizeFormulas(v);
+  return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** The report as flat rows `section,key,value`, one fact per line, for spreadsheets. */
@@ -44,5 +70,5 @@ export function reportCsv(r: ComplianceReport): string {
     ['evidence', 'entries_end', r.entries?.end ?? null],
     ['evidence', 'checkpoint', r.evidence.checkpoint],
   );
-  return `section,key,value\r\n${rows.map((row) => row.map(field).join(',')).join('\r\n')}\r\n`;
+  return `section,key,value\r\n${rows.map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
 }
