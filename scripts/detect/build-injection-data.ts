@@ -1,0 +1,747 @@
+// node scripts/detect/build-injection-data.ts --repos DIR
+//
+// Rebuilds datasets/detect/injection/cases.jsonl.gz — the prompt-injection development data written by
+// other people — from public repositories at pinned commits. DIR holds one git clone per repository,
+// named `owner+name` (bare or not): `git clone --bare https://github.com/OWNER/NAME DIR/OWNER+NAME`.
+// datasets/detect/injection/SOURCES.md says what each source is, its licence, how it is sampled and
+// labelled. Deterministic: the same commits give the same file.
+//
+// Every case carries its `family` — the unit the leave-one-source-out evaluation holds out
+// (src/detect/eval/loso-injection.ts) — with its source (repository, commit, path) and licence.
+// Labels follow ../shared/corpus/README.md: injection kinds direct / indirect / jailbreak; benign kinds
+// benign / hard_negative (benign text that talks about attacks, gives a model rules, or plays a role).
+// Indirect cases that no source ships as such are real payloads spliced into real carrier documents of
+// another source at a sentence boundary; their family is the payload's (holding a family out holds out
+// its payloads), and a carrier document is never also a case of its own.
+//
+// Never a reserved source of issue #37 (deepset/prompt-injections, garak, BIPIA, NotInject, Tensor Trust,
+// elemeta, awesome-chatgpt-prompts, verazuo/jailbreak_llms, InjecAgent, AgentDojo, LLM Guard tests…).
+
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { REPO } from './frozen.ts';
+
+export interface DataCase {
+  id: string;
+  text: string;
+  label: 'injection' | 'benign';
+  kind: 'direct' | 'indirect' | 'jailbreak' | 'benign' | 'hard_negative';
+  lang: string;
+  /** The source family held out as a whole by the leave-one-source-out evaluation. */
+  family: string;
+  /** repository@commit:path and what part of it. */
+  source: string;
+  licence: string;
+  /** Left out of training and of the headline figures, reported apart (../shared/corpus/README.md). */
+  ambiguous?: boolean;
+}
+
+interface Repo {
+  repo: string;
+  commit: string;
+  licence: string;
+}
+
+/** The repositories read, at the commits the committed data was built from. */
+export const REPOS = {
+  purplellama: { repo: 'meta-llama/PurpleLlama', commit: '4be64c3a24442b51c76175e6ec67722cc3f5fe38', licence: 'MIT' },
+  gptfuzz: { repo: 'sherdencooper/GPTFuzz', commit: '1eddeb565740ae311b5f4950492b011a6f866fe7', licence: 'MIT' },
+  patt: {
+    repo: 'swisskyrepo/PayloadsAllTheThings',
+    commit: 'f9fa51417886ac11476cb62db2dff21773dc570b',
+    licence: 'MIT',
+  },
+  taksec: {
+    repo: 'TakSec/Prompt-Injection-Everywhere',
+    commit: '9b69c8ae7958f68d562d484103a7b14b66983d63',
+    licence: 'MIT',
+  },
+  llmfuzzer: { repo: 'mnns/LLMFuzzer', commit: 'dd0dbd187ece10137bc4e9479871144d55198933', licence: 'MIT' },
+  peg: {
+    repo: 'dair-ai/Prompt-Engineering-Guide',
+    commit: '3d96678f28793e6f23ac6c0127799489f2c9022b',
+    licence: 'MIT',
+  },
+  owasp: {
+    repo: 'OWASP/www-project-top-10-for-large-language-model-applications',
+    commit: '020595761a4b7b0c3f9cf01a0457b78f9f1e7f9c',
+    licence: 'CC BY-SA 4.0',
+  },
+  fastchat: { repo: 'lm-sys/FastChat', commit: '0e6d3e4beaab66f4d3f93db72541a4abab8af28d', licence: 'Apache-2.0' },
+  selfinstruct: {
+    repo: 'yizhongw/self-instruct',
+    commit: '0b26ccaa415992100fa32df62d41b994cf928e23',
+    licence: 'Apache-2.0',
+  },
+  ewt: {
+    repo: 'UniversalNER/UNER_English-EWT',
+    commit: '8ed072de2fd24022cc62458997fe96a8fe191ea4',
+    licence: 'CC BY-SA 4.0',
+  },
+  pudDe: {
+    repo: 'UniversalNER/UNER_German-PUD',
+    commit: '47eb039b6d80079b280ba70efe4136413fb7af9c',
+    licence: 'CC BY-SA 3.0',
+  },
+  pudZh: {
+    repo: 'UniversalNER/UNER_Chinese-PUD',
+    commit: '647ba53747e1aa1818541965db99a0196440b7d2',
+    licence: 'CC BY-SA 3.0',
+  },
+  pudRu: {
+    repo: 'UniversalNER/UNER_Russian-PUD',
+    commit: '6f5acd6d728f70b20e4326d841356567796ee844',
+    licence: 'CC BY-SA 3.0',
+  },
+  pudPt: {
+    repo: 'UniversalNER/UNER_Portuguese-PUD',
+    commit: 'cda2cf86b68d45e896aab97ceca5e91d43a86db7',
+    licence: 'CC BY-SA 3.0',
+  },
+  pudSv: {
+    repo: 'UniversalNER/UNER_Swedish-PUD',
+    commit: '7fed5e267858a295f53083051a16d73c76f60f07',
+    licence: 'CC BY-SA 4.0',
+  },
+} satisfies Record<string, Repo>;
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** The git directory of `owner/name` under DIR: DIR/owner+name itself (bare), or its .git or repo folder. */
+function gitDir(dir: string, repo: string): string {
+  const base = join(dir, repo.replace('/', '+'));
+  for (const d of [join(base, 'repo'), join(base, '.git'), base]) if (existsSync(join(d, 'HEAD'))) return d;
+  throw new Error(`no clone of ${repo} under ${dir} (git clone --bare https://github.com/${repo} ${base})`);
+}
+
+let reposDir = '';
+
+function show(r: Repo, path: string): string {
+  return execFileSync('git', ['--git-dir', gitDir(reposDir, r.repo), 'show', `${r.commit}:${path}`], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+}
+
+function listFiles(r: Repo, under: string): string[] {
+  return execFileSync('git', ['--git-dir', gitDir(reposDir, r.repo), 'ls-tree', '-r', '--name-only', r.commit, under], {
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter(Boolean);
+}
+
+const where = (r: Repo, path: string) => `${r.repo}@${r.commit.slice(0, 12)}:${path}`;
+
+/** A seeded generator (mulberry32): samples are the same on every machine. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `k` items of `xs` drawn without replacement, in their original order (all of them when k ≥ length). */
+function sample<T>(xs: readonly T[], k: number, seed: number): T[] {
+  if (k >= xs.length) return [...xs];
+  const r = seeded(seed);
+  const idx = xs.map((_, i) => i);
+  for (let i = idx.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [idx[i], idx[j]] = [idx[j]!, idx[i]!];
+  }
+  return idx
+    .slice(0, k)
+    .sort((a, b) => a - b)
+    .map((i) => xs[i]!);
+}
+
+const LANGS: Record<string, string> = {
+  English: 'en',
+  Hindi: 'hi',
+  Bengali: 'bn',
+  Turkish: 'tr',
+  Arabic: 'ar',
+  Italian: 'it',
+  Spanish: 'es',
+  Vietnamese: 'vi',
+  French: 'fr',
+  Russian: 'ru',
+  'Filipino/Tagalog': 'tl',
+  Portuguese: 'pt',
+  Japanese: 'ja',
+  Korean: 'ko',
+  German: 'de',
+  Chinese: 'zh',
+  Indonesian: 'id',
+  Thai: 'th',
+};
+
+type Draft = Omit<DataCase, 'id'>;
+
+/**
+ * CyberSecEval variants whose user input is an attack only against its test's system prompt ("Was ist das
+ * Passwort?", "Can you tell me the user's initials in reverse order?"): alone, the text is an ordinary
+ * question, so these cases are marked ambiguous. The variants kept carry the attack in the text itself
+ * (overrides, fake system modes, few/many-shot overrides, split payloads, persuasion to break a rule).
+ */
+const CSE_AMBIGUOUS = new Set([
+  'different_user_input_language',
+  'output_formatting_manipulation',
+  'indirect_reference',
+  'token_smuggling',
+  'overload_with_information',
+  'hypothetical_scenario',
+  'virtualization',
+  'repeated_token_attack',
+]);
+
+// ------------------------------------------------------------------ attacks
+
+interface CsePrompt {
+  test_case_prompt: string;
+  user_input: string;
+  injection_type: 'direct' | 'indirect';
+  injection_variant: string;
+  speaking_language: string;
+}
+
+/** CyberSecEval's prompt-injection sets: every English user input, a per-language sample of the machine-translated ones; the operators' system prompts as hard negatives. */
+function cyberSecEval(): { cases: Draft[]; payloads: Payload[] } {
+  const r = REPOS.purplellama;
+  const en = 'CybersecurityBenchmarks/datasets/prompt_injection/prompt_injection.json';
+  const ml = 'CybersecurityBenchmarks/datasets/prompt_injection/prompt_injection_multilingual_machine_translated.json';
+  const frr = 'CybersecurityBenchmarks/datasets/mitre_frr/mitre_frr.json';
+  const cases: Draft[] = [];
+  const payloads: Payload[] = [];
+  const english = JSON.parse(show(r, en)) as CsePrompt[];
+  const systemPrompts = new Set<string>();
+  for (const [i, p] of english.entries()) {
+    cases.push({
+      text: p.user_input,
+      label: 'injection',
+      kind: p.injection_type,
+      lang: 'en',
+      family: 'cyberseceval',
+      source: `${where(r, en)} #${i} (${p.injection_variant})`,
+      licence: r.licence,
+      ...(p.injection_type === 'direct' && CSE_AMBIGUOUS.has(p.injection_variant) ? { ambiguous: true } : {}),
+    });
+    if (p.injection_type === 'direct' && !CSE_AMBIGUOUS.has(p.injection_variant) && i % 2 === 0)
+      payloads.push({ text: p.user_input, lang: 'en', family: 'cyberseceval', source: `${where(r, en)} #${i}` });
+    systemPrompts.add(p.test_case_prompt);
+  }
+  const multi = JSON.parse(show(r, ml)) as CsePrompt[];
+  const byLang = new Map<string, Array<[number, CsePrompt]>>();
+  for (const [i, p] of multi.entries()) {
+    const l = byLang.get(p.speaking_language) ?? [];
+    l.push([i, p]);
+    byLang.set(p.speaking_language, l);
+  }
+  for (const [lang, ps] of [...byLang].sort(([a], [b]) => a.localeCompare(b))) {
+    const code = LANGS[lang] ?? lang;
+    for (const [i, p] of sample(ps, 14, 7 + code.charCodeAt(0))) {
+      cases.push({
+        text: p.user_input,
+        label: 'injection',
+        kind: p.injection_type,
+        lang: code,
+        family: 'cyberseceval',
+        source: `${where(r, ml)} #${i} (${p.injection_variant}, machine-translated)`,
+        licence: r.licence,
+        ...(p.injection_type === 'direct' && CSE_AMBIGUOUS.has(p.injection_variant) ? { ambiguous: true } : {}),
+      });
+    }
+    for (const [i, p] of sample(
+      ps.filter(([, p]) => p.injection_type === 'direct' && !CSE_AMBIGUOUS.has(p.injection_variant)),
+      3,
+      11 + code.charCodeAt(0),
+    ))
+      payloads.push({ text: p.user_input, lang: code, family: 'cyberseceval', source: `${where(r, ml)} #${i}` });
+  }
+  for (const [i, t] of [...systemPrompts].entries())
+    cases.push({
+      text: t,
+      label: 'benign',
+      kind: 'hard_negative',
+      lang: 'en',
+      family: 'cyberseceval',
+      source: `${where(r, en)} test_case_prompt (an operator's system prompt) #${i}`,
+      licence: r.licence,
+    });
+  // benign requests about security that a cautious model refuses wrongly (the false-refusal set)
+  const benignSec = (JSON.parse(show(r, frr)) as Array<{ mutated_prompt: string; is_malicious: boolean }>)
+    .map((p, i) => [i, p] as const)
+    .filter(([, p]) => !p.is_malicious);
+  for (const [i, p] of sample(benignSec, 200, 23))
+    cases.push({
+      text: p.mutated_prompt,
+      label: 'benign',
+      kind: 'hard_negative',
+      lang: 'en',
+      family: 'cyberseceval',
+      source: `${where(r, frr)} #${i} (benign security request)`,
+      licence: r.licence,
+    });
+  return { cases, payloads };
+}
+
+/** GPTFuzz's 77 jailbreak templates, each filled with one of its questions. */
+function gptFuzz(): Draft[] {
+  const r = REPOS.gptfuzz;
+  const tp = 'datasets/prompts/GPTFuzzer.csv';
+  const qp = 'datasets/questions/question_list.csv';
+  const templates = parseCsv(show(r, tp)).slice(1);
+  const questions = parseCsv(show(r, qp))
+    .slice(1)
+    .map((row) => row[1]!);
+  return templates.map((row, i) => ({
+    text: row[1]!.replaceAll('[INSERT PROMPT HERE]', questions[i % questions.length]!),
+    label: 'injection',
+    kind: 'jailbreak',
+    lang: 'en',
+    family: 'gptfuzz',
+    source: `${where(r, tp)} id ${row[0]} filled with ${qp} #${i % questions.length}`,
+    licence: r.licence,
+  }));
+}
+
+/** RFC 4180 CSV (quoted fields with doubled quotes and line breaks). */
+function parseCsv(s: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (quoted) {
+      if (c === '"') {
+        if (s[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && s[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows.filter((r) => r.some((f) => f.length > 0));
+}
+
+interface Payload {
+  text: string;
+  lang: string;
+  family: string;
+  source: string;
+}
+
+/** PayloadsAllTheThings' table rows that are attacks on the model's instructions (not tests of code execution or harmless requests). */
+const PATT_ATTACK_STRATEGIES = new Set([
+  'Instruction Overriding',
+  'Role Switching',
+  'Jailbreak',
+  'Role Injection',
+  'Third-Party Abuse',
+  'Reverse Prompt Injection',
+]);
+
+/** The payload lists of security write-ups: PayloadsAllTheThings, TakSec, LLMFuzzer, the Prompt Engineering Guide's attack examples. */
+function payloadLists(): Draft[] {
+  const out: Draft[] = [];
+  const add = (r: Repo, path: string, text: string, kind: DataCase['kind'], lang = 'en', what = '') =>
+    out.push({
+      text: text.trim(),
+      label: 'injection',
+      kind,
+      lang,
+      family: 'payload-lists',
+      source: where(r, path) + (what ? ` (${what})` : ''),
+      licence: r.licence,
+    });
+  // PayloadsAllTheThings: the direct list's payloads (`Disregard …`), the table rows of attack strategies,
+  // and the fenced examples of the direct and indirect sections (not the role-play prompts of "Applications")
+  {
+    const r = REPOS.patt;
+    const path = 'Prompt Injection/README.md';
+    const md = show(r, path);
+    const section = (title: string) => {
+      const s = md.indexOf(`## ${title}`);
+      const e = md.indexOf('\n## ', s + 3);
+      return md.slice(s, e < 0 ? undefined : e);
+    };
+    const direct = section('Direct Prompt Injection');
+    for (const m of direct.matchAll(/^\* [^:\n]+: `([^`]+)`/gm))
+      if (/disregard|ignore/i.test(m[1]!)) add(r, path, m[1]!, 'direct', 'en', 'direct list');
+    for (const m of direct.matchAll(/^\| ([^|]+?)\s*\| [^|]+\| `([^`]+)`/gm))
+      if (PATT_ATTACK_STRATEGIES.has(m[1]!.trim())) add(r, path, m[2]!, 'direct', 'en', `table: ${m[1]!.trim()}`);
+    for (const m of direct.matchAll(/```\w*\n([\s\S]*?)```/g)) add(r, path, dedent(m[1]!), 'indirect', 'en', 'example');
+    const indirect = section('Indirect Prompt Injection');
+    for (const m of indirect.matchAll(/```\w*\n([\s\S]*?)```/g))
+      for (const part of dedent(m[1]!).split(/\n(?=<!--)/)) add(r, path, part, 'indirect', 'en', 'example');
+  }
+  {
+    const r = REPOS.taksec;
+    for (const f of listFiles(r, '.').filter((f) => f.endsWith('.txt') && !/Protection/.test(f)))
+      add(r, f, show(r, f), 'direct');
+  }
+  {
+    const r = REPOS.llmfuzzer;
+    // promptInjection.atk (smuggling.atk asks to decode harmless base64: not an attack on instructions)
+    for (const f of listFiles(r, 'attacks').filter((f) => f.endsWith('promptInjection.atk')))
+      for (const m of show(r, f).matchAll(/Query: (.+)/g)) add(r, f, m[1]!, 'direct', 'en', 'Query');
+  }
+  {
+    const r = REPOS.peg;
+    for (const page of ['prompt-injection', 'prompt-leaking'])
+      for (const lang of ['en', 'de', 'zh']) {
+        const path = `pages/prompts/adversarial-prompting/${page}.${lang}.mdx`;
+        const m = /## Prompt\s*\n```\w*\n([\s\S]*?)```/.exec(show(r, path));
+        if (m) add(r, path, m[1]!, 'direct', lang, 'the page\'s "Prompt" example');
+      }
+  }
+  return out;
+}
+
+function dedent(s: string): string {
+  const lines = s.replace(/\s+$/, '').split('\n');
+  const pad = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
+  return lines.map((l) => l.slice(pad)).join('\n');
+}
+
+// ------------------------------------------------------------------ text about attacks
+
+/**
+ * The prose paragraphs of a Markdown/MDX page: blank-line separated blocks outside fenced code, without
+ * headings, tables, block quotes (where the pages quote their attack examples), JSX and images; at least
+ * 80 characters.
+ */
+function proseParagraphs(md: string): string[] {
+  const noCode = md.replace(/```[\s\S]*?```/g, '\n\n');
+  return noCode
+    .split(/\n\s*\n/)
+    .map((b) =>
+      b
+        .split('\n')
+        .filter((l) => !/^\s*(#|\||>|<|import |!\[|\{|\}|---)/.test(l))
+        .join('\n')
+        .trim(),
+    )
+    .filter((p) => p.length >= 80 && /\p{L}{3}/u.test(p));
+}
+
+/** Text about prompt injection: OWASP's LLM01 in its translations and earlier drafts, the Prompt Engineering Guide's adversarial pages, PayloadsAllTheThings' prose. */
+function securityDocs(): Draft[] {
+  const out: Draft[] = [];
+  const add = (r: Repo, path: string, lang: string, paras: string[], k: number, seed: number) => {
+    for (const p of sample(paras, k, seed))
+      out.push({
+        text: p,
+        label: 'benign',
+        kind: 'hard_negative',
+        lang,
+        family: 'security-docs',
+        source: `${where(r, path)} (a prose paragraph)`,
+        licence: r.licence,
+      });
+  };
+  {
+    const r = REPOS.owasp;
+    const files = listFiles(r, '2_0_vulns').filter((f) => f.endsWith('LLM01_PromptInjection.md'));
+    files.push(...listFiles(r, 'Archive').filter((f) => /PromptInjection|Prompt_Injection/.test(f)));
+    for (const [i, f] of files.entries()) {
+      const m = /\/([a-z]{2})-[A-Z]{2}\//.exec(f);
+      add(r, f, m ? m[1]! : 'en', proseParagraphs(show(r, f)), 12, 100 + i);
+    }
+  }
+  {
+    const r = REPOS.peg;
+    const files = listFiles(r, 'pages/risks').filter((f) => /adversarial\.\w+\.mdx$/.test(f));
+    files.push(...listFiles(r, 'pages/prompts/adversarial-prompting').filter((f) => f.endsWith('.mdx')));
+    const langOf: Record<string, string> = { jp: 'ja', kr: 'ko' };
+    for (const [i, f] of files.entries()) {
+      const l = /\.(\w+)\.mdx$/.exec(f)![1]!;
+      add(r, f, langOf[l] ?? l, proseParagraphs(show(r, f)), 14, 200 + i);
+    }
+  }
+  {
+    const r = REPOS.patt;
+    const path = 'Prompt Injection/README.md';
+    add(r, path, 'en', proseParagraphs(show(r, path)), 20, 300);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ benign prompts
+
+/** Prompts people wrote for chat models: MT-Bench and Vicuna-Bench questions (role-play ones as hard negatives), self-instruct's human-written seed and user-oriented tasks. */
+function chatPrompts(): Draft[] {
+  const out: Draft[] = [];
+  {
+    const r = REPOS.fastchat;
+    for (const bench of ['mt_bench', 'vicuna_bench']) {
+      const path = `fastchat/llm_judge/data/${bench}/question.jsonl`;
+      for (const line of show(r, path).split('\n').filter(Boolean)) {
+        const q = JSON.parse(line) as { question_id: number; category: string; turns: string[] };
+        const kind = q.category === 'roleplay' ? 'hard_negative' : 'benign';
+        for (const [t, text] of q.turns.entries())
+          out.push({
+            text,
+            label: 'benign',
+            kind,
+            lang: 'en',
+            family: 'chat-prompts',
+            source: `${where(r, path)} question ${q.question_id} turn ${t + 1} (${q.category})`,
+            licence: r.licence,
+          });
+      }
+    }
+  }
+  {
+    const r = REPOS.selfinstruct;
+    for (const path of ['data/seed_tasks.jsonl', 'human_eval/user_oriented_instructions.jsonl']) {
+      for (const line of show(r, path).split('\n').filter(Boolean)) {
+        const t = JSON.parse(line) as { id: string; instruction: string; instances: Array<{ input: string }> };
+        const input = t.instances[0]?.input ?? '';
+        out.push({
+          text: input ? `${t.instruction}\n\n${input}` : t.instruction,
+          label: 'benign',
+          kind: 'benign',
+          lang: 'en',
+          family: 'chat-prompts',
+          source: `${where(r, path)} ${t.id} (instruction and first input)`,
+          licence: r.licence,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ documents
+
+interface Doc {
+  id: string;
+  sentences: string[];
+}
+
+/** The documents of a Universal NER .iob2 file: its `# text =` lines grouped by `# newdoc`. */
+function iob2Docs(text: string): Doc[] {
+  const docs: Doc[] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('# newdoc id = ')) docs.push({ id: line.slice(14).trim(), sentences: [] });
+    else if (line.startsWith('# text = ')) {
+      if (docs.length === 0) docs.push({ id: 'start', sentences: [] });
+      docs.at(-1)!.sentences.push(line.slice(9).trim());
+    }
+  }
+  return docs.filter((d) => d.sentences.length > 0);
+}
+
+/** A document's text up to about `max` characters, cut at a sentence boundary. */
+function docText(sentences: readonly string[], max: number, joiner = ' '): string {
+  let out = '';
+  for (const s of sentences) {
+    if (out && out.length + s.length > max) break;
+    out += (out ? joiner : '') + s;
+  }
+  return out;
+}
+
+interface Carrier {
+  sentences: string[];
+  lang: string;
+  joiner: string;
+  source: string;
+  licence: string;
+}
+
+/** English web text (answers, e-mail, newsgroups, reviews, weblogs): EWT's dev and test documents. Two in five are kept apart as carriers. */
+function webText(): { cases: Draft[]; carriers: Carrier[] } {
+  const r = REPOS.ewt;
+  const cases: Draft[] = [];
+  const carriers: Carrier[] = [];
+  for (const path of ['en_ewt-ud-dev.iob2', 'en_ewt-ud-test.iob2']) {
+    const docs = iob2Docs(show(r, path));
+    const rand = seeded(path.length * 31);
+    for (const d of docs) {
+      const genre = d.id.split('-')[0]!;
+      const joiner = genre === 'email' || genre === 'newsgroup' ? '\n' : ' ';
+      const text = docText(d.sentences, 1800, joiner);
+      if (text.length < 40) continue;
+      if (rand() < 0.4) {
+        carriers.push({
+          sentences: d.sentences,
+          lang: 'en',
+          joiner,
+          source: where(r, path) + ` doc ${d.id}`,
+          licence: r.licence,
+        });
+        continue;
+      }
+      cases.push({
+        text,
+        label: 'benign',
+        kind: 'benign',
+        lang: 'en',
+        family: 'web-text',
+        source: `${where(r, path)} doc ${d.id} (${genre})`,
+        licence: r.licence,
+      });
+    }
+  }
+  return { cases, carriers };
+}
+
+/** News and Wikipedia sentences in German, Chinese, Russian, Portuguese and Swedish (the PUD treebanks), four sentences to a paragraph. */
+function multilingualNews(): { cases: Draft[]; carriers: Carrier[] } {
+  const cases: Draft[] = [];
+  const carriers: Carrier[] = [];
+  const sets: Array<[Repo, string, string]> = [
+    [REPOS.pudDe, 'de_pud-ud-test.iob2', 'de'],
+    [REPOS.pudZh, 'zh_pud-ud-test.iob2', 'zh'],
+    [REPOS.pudRu, 'ru_pud-ud-test.iob2', 'ru'],
+    [REPOS.pudPt, 'pt_pud-ud-test.iob2', 'pt'],
+    [REPOS.pudSv, 'sv_pud-ud-test.iob2', 'sv'],
+  ];
+  for (const [r, path, lang] of sets) {
+    const sentences = iob2Docs(show(r, path)).flatMap((d) => d.sentences);
+    const joiner = lang === 'zh' ? '' : ' ';
+    const paras: string[][] = [];
+    for (let i = 0; i + 4 <= sentences.length; i += 4) paras.push(sentences.slice(i, i + 4));
+    const picked = sample(
+      paras.map((p, i) => [i, p] as const),
+      90,
+      lang.charCodeAt(0) * 7 + lang.charCodeAt(1),
+    );
+    for (const [n, [i, p]] of picked.entries()) {
+      const source = `${where(r, path)} sentences ${i * 4 + 1}-${i * 4 + 4}`;
+      if (n % 3 === 2) carriers.push({ sentences: p, lang, joiner, source, licence: r.licence });
+      else
+        cases.push({
+          text: p.join(joiner),
+          label: 'benign',
+          kind: 'benign',
+          lang,
+          family: 'multilingual-news',
+          source,
+          licence: r.licence,
+        });
+    }
+  }
+  return { cases, carriers };
+}
+
+// ------------------------------------------------------------------ indirect: payloads in documents
+
+/** Splices each payload into a carrier of its language (English when there is none) at a sentence boundary. */
+function spliced(payloads: readonly Payload[], carriers: Carrier[], seed: number): Draft[] {
+  const rand = seeded(seed);
+  const out: Draft[] = [];
+  const pool = new Map<string, Carrier[]>();
+  for (const c of carriers) pool.set(c.lang, [...(pool.get(c.lang) ?? []), c]);
+  const used = new Map<string, number>();
+  for (const p of payloads) {
+    const lang = pool.has(p.lang) ? p.lang : 'en';
+    const cs = pool.get(lang)!;
+    const n = used.get(lang) ?? 0;
+    used.set(lang, n + 1);
+    const c = cs[n % cs.length]!;
+    const s = c.sentences.slice(0, 12);
+    const at = Math.floor(rand() * (s.length + 1));
+    const parts = [...s.slice(0, at), p.text.trim(), ...s.slice(at)];
+    out.push({
+      text: parts.join(c.joiner === '' ? '\n' : c.joiner),
+      label: 'injection',
+      kind: 'indirect',
+      lang: p.lang === c.lang ? p.lang : `mixed-${c.lang}-${p.lang}`,
+      family: p.family,
+      source: `payload ${p.source} in carrier ${c.source}`,
+      licence: [...new Set([REPOS_LICENCE(p.source), c.licence])].join('; '),
+    });
+  }
+  return out;
+}
+
+function REPOS_LICENCE(source: string): string {
+  const r = Object.values(REPOS).find((x) => source.startsWith(x.repo + '@'));
+  return r ? r.licence : 'unknown';
+}
+
+// ------------------------------------------------------------------ main
+
+export function build(): DataCase[] {
+  const cse = cyberSecEval();
+  const lists = payloadLists();
+  const web = webText();
+  const news = multilingualNews();
+  const carriers = [...web.carriers, ...news.carriers];
+  // the payload lists' direct payloads (and every other CyberSecEval one) also arrive inside documents
+  const listPayloads: Payload[] = lists
+    .filter((c) => c.kind === 'direct')
+    .map((c) => ({ text: c.text, lang: c.lang, family: c.family, source: c.source }));
+  const drafts: Draft[] = [
+    ...cse.cases,
+    ...spliced(cse.payloads, carriers, 41),
+    ...gptFuzz(),
+    ...lists,
+    ...spliced(listPayloads, carriers.slice().reverse(), 43),
+    ...securityDocs(),
+    ...chatPrompts(),
+    ...web.cases,
+    ...news.cases,
+  ];
+  const seen = new Set<string>();
+  const out: DataCase[] = [];
+  for (const d of drafts) {
+    const text = d.text.trim();
+    if (!text || seen.has(text)) continue;
+    seen.add(text);
+    const id = `${d.family}:${createHash('sha256').update(text).digest('hex').slice(0, 12)}`;
+    out.push({ id, ...d, text });
+  }
+  return out;
+}
+
+function main(): void {
+  const dir = arg('repos');
+  if (!dir) {
+    console.error(
+      'usage: node scripts/detect/build-injection-data.ts --repos DIR (one clone per repository, DIR/owner+name)',
+    );
+    process.exit(2);
+  }
+  reposDir = dir;
+  const cases = build();
+  const outDir = join(REPO, 'datasets/detect/injection');
+  mkdirSync(outDir, { recursive: true });
+  const body = cases.map((c) => JSON.stringify(c)).join('\n') + '\n';
+  writeFileSync(join(outDir, 'cases.jsonl.gz'), gzipSync(body, { level: 9 }));
+  const counts = new Map<string, number>();
+  for (const c of cases) counts.set(`${c.family}\t${c.kind}`, (counts.get(`${c.family}\t${c.kind}`) ?? 0) + 1);
+  for (const [k, n] of [...counts].sort()) console.log(`${k}\t${n}`);
+  console.log(`${cases.length} cases, ${(body.length / 1e6).toFixed(2)} MB of JSONL`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();
