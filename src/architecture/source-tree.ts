@@ -100,3 +100,100 @@ export function cyclesOf(graph: Map<string, Map<string, string[]>>): string[][] 
   }
   return cycles;
 }
+
+/** A module's entry file: the only file of it that other modules import. */
+export const entryFileOf = (module: string) => `${module}/index.ts`;
+
+export interface ImportCrossing {
+  file: string;
+  target: string;
+}
+
+/**
+ * Every import of another src/ module's file other than its entry file. Test
+ * kits count as the testing/ folder; paths outside src/ (packages/, scripts/)
+ * are not modules and are left out.
+ */
+export function entryPointCrossings(
+  files: SourceFile[],
+  modules = new Set(files.map((f) => f.folder)),
+): ImportCrossing[] {
+  const folders = new Set([...modules, ...sourceFolders()]);
+  const out: ImportCrossing[] = [];
+  for (const f of files) {
+    for (const target of importsOf(f)) {
+      const to = target.slice(0, target.indexOf('/'));
+      if (to === f.folder || isTestKit(target) || !folders.has(to)) continue;
+      if (target !== entryFileOf(to)) out.push({ file: f.path, target });
+    }
+  }
+  return out;
+}
+
+let folderList: string[] | undefined;
+/** The top-level folders under src/. */
+function sourceFolders(): string[] {
+  folderList ??= readdirSync(SRC, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+  return folderList;
+}
+
+/** Every file import cycle (strongly connected files), each as a path from its first file back to it. */
+export function fileCycles(files: SourceFile[]): string[][] {
+  const graph = new Map(files.map((f) => [f.path, importsOf(f).filter((t) => t !== f.path)]));
+  // Tarjan's strongly connected components.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)!) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) components.push(component.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  // Each component shown as one cycle through it, from its first file.
+  return components.sort().map((c) => {
+    const inC = new Set(c);
+    const path = [c[0]!];
+    const seen = new Set(path);
+    const walk = (v: string): boolean => {
+      for (const w of graph.get(v)!) {
+        if (w === c[0]) {
+          path.push(w);
+          return true;
+        }
+        if (inC.has(w) && !seen.has(w)) {
+          seen.add(w);
+          path.push(w);
+          if (walk(w)) return true;
+          path.pop();
+        }
+      }
+      return false;
+    };
+    walk(c[0]!);
+    return path;
+  });
+}
