@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { HttpProblem, serviceUnavailable } from '../core/problems.ts';
-import { signInMail } from '../mail/signin-mail.ts';
+import { signInMail } from '../mail/index.ts';
 import { issueApiToken } from './api-tokens.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
 import {

@@ -31,7 +31,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   admin: async (args) => (await import('./admin.ts')).adminCommand(args),
   keygen: async (args) => (await import('./keygen.ts')).keygenCommand(args),
   verify: async (args) => (await import('./verify.ts')).verifyCommand(args),
-  hook: async (args) => (await import('../hook/claude-code.ts')).hookCommand(args),
+  hook: async (args) => (await import('../hook/index.ts')).hookCommand(args),
   witness: async (args) => (await import('../witness/command.ts')).witnessCommand(args),
 };
 

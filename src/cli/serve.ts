@@ -1,5 +1,5 @@
 import { loadConfig } from '../config/config.ts';
-import { createService } from '../service/service.ts';
+import { createService } from '../service/index.ts';
 
 export async function serveCommand(_args: string[]): Promise<number> {
   const config = loadConfig();

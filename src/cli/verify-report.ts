@@ -5,8 +5,7 @@
 
 import { openCheckpoint, parseVerifierKey } from '../ledger/note.ts';
 import { type BundleEntry, type Failure, verifyBundle } from '../ledger/verify-bundle.ts';
-import { compareFacts, type Period, type ReportFacts, type ReportPseudonyms } from '../reports/facts.ts';
-import { recountFacts } from '../reports/recount.ts';
+import { compareFacts, type Period, recountFacts, type ReportFacts, type ReportPseudonyms } from '../reports/index.ts';
 
 export interface ReportFile extends ReportFacts {
   report: string;

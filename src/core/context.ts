@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/db.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../mail/index.ts';
 import type { Metrics } from './metrics.ts';
 
 /** Everything the modules share, built once per process by the service (or per test). */

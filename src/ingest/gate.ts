@@ -1,5 +1,5 @@
 import { hash as digest } from 'node:crypto';
-import { listenForChanges, readEpoch } from '../changes/changes.ts';
+import { listenForChanges, readEpoch } from '../changes/index.ts';
 import type { PlanCaps } from '../config/config.ts';
 import type { Db } from '../db/db.ts';
 import type { Principal } from '../core/identity.ts';

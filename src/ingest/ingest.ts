@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WorkspacePlan } from '../accounts/plans.ts';
 import type { PlanCaps } from '../config/config.ts';
 import type { Queryable } from '../db/db.ts';
-import type { JobHandler } from '../jobs/jobs.ts';
+import type { JobHandler } from '../jobs/index.ts';
 import type { Principal } from '../core/identity.ts';
 import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';

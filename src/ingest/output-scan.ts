@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { enqueue, type JobHandler } from '../jobs/jobs.ts';
+import { enqueue, type JobHandler } from '../jobs/index.ts';
 import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import {

@@ -1,12 +1,12 @@
 import type { PlanCaps } from '../config/config.ts';
 import type { Queryable, Row, Statement } from '../db/db.ts';
-import { enqueueMany } from '../jobs/jobs.ts';
+import { enqueueMany } from '../jobs/index.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { type RideAlong, writeRideAlong } from '../ledger/log-store.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
 import { LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import { metaCommitment } from './metadata.ts';
-import { epochSql } from '../changes/changes.ts';
+import { epochSql } from '../changes/index.ts';
 import type { PreparedInvocation, RogueInput } from './prepare.ts';
 
 /** The kind of the background job that scans an invocation's tool_output. */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { personaOfAgent } from '../personas/store.ts';
+import { personaOfAgent } from '../personas/index.ts';
 
 // What a judge is shown about an invocation, read through the owners' read
 // contracts: ingest's views (ingest_read.*, which hold the REDACTED stored

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/db.ts';
-import type { JobHandler } from '../jobs/jobs.ts';
+import type { JobHandler } from '../jobs/index.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { commitment, encodeLeaf, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';

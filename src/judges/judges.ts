@@ -3,7 +3,7 @@ import type { PlanCaps } from '../config/config.ts';
 import type { AppContext } from '../core/context.ts';
 import type { Queryable } from '../db/db.ts';
 import { JUDGE_JOB } from '../ingest/record.ts';
-import type { JobHandler } from '../jobs/jobs.ts';
+import type { JobHandler } from '../jobs/index.ts';
 import type { AppendEntryInTx } from '../ledger/appenders.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import { judgeDispatcher } from './address-guard.ts';

@@ -7,7 +7,7 @@ import type { Queryable } from '../db/db.ts';
 import { accountOf } from '../http/auth.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import { JUDGE_JOB } from '../ingest/record.ts';
-import { enqueue } from '../jobs/jobs.ts';
+import { enqueue } from '../jobs/index.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { LEAF_VERSION } from '../ledger/leaf.ts';
 import { panelOf, type PanelRow, type StoredJudge } from './panel-config.ts';

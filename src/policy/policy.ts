@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { readEpoch } from '../changes/changes.ts';
+import { readEpoch } from '../changes/index.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';

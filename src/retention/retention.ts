@@ -11,7 +11,7 @@ import { type ContentSelector, eraseInvocationContent, forgetMetadataSalts } fro
 import type { LogEntry } from '../ledger/append.ts';
 import { commitment, encodeLeaf, newSalt } from '../ledger/leaf.ts';
 import { eraseJudgeRationales } from '../judges/erasure.ts';
-import { eraseReviewNotes } from '../review/erasure.ts';
+import { eraseReviewNotes } from '../review/index.ts';
 
 /** Six months: the least log retention the EU AI Act asks of deployers of high-risk systems (Art. 19, 26(6)). */
 export const MIN_CONTENT_DAYS = 183;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../config/config.ts';
 import { createService } from './service.ts';
 
-export { repoRoot } from '../console/paths.ts';
+export { repoRoot } from '../console/index.ts';
 
 /** The OpenAPI document the service serves, from a throw-away embedded instance. */
 export async function currentOpenApi(): Promise<unknown> {

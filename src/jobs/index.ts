@@ -1,0 +1,4 @@
+// The jobs module's face: what other modules may use. Nothing else of jobs/ is imported from outside it.
+
+export { JobBell, JobWorker, enqueue, enqueueMany, queuedFor } from './jobs.ts';
+export type { JobHandler } from './jobs.ts';
