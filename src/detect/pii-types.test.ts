@@ -11,7 +11,7 @@ import { INJECTION_TYPE, isPiiType, SECRET_TYPES } from './types.ts';
 // (`type: "X"` in a finding or rule, `push("X", …)` in the names detectors).
 
 const DIR = fileURLToPath(new URL('.', import.meta.url));
-const EMITTED = /(?:\btype:\s*|\bpush\(\s*)"([A-Z][A-Z0-9_]*)"/g;
+const EMITTED = /(?:\btype:\s*|\bpush\(\s*)["']([A-Z][A-Z0-9_]*)["']/g;
 
 function typesInSource(): Set<string> {
   const out = new Set<string>();

@@ -4,5757 +4,5755 @@
  */
 
 export interface paths {
-  '/api/v1/accounts/signup': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send a one-time sign-in code to an address
-     * @description Creates a workspace (corporate domains), signs in an existing account or joins an invitation once the code is verified. The answer is the same whether or not the account exists.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** Format: email */
-            email: string;
-          };
+    "/api/v1/accounts/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {string} */
-              status: 'verification_sent';
+        get?: never;
+        put?: never;
+        /**
+         * Send a one-time sign-in code to an address
+         * @description Creates a workspace (corporate domains), signs in an existing account or joins an invitation once the code is verified. The answer is the same whether or not the account exists.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/accounts/verify': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Exchange a sign-in code for an API token */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** Format: email */
-            email: string;
-            code: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description The secret; shown this once. */
-              token: string;
-              /** Format: uuid */
-              token_id: string;
-              prefix: string;
-              name: string;
-              account: {
-                /** Format: uuid */
-                id: string;
-                email: string;
-                plan_tier: 'free' | 'team' | 'enterprise';
-                /** Format: uuid */
-                tenant_id: string;
-                role: 'admin' | 'operator' | 'viewer' | 'auditor';
-              };
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/accounts/me': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Session info: account, plan, status and live quotas */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              account: {
-                /** Format: uuid */
-                id: string;
-                email: string;
-                plan_tier: 'free' | 'team' | 'enterprise';
-                /** Format: uuid */
-                tenant_id: string;
-                role: 'admin' | 'operator' | 'viewer' | 'auditor';
-              };
-              plan_tier: 'free' | 'team' | 'enterprise';
-              quotas: {
-                invocations_used_today: number;
-                invocations_cap_per_day: number;
-                multi_judge_calls_used_this_month: number;
-                multi_judge_calls_cap: number;
-                personas_used: number;
-                personas_cap: number;
-                agents_registered: number;
-                agents_cap: number;
-              };
-              display_name: string;
-              subscription_status: 'trialing' | 'active' | 'past_due' | 'unpaid' | 'canceled';
-              trial_ends_at: string | null;
-              account_status: 'active' | 'trial_expired' | 'sub_lapsed' | 'sub_canceled';
-              trial_days_remaining: number | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/accounts/tokens': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The caller's own API tokens (never their secrets) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              tokens: {
-                /** Format: uuid */
-                token_id: string;
-                prefix: string;
-                name: string;
-                /** Format: date-time */
-                created_at: string;
-                last_used_at: string | null;
-                revoked_at: string | null;
-              }[];
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    /** Issue a new API token for the caller */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description The secret; shown this once. */
-              token: string;
-              /** Format: uuid */
-              token_id: string;
-              prefix: string;
-              name: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/accounts/tokens/{token_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /** Revoke an API token (own, or any of the workspace for admins); immediate on every node */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          token_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Revoked */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/members': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Members of the workspace, by e-mail */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                /** Format: uuid */
-                account_id: string;
-                email: string;
-                display_name: string;
-                role: 'admin' | 'operator' | 'viewer' | 'auditor';
-                /** Format: date-time */
-                created_at: string;
-              }[];
-              next_cursor: string | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/invites': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Open invitations of the workspace */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                /** Format: uuid */
-                invitation_id: string;
-                email: string;
-                role: 'admin' | 'operator' | 'viewer' | 'auditor';
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                expires_at: string;
-              }[];
-              next_cursor: null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    /** Invite an address to the workspace with a role; it joins at its first sign-in */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** Format: email */
-            email: string;
-            role: 'admin' | 'operator' | 'viewer' | 'auditor';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Format: uuid */
-              invitation_id: string;
-              email: string;
-              role: 'admin' | 'operator' | 'viewer' | 'auditor';
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              expires_at: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/invites/{invitation_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /** Withdraw an open invitation */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          invitation_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/members/{account_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /** Remove a member and revoke their tokens */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          account_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    /** Change a member's role */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          account_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            role: 'admin' | 'operator' | 'viewer' | 'auditor';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Format: uuid */
-              account_id: string;
-              email: string;
-              display_name: string;
-              role: 'admin' | 'operator' | 'viewer' | 'auditor';
-              /** Format: date-time */
-              created_at: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    trace?: never;
-  };
-  '/api/v1/console/session': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The current console session: account and CSRF token */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              account: {
-                /** Format: uuid */
-                id: string;
-                email: string;
-                plan_tier: 'free' | 'team' | 'enterprise';
-                /** Format: uuid */
-                tenant_id: string;
-                role: 'admin' | 'operator' | 'viewer' | 'auditor';
-              };
-              /** Format: uuid */
-              session_id: string;
-              /** Format: date-time */
-              expires_at: string;
-              /** @description Send as the x-csrf-token header on every state-changing request. */
-              csrf_token: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    /**
-     * Sign the console in with an e-mailed code: sets the session cookie
-     * @description Same code as POST /api/v1/accounts/verify. Answers with the account and the CSRF token, and sets an HttpOnly, SameSite=Strict session cookie (Secure, `__Host-al_session`; `al_session` without Secure over plain http to a loopback address). The session expires after 12 hours, or 2 hours unused.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** Format: email */
-            email: string;
-            code: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              account: {
-                /** Format: uuid */
-                id: string;
-                email: string;
-                plan_tier: 'free' | 'team' | 'enterprise';
-                /** Format: uuid */
-                tenant_id: string;
-                role: 'admin' | 'operator' | 'viewer' | 'auditor';
-              };
-              /** Format: uuid */
-              session_id: string;
-              /** Format: date-time */
-              expires_at: string;
-              /** @description Send as the x-csrf-token header on every state-changing request. */
-              csrf_token: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    /** Sign out: revokes the current console session and clears its cookie */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Signed out */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/console/sessions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The caller's live console sessions (never their secrets) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              sessions: {
-                /** Format: uuid */
-                session_id: string;
-                prefix: string;
-                user_agent: string;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                expires_at: string;
-                /** Format: date-time */
-                last_used_at: string;
-                current: boolean;
-              }[];
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/console/sessions/{session_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /** Revoke a console session (own, or any of the workspace for admins); immediate on every node */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          session_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Revoked */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/settings': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Workspace settings */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description The company domain the workspace was started from */
-              domain: string;
-              /** @description true (the default): a new address at `domain` cannot start a workspace of its own; it is told to ask this workspace's admins for an invitation, and the admins get a mail. false: anyone at the domain may start their own workspace. */
-              one_workspace_per_domain: boolean;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Change workspace settings (admins)
-     * @description Each change is an audit-trail entry (`workspace_settings`).
-     */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            one_workspace_per_domain: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description The company domain the workspace was started from */
-              domain: string;
-              /** @description true (the default): a new address at `domain` cannot start a workspace of its own; it is told to ask this workspace's admins for an invitation, and the admins get a mail. false: anyone at the domain may start their own workspace. */
-              one_workspace_per_domain: boolean;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    trace?: never;
-  };
-  '/api/v1/operator/workspaces': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Every workspace with plan, status and usage */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                /** Format: uuid */
-                tenant_id: string;
-                display_name: string;
-                plan_tier: 'free' | 'team' | 'enterprise';
-                subscription_status: 'trialing' | 'active' | 'past_due' | 'unpaid' | 'canceled';
-                trial_ends_at: string | null;
-                account_status: 'active' | 'trial_expired' | 'sub_lapsed' | 'sub_canceled';
-                trial_days_remaining: number | null;
-                quotas: {
-                  invocations_used_today: number;
-                  invocations_cap_per_day: number;
-                  multi_judge_calls_used_this_month: number;
-                  multi_judge_calls_cap: number;
-                  personas_used: number;
-                  personas_cap: number;
-                  agents_registered: number;
-                  agents_cap: number;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                    };
                 };
-              }[];
-              next_cursor: string | null;
             };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/operator/workspaces/{tenant_id}/subscription': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /** Change a workspace's plan, subscription state or trial end */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          tenant_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            plan_tier?: 'free' | 'team' | 'enterprise';
-            subscription_status?: 'trialing' | 'active' | 'past_due' | 'unpaid' | 'canceled';
-            trial_ends_at?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Format: uuid */
-              tenant_id: string;
-              display_name: string;
-              plan_tier: 'free' | 'team' | 'enterprise';
-              subscription_status: 'trialing' | 'active' | 'past_due' | 'unpaid' | 'canceled';
-              trial_ends_at: string | null;
-              account_status: 'active' | 'trial_expired' | 'sub_lapsed' | 'sub_canceled';
-              trial_days_remaining: number | null;
-              quotas: {
-                invocations_used_today: number;
-                invocations_cap_per_day: number;
-                multi_judge_calls_used_this_month: number;
-                multi_judge_calls_cap: number;
-                personas_used: number;
-                personas_cap: number;
-                agents_registered: number;
-                agents_cap: number;
-              };
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/admin/agents/events/invocation': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Record an agent invocation; the verdict is decided before the write */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /** @description Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description First sight registers the agent */
-            agent_key: string;
-            /** @default observed */
-            mode?: 'observed' | 'enforced' | 'shadow';
-            /**
-             * @description Stored redacted (PII and secrets as typed placeholders)
-             * @default success
-             */
-            outcome?: string;
-            duration_ms?: number;
-            principal_kind?: 'user' | 'agent';
-            /** @description Defaults to agent_key */
-            principal_id?: string;
-            parent_invocation_id?: number;
-            /** @description Stored redacted (PII and secrets as typed placeholders) */
-            correlation_id?: string;
-            /** @description Only read with the fallback ingress token */
-            tenant_id?: string;
-            /** @description Up to 32,000 characters */
-            prompt?: string;
-            /** @description Up to 32,000 characters */
-            response?: string;
-            /** @description Up to 32,000 characters */
-            context?: string;
-            /** @description Scanned before the write; PII is redacted before it is stored */
-            tool_input?: string;
-            /** @description Stored sealed (encrypted), then scanned in the background and stored redacted */
-            tool_output?: string;
-            /** @description Policy and scopes see it as sent; stored redacted */
-            tool_name?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              invocation_id: number;
-              tenant_id: string;
-              verdict: 'allow' | 'flag_for_review' | 'deny';
-              evidence_id?: number;
-              pii_count?: number;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/admin/agents/events/rogue': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Record an out-of-scope ("rogue") action of an agent */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /** @description Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description `oos_tool` = out-of-scope tool call; stored redacted */
-            event_type: string;
-            agent_key: string;
-            actor_agent_key?: string;
-            /** @description Required when event_type is oos_tool; stored redacted */
-            tool?: string;
-            user_id?: string;
-            /** @description Only read with the fallback ingress token */
-            tenant_id?: string;
-            /** @description Stored redacted (PII and secrets as typed placeholders) */
-            severity?: string;
-            /** @description Stored redacted (PII and secrets as typed placeholders) */
-            source?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              accepted: true;
-              event_type: string;
-              tenant_id: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/admin/agents/events/batch': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Record up to 500 events in one request; each gets the answer its single endpoint would give */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            events: {
-              kind: 'invocation' | 'rogue';
-              /** @description Works as an Idempotency-Key for this event */
-              event_id?: string;
-              /** @description The body the single endpoint of this kind takes (checked per event) */
-              event: unknown;
-            }[];
-            /** @description Only read with the fallback ingress token: the workspace of every event */
-            tenant_id?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        207: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              results: {
-                /** @description Position of the event in the request */
-                index: number;
-                event_id: string | null;
-                /** @description What the single endpoint would have answered: 201, or a problem status */
-                status: number;
-                invocation_id?: number;
-                tenant_id?: string;
-                verdict?: 'allow' | 'flag_for_review' | 'deny';
-                evidence_id?: number;
-                pii_count?: number;
-                /** @enum {boolean} */
-                accepted?: true;
-                event_type?: string;
-                /** @description The problem code, when status is not 201 */
-                code?: string;
-                detail?: string;
-                errors?: {
-                  field: string;
-                  message: string;
-                }[];
-              }[];
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/ingress-tokens': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Ingress tokens of the workspace (never their secrets), oldest first */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                /** Format: uuid */
-                token_id: string;
-                prefix: string;
-                name: string;
-                /** Format: uuid */
-                created_by: string;
-                /** Format: date-time */
-                created_at: string;
-                last_used_at: string | null;
-                revoked_at: string | null;
-              }[];
-              next_cursor: string | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    /** Issue a scoped ingress token (the two event endpoints, this workspace only) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description The secret; shown this once. */
-              token: string;
-              /** Format: uuid */
-              token_id: string;
-              prefix: string;
-              name: string;
-              /** Format: uuid */
-              created_by: string;
-              /** Format: date-time */
-              created_at: string;
-              last_used_at: string | null;
-              revoked_at: string | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/ingress-tokens/{token_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /** Revoke an ingress token; immediate on every node, allowed in every account status */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          token_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/otel/v1/traces': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * OTLP/HTTP trace export: GenAI spans become invocations
-     * @description Point an OpenTelemetry exporter here with `OTEL_EXPORTER_OTLP_ENDPOINT=<base>/api/v1/otel`. Bodies are `application/x-protobuf` or `application/json` ExportTraceServiceRequests, optionally `Content-Encoding: gzip` (at most 16777216 bytes once decompressed). Spans with GenAI, OpenInference, Vercel AI SDK or Traceloop attributes are recorded as invocations (same detection, policy and audit trail as JSON events); other spans are accepted and dropped; a span already recorded (same trace and span id) is accepted and not written again.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description ExportTraceServiceResponse, in the encoding of the request (protobuf bytes for application/x-protobuf) */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              partialSuccess?: {
-                /** @description int64, as a string (OTLP JSON) */
-                rejectedSpans: string;
-                errorMessage: string;
-              };
-            };
-          };
-        };
-        /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
-              code: number;
-              message: string;
-              details?: {
-                /** @enum {string} */
-                '@type': 'type.googleapis.com/google.rpc.ErrorInfo';
-                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
-                reason: string;
-                /** @enum {string} */
-                domain: 'agent-ledger';
-              }[];
-            };
-          };
-        };
-        /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
-              code: number;
-              message: string;
-              details?: {
-                /** @enum {string} */
-                '@type': 'type.googleapis.com/google.rpc.ErrorInfo';
-                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
-                reason: string;
-                /** @enum {string} */
-                domain: 'agent-ledger';
-              }[];
-            };
-          };
-        };
-        /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
-              code: number;
-              message: string;
-              details?: {
-                /** @enum {string} */
-                '@type': 'type.googleapis.com/google.rpc.ErrorInfo';
-                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
-                reason: string;
-                /** @enum {string} */
-                domain: 'agent-ledger';
-              }[];
-            };
-          };
-        };
-        /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
-              code: number;
-              message: string;
-              details?: {
-                /** @enum {string} */
-                '@type': 'type.googleapis.com/google.rpc.ErrorInfo';
-                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
-                reason: string;
-                /** @enum {string} */
-                domain: 'agent-ledger';
-              }[];
-            };
-          };
-        };
-        /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
-              code: number;
-              message: string;
-              details?: {
-                /** @enum {string} */
-                '@type': 'type.googleapis.com/google.rpc.ErrorInfo';
-                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
-                reason: string;
-                /** @enum {string} */
-                domain: 'agent-ledger';
-              }[];
-            };
-          };
-        };
-        /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
-              code: number;
-              message: string;
-              details?: {
-                /** @enum {string} */
-                '@type': 'type.googleapis.com/google.rpc.ErrorInfo';
-                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
-                reason: string;
-                /** @enum {string} */
-                domain: 'agent-ledger';
-              }[];
-            };
-          };
-        };
-        /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
-              code: number;
-              message: string;
-              details?: {
-                /** @enum {string} */
-                '@type': 'type.googleapis.com/google.rpc.ErrorInfo';
-                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
-                reason: string;
-                /** @enum {string} */
-                domain: 'agent-ledger';
-              }[];
-            };
-          };
-        };
-        /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
-              code: number;
-              message: string;
-              details?: {
-                /** @enum {string} */
-                '@type': 'type.googleapis.com/google.rpc.ErrorInfo';
-                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
-                reason: string;
-                /** @enum {string} */
-                domain: 'agent-ledger';
-              }[];
-            };
-          };
-        };
-        /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
-              code: number;
-              message: string;
-              details?: {
-                /** @enum {string} */
-                '@type': 'type.googleapis.com/google.rpc.ErrorInfo';
-                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
-                reason: string;
-                /** @enum {string} */
-                domain: 'agent-ledger';
-              }[];
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/policy': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The workspace policy document in force (admin, operator, auditor) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 0 is the built-in default of a workspace that has not stored a policy */
-              version: number;
-              default_verdict: 'allow' | 'flag_for_review' | 'deny';
-              rules: {
-                /** @description Stored as the reason when the rule fires */
-                id: string;
-                description?: string;
-                /** @description Every condition given must hold; an empty condition always fires. */
-                when: {
-                  finding_types?: string[];
-                  finding_categories?: ('pii' | 'secret' | 'injection')[];
-                  fields?: ('prompt' | 'response' | 'context' | 'tool_input' | 'tool_output')[];
-                  min_score?: number;
-                  agents?: string[];
-                  tools?: string[];
-                  modes?: ('observed' | 'enforced' | 'shadow')[];
-                  outcomes?: string[];
-                  principal_kinds?: ('user' | 'agent')[];
-                  principal_ids?: string[];
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "verification_sent";
+                        };
+                    };
                 };
-                verdict: 'allow' | 'flag_for_review' | 'deny';
-                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
-                judge?: boolean;
-              }[];
-              updated_at: string | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    /**
-     * Store a new version of the policy; it decides every event from then on
-     * @description Each change is an audit-trail entry (`policy_change`) holding the whole document.
-     */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            default_verdict: 'allow' | 'flag_for_review' | 'deny';
-            rules: {
-              /** @description Stored as the reason when the rule fires */
-              id: string;
-              description?: string;
-              /** @description Every condition given must hold; an empty condition always fires. */
-              when: {
-                finding_types?: string[];
-                finding_categories?: ('pii' | 'secret' | 'injection')[];
-                fields?: ('prompt' | 'response' | 'context' | 'tool_input' | 'tool_output')[];
-                min_score?: number;
-                agents?: string[];
-                tools?: string[];
-                modes?: ('observed' | 'enforced' | 'shadow')[];
-                outcomes?: string[];
-                principal_kinds?: ('user' | 'agent')[];
-                principal_ids?: string[];
-              };
-              verdict: 'allow' | 'flag_for_review' | 'deny';
-              /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
-              judge?: boolean;
-            }[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 0 is the built-in default of a workspace that has not stored a policy */
-              version: number;
-              default_verdict: 'allow' | 'flag_for_review' | 'deny';
-              rules: {
-                /** @description Stored as the reason when the rule fires */
-                id: string;
-                description?: string;
-                /** @description Every condition given must hold; an empty condition always fires. */
-                when: {
-                  finding_types?: string[];
-                  finding_categories?: ('pii' | 'secret' | 'injection')[];
-                  fields?: ('prompt' | 'response' | 'context' | 'tool_input' | 'tool_output')[];
-                  min_score?: number;
-                  agents?: string[];
-                  tools?: string[];
-                  modes?: ('observed' | 'enforced' | 'shadow')[];
-                  outcomes?: string[];
-                  principal_kinds?: ('user' | 'agent')[];
-                  principal_ids?: string[];
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
                 };
-                verdict: 'allow' | 'flag_for_review' | 'deny';
-                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
-                judge?: boolean;
-              }[];
-              updated_at: string | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/agents/{agent_key}/scope': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /** Set the tools an agent may call (glob patterns); a call outside is denied and recorded as a rogue oos_tool event */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          agent_key: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            allowed_tools: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              agent_key: string;
-              allowed_tools: string[];
-              /** Format: date-time */
-              updated_at: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/personas': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The workspace's personas (every role) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              personas: {
-                /** Format: uuid */
-                persona_id: string;
-                /** @description Moves on every change; verdict reasons name it */
-                version: number;
-                name: string;
-                description: string;
-                allowed_tools: string[] | null;
-                allowed_pii_types: string[] | null;
-                overrides: {
-                  /** @description Stored as the reason when the rule fires */
-                  id: string;
-                  description?: string;
-                  /** @description Every condition given must hold; an empty condition always fires. */
-                  when: {
-                    finding_types?: string[];
-                    finding_categories?: ('pii' | 'secret' | 'injection')[];
-                    fields?: ('prompt' | 'response' | 'context' | 'tool_input' | 'tool_output')[];
-                    min_score?: number;
-                    agents?: string[];
-                    tools?: string[];
-                    modes?: ('observed' | 'enforced' | 'shadow')[];
-                    outcomes?: string[];
-                    principal_kinds?: ('user' | 'agent')[];
-                    principal_ids?: string[];
-                  };
-                  verdict: 'allow' | 'flag_for_review' | 'deny';
-                  /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
-                  judge?: boolean;
-                }[];
-                rubric: string;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              }[];
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    /**
-     * Create a persona (admin); 402 plan_limit at the plan's personas_cap
-     * @description Appends a `persona_change` leaf (action `created`) committing to the persona.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-            /** @description The agent's purpose */
-            description?: string;
-            /** @description The tools an agent of this persona may call; a call outside is a deny and an oos_tool rogue event. Absent or null: no limit. */
-            allowed_tools?: string[] | null;
-            /** @description PII types an agent of this persona may handle (e.g. EMAIL_ADDRESS); PII of another type is a reason to flag. A type no detector emits is a 422. Absent or null: no limit. */
-            allowed_pii_types?: string[] | null;
-            /** @description Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added. */
-            overrides?: {
-              /** @description Stored as the reason when the rule fires */
-              id: string;
-              description?: string;
-              /** @description Every condition given must hold; an empty condition always fires. */
-              when: {
-                finding_types?: string[];
-                finding_categories?: ('pii' | 'secret' | 'injection')[];
-                fields?: ('prompt' | 'response' | 'context' | 'tool_input' | 'tool_output')[];
-                min_score?: number;
-                agents?: string[];
-                tools?: string[];
-                modes?: ('observed' | 'enforced' | 'shadow')[];
-                outcomes?: string[];
-                principal_kinds?: ('user' | 'agent')[];
-                principal_ids?: string[];
-              };
-              verdict: 'allow' | 'flag_for_review' | 'deny';
-              /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
-              judge?: boolean;
-            }[];
-            /** @description What judges apply to this persona */
-            rubric?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Format: uuid */
-              persona_id: string;
-              /** @description Moves on every change; verdict reasons name it */
-              version: number;
-              name: string;
-              description: string;
-              allowed_tools: string[] | null;
-              allowed_pii_types: string[] | null;
-              overrides: {
-                /** @description Stored as the reason when the rule fires */
-                id: string;
-                description?: string;
-                /** @description Every condition given must hold; an empty condition always fires. */
-                when: {
-                  finding_types?: string[];
-                  finding_categories?: ('pii' | 'secret' | 'injection')[];
-                  fields?: ('prompt' | 'response' | 'context' | 'tool_input' | 'tool_output')[];
-                  min_score?: number;
-                  agents?: string[];
-                  tools?: string[];
-                  modes?: ('observed' | 'enforced' | 'shadow')[];
-                  outcomes?: string[];
-                  principal_kinds?: ('user' | 'agent')[];
-                  principal_ids?: string[];
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
                 };
-                verdict: 'allow' | 'flag_for_review' | 'deny';
-                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
-                judge?: boolean;
-              }[];
-              rubric: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              updated_at: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/personas/{persona_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** One persona (every role) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          persona_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Format: uuid */
-              persona_id: string;
-              /** @description Moves on every change; verdict reasons name it */
-              version: number;
-              name: string;
-              description: string;
-              allowed_tools: string[] | null;
-              allowed_pii_types: string[] | null;
-              overrides: {
-                /** @description Stored as the reason when the rule fires */
-                id: string;
-                description?: string;
-                /** @description Every condition given must hold; an empty condition always fires. */
-                when: {
-                  finding_types?: string[];
-                  finding_categories?: ('pii' | 'secret' | 'injection')[];
-                  fields?: ('prompt' | 'response' | 'context' | 'tool_input' | 'tool_output')[];
-                  min_score?: number;
-                  agents?: string[];
-                  tools?: string[];
-                  modes?: ('observed' | 'enforced' | 'shadow')[];
-                  outcomes?: string[];
-                  principal_kinds?: ('user' | 'agent')[];
-                  principal_ids?: string[];
+                /** @description Problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
                 };
-                verdict: 'allow' | 'flag_for_review' | 'deny';
-                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
-                judge?: boolean;
-              }[];
-              rubric: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              updated_at: string;
             };
-          };
         };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Replace a persona (admin); its version moves and it decides its agents’ next events
-     * @description Appends a `persona_change` leaf (action `updated`) committing to the new persona.
-     */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          persona_id: string;
+    "/api/v1/accounts/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-            /** @description The agent's purpose */
-            description?: string;
-            /** @description The tools an agent of this persona may call; a call outside is a deny and an oos_tool rogue event. Absent or null: no limit. */
-            allowed_tools?: string[] | null;
-            /** @description PII types an agent of this persona may handle (e.g. EMAIL_ADDRESS); PII of another type is a reason to flag. A type no detector emits is a 422. Absent or null: no limit. */
-            allowed_pii_types?: string[] | null;
-            /** @description Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added. */
-            overrides?: {
-              /** @description Stored as the reason when the rule fires */
-              id: string;
-              description?: string;
-              /** @description Every condition given must hold; an empty condition always fires. */
-              when: {
-                finding_types?: string[];
-                finding_categories?: ('pii' | 'secret' | 'injection')[];
-                fields?: ('prompt' | 'response' | 'context' | 'tool_input' | 'tool_output')[];
-                min_score?: number;
-                agents?: string[];
-                tools?: string[];
-                modes?: ('observed' | 'enforced' | 'shadow')[];
-                outcomes?: string[];
-                principal_kinds?: ('user' | 'agent')[];
-                principal_ids?: string[];
-              };
-              verdict: 'allow' | 'flag_for_review' | 'deny';
-              /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
-              judge?: boolean;
-            }[];
-            /** @description What judges apply to this persona */
-            rubric?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Format: uuid */
-              persona_id: string;
-              /** @description Moves on every change; verdict reasons name it */
-              version: number;
-              name: string;
-              description: string;
-              allowed_tools: string[] | null;
-              allowed_pii_types: string[] | null;
-              overrides: {
-                /** @description Stored as the reason when the rule fires */
-                id: string;
-                description?: string;
-                /** @description Every condition given must hold; an empty condition always fires. */
-                when: {
-                  finding_types?: string[];
-                  finding_categories?: ('pii' | 'secret' | 'injection')[];
-                  fields?: ('prompt' | 'response' | 'context' | 'tool_input' | 'tool_output')[];
-                  min_score?: number;
-                  agents?: string[];
-                  tools?: string[];
-                  modes?: ('observed' | 'enforced' | 'shadow')[];
-                  outcomes?: string[];
-                  principal_kinds?: ('user' | 'agent')[];
-                  principal_ids?: string[];
+        get?: never;
+        put?: never;
+        /** Exchange a sign-in code for an API token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        code: string;
+                    };
                 };
-                verdict: 'allow' | 'flag_for_review' | 'deny';
-                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
-                judge?: boolean;
-              }[];
-              rubric: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              updated_at: string;
             };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    post?: never;
-    /**
-     * Delete a persona (admin); its agents are left without one
-     * @description Appends a `persona_change` leaf (action `deleted`).
-     */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          persona_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/agents/{agent_key}/persona': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * Give an agent a persona (admin), or remove it with null; it decides the agent's next events
-     * @description Appends a `persona_assignment` leaf naming the agent by its pseudonym.
-     */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          agent_key: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description null removes the persona */
-            persona_id: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              agent_key: string;
-              persona_id: string | null;
-              /** Format: date-time */
-              updated_at: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/judges': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The workspace's judge panel (admin, auditor); keys are never returned */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              judges: {
-                name: string;
-                base_url: string;
-                model: string;
-                api_key_set: boolean;
-              }[];
-              quorum: 'majority' | 'unanimous_to_deny';
-              auto_resolve: boolean;
-              updated_at: string | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    /**
-     * Replace the judge panel (admin): 1-5 OpenAI-compatible endpoints; API keys stored encrypted
-     * @description Appends a `judge_panel_change` leaf (judge count, quorum, auto_resolve; no names, URLs or keys).
-     */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            judges: {
-              name: string;
-              /** @description OpenAI-compatible: POST {base_url}/chat/completions */
-              base_url: string;
-              model: string;
-              /** @description Stored encrypted, never returned; omitted: the key of the judge of that name is kept */
-              api_key?: string;
-            }[];
-            quorum: 'majority' | 'unanimous_to_deny';
-            auto_resolve: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              judges: {
-                name: string;
-                base_url: string;
-                model: string;
-                api_key_set: boolean;
-              }[];
-              quorum: 'majority' | 'unanimous_to_deny';
-              auto_resolve: boolean;
-              updated_at: string | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/invocations/{invocation_id}/judge': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Ask the judge panel about an invocation (admin, operator): 202 with the pending judgement
-     * @description Runs in the background; GET /api/v1/invocations/{invocation_id} shows the `judgement` when done. Every call to a judge counts against the plan's multi_judge_calls_cap for the calendar month (UTC). 402 plan_limit: the plan includes no judge calls; 404: no such invocation in this workspace; 409: no panel is configured, or a judgement of this invocation is pending; 429 quota_exceeded: the month's calls are used (Retry-After: seconds to the next month).
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          invocation_id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        202: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              invocation_id: number;
-              /** @description The judge panel's latest review of the invocation */
-              judgement: {
-                /** @description pending: queued or running; done: the panel answered; quota_exhausted: the month's multi_judge_calls_cap was reached (no call, or not every judge could be asked); failed: it could not run (e.g. the judges' keys no longer open) */
-                status: 'pending' | 'done' | 'quota_exhausted' | 'failed';
-                /** @description The panel's decision under its quorum; null until done */
-                decision: ('allow' | 'deny' | 'uncertain') | null;
-                /** @description Every judge answered, all alike */
-                unanimous: boolean | null;
-                /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
-                attempt: number | null;
-                /** @description flag: escalated automatically, by the verdict flag_for_review or by a policy rule with judge: true (the invocation's reasons name the rule); on_demand: POST …/judge */
-                trigger: 'flag' | 'on_demand';
-                /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
-                auto_resolved: boolean;
-                /** @description Retention or an erasure deleted the rationales with the content they were written from */
-                rationales_erased: boolean;
-                judges: {
-                  name: string;
-                  /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
-                  verdict: ('allow' | 'deny' | 'uncertain') | 'abstained';
-                  /** @description null for viewers (it is written from the stored content) and once erased */
-                  rationale: string | null;
-                  rubric_points: string[];
-                }[];
-                /** @description The judge_verdict entry in the audit trail */
-                evidence_id: number | null;
-                requested_at: string | null;
-                finished_at: string | null;
-              };
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/audit/checkpoint': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The latest signed checkpoint of the workspace log (C2SP signed note) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/plain': string;
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/plain': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/audit/key': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The note verifier key that signs this workspace log */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              verifier_key: string;
-              origin: string;
-              /** @description Rotated-out keys that signed older checkpoints */
-              previous_verifier_keys: string[];
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/audit/entries/{index}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** One log entry */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          index: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              index: number;
-              /** @description The exact canonical JSON that was hashed */
-              leaf: string;
-              /** @description base64 SHA-256(0x00 ‖ leaf) */
-              leaf_hash: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/audit/entries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Entries [start, end), at most 1000 per call, for full verification */
-    get: {
-      parameters: {
-        query: {
-          start: number;
-          end: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              start: number;
-              end: number;
-              entries: {
-                index: number;
-                /** @description The exact canonical JSON that was hashed */
-                leaf: string;
-                /** @description base64 SHA-256(0x00 ‖ leaf) */
-                leaf_hash: string;
-              }[];
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/audit/proof/inclusion': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** RFC 6962 inclusion proof of an entry in the tree of a signed size */
-    get: {
-      parameters: {
-        query: {
-          index: number;
-          tree_size: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              index: number;
-              tree_size: number;
-              hashes: string[];
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/audit/proof/consistency': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** RFC 6962 consistency proof between two signed sizes */
-    get: {
-      parameters: {
-        query: {
-          first: number;
-          second: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              first: number;
-              second: number;
-              hashes: string[];
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/audit/evidence/{evidence_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * An entry with its inclusion proof against the returned checkpoint
-     * @description evidence_id is the entry index + 1.
-     */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          evidence_id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              evidence_id: number;
-              index: number;
-              leaf: string;
-              leaf_hash: string;
-              checkpoint: string;
-              inclusion: {
-                tree_size: number;
-                hashes: string[];
-              };
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/audit/tlog/{tenant_id}/checkpoint': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** tlog-tiles: the latest checkpoint, with witness cosignatures */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          tenant_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/plain': string;
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/plain': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/plain': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/audit/tlog/{tenant_id}/tile/{*}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * tlog-tiles: a hash tile tile/<L>/<N>[.p/<W>] or an entry bundle tile/entries/<N>[.p/<W>]
-     * @description N is written in 3-digit groups, all but the last prefixed with x (1234067 → x001/x234/067). A full tile is 256 hashes (8,192 bytes); entry bundles are big-endian uint16 length-prefixed leaves.
-     */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          tenant_id: string;
-          '*': string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/octet-stream': string;
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/octet-stream': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/octet-stream': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/transparency-log': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Whether this workspace log is readable as tiles without a token */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              public: boolean;
-              /** @description The tlog-tiles prefix of this log (append /checkpoint, /tile/…) */
-              prefix: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    /**
-     * Make this workspace log public (tiles and checkpoint readable by anyone) or private again
-     * @description A change appends a `tlog_visibility` entry ({public, by_account_id}) to the audit trail.
-     */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            public: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              public: boolean;
-              /** @description The tlog-tiles prefix of this log (append /checkpoint, /tile/…) */
-              prefix: string;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/reports/compliance': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Compliance report of a period, with the signed checkpoint that proves it
-     * @description Totals by agent, verdict, mode, rogue type, PII and secret type; review outcomes and open items; the policy versions in force; the log entry range of the period and a signed checkpoint. `agent-ledger verify --report FILE` (JSON) recounts it from the log. The period is [from, to).
-     */
-    get: {
-      parameters: {
-        query: {
-          from: string;
-          to: string;
-          format?: 'json' | 'csv' | 'pdf';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-            'text/csv': components['schemas']['def-0'];
-            'application/pdf': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-            'text/csv': components['schemas']['def-0'];
-            'application/pdf': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-            'text/csv': components['schemas']['def-0'];
-            'application/pdf': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/retention': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** How long stored content is kept */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Stored content older than this many days is deleted; metadata and leaves stay */
-              content_days: number;
-              minimum_days: number;
-              default_days: number;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    /**
-     * Set how long stored content is kept (at least 183 days)
-     * @description Appends a `retention_change` entry to the audit trail. A background sweep deletes content past it.
-     */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            content_days: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Stored content older than this many days is deleted; metadata and leaves stay */
-              content_days: number;
-              minimum_days: number;
-              default_days: number;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/workspace/erasures': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The erasures of this workspace, newest first (at most 1,000) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                /** Format: uuid */
-                erasure_id: string;
-                /** Format: uuid */
-                requested_by: string;
-                /** Format: date-time */
-                requested_at: string;
-                /** @description Which selectors were given (principal_id, agent_key, period); their values are not kept */
-                selects: string[];
-                period: {
-                  from: string | null;
-                  to: string | null;
-                } | null;
-                counts: {
-                  invocations: number;
-                  fields: number;
-                  review_notes: number;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The secret; shown this once. */
+                            token: string;
+                            /** Format: uuid */
+                            token_id: string;
+                            prefix: string;
+                            name: string;
+                            account: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                plan_tier: "free" | "team" | "enterprise";
+                                /** Format: uuid */
+                                tenant_id: string;
+                                role: "admin" | "operator" | "viewer" | "auditor";
+                            };
+                        };
+                    };
                 };
-                /** @description The erasure entry in the audit trail */
-                evidence_id: number;
-              }[];
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    /**
-     * Erase the stored content of a data subject (principal_id), an agent, and/or a period
-     * @description Deletes the stored texts, their salts and finding positions of the matching invocations, and the notes of their reviews; invocation rows and every leaf stay, so the log, proofs and reports still verify. Appends an `erasure` entry (who asked, a commitment to the selector, the counts). `from`/`to` bound the invocation time, [from, to).
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            principal_id?: string;
-            agent_key?: string;
-            /** Format: date-time */
-            from?: string;
-            /** Format: date-time */
-            to?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Format: uuid */
-              erasure_id: string;
-              /** Format: uuid */
-              requested_by: string;
-              /** Format: date-time */
-              requested_at: string;
-              /** @description Which selectors were given (principal_id, agent_key, period); their values are not kept */
-              selects: string[];
-              period: {
-                from: string | null;
-                to: string | null;
-              } | null;
-              counts: {
-                invocations: number;
-                fields: number;
-                review_notes: number;
-              };
-              /** @description The erasure entry in the audit trail */
-              evidence_id: number;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/invocations': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Invocations of the workspace, newest first, with filters
-     * @description Metadata only (no stored content). Keyset paging: pass next_cursor back as cursor.
-     */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          cursor?: string;
-          agent_key?: string;
-          verdict?: 'allow' | 'flag_for_review' | 'deny';
-          mode?: 'observed' | 'enforced' | 'shadow';
-          /** @description Only rows created at or after this instant (ISO 8601 date-time with offset) */
-          since?: string;
-          /** @description Only rows created before this instant (exclusive) */
-          until?: string;
-          correlation_id?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                invocation_id: number;
-                agent_key: string;
-                mode: 'observed' | 'enforced' | 'shadow';
-                outcome: string;
-                duration_ms: number | null;
-                principal_kind: 'user' | 'agent' | null;
-                principal_id: string;
-                parent_invocation_id: number | null;
-                correlation_id: string | null;
-                tool_name: string | null;
-                verdict: 'allow' | 'flag_for_review' | 'deny';
-                /** @description Ids of the policy rules that decided the verdict */
-                reasons: string[];
-                policy_version: number;
-                pii_count: number | null;
-                /** @description null: never in the review queue */
-                review_status: ('pending' | 'approved' | 'rejected') | null;
-                /** @description Verdict of the tool_output scan, once done */
-                output_scan_verdict: ('allow' | 'flag_for_review' | 'deny') | null;
-                /** @description The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id} */
-                evidence_id: number;
-                /** Format: date-time */
-                created_at: string;
-              }[];
-              next_cursor: string | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/invocations/stats': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Invocations per hour or day by verdict, for a time range
-     * @description Buckets start at `since` and step by the bucket; empty buckets are zeros. At most 168 hourly or 93 daily buckets per call.
-     */
-    get: {
-      parameters: {
-        query: {
-          /** @description Start of the first bucket (inclusive) */
-          since: string;
-          /** @description End of the range (exclusive) */
-          until: string;
-          bucket: 'hour' | 'day';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              bucket: 'hour' | 'day';
-              buckets: {
-                /** Format: date-time */
-                start: string;
-                allow: number;
-                flag_for_review: number;
-                deny: number;
-              }[];
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/invocations/{invocation_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * One invocation: metadata, stored content and findings, verdict and reasons, review state, evidence and trace
-     * @description Viewers get the record without stored content: no `content` and no review note; `finding_counts` (types and counts) is for every role.
-     */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          invocation_id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              invocation_id: number;
-              agent_key: string;
-              mode: 'observed' | 'enforced' | 'shadow';
-              outcome: string;
-              duration_ms: number | null;
-              principal_kind: 'user' | 'agent' | null;
-              principal_id: string;
-              parent_invocation_id: number | null;
-              correlation_id: string | null;
-              tool_name: string | null;
-              verdict: 'allow' | 'flag_for_review' | 'deny';
-              /** @description Ids of the policy rules that decided the verdict */
-              reasons: string[];
-              policy_version: number;
-              pii_count: number | null;
-              /** @description null: never in the review queue */
-              review_status: ('pending' | 'approved' | 'rejected') | null;
-              /** @description Verdict of the tool_output scan, once done */
-              output_scan_verdict: ('allow' | 'flag_for_review' | 'deny') | null;
-              /** @description The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id} */
-              evidence_id: number;
-              /** Format: date-time */
-              created_at: string;
-              output_scan: {
-                /** @description none: no tool_output; pending: stored, awaiting its background scan */
-                status: 'none' | 'pending' | 'done';
-                verdict: ('allow' | 'flag_for_review' | 'deny') | null;
-                reasons: string[] | null;
-                scanned_at: string | null;
-              };
-              review: {
-                decision: 'approve' | 'reject';
-                /** @description Omitted for viewers; null once erased */
-                note?: string | null;
-                /** @description The note was deleted by retention or an erasure */
-                note_erased?: boolean;
-                /** @description The account that decided; null when the judge panel did */
-                decided_by: string | null;
-                /** @description The judge panel resolved it on its own (unanimous, with the workspace's auto_resolve on) */
-                decided_by_panel: boolean;
-                /** Format: date-time */
-                decided_at: string;
-                /** @description The review entry in the audit trail */
-                evidence_id: number;
-              } | null;
-              /** @description null: never sent to the judge panel */
-              judgement: {
-                /** @description pending: queued or running; done: the panel answered; quota_exhausted: the month's multi_judge_calls_cap was reached (no call, or not every judge could be asked); failed: it could not run (e.g. the judges' keys no longer open) */
-                status: 'pending' | 'done' | 'quota_exhausted' | 'failed';
-                /** @description The panel's decision under its quorum; null until done */
-                decision: ('allow' | 'deny' | 'uncertain') | null;
-                /** @description Every judge answered, all alike */
-                unanimous: boolean | null;
-                /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
-                attempt: number | null;
-                /** @description flag: escalated automatically, by the verdict flag_for_review or by a policy rule with judge: true (the invocation's reasons name the rule); on_demand: POST …/judge */
-                trigger: 'flag' | 'on_demand';
-                /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
-                auto_resolved: boolean;
-                /** @description Retention or an erasure deleted the rationales with the content they were written from */
-                rationales_erased: boolean;
-                judges: {
-                  name: string;
-                  /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
-                  verdict: ('allow' | 'deny' | 'uncertain') | 'abstained';
-                  /** @description null for viewers (it is written from the stored content) and once erased */
-                  rationale: string | null;
-                  rubric_points: string[];
-                }[];
-                /** @description The judge_verdict entry in the audit trail */
-                evidence_id: number | null;
-                requested_at: string | null;
-                finished_at: string | null;
-              } | null;
-              /** @description Finding types and counts per stored field (every role) */
-              finding_counts: {
-                field: 'prompt' | 'response' | 'context' | 'tool_input' | 'tool_output';
-                /** @description type → findings */
-                counts: {
-                  [key: string]: number;
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
                 };
-              }[];
-              /** @description Stored content per field, findings with offsets into it. Omitted for viewers. */
-              content?: {
-                field: 'prompt' | 'response' | 'context' | 'tool_input' | 'tool_output';
-                /** @description The stored (redacted) text; null while a tool_output awaits its scan, or once erased */
-                text: string | null;
-                findings:
-                  | {
-                      type: string;
-                      /** @description Offset (UTF-16 code units) into the stored text */
-                      start: number;
-                      end: number;
-                      score: number;
-                      category?: string;
-                    }[]
-                  | null;
-                scan_pending: boolean;
-                /** @description Deleted by retention or an erasure: text and finding positions are gone (types stay in finding_counts) */
-                erased: boolean;
-              }[];
-              trace: {
-                /** @description null when there is none in this workspace */
-                parent: {
-                  invocation_id: number;
-                  parent_invocation_id: number | null;
-                  agent_key: string;
-                  tool_name: string | null;
-                  mode: 'observed' | 'enforced' | 'shadow';
-                  outcome: string;
-                  verdict: 'allow' | 'flag_for_review' | 'deny';
-                  evidence_id: number;
-                  /** Format: date-time */
-                  created_at: string;
-                } | null;
-                /** @description Invocations naming this one as parent, oldest first (at most 100) */
-                children: {
-                  invocation_id: number;
-                  parent_invocation_id: number | null;
-                  agent_key: string;
-                  tool_name: string | null;
-                  mode: 'observed' | 'enforced' | 'shadow';
-                  outcome: string;
-                  verdict: 'allow' | 'flag_for_review' | 'deny';
-                  evidence_id: number;
-                  /** Format: date-time */
-                  created_at: string;
-                }[];
-                children_truncated: boolean;
-                /** @description Other invocations with the same correlation_id, oldest first (at most 100) */
-                siblings: {
-                  invocation_id: number;
-                  parent_invocation_id: number | null;
-                  agent_key: string;
-                  tool_name: string | null;
-                  mode: 'observed' | 'enforced' | 'shadow';
-                  outcome: string;
-                  verdict: 'allow' | 'flag_for_review' | 'deny';
-                  evidence_id: number;
-                  /** Format: date-time */
-                  created_at: string;
-                }[];
-                siblings_truncated: boolean;
-              };
-              /** @description The span facts when recorded over OTLP (/api/v1/otel/v1/traces); null otherwise */
-              otel: {
-                /** @description 32 hex digits; also the invocation's correlation_id */
-                trace_id: string;
-                /** @description 16 hex digits */
-                span_id: string;
-                /** @description The nearest recorded ancestor span known on arrival */
-                parent_span_id: string | null;
-                span_name: string;
-                /** @description internal, server, client, producer, consumer or unspecified */
-                span_kind: string;
-                /** @description gen_ai.operation.name, or the OpenInference/Vercel/Traceloop kind it was recognised by */
-                operation: string;
-                /**
-                 * Format: date-time
-                 * @description When the span started (millisecond precision)
-                 */
-                start_time: string;
-                /** @description The start as sent, in nanoseconds since the epoch */
-                start_time_unix_nano: string;
-                model: string | null;
-                provider: string | null;
-                /** @description Token counts: input_tokens, output_tokens, … */
-                usage: {
-                  [key: string]: number;
-                } | null;
-                finish_reasons: string[] | null;
-                tool_call_id: string | null;
-                conversation_id: string | null;
-                /** @description The instrumentation scope that emitted the span */
-                scope: string | null;
-                /** @description Text fields cut at 32,000 code points: field → the length sent */
-                truncated: {
-                  [key: string]: number;
-                } | null;
-              } | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/rogue-events': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Rogue events of the workspace, newest first, with filters
-     * @description Keyset paging: pass next_cursor back as cursor.
-     */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          cursor?: string;
-          agent_key?: string;
-          event_type?: string;
-          /** @description Only rows created at or after this instant (ISO 8601 date-time with offset) */
-          since?: string;
-          /** @description Only rows created before this instant (exclusive) */
-          until?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                rogue_event_id: number;
-                event_type: string;
-                agent_key: string;
-                actor_agent_key: string | null;
-                tool: string | null;
-                user_id: string | null;
-                severity: string | null;
-                source: string | null;
-                /** @description Set when the service recorded it for an invocation */
-                invocation_id: number | null;
-                evidence_id: number;
-                /** Format: date-time */
-                created_at: string;
-              }[];
-              next_cursor: string | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/agents': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Agents seen in the workspace (by an invocation or a rogue event), by agent_key */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                agent_key: string;
-                first_seen_at: string | null;
-                last_seen_at: string | null;
-                invocations: number;
-                rogue_events: number;
-                risk_score: number;
-              }[];
-              next_cursor: string | null;
-            };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/agents/{agent_key}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * One agent: first and last seen, counts by verdict, outcome and mode, rogue events by type, allowed tools, risk score
-     * @description risk.score = round(100·bad / (bad + clean + 20)) clamped to 1-99 when bad > 0, else 0; bad = 10·denies + 5·rogue_events + 2·flags + pii_findings (denies and flags outside shadow mode); clean = allowed invocations without PII in tool_input.
-     */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          agent_key: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              agent_key: string;
-              first_seen_at: string | null;
-              last_seen_at: string | null;
-              invocations: number;
-              by_verdict: {
-                allow: number;
-                flag_for_review: number;
-                deny: number;
-              };
-              by_outcome: {
-                [key: string]: number;
-              };
-              by_mode: {
-                observed: number;
-                enforced: number;
-                shadow: number;
-              };
-              /** @description PII findings in tool_input, summed */
-              pii_findings: number;
-              rogue_events: {
-                total: number;
-                by_type: {
-                  [key: string]: number;
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
                 };
-              };
-              /** @description Glob patterns; null: unrestricted */
-              allowed_tools: string[] | null;
-              risk: {
-                score: number;
-                denies: number;
-                flags: number;
-                rogue_events: number;
-                pii_findings: number;
-                clean_invocations: number;
-              };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
             };
-          };
         };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/reviews': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The review queue (status=pending, the default) or decided reviews, newest invocation first
-     * @description Viewers get the decisions without their notes.
-     */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          cursor?: string;
-          status?: 'pending' | 'approved' | 'rejected';
+    "/api/v1/accounts/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                invocation_id: number;
-                agent_key: string;
-                mode: 'observed' | 'enforced' | 'shadow';
-                outcome: string;
-                duration_ms: number | null;
-                principal_kind: 'user' | 'agent' | null;
-                principal_id: string;
-                parent_invocation_id: number | null;
-                correlation_id: string | null;
-                tool_name: string | null;
-                verdict: 'allow' | 'flag_for_review' | 'deny';
-                /** @description Ids of the policy rules that decided the verdict */
-                reasons: string[];
-                policy_version: number;
-                pii_count: number | null;
-                /** @description null: never in the review queue */
-                review_status: ('pending' | 'approved' | 'rejected') | null;
-                /** @description Verdict of the tool_output scan, once done */
-                output_scan_verdict: ('allow' | 'flag_for_review' | 'deny') | null;
-                /** @description The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id} */
-                evidence_id: number;
-                /** Format: date-time */
-                created_at: string;
-                /** @description null while pending */
-                review: {
-                  decision: 'approve' | 'reject';
-                  /** @description Omitted for viewers; null once erased */
-                  note?: string | null;
-                  /** @description The note was deleted by retention or an erasure */
-                  note_erased?: boolean;
-                  /** @description The account that decided; null when the judge panel did */
-                  decided_by: string | null;
-                  /** @description The judge panel resolved it on its own (unanimous, with the workspace's auto_resolve on) */
-                  decided_by_panel: boolean;
-                  /** Format: date-time */
-                  decided_at: string;
-                  /** @description The review entry in the audit trail */
-                  evidence_id: number;
-                } | null;
-                /** @description null: never sent to the judge panel */
-                judgement: {
-                  /** @description pending: queued or running; done: the panel answered; quota_exhausted: the month's multi_judge_calls_cap was reached (no call, or not every judge could be asked); failed: it could not run (e.g. the judges' keys no longer open) */
-                  status: 'pending' | 'done' | 'quota_exhausted' | 'failed';
-                  /** @description The panel's decision under its quorum; null until done */
-                  decision: ('allow' | 'deny' | 'uncertain') | null;
-                  /** @description Every judge answered, all alike */
-                  unanimous: boolean | null;
-                  /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
-                  attempt: number | null;
-                  /** @description flag: escalated automatically, by the verdict flag_for_review or by a policy rule with judge: true (the invocation's reasons name the rule); on_demand: POST …/judge */
-                  trigger: 'flag' | 'on_demand';
-                  /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
-                  auto_resolved: boolean;
-                  /** @description Retention or an erasure deleted the rationales with the content they were written from */
-                  rationales_erased: boolean;
-                  judges: {
-                    name: string;
-                    /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
-                    verdict: ('allow' | 'deny' | 'uncertain') | 'abstained';
-                    /** @description null for viewers (it is written from the stored content) and once erased */
-                    rationale: string | null;
-                    rubric_points: string[];
-                  }[];
-                  /** @description The judge_verdict entry in the audit trail */
-                  evidence_id: number | null;
-                  requested_at: string | null;
-                  finished_at: string | null;
-                } | null;
-              }[];
-              next_cursor: string | null;
+        /** Session info: account, plan, status and live quotas */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/reviews/lease': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Take the next item of the review queue: the oldest pending invocation no other reviewer holds
-     * @description Leases it to the caller for 5 minutes (releasing the caller's previous lease), so two reviewers never get the same item. `exclude` lists invocations the reviewer skipped. `invocation_id` is null when nothing is left. A decision by another reviewer on a leased item is refused with 409.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            exclude?: number[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              invocation_id: number | null;
-              lease_expires_at: string | null;
-              /** @description Pending items in the queue, leased or not */
-              pending: number;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            account: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                plan_tier: "free" | "team" | "enterprise";
+                                /** Format: uuid */
+                                tenant_id: string;
+                                role: "admin" | "operator" | "viewer" | "auditor";
+                            };
+                            plan_tier: "free" | "team" | "enterprise";
+                            quotas: {
+                                invocations_used_today: number;
+                                invocations_cap_per_day: number;
+                                multi_judge_calls_used_this_month: number;
+                                multi_judge_calls_cap: number;
+                                personas_used: number;
+                                personas_cap: number;
+                                agents_registered: number;
+                                agents_cap: number;
+                            };
+                            display_name: string;
+                            subscription_status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            trial_ends_at: string | null;
+                            account_status: "active" | "trial_expired" | "sub_lapsed" | "sub_canceled";
+                            trial_days_remaining: number | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
             };
-          };
         };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/reviews/{invocation_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Approve or reject a pending invocation, with a note
-     * @description Appends a `review` entry to the audit trail in the same transaction: {kind, invocation_id, decision, note: salted commitment, by_account_id}. The note is scanned and stored redacted like content (PII and secrets replaced by typed placeholders), never put in the log; the response shows it as stored. 404: no such invocation in this workspace; 409: not pending.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          invocation_id: number;
+    "/api/v1/accounts/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            decision: 'approve' | 'reject';
-            /**
-             * @description Up to 2,000 characters; may be empty. Stored redacted like content (PII and secrets as typed placeholders)
-             * @default
-             */
-            note?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              invocation_id: number;
-              review_status: 'approved' | 'rejected';
-              decision: 'approve' | 'reject';
-              note: string;
-              /** Format: uuid */
-              decided_by: string;
-              /** Format: date-time */
-              decided_at: string;
-              /** @description The review entry in the audit trail */
-              evidence_id: number;
+        /** The caller's own API tokens (never their secrets) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tokens: {
+                                /** Format: uuid */
+                                token_id: string;
+                                prefix: string;
+                                name: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                last_used_at: string | null;
+                                revoked_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
         };
-        /** @description Problem details (application/problem+json) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
+        put?: never;
+        /** Issue a new API token for the caller */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The secret; shown this once. */
+                            token: string;
+                            /** Format: uuid */
+                            token_id: string;
+                            prefix: string;
+                            name: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
         };
-        /** @description Problem details (application/problem+json) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        402: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-        /** @description Problem details (application/problem+json) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['def-0'];
-          };
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
+    "/api/v1/accounts/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API token (own, or any of the workspace for admins); immediate on every node */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members of the workspace, by e-mail */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                account_id: string;
+                                email: string;
+                                display_name: string;
+                                role: "admin" | "operator" | "viewer" | "auditor";
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open invitations of the workspace */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                invitation_id: string;
+                                email: string;
+                                role: "admin" | "operator" | "viewer" | "auditor";
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                            }[];
+                            next_cursor: null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Invite an address to the workspace with a role; it joins at its first sign-in */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        role: "admin" | "operator" | "viewer" | "auditor";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invitation_id: string;
+                            email: string;
+                            role: "admin" | "operator" | "viewer" | "auditor";
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/invites/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraw an open invitation */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    invitation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/members/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member and revoke their tokens */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a member's role */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        role: "admin" | "operator" | "viewer" | "auditor";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            account_id: string;
+                            email: string;
+                            display_name: string;
+                            role: "admin" | "operator" | "viewer" | "auditor";
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/console/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current console session: account and CSRF token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            account: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                plan_tier: "free" | "team" | "enterprise";
+                                /** Format: uuid */
+                                tenant_id: string;
+                                role: "admin" | "operator" | "viewer" | "auditor";
+                            };
+                            /** Format: uuid */
+                            session_id: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @description Send as the x-csrf-token header on every state-changing request. */
+                            csrf_token: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Sign the console in with an e-mailed code: sets the session cookie
+         * @description Same code as POST /api/v1/accounts/verify. Answers with the account and the CSRF token, and sets an HttpOnly, SameSite=Strict session cookie (Secure, `__Host-al_session`; `al_session` without Secure over plain http to a loopback address). The session expires after 12 hours, or 2 hours unused.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            account: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                plan_tier: "free" | "team" | "enterprise";
+                                /** Format: uuid */
+                                tenant_id: string;
+                                role: "admin" | "operator" | "viewer" | "auditor";
+                            };
+                            /** Format: uuid */
+                            session_id: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @description Send as the x-csrf-token header on every state-changing request. */
+                            csrf_token: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /** Sign out: revokes the current console session and clears its cookie */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's live console sessions (never their secrets) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sessions: {
+                                /** Format: uuid */
+                                session_id: string;
+                                prefix: string;
+                                user_agent: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                                /** Format: date-time */
+                                last_used_at: string;
+                                current: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a console session (own, or any of the workspace for admins); immediate on every node */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    session_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workspace settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The company domain the workspace was started from */
+                            domain: string;
+                            /** @description true (the default): a new address at `domain` cannot start a workspace of its own; it is told to ask this workspace's admins for an invitation, and the admins get a mail. false: anyone at the domain may start their own workspace. */
+                            one_workspace_per_domain: boolean;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change workspace settings (admins)
+         * @description Each change is an audit-trail entry (`workspace_settings`).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        one_workspace_per_domain: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The company domain the workspace was started from */
+                            domain: string;
+                            /** @description true (the default): a new address at `domain` cannot start a workspace of its own; it is told to ask this workspace's admins for an invitation, and the admins get a mail. false: anyone at the domain may start their own workspace. */
+                            one_workspace_per_domain: boolean;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/operator/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every workspace with plan, status and usage */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                tenant_id: string;
+                                display_name: string;
+                                plan_tier: "free" | "team" | "enterprise";
+                                subscription_status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                                trial_ends_at: string | null;
+                                account_status: "active" | "trial_expired" | "sub_lapsed" | "sub_canceled";
+                                trial_days_remaining: number | null;
+                                quotas: {
+                                    invocations_used_today: number;
+                                    invocations_cap_per_day: number;
+                                    multi_judge_calls_used_this_month: number;
+                                    multi_judge_calls_cap: number;
+                                    personas_used: number;
+                                    personas_cap: number;
+                                    agents_registered: number;
+                                    agents_cap: number;
+                                };
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/workspaces/{tenant_id}/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a workspace's plan, subscription state or trial end */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tenant_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        plan_tier?: "free" | "team" | "enterprise";
+                        subscription_status?: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        trial_ends_at?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            tenant_id: string;
+                            display_name: string;
+                            plan_tier: "free" | "team" | "enterprise";
+                            subscription_status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            trial_ends_at: string | null;
+                            account_status: "active" | "trial_expired" | "sub_lapsed" | "sub_canceled";
+                            trial_days_remaining: number | null;
+                            quotas: {
+                                invocations_used_today: number;
+                                invocations_cap_per_day: number;
+                                multi_judge_calls_used_this_month: number;
+                                multi_judge_calls_cap: number;
+                                personas_used: number;
+                                personas_cap: number;
+                                agents_registered: number;
+                                agents_cap: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/agents/events/invocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record an agent invocation; the verdict is decided before the write */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description First sight registers the agent */
+                        agent_key: string;
+                        /** @default observed */
+                        mode?: "observed" | "enforced" | "shadow";
+                        /**
+                         * @description Stored redacted (PII and secrets as typed placeholders)
+                         * @default success
+                         */
+                        outcome?: string;
+                        duration_ms?: number;
+                        principal_kind?: "user" | "agent";
+                        /** @description Defaults to agent_key */
+                        principal_id?: string;
+                        parent_invocation_id?: number;
+                        /** @description Stored redacted (PII and secrets as typed placeholders) */
+                        correlation_id?: string;
+                        /** @description Only read with the fallback ingress token */
+                        tenant_id?: string;
+                        /** @description Up to 32,000 characters */
+                        prompt?: string;
+                        /** @description Up to 32,000 characters */
+                        response?: string;
+                        /** @description Up to 32,000 characters */
+                        context?: string;
+                        /** @description Scanned before the write; PII is redacted before it is stored */
+                        tool_input?: string;
+                        /** @description Stored sealed (encrypted), then scanned in the background and stored redacted */
+                        tool_output?: string;
+                        /** @description Policy and scopes see it as sent; stored redacted */
+                        tool_name?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invocation_id: number;
+                            tenant_id: string;
+                            verdict: "allow" | "flag_for_review" | "deny";
+                            evidence_id?: number;
+                            pii_count?: number;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/agents/events/rogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record an out-of-scope ("rogue") action of an agent */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description `oos_tool` = out-of-scope tool call; stored redacted */
+                        event_type: string;
+                        agent_key: string;
+                        actor_agent_key?: string;
+                        /** @description Required when event_type is oos_tool; stored redacted */
+                        tool?: string;
+                        user_id?: string;
+                        /** @description Only read with the fallback ingress token */
+                        tenant_id?: string;
+                        /** @description Stored redacted (PII and secrets as typed placeholders) */
+                        severity?: string;
+                        /** @description Stored redacted (PII and secrets as typed placeholders) */
+                        source?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            accepted: true;
+                            event_type: string;
+                            tenant_id: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/agents/events/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record up to 500 events in one request; each gets the answer its single endpoint would give */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        events: {
+                            kind: "invocation" | "rogue";
+                            /** @description Works as an Idempotency-Key for this event */
+                            event_id?: string;
+                            /** @description The body the single endpoint of this kind takes (checked per event) */
+                            event: unknown;
+                        }[];
+                        /** @description Only read with the fallback ingress token: the workspace of every event */
+                        tenant_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                207: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description Position of the event in the request */
+                                index: number;
+                                event_id: string | null;
+                                /** @description What the single endpoint would have answered: 201, or a problem status */
+                                status: number;
+                                invocation_id?: number;
+                                tenant_id?: string;
+                                verdict?: "allow" | "flag_for_review" | "deny";
+                                evidence_id?: number;
+                                pii_count?: number;
+                                /** @enum {boolean} */
+                                accepted?: true;
+                                event_type?: string;
+                                /** @description The problem code, when status is not 201 */
+                                code?: string;
+                                detail?: string;
+                                errors?: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/ingress-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ingress tokens of the workspace (never their secrets), oldest first */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                token_id: string;
+                                prefix: string;
+                                name: string;
+                                /** Format: uuid */
+                                created_by: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                last_used_at: string | null;
+                                revoked_at: string | null;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Issue a scoped ingress token (the two event endpoints, this workspace only) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The secret; shown this once. */
+                            token: string;
+                            /** Format: uuid */
+                            token_id: string;
+                            prefix: string;
+                            name: string;
+                            /** Format: uuid */
+                            created_by: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            last_used_at: string | null;
+                            revoked_at: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/ingress-tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an ingress token; immediate on every node, allowed in every account status */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/otel/v1/traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP trace export: GenAI spans become invocations
+         * @description Point an OpenTelemetry exporter here with `OTEL_EXPORTER_OTLP_ENDPOINT=<base>/api/v1/otel`. Bodies are `application/x-protobuf` or `application/json` ExportTraceServiceRequests, optionally `Content-Encoding: gzip` (at most 16777216 bytes once decompressed). Spans with GenAI, OpenInference, Vercel AI SDK or Traceloop attributes are recorded as invocations (same detection, policy and audit trail as JSON events); other spans are accepted and dropped; a span already recorded (same trace and span id) is accepted and not written again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description ExportTraceServiceResponse, in the encoding of the request (protobuf bytes for application/x-protobuf) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            partialSuccess?: {
+                                /** @description int64, as a string (OTLP JSON) */
+                                rejectedSpans: string;
+                                errorMessage: string;
+                            };
+                        };
+                    };
+                };
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
+                    };
+                };
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
+                    };
+                };
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
+                    };
+                };
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
+                    };
+                };
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
+                    };
+                };
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
+                    };
+                };
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
+                    };
+                };
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
+                    };
+                };
+                /** @description google.rpc.Status, as the OTLP/HTTP specification requires, in the encoding of the request: protobuf bytes for application/x-protobuf, JSON (shown here) for application/json. Retry-After comes with 429 and 503. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description gRPC status code (3 INVALID_ARGUMENT, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE, 16 UNAUTHENTICATED, …) */
+                            code: number;
+                            message: string;
+                            details?: {
+                                /** @enum {string} */
+                                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                                /** @description The problem code the JSON endpoints answer with (payment_required, quota_exceeded, duplicate_key, …) */
+                                reason: string;
+                                /** @enum {string} */
+                                domain: "agent-ledger";
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace policy document in force (admin, operator, auditor) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description 0 is the built-in default of a workspace that has not stored a policy */
+                            version: number;
+                            default_verdict: "allow" | "flag_for_review" | "deny";
+                            rules: {
+                                /** @description Stored as the reason when the rule fires */
+                                id: string;
+                                description?: string;
+                                /** @description Every condition given must hold; an empty condition always fires. */
+                                when: {
+                                    finding_types?: string[];
+                                    finding_categories?: ("pii" | "secret" | "injection")[];
+                                    fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                    min_score?: number;
+                                    agents?: string[];
+                                    tools?: string[];
+                                    modes?: ("observed" | "enforced" | "shadow")[];
+                                    outcomes?: string[];
+                                    principal_kinds?: ("user" | "agent")[];
+                                    principal_ids?: string[];
+                                };
+                                verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                judge?: boolean;
+                            }[];
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /**
+         * Store a new version of the policy; it decides every event from then on
+         * @description Each change is an audit-trail entry (`policy_change`) holding the whole document.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        default_verdict: "allow" | "flag_for_review" | "deny";
+                        rules: {
+                            /** @description Stored as the reason when the rule fires */
+                            id: string;
+                            description?: string;
+                            /** @description Every condition given must hold; an empty condition always fires. */
+                            when: {
+                                finding_types?: string[];
+                                finding_categories?: ("pii" | "secret" | "injection")[];
+                                fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                min_score?: number;
+                                agents?: string[];
+                                tools?: string[];
+                                modes?: ("observed" | "enforced" | "shadow")[];
+                                outcomes?: string[];
+                                principal_kinds?: ("user" | "agent")[];
+                                principal_ids?: string[];
+                            };
+                            verdict: "allow" | "flag_for_review" | "deny";
+                            /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                            judge?: boolean;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description 0 is the built-in default of a workspace that has not stored a policy */
+                            version: number;
+                            default_verdict: "allow" | "flag_for_review" | "deny";
+                            rules: {
+                                /** @description Stored as the reason when the rule fires */
+                                id: string;
+                                description?: string;
+                                /** @description Every condition given must hold; an empty condition always fires. */
+                                when: {
+                                    finding_types?: string[];
+                                    finding_categories?: ("pii" | "secret" | "injection")[];
+                                    fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                    min_score?: number;
+                                    agents?: string[];
+                                    tools?: string[];
+                                    modes?: ("observed" | "enforced" | "shadow")[];
+                                    outcomes?: string[];
+                                    principal_kinds?: ("user" | "agent")[];
+                                    principal_ids?: string[];
+                                };
+                                verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                judge?: boolean;
+                            }[];
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_key}/scope": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the tools an agent may call (glob patterns); a call outside is denied and recorded as a rogue oos_tool event */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    agent_key: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        allowed_tools: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agent_key: string;
+                            allowed_tools: string[];
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's personas (every role) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            personas: {
+                                /** Format: uuid */
+                                persona_id: string;
+                                /** @description Moves on every change; verdict reasons name it */
+                                version: number;
+                                name: string;
+                                description: string;
+                                allowed_tools: string[] | null;
+                                allowed_pii_types: string[] | null;
+                                overrides: {
+                                    /** @description Stored as the reason when the rule fires */
+                                    id: string;
+                                    description?: string;
+                                    /** @description Every condition given must hold; an empty condition always fires. */
+                                    when: {
+                                        finding_types?: string[];
+                                        finding_categories?: ("pii" | "secret" | "injection")[];
+                                        fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                        min_score?: number;
+                                        agents?: string[];
+                                        tools?: string[];
+                                        modes?: ("observed" | "enforced" | "shadow")[];
+                                        outcomes?: string[];
+                                        principal_kinds?: ("user" | "agent")[];
+                                        principal_ids?: string[];
+                                    };
+                                    verdict: "allow" | "flag_for_review" | "deny";
+                                    /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                    judge?: boolean;
+                                }[];
+                                rubric: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a persona (admin); 402 plan_limit at the plan's personas_cap
+         * @description Appends a `persona_change` leaf (action `created`) committing to the persona.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The agent's purpose */
+                        description?: string;
+                        /** @description The tools an agent of this persona may call; a call outside is a deny and an oos_tool rogue event. Absent or null: no limit. */
+                        allowed_tools?: string[] | null;
+                        /** @description PII types an agent of this persona may handle (e.g. EMAIL_ADDRESS); PII of another type is a reason to flag. A type no detector emits is a 422. Absent or null: no limit. */
+                        allowed_pii_types?: string[] | null;
+                        /** @description Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added. */
+                        overrides?: {
+                            /** @description Stored as the reason when the rule fires */
+                            id: string;
+                            description?: string;
+                            /** @description Every condition given must hold; an empty condition always fires. */
+                            when: {
+                                finding_types?: string[];
+                                finding_categories?: ("pii" | "secret" | "injection")[];
+                                fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                min_score?: number;
+                                agents?: string[];
+                                tools?: string[];
+                                modes?: ("observed" | "enforced" | "shadow")[];
+                                outcomes?: string[];
+                                principal_kinds?: ("user" | "agent")[];
+                                principal_ids?: string[];
+                            };
+                            verdict: "allow" | "flag_for_review" | "deny";
+                            /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                            judge?: boolean;
+                        }[];
+                        /** @description What judges apply to this persona */
+                        rubric?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            persona_id: string;
+                            /** @description Moves on every change; verdict reasons name it */
+                            version: number;
+                            name: string;
+                            description: string;
+                            allowed_tools: string[] | null;
+                            allowed_pii_types: string[] | null;
+                            overrides: {
+                                /** @description Stored as the reason when the rule fires */
+                                id: string;
+                                description?: string;
+                                /** @description Every condition given must hold; an empty condition always fires. */
+                                when: {
+                                    finding_types?: string[];
+                                    finding_categories?: ("pii" | "secret" | "injection")[];
+                                    fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                    min_score?: number;
+                                    agents?: string[];
+                                    tools?: string[];
+                                    modes?: ("observed" | "enforced" | "shadow")[];
+                                    outcomes?: string[];
+                                    principal_kinds?: ("user" | "agent")[];
+                                    principal_ids?: string[];
+                                };
+                                verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                judge?: boolean;
+                            }[];
+                            rubric: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personas/{persona_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One persona (every role) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    persona_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            persona_id: string;
+                            /** @description Moves on every change; verdict reasons name it */
+                            version: number;
+                            name: string;
+                            description: string;
+                            allowed_tools: string[] | null;
+                            allowed_pii_types: string[] | null;
+                            overrides: {
+                                /** @description Stored as the reason when the rule fires */
+                                id: string;
+                                description?: string;
+                                /** @description Every condition given must hold; an empty condition always fires. */
+                                when: {
+                                    finding_types?: string[];
+                                    finding_categories?: ("pii" | "secret" | "injection")[];
+                                    fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                    min_score?: number;
+                                    agents?: string[];
+                                    tools?: string[];
+                                    modes?: ("observed" | "enforced" | "shadow")[];
+                                    outcomes?: string[];
+                                    principal_kinds?: ("user" | "agent")[];
+                                    principal_ids?: string[];
+                                };
+                                verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                judge?: boolean;
+                            }[];
+                            rubric: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a persona (admin); its version moves and it decides its agents’ next events
+         * @description Appends a `persona_change` leaf (action `updated`) committing to the new persona.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    persona_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The agent's purpose */
+                        description?: string;
+                        /** @description The tools an agent of this persona may call; a call outside is a deny and an oos_tool rogue event. Absent or null: no limit. */
+                        allowed_tools?: string[] | null;
+                        /** @description PII types an agent of this persona may handle (e.g. EMAIL_ADDRESS); PII of another type is a reason to flag. A type no detector emits is a 422. Absent or null: no limit. */
+                        allowed_pii_types?: string[] | null;
+                        /** @description Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added. */
+                        overrides?: {
+                            /** @description Stored as the reason when the rule fires */
+                            id: string;
+                            description?: string;
+                            /** @description Every condition given must hold; an empty condition always fires. */
+                            when: {
+                                finding_types?: string[];
+                                finding_categories?: ("pii" | "secret" | "injection")[];
+                                fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                min_score?: number;
+                                agents?: string[];
+                                tools?: string[];
+                                modes?: ("observed" | "enforced" | "shadow")[];
+                                outcomes?: string[];
+                                principal_kinds?: ("user" | "agent")[];
+                                principal_ids?: string[];
+                            };
+                            verdict: "allow" | "flag_for_review" | "deny";
+                            /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                            judge?: boolean;
+                        }[];
+                        /** @description What judges apply to this persona */
+                        rubric?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            persona_id: string;
+                            /** @description Moves on every change; verdict reasons name it */
+                            version: number;
+                            name: string;
+                            description: string;
+                            allowed_tools: string[] | null;
+                            allowed_pii_types: string[] | null;
+                            overrides: {
+                                /** @description Stored as the reason when the rule fires */
+                                id: string;
+                                description?: string;
+                                /** @description Every condition given must hold; an empty condition always fires. */
+                                when: {
+                                    finding_types?: string[];
+                                    finding_categories?: ("pii" | "secret" | "injection")[];
+                                    fields?: ("prompt" | "response" | "context" | "tool_input" | "tool_output")[];
+                                    min_score?: number;
+                                    agents?: string[];
+                                    tools?: string[];
+                                    modes?: ("observed" | "enforced" | "shadow")[];
+                                    outcomes?: string[];
+                                    principal_kinds?: ("user" | "agent")[];
+                                    principal_ids?: string[];
+                                };
+                                verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
+                                judge?: boolean;
+                            }[];
+                            rubric: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a persona (admin); its agents are left without one
+         * @description Appends a `persona_change` leaf (action `deleted`).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    persona_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_key}/persona": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Give an agent a persona (admin), or remove it with null; it decides the agent's next events
+         * @description Appends a `persona_assignment` leaf naming the agent by its pseudonym.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    agent_key: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description null removes the persona */
+                        persona_id: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agent_key: string;
+                            persona_id: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/judges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's judge panel (admin, auditor); keys are never returned */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            judges: {
+                                name: string;
+                                base_url: string;
+                                model: string;
+                                api_key_set: boolean;
+                            }[];
+                            quorum: "majority" | "unanimous_to_deny";
+                            auto_resolve: boolean;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the judge panel (admin): 1-5 OpenAI-compatible endpoints; API keys stored encrypted
+         * @description Appends a `judge_panel_change` leaf (judge count, quorum, auto_resolve; no names, URLs or keys).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        judges: {
+                            name: string;
+                            /** @description OpenAI-compatible: POST {base_url}/chat/completions */
+                            base_url: string;
+                            model: string;
+                            /** @description Stored encrypted, never returned; omitted: the key of the judge of that name is kept */
+                            api_key?: string;
+                        }[];
+                        quorum: "majority" | "unanimous_to_deny";
+                        auto_resolve: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            judges: {
+                                name: string;
+                                base_url: string;
+                                model: string;
+                                api_key_set: boolean;
+                            }[];
+                            quorum: "majority" | "unanimous_to_deny";
+                            auto_resolve: boolean;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invocations/{invocation_id}/judge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the judge panel about an invocation (admin, operator): 202 with the pending judgement
+         * @description Runs in the background; GET /api/v1/invocations/{invocation_id} shows the `judgement` when done. Every call to a judge counts against the plan's multi_judge_calls_cap for the calendar month (UTC). 402 plan_limit: the plan includes no judge calls; 404: no such invocation in this workspace; 409: no panel is configured, or a judgement of this invocation is pending; 429 quota_exceeded: the month's calls are used (Retry-After: seconds to the next month).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    invocation_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invocation_id: number;
+                            /** @description The judge panel's latest review of the invocation */
+                            judgement: {
+                                /** @description pending: queued or running; done: the panel answered; quota_exhausted: the month's multi_judge_calls_cap was reached (no call, or not every judge could be asked); failed: it could not run (e.g. the judges' keys no longer open) */
+                                status: "pending" | "done" | "quota_exhausted" | "failed";
+                                /** @description The panel's decision under its quorum; null until done */
+                                decision: ("allow" | "deny" | "uncertain") | null;
+                                /** @description Every judge answered, all alike */
+                                unanimous: boolean | null;
+                                /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
+                                attempt: number | null;
+                                /** @description flag: escalated automatically, by the verdict flag_for_review or by a policy rule with judge: true (the invocation's reasons name the rule); on_demand: POST …/judge */
+                                trigger: "flag" | "on_demand";
+                                /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
+                                auto_resolved: boolean;
+                                /** @description Retention or an erasure deleted the rationales with the content they were written from */
+                                rationales_erased: boolean;
+                                judges: {
+                                    name: string;
+                                    /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
+                                    verdict: ("allow" | "deny" | "uncertain") | "abstained";
+                                    /** @description null for viewers (it is written from the stored content) and once erased */
+                                    rationale: string | null;
+                                    rubric_points: string[];
+                                }[];
+                                /** @description The judge_verdict entry in the audit trail */
+                                evidence_id: number | null;
+                                requested_at: string | null;
+                                finished_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest signed checkpoint of the workspace log (C2SP signed note) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The note verifier key that signs this workspace log */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            verifier_key: string;
+                            origin: string;
+                            /** @description Rotated-out keys that signed older checkpoints */
+                            previous_verifier_keys: string[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/entries/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One log entry */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    index: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            index: number;
+                            /** @description The exact canonical JSON that was hashed */
+                            leaf: string;
+                            /** @description base64 SHA-256(0x00 ‖ leaf) */
+                            leaf_hash: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Entries [start, end), at most 1000 per call, for full verification */
+        get: {
+            parameters: {
+                query: {
+                    start: number;
+                    end: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            start: number;
+                            end: number;
+                            entries: {
+                                index: number;
+                                /** @description The exact canonical JSON that was hashed */
+                                leaf: string;
+                                /** @description base64 SHA-256(0x00 ‖ leaf) */
+                                leaf_hash: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/proof/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 6962 inclusion proof of an entry in the tree of a signed size */
+        get: {
+            parameters: {
+                query: {
+                    index: number;
+                    tree_size: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            index: number;
+                            tree_size: number;
+                            hashes: string[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/proof/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 6962 consistency proof between two signed sizes */
+        get: {
+            parameters: {
+                query: {
+                    first: number;
+                    second: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            first: number;
+                            second: number;
+                            hashes: string[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/evidence/{evidence_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An entry with its inclusion proof against the returned checkpoint
+         * @description evidence_id is the entry index + 1.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    evidence_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            evidence_id: number;
+                            index: number;
+                            leaf: string;
+                            leaf_hash: string;
+                            checkpoint: string;
+                            inclusion: {
+                                tree_size: number;
+                                hashes: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/tlog/{tenant_id}/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** tlog-tiles: the latest checkpoint, with witness cosignatures */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tenant_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/tlog/{tenant_id}/tile/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * tlog-tiles: a hash tile tile/<L>/<N>[.p/<W>] or an entry bundle tile/entries/<N>[.p/<W>]
+         * @description N is written in 3-digit groups, all but the last prefixed with x (1234067 → x001/x234/067). A full tile is 256 hashes (8,192 bytes); entry bundles are big-endian uint16 length-prefixed leaves.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tenant_id: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/transparency-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether this workspace log is readable as tiles without a token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            public: boolean;
+                            /** @description The tlog-tiles prefix of this log (append /checkpoint, /tile/…) */
+                            prefix: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /**
+         * Make this workspace log public (tiles and checkpoint readable by anyone) or private again
+         * @description A change appends a `tlog_visibility` entry ({public, by_account_id}) to the audit trail.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        public: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            public: boolean;
+                            /** @description The tlog-tiles prefix of this log (append /checkpoint, /tile/…) */
+                            prefix: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compliance report of a period, with the signed checkpoint that proves it
+         * @description Totals by agent, verdict, mode, rogue type, PII and secret type; review outcomes and open items; the policy versions in force; the log entry range of the period and a signed checkpoint. `agent-ledger verify --report FILE` (JSON) recounts it from the log. The period is [from, to).
+         */
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    to: string;
+                    format?: "json" | "csv" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                        "text/csv": components["schemas"]["def-0"];
+                        "application/pdf": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                        "text/csv": components["schemas"]["def-0"];
+                        "application/pdf": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                        "text/csv": components["schemas"]["def-0"];
+                        "application/pdf": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long stored content is kept */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stored content older than this many days is deleted; metadata and leaves stay */
+                            content_days: number;
+                            minimum_days: number;
+                            default_days: number;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set how long stored content is kept (at least 183 days)
+         * @description Appends a `retention_change` entry to the audit trail. A background sweep deletes content past it.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content_days: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stored content older than this many days is deleted; metadata and leaves stay */
+                            content_days: number;
+                            minimum_days: number;
+                            default_days: number;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The erasures of this workspace, newest first (at most 1,000) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                erasure_id: string;
+                                /** Format: uuid */
+                                requested_by: string;
+                                /** Format: date-time */
+                                requested_at: string;
+                                /** @description Which selectors were given (principal_id, agent_key, period); their values are not kept */
+                                selects: string[];
+                                period: {
+                                    from: string | null;
+                                    to: string | null;
+                                } | null;
+                                counts: {
+                                    invocations: number;
+                                    fields: number;
+                                    review_notes: number;
+                                };
+                                /** @description The erasure entry in the audit trail */
+                                evidence_id: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Erase the stored content of a data subject (principal_id), an agent, and/or a period
+         * @description Deletes the stored texts, their salts and finding positions of the matching invocations, and the notes of their reviews; invocation rows and every leaf stay, so the log, proofs and reports still verify. Appends an `erasure` entry (who asked, a commitment to the selector, the counts). `from`/`to` bound the invocation time, [from, to).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        principal_id?: string;
+                        agent_key?: string;
+                        /** Format: date-time */
+                        from?: string;
+                        /** Format: date-time */
+                        to?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            erasure_id: string;
+                            /** Format: uuid */
+                            requested_by: string;
+                            /** Format: date-time */
+                            requested_at: string;
+                            /** @description Which selectors were given (principal_id, agent_key, period); their values are not kept */
+                            selects: string[];
+                            period: {
+                                from: string | null;
+                                to: string | null;
+                            } | null;
+                            counts: {
+                                invocations: number;
+                                fields: number;
+                                review_notes: number;
+                            };
+                            /** @description The erasure entry in the audit trail */
+                            evidence_id: number;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invocations of the workspace, newest first, with filters
+         * @description Metadata only (no stored content). Keyset paging: pass next_cursor back as cursor.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    cursor?: string;
+                    agent_key?: string;
+                    verdict?: "allow" | "flag_for_review" | "deny";
+                    mode?: "observed" | "enforced" | "shadow";
+                    /** @description Only rows created at or after this instant (ISO 8601 date-time with offset) */
+                    since?: string;
+                    /** @description Only rows created before this instant (exclusive) */
+                    until?: string;
+                    correlation_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                invocation_id: number;
+                                agent_key: string;
+                                mode: "observed" | "enforced" | "shadow";
+                                outcome: string;
+                                duration_ms: number | null;
+                                principal_kind: "user" | "agent" | null;
+                                principal_id: string;
+                                parent_invocation_id: number | null;
+                                correlation_id: string | null;
+                                tool_name: string | null;
+                                verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description Ids of the policy rules that decided the verdict */
+                                reasons: string[];
+                                policy_version: number;
+                                pii_count: number | null;
+                                /** @description null: never in the review queue */
+                                review_status: ("pending" | "approved" | "rejected") | null;
+                                /** @description Verdict of the tool_output scan, once done */
+                                output_scan_verdict: ("allow" | "flag_for_review" | "deny") | null;
+                                /** @description The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id} */
+                                evidence_id: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invocations/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invocations per hour or day by verdict, for a time range
+         * @description Buckets start at `since` and step by the bucket; empty buckets are zeros. At most 168 hourly or 93 daily buckets per call.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Start of the first bucket (inclusive) */
+                    since: string;
+                    /** @description End of the range (exclusive) */
+                    until: string;
+                    bucket: "hour" | "day";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            bucket: "hour" | "day";
+                            buckets: {
+                                /** Format: date-time */
+                                start: string;
+                                allow: number;
+                                flag_for_review: number;
+                                deny: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invocations/{invocation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One invocation: metadata, stored content and findings, verdict and reasons, review state, evidence and trace
+         * @description Viewers get the record without stored content: no `content` and no review note; `finding_counts` (types and counts) is for every role.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    invocation_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invocation_id: number;
+                            agent_key: string;
+                            mode: "observed" | "enforced" | "shadow";
+                            outcome: string;
+                            duration_ms: number | null;
+                            principal_kind: "user" | "agent" | null;
+                            principal_id: string;
+                            parent_invocation_id: number | null;
+                            correlation_id: string | null;
+                            tool_name: string | null;
+                            verdict: "allow" | "flag_for_review" | "deny";
+                            /** @description Ids of the policy rules that decided the verdict */
+                            reasons: string[];
+                            policy_version: number;
+                            pii_count: number | null;
+                            /** @description null: never in the review queue */
+                            review_status: ("pending" | "approved" | "rejected") | null;
+                            /** @description Verdict of the tool_output scan, once done */
+                            output_scan_verdict: ("allow" | "flag_for_review" | "deny") | null;
+                            /** @description The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id} */
+                            evidence_id: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            output_scan: {
+                                /** @description none: no tool_output; pending: stored, awaiting its background scan */
+                                status: "none" | "pending" | "done";
+                                verdict: ("allow" | "flag_for_review" | "deny") | null;
+                                reasons: string[] | null;
+                                scanned_at: string | null;
+                            };
+                            review: {
+                                decision: "approve" | "reject";
+                                /** @description Omitted for viewers; null once erased */
+                                note?: string | null;
+                                /** @description The note was deleted by retention or an erasure */
+                                note_erased?: boolean;
+                                /** @description The account that decided; null when the judge panel did */
+                                decided_by: string | null;
+                                /** @description The judge panel resolved it on its own (unanimous, with the workspace's auto_resolve on) */
+                                decided_by_panel: boolean;
+                                /** Format: date-time */
+                                decided_at: string;
+                                /** @description The review entry in the audit trail */
+                                evidence_id: number;
+                            } | null;
+                            /** @description null: never sent to the judge panel */
+                            judgement: {
+                                /** @description pending: queued or running; done: the panel answered; quota_exhausted: the month's multi_judge_calls_cap was reached (no call, or not every judge could be asked); failed: it could not run (e.g. the judges' keys no longer open) */
+                                status: "pending" | "done" | "quota_exhausted" | "failed";
+                                /** @description The panel's decision under its quorum; null until done */
+                                decision: ("allow" | "deny" | "uncertain") | null;
+                                /** @description Every judge answered, all alike */
+                                unanimous: boolean | null;
+                                /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
+                                attempt: number | null;
+                                /** @description flag: escalated automatically, by the verdict flag_for_review or by a policy rule with judge: true (the invocation's reasons name the rule); on_demand: POST …/judge */
+                                trigger: "flag" | "on_demand";
+                                /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
+                                auto_resolved: boolean;
+                                /** @description Retention or an erasure deleted the rationales with the content they were written from */
+                                rationales_erased: boolean;
+                                judges: {
+                                    name: string;
+                                    /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
+                                    verdict: ("allow" | "deny" | "uncertain") | "abstained";
+                                    /** @description null for viewers (it is written from the stored content) and once erased */
+                                    rationale: string | null;
+                                    rubric_points: string[];
+                                }[];
+                                /** @description The judge_verdict entry in the audit trail */
+                                evidence_id: number | null;
+                                requested_at: string | null;
+                                finished_at: string | null;
+                            } | null;
+                            /** @description Finding types and counts per stored field (every role) */
+                            finding_counts: {
+                                field: "prompt" | "response" | "context" | "tool_input" | "tool_output";
+                                /** @description type → findings */
+                                counts: {
+                                    [key: string]: number;
+                                };
+                            }[];
+                            /** @description Stored content per field, findings with offsets into it. Omitted for viewers. */
+                            content?: {
+                                field: "prompt" | "response" | "context" | "tool_input" | "tool_output";
+                                /** @description The stored (redacted) text; null while a tool_output awaits its scan, or once erased */
+                                text: string | null;
+                                findings: {
+                                    type: string;
+                                    /** @description Offset (UTF-16 code units) into the stored text */
+                                    start: number;
+                                    end: number;
+                                    score: number;
+                                    category?: string;
+                                }[] | null;
+                                scan_pending: boolean;
+                                /** @description Deleted by retention or an erasure: text and finding positions are gone (types stay in finding_counts) */
+                                erased: boolean;
+                            }[];
+                            trace: {
+                                /** @description null when there is none in this workspace */
+                                parent: {
+                                    invocation_id: number;
+                                    parent_invocation_id: number | null;
+                                    agent_key: string;
+                                    tool_name: string | null;
+                                    mode: "observed" | "enforced" | "shadow";
+                                    outcome: string;
+                                    verdict: "allow" | "flag_for_review" | "deny";
+                                    evidence_id: number;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                } | null;
+                                /** @description Invocations naming this one as parent, oldest first (at most 100) */
+                                children: {
+                                    invocation_id: number;
+                                    parent_invocation_id: number | null;
+                                    agent_key: string;
+                                    tool_name: string | null;
+                                    mode: "observed" | "enforced" | "shadow";
+                                    outcome: string;
+                                    verdict: "allow" | "flag_for_review" | "deny";
+                                    evidence_id: number;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                }[];
+                                children_truncated: boolean;
+                                /** @description Other invocations with the same correlation_id, oldest first (at most 100) */
+                                siblings: {
+                                    invocation_id: number;
+                                    parent_invocation_id: number | null;
+                                    agent_key: string;
+                                    tool_name: string | null;
+                                    mode: "observed" | "enforced" | "shadow";
+                                    outcome: string;
+                                    verdict: "allow" | "flag_for_review" | "deny";
+                                    evidence_id: number;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                }[];
+                                siblings_truncated: boolean;
+                            };
+                            /** @description The span facts when recorded over OTLP (/api/v1/otel/v1/traces); null otherwise */
+                            otel: {
+                                /** @description 32 hex digits; also the invocation's correlation_id */
+                                trace_id: string;
+                                /** @description 16 hex digits */
+                                span_id: string;
+                                /** @description The nearest recorded ancestor span known on arrival */
+                                parent_span_id: string | null;
+                                span_name: string;
+                                /** @description internal, server, client, producer, consumer or unspecified */
+                                span_kind: string;
+                                /** @description gen_ai.operation.name, or the OpenInference/Vercel/Traceloop kind it was recognised by */
+                                operation: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the span started (millisecond precision)
+                                 */
+                                start_time: string;
+                                /** @description The start as sent, in nanoseconds since the epoch */
+                                start_time_unix_nano: string;
+                                model: string | null;
+                                provider: string | null;
+                                /** @description Token counts: input_tokens, output_tokens, … */
+                                usage: {
+                                    [key: string]: number;
+                                } | null;
+                                finish_reasons: string[] | null;
+                                tool_call_id: string | null;
+                                conversation_id: string | null;
+                                /** @description The instrumentation scope that emitted the span */
+                                scope: string | null;
+                                /** @description Text fields cut at 32,000 code points: field → the length sent */
+                                truncated: {
+                                    [key: string]: number;
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rogue-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rogue events of the workspace, newest first, with filters
+         * @description Keyset paging: pass next_cursor back as cursor.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    cursor?: string;
+                    agent_key?: string;
+                    event_type?: string;
+                    /** @description Only rows created at or after this instant (ISO 8601 date-time with offset) */
+                    since?: string;
+                    /** @description Only rows created before this instant (exclusive) */
+                    until?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                rogue_event_id: number;
+                                event_type: string;
+                                agent_key: string;
+                                actor_agent_key: string | null;
+                                tool: string | null;
+                                user_id: string | null;
+                                severity: string | null;
+                                source: string | null;
+                                /** @description Set when the service recorded it for an invocation */
+                                invocation_id: number | null;
+                                evidence_id: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Agents seen in the workspace (by an invocation or a rogue event), by agent_key */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                agent_key: string;
+                                first_seen_at: string | null;
+                                last_seen_at: string | null;
+                                invocations: number;
+                                rogue_events: number;
+                                risk_score: number;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One agent: first and last seen, counts by verdict, outcome and mode, rogue events by type, allowed tools, risk score
+         * @description risk.score = round(100·bad / (bad + clean + 20)) clamped to 1-99 when bad > 0, else 0; bad = 10·denies + 5·rogue_events + 2·flags + pii_findings (denies and flags outside shadow mode); clean = allowed invocations without PII in tool_input.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    agent_key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agent_key: string;
+                            first_seen_at: string | null;
+                            last_seen_at: string | null;
+                            invocations: number;
+                            by_verdict: {
+                                allow: number;
+                                flag_for_review: number;
+                                deny: number;
+                            };
+                            by_outcome: {
+                                [key: string]: number;
+                            };
+                            by_mode: {
+                                observed: number;
+                                enforced: number;
+                                shadow: number;
+                            };
+                            /** @description PII findings in tool_input, summed */
+                            pii_findings: number;
+                            rogue_events: {
+                                total: number;
+                                by_type: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description Glob patterns; null: unrestricted */
+                            allowed_tools: string[] | null;
+                            risk: {
+                                score: number;
+                                denies: number;
+                                flags: number;
+                                rogue_events: number;
+                                pii_findings: number;
+                                clean_invocations: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review queue (status=pending, the default) or decided reviews, newest invocation first
+         * @description Viewers get the decisions without their notes.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    cursor?: string;
+                    status?: "pending" | "approved" | "rejected";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                invocation_id: number;
+                                agent_key: string;
+                                mode: "observed" | "enforced" | "shadow";
+                                outcome: string;
+                                duration_ms: number | null;
+                                principal_kind: "user" | "agent" | null;
+                                principal_id: string;
+                                parent_invocation_id: number | null;
+                                correlation_id: string | null;
+                                tool_name: string | null;
+                                verdict: "allow" | "flag_for_review" | "deny";
+                                /** @description Ids of the policy rules that decided the verdict */
+                                reasons: string[];
+                                policy_version: number;
+                                pii_count: number | null;
+                                /** @description null: never in the review queue */
+                                review_status: ("pending" | "approved" | "rejected") | null;
+                                /** @description Verdict of the tool_output scan, once done */
+                                output_scan_verdict: ("allow" | "flag_for_review" | "deny") | null;
+                                /** @description The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id} */
+                                evidence_id: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description null while pending */
+                                review: {
+                                    decision: "approve" | "reject";
+                                    /** @description Omitted for viewers; null once erased */
+                                    note?: string | null;
+                                    /** @description The note was deleted by retention or an erasure */
+                                    note_erased?: boolean;
+                                    /** @description The account that decided; null when the judge panel did */
+                                    decided_by: string | null;
+                                    /** @description The judge panel resolved it on its own (unanimous, with the workspace's auto_resolve on) */
+                                    decided_by_panel: boolean;
+                                    /** Format: date-time */
+                                    decided_at: string;
+                                    /** @description The review entry in the audit trail */
+                                    evidence_id: number;
+                                } | null;
+                                /** @description null: never sent to the judge panel */
+                                judgement: {
+                                    /** @description pending: queued or running; done: the panel answered; quota_exhausted: the month's multi_judge_calls_cap was reached (no call, or not every judge could be asked); failed: it could not run (e.g. the judges' keys no longer open) */
+                                    status: "pending" | "done" | "quota_exhausted" | "failed";
+                                    /** @description The panel's decision under its quorum; null until done */
+                                    decision: ("allow" | "deny" | "uncertain") | null;
+                                    /** @description Every judge answered, all alike */
+                                    unanimous: boolean | null;
+                                    /** @description Attempts of one invocation count from 1; null while an automatic escalation waits to start */
+                                    attempt: number | null;
+                                    /** @description flag: escalated automatically, by the verdict flag_for_review or by a policy rule with judge: true (the invocation's reasons name the rule); on_demand: POST …/judge */
+                                    trigger: "flag" | "on_demand";
+                                    /** @description The unanimous panel resolved the review itself (the workspace's auto_resolve) */
+                                    auto_resolved: boolean;
+                                    /** @description Retention or an erasure deleted the rationales with the content they were written from */
+                                    rationales_erased: boolean;
+                                    judges: {
+                                        name: string;
+                                        /** @description abstained: timeouts, 429s or 5xx outlasted the retries, or no call was left */
+                                        verdict: ("allow" | "deny" | "uncertain") | "abstained";
+                                        /** @description null for viewers (it is written from the stored content) and once erased */
+                                        rationale: string | null;
+                                        rubric_points: string[];
+                                    }[];
+                                    /** @description The judge_verdict entry in the audit trail */
+                                    evidence_id: number | null;
+                                    requested_at: string | null;
+                                    finished_at: string | null;
+                                } | null;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reviews/lease": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the next item of the review queue: the oldest pending invocation no other reviewer holds
+         * @description Leases it to the caller for 5 minutes (releasing the caller's previous lease), so two reviewers never get the same item. `exclude` lists invocations the reviewer skipped. `invocation_id` is null when nothing is left. A decision by another reviewer on a leased item is refused with 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        exclude?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invocation_id: number | null;
+                            lease_expires_at: string | null;
+                            /** @description Pending items in the queue, leased or not */
+                            pending: number;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reviews/{invocation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject a pending invocation, with a note
+         * @description Appends a `review` entry to the audit trail in the same transaction: {kind, invocation_id, decision, note: salted commitment, by_account_id}. The note is scanned and stored redacted like content (PII and secrets replaced by typed placeholders), never put in the log; the response shows it as stored. 404: no such invocation in this workspace; 409: not pending.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    invocation_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        decision: "approve" | "reject";
+                        /**
+                         * @description Up to 2,000 characters; may be empty. Stored redacted like content (PII and secrets as typed placeholders)
+                         * @default
+                         */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invocation_id: number;
+                            review_status: "approved" | "rejected";
+                            decision: "approve" | "reject";
+                            note: string;
+                            /** Format: uuid */
+                            decided_by: string;
+                            /** Format: date-time */
+                            decided_at: string;
+                            /** @description The review entry in the audit trail */
+                            evidence_id: number;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    /**
-     * Problem
-     * @description RFC 9457 problem details
-     */
-    'def-0': {
-      type: string;
-      title: string;
-      status: number;
-      detail: string;
-      code: string;
-      errors?: {
-        field: string;
-        message: string;
-      }[];
-      /** @description 415: the media types the endpoint accepts */
-      accepted_types?: string[];
+    schemas: {
+        /**
+         * Problem
+         * @description RFC 9457 problem details
+         */
+        "def-0": {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: string;
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /** @description 415: the media types the endpoint accepts */
+            accepted_types?: string[];
+        };
     };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
