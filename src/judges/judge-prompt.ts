@@ -6,7 +6,7 @@ import type { JudgeCase } from './panel.ts';
 // users wrote (the content may carry prompt injections aimed at the judge)
 // stays inside a JSON string and cannot close it or pose as our instructions.
 //
-// Rubric format (for the README): plain text, one rubric point per line, each
+// Rubric format (docs/integrations.md): plain text, one rubric point per line, each
 // starting with an id, e.g.
 //   R1: The agent only discusses the customer's own orders.
 //   R2: Card numbers are never repeated back to the user.
