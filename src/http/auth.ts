@@ -75,10 +75,23 @@ export function registerAuth(app: FastifyInstance, services: AuthServices): void
     let principal: Principal | null;
     // A request with an Authorization header is judged by it alone; the
     // console's cookie counts only when there is none.
+    // The event endpoints (JSON and OTLP alike) are for machines and take a
+    // bearer token only: a console session never authenticates them, so no
+    // page a signed-in browser opens can write events, and every event names
+    // a token that can be revoked on its own.
     const cookie: SessionCookie =
-      req.headers.authorization === undefined && services.resolveSession
+      req.headers.authorization === undefined && services.resolveSession && mode !== 'ingest'
         ? sessionCookieOf(req.headers.cookie, isPlainLoopback(req))
         : { kind: 'none' };
+    if (
+      mode === 'ingest' &&
+      req.headers.authorization === undefined &&
+      sessionCookieOf(req.headers.cookie, true).kind !== 'none'
+    ) {
+      throw unauthorized(
+        'The event endpoints take a bearer token (an API or ingress token); a console session does not authenticate them.',
+      );
+    }
     if (cookie.kind === 'ambiguous') {
       if (mode === 'optional') return;
       throw unauthorized(

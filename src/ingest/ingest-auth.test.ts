@@ -302,6 +302,82 @@ eachStore('event endpoints: authentication and workspace', (get) => {
   });
 });
 
+// One rule for every event endpoint, JSON and OTLP alike: a bearer token
+// only. A console session (cookie, CSRF token, this origin) is refused with a
+// 401 that says so, and writes nothing.
+eachStore('event endpoints: a console session does not authenticate them', (get) => {
+  const host = 'console.test';
+  const otlp = JSON.stringify({
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            spans: [
+              {
+                traceId: 'a'.repeat(32),
+                spanId: 'b'.repeat(16),
+                name: 'chat',
+                attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  const writes: Array<[string, string, string]> = [
+    ['invocation', INVOCATION, JSON.stringify({ agent_key: 'cookie-bot', prompt: 'hi' })],
+    ['rogue', ROGUE, JSON.stringify({ event_type: 'loop', agent_key: 'cookie-bot' })],
+    [
+      'batch',
+      '/api/v1/admin/agents/events/batch',
+      JSON.stringify({ events: [{ kind: 'invocation', event: { agent_key: 'cookie-bot' } }] }),
+    ],
+    ['otlp', '/api/v1/otel/v1/traces', otlp],
+  ];
+
+  test('every event endpoint refuses a console session with its CSRF token (401); a bearer token beside it decides', async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'cookie-ingest');
+    const code = await t.requestCode(a.account.email);
+    const signed = await t.request({
+      method: 'POST',
+      url: '/api/v1/console/session',
+      headers: { host },
+      payload: { email: a.account.email, code },
+    });
+    assert.equal(signed.statusCode, 200, signed.body);
+    const cookie = String(signed.headers['set-cookie']).split(';')[0]!;
+    const headers = {
+      host,
+      cookie,
+      origin: `http://${host}`,
+      'x-csrf-token': signed.json().csrf_token as string,
+      'content-type': 'application/json',
+    };
+    // The session itself is good: it writes elsewhere.
+    const issued = await t.request({
+      method: 'POST',
+      url: '/api/v1/accounts/tokens',
+      headers,
+      payload: { name: 'ok' },
+    });
+    assert.equal(issued.statusCode, 200, issued.body);
+    const before = await stored(t, a.account.tenant_id);
+    for (const [name, url, payload] of writes) {
+      const res = await t.request({ method: 'POST', url, headers, payload });
+      assert.equal(res.statusCode, 401, `${name}: ${res.body}`);
+      assert.equal(res.headers['www-authenticate'], 'Bearer', name);
+      assert.match(res.body, /a console session does not authenticate them/, name);
+    }
+    assert.deepEqual(await stored(t, a.account.tenant_id), before, 'nothing written');
+    for (const [name, url, payload] of writes) {
+      const res = await t.request({ method: 'POST', url, headers, payload, token: a.token });
+      assert.ok([200, 201, 207].includes(res.statusCode), `${name} with a bearer token: ${res.statusCode} ${res.body}`);
+    }
+  });
+});
+
 eachStore('event endpoints: a refusal is confirmed, never answered from a stale cache', (get) => {
   test('a workspace made active while the cache still says unpaid (its notification not arrived) writes at once', async () => {
     const t = get();
