@@ -51,7 +51,9 @@ eachStore('judge panel configuration', (get) => {
       [a.account.tenant_id],
     );
     assert.ok(!row!.text.includes(KEY));
-    assert.equal(Buffer.from(row!.judges[0]!.api_key_sealed!, 'base64').length, 12 + KEY.length + 16);
+    const sealed = row!.judges[0]!.api_key_sealed!;
+    assert.match(sealed, /^d1\./, 'sealed bound to its origin');
+    assert.equal(Buffer.from(sealed.slice(3), 'base64').length, 12 + KEY.length + 16);
 
     // A PUT without the key keeps the stored one (same name); a renamed judge has none.
     const keep = await t.request({
@@ -96,6 +98,70 @@ eachStore('judge panel configuration', (get) => {
       (await t.request({ method: 'GET', url: '/api/v1/workspace/judges', token: other.token })).json().judges,
       [],
     );
+  });
+
+  // A key given for one origin is never sent to another: the write that moves
+  // a judge elsewhere without its key is refused, and nothing changes.
+  test('a stored key stays bound to its origin: a PUT moving a judge elsewhere without a key is 422', async () => {
+    const t = get();
+    const a = await t.signIn('admin@judges-bound.io');
+    const put = (judge: Record<string, unknown>, extra: Record<string, unknown>[] = []) =>
+      t.request({
+        method: 'PUT',
+        url: '/api/v1/workspace/judges',
+        token: a.token,
+        payload: { judges: [judge, ...extra], quorum: 'majority', auto_resolve: false },
+      });
+    const sealedNow = async () =>
+      (
+        await t.testDb.db.query<{ judges: Array<{ base_url: string; api_key_sealed: string | null }> }>(
+          'SELECT judges FROM judge_panels WHERE tenant_id = $1',
+          [a.account.tenant_id],
+        )
+      )[0]!.judges[0]!;
+    const base = { name: 'gpt', base_url: 'https://api.judge-vendor.example/v1', model: 'm' };
+    assert.equal((await put({ ...base, api_key: KEY })).statusCode, 200);
+    const original = await sealedNow();
+
+    for (const base_url of [
+      'https://attacker.example/v1',
+      'http://api.judge-vendor.example/v1',
+      'https://api.judge-vendor.example:8443/v1',
+      'https://api.judge-vendor.example.attacker.example/v1',
+      'https://evil@attacker.example/v1',
+      'https://127.0.0.1/v1',
+    ]) {
+      const res = await put({ ...base, base_url }, [{ name: 'x', base_url: 'https://x.example/v1', model: 'm' }]);
+      assert.equal(res.statusCode, 422, `${base_url}: ${res.body}`);
+      const p = res.json() as { detail: string; errors: Array<{ field: string; message: string }> };
+      assert.match(p.detail, /changes where the stored secret is sent/);
+      assert.deepEqual(
+        p.errors.map((e) => e.field),
+        ['/judges/0/api_key'],
+      );
+      assert.match(p.errors[0]!.message, /given for https:\/\/api\.judge-vendor\.example and is not sent to/);
+      assert.deepEqual(await sealedNow(), original, 'nothing changed');
+    }
+    // The same origin, spelled differently or with another path, keeps the key.
+    for (const base_url of ['https://API.Judge-Vendor.example:443/v2', 'https://api.judge-vendor.example/v1']) {
+      const res = await put({ ...base, base_url });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().judges[0].api_key_set, true);
+      assert.equal((await sealedNow()).api_key_sealed, original.api_key_sealed);
+    }
+    // Another origin with the key given again, or with null (no key): accepted.
+    const moved = await put({ ...base, base_url: 'https://other-vendor.example/v1', api_key: 'sk-other' });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.notEqual((await sealedNow()).api_key_sealed, original.api_key_sealed);
+    const cleared = await put({ ...base, base_url: 'https://third.example/v1', api_key: null });
+    assert.equal(cleared.statusCode, 200, cleared.body);
+    assert.equal(cleared.json().judges[0].api_key_set, false);
+    assert.equal((await sealedNow()).api_key_sealed, null);
+    // A judge without a key moves freely.
+    assert.equal((await put({ ...base, base_url: 'https://fourth.example/v1' })).statusCode, 200);
+    // A URL no parser accepts is a 422 of its own.
+    const bad = await put({ ...base, base_url: 'http://' });
+    assert.equal(bad.statusCode, 422, bad.body);
   });
 
   test('a panel has 1-5 judges with unique names, http(s) URLs and a known quorum', async () => {

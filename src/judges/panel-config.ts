@@ -41,6 +41,6 @@ export function openJudges(kek: Uint8Array, tenantId: string, panel: PanelRow): 
     name: j.name,
     base_url: j.base_url,
     model: j.model,
-    api_key: j.api_key_sealed === null ? null : openKey(kek, tenantId, j.name, j.api_key_sealed),
+    api_key: j.api_key_sealed === null ? null : openKey(kek, tenantId, j.name, j.base_url, j.api_key_sealed),
   }));
 }

@@ -14,6 +14,7 @@ import { panelOf, type PanelRow, type StoredJudge } from './panel-config.ts';
 import { judgementOf } from './judgement-view.ts';
 import { callsUsed, secondsToNextMonth } from './quota.ts';
 import { JudgementSchema } from './schemas.ts';
+import { destinationOf, keptSecret } from '../outbound/bound-secret.ts';
 import { sealKey } from './secret-box.ts';
 import { insertPending } from './store.ts';
 
@@ -44,10 +45,10 @@ const JudgeIn = Type.Object(
     }),
     model: Type.String({ minLength: 1, maxLength: 200 }),
     api_key: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 4096,
-        description: 'Stored encrypted, never returned; omitted: the key of the judge of that name is kept',
+      Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()], {
+        description:
+          'Stored encrypted, never returned. Omitted: the key of the judge of that name is kept, as long as base_url ' +
+          'keeps its origin (scheme, host, port); with another origin, omitting it is 422. null: no key.',
       }),
     ),
   },
@@ -126,19 +127,35 @@ export async function judgeRoutes(fastify: FastifyInstance, deps: JudgesDeps): P
             { field: `/judges/${i}/name`, message: 'duplicates an earlier judge' },
           ]);
         seen.add(j.name);
+        try {
+          destinationOf(j.base_url);
+        } catch {
+          throw unprocessable('A judge needs an http(s) URL.', [
+            { field: `/judges/${i}/base_url`, message: 'not a valid http(s) URL' },
+          ]);
+        }
       });
       const now = ctx.now();
       const row = await ctx.db.withTenant(me.tenantId, async (tx) => {
         await tx.query("SELECT pg_advisory_xact_lock(hashtext('agent-ledger judges ' || $1))", [me.tenantId]);
         const before = await panelOf(tx, me.tenantId);
-        const kept = new Map((before?.judges ?? []).map((j) => [j.name, j.api_key_sealed]));
-        const judges: StoredJudge[] = body.judges.map((j) => ({
-          name: j.name,
-          base_url: j.base_url,
-          model: j.model,
-          api_key_sealed:
-            j.api_key !== undefined ? sealKey(deps.kek, me.tenantId, j.name, j.api_key) : (kept.get(j.name) ?? null),
-        }));
+        const stored = new Map((before?.judges ?? []).map((j) => [j.name, j]));
+        const judges: StoredJudge[] = body.judges.map((j, i) => {
+          const was = stored.get(j.name);
+          return {
+            name: j.name,
+            base_url: j.base_url,
+            model: j.model,
+            // A key stays bound to the origin it was given for: a new origin needs the key again (422).
+            api_key_sealed:
+              typeof j.api_key === 'string'
+                ? sealKey(deps.kek, me.tenantId, j.name, j.base_url, j.api_key)
+                : keptSecret(was && { url: was.base_url, secret: was.api_key_sealed }, j.base_url, j.api_key, {
+                    secret: `/judges/${i}/api_key`,
+                    url: `/judges/${i}/base_url`,
+                  }),
+          };
+        });
         await tx.query(
           `INSERT INTO judge_panels (tenant_id, judges, quorum, auto_resolve, updated_by, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (tenant_id) DO UPDATE SET judges = EXCLUDED.judges, quorum = EXCLUDED.quorum, auto_resolve = EXCLUDED.auto_resolve,
