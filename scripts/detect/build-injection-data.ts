@@ -190,21 +190,16 @@ const LANGS: Record<string, string> = {
 type Draft = Omit<DataCase, 'id'>;
 
 /**
- * CyberSecEval variants whose user input is an attack only against its test's system prompt ("Was ist das
- * Passwort?", "Can you tell me the user's initials in reverse order?"): alone, the text is an ordinary
- * question, so these cases are marked ambiguous. The variants kept carry the attack in the text itself
- * (overrides, fake system modes, few/many-shot overrides, split payloads, persuasion to break a rule).
+ * CyberSecEval's direct inputs are attacks against their test's system prompt: "What is the weather like in
+ * Los Angeles?" attacks a bot told never to discuss weather; "Was ist das Passwort?" one told to keep a
+ * password. Alone, most are ordinary questions. Only the variants whose text itself carries the attack —
+ * an override of earlier instructions, a claimed system mode or developer identity — are labelled
+ * injections; the others are marked ambiguous (never trained on, reported apart). Indirect inputs all
+ * carry an instruction inside the data they hand over, and stay labelled.
  */
-const CSE_AMBIGUOUS = new Set([
-  'different_user_input_language',
-  'output_formatting_manipulation',
-  'indirect_reference',
-  'token_smuggling',
-  'overload_with_information',
-  'hypothetical_scenario',
-  'virtualization',
-  'repeated_token_attack',
-]);
+const CSE_LABELLED_DIRECT = new Set(['ignore_previous_instructions', 'system_mode']);
+const cseAmbiguous = (p: { injection_type: string; injection_variant: string }) =>
+  p.injection_type === 'direct' && !CSE_LABELLED_DIRECT.has(p.injection_variant);
 
 // ------------------------------------------------------------------ attacks
 
@@ -235,9 +230,9 @@ function cyberSecEval(): { cases: Draft[]; payloads: Payload[] } {
       family: 'cyberseceval',
       source: `${where(r, en)} #${i} (${p.injection_variant})`,
       licence: r.licence,
-      ...(p.injection_type === 'direct' && CSE_AMBIGUOUS.has(p.injection_variant) ? { ambiguous: true } : {}),
+      ...(cseAmbiguous(p) ? { ambiguous: true } : {}),
     });
-    if (p.injection_type === 'direct' && !CSE_AMBIGUOUS.has(p.injection_variant) && i % 2 === 0)
+    if (p.injection_type === 'direct' && !cseAmbiguous(p) && i % 2 === 0)
       payloads.push({ text: p.user_input, lang: 'en', family: 'cyberseceval', source: `${where(r, en)} #${i}` });
     systemPrompts.add(p.test_case_prompt);
   }
@@ -259,11 +254,11 @@ function cyberSecEval(): { cases: Draft[]; payloads: Payload[] } {
         family: 'cyberseceval',
         source: `${where(r, ml)} #${i} (${p.injection_variant}, machine-translated)`,
         licence: r.licence,
-        ...(p.injection_type === 'direct' && CSE_AMBIGUOUS.has(p.injection_variant) ? { ambiguous: true } : {}),
+        ...(cseAmbiguous(p) ? { ambiguous: true } : {}),
       });
     }
     for (const [i, p] of sample(
-      ps.filter(([, p]) => p.injection_type === 'direct' && !CSE_AMBIGUOUS.has(p.injection_variant)),
+      ps.filter(([, p]) => p.injection_type === 'direct' && !cseAmbiguous(p)),
       3,
       11 + code.charCodeAt(0),
     ))

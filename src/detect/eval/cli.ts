@@ -1,5 +1,7 @@
-// npm run eval -- [--corpus DIR] [--json] [--only dev|untouched|corpus] [--errors TYPE]
+// npm run eval -- [--corpus DIR] [--json] [--only dev|untouched|corpus|loso] [--errors TYPE]
 //
+// Leads with prompt injection measured by leaving one source out (loso-injection.ts): on development data
+// written by other people, every source family scored by a detector trained and tuned without it.
 // Scores the detectors on the generated development set — its dev split and, separately, its untouched
 // split (templates held out whole, never looked at case by case) — and on the shared corpus (a folder
 // holding pii.json, secrets.json.gz and injection.json, read in place). Every rate comes with its 95 %
@@ -13,6 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import { findCorpus } from '../../../scripts/detect/frozen.ts';
 import { isInjectionType, isSecretType, scan } from '../index.ts';
 import { devSet, ofSplit } from './devset.ts';
+import { injectionLosoSection } from './loso-injection.ts';
 import { matchCase, metrics, wilson } from './score.ts';
 import type { InjectionCase, SpanCase, TypeCounts } from './score.ts';
 
@@ -191,6 +194,11 @@ function main(): void {
   if (errors) return listErrors(errors, ds);
   const out: string[] = [];
   const json: Record<string, unknown> = {};
+  if (!only || only === 'loso') {
+    const r = injectionLosoSection();
+    out.push(...r.lines);
+    json.loso_injection = r.json;
+  }
   const size = (split: 'dev' | 'untouched') =>
     ofSplit(ds.pii, split).length + ofSplit(ds.secrets, split).length + ofSplit(ds.injection, split).length;
   out.push(

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { findCorpus } from '../../../scripts/detect/frozen.ts';
+import { pickThreshold } from './injection-trainer.ts';
+import { loadInjectionData, losoInjection, macro, modelFor, prepare } from './loso-injection.ts';
+import type { InjectionDataCase } from './loso-injection.ts';
+import * as injectionModel from '../injection-model.ts';
+
+const KINDS = new Set(['direct', 'indirect', 'jailbreak', 'benign', 'hard_negative']);
+
+test('the development data: every case labelled consistently, with its family, source and licence', () => {
+  const cases = loadInjectionData();
+  assert.ok(cases.length > 2000);
+  const ids = new Set<string>();
+  for (const c of cases) {
+    assert.ok(!ids.has(c.id), `duplicate id ${c.id}`);
+    ids.add(c.id);
+    assert.ok(KINDS.has(c.kind), c.kind);
+    assert.equal(c.label === 'injection', ['direct', 'indirect', 'jailbreak'].includes(c.kind), c.id);
+    assert.ok(c.family && c.source && c.licence && c.lang && c.text.trim() === c.text && c.text.length > 0, c.id);
+    assert.ok(c.id.startsWith(c.family + ':'));
+  }
+  const families = new Set(cases.map((c) => c.family));
+  assert.ok(families.size >= 6);
+  // a family with injections and families with only negatives: both sides of every figure exist
+  assert.ok([...families].filter((f) => cases.some((c) => c.family === f && c.label === 'injection')).length >= 3);
+});
+
+test('the development data shares no text with the shared corpus (which is only ever scored)', (t) => {
+  const dir = findCorpus();
+  if (!dir || !existsSync(`${dir}/injection.json`)) return t.skip('shared corpus not present');
+  const corpus = JSON.parse(readFileSync(`${dir}/injection.json`, 'utf8')) as Array<{ text: string }>;
+  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+  const ours = new Set(loadInjectionData().map((c) => norm(c.text)));
+  const shared = corpus.filter((c) => ours.has(norm(c.text)));
+  assert.deepEqual(
+    shared.map((c) => c.text.slice(0, 80)),
+    [],
+  );
+});
+
+/** Three families whose injections are the shared benign sentences plus words no other family has. */
+function toyFamilies(): InjectionDataCase[] {
+  const words: Record<string, string> = {
+    alpha: 'zqxv blorp frindle',
+    beta: 'mimsy wabe borogove',
+    gamma: 'tove gyre slithy',
+  };
+  const benign = [
+    'the weather report says rain later today and tomorrow',
+    'please find the quarterly figures attached to this message',
+    'our team meets on thursday to plan the next release',
+    'the recipe needs two eggs, flour and a pinch of salt',
+    'the train to the airport leaves every twenty minutes',
+  ];
+  const out: InjectionDataCase[] = [];
+  for (const [family, w] of Object.entries(words)) {
+    for (let i = 0; i < 30; i++) {
+      const base = { lang: 'en', family, source: 'toy', licence: 'none' };
+      out.push({
+        ...base,
+        id: `${family}:i${i}`,
+        text: `${benign[(i + 2) % benign.length]!} ${w} ${w} (${family} note ${i})`,
+        label: 'injection',
+        kind: 'direct',
+      });
+      out.push({
+        ...base,
+        id: `${family}:b${i}`,
+        text: `${benign[i % benign.length]!} (${family} note ${i})`,
+        label: 'benign',
+        kind: 'benign',
+      });
+    }
+  }
+  return out;
+}
+
+test('leave one source out: a held-out family is never trained on; the model trained on all of them knows it', () => {
+  const cases = toyFamilies();
+  const results = losoInjection(cases, { settings: { l2: 1e-5, epochs: 4, lr: 0.3, hardWeight: 1, seed: 1 } });
+  assert.deepEqual(
+    results.map((r) => r.family),
+    ['alpha', 'beta', 'gamma'],
+  );
+  for (const r of results) {
+    assert.equal(r.recall.n, 30);
+    assert.equal(r.benignFp.n, 30);
+    // its words were never seen: were the family in its own training set, these would all be flagged
+    assert.ok(r.recall.hit <= 3, `${r.family}: ${r.recall.hit} of 30 flagged`);
+    assert.ok(r.threshold >= 0.1 && r.threshold <= 0.99);
+  }
+  // positive control: with every family in training, alpha's words are known
+  const { model } = modelFor(prepare(cases), { settings: { l2: 1e-5, epochs: 4, lr: 0.3, hardWeight: 1, seed: 1 } });
+  const flagged = cases
+    .filter((c) => c.family === 'alpha' && c.label === 'injection')
+    .filter((c) => injectionModel.modelScore(model, c.text) >= model.threshold).length;
+  assert.ok(flagged >= 27, `${flagged} of 30`);
+});
+
+test('pickThreshold: the model may add at most the budget of false positives to the rules', () => {
+  const xs = Array.from({ length: 200 }, (_, i) => ({ p: i / 200, ruled: i % 50 === 0 }));
+  const t = pickThreshold([{ xs, rate: 0.01 }]);
+  const added = xs.filter((s) => !s.ruled && s.p >= t).length;
+  assert.equal(added, 2);
+  assert.equal(pickThreshold([{ xs: [], rate: 0.01 }]), 0.1);
+});
+
+test('macro: the mean of the families rates, with an interval around it', () => {
+  const m = macro([
+    { hit: 9, n: 10 },
+    { hit: 50, n: 100 },
+    { hit: 0, n: 0 },
+  ])!;
+  assert.equal(m.families, 2);
+  assert.ok(Math.abs(m.mean - 0.7) < 1e-12);
+  assert.ok(m.ci[0] < 0.7 && m.ci[1] > 0.7 && m.ci[0] > 0.4 && m.ci[1] < 1);
+  assert.equal(macro([{ hit: 0, n: 0 }]), null);
+});

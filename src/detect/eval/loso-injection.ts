@@ -1,0 +1,288 @@
+// Leave-one-source-out evaluation of prompt-injection detection on the development data written by other
+// people (datasets/detect/injection/, SOURCES.md there). For every source family F: the model is trained
+// without F, its threshold is tuned without F (leave-one-family-out inside the remaining families: each
+// of their negatives is scored by a model that did not see its family), and then F is scored with the
+// whole detector (cue rules, or the model at or over its threshold). The figures are those of sources
+// the detector never saw; their macro-average over families is the headline figure.
+//
+// Ambiguous cases are never trained on and are reported apart. `extra` examples (e.g. generated text)
+// may join every training set; they are never scored.
+
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import * as injection from '../injection.ts';
+import * as injectionModel from '../injection-model.ts';
+import type { InjectionModel } from '../injection-model.ts';
+import * as trainer from './injection-trainer.ts';
+import type { ScoredNegative, TrainedModel, TrainingExample, TrainSettings } from './injection-trainer.ts';
+import { wilson } from './score.ts';
+
+const { detectInjection } = injection;
+const { modelScore } = injectionModel;
+const { DEFAULT_SETTINGS, featurize, pickThreshold, train } = trainer;
+
+export interface InjectionDataCase {
+  id: string;
+  text: string;
+  label: 'injection' | 'benign';
+  kind: string;
+  lang: string;
+  family: string;
+  source: string;
+  licence: string;
+  ambiguous?: boolean;
+}
+
+export const INJECTION_DATA = new URL('../../../datasets/detect/injection/cases.jsonl.gz', import.meta.url);
+
+export function loadInjectionData(file: URL | string = INJECTION_DATA): InjectionDataCase[] {
+  return gunzipSync(readFileSync(file))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as InjectionDataCase);
+}
+
+/** False positives allowed when tuning the threshold, on each family's benign texts and on its hard negatives (the target is 2 %; the rest is margin for unseen sources). */
+export const TUNING_FPR = 0.01;
+
+export interface LosoOptions {
+  /** always in training, never scored (generated or auxiliary text) */
+  extra?: readonly TrainingExample[];
+  settings?: TrainSettings;
+  tuningFpr?: number;
+  /** called after each held-out family (progress) */
+  onFamily?: (family: string, done: number, of: number) => void;
+}
+
+export interface Rate {
+  hit: number;
+  n: number;
+}
+
+export interface FamilyResult {
+  family: string;
+  threshold: number;
+  recall: Rate;
+  byKind: Record<string, Rate>;
+  benignFp: Rate;
+  hardFp: Rate;
+  /** ambiguous injections flagged (reported apart) */
+  ambiguous: Rate;
+}
+
+/** What the caller needs to score a text with a model: the cues alone (precomputed) and the model's probability. */
+interface Prepared {
+  c: InjectionDataCase;
+  ex: TrainingExample;
+  feats: Int32Array[];
+  ruled: boolean;
+}
+
+function exampleOf(c: { text: string; label: string; kind: string }): TrainingExample {
+  return { text: c.text, y: c.label === 'injection' ? 1 : 0, hard: c.kind === 'hard_negative' };
+}
+
+/**
+ * Weight of an example in training: every family weighs as much as a family of `typical` cases, so that a
+ * large family does not decide the model alone (square root: a large family still counts more).
+ */
+function familyWeights(cases: readonly Prepared[]): Map<string, number> {
+  const n = new Map<string, number>();
+  for (const p of cases) n.set(p.c.family, (n.get(p.c.family) ?? 0) + 1);
+  const typical = [...n.values()].reduce((a, b) => a + b, 0) / Math.max(1, n.size);
+  return new Map([...n].map(([f, k]) => [f, Math.sqrt(typical / k)]));
+}
+
+function fit(
+  cases: readonly Prepared[],
+  extra: readonly TrainingExample[],
+  extraFeats: readonly Int32Array[][],
+  s: TrainSettings,
+): TrainedModel {
+  const w = familyWeights(cases);
+  const ex = [...cases.map((p) => ({ ...p.ex, weight: w.get(p.c.family)! })), ...extra];
+  return train(ex, [...cases.map((p) => p.feats), ...extraFeats], s);
+}
+
+/**
+ * The threshold for a model trained on `cases`: each family of `cases` is scored by a model trained on
+ * the others (and `extra`), and the threshold keeps each family's benign texts and its hard negatives
+ * within `rate` of false positives.
+ */
+export function tuneThreshold(
+  cases: readonly Prepared[],
+  extra: readonly TrainingExample[],
+  extraFeats: readonly Int32Array[][],
+  s: TrainSettings,
+  rate: number,
+): number {
+  const families = [...new Set(cases.map((p) => p.c.family))];
+  const benign: ScoredNegative[] = [];
+  const hard: ScoredNegative[] = [];
+  const groups: Array<{ xs: ScoredNegative[]; rate: number }> = [];
+  for (const g of families) {
+    const negatives = cases.filter((p) => p.c.family === g && p.ex.y === 0);
+    if (negatives.length === 0) continue;
+    const m = fit(
+      cases.filter((p) => p.c.family !== g),
+      extra,
+      extraFeats,
+      s,
+    );
+    const scored = (xs: readonly Prepared[]) => xs.map((p) => ({ p: modelScore(m, p.c.text), ruled: p.ruled }));
+    const b = scored(negatives.filter((p) => !p.ex.hard));
+    const h = scored(negatives.filter((p) => p.ex.hard));
+    benign.push(...b);
+    hard.push(...h);
+    // each family's own groups get twice the pooled rate: one family of a few dozen texts cannot have a
+    // budget of 1 % of itself
+    groups.push({ xs: b, rate: 2 * rate }, { xs: h, rate: 2 * rate });
+  }
+  groups.push({ xs: benign, rate }, { xs: hard, rate });
+  return pickThreshold(groups);
+}
+
+export function prepare(cases: readonly InjectionDataCase[]): Prepared[] {
+  return cases.map((c) => ({
+    c,
+    ex: exampleOf(c),
+    feats: featurize(c.text),
+    ruled: detectInjection(c.text, { model: null }).detected,
+  }));
+}
+
+/** A trained model with its tuned threshold, ready for detectInjection's `model` option. */
+export function modelFor(
+  cases: readonly Prepared[],
+  opts: LosoOptions = {},
+): { model: InjectionModel & { float: Float32Array }; threshold: number } {
+  const s = opts.settings ?? DEFAULT_SETTINGS;
+  const extra = opts.extra ?? [];
+  const extraFeats = extra.map((e) => featurize(e.text));
+  const usable = cases.filter((p) => !p.c.ambiguous);
+  const threshold = tuneThreshold(usable, extra, extraFeats, s, opts.tuningFpr ?? TUNING_FPR);
+  const model = fit(usable, extra, extraFeats, s);
+  return { model: { ...model, threshold }, threshold };
+}
+
+export function losoInjection(cases: readonly InjectionDataCase[], opts: LosoOptions = {}): FamilyResult[] {
+  const s = opts.settings ?? DEFAULT_SETTINGS;
+  const extra = opts.extra ?? [];
+  const extraFeats = extra.map((e) => featurize(e.text));
+  const prepared = prepare(cases);
+  const families = [...new Set(cases.map((c) => c.family))].sort();
+  const out: FamilyResult[] = [];
+  for (const [i, f] of families.entries()) {
+    const training = prepared.filter((p) => p.c.family !== f && !p.c.ambiguous);
+    const threshold = tuneThreshold(training, extra, extraFeats, s, opts.tuningFpr ?? TUNING_FPR);
+    const m = fit(training, extra, extraFeats, s);
+    const model: InjectionModel = { weights: m.weights, scale: m.scale, bias: m.bias, threshold };
+    const r: FamilyResult = {
+      family: f,
+      threshold,
+      recall: { hit: 0, n: 0 },
+      byKind: {},
+      benignFp: { hit: 0, n: 0 },
+      hardFp: { hit: 0, n: 0 },
+      ambiguous: { hit: 0, n: 0 },
+    };
+    for (const p of prepared) {
+      if (p.c.family !== f) continue;
+      const flagged = p.ruled || modelScore(model, p.c.text) >= threshold;
+      const add = (x: Rate) => {
+        x.n++;
+        if (flagged) x.hit++;
+      };
+      if (p.c.ambiguous) add(r.ambiguous);
+      else if (p.ex.y === 1) {
+        add(r.recall);
+        add((r.byKind[p.c.kind] ??= { hit: 0, n: 0 }));
+      } else add(p.ex.hard ? r.hardFp : r.benignFp);
+    }
+    out.push(r);
+    opts.onFamily?.(f, i + 1, families.length);
+  }
+  return out;
+}
+
+export interface MacroRate {
+  mean: number;
+  ci: [number, number];
+  families: number;
+}
+
+/**
+ * The macro-average of a rate over the families that have cases for it, with a 95 % interval: the
+ * families' rates are independent binomials, so the variance of their mean is the sum of their variances
+ * over K² (each from the Agresti-Coull estimate (k+2)/(n+4), which stays honest at 0 % and 100 %).
+ */
+export function macro(rates: readonly Rate[]): MacroRate | null {
+  const xs = rates.filter((r) => r.n > 0);
+  if (xs.length === 0) return null;
+  const k = xs.length;
+  const mean = xs.reduce((a, r) => a + r.hit / r.n, 0) / k;
+  const v = xs.reduce((a, r) => {
+    const p = (r.hit + 2) / (r.n + 4);
+    return a + (p * (1 - p)) / (r.n + 4);
+  }, 0);
+  const half = (1.96 * Math.sqrt(v)) / k;
+  return { mean, ci: [Math.max(0, mean - half), Math.min(1, mean + half)], families: k };
+}
+
+const pct = (r: Rate) => (r.n === 0 ? '     -' : ((100 * r.hit) / r.n).toFixed(1).padStart(6));
+const ci = (r: Rate) => {
+  const w = wilson(r.hit, r.n);
+  return (w ? `[${(w[0] * 100).toFixed(0)}-${(w[1] * 100).toFixed(0)}]` : '').padEnd(9);
+};
+
+/** The per-family table and the macro-averages, as printed by `npm run eval`. */
+export function losoTable(results: readonly FamilyResult[]): string[] {
+  const kinds = ['direct', 'indirect', 'jailbreak'];
+  const lines = [
+    'Prompt injection, leave one source out (datasets/detect/injection/: each family scored by a detector trained and tuned without it)',
+    `  ${'family'.padEnd(18)} ${'recall'.padStart(6)} ${'95% CI'.padEnd(9)} ${'n'.padStart(4)}  ${kinds.map((k) => k.padStart(9)).join(' ')}   ${'FPR benign'.padStart(10)} ${'95% CI'.padEnd(9)} ${'n'.padStart(4)}  ${'FPR hard'.padStart(8)} ${'95% CI'.padEnd(9)} ${'n'.padStart(4)}  ${'ambig.'.padStart(6)} ${'thr'.padStart(5)}`,
+  ];
+  for (const r of results) {
+    lines.push(
+      `  ${r.family.padEnd(18)} ${pct(r.recall)} ${ci(r.recall)} ${String(r.recall.n).padStart(4)}  ${kinds.map((k) => `${pct(r.byKind[k] ?? { hit: 0, n: 0 })}%${String((r.byKind[k]?.n ?? 0) || '').padStart(2)}`.padStart(9)).join(' ')}   ${pct(r.benignFp).padStart(10)} ${ci(r.benignFp)} ${String(r.benignFp.n).padStart(4)}  ${pct(r.hardFp).padStart(8)} ${ci(r.hardFp)} ${String(r.hardFp.n).padStart(4)}  ${pct(r.ambiguous)} ${r.threshold.toFixed(2).padStart(5)}`,
+    );
+  }
+  const m = (xs: Rate[]) => {
+    const x = macro(xs);
+    return x
+      ? `${(100 * x.mean).toFixed(1)} % [${(100 * x.ci[0]).toFixed(1)}-${(100 * x.ci[1]).toFixed(1)}] over ${x.families} families`
+      : '-';
+  };
+  lines.push(
+    `  macro-average: recall ${m(results.map((r) => r.recall))}`,
+    ...kinds.map((k) => `    ${k.padEnd(10)} ${m(results.map((r) => r.byKind[k] ?? { hit: 0, n: 0 }))}`),
+    `  FPR on benign ${m(results.map((r) => r.benignFp))}`,
+    `  FPR on hard negatives ${m(results.map((r) => r.hardFp))}`,
+  );
+  return lines;
+}
+
+/** `npm run eval`'s leave-one-source-out section: the table's lines and its figures as JSON. */
+export function injectionLosoSection(opts: LosoOptions = {}): { lines: string[]; json: unknown } {
+  const cases = loadInjectionData();
+  const t0 = performance.now();
+  const results = losoInjection(cases, opts);
+  const lines = [
+    ...losoTable(results),
+    `  (${cases.length} cases of ${new Set(cases.map((c) => c.family)).size} families; ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+    '',
+  ];
+  const m = (xs: Rate[]) => macro(xs);
+  return {
+    lines,
+    json: {
+      families: results,
+      macro: {
+        recall: m(results.map((r) => r.recall)),
+        benign_fpr: m(results.map((r) => r.benignFp)),
+        hard_negative_fpr: m(results.map((r) => r.hardFp)),
+      },
+    },
+  };
+}
