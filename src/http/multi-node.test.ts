@@ -90,7 +90,7 @@ describe('two server processes on one PostgreSQL', { skip: multiProcessSkip() },
     db = await createTestDb('postgres', { empty: true });
     smtp = await startSmtpPeer();
     const env = {
-      // Every node needs the same key (README): sign-in codes are keyed by a secret derived from it.
+      // Every node needs the same key (docs/operations.md, "Keys"): sign-in codes are keyed by a secret derived from it.
       LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')),
       OPERATOR_TOKEN: OP,
       SMTP_URL: smtp.url,

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 
-// The console's session cookie and its CSRF defence (README "Console sign-in").
+// The console's session cookie and its CSRF defence (docs/console.md, "Session and CSRF").
 //
 // - The cookie is HttpOnly (no script reads it), SameSite=Strict (no other
 //   site's page sends it) and Secure with the __Host- prefix (HTTPS only, this
