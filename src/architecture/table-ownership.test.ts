@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { type SourceFile, sourceFiles } from './source-tree.ts';
 import { crossings, GRANDFATHERED_MIGRATIONS, ownershipOf, TRANSFERRED } from './table-ownership.ts';
 
-// DESIGN.md's one rule for modules: each owns its tables, and no module's SQL
+// docs/design.md's one rule for modules: each owns its tables, and no module's SQL
 // (source or migration) names another module's table. Others read through
 // the owner's published views (<module>_read.*) and change through its
 // functions.

@@ -1,6 +1,6 @@
 import { type SourceFile, isTest, isTestKit } from './source-tree.ts';
 
-// Which module owns which table (DESIGN.md: a module does not name another
+// Which module owns which table (docs/design.md: a module does not name another
 // module's tables in SQL). A table or sequence belongs to the module whose
 // migrations create it, unless TRANSFERRED says a later migration gave it to
 // another module. What a module lets others read is a view in its schema
