@@ -227,8 +227,3 @@ export const NER_SOURCES: NerSource[] = [
     mapType: (t) => UNER_TYPES[t],
   },
 ];
-
-/** The leave-one-source-out family of a source file: the PUD translations count as one source. */
-export function nerFamily(id: string): string {
-  return id.startsWith('uner-pud') ? 'uner-pud' : id;
-}

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fuzzTexts } from '../../../scripts/detect/fuzz-text.ts';
+import { tagSpans } from './ner-decode.ts';
+import { defaultNerModel, nerGazetteer } from './ner-default.ts';
+import { TABLE_BITS, N_TAGS } from './ner-features.ts';
+import { tokenize } from './ner-tokens.ts';
+import { prepare, quantize, trainNer } from './ner-train.ts';
+import type { NerSentence } from './ner-train.ts';
+import { nerSpans } from './ner.ts';
+
+describe('ner tokenizer', () => {
+  it('tokens are ascending, non-empty, within the range, and cover every visible character', () => {
+    const texts = [
+      ...fuzzTexts(40, 300),
+      "Maria Kowalski lives on O'Brien St. in São Paulo, U.S.A. — 司馬懿就發動 Jean-Pierre 3.5kg @bob",
+      '',
+      '   \n\t ',
+      '\u{1F600} x\u{1D400}y',
+    ];
+    for (const t of texts) {
+      for (const [from, to] of [
+        [0, t.length],
+        [Math.floor(t.length / 3), Math.floor((2 * t.length) / 3)],
+      ] as const) {
+        const k = tokenize(t, from, to);
+        const covered = new Uint8Array(t.length);
+        let last = from;
+        for (let i = 0; i < k.n; i++) {
+          const s = k.starts[i]!;
+          const e = k.ends[i]!;
+          // (messages built only on failure: the texts are up to 32,000 chars)
+          if (!(s >= last && e > s && e <= to)) assert.fail(`token ${i} of ${JSON.stringify(t)}: ${s}-${e}`);
+          if (/\s/u.test(t.slice(s, e))) assert.fail(`token ${JSON.stringify(t.slice(s, e))} holds white space`);
+          covered.fill(1, s, e);
+          last = e;
+        }
+        for (let i = from; i < to; i++)
+          if (!covered[i] && !/\s/u.test(t[i]!) && !/[\uD800-\uDFFF]/.test(t[i]!))
+            assert.fail(`char ${i} (${JSON.stringify(t[i])}) of ${JSON.stringify(t)} in no token`);
+      }
+    }
+  });
+
+  it('keeps names with apostrophes and hyphens whole and splits ideographs', () => {
+    const t = "O'Brien met Jean-Pierre in 北京.";
+    const k = tokenize(t);
+    const words = Array.from({ length: k.n }, (_, i) => t.slice(k.starts[i], k.ends[i]));
+    assert.deepEqual(words, ["O'Brien", 'met', 'Jean-Pierre', 'in', '北', '京', '.']);
+  });
+});
+
+describe('ner model', () => {
+  it('loads the shipped weights and finds persons and places without cue words', () => {
+    const m = defaultNerModel();
+    assert.equal(m.weights.length, (1 << TABLE_BITS) * N_TAGS);
+    const text = 'Maria Kowalski lives on the corner near the station in Springfield.';
+    const spans = nerSpans(m, text).map((s) => [text.slice(s.start, s.end), s.label]);
+    assert.deepEqual(spans, [
+      ['Maria Kowalski', 'PER'],
+      ['Springfield', 'LOC'],
+    ]);
+    assert.deepEqual(nerSpans(m, 'the quarterly report was reviewed on tuesday; numbers look fine.'), []);
+  });
+
+  it('spans index the original text, also in windows far into a long text', () => {
+    const m = defaultNerModel();
+    const filler = 'lorem ipsum dolor sit amet, '.repeat(400);
+    const text = `${filler}said Anna Lindqvist to Pedro Almeida.${filler}`;
+    const got = nerSpans(m, text).map((s) => text.slice(s.start, s.end));
+    assert.deepEqual(got, ['Anna Lindqvist', 'Pedro Almeida']);
+  });
+
+  it('a small training run on tiny data learns its names', () => {
+    const g = {
+      first: new Set<string>(),
+      last: new Set<string>(),
+      places: new Set<string>(),
+      countries: new Set<string>(),
+    };
+    const names = ['Zorblat Quenn', 'Ulmo Varga', 'Tessa Brightwater', 'Orin Falk', 'Ysolde Marr'];
+    const places = ['Krellport', 'Vantage Bay', 'Oskarvik'];
+    const sents: NerSentence[] = [];
+    for (const n of names)
+      for (const p of places) {
+        const text = `Yesterday ${n} flew to ${p} for work.`;
+        const a = text.indexOf(n);
+        const b = text.indexOf(p);
+        sents.push({
+          text,
+          spans: [
+            [a, a + n.length, 'PER'],
+            [b, b + p.length, 'LOC'],
+          ],
+        });
+        sents.push({ text: `We met nobody in the office today.`, spans: [] });
+      }
+    const w = quantize(
+      trainNer(
+        sents.map((s) => prepare(s, g)),
+        { epochs: 5, seed: 7 },
+      ),
+    );
+    const model = { weights: w, gazetteer: g, stopwords: new Set<string>() };
+    const text = 'Yesterday Orin Falk flew to Krellport for work.';
+    assert.deepEqual(
+      nerSpans(model, text).map((s) => [text.slice(s.start, s.end), s.label]),
+      [
+        ['Orin Falk', 'PER'],
+        ['Krellport', 'LOC'],
+      ],
+    );
+    // same data, same seed: the same weights
+    const w2 = quantize(
+      trainNer(
+        sents.map((s) => prepare(s, g)),
+        { epochs: 5, seed: 7 },
+      ),
+    );
+    assert.deepEqual(w2, w);
+    assert.ok(nerGazetteer().first.size > 1000);
+  });
+
+  it('tag runs become spans', () => {
+    const starts = Int32Array.from([0, 6, 15, 18]);
+    const ends = Int32Array.from([5, 14, 17, 24]);
+    // B-PER I-PER O B-LOC
+    assert.deepEqual(tagSpans(starts, ends, Uint8Array.from([1, 2, 0, 3]), 4), [
+      { start: 0, end: 14, label: 'PER' },
+      { start: 18, end: 24, label: 'LOC' },
+    ]);
+  });
+});
