@@ -720,11 +720,23 @@ eachStore('OTLP trace ingest through the OpenTelemetry SDK', (get) => {
   });
 
   test('a gzip bomb is a 413 and the service stays up; a valid gzip export is read', async () => {
-    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 });
+    // One 64 MiB field (skipped by a decoder, so only the byte limit stops it).
+    const size = 64 * 1024 * 1024;
+    const field = Buffer.from([0x12, 0x80, 0x80, 0x80, 0x20]); // field 2, length-delimited, 64 MiB
+    const bomb = gzipSync(Buffer.concat([field, Buffer.alloc(size)]), { level: 9 });
     assert.ok(bomb.length < 100_000);
     const res = await post(bomb, { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' });
     assert.equal(res.status, 413);
-    assert.equal(protoStatus(await res.arrayBuffer()).reason, 'payload_too_large');
+    const status = protoStatus(await res.arrayBuffer());
+    assert.equal(status.reason, 'payload_too_large');
+    assert.match(status.message, /larger than 16777216 bytes once decompressed/);
+    // Zeros are no protobuf at all (field number 0): refused at the first byte.
+    const zeros = await post(gzipSync(Buffer.alloc(size), { level: 9 }), {
+      'content-type': 'application/x-protobuf',
+      'content-encoding': 'gzip',
+    });
+    assert.equal(zeros.status, 400);
+    assert.equal(protoStatus(await zeros.arrayBuffer()).reason, 'bad_request');
     const bad = await post(Buffer.from('not gzip at all'), {
       'content-type': 'application/x-protobuf',
       'content-encoding': 'gzip',

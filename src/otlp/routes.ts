@@ -1,19 +1,11 @@
-import { Transform, type TransformCallback } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { secondsToUtcMidnight } from '../accounts/plans.ts';
 import type { AccountStatus } from '../core/identity.ts';
-import {
-  forbidden,
-  HttpProblem,
-  paymentRequired,
-  rateLimited,
-  serviceUnavailable,
-  unauthorized,
-} from '../core/problems.ts';
+import { forbidden, paymentRequired, rateLimited, serviceUnavailable, unauthorized } from '../core/problems.ts';
 import { parseJsonBody } from '../http/json-body.ts';
 import { bearer } from '../http/schemas.ts';
+import { guardedBody } from './body-stream.ts';
 import { OTLP_ERROR_CODES, sendError } from './errors.ts';
 import { ExportTraceServiceResponse } from './proto.ts';
 import { type OtlpDeps, recordExport } from './record.ts';
@@ -121,7 +113,7 @@ export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Prom
     };
     app.addHook('onResponse', release);
     app.addHook('onRequestAbort', release);
-    app.addHook('preParsing', async (req, _reply, payload) => inflate(req, payload));
+    app.addHook('preParsing', async (req, _reply, payload) => guardedBody(req, payload, OTLP_BODY_LIMIT));
     app.setErrorHandler((err: FastifyError, req, reply) => sendError(err, req, reply, OTLP_BODY_LIMIT));
 
     app.post(
@@ -207,52 +199,4 @@ function send(
     return reply.code(status).type(PROTOBUF).send(Buffer.from(bytes));
   }
   return reply.code(status).type('application/json').send(JSON.stringify(body));
-}
-
-// ---- gzip -----------------------------------------------------------------
-
-/**
- * A gzip body is inflated as it streams in, and the size limit applies to
- * what comes out: the parser stops reading (413) once OTLP_BODY_LIMIT
- * decompressed bytes have passed, so a small bomb never inflates further.
- */
-function inflate(req: FastifyRequest, payload: NodeJS.ReadableStream & { receivedEncodedLength?: number }) {
-  const enc = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (enc === 'identity' || enc === '') return payload;
-  if (enc !== 'gzip' && enc !== 'x-gzip') {
-    throw new HttpProblem('unsupported_media_type', 'Content-Encoding must be gzip or identity.');
-  }
-  const gunzip = createGunzip();
-  const limiter = new Limit(OTLP_BODY_LIMIT);
-  const out = limiter as Limit & { receivedEncodedLength: number };
-  out.receivedEncodedLength = 0;
-  // Fastify compares the bytes received with Content-Length: those are the compressed ones.
-  payload.on('data', (chunk: Buffer) => {
-    out.receivedEncodedLength += chunk.length;
-  });
-  payload.on('error', (err) => out.destroy(err));
-  gunzip.on('error', (err) => out.destroy(Object.assign(err, { statusCode: 400 })));
-  payload.pipe(gunzip).pipe(limiter);
-  out.on('close', () => {
-    gunzip.destroy();
-  });
-  return out;
-}
-
-/** Passes bytes through until the limit, then fails with 413 (and stops the inflater upstream). */
-class Limit extends Transform {
-  #seen = 0;
-  readonly #max: number;
-  constructor(max: number) {
-    super();
-    this.#max = max;
-  }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
-    this.#seen += chunk.length;
-    if (this.#seen > this.#max) {
-      cb(new HttpProblem('payload_too_large', `The export is larger than ${this.#max} bytes once decompressed.`));
-      return;
-    }
-    cb(null, chunk);
-  }
 }

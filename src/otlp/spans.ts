@@ -1,3 +1,4 @@
+import { type BoundName, EXPORT_BOUNDS, overBound } from './export-bounds.ts';
 import { ExportTraceServiceRequest } from './proto.ts';
 
 // One internal span shape for both OTLP/HTTP encodings. The protobuf path
@@ -73,18 +74,38 @@ export function decodeJson(tree: unknown): DecodedRequest {
   return normalise(tree, 'json');
 }
 
+/**
+ * Counts what an export holds against EXPORT_BOUNDS as it is read. The body
+ * was measured as it streamed in (body-walkers.ts); this applies the same
+ * bounds to the decoded tree, so both encodings answer alike whatever path
+ * a tree took here.
+ */
+class Tally {
+  readonly #n: Partial<Record<BoundName, number>> = {};
+  add(name: BoundName, k = 1): void {
+    const v = (this.#n[name] ?? 0) + k;
+    if (v > EXPORT_BOUNDS[name]) throw overBound(name);
+    this.#n[name] = v;
+  }
+}
+
 function normalise(tree: unknown, enc: Encoding): DecodedRequest {
   const out: DecodedRequest = { spans: [], rejected: 0, rejectReasons: [] };
   const root = tree as Obj;
+  const tally = new Tally();
   for (const rs of list(pick(root, 'resourceSpans', 'resource_spans'))) {
+    tally.add('resources');
     if (!isObj(rs)) throw new UndecodableBody('resourceSpans must hold objects.');
-    const resource = attrs(isObj(rs.resource) ? rs.resource.attributes : undefined, enc);
+    const resource = attrs(isObj(rs.resource) ? rs.resource.attributes : undefined, enc, tally);
     for (const ss of list(pick(rs, 'scopeSpans', 'scope_spans'))) {
+      tally.add('scopes');
       if (!isObj(ss)) throw new UndecodableBody('scopeSpans must hold objects.');
       const scopeName = isObj(ss.scope) && typeof ss.scope.name === 'string' ? ss.scope.name : '';
       for (const s of list(ss.spans)) {
+        tally.add('spans');
         if (!isObj(s)) throw new UndecodableBody('spans must hold objects.');
-        const span = readSpan(s, enc, resource, scopeName);
+        tally.add('links', list(s.links).length);
+        const span = readSpan(s, enc, resource, scopeName, tally);
         if (typeof span === 'string') {
           out.rejected++;
           if (out.rejectReasons.length < 5) out.rejectReasons.push(span);
@@ -96,7 +117,7 @@ function normalise(tree: unknown, enc: Encoding): DecodedRequest {
 }
 
 /** A span, or why it cannot be recorded. */
-function readSpan(s: Obj, enc: Encoding, resource: Attrs, scopeName: string): OtelSpan | string {
+function readSpan(s: Obj, enc: Encoding, resource: Attrs, scopeName: string, tally: Tally): OtelSpan | string {
   const traceId = id(pick(s, 'traceId', 'trace_id'), 16, enc);
   const spanId = id(pick(s, 'spanId', 'span_id'), 8, enc);
   if (!traceId || /^0+$/.test(traceId)) return 'a span has no valid traceId (16 bytes, not all zero)';
@@ -110,11 +131,12 @@ function readSpan(s: Obj, enc: Encoding, resource: Attrs, scopeName: string): Ot
   if (startNs === null || endNs === null) return 'a span has an invalid start or end time';
   const events: OtelSpan['events'] = [];
   for (const e of list(s.events)) {
+    tally.add('events');
     if (!isObj(e)) continue;
     events.push({
       name: typeof e.name === 'string' ? e.name : '',
       timeNs: nanos(pick(e, 'timeUnixNano', 'time_unix_nano')) ?? 0n,
-      attributes: attrs(e.attributes, enc),
+      attributes: attrs(e.attributes, enc, tally),
     });
   }
   return {
@@ -127,7 +149,7 @@ function readSpan(s: Obj, enc: Encoding, resource: Attrs, scopeName: string): Ot
     endNs,
     statusCode: enumValue(status.code, STATUS_CODES),
     statusMessage: typeof status.message === 'string' ? status.message : '',
-    attributes: attrs(s.attributes, enc),
+    attributes: attrs(s.attributes, enc, tally),
     events,
     resource,
     scopeName,
@@ -160,18 +182,22 @@ function enumValue(v: unknown, names: Record<string, number>): number {
   return 0;
 }
 
-function attrs(kvs: unknown, enc: Encoding): Attrs {
+function attrs(kvs: unknown, enc: Encoding, tally: Tally): Attrs {
   const out: Attrs = Object.create(null) as Attrs;
   for (const kv of list(kvs)) {
+    tally.add('values');
     if (!isObj(kv) || typeof kv.key !== 'string') continue;
-    out[kv.key] = anyValue(kv.value, enc, 0);
+    out[kv.key] = anyValue(kv.value, enc, 0, tally);
   }
   return out;
 }
 
-function anyValue(v: unknown, enc: Encoding, depth: number): AttrValue {
+function anyValue(v: unknown, enc: Encoding, depth: number, tally: Tally): AttrValue {
   if (!isObj(v)) return null;
-  if (depth >= MAX_DEPTH) return '[nested too deep]';
+  if (depth >= MAX_DEPTH) {
+    measureDepth(v, depth);
+    return '[nested too deep]';
+  }
   const s = pick(v, 'stringValue', 'string_value');
   if (typeof s === 'string') return s;
   const b = pick(v, 'boolValue', 'bool_value');
@@ -186,18 +212,34 @@ function anyValue(v: unknown, enc: Encoding, depth: number): AttrValue {
   if (typeof d === 'number') return d;
   if (typeof d === 'string') return Number(d); // proto3 JSON spells NaN/Infinity as strings
   const arr = pick(v, 'arrayValue', 'array_value');
-  if (isObj(arr)) return list(arr.values).map((x) => anyValue(x, enc, depth + 1));
+  if (isObj(arr)) {
+    const values = list(arr.values);
+    tally.add('values', values.length);
+    return values.map((x) => anyValue(x, enc, depth + 1, tally));
+  }
   const kvl = pick(v, 'kvlistValue', 'kvlist_value');
   if (isObj(kvl)) {
     const m: Record<string, AttrValue> = Object.create(null) as Record<string, AttrValue>;
-    for (const kv of list(kvl.values))
-      if (isObj(kv) && typeof kv.key === 'string') m[kv.key] = anyValue(kv.value, enc, depth + 1);
+    const values = list(kvl.values);
+    tally.add('values', values.length);
+    for (const kv of values)
+      if (isObj(kv) && typeof kv.key === 'string') m[kv.key] = anyValue(kv.value, enc, depth + 1, tally);
     return m;
   }
   const bytes = pick(v, 'bytesValue', 'bytes_value');
   if (bytes instanceof Uint8Array) return Buffer.from(bytes).toString('base64');
   if (typeof bytes === 'string') return bytes;
   return null;
+}
+
+/** Walks a value kept only as a marker, to refuse one nested past EXPORT_BOUNDS.valueDepth (depth 0: an attribute's value). */
+function measureDepth(v: unknown, depth: number): void {
+  if (!isObj(v)) return;
+  if (depth + 1 > EXPORT_BOUNDS.valueDepth) throw overBound('valueDepth');
+  const arr = pick(v, 'arrayValue', 'array_value');
+  if (isObj(arr)) for (const x of list(arr.values)) measureDepth(x, depth + 1);
+  const kvl = pick(v, 'kvlistValue', 'kvlist_value');
+  if (isObj(kvl)) for (const kv of list(kvl.values)) if (isObj(kv)) measureDepth(kv.value, depth + 1);
 }
 
 function pick(o: Obj, camel: string, snake: string): unknown {
