@@ -14,7 +14,7 @@ import { panelOf, type PanelRow, type StoredJudge } from './panel-config.ts';
 import { judgementOf } from './judgement-view.ts';
 import { callsUsed, secondsToNextMonth } from './quota.ts';
 import { JudgementSchema } from './schemas.ts';
-import { destinationOf, keptSecret } from '../outbound/bound-secret.ts';
+import { destinationOf, keptSecret } from '../outbound/index.ts';
 import { sealKey } from './secret-box.ts';
 import { insertPending } from './store.ts';
 

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { destinationOf } from '../outbound/bound-secret.ts';
+import { destinationOf } from '../outbound/index.ts';
 
 // A judge's API key at rest: AES-256-GCM under a key derived from the service
 // secret (never in the database), with the workspace, the judge's name and the
