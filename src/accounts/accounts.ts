@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlanCaps } from '../config/config.ts';
+import type { PlanCaps } from '../config/index.ts';
 import type { AccountStatus } from '../core/identity.ts';
 import type { AppContext } from '../core/context.ts';
 import { accountRoutes } from './account-routes.ts';

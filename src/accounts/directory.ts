@@ -1,4 +1,4 @@
-import type { Config } from '../config/config.ts';
+import type { Config } from '../config/index.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Role } from '../core/identity.ts';
 import type { WorkspacePlan } from './plans.ts';

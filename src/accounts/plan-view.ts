@@ -1,4 +1,4 @@
-import type { Config } from '../config/config.ts';
+import type { Config } from '../config/index.ts';
 import type { Queryable } from '../db/db.ts';
 import type { UsageSource } from './deps.ts';
 import type { Workspace } from './directory.ts';

@@ -1,4 +1,4 @@
-import type { Config, PlanCaps, PlanTier } from '../config/config.ts';
+import type { Config, PlanCaps, PlanTier } from '../config/index.ts';
 import type { AccountStatus } from '../core/identity.ts';
 
 export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'unpaid' | 'canceled';

@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { originOf } from '../ledger/checkpoints.ts';
-import { cosignerKeyOf, formatCosignerKey } from '../witness/cosignature.ts';
+import { cosignerKeyOf, formatCosignerKey } from '../witness/index.ts';
 import {
   formatSignerKey,
   formatVerifierKey,

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config.ts';
+import { ConfigError } from '../config/index.ts';
 
 const USAGE = `usage: agent-ledger <command> [options]
 
@@ -32,7 +32,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   keygen: async (args) => (await import('./keygen.ts')).keygenCommand(args),
   verify: async (args) => (await import('./verify.ts')).verifyCommand(args),
   hook: async (args) => (await import('../hook/index.ts')).hookCommand(args),
-  witness: async (args) => (await import('../witness/command.ts')).witnessCommand(args),
+  witness: async (args) => (await import('../witness/index.ts')).witnessCommand(args),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { loadConfig } from '../config/config.ts';
+import { loadConfig } from '../config/index.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDb } from '../db/open.ts';
 

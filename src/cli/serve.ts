@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/config.ts';
+import { loadConfig } from '../config/index.ts';
 import { createService } from '../service/index.ts';
 
 export async function serveCommand(_args: string[]): Promise<number> {

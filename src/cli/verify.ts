@@ -13,7 +13,7 @@ import { decodeBase64, encodeBase64 } from '../ledger/bytes.ts';
 import { leafHashOf } from '../ledger/leaf.ts';
 import { verifyConsistency } from '../ledger/merkle.ts';
 import { type Checkpoint, NoteError, openCheckpoint, parseCheckpoint, parseVerifierKey } from '../ledger/note.ts';
-import { type CosignerKey, parseCosignerKey, verifyCosignatures } from '../witness/cosignature.ts';
+import { type CosignerKey, parseCosignerKey, verifyCosignatures } from '../witness/index.ts';
 import { checkReport, parseReport, type ReportFile } from './verify-report.ts';
 import {
   type Bundle,

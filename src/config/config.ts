@@ -1,6 +1,3 @@
-import { parseCosignerKey, type WitnessConfig } from '../witness/cosignature.ts';
-export type { WitnessConfig } from '../witness/cosignature.ts';
-
 // Configuration comes from the environment only. Every variable is validated at
 // start; a bad value stops the start with one line naming the variable.
 
@@ -40,8 +37,11 @@ export interface Config {
   signupLimitWindow: number;
   /** Take the client address from X-Forwarded-For (behind a load balancer). */
   trustProxy: boolean;
-  /** C2SP witnesses every new checkpoint is submitted to: add-checkpoint prefix and cosigner key. */
-  witnesses: WitnessConfig[];
+  /**
+   * C2SP witnesses every new checkpoint is submitted to: add-checkpoint prefix and cosigner key, as given.
+   * The key's text is the witness module's to interpret (witness/witnesses.ts), at the service's start.
+   */
+  witnesses: ConfiguredWitness[];
   /** Longest wait before a down witness is tried again. */
   witnessRetryMaxSeconds: number;
   /** Worker threads running the detectors on events with long texts; 0 scans on the event loop. */
@@ -154,8 +154,16 @@ function plans(env: Env): Record<PlanTier, PlanCaps> {
   return out;
 }
 
+/** A witness as WITNESS_URLS and WITNESS_KEYS name it: its URL checked, its key text not yet parsed. */
+export interface ConfiguredWitness {
+  /** The submission prefix (no trailing '/'): POST <url>/add-checkpoint. */
+  url: string;
+  /** The witness's cosigner verifier key as written (name+hex8+base64(0x04 ‖ key)). */
+  key: string;
+}
+
 /** WITNESS_URLS and WITNESS_KEYS: two comma-separated lists, the n-th key is the n-th witness's. */
-function witnesses(env: Env): WitnessConfig[] {
+function witnesses(env: Env): ConfiguredWitness[] {
   const list = (name: string) =>
     (str(env, name) ?? '')
       .split(',')
@@ -176,13 +184,7 @@ function witnesses(env: Env): WitnessConfig[] {
       throw new ConfigError(`WITNESS_URLS: ${JSON.stringify(raw)} is not a URL`);
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('WITNESS_URLS must be http(s) URLs');
-    try {
-      return { url: raw.replace(/\/+$/, ''), key: parseCosignerKey(keys[i]!) };
-    } catch (err) {
-      throw new ConfigError(
-        `WITNESS_KEYS: ${JSON.stringify(keys[i])} is not a cosigner key: ${(err as Error).message}`,
-      );
-    }
+    return { url: raw.replace(/\/+$/, ''), key: keys[i]! };
   });
 }
 

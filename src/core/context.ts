@@ -1,4 +1,4 @@
-import type { Config } from '../config/config.ts';
+import type { Config } from '../config/index.ts';
 import type { Db } from '../db/db.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { Metrics } from './metrics.ts';

@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import type { Config } from '../config/config.ts';
+import type { Config } from '../config/index.ts';
 
 /**
  * The process's logger, made before any module so that modules which log outside a request (background

@@ -1,6 +1,6 @@
 import { hash as digest } from 'node:crypto';
 import { listenForChanges, readEpoch } from '../changes/index.ts';
-import type { PlanCaps } from '../config/config.ts';
+import type { PlanCaps } from '../config/index.ts';
 import type { Db } from '../db/db.ts';
 import type { Principal } from '../core/identity.ts';
 import type { WorkspacePlan } from '../accounts/plans.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WorkspacePlan } from '../accounts/plans.ts';
-import type { PlanCaps } from '../config/config.ts';
+import type { PlanCaps } from '../config/index.ts';
 import type { Queryable } from '../db/db.ts';
 import type { JobHandler } from '../jobs/index.ts';
 import type { Principal } from '../core/identity.ts';

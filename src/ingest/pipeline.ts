@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { PlanCaps } from '../config/config.ts';
+import type { PlanCaps } from '../config/index.ts';
 import { badRequest, HttpProblem, rateLimited, unprocessable } from '../core/problems.ts';
 import { canonicalJson } from '../ledger/canonical-json.ts';
 import { newSalt } from '../ledger/leaf.ts';

@@ -1,4 +1,4 @@
-import type { PlanCaps } from '../config/config.ts';
+import type { PlanCaps } from '../config/index.ts';
 import type { Queryable, Row, Statement } from '../db/db.ts';
 import { enqueueMany } from '../jobs/index.ts';
 import type { OpenAppend } from '../ledger/append.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlanCaps } from '../config/config.ts';
+import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/context.ts';
 import type { Queryable } from '../db/db.ts';
 import { JUDGE_JOB } from '../ingest/record.ts';

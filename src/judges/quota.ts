@@ -1,4 +1,4 @@
-import type { PlanCaps } from '../config/config.ts';
+import type { PlanCaps } from '../config/index.ts';
 import type { Db, Queryable } from '../db/db.ts';
 
 // The plan's multi_judge_calls_per_month, counted exactly across nodes: one

@@ -1,4 +1,4 @@
-import type { PlanCaps } from '../config/config.ts';
+import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/context.ts';
 import { linkParents } from '../ingest/links.ts';
 import type { EventInput, EventResult } from '../ingest/pipeline.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlanCaps } from '../config/config.ts';
+import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/context.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import type { LogEntry } from '../ledger/append.ts';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config/config.ts';
+import { loadConfig } from '../config/index.ts';
 import { createService } from './service.ts';
 
 export { repoRoot } from '../console/index.ts';

@@ -1,8 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Config } from '../config/config.ts';
-import { ConfigError } from '../config/config.ts';
+import { type Config, ConfigError } from '../config/index.ts';
 import { formatSignerKey, generateSignerKey, parseSignerKey, type SignerKey } from '../ledger/note.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createAccounts } from '../accounts/accounts.ts';
 import type { UsageSource } from '../accounts/deps.ts';
 import { consoleRoutes } from '../console/index.ts';
-import type { Config } from '../config/config.ts';
+import type { Config } from '../config/index.ts';
 import type { AppContext } from '../core/context.ts';
 import { createMetrics } from '../core/metrics.ts';
 import type { Db } from '../db/db.ts';
@@ -25,7 +25,7 @@ import { createPolicy } from '../policy/policy.ts';
 import { reportRoutes } from '../reports/index.ts';
 import { type RetentionDeps, retentionRoutes, RetentionSweeper } from '../retention/index.ts';
 import { createReview, resolveAsPanel } from '../review/index.ts';
-import { WitnessSubmitter } from '../witness/submitter.ts';
+import { witnessesOf, WitnessSubmitter } from '../witness/index.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
 
 export interface ServiceOverrides {
@@ -56,6 +56,8 @@ export interface Service {
 export async function createService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
   // The key first: a bad LEDGER_SIGNING_KEY must stop the start before anything is opened.
   const signingKey = loadSigningKey(config);
+  // And the witnesses' keys, for the same reason.
+  const witnessKeys = witnessesOf(config.witnesses);
   const db =
     overrides.db ??
     (await openDb({
@@ -94,7 +96,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   // Each module below is made from what is above it; nothing is used before it exists.
 
   // The witnesses the ledger asks for cosignatures (its CheckpointWitnessing port); they read the logs with nothing but the database.
-  const witnesses = new WitnessSubmitter(db, logReader(db), config.witnesses, {
+  const witnesses = new WitnessSubmitter(db, logReader(db), witnessKeys, {
     retryMaxSeconds: config.witnessRetryMaxSeconds,
     onError: (err, where) =>
       log.warn({ err, tenant_id: where.tenantId, witness: where.witness }, 'witness submission failed'),
