@@ -7,7 +7,7 @@
 // measured in the same run, interleaved with the current one, and the ratio printed (same-run A/B).
 // Run: ./node_modules/.bin/node bench/detect.ts [--runs N] [--mb N] [--only name,name] [--ref REF]
 
-import { adversarialInputs } from '../src/detect/adversarial.ts';
+import { adversarialInputs } from '../src/detect/eval/adversarial.ts';
 import { DETECTORS, scan } from '../src/detect/index.ts';
 import { mixedRecords, mixedText } from './mixed-text.ts';
 import { importFrozen } from '../scripts/detect/frozen.ts';

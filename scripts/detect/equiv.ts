@@ -12,8 +12,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { adversarialInputs } from '../../src/detect/adversarial.ts';
+import { adversarialInputs } from '../../src/detect/eval/adversarial.ts';
 import { mixedRecords } from '../../bench/mixed-text.ts';
+import { devSet } from './devset/index.ts';
 import { commitOf, findCorpus, importFrozen } from './frozen.ts';
 import { fuzzTexts } from './fuzz-text.ts';
 
@@ -103,13 +104,7 @@ async function main(): Promise<void> {
   } else console.log('(shared corpus not found: pass --corpus DIR)');
   sources.push(['bench records', mixedRecords(400_000).records]);
   sources.push(['adversarial', Object.values(adversarialInputs(32_000))]);
-  try {
-    const devModule = '../../src/detect/eval/devset.ts'; // absent before the development set existed
-    const dev = (await import(devModule)) as { devSet(): { texts(): string[] } };
-    sources.push(['dev set', dev.devSet().texts()]);
-  } catch (e) {
-    if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw e;
-  }
+  sources.push(['dev set', devSet().texts()]);
   sources.push([`fuzz (seed ${seed})`, fuzzTexts(seed, nFuzz)]);
 
   console.log(

@@ -8,7 +8,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { devSet } from '../../src/detect/eval/devset.ts';
+import { devSet } from './devset/index.ts';
 
 export const FROZEN_NEGATIVES = new URL('./data/injection-negatives.jsonl.gz', import.meta.url);
 

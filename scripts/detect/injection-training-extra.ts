@@ -22,7 +22,7 @@
 // CSV, calendar and ticket carriers; and the attacks put into such text.
 // Licence: Apache-2.0, as the repository (the templates are this file).
 
-import { rng } from '../../src/detect/eval/devset/build.ts';
+import { rng } from './devset/build.ts';
 import { TX, txSentence, txWrap } from './injection-training-transact.ts';
 
 export const EXTRA_SOURCE = 'generated for training';

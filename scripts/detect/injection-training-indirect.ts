@@ -14,7 +14,7 @@
 // out-of-fold false positives the threshold holds to 1 % (train-injection.ts).
 // Licence: Apache-2.0, as the repository.
 
-import { rng } from '../../src/detect/eval/devset/build.ts';
+import { rng } from './devset/build.ts';
 import { carry } from './injection-training-carriers.ts';
 import { INDIRECT_PARTS, JAILBREAK_PARTS } from './injection-training-indirect-parts.ts';
 import type { IndirectParts, JailbreakParts, Lang } from './injection-training-indirect-parts.ts';

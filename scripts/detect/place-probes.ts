@@ -6,8 +6,8 @@
 // are drawn as the development set draws them (GeoNames towns by sqrt(population), CLDR country names), 12
 // fills per carrier; prints the recall per set (and per carrier with --verbose); --ref REF scores REF's detectors.
 
-import { rng } from '../../src/detect/eval/devset/build.ts';
-import { countryName, town } from '../../src/detect/eval/devset/sources.ts';
+import { rng } from './devset/build.ts';
+import { countryName, town } from './devset/sources.ts';
 import * as current from '../../src/detect/index.ts';
 import { importFrozen } from './frozen.ts';
 

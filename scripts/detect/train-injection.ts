@@ -1,5 +1,5 @@
-// npm run train:injection — trains the prompt-injection model (src/detect/injection-model.ts) and
-// writes src/detect/model/injection-lr.bin (float32 weights), injection-lr.json (bias, threshold,
+// npm run train:injection — trains the prompt-injection model (src/detect/injection/model.ts) and
+// writes src/detect/injection/model/injection-lr.bin (float32 weights), injection-lr.json (bias, threshold,
 // settings, validation figures) and injection-training-manifest.json (what it was trained on: counts by
 // source and licence, and a SHA-256 of the training texts). Deterministic: the same repository gives the
 // same files.
@@ -30,16 +30,16 @@ import {
   MIN_FEATURES,
   modelScore,
   quantise,
-} from '../../src/detect/injection-model.ts';
-import type { InjectionModel } from '../../src/detect/injection-model.ts';
-import { rng } from '../../src/detect/eval/devset/build.ts';
-import { detectInjection } from '../../src/detect/injection.ts';
+} from '../../src/detect/injection/model.ts';
+import type { InjectionModel } from '../../src/detect/injection/model.ts';
+import { rng } from './devset/build.ts';
+import { detectInjection } from '../../src/detect/injection/index.ts';
 import { collect, EXTRA_SOURCE } from './injection-training-data.ts';
 import type { Example } from './injection-training-data.ts';
 import { REPO } from './frozen.ts';
 
 /**
- * The text's windows as the scorer forms them (src/detect/injection-model.ts: every BLOCK-char block alone
+ * The text's windows as the scorer forms them (src/detect/injection/model.ts: every BLOCK-char block alone
  * and with the next one; windows of fewer than MIN_FEATURES features skipped in texts of several blocks),
  * each as its feature indices. Training works on these windows, not on the whole text: the shipped score
  * is the highest window's, so an attack spliced into a long document must not teach the document's
@@ -312,13 +312,13 @@ function main(): void {
   train(all, feats, settings.l2, [settings.epochs], (_, trained) => (final.m = trained));
   const m = final.m;
   if (!m) throw new Error('no model trained');
-  const dir = join(REPO, 'src/detect/model');
+  const dir = join(REPO, 'src/detect/injection/model');
   writeFileSync(join(dir, 'injection-lr.bin'), Buffer.from(m.float.buffer));
   writeFileSync(
     join(dir, 'injection-lr.json'),
     JSON.stringify(
       {
-        model: 'logistic regression over hashed features (src/detect/injection-model.ts)',
+        model: 'logistic regression over hashed features (src/detect/injection/model.ts)',
         feature_bits: FEATURE_BITS,
         block: BLOCK,
         bias: m.bias,
@@ -384,7 +384,7 @@ function main(): void {
       2,
     ) + '\n',
   );
-  console.log(`wrote src/detect/model/ in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`wrote src/detect/injection/model/ in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 main();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { adversarialInputs, findingsDense } from './adversarial.ts';
+import { adversarialInputs, findingsDense } from './eval/adversarial.ts';
 import { DETECTORS, redact, scan } from './index.ts';
 
 // Linear time: every detector finishes on each adversarial 32,000-character input well within a

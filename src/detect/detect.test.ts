@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ibanMod97, iso7064Mod11_10, luhn, verhoeff } from './checksums.ts';
+import { ibanMod97, iso7064Mod11_10, luhn, verhoeff } from './text/checksums.ts';
 import { checksum } from '../accounts/token-format.ts';
 import { detectInjection, isValidSvcToken, mergeSpans, redact, scan, scanAndRedact } from './index.ts';
-import { detectNumeric } from './numeric.ts';
-import { detectCrypto, detectEmail, detectIban, detectIp, detectMac, detectUrl } from './pii.ts';
-import { detectSecrets, isPlaceholder } from './secrets.ts';
+import { detectNumeric } from './numbers/index.ts';
+import { detectCrypto, detectEmail, detectIban, detectIp, detectMac, detectUrl } from './pii/index.ts';
+import { detectSecrets, isPlaceholder } from './secrets/index.ts';
 
 const types = (fs: { type: string }[]) => fs.map((f) => f.type);
 const values = (text: string, fs: { start: number; end: number }[]) => fs.map((f) => text.slice(f.start, f.end));

@@ -1,13 +1,13 @@
 // Public entry points of the detect module: pure functions, no I/O.
 
-import * as injectionModule from './injection.ts';
-import type { InjectionResult } from './injection.ts';
-import * as namesModule from './names.ts';
-import * as numericModule from './numeric.ts';
-import * as piiModule from './pii.ts';
+import * as injectionModule from './injection/index.ts';
+import type { InjectionResult } from './injection/index.ts';
+import * as namesModule from './names/index.ts';
+import * as numericModule from './numbers/index.ts';
+import * as piiModule from './pii/index.ts';
 import * as redactModule from './redact.ts';
-import * as secretsModule from './secrets.ts';
-import { TextContext } from './context.ts';
+import * as secretsModule from './secrets/index.ts';
+import { TextContext } from './text/context.ts';
 import * as typesModule from './types.ts';
 import type { ContentField, Detector, Finding, FindingCategory } from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
@@ -34,7 +34,7 @@ export type { ContentField, Detector, Finding, FindingCategory, InjectionResult 
 export { detectInjection, redact, redactWithOffsets };
 export { mergeSpans } from './redact.ts';
 export { categoryOf, INJECTION_TYPE, isInjectionType, isPiiType, isSecretType, SECRET_TYPES } from './types.ts';
-export { isValidSvcToken } from './secrets.ts';
+export { isValidSvcToken } from './secrets/index.ts';
 
 /** Minimum score for a PII / secret finding to be reported by scan(). */
 export const DEFAULT_MIN_SCORE = 0.5;

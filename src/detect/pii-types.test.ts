@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { detectPii } from './index.ts';
@@ -8,16 +9,16 @@ import { INJECTION_TYPE, isPiiType, SECRET_TYPES } from './types.ts';
 
 // PII_TYPES against the detectors' code: the hand-written detectors' types are
 // named in pii-types.ts, so their source is read here for the types they emit
-// (`type: "X"` in a finding or rule, `push("X", …)` in the names detectors).
+// (`type: 'X'` in a finding or rule, `push('X', …)` in the names detectors).
 
 const DIR = fileURLToPath(new URL('.', import.meta.url));
-const EMITTED = /(?:\btype:\s*|\bpush\(\s*)["']([A-Z][A-Z0-9_]*)["']/g;
+const EMITTED = /(?:\btype:\s*|\bpush\(\s*)(["'])([A-Z][A-Z0-9_]*)\1/g;
 
 function typesInSource(): Set<string> {
   const out = new Set<string>();
-  for (const name of readdirSync(DIR)) {
+  for (const name of readdirSync(DIR, { recursive: true }) as string[]) {
     if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
-    for (const m of readFileSync(`${DIR}/${name}`, 'utf8').matchAll(EMITTED)) out.add(m[1]!);
+    for (const m of readFileSync(join(DIR, name), 'utf8').matchAll(EMITTED)) out.add(m[2]!);
   }
   return out;
 }

@@ -7,8 +7,8 @@
 // types are named here, and pii-types.test.ts holds this list to their code
 // (every type a detector file emits is listed, every listed type is emitted).
 
-import * as numericRules from './numeric-rules.ts';
-import * as piiModule from './pii.ts';
+import * as numericRules from './numbers/rules.ts';
+import * as piiModule from './pii/index.ts';
 import * as typesModule from './types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { NUMERIC_RULES } = numericRules;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adversarialInputs } from './adversarial.ts';
-import { TextContext, hasContext, keywordList } from './context.ts';
-import { CUES, cueLive, stemsIn } from './injection.ts';
-import { detectNames, detectLocations, detectPersons } from './names.ts';
-import { detectNumeric } from './numeric.ts';
-import { detectPatterns } from './pii.ts';
+import { adversarialInputs } from './eval/adversarial.ts';
+import { TextContext, hasContext, keywordList } from './text/context.ts';
+import { CUES, cueLive, stemsIn } from './injection/index.ts';
+import { detectNames, detectLocations, detectPersons } from './names/index.ts';
+import { detectNumeric } from './numbers/index.ts';
+import { detectPatterns } from './pii/index.ts';
 import { overlapRank, resolveOverlaps, scan } from './index.ts';
 import type { Finding } from './types.ts';
 

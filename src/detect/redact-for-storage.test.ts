@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { devSet } from './eval/devset.ts';
+import { devSet } from '../../scripts/detect/devset/index.ts';
 import { redactForStorage, scanField } from './index.ts';
 import type { ContentField } from './types.ts';
 

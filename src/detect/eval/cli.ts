@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { findCorpus } from '../../../scripts/detect/frozen.ts';
 import { isInjectionType, isSecretType, scan } from '../index.ts';
-import { devSet, ofSplit } from './devset.ts';
+import { devSet, ofSplit } from '../../../scripts/detect/devset/index.ts';
 import { injectionLosoSection } from './loso-injection.ts';
 import { matchCase, metrics, wilson } from './score.ts';
 import type { InjectionCase, SpanCase, TypeCounts } from './score.ts';
@@ -202,7 +202,7 @@ function main(): void {
   const size = (split: 'dev' | 'untouched') =>
     ofSplit(ds.pii, split).length + ofSplit(ds.secrets, split).length + ofSplit(ds.injection, split).length;
   out.push(
-    `development set (generated, src/detect/eval/devset/): ${ds.pii.length + ds.secrets.length + ds.injection.length} cases, dev ${size('dev')}, untouched ${size('untouched')}`,
+    `development set (generated, scripts/detect/devset/): ${ds.pii.length + ds.secrets.length + ds.injection.length} cases, dev ${size('dev')}, untouched ${size('untouched')}`,
     '',
   );
   for (const split of ['dev', 'untouched'] as const) {

@@ -6,8 +6,8 @@
 // that window's (max pooling): an attack spliced into a long document must not teach the document's
 // other words as signs of an attack. Deterministic: the same examples give the same weights.
 
-import * as injectionModel from '../injection-model.ts';
-import type { InjectionModel } from '../injection-model.ts';
+import * as injectionModel from '../injection/model.ts';
+import type { InjectionModel } from '../injection/model.ts';
 
 const { BLOCK, FEATURE_BITS, forEachFeature, MIN_FEATURES, quantise } = injectionModel;
 

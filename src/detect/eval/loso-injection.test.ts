@@ -5,7 +5,7 @@ import { findCorpus } from '../../../scripts/detect/frozen.ts';
 import { pickThreshold } from './injection-trainer.ts';
 import { loadInjectionData, losoInjection, macro, modelFor, prepare } from './loso-injection.ts';
 import type { InjectionDataCase } from './loso-injection.ts';
-import * as injectionModel from '../injection-model.ts';
+import * as injectionModel from '../injection/model.ts';
 
 const KINDS = new Set(['direct', 'indirect', 'jailbreak', 'benign', 'hard_negative']);
 

@@ -10,9 +10,9 @@
 
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import * as injection from '../injection.ts';
-import * as injectionModel from '../injection-model.ts';
-import type { InjectionModel } from '../injection-model.ts';
+import * as injection from '../injection/index.ts';
+import * as injectionModel from '../injection/model.ts';
+import type { InjectionModel } from '../injection/model.ts';
 import * as trainer from './injection-trainer.ts';
 import type { ScoredNegative, TrainedModel, TrainingExample, TrainSettings } from './injection-trainer.ts';
 import { wilson } from './score.ts';

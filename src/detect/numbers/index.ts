@@ -1,0 +1,44 @@
+// Numeric identifiers found in "numeric chunks": runs of digit groups joined by short separators.
+// One linear regex pass finds the chunks with enough digits for any rule; every candidate is a window of
+// at most MAX_GROUPS groups and MAX_DIGITS digits, so the total work is O(n * MAX_GROUPS). Most digit runs
+// (timestamps, latencies, dates) are rejected on the group lengths and separator codes alone, before any
+// string is built; context keywords are read from each candidate's 40-char window.
+//
+// This file puts the detector together: numbers/scan.ts (the scan), numbers/chunks.ts and
+// numbers/chunk-reader.ts (chunks), numbers/rules.ts and numbers/rule-table.ts (the rules), numeric-phone*.ts (phone numbers), numbers/cues.ts (context keywords).
+
+import type { TextContext } from '../text/context.ts';
+import * as contextModule from '../text/context.ts';
+import * as numericBest from './best.ts';
+import type { Rule } from './rule.ts';
+import * as numericRuleTable from './rule-table.ts';
+import * as numericRules from './rules.ts';
+import { NumericScan } from './scan.ts';
+import type { Finding } from '../types.ts';
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { textContext } = contextModule;
+const { bestPerType } = numericBest;
+const { ruleTable } = numericRuleTable;
+const { NUMERIC_RULES } = numericRules;
+
+const DEFAULT_TABLE = ruleTable(NUMERIC_RULES);
+
+/**
+ * Numeric-chunk detector: all rules over all bounded candidates; per type the best non-overlapping spans.
+ * With `minScore`, findings that cannot reach it are not produced.
+ */
+export function detectNumeric(
+  text: string,
+  rules: readonly Rule[] = NUMERIC_RULES,
+  shared?: TextContext,
+  minScore = 0,
+): Finding[] {
+  const tc = textContext(text, shared);
+  if (!tc.hasDigit) return [];
+  const scan = new NumericScan(tc, rules === NUMERIC_RULES ? DEFAULT_TABLE : ruleTable(rules), minScore);
+  scan.run();
+  return bestPerType(scan.found, text.length);
+}
+
+export { NUMERIC_RULES };
+export type { Candidate, Rule } from './rule.ts';

@@ -1,0 +1,759 @@
+// Secret detectors: provider tokens with fixed prefixes, private key blocks, JWTs, our own svc_live_
+// tokens (CRC-checked), credentials in URLs and high-entropy values assigned to secret-looking names.
+// Documented example keys and placeholders are rejected.
+// Speed: the token, keyword and credential-URL regexes are sticky and tried only where indexOf found a
+// literal their match must hold (tokenStarts, keywordStarts, credentialUrlMatches), giving the matches
+// of a whole-text scan; the private-key and mysql -p regexes run only when their literal is present.
+
+import { checksum } from '../../accounts/token-format.ts';
+import * as chars from '../text/chars.ts';
+import type { Finding } from '../types.ts';
+// Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const {
+  APOSTROPHE,
+  BACKTICK,
+  CLOSE_BRACKET,
+  COLON,
+  DIGIT_0,
+  DIGIT_9,
+  EQUALS,
+  GREATER,
+  HYPHEN,
+  isAsciiAlnum,
+  isAsciiDigit,
+  isAsciiLetter,
+  isAsciiUpper,
+  lowerAscii,
+  QUOTE,
+  SPACE,
+  TAB,
+  UNDERSCORE,
+} = chars;
+
+// ---------------------------------------------------------------- placeholders
+
+const PLACEHOLDER_WORDS =
+  /example|sample|placeholder|dummy|changeme|change_me|your[_-]?|redacted|xxxx|\*\*\*|\.\.\.|<[^>]{0,40}>|\$\{|\{\{|%s|notarealkey|not_a_real|fake|insert|replace_?me|todo/i;
+
+/** True for obvious placeholders: documented examples, x-runs, very low variety, counting runs, template markers. */
+export function isPlaceholder(v: string): boolean {
+  if (PLACEHOLDER_WORDS.test(v)) return true;
+  // the "core" drops a short word prefix such as `sk_` or `ghp_live_` (/^[a-z]{2,6}[-_](?:[a-z]{2,8}[-_])?/i)
+  let off = wordPrefixEnd(v, 0, 6);
+  if (off > 0) off = wordPrefixEnd(v, off, 8) || off;
+  const n = v.length - off;
+  if (n < 8) return false;
+  if (isCountingRun(v, off)) return true;
+  // at most 3 distinct characters, or at most 6 in a core of 16 or more
+  const cap = n >= 16 ? 6 : 3;
+  return distinctCodePoints(v, off, cap + 1) <= cap;
+}
+
+/** v[from..] counts up or down one step at a time ("1234567890", "abcdefgh", "9876543210"; 9 and 0 wrap). */
+function isCountingRun(v: string, from: number): boolean {
+  const step = (a: number, b: number) =>
+    b - a === 1 || (a === DIGIT_9 && b === DIGIT_0) ? 1 : a - b === 1 || (a === DIGIT_0 && b === DIGIT_9) ? -1 : 0;
+  const dir = step(v.charCodeAt(from), v.charCodeAt(from + 1));
+  if (dir === 0) return false;
+  for (let i = from + 2; i < v.length; i++) if (step(v.charCodeAt(i - 1), v.charCodeAt(i)) !== dir) return false;
+  return true;
+}
+
+/** End (after the separator) of a run of 2..max ASCII letters at `from` followed by '-' or '_'; 0 if none. */
+function wordPrefixEnd(v: string, from: number, max: number): number {
+  let i = from;
+  while (i < v.length && isAsciiLetter(v.charCodeAt(i))) i++;
+  const n = i - from;
+  const c = v.charCodeAt(i);
+  return n >= 2 && n <= max && (c === HYPHEN || c === UNDERSCORE) ? i + 1 : 0;
+}
+
+const seenCodePoints: number[] = [];
+
+/** Number of distinct code points in v from `from` (as `new Set(string)` counts), counting stops at `stop`. */
+function distinctCodePoints(v: string, from: number, stop: number): number {
+  const seen = seenCodePoints;
+  seen.length = 0;
+  for (let i = from; i < v.length; i++) {
+    let c = v.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < v.length) {
+      const d = v.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
+    }
+    if (!seen.includes(c)) {
+      seen.push(c);
+      if (seen.length >= stop) break;
+    }
+  }
+  return seen.length;
+}
+
+const charCounts = new Int32Array(65536);
+const charOrder: number[] = [];
+
+/**
+ * Shannon entropy in bits per UTF-16 code unit: text/checksums.ts's shannonEntropy without its Map (sums in
+ * the same order, first occurrence first, so the result is the same double).
+ */
+function entropy(s: string): number {
+  const n = s.length;
+  if (n === 0) return 0;
+  const order = charOrder;
+  order.length = 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    const k = charCounts[c]!;
+    charCounts[c] = k + 1;
+    if (k === 0) order.push(c);
+  }
+  let h = 0;
+  for (const c of order) {
+    const p = charCounts[c]! / n;
+    h -= p * Math.log2(p);
+    charCounts[c] = 0;
+  }
+  return h;
+}
+
+// ---------------------------------------------------------------- svc_live_ tokens
+
+// The format is accounts' (token-format.ts): the checksum is computed there, once, for both issuing and finding tokens.
+export function isValidSvcToken(token: string): boolean {
+  const m = /^svc_live_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/.exec(token);
+  return m !== null && checksum(m[1]!) === m[2];
+}
+
+// ---------------------------------------------------------------- fixed-format tokens
+
+interface TokenRule {
+  type: string;
+  /** Which literal a match starts with: the rule's sticky regex is tried only where that literal occurs. */
+  starts: TokenStart;
+  re: RegExp;
+  score: number;
+  validate?: (v: string, text: string, start: number) => boolean;
+}
+
+function b64urlJson(part: string): unknown {
+  try {
+    const s = Buffer.from(part, 'base64url').toString('utf8');
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+}
+
+function jwtOk(v: string): boolean {
+  const [h, p] = v.split('.');
+  if (!h || !p) return false;
+  const header = b64urlJson(h);
+  if (!header || typeof header !== 'object' || !('alg' in header)) return false;
+  const payload = Buffer.from(p, 'base64url').toString('utf8');
+  return payload.startsWith('{');
+}
+
+function slackOk(v: string): boolean {
+  if (isPlaceholder(v)) return false;
+  if (v.startsWith('xapp-')) return /^xapp-\d-[A-Z0-9]{8,14}-\d{10,16}-[a-z0-9]{32,80}$/.test(v);
+  const parts = v.split('-');
+  const nums = parts.slice(1, -1);
+  const last = parts[parts.length - 1] ?? '';
+  if (nums.length < 2 || !nums.every((x) => /^\d{8,16}$/.test(x))) return false;
+  return last.length >= 20 && /^[A-Za-z0-9]+$/.test(last);
+}
+
+function privateKeyBodyOk(block: string): boolean {
+  const body = block
+    .replace(/-----(?:BEGIN|END)[^-]{0,60}-----/g, '')
+    .replace(/\\n/g, '\n')
+    .replace(/^[A-Za-z-]{1,30}:.*$/gm, '');
+  const b64 = body.replace(/[^A-Za-z0-9+/=]/g, '');
+  if (b64.length < 40) return false;
+  return !isPlaceholder(body.replace(/\s+/g, '')) && entropy(b64) > 4;
+}
+
+export const TOKEN_RULES: TokenRule[] = [
+  {
+    type: 'AWS_ACCESS_KEY',
+    starts: 'aws',
+    re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z2-7]{16}(?![A-Za-z0-9])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v) && !v.endsWith('EXAMPLE'),
+  },
+  {
+    type: 'GITHUB_TOKEN',
+    starts: 'gh',
+    re: /(?<![A-Za-z0-9_])(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'GITHUB_TOKEN',
+    starts: 'ghpat',
+    re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{60,251}(?![A-Za-z0-9_])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'GITLAB_TOKEN',
+    starts: 'gl',
+    re: /(?<![A-Za-z0-9_-])(?:glpat|gldt|glptt|glrt|glsoat|glcbt|gloas)-[A-Za-z0-9_-]{20,64}(?![A-Za-z0-9_-])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'SLACK_TOKEN',
+    starts: 'xox',
+    re: /(?<![A-Za-z0-9])xox[abposre]-[0-9A-Za-z-]{10,250}(?![A-Za-z0-9-])/y,
+    score: 0.9,
+    validate: slackOk,
+  },
+  {
+    type: 'SLACK_TOKEN',
+    starts: 'xapp',
+    re: /(?<![A-Za-z0-9])xapp-[0-9A-Za-z-]{10,250}(?![A-Za-z0-9-])/y,
+    score: 0.9,
+    validate: slackOk,
+  },
+  {
+    type: 'SLACK_WEBHOOK',
+    starts: 'hook',
+    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/T[A-Z0-9]{6,12}\/[AB][A-Z0-9]{6,12}\/[A-Za-z0-9]{20,40}(?![A-Za-z0-9])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v.slice(30)),
+  },
+  {
+    type: 'STRIPE_KEY',
+    starts: 'stripe',
+    re: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,247}(?![A-Za-z0-9])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'NPM_TOKEN',
+    starts: 'npm',
+    re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/y,
+    score: 0.9,
+    validate: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'OPENAI_API_KEY',
+    starts: 'sk-',
+    re: /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{20,250}(?![A-Za-z0-9_-])/y,
+    score: 0.95,
+    validate: (v) =>
+      !isPlaceholder(v) && (v.includes('T3BlbkFJ') || (/^sk-(?:proj|svcacct|admin)-/.test(v) && v.length >= 100)),
+  },
+  {
+    type: 'ANTHROPIC_API_KEY',
+    starts: 'sk-',
+    re: /(?<![A-Za-z0-9_-])sk-ant-(?:api|admin|oat|sid)\d{2}-[A-Za-z0-9_-]{80,120}(?![A-Za-z0-9_-])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v),
+  },
+  {
+    type: 'HUGGINGFACE_TOKEN',
+    starts: 'hf',
+    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9])/y,
+    score: 0.9,
+    validate: (v) => !isPlaceholder(v) && /[A-Z]/.test(v) && /[a-z]/.test(v.slice(3)),
+  },
+  {
+    type: 'GOOGLE_API_KEY',
+    starts: 'aiza',
+    re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/y,
+    score: 0.95,
+    validate: (v) => !isPlaceholder(v),
+  },
+  { type: 'AZURE_KEY', starts: 'acct', re: /(?<![A-Za-z0-9])AccountKey=[A-Za-z0-9+/]{86}==/y, score: 0.95 },
+  {
+    type: 'AZURE_KEY',
+    starts: 'q~',
+    re: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/y,
+    score: 0.85,
+  },
+  {
+    type: 'AGENT_LEDGER_TOKEN',
+    starts: 'svc',
+    re: /(?<![A-Za-z0-9_])svc_live_[0-9A-Za-z]{36}(?![A-Za-z0-9])/y,
+    score: 0.99,
+    validate: isValidSvcToken,
+  },
+  {
+    type: 'JWT',
+    starts: 'jwt',
+    re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,4096}\.eyJ[A-Za-z0-9_-]{2,16384}\.[A-Za-z0-9_-]{10,4096}(?![A-Za-z0-9_-])/y,
+    score: 0.9,
+    validate: jwtOk,
+  },
+];
+
+const PK_BEGIN_RE = /-----BEGIN (?:[A-Z0-9]{1,12} ){0,2}PRIVATE KEY(?: BLOCK)?-----/g;
+
+function detectPrivateKeys(text: string): Finding[] {
+  const out: Finding[] = [];
+  PK_BEGIN_RE.lastIndex = 0;
+  for (let m = PK_BEGIN_RE.exec(text); m; m = PK_BEGIN_RE.exec(text)) {
+    const s = m.index;
+    const limit = Math.min(text.length, s + 16384);
+    const endIdx = text.indexOf('-----END', s + m[0].length);
+    let e: number;
+    if (endIdx !== -1 && endIdx < limit) {
+      const close = text.indexOf('-----', endIdx + 8);
+      e = close !== -1 && close < endIdx + 80 ? close + 5 : endIdx + 8;
+    } else {
+      // no END marker: the key body runs while lines look like base64 (possibly indented)
+      e = s + m[0].length;
+      const bodyRe = /\r?\n[ \t]{0,16}[A-Za-z0-9+/=]{8,128}/y;
+      for (;;) {
+        bodyRe.lastIndex = e;
+        const b = bodyRe.exec(text);
+        if (!b || b.index + b[0].length > limit) break;
+        e = b.index + b[0].length;
+      }
+    }
+    if (privateKeyBodyOk(text.slice(s, e))) out.push({ type: 'PRIVATE_KEY', start: s, end: e, score: 0.99 });
+    PK_BEGIN_RE.lastIndex = Math.max(PK_BEGIN_RE.lastIndex, e);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- assignments to secret-looking names
+
+const KEYWORD_RE =
+  /password|passwd|passphrase|pass(?![a-z])|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|client[_-]?secret|signing[_-]?key|encryption[_-]?key/gi;
+const KEYWORD_AT = new RegExp(KEYWORD_RE.source, 'iy');
+/** Words that end a key name just before "key" (api_key, accesskey, ...), as in KEYWORD_RE. */
+const KEY_NAME_WORDS = ['api', 'access', 'auth', 'private', 'signing', 'encryption'];
+
+/**
+ * Start/end pairs of KEYWORD_RE's successive matches (what a global exec loop yields), without running
+ * its 15-way case-insensitive alternation over the whole text: every keyword holds "pass", "pwd", "ke"
+ * (token and the *key names) or "cre" (secret, credential), which indexOf finds in the lowercased text;
+ * the sticky regex is tried only at the keyword starts those imply.
+ */
+function keywordMatches(text: string): number[] {
+  const out: number[] = [];
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) {
+    // 'İ' lowercases to two code units: indices in `lower` would not be those of `text`
+    KEYWORD_RE.lastIndex = 0;
+    for (let m = KEYWORD_RE.exec(text); m; m = KEYWORD_RE.exec(text)) out.push(m.index, m.index + m[0].length);
+    return out;
+  }
+  let next = 0;
+  for (const s of keywordStarts(lower)) {
+    if (s < next) continue;
+    KEYWORD_AT.lastIndex = s;
+    if (!KEYWORD_AT.test(text)) continue; // e.g. "passage", or a non-ASCII letter that lowercases to ASCII
+    next = KEYWORD_AT.lastIndex;
+    out.push(s, next);
+  }
+  return out;
+}
+
+/** Ascending positions where a keyword may start: a superset of KEYWORD_RE's match starts. */
+function keywordStarts(lower: string): number[] {
+  const starts: number[] = [];
+  for (let q = lower.indexOf('pass'); q !== -1; q = lower.indexOf('pass', q + 1)) starts.push(q);
+  // "pwd" from its "wd": 'w' is rarer than 'p', and indexOf's cost goes with its first character's count
+  for (let q = lower.indexOf('wd'); q !== -1; q = lower.indexOf('wd', q + 1))
+    if (lower.charCodeAt(q - 1) === 112) starts.push(q - 1);
+  for (let q = lower.indexOf('ke'); q !== -1; q = lower.indexOf('ke', q + 1)) {
+    if (startsAt(lower, 'token', q - 2)) starts.push(q - 2);
+    else if (lower.charCodeAt(q + 2) === 121 /* y */) {
+      const end = isSeparator(lower.charCodeAt(q - 1)) ? q - 1 : q;
+      for (const w of KEY_NAME_WORDS) if (startsAt(lower, w, end - w.length)) starts.push(end - w.length);
+    }
+  }
+  for (let q = lower.indexOf('cre'); q !== -1; q = lower.indexOf('cre', q + 1)) {
+    if (startsAt(lower, 'credential', q)) starts.push(q);
+    else if (startsAt(lower, 'secret', q - 2)) {
+      starts.push(q - 2);
+      const end = isSeparator(lower.charCodeAt(q - 3)) ? q - 3 : q - 2;
+      if (startsAt(lower, 'client', end - 6)) starts.push(end - 6);
+    }
+  }
+  return starts.sort((x, y) => x - y);
+}
+
+/** A name written before its value with a space: a CLI flag ("--password …") or a shell "set" ("set KEY …"). */
+function spacedAssignment(text: string, ks: number): boolean {
+  // the key name may have taken the dashes in ("--password")
+  if (text.charCodeAt(ks) === HYPHEN && text.charCodeAt(ks + 1) === HYPHEN) return true;
+  if (ks >= 2 && text.charCodeAt(ks - 1) === HYPHEN && text.charCodeAt(ks - 2) === HYPHEN) return true;
+  return ks >= 4 && startsAtIgnoreCase(text, 'set ', ks - 4) && (ks === 4 || !isAsciiAlnum(text.charCodeAt(ks - 5)));
+}
+
+function startsAtIgnoreCase(text: string, lit: string, pos: number): boolean {
+  if (pos < 0 || pos + lit.length > text.length) return false;
+  for (let k = 0; k < lit.length; k++) if (lowerAscii(text.charCodeAt(pos + k)) !== lit.charCodeAt(k)) return false;
+  return true;
+}
+
+/** text.startsWith(lit, pos), false (instead of a match at 0) for a negative pos. */
+function startsAt(text: string, lit: string, pos: number): boolean {
+  return pos >= 0 && text.startsWith(lit, pos);
+}
+
+function isSeparator(c: number): boolean {
+  return c === UNDERSCORE || c === HYPHEN; // _ -
+}
+
+function asciiTable(re: RegExp): Uint8Array {
+  const t = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) t[c] = re.test(String.fromCharCode(c)) ? 1 : 0;
+  return t;
+}
+
+/** [A-Za-z0-9_.-]: the characters of a key name. */
+const KEY_CHAR = asciiTable(/[A-Za-z0-9_.-]/);
+const VALUE_END_RE = /[\s,;"'`)}\]]/;
+const VALUE_END = asciiTable(VALUE_END_RE);
+
+function isKeyChar(c: number): boolean {
+  return c < 128 && KEY_CHAR[c] === 1;
+}
+
+/** Where an unquoted value stops: whitespace (Unicode's too, as \s has it) or , ; quotes ) } ]. */
+function endsValue(c: number): boolean {
+  return c < 128 ? VALUE_END[c] === 1 : VALUE_END_RE.test(String.fromCharCode(c));
+}
+
+/** Key names that hold references or metadata, not secrets. */
+const NON_SECRET_KEY =
+  /(?:^|[_.-])?(?:id|ids|name|names|file|path|dir|url|uri|type|version|variable|var|env|length|len|count|expiry|expires|expiration|ttl|hint|policy|field|header|prefix|format|label|mode|enabled|required|reset|hash|public|endpoint|location|ref|arn|rotation)$/i;
+const PUBLIC_KEY = /public|publishable|pub[_-]?key/i;
+const CODE_REF =
+  /^(?:os\.|process\.env|env\.|getenv|config\.|settings\.|self\.|this\.|args\.|params\.|request\.|req\.|input\(|none$|null$|nil$|true$|false$|undefined$)/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const URL_VALUE = /^(?:https?|file):\/\//i;
+
+/**
+ * A value worth reporting: long enough, no placeholder, reference or identifier, varied enough.
+ * The cheap character-class tests run first; the order does not change the answer.
+ */
+function secretValueOk(value: string, passwordLike: boolean): boolean {
+  const n = value.length;
+  if (n < (passwordLike ? 6 : 12) || n > 200) return false;
+  let letter = false;
+  let digit = false;
+  let other = false;
+  let upperAfterFirst = false;
+  let capsOrUnderscore = true;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (isAsciiDigit(c)) digit = true;
+    else if (isAsciiLetter(c)) {
+      letter = true;
+      if (isAsciiUpper(c) && i > 0) upperAfterFirst = true;
+    } else other = true;
+    if (!(isAsciiUpper(c) || c === UNDERSCORE)) capsOrUnderscore = false;
+    if (letter && !capsOrUnderscore && (passwordLike ? digit || other || upperAfterFirst : digit)) break; // all known
+  }
+  // a letter, and a digit (passwords: a digit, a symbol or an inner capital); this also rules out
+  // all-digit values and (no digit) camelCase identifiers
+  if (!letter) return false;
+  if (passwordLike ? !(digit || other || upperAfterFirst) : !digit) return false;
+  if (capsOrUnderscore) return false; // PASSWORD, MY_SECRET: variable names / placeholders
+  if ('$%{[<('.includes(value[0]!)) return false; // references, templates
+  if (!passwordLike && UUID.test(value)) return false;
+  if (CODE_REF.test(value) || URL_VALUE.test(value) || isPlaceholder(value)) return false;
+  return entropy(value) >= (passwordLike ? 2.5 : 3.2);
+}
+
+/** Values assigned to secret-looking names; `specific`: the token findings, sorted by start. */
+function detectAssignments(text: string, specific: readonly Finding[]): Finding[] {
+  const out: Finding[] = [];
+  const ms = keywordMatches(text);
+  const len = text.length;
+  let skipUntil = -1;
+  for (let j = 0; j < ms.length; j += 2) {
+    const kw = ms[j]!;
+    if (kw < skipUntil) continue;
+    // expand to the whole key name
+    let ks = kw;
+    while (ks > 0 && kw - ks < 40 && isKeyChar(text.charCodeAt(ks - 1))) ks--;
+    let ke = ms[j + 1]!;
+    while (ke < len && ke - kw < 40 && isKeyChar(text.charCodeAt(ke))) ke++;
+    skipUntil = ke;
+    const key = text.slice(ks, ke);
+    if (NON_SECRET_KEY.test(key) || PUBLIC_KEY.test(key)) continue;
+    // key close quote, spaces, operator (= : := =>), spaces, open quote
+    let i = ke;
+    const keyQuoted = text.charCodeAt(i) === QUOTE || text.charCodeAt(i) === APOSTROPHE;
+    if (keyQuoted) i++;
+    if (keyQuoted && text.charCodeAt(i) === CLOSE_BRACKET) i++; // os.environ["KEY"] = …, config['key'] = …
+    while (i < len && i - ke < 4 && isBlank(text.charCodeAt(i))) i++;
+    const op = text.charCodeAt(i);
+    const op2 = text.charCodeAt(i + 1);
+    if ((op === COLON && op2 === EQUALS) || (op === EQUALS && op2 === GREATER)) i += 2;
+    else if (op === EQUALS || op === COLON) i++;
+    else if (keyQuoted && startsAtIgnoreCase(text, 'value=', i))
+      i += 6; // <add key="KEY" value="…"/>
+    else if (i > ke && spacedAssignment(text, ks)) {
+      // "set KEY value", "--key value": the name, a space, the value
+    } else continue;
+    while (i < len && i - ke < 10 && isBlank(text.charCodeAt(i))) i++;
+    const quote = text.charCodeAt(i);
+    const quoted = quote === QUOTE || quote === APOSTROPHE || quote === BACKTICK;
+    if (quoted) i++;
+    const vs = i;
+    const limit = Math.min(len, vs + 200);
+    if (quoted) {
+      while (i < limit && text.charCodeAt(i) !== quote && text.charCodeAt(i) !== 10) i++;
+      if (text.charCodeAt(i) !== quote) continue;
+    } else {
+      while (i < limit && !endsValue(text.charCodeAt(i))) i++;
+    }
+    // A value overlapping a specific token is dropped in the end anyway (e.g. GITHUB_TOKEN=ghp_...). Its
+    // verdict matters only when a keyword starts inside it: a reported value makes this loop skip those.
+    if (overlapsSorted(vs, i, specific) && !keywordStartsIn(ms, j + 2, ke, i)) continue;
+    const value = text.slice(vs, i);
+    const lowerKey = key.toLowerCase();
+    const passwordLike = lowerKey.includes('pass') || lowerKey.includes('pwd');
+    let type = 'GENERIC_SECRET';
+    if (lowerKey.includes('aws') && lowerKey.includes('secret')) type = 'AWS_SECRET_KEY';
+    else if (/^secret[_-]?(?:access[_-]?)?key$/.test(lowerKey) && AWS_SECRET.test(value)) type = 'AWS_SECRET_KEY';
+    if (type === 'AWS_SECRET_KEY' && !AWS_SECRET.test(value)) type = 'GENERIC_SECRET';
+    if (!secretValueOk(value, passwordLike)) continue;
+    out.push({ type, start: vs, end: i, score: type === 'AWS_SECRET_KEY' ? 0.9 : passwordLike ? 0.8 : 0.75 });
+    skipUntil = i;
+  }
+  return out;
+}
+
+const AWS_SECRET = /^[A-Za-z0-9/+]{40}$/;
+
+/** True when one of the keyword matches (start/end pairs, ascending) from index `from` on starts in [lo, hi). */
+function keywordStartsIn(ms: readonly number[], from: number, lo: number, hi: number): boolean {
+  for (let k = from; k < ms.length && ms[k]! < hi; k += 2) if (ms[k]! >= lo) return true;
+  return false;
+}
+
+function isBlank(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
+const URL_CRED_AT =
+  /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{1,20}:\/\/([^\s/:@"'`]{0,64}):([^\s/@"'`]{1,128})@[A-Za-z0-9.-]{1,253}/iy;
+const CLI_PASSWORD_RE = /(?<=\s)-p([^\s"'`-][^\s"'`]{3,63})(?=\s)/g;
+
+/** [A-Za-z0-9+.-]: the characters of a URL scheme (the regex is case-insensitive). */
+const SCHEME_CHAR = asciiTable(/[A-Za-z0-9+.-]/);
+
+/**
+ * URL_CRED_AT's successive matches (as a global exec loop finds them), tried only where one can start:
+ * a match's "://" is the first after its start, and its lookbehind puts the start at the beginning of
+ * the run of scheme characters before that "://", so each "://" gives one candidate.
+ */
+function* credentialUrlMatches(text: string): Generator<RegExpExecArray> {
+  if (!text.includes('@')) return;
+  let next = 0;
+  for (let c = text.indexOf('://'); c !== -1; c = text.indexOf('://', c + 1)) {
+    let s = c;
+    while (s > 0 && c - s <= 21 && SCHEME_CHAR[text.charCodeAt(s - 1)] === 1) s--;
+    if (s < next || c - s < 2) continue;
+    URL_CRED_AT.lastIndex = s;
+    const m = URL_CRED_AT.exec(text);
+    if (!m) continue;
+    next = URL_CRED_AT.lastIndex;
+    yield m;
+  }
+}
+
+function detectCredentialUrls(text: string): Finding[] {
+  const out: Finding[] = [];
+  for (const m of credentialUrlMatches(text)) {
+    const user = m[1]!;
+    const pass = m[2]!;
+    if (isPlaceholder(pass) || isPlaceholder(user) || /^[A-Z_]+$/.test(pass) || /^\{|\}$/.test(pass)) continue;
+    if (pass.length < 4) continue;
+    const ps = m.index + m[0].indexOf(':' + pass + '@', m[0].indexOf('//') + 2 + user.length - 1) + 1;
+    out.push({ type: 'GENERIC_SECRET', start: ps, end: ps + pass.length, score: 0.85 });
+  }
+  // "-p" first: it is rarer than the 'm' that starts both names
+  const mysql = text.includes('-p') && (text.includes('mysql') || text.includes('mariadb'));
+  CLI_PASSWORD_RE.lastIndex = mysql ? 0 : text.length;
+  for (let m = CLI_PASSWORD_RE.exec(text); m; m = CLI_PASSWORD_RE.exec(text)) {
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    const line = text.slice(Math.max(lineStart, m.index - 120), m.index);
+    if (!/\b(?:mysql|mysqldump|mariadb|mysqladmin)\b/.test(line)) continue;
+    const v = m[1]!;
+    if (isPlaceholder(v) || !secretValueOk(v, true)) continue;
+    out.push({ type: 'GENERIC_SECRET', start: m.index + 2, end: m.index + 2 + v.length, score: 0.8 });
+  }
+  return out;
+}
+
+type TokenStart =
+  | 'aws'
+  | 'gh'
+  | 'ghpat'
+  | 'gl'
+  | 'xox'
+  | 'xapp'
+  | 'hook'
+  | 'stripe'
+  | 'npm'
+  | 'sk-'
+  | 'hf'
+  | 'aiza'
+  | 'acct'
+  | 'q~'
+  | 'svc'
+  | 'jwt';
+type TokenStarts = Partial<Record<TokenStart, number[]>>;
+
+const GITLAB_PREFIXES = ['glpat', 'gldt', 'glptt', 'glrt', 'glsoat', 'glcbt', 'gloas'];
+const SLACK_TYPES = new Set([...'abposre'].map((c) => c.charCodeAt(0)));
+
+/**
+ * Where the token literals occur, each list ascending: indexOf finds the few characters the literals
+ * end with ('_', '-', '~', 'J') or begin with ('A'), their neighbours say which literal it is. A rule's
+ * regex then runs only at its literal's occurrences, and most texts run none.
+ * `beginMarker` is true when the text holds a "-----BEGIN" the earlier one-regex prefix scan saw: not one
+ * whose first dash ends a prefix such as "sk-" (that scan consumed it); kept so findings stay the same.
+ */
+function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean } {
+  const starts: TokenStarts = {};
+  const add = (k: TokenStart, pos: number) => (starts[k] ??= []).push(pos);
+  for (let q = text.indexOf('_'); q !== -1; q = text.indexOf('_', q + 1)) {
+    switch (text.charCodeAt(q - 1)) {
+      case 112: // p
+      case 111: // o
+      case 117: // u
+      case 115: // s
+      case 114: // r
+        if (startsAt(text, 'gh', q - 3)) add('gh', q - 3);
+        break;
+      case 116: // t
+        if (startsAt(text, 'github_pat', q - 10)) add('ghpat', q - 10);
+        break;
+      case 109: // m
+        if (startsAt(text, 'npm', q - 3)) add('npm', q - 3);
+        break;
+      case 102: // f
+        if (startsAt(text, 'hf', q - 2)) add('hf', q - 2);
+        break;
+      case 107: // k
+        if (startsAt(text, 'sk', q - 2) || startsAt(text, 'rk', q - 2)) add('stripe', q - 2);
+        break;
+      case 101: // e
+        if (startsAt(text, 'svc_live', q - 8)) add('svc', q - 8);
+        break;
+    }
+  }
+  let beginMarker = false;
+  for (let q = text.indexOf('-'); q !== -1; q = text.indexOf('-', q + 1)) {
+    const p = text.charCodeAt(q - 1);
+    // all these prefixes end in a lowercase letter
+    const prefixEnd = p >= 97 && p <= 122 && dashPrefix(text, q, p, add);
+    // only the first dash of a run can end a prefix; a "-----BEGIN" starts 5 dashes before the run's end
+    let r = q + 1;
+    while (text.charCodeAt(r) === HYPHEN) r++;
+    if (r - q >= 5 && text.startsWith('BEGIN', r) && !(r - 5 === q && prefixEnd)) beginMarker = true;
+    q = r - 1;
+  }
+  for (let q = text.indexOf('A'); q !== -1; q = text.indexOf('A', q + 1)) {
+    // AWS, Google and AccountKey= keys all look behind for a non-alphanumeric: only an 'A' that starts
+    // a run of letters and digits counts, the rest of the run is skipped
+    if (!isAsciiAlnum(text.charCodeAt(q - 1))) {
+      const n = text.charCodeAt(q + 1);
+      if (n >= 65 && n <= 90 && text.charCodeAt(q + 3) === 65) add('aws', q); // AKIA, ASIA, ...: the regex checks which
+      if (n === 73 && text.startsWith('AIza', q)) add('aiza', q);
+      if (n === 99 && text.startsWith('AccountKey=', q)) add('acct', q);
+    }
+    while (isAsciiAlnum(text.charCodeAt(q + 1))) q++;
+  }
+  for (let q = text.indexOf('Q~'); q !== -1; q = text.indexOf('Q~', q + 1)) if (q >= 4) add('q~', q - 4);
+  for (let q = text.indexOf('J'); q !== -1; q = text.indexOf('J', q + 1))
+    if (startsAt(text, 'ey', q - 2)) add('jwt', q - 2);
+  // from the '/' (rarer than 'h') of the webhook's "https://hooks.slack.com/"
+  for (let q = text.indexOf('//hooks.slack.com/'); q !== -1; q = text.indexOf('//hooks.slack.com/', q + 1)) {
+    if (startsAt(text, 'https:', q - 6)) add('hook', q - 6);
+  }
+  return { starts, beginMarker };
+}
+
+/** Adds the start of the prefix (sk-, xox?-, xapp-, gl*-) that the dash at q ends, if any; p: the char before. */
+function dashPrefix(text: string, q: number, p: number, add: (k: TokenStart, pos: number) => void): boolean {
+  let prefixEnd = false;
+  if (p === 107 && startsAt(text, 'sk', q - 2)) {
+    add('sk-', q - 2);
+    prefixEnd = true;
+  }
+  if (SLACK_TYPES.has(p) && startsAt(text, 'xox', q - 4)) {
+    add('xox', q - 4);
+    prefixEnd = true;
+  }
+  if (p === 112 && startsAt(text, 'xapp', q - 4)) {
+    add('xapp', q - 4);
+    prefixEnd = true;
+  }
+  if (p === 116 || p === 115) {
+    const gl = GITLAB_PREFIXES.find((lit) => startsAt(text, lit, q - lit.length));
+    if (gl) {
+      add('gl', q - gl.length);
+      prefixEnd = true;
+    }
+  }
+  return prefixEnd;
+}
+
+/** The matches of one rule, as its regex's global exec loop would find them (tried at `cands` only). */
+function findTokens(text: string, r: TokenRule, cands: readonly number[], out: Finding[]): void {
+  let next = 0;
+  for (const s of cands) {
+    if (s < next) continue;
+    r.re.lastIndex = s;
+    const m = r.re.exec(text);
+    if (!m) continue;
+    next = s + m[0].length;
+    if (r.validate && !r.validate(m[0], text, s)) continue;
+    out.push({ type: r.type, start: s, end: next, score: r.score });
+  }
+}
+
+export function detectSecrets(text: string): Finding[] {
+  const specific: Finding[] = [];
+  const { starts, beginMarker } = tokenStarts(text);
+  for (const r of TOKEN_RULES) {
+    const cands = starts[r.starts];
+    if (cands) findTokens(text, r, cands, specific);
+  }
+  if (beginMarker) specific.push(...detectPrivateKeys(text));
+  const out = [...specific];
+  // generic findings only where no specific token was found (sorted by start for a linear check)
+  sortByStart(specific);
+  const generic = sortByStart([...detectAssignments(text, specific), ...detectCredentialUrls(text)]);
+  let lastEnd = -1;
+  for (const f of generic) {
+    if (f.start < lastEnd || overlapsSorted(f.start, f.end, specific)) continue;
+    out.push(f);
+    lastEnd = f.end;
+  }
+  return sortByStart(out);
+}
+
+/** Stable sort by start, in place; most lists come already sorted, and then no sort runs. */
+function sortByStart(fs: Finding[]): Finding[] {
+  for (let i = 1; i < fs.length; i++) if (fs[i]!.start < fs[i - 1]!.start) return fs.sort((a, b) => a.start - b.start);
+  return fs;
+}
+
+function overlapsSorted(start: number, end: number, sorted: readonly Finding[]): boolean {
+  // binary search for the first span ending after start
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.end <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < sorted.length && sorted[i]!.start < end; i++) if (sorted[i]!.end > start) return true;
+  return false;
+}
