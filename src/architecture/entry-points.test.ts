@@ -18,7 +18,6 @@ export const NOT_YET_FACED = new Set<string>([
   'accounts',
   'core',
   'db',
-  'detect',
   'http',
   'ingest',
   'judges',

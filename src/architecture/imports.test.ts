@@ -87,24 +87,3 @@ test('no production file imports a test kit; test kits live in a testing/ folder
   const misplaced = production.filter((f) => /test-?kit/i.test(f.path) && !isTestKit(f.path)).map((f) => f.path);
   assert.deepEqual(misplaced, []);
 });
-
-/**
- * What other modules may import of detect/: index.ts, its interface, and the two files of its
- * vocabulary (finding types and categories, the PII type list) that load no detector — index.ts
- * loads the dictionaries and the models, which a route that only validates a type name does not need.
- */
-const DETECT_FACES = new Set(['detect/index.ts', 'detect/types.ts', 'detect/pii-types.ts']);
-
-test("other modules import detect/ only through its interface (index.ts) and its vocabulary's two files", () => {
-  const outside = sourceFiles().filter((f) => f.folder !== 'detect');
-  const offenders = outside.flatMap((f) =>
-    importsOf(f)
-      .filter((t) => t.startsWith('detect/') && !DETECT_FACES.has(t))
-      .map((t) => `${f.path} → ${t}`),
-  );
-  assert.deepEqual(offenders, []);
-  assert.ok(
-    outside.some((f) => importsOf(f).includes('detect/index.ts')),
-    'the check reads the imports of detect/ (service, ingest)',
-  );
-});

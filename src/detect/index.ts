@@ -35,6 +35,7 @@ export { detectInjection, redact, redactWithOffsets };
 export { mergeSpans } from './redact.ts';
 export { categoryOf, INJECTION_TYPE, isInjectionType, isPiiType, isSecretType, SECRET_TYPES } from './types.ts';
 export { isValidSvcToken } from './secrets/index.ts';
+export { FINDING_TYPES, isKnownFindingType, isKnownPiiType, PII_TYPES } from './pii-types.ts';
 
 /** Minimum score for a PII / secret finding to be reported by scan(). */
 export const DEFAULT_MIN_SCORE = 0.5;

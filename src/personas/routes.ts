@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { HttpProblem, notFound, unprocessable } from '../core/problems.ts';
-import { isKnownPiiType } from '../detect/pii-types.ts';
+import { isKnownPiiType } from '../detect/index.ts';
 import { checkRules } from '../policy/rule-checks.ts';
 import { accountOf } from '../http/auth.ts';
 import { bearer, problems } from '../http/schemas.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PII_TYPES } from '../detect/pii-types.ts';
+import { PII_TYPES } from '../detect/index.ts';
 import { RuleSchema } from '../policy/schema.ts';
 
 // The JSON Schemas of a persona: what the routes validate and the OpenAPI

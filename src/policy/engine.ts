@@ -2,7 +2,7 @@
 // flag_for_review or deny. Pure functions; the ids of the rules that fired are
 // the reasons stored with the record.
 
-import { categoryOf, type ContentField, type Finding, type FindingCategory } from '../detect/types.ts';
+import { categoryOf, type ContentField, type Finding, type FindingCategory } from '../detect/index.ts';
 
 export type Verdict = 'allow' | 'flag_for_review' | 'deny';
 

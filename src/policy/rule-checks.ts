@@ -1,4 +1,4 @@
-import { isKnownFindingType } from '../detect/pii-types.ts';
+import { isKnownFindingType } from '../detect/index.ts';
 import { unprocessable } from '../core/problems.ts';
 
 /**
