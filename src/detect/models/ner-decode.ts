@@ -2,7 +2,9 @@
 // first-order model (per-token feature weights, a weight for each pair of tags, and one for the previous
 // tag with the token's shape). BIO is enforced: I-X only after B-X or I-X. O(n · tags²) per window.
 
-import { FEATURES_PER_TOKEN, N_TAGS, START, transRow, transShapeRow } from './ner-features.ts';
+import * as nerFeaturesModule from './ner-features.ts';
+// Bound once (../README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { FEATURES_PER_TOKEN, N_TAGS, START, transRow, transShapeRow } = nerFeaturesModule;
 
 /** Weights: row r, tag t at r * N_TAGS + t (float32 while training, int16 as shipped). */
 export type Weights = Float32Array | Int16Array;

@@ -2,10 +2,13 @@
 // names detector's, names-lexicon.ts) and the training settings `npm run train:ner` uses. Loaded once, on
 // first use.
 
-import { COMMON_WORDS, loadDicts } from '../names-lexicon.ts';
+import * as lexiconModule from '../names/lexicon.ts';
 import type { Gazetteer } from './ner-features.ts';
-import { loadNerWeights } from './ner.ts';
+import * as nerModule from './ner.ts';
 import type { NerModel } from './ner.ts';
+// Bound once (../README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { COMMON_WORDS, loadDicts } = lexiconModule;
+const { loadNerWeights } = nerModule;
 
 export const NER_EPOCHS = 6;
 export const NER_SEED = 1;

@@ -3,10 +3,14 @@
 // examples, epochs and seed give the same weights. Used by scripts/detect/train-ner.ts and by the
 // leave-one-source-out evaluation (src/detect/eval/loso-ner.ts), which retrains without each source.
 
-import { emissions, shapeRowsOf, viterbi } from './ner-decode.ts';
-import { FEATURES_PER_TOKEN, featurize, N_TAGS, START, TABLE_BITS, tokenView, transRow } from './ner-features.ts';
+import * as nerDecodeModule from './ner-decode.ts';
+import * as nerFeaturesModule from './ner-features.ts';
 import type { Gazetteer } from './ner-features.ts';
-import { tokenize } from './ner-tokens.ts';
+import * as nerTokensModule from './ner-tokens.ts';
+// Bound once (../README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { emissions, shapeRowsOf, viterbi } = nerDecodeModule;
+const { FEATURES_PER_TOKEN, featurize, N_TAGS, START, TABLE_BITS, tokenView, transRow } = nerFeaturesModule;
+const { tokenize } = nerTokensModule;
 
 export interface NerSentence {
   text: string;

@@ -12,11 +12,15 @@
 import { readFileSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { gunzipSync } from 'node:zlib';
-import { emissions, tagSpans, viterbi } from './ner-decode.ts';
+import * as nerDecodeModule from './ner-decode.ts';
 import type { NerLabel, Weights } from './ner-decode.ts';
-import { featurize, N_TAGS, TABLE_BITS, tokenView } from './ner-features.ts';
+import * as nerFeaturesModule from './ner-features.ts';
 import type { Gazetteer } from './ner-features.ts';
-import { tokenize } from './ner-tokens.ts';
+import * as nerTokensModule from './ner-tokens.ts';
+// Bound once (../README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { emissions, tagSpans, viterbi } = nerDecodeModule;
+const { featurize, N_TAGS, TABLE_BITS, tokenView } = nerFeaturesModule;
+const { tokenize } = nerTokensModule;
 
 export interface NerSpan {
   start: number;
