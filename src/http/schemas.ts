@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { TEXT_RULE } from './validation.ts';
 
 // Shared schemas: the problem shape and the pieces many routes reuse.
 
@@ -39,3 +40,12 @@ export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
 /** The security requirement of bearer-token routes, for OpenAPI. */
 export const bearer = [{ bearer: [] }];
+
+/**
+ * A string of client content (event fields, agent keys and principals as agents
+ * send them, notes, descriptions): it may hold tabs, line breaks and other
+ * control characters, never U+0000 or an unpaired surrogate. Every other
+ * string schema refuses control characters (validation.ts, the text rule).
+ */
+export const ContentText = (opts: Parameters<typeof Type.String>[0] = {}) =>
+  Type.String({ ...opts, [TEXT_RULE]: 'content' });

@@ -16,7 +16,59 @@ function makeAjv(coerce: boolean) {
   });
   addFormats.default(ajv);
   ajv.addFormat('date-time', { type: 'string', validate: isDateTimeInRange });
+  ajv.addKeyword({ keyword: LINE_TEXT, type: 'string', schemaType: 'boolean', errors: false, validate: isLineText });
+  ajv.addKeyword({ keyword: CONTENT_TEXT, type: 'string', schemaType: 'boolean', errors: false, validate: isStorable });
   return ajv;
+}
+
+// One input rule for control characters, for every string of every JSON
+// body, query string and path parameter, applied by the schema compiler below
+// to every string schema (no route opts in or can forget it):
+// - nowhere U+0000 or an unpaired UTF-16 surrogate: PostgreSQL text cannot
+//   hold either, and they must be a 422 naming the field, never a 500;
+// - in names, keys, ids, URLs, addresses, globs and other one-line values, no
+//   control character at all (C0 U+0000-U+001F, DEL, C1 U+0080-U+009F): they
+//   break lines in logs, CSV cells and the console, and hide text;
+// - client content (schemas marked with TEXT_RULE: 'content': event fields,
+//   agent keys and principals as agents send them, notes, descriptions) keeps
+//   tabs, line breaks and other controls: it is what the agent sent.
+export const TEXT_RULE = 'x-text';
+const LINE_TEXT = 'lineText';
+const CONTENT_TEXT = 'contentText';
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const LINE_TEXT_RULE = 'must not contain control characters (U+0000-U+001F, U+007F-U+009F) or unpaired surrogates';
+const CONTENT_TEXT_RULE = 'must not contain U+0000 (NUL) or unpaired surrogates';
+
+function isStorable(_: boolean, data: string): boolean {
+  return !data.includes('\u0000') && data.isWellFormed();
+}
+
+function isLineText(_: boolean, data: string): boolean {
+  return !CONTROL.test(data) && data.isWellFormed();
+}
+
+const withRule = new WeakMap<object, object>();
+const NOT_SCHEMAS = new Set(['enum', 'const', 'default', 'examples', 'required']);
+
+/** A copy of a JSON schema in which every string schema carries the text rule of its kind. */
+export function withTextRule(schema: unknown): unknown {
+  if (schema === null || typeof schema !== 'object') return schema;
+  const cached = withRule.get(schema);
+  if (cached) return cached;
+  if (Array.isArray(schema)) {
+    const out = schema.map(withTextRule);
+    withRule.set(schema, out);
+    return out;
+  }
+  const node = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = NOT_SCHEMAS.has(k) ? v : withTextRule(v);
+  const type = node.type;
+  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) {
+    out[node[TEXT_RULE] === 'content' ? CONTENT_TEXT : LINE_TEXT] = true;
+  }
+  withRule.set(schema, out);
+  return out;
 }
 
 // Every date-time a client sends (query filters, report periods, bodies) is
@@ -48,7 +100,7 @@ const textAjv = makeAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return ajv.compile(withTextRule(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 function pointer(e: ErrorObject): string {
@@ -63,6 +115,8 @@ function message(e: ErrorObject): string {
     return `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
   }
   if (e.keyword === 'required') return 'is required';
+  if (e.keyword === LINE_TEXT) return LINE_TEXT_RULE;
+  if (e.keyword === CONTENT_TEXT) return CONTENT_TEXT_RULE;
   if (e.keyword === 'format' && (e.params as { format?: string }).format === 'date-time') return DATE_TIME_RULE;
   return e.message ?? 'is invalid';
 }
@@ -91,7 +145,10 @@ export function validationProblem(errors: ErrorObject[], context: string | undef
   if (context === 'body' && errors.some((e) => e.instancePath === '' && e.keyword === 'type')) {
     return badRequest('The request body must be a JSON object.');
   }
-  if (context === 'params') return notFound();
+  // A path that names nothing is 404; one holding text no field may hold is 422 like a body's.
+  if (context === 'params' && !errors.some((e) => e.keyword === LINE_TEXT || e.keyword === CONTENT_TEXT)) {
+    return notFound();
+  }
   const byField = new Map<string, { alternatives: ErrorObject[]; other: ErrorObject[] }>();
   for (const e of errors) {
     // anyOf/oneOf wrappers add noise after their branches already reported.
@@ -107,7 +164,7 @@ export function validationProblem(errors: ErrorObject[], context: string | undef
     if (alternatives.length > 0) messages.unshift(alternativesMessage(alternatives));
     for (const m of new Set(messages)) fields.push({ field, message: m });
   }
-  const where = context === 'querystring' ? 'query' : 'body';
+  const where = context === 'querystring' ? 'query' : context === 'params' ? 'path' : 'body';
   return new HttpProblem(
     'unprocessable',
     `The request ${where} breaks ${fields.length === 1 ? 'a rule' : `${fields.length} rules`}.`,

@@ -1,18 +1,19 @@
 import { Type } from 'typebox';
+import { ContentText } from '../http/schemas.ts';
 
 // Field rules of the two event endpoints, to the letter of API.md. Lengths are
 // code points (Ajv counts them so), types are strict, unknown fields ignored.
 
 const MAX_TEXT = 32_000;
-const text = (description: string) => Type.String({ maxLength: MAX_TEXT, description });
+const text = (description: string) => ContentText({ maxLength: MAX_TEXT, description });
 
 export const InvocationBody = Type.Object({
-  agent_key: Type.String({ minLength: 1, maxLength: 512, description: 'First sight registers the agent' }),
+  agent_key: ContentText({ minLength: 1, maxLength: 512, description: 'First sight registers the agent' }),
   mode: Type.Optional(
     Type.Union([Type.Literal('observed'), Type.Literal('enforced'), Type.Literal('shadow')], { default: 'observed' }),
   ),
   outcome: Type.Optional(
-    Type.String({
+    ContentText({
       minLength: 1,
       maxLength: 64,
       default: 'success',
@@ -21,57 +22,57 @@ export const InvocationBody = Type.Object({
   ),
   duration_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   principal_kind: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('agent')])),
-  principal_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Defaults to agent_key' })),
+  principal_id: Type.Optional(ContentText({ minLength: 1, maxLength: 512, description: 'Defaults to agent_key' })),
   parent_invocation_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
   correlation_id: Type.Optional(
-    Type.String({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' }),
+    ContentText({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' }),
   ),
   // No length rule: API.md makes it a plain string, ignored with API and scoped
   // tokens (whatever it holds); the fallback token needs a workspace's UUID (403 otherwise).
-  tenant_id: Type.Optional(Type.String({ description: 'Only read with the fallback ingress token' })),
+  tenant_id: Type.Optional(ContentText({ description: 'Only read with the fallback ingress token' })),
   prompt: Type.Optional(text('Up to 32,000 characters')),
   response: Type.Optional(text('Up to 32,000 characters')),
   context: Type.Optional(text('Up to 32,000 characters')),
   tool_input: Type.Optional(text('Scanned before the write; PII is redacted before it is stored')),
   tool_output: Type.Optional(text('Stored sealed (encrypted), then scanned in the background and stored redacted')),
   tool_name: Type.Optional(
-    Type.String({ maxLength: 256, description: 'Policy and scopes see it as sent; stored redacted' }),
+    ContentText({ maxLength: 256, description: 'Policy and scopes see it as sent; stored redacted' }),
   ),
 });
 
 export const InvocationCreated = Type.Object({
   invocation_id: Type.Integer(),
-  tenant_id: Type.String(),
+  tenant_id: ContentText(),
   verdict: Type.Union([Type.Literal('allow'), Type.Literal('flag_for_review'), Type.Literal('deny')]),
   evidence_id: Type.Optional(Type.Integer()),
   pii_count: Type.Optional(Type.Integer()),
 });
 
 export const RogueBody = Type.Object({
-  event_type: Type.String({
+  event_type: ContentText({
     minLength: 1,
     maxLength: 40,
     description: '`oos_tool` = out-of-scope tool call; stored redacted',
   }),
-  agent_key: Type.String({ minLength: 1, maxLength: 512 }),
-  actor_agent_key: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  agent_key: ContentText({ minLength: 1, maxLength: 512 }),
+  actor_agent_key: Type.Optional(ContentText({ minLength: 1, maxLength: 512 })),
   tool: Type.Optional(
-    Type.String({ maxLength: 256, description: 'Required when event_type is oos_tool; stored redacted' }),
+    ContentText({ maxLength: 256, description: 'Required when event_type is oos_tool; stored redacted' }),
   ),
-  user_id: Type.Optional(Type.String({ maxLength: 512 })),
-  tenant_id: Type.Optional(Type.String({ description: 'Only read with the fallback ingress token' })),
+  user_id: Type.Optional(ContentText({ maxLength: 512 })),
+  tenant_id: Type.Optional(ContentText({ description: 'Only read with the fallback ingress token' })),
   severity: Type.Optional(
-    Type.String({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' }),
+    ContentText({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' }),
   ),
   source: Type.Optional(
-    Type.String({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' }),
+    ContentText({ maxLength: 64, description: 'Stored redacted (PII and secrets as typed placeholders)' }),
   ),
 });
 
 export const RogueCreated = Type.Object({
   accepted: Type.Literal(true),
-  event_type: Type.String(),
-  tenant_id: Type.String(),
+  event_type: ContentText(),
+  tenant_id: ContentText(),
 });
 
 export const IdempotencyKeyHeader = Type.Object({

@@ -5,7 +5,7 @@ import { HttpProblem, notFound, unprocessable } from '../core/problems.ts';
 import { isKnownPiiType } from '../detect/index.ts';
 import { checkRules } from '../policy/rule-checks.ts';
 import { accountOf } from '../http/auth.ts';
-import { bearer, problems } from '../http/schemas.ts';
+import { bearer, problems, ContentText } from '../http/schemas.ts';
 import { commitment, encodeLeaf, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import { pseudonymInTx } from '../ledger/pseudonyms.ts';
 import type { PersonasDeps } from './personas.ts';
@@ -257,7 +257,7 @@ export async function personaRoutes(fastify: FastifyInstance, deps: PersonasDeps
         summary: "Give an agent a persona (admin), or remove it with null; it decides the agent's next events",
         description: 'Appends a `persona_assignment` leaf naming the agent by its pseudonym.',
         security: bearer,
-        params: Type.Object({ agent_key: Type.String({ minLength: 1, maxLength: 512 }) }),
+        params: Type.Object({ agent_key: ContentText({ minLength: 1, maxLength: 512 }) }),
         body: AgentPersonaBody,
         response: { 200: AgentPersonaView, ...problems(400, 401, 402, 403, 404, 422) },
       },

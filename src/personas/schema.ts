@@ -18,7 +18,10 @@ const PiiType = Type.String({
 export const PersonaBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 64 }),
-    description: Type.Optional(Type.String({ maxLength: 4000, description: "The agent's purpose" })),
+    // Client content under the text rule (http/validation.ts): keeps line breaks, never NUL.
+    description: Type.Optional(
+      Type.String({ maxLength: 4000, description: "The agent's purpose", 'x-text': 'content' }),
+    ),
     allowed_tools: Type.Optional(
       Type.Union([Type.Array(Glob, { maxItems: 500, uniqueItems: true }), Type.Null()], {
         description:

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
 import { LEAF_VERSION } from '../ledger/leaf.ts';
 import { pseudonymInTx } from '../ledger/pseudonyms.ts';
-import { bearer, problems, Timestamp } from '../http/schemas.ts';
+import { bearer, problems, Timestamp, ContentText } from '../http/schemas.ts';
 import type { PolicyModuleDeps } from './policy.ts';
 import { checkRules } from './rule-checks.ts';
 import { PolicyDocumentSchema, PolicyView } from './schema.ts';
@@ -79,7 +79,7 @@ export async function policyRoutes(fastify: FastifyInstance, deps: PolicyModuleD
         summary:
           'Set the tools an agent may call (glob patterns); a call outside is denied and recorded as a rogue oos_tool event',
         security: bearer,
-        params: Type.Object({ agent_key: Type.String({ minLength: 1, maxLength: 512 }) }),
+        params: Type.Object({ agent_key: ContentText({ minLength: 1, maxLength: 512 }) }),
         body: Type.Object({
           allowed_tools: Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
             maxItems: 500,

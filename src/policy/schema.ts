@@ -40,7 +40,8 @@ export const RuleSchema = Type.Object(
       pattern: '^[a-z0-9][a-z0-9_.-]*$',
       description: 'Stored as the reason when the rule fires',
     }),
-    description: Type.Optional(Type.String({ maxLength: 500 })),
+    // Client content under the text rule (http/validation.ts): keeps line breaks, never NUL.
+    description: Type.Optional(Type.String({ maxLength: 500, 'x-text': 'content' })),
     when: RuleConditionSchema,
     verdict: VerdictSchema,
     judge: Type.Optional(

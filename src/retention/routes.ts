@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
 import { unprocessable } from '../core/problems.ts';
-import { bearer, NullableTimestamp, problems, Timestamp, Uuid } from '../http/schemas.ts';
+import { bearer, NullableTimestamp, problems, Timestamp, Uuid, ContentText } from '../http/schemas.ts';
 import {
   contentDays,
   DEFAULT_CONTENT_DAYS,
@@ -102,8 +102,8 @@ export async function retentionRoutes(fastify: FastifyInstance, deps: RetentionD
         security: bearer,
         body: Type.Object(
           {
-            principal_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-            agent_key: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+            principal_id: Type.Optional(ContentText({ minLength: 1, maxLength: 512 })),
+            agent_key: Type.Optional(ContentText({ minLength: 1, maxLength: 512 })),
             from: Type.Optional(Type.String({ format: 'date-time' })),
             to: Type.Optional(Type.String({ format: 'date-time' })),
           },

@@ -1,6 +1,6 @@
 import { NullableJudgement } from '../judges/schemas.ts';
 import { Type } from 'typebox';
-import { PageQuery } from '../http/schemas.ts';
+import { PageQuery, ContentText } from '../http/schemas.ts';
 import { OtelDetailsSchema } from '../otlp/schemas.ts';
 import { NullableTimestamp, Timestamp } from '../http/schemas.ts';
 
@@ -32,18 +32,18 @@ const Until = DateTime('Only rows created before this instant (exclusive)');
 
 export const InvocationQuery = Type.Object({
   ...PageQuery,
-  agent_key: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  agent_key: Type.Optional(ContentText({ minLength: 1, maxLength: 512 })),
   verdict: Type.Optional(VerdictSchema),
   mode: Type.Optional(ModeSchema),
   since: Since,
   until: Until,
-  correlation_id: Type.Optional(Type.String({ maxLength: 64 })),
+  correlation_id: Type.Optional(ContentText({ maxLength: 64 })),
 });
 
 export const RogueQuery = Type.Object({
   ...PageQuery,
-  agent_key: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-  event_type: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  agent_key: Type.Optional(ContentText({ minLength: 1, maxLength: 512 })),
+  event_type: Type.Optional(ContentText({ minLength: 1, maxLength: 40 })),
   since: Since,
   until: Until,
 });
@@ -59,7 +59,7 @@ export const InvocationIdParams = Type.Object({
   invocation_id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
 });
 
-export const AgentKeyParams = Type.Object({ agent_key: Type.String({ minLength: 1, maxLength: 512 }) });
+export const AgentKeyParams = Type.Object({ agent_key: ContentText({ minLength: 1, maxLength: 512 }) });
 
 const page = <T extends ReturnType<typeof Type.Object>>(item: T) =>
   Type.Object({ items: Type.Array(item), next_cursor: Nullable(Type.String()) });
@@ -238,7 +238,7 @@ export const AgentView = Type.Object({
 export const ReviewBody = Type.Object({
   decision: DecisionSchema,
   note: Type.Optional(
-    Type.String({
+    ContentText({
       maxLength: 2000,
       default: '',
       description:
