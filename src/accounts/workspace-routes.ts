@@ -7,12 +7,19 @@ import { decodeCursor, page } from '../core/paging.ts';
 import { notFound } from '../core/problems.ts';
 import { bearer, problems, Uuid } from '../http/schemas.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
-import { requireEmail } from './email-domains.ts';
+import { normalizeEmail, requireEmail } from './email-domains.ts';
+import { limiter } from '../http/rate-limit.ts';
 import { invitationMail } from './invitation-mail.ts';
 import { cancelInvitation, changeRole, invite, listMembers, listOpenInvitations, removeMember } from './members.ts';
 import { Email, InvitationSchema, MemberSchema, RoleSchema } from './schemas.ts';
 
 const ADMIN = ['admin'] as const;
+
+/** The invited address as a limit key: normalized, so case and spelling variants share one count. */
+function recipient(req: { body: unknown }): string {
+  const email = (req.body as { email?: unknown })?.email;
+  return typeof email === 'string' ? (normalizeEmail(email)?.email ?? email.toLowerCase()) : '';
+}
 
 export async function workspaceRoutes(fastify: FastifyInstance, deps: AccountRouteDeps): Promise<void> {
   const { ctx } = deps;
@@ -76,8 +83,21 @@ export async function workspaceRoutes(fastify: FastifyInstance, deps: AccountRou
         summary: 'Invite an address to the workspace with a role; it joins at its first sign-in',
         security: bearer,
         body: Type.Object({ email: Email, role: RoleSchema }),
-        response: { 201: InvitationSchema, ...problems(400, 401, 402, 403, 409, 422) },
+        response: { 201: InvitationSchema, ...problems(400, 401, 402, 403, 409, 422, 429) },
       },
+      // Every invitation sends a mail to an address the caller chooses: limited per workspace, and per
+      // recipient across all workspaces (no one address mailed without end). Checked after authentication,
+      // before anything is written or sent; refused requests count too.
+      preHandler: [
+        limiter(
+          app,
+          'invite-workspace',
+          ctx.config.inviteLimitPerWorkspace,
+          ctx.config.inviteLimitWindow,
+          (req) => accountOf(req).tenantId,
+        ),
+        limiter(app, 'invite-email', ctx.config.inviteLimitPerEmail, ctx.config.inviteLimitWindow, recipient),
+      ],
     },
     async (req, reply) => {
       const me = accountOf(req);

@@ -35,6 +35,11 @@ export interface Config {
   signupLimitPerEmail: number;
   /** Seconds of the sign-up rate-limit window. */
   signupLimitWindow: number;
+  /** Invitation mails per workspace, and to one address from all workspaces, per window (INVITE_LIMIT_*). */
+  inviteLimitPerWorkspace: number;
+  inviteLimitPerEmail: number;
+  /** Seconds of the invitation rate-limit window. */
+  inviteLimitWindow: number;
   /** Take the client address from X-Forwarded-For (behind a load balancer). */
   trustProxy: boolean;
   /**
@@ -225,6 +230,9 @@ export function loadConfig(env: Env = process.env): Config {
     signupLimitPerIp: int(env, 'SIGNUP_LIMIT_PER_IP', 20, 1, 1_000_000),
     signupLimitPerEmail: int(env, 'SIGNUP_LIMIT_PER_EMAIL', 5, 1, 1_000_000),
     signupLimitWindow: int(env, 'SIGNUP_LIMIT_WINDOW_SECONDS', 3600, 1, 86_400),
+    inviteLimitPerWorkspace: int(env, 'INVITE_LIMIT_PER_WORKSPACE', 20, 1, 1_000_000),
+    inviteLimitPerEmail: int(env, 'INVITE_LIMIT_PER_EMAIL', 3, 1, 1_000_000),
+    inviteLimitWindow: int(env, 'INVITE_LIMIT_WINDOW_SECONDS', 3600, 1, 86_400),
     trustProxy: flag(env, 'TRUST_PROXY'),
     witnesses: witnesses(env),
     witnessRetryMaxSeconds: int(env, 'WITNESS_RETRY_MAX_SECONDS', 300, 1, 86_400),

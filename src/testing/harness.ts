@@ -71,6 +71,8 @@ export async function startTestService(store: Store, opts: TestServiceOptions = 
     INGRESS_FALLBACK_TOKEN: FALLBACK_TOKEN,
     SIGNUP_LIMIT_PER_IP: '1000',
     SIGNUP_LIMIT_PER_EMAIL: '1000',
+    INVITE_LIMIT_PER_WORKSPACE: '1000',
+    INVITE_LIMIT_PER_EMAIL: '1000',
     ...opts.env,
   });
   const service = await createService(config, { db: testDb.db, now: clock.now, manualJobs: opts.manualJobs ?? false });
