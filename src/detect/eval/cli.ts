@@ -16,6 +16,8 @@ import { findCorpus } from '../../../scripts/detect/frozen.ts';
 import { isInjectionType, isSecretType, scan } from '../index.ts';
 import { devSet, ofSplit } from '../../../scripts/detect/devset/index.ts';
 import { injectionLosoSection } from './loso-injection.ts';
+import { generatedPool } from '../../../scripts/detect/injection-training-data.ts';
+import { asTraining } from '../../../scripts/detect/train-injection.ts';
 import { matchCase, metrics, wilson } from './score.ts';
 import type { InjectionCase, SpanCase, TypeCounts } from './score.ts';
 
@@ -195,7 +197,8 @@ function main(): void {
   const out: string[] = [];
   const json: Record<string, unknown> = {};
   if (!only || only === 'loso') {
-    const r = injectionLosoSection();
+    // the shipped model's recipe: the real families and the same share of generated text
+    const r = injectionLosoSection({ extra: asTraining(generatedPool()) });
     out.push(...r.lines);
     json.loso_injection = r.json;
   }

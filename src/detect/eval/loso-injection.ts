@@ -45,6 +45,8 @@ export function loadInjectionData(file: URL | string = INJECTION_DATA): Injectio
 
 /** False positives allowed when tuning the threshold, on each family's benign texts and on its hard negatives (the target is 2 %; the rest is margin for unseen sources). */
 export const TUNING_FPR = 0.01;
+/** Each family's own groups get this many times TUNING_FPR: one family of a few dozen texts cannot have a budget of 1 % of itself. */
+const PER_FAMILY = 2;
 
 export interface LosoOptions {
   /** always in training, never scored (generated or auxiliary text) */
@@ -135,9 +137,7 @@ export function tuneThreshold(
     const h = scored(negatives.filter((p) => p.ex.hard));
     benign.push(...b);
     hard.push(...h);
-    // each family's own groups get twice the pooled rate: one family of a few dozen texts cannot have a
-    // budget of 1 % of itself
-    groups.push({ xs: b, rate: 2 * rate }, { xs: h, rate: 2 * rate });
+    groups.push({ xs: b, rate: PER_FAMILY * rate }, { xs: h, rate: PER_FAMILY * rate });
   }
   groups.push({ xs: benign, rate }, { xs: hard, rate });
   return pickThreshold(groups);

@@ -219,6 +219,9 @@ export const CUES: Cue[] = [
     id: 'your_response',
     re: /\b(?:in|to|into|within|with)\s+your\s+(?:answer|response|reply|output|summary|responses|replies)\b|\b(?:modify|augment|enhance|render|provide|encrypt|replace|integrate|include|add|start|begin|end|format|write|translate|encode|structure|frame|conclude|close|sign|finish)\s+(?:\w+\s+){0,3}?your\s+(?:answer|response|reply|output)\b|\byour (?:answer|response|reply) (?:in|using|with|should|must)\b/i,
     weight: 0.55,
+    // only in what an agent reads: real users write "round the numbers in your response" to the model
+    // (1 % of datasets/detect/injection/'s chat prompts); inside a document or tool output it is an attack
+    data: true,
   },
   {
     id: 'if_user_asks',
@@ -234,11 +237,6 @@ export const CUES: Cue[] = [
     id: 'focus_only',
     re: /\b(?:focus (?:only|exclusively) on|provide it to the user|reply with only the following|respond with only the following|only the following text|and absolutely nothing else)\b/i,
     weight: 0.6,
-  },
-  {
-    id: 'override_scoring',
-    re: /\boverride (?:manual |the )?(?:scoring|review|evaluation|assessment|decision|classification)\b|\bpre-verified by\b|\b(?:is|are) (?:clearly |definitely |really )?not malicious\b|\breport that (?:this|the) [\w ]{1,20} is (?:not malicious|safe|legitimate)\b/i,
-    weight: 0.65,
   },
   {
     id: 'exfil_instr',
@@ -342,7 +340,6 @@ export const CUE_STEMS: Record<string, readonly string[]> = {
     'automated',
   ],
   focus_only: ['focus', 'provide it to the user', 'only the following', 'absolutely nothing else'],
-  override_scoring: ['overrid', 'pre-verified', 'malicious', 'report that'],
   exfil_instr: ['@'],
   exfil_markdown: ['!['],
   dangerous_code: ['subprocess.', 'os.system(', 'requests.post(', '/bin/', '-rf', 'curl', 'socket.socket(', '-e'],
@@ -847,6 +844,23 @@ function quotedMention(text: string, start: number, end: number): boolean {
   return rest.length > 0;
 }
 
+/** The English override cues, whose verb a description puts after the model it acts on. */
+const OVERRIDE_IDS = new Set(['override', 'override_weak', 'override_above']);
+/** "… instructing it to", "makes the model", "causing LLMs to": the words before a described override. */
+const DESCRIBED_BEFORE =
+  /\b(?:it|them|the (?:model|llm|ai|chatbot|assistant|bot|agent|system)|(?:an? )?(?:llms?|models?|chatbots?|assistants?|agents?))\s+(?:to\s+)?$/i;
+
+/**
+ * Is the override verb at `start` described rather than given — said of the model it acts on ("an attack
+ * instructing it to ignore previous guidelines", "prompts that make the model ignore previous
+ * instructions")? An attack speaks to the model ("ignore …", "you must ignore …"); a text about attacks
+ * names the model. Measured on the security write-ups of datasets/detect/injection/ (their English
+ * override false positives). Bounded: looks at most 40 chars back.
+ */
+function describedOverride(text: string, start: number): boolean {
+  return DESCRIBED_BEFORE.test(text.slice(Math.max(0, start - 40), start));
+}
+
 /**
  * Scores a text for prompt injection. Long texts are scanned in bounded, overlapping windows so that
  * every cue regex sees at most WINDOW characters at a time.
@@ -882,7 +896,11 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
           if (persona) weight -= 0.35;
         }
         if (layer.kind !== 'plain') weight = Math.min(0.95, weight + 0.2);
-        else if (quotedMention(layer.text, off + h.index, off + h.index + h.length)) weight *= MENTION_FACTOR;
+        else if (
+          quotedMention(layer.text, off + h.index, off + h.index + h.length) ||
+          (OVERRIDE_IDS.has(h.id) && describedOverride(layer.text, off + h.index))
+        )
+          weight *= MENTION_FACTOR;
         const f: Finding =
           layer.kind === 'plain'
             ? { type: INJECTION_TYPE, start: off + h.index, end: off + h.index + h.length, score: weight }
