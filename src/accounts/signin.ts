@@ -56,7 +56,7 @@ export async function requestCode(deps: AccountRouteDeps, email: string, domain:
     ...(ctx.config.publicUrl ? { publicUrl: ctx.config.publicUrl } : {}),
   });
   try {
-    await ctx.mailer.send({ to: email, ...mail });
+    await ctx.mailer.send({ to: email, ...mail, ref: 'signin-code' });
   } catch (err) {
     throw serviceUnavailable('The sign-in mail could not be sent; try again shortly.', 30).withCause(err);
   }
@@ -146,7 +146,7 @@ async function tellAdmins(deps: AccountRouteDeps, tenantIds: string[], email: st
   const mail = askedToJoinMail(email, domain, ctx.config.publicUrl);
   for (const admin of await adminsOf(ctx.db, tenantIds)) {
     await ctx.mailer
-      .send({ to: admin, ...mail })
+      .send({ to: admin, ...mail, ref: 'asked-to-join' })
       .catch((err: unknown) => console.error('asked-to-join mail not sent', err));
   }
 }

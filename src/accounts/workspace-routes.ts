@@ -117,6 +117,7 @@ export async function workspaceRoutes(fastify: FastifyInstance, deps: AccountRou
       await ctx.mailer
         .send({
           to: norm.email,
+          ref: `invitation:${inv.invitation_id}`,
           ...invitationMail({
             inviter: me.email,
             role: req.body.role,

@@ -53,7 +53,7 @@ describe('SMTP mailer (real smtp-server peer)', () => {
     const outboxDir = join(scratch, 'unused-outbox');
     const mailer = createMailer({ smtpUrl: peer.url, from: FROM, outboxDir, log });
     const { subject, text } = signInMail('482913', { minutes: 10, publicUrl: 'https://ledger.example.com/x' });
-    await mailer.send({ to: 'alice@acme-corp.com', subject, text });
+    await mailer.send({ to: 'alice@acme-corp.com', subject, text, ref: 'signin-code' });
     await mailer.close();
 
     const msg = await peer.waitFor((m) => m.to.includes('alice@acme-corp.com'), 5000);
@@ -77,7 +77,9 @@ describe('SMTP mailer (real smtp-server peer)', () => {
 
     assert.equal(log.entries.length, 1);
     assert.equal(log.entries[0]!.msg, 'mail sent');
-    assert.equal(log.entries[0]!.obj['to'], 'alice@acme-corp.com');
+    assert.equal(log.entries[0]!.obj['to'], undefined, 'the recipient is never logged');
+    assert.equal(log.entries[0]!.obj['ref'], 'signin-code', 'what the mail was about, as an id');
+    assert.doesNotMatch(JSON.stringify(log.entries), /@acme-corp\.com/);
     await assert.rejects(stat(outboxDir), { code: 'ENOENT' }); // SMTP mode never touches the outbox
   });
 
@@ -127,6 +129,9 @@ describe('SMTP mailer (real smtp-server peer)', () => {
       assert.match(err.message, new RegExp(`sending mail via smtp://127\\.0\\.0\\.1:${strict.port} failed`));
       assert.equal(err.responseCode, 550);
       assert.equal(err.permanent, true);
+      // Loggers print an error's message and its causes: neither names the recipient.
+      assert.doesNotMatch(`${err.message} ${err.stack} ${String(err.cause)}`, /nobody@reject\.test/);
+      assert.match(err.message, /<address>|failed/);
       await mailer.close();
       assert.equal(strict.messages.length, 0);
     } finally {
@@ -211,6 +216,7 @@ describe('outbox mailer (no SMTP URL)', () => {
     assert.equal(log.entries.length, 1);
     assert.equal(log.entries[0]!.msg, 'mail written to outbox');
     assert.equal(log.entries[0]!.obj['path'], path);
+    assert.doesNotMatch(JSON.stringify(log.entries), /bob@/, 'the recipient is never logged');
 
     const raw = await readFile(path, 'utf8');
     assert.match(raw, /\r\n\r\n/); // CRLF line ends, as RFC 5322 wants

@@ -14,6 +14,17 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /**
+   * What the mail is about, as ids (`invitation:<uuid>`, `signin-code`): what
+   * the log says instead of the recipient. Addresses are personal data and
+   * never logged.
+   */
+  ref?: string;
+}
+
+/** Text with every e-mail address in it replaced: server answers and errors quote recipients. */
+export function withoutAddresses(text: string): string {
+  return text.replace(/[^\s<>()[\]"',;:]+@[^\s<>()[\]"',;:]+/g, '<address>');
 }
 
 export interface Mailer {
@@ -42,8 +53,13 @@ export class MailSendError extends Error {
   readonly responseCode: number | undefined;
   readonly permanent: boolean;
 
+  // The SMTP library's error is not kept whole as the cause: its message,
+  // response and recipient lists name the addresses, and loggers print causes.
+  // The cause is its message without them.
   constructor(message: string, cause: unknown) {
-    super(message, { cause });
+    super(withoutAddresses(message), {
+      cause: cause instanceof Error ? new Error(withoutAddresses(cause.message)) : undefined,
+    });
     const e = (cause ?? {}) as NodemailerError;
     this.code = typeof e.code === 'string' ? e.code : undefined;
     this.responseCode = typeof e.responseCode === 'number' ? e.responseCode : undefined;
@@ -146,7 +162,7 @@ function smtpMailer(smtpUrl: string, opts: MailerOptions): Mailer {
         const reason = err instanceof Error ? err.message : String(err);
         throw new MailSendError(`sending mail via ${target} failed: ${reason}`, err);
       }
-      opts.log.info({ to: msg.to, messageId, via: target }, 'mail sent');
+      opts.log.info({ ref: msg.ref, messageId, via: target }, 'mail sent');
     },
     () => transport.close(),
   );
@@ -196,7 +212,7 @@ function outboxMailer(opts: MailerOptions): Mailer {
         await unlink(tmp).catch(() => {});
         throw err;
       }
-      opts.log.info({ path, to: msg.to }, 'mail written to outbox');
+      opts.log.info({ path, ref: msg.ref }, 'mail written to outbox');
     },
     () => composer.close(),
   );
