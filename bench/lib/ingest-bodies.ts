@@ -63,3 +63,40 @@ export function batchItemsFailed(body: string): number {
   const { results } = JSON.parse(body) as { results: Array<{ status: number }> };
   return results.filter((r) => r.status !== 201).length;
 }
+
+/**
+ * Prompt text of `chars` characters, prose with an e-mail address and a phone
+ * number every few hundred characters (the detectors' real work), different
+ * for every `i`.
+ */
+export function longPrompt(i: number, chars: number): string {
+  const parts: string[] = [];
+  let n = 0;
+  for (let j = 0; n < chars; j++) {
+    const s =
+      j % 4 === 3
+        ? `Reply to customer${i}.${j}@example.com or call +1 415 555 ${String(1000 + ((i + j) % 9000)).padStart(4, '0')} before noon. `
+        : `Case ${i}-${j}: the agent summarised the order history, checked the refund policy and drafted an answer for review. `;
+    parts.push(s);
+    n += s.length;
+  }
+  return parts.join('').slice(0, chars);
+}
+
+/**
+ * Batch bodies of `size` invocation events, each with a `promptChars` prompt
+ * (bench/ingest-fair.ts's flood); `promptChars` 0: metadata events.
+ */
+export function floodBatches(size: number, promptChars: number, count = 6): string[] {
+  return Array.from({ length: count }, (_, b) =>
+    JSON.stringify({
+      events: Array.from({ length: size }, (_, j) => {
+        const i = b * size + j;
+        return {
+          kind: 'invocation',
+          event: promptChars > 0 ? { ...metaEvent(i), prompt: longPrompt(i, promptChars) } : metaEvent(i),
+        };
+      }),
+    }),
+  );
+}

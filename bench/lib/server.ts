@@ -16,6 +16,8 @@ export interface BenchServer {
   tenantId: string;
   /** The verifier key of the workspace log, from the key the server was given. */
   verifierKey: string;
+  /** Signs up one more workspace on the same server (enterprise plan): its owner's token and id. */
+  addWorkspace(): Promise<{ token: string; tenantId: string }>;
   stop(): Promise<void>;
 }
 
@@ -53,7 +55,8 @@ export async function startBenchServer(
     },
     timeoutMs: 60_000,
   });
-  try {
+  // A workspace of its own, signed up through the mail code and moved to the enterprise plan.
+  async function workspace(): Promise<{ token: string; tenantId: string }> {
     const email = `bench@bench-${randomBytes(4).toString('hex')}.io`;
     await call(server.url, 'POST', '/api/v1/accounts/signup', undefined, { email });
     const mail = await smtp.waitFor((m) => m.to.includes(email));
@@ -67,12 +70,17 @@ export async function startBenchServer(
       plan_tier: 'enterprise',
       subscription_status: 'active',
     });
+    return { token: signedIn.token, tenantId };
+  }
+  try {
+    const { token, tenantId } = await workspace();
     return {
       url: server.url,
       pid: server.pid,
-      token: signedIn.token,
+      token,
       tenantId,
       verifierKey: formatVerifierKey(verifierKeyFor(signer, originOf('agent-ledger.local', tenantId))),
+      addWorkspace: workspace,
       async stop() {
         await server.stop();
         await smtp.close();

@@ -51,6 +51,8 @@ export interface Config {
   witnessRetryMaxSeconds: number;
   /** Worker threads running the detectors on events with long texts; 0 scans on the event loop. */
   detectWorkers: number;
+  /** Most milliseconds the event loop scans events before it looks at I/O again (ingest/scan-scheduler.ts). */
+  scanSliceMs: number;
   /** Per request to a judge of the panel, answer included. */
   judgeTimeoutMs: number;
   /** Requests per judge for timeouts, 429s and 5xx before it abstains. */
@@ -237,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
     witnesses: witnesses(env),
     witnessRetryMaxSeconds: int(env, 'WITNESS_RETRY_MAX_SECONDS', 300, 1, 86_400),
     detectWorkers: int(env, 'DETECT_WORKERS', 0, 0, 64),
+    scanSliceMs: int(env, 'SCAN_SLICE_MS', 5, 1, 1000),
     judgeTimeoutMs: int(env, 'JUDGE_TIMEOUT_MS', 15_000, 100, 600_000),
     judgeMaxAttempts: int(env, 'JUDGE_MAX_ATTEMPTS', 3, 1, 10),
     judgePrivateNetworks: oneOf(env, 'JUDGE_PRIVATE_NETWORKS', ['allow', 'deny'] as const, 'allow'),

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Gauge } from 'prom-client';
 import type { WorkspacePlan } from '../accounts/plans.ts';
 import type { PlanCaps } from '../config/index.ts';
 import type { Queryable } from '../db/db.ts';
@@ -16,7 +17,8 @@ import { outputScanHandler, wakeOnPendingScan } from './output-scan.ts';
 import { type Authorized, type EventInput, type EventResult, InFlightKeys, recordEvents } from './pipeline.ts';
 import type { Redactor } from './metadata.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
-import { createScanPool, type ScanMany } from './scan-pool.ts';
+import { createScanPool, OFFLOAD_CHARS } from './scan-pool.ts';
+import { ScanScheduler } from './scan-scheduler.ts';
 import { KnownAgents, OUTPUT_SCAN_JOB, recordSet } from './record.ts';
 import { sweepIdempotencyKeys } from './idempotency.ts';
 
@@ -58,8 +60,8 @@ export interface IngestSources {
 }
 
 export interface IngestDeps extends IngestSources {
-  /** The detector worker pool (DETECT_WORKERS), for events with long texts; inline without it. */
-  scanMany?: ScanMany | undefined;
+  /** Runs the detectors of every workspace's events in turn, on the event loop or the detector workers (scan-scheduler.ts). */
+  scanner: ScanScheduler;
   /** Called after an invocation is acknowledged (background scans). */
   afterInvocation?: (tenantId: string, invocationId: number, prepared: PreparedInvocation) => void;
   knownAgents: KnownAgents;
@@ -105,9 +107,23 @@ export function createIngest(sources: IngestSources): IngestModule {
   });
   const knownAgents = new KnownAgents();
   const scanPool = createScanPool(ctx.config.detectWorkers);
+  const scanner = new ScanScheduler({
+    scan: sources.scan,
+    workers: scanPool ?? undefined,
+    sliceMs: ctx.config.scanSliceMs,
+    offloadChars: OFFLOAD_CHARS,
+  });
+  new Gauge({
+    name: 'agent_ledger_scans_waiting',
+    help: "Events waiting in the scan scheduler's per-workspace queues for the detectors (a backlog served in turn)",
+    registers: [ctx.metrics.registry],
+    collect() {
+      this.set(scanner.queued());
+    },
+  });
   const deps: IngestDeps = {
     ...sources,
-    scanMany: scanPool?.scanMany,
+    scanner,
     afterInvocation: wakeOnPendingScan({ poke: sources.jobsEnqueued }),
     knownAgents,
     gate,

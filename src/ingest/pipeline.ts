@@ -11,7 +11,6 @@ import { secondsToUtcMidnight } from '../accounts/plans.ts';
 import type { TenantState } from './gate.ts';
 import type { IngestDeps } from './ingest.ts';
 import {
-  CONTENT_FIELDS,
   scanContent,
   scanContentWith,
   unstorableFields,
@@ -19,7 +18,6 @@ import {
   type PreparedInvocation,
   type RogueInput,
 } from './prepare.ts';
-import { OFFLOAD_CHARS } from './scan-pool.ts';
 import {
   metaCommitmentOf,
   type IdempotencyClaim,
@@ -145,12 +143,7 @@ async function scanEvent(deps: IngestDeps, tenantId: string, c: Checked): Promis
   }
   const inv = c.body;
   const sealing = { kek: deps.outputKek, tenantId };
-  let chars = 0;
-  for (const f of CONTENT_FIELDS) if (f !== 'tool_output') chars += inv[f]?.length ?? 0;
-  const scanned =
-    deps.scanMany && chars >= OFFLOAD_CHARS
-      ? await scanContentWith(inv, deps.scanMany, sealing)
-      : scanContent(inv, deps.scan, sealing);
+  const scanned = await scanContentWith(inv, (fields) => deps.scanner.scan(tenantId, fields), sealing);
   return { kind: 'invocation', body: inv, scanned, key: c.key };
 }
 

@@ -128,6 +128,14 @@ export function recordSet(known: KnownAgents) {
   /** Per workspace, the state the last set this node planned leaves, if it commits. */
   const left = new Map<string, StateRow>();
   return {
+    /** An event's weight in a transaction (LogWriter's maxWeight): the characters of its texts, stored or sealed. */
+    weight(item: RecordItem): number {
+      if (item.kind !== 'invocation') return 0;
+      let chars = 0;
+      for (const c of item.prepared.content) chars += c.body.length + (c.sealed?.sealed.length ?? 0);
+      return chars;
+    },
+
     /**
      * Reads ahead, with the head lock, what a set like the opening request's
      * needs when it brings no idempotency key and no agent this node has not

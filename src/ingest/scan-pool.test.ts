@@ -1,6 +1,6 @@
 // The detector workers (DETECT_WORKERS): the same findings as the event loop's
-// own scan, and scans handed to the worker as they come, not one per turn of
-// the event loop.
+// own scan, and as many scans held as the scheduler (scan-scheduler.ts) may
+// hand them at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { scanField } from '../detect/index.ts';
@@ -20,42 +20,17 @@ describe('the detector worker pool', () => {
 
   test('finds and redacts exactly what the event loop scan does', async () => {
     for (const [field, text] of TEXTS)
-      assert.deepEqual(await pool.scanMany([[field, text]]), [scanField(field, text)], text.slice(0, 40));
-    const many = await pool.scanMany(TEXTS);
+      assert.deepEqual(await pool.run([[field, text]]), [scanField(field, text)], text.slice(0, 40));
+    const many = await pool.run(TEXTS);
     assert.deepEqual(
       many,
       TEXTS.map(([f, t]) => scanField(f, t)),
     );
   });
 
-  test('scans go to the worker as they come: a busy event loop does not hold them back', async () => {
-    const text = TEXTS[0]![1];
-    const running = Array.from({ length: 20 }, (_, i) => pool.scanMany([['tool_input', `${text} ${i}`]]));
-    // Sixteen are with the worker at once; only the rest wait on this thread.
-    assert.equal(pool.queued(), 4);
-    await Promise.all(running);
-    assert.equal(pool.queued(), 0);
-  });
-});
-
-describe('a pool whose queue is full', () => {
-  const pool = createScanPool(1, 2)!;
-  after(() => pool.close());
-
-  test('scans on the event loop past it: every scan is answered, none refused', async () => {
-    const texts = Array.from({ length: 40 }, (_, i) => `${TEXTS[0]![1]} #${i}`);
-    const running = texts.map((t) => pool.scanMany([['tool_input', t]]));
-    assert.equal(pool.queued(), 2, 'sixteen with the worker, two waiting, the rest scanned here');
-    assert.deepEqual(
-      await Promise.all(running),
-      texts.map((t) => [scanField('tool_input', t)]),
-    );
-  });
-});
-
-describe('no pool', () => {
-  test('DETECT_WORKERS=0 is no pool: the event loop scans', () => {
-    assert.equal(createScanPool(0), null);
+  test('holds sixteen scans a worker: the scheduler hands it no more (its fair queue keeps the rest)', () => {
+    assert.equal(pool.slots, 16);
+    assert.equal(createScanPool(0), null, 'DETECT_WORKERS=0 is no pool');
   });
 });
 

@@ -1,7 +1,6 @@
 import { Piscina } from 'piscina';
-import type { ContentField } from '../policy/engine.ts';
 import type { ScanResult } from './prepare.ts';
-import scanFields from './scan-worker.ts';
+import type { ScanWorkers } from './scan-scheduler.ts';
 
 /**
  * Events whose text fields hold at least this many characters are scanned by
@@ -9,8 +8,6 @@ import scanFields from './scan-worker.ts';
  * costs more than scanning it.
  */
 export const OFFLOAD_CHARS = 1024;
-
-export type ScanMany = (fields: Array<[ContentField, string]>) => Promise<ScanResult[]>;
 
 /**
  * Scans a worker holds at once. Piscina hands a worker its next task when the
@@ -24,21 +21,8 @@ export type ScanMany = (fields: Array<[ContentField, string]>) => Promise<ScanRe
  */
 const TASKS_PER_WORKER = 16;
 
-/**
- * Scans waiting for a worker at most (default). Past it an event's scan runs
- * on the event loop instead: slower for everyone meanwhile, but never a
- * refusal (piscina rejects a task past its queue's limit, and a batch of
- * 100 from 64 clients queued 6,400 scans: a third of the items were 500s).
- * The texts are in memory anyway, in their requests; the bound keeps the
- * queue's wait, not its memory, in check.
- */
-const MAX_QUEUED = 4096;
-
 /** A pool of `threads` detector workers (DETECT_WORKERS); null when 0. */
-export function createScanPool(
-  threads: number,
-  maxQueued = MAX_QUEUED,
-): { scanMany: ScanMany; queued(): number; close(): Promise<void> } | null {
+export function createScanPool(threads: number): (ScanWorkers & { close(): Promise<void> }) | null {
   if (threads <= 0) return null;
   const pool = new Piscina({
     filename: new URL('./scan-worker.ts', import.meta.url).href,
@@ -47,10 +31,10 @@ export function createScanPool(
     concurrentTasksPerWorker: TASKS_PER_WORKER,
   });
   return {
-    scanMany: (fields) =>
-      pool.queueSize >= maxQueued ? Promise.resolve(scanFields(fields)) : (pool.run(fields) as Promise<ScanResult[]>),
-    /** Scans waiting on this thread for a worker to take them. */
-    queued: () => pool.queueSize,
+    run: (fields) => pool.run(fields) as Promise<ScanResult[]>,
+    // The scheduler (scan-scheduler.ts) hands out no more than the workers hold: whatever waits
+    // waits in its per-workspace queues, served in turn, never in the pool's own FIFO.
+    slots: threads * TASKS_PER_WORKER,
     close: () => pool.destroy(),
   };
 }

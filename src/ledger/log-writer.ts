@@ -43,6 +43,12 @@ export interface SetJob<I, R> {
    * decides again). undefined: cannot decide these items ahead.
    */
   ahead?(log: OpenAppend, items: readonly I[]): DecidedWork<R> | undefined;
+  /**
+   * What an item weighs in a transaction's write (its text's characters, say):
+   * a transaction takes at most LogWriterOptions.maxWeight of it, splitting a
+   * request when it must. Undefined: items weigh nothing.
+   */
+  weight?(item: I): number;
 }
 
 /** Work a SetJob decided ahead: run() writes it, or returns undefined, having run nothing, when what it assumed does not hold. */
@@ -87,6 +93,8 @@ interface JobPending {
 interface SetPending {
   set: SetJob<unknown, unknown>;
   items: readonly unknown[];
+  /** Items before it were taken by a transaction already (a request heavier than one transaction takes). */
+  next: number;
   results: unknown[];
   left: number;
   resolve: (v: unknown[]) => void;
@@ -104,6 +112,12 @@ export interface LogWriterOptions {
   maxBatch?: number;
   /** Most events grouped into one transaction (a request of more still goes whole, alone). */
   maxItems?: number;
+  /**
+   * Most weight (SetJob.weight: characters of text) one transaction takes; a
+   * request heavier than what is left of it goes in parts, over several
+   * transactions (its first item always goes).
+   */
+  maxWeight?: number;
   /** Called after each commit with the new head (schedules a checkpoint). */
   onCommitted?: (tenantId: string, head: Head) => void;
   onBatch?: (size: number) => void;
@@ -166,6 +180,9 @@ export class LogWriter {
   readonly #db: Db;
   readonly #maxBatch: number;
   readonly #maxItems: number;
+  readonly #maxWeight: number;
+  /** The database runs on this thread (PGlite). */
+  readonly #inProcess: boolean;
   readonly #minAheadItems: number;
   readonly #opts: LogWriterOptions;
   readonly #lanes = new Map<string, Lane>();
@@ -175,6 +192,8 @@ export class LogWriter {
     this.#db = db;
     this.#maxBatch = opts.maxBatch ?? 256;
     this.#maxItems = opts.maxItems ?? MAX_TRANSACTION_ITEMS;
+    this.#inProcess = db.kind === 'pglite';
+    this.#maxWeight = opts.maxWeight ?? (db.kind === 'pglite' ? MAX_TRANSACTION_WEIGHT_PGLITE : MAX_TRANSACTION_WEIGHT);
     this.#minAheadItems = opts.minAheadItems ?? MIN_AHEAD_ITEMS;
     this.#opts = opts;
   }
@@ -197,6 +216,7 @@ export class LogWriter {
       this.#enqueue(tenantId, {
         set: set as SetJob<unknown, unknown>,
         items,
+        next: 0,
         results: new Array(items.length),
         left: items.length,
         resolve: resolve as (v: unknown[]) => void,
@@ -259,7 +279,7 @@ export class LogWriter {
       lane.lastEnded = end;
       lane.waiting = false;
       lane.sentAhead = undefined;
-      units = toUnits(lane.queue.splice(0, requestsTaken(lane.queue, this.#maxBatch, this.#maxItems)));
+      units = toUnits(takeFromQueue(lane.queue, this.#maxBatch, this.#maxItems, this.#maxWeight));
       if (beforeLock) lane.takenAhead = ahead = true;
       else this.#pump(tenantId, lane);
       return units;
@@ -316,8 +336,12 @@ export class LogWriter {
     };
     // Begin on the next turn so requests arriving together share the first batch. Behind another
     // transaction it takes the queue only once it holds the lock: it opens at once, to be waiting
-    // for the lock when that one commits.
-    if (lane.open === 1) await new Promise((resolve) => setImmediate(resolve));
+    // for the lock when that one commits. On PGlite every transaction begins on a turn of its own:
+    // its database runs on this thread and answers without one, so a workspace's transactions
+    // would follow each other with no I/O between them (a flood's backlog written in one
+    // uninterrupted task) and another workspace's transaction, whose turn had not come, after all
+    // of them. Begun on the next turn, they take the database in turn with other workspaces'.
+    if (lane.open === 1 || this.#inProcess) await new Promise((resolve) => setImmediate(resolve));
     // Opened while the last transaction's write runs: decide now, on what it leaves.
     if (lane.sentAhead && units === undefined) early(lane.sentAhead);
     // The request first in the queue (or, decided ahead, the work taken) opens the transaction: its set job may read ahead with the lock.
@@ -326,7 +350,7 @@ export class LogWriter {
       ? taken.kind === 'set'
         ? { set: taken.set, items: taken.parts.map((x) => x.p.items[x.index]) }
         : undefined
-      : lane.queue[0];
+      : openerOf(lane.queue[0]);
     const statement = opener && 'set' in opener ? opener.set.opening?.(tenantId, opener.items) : undefined;
     let first: unknown[] | undefined;
     let error: unknown;
@@ -569,15 +593,68 @@ const MIN_AHEAD_ITEMS = 100;
  */
 export const MAX_TRANSACTION_ITEMS = 2_000;
 
-/** How many requests from the front of the queue one transaction takes: at most `max`, and at most `maxItems` events unless the first alone has more. */
-function requestsTaken(queue: readonly Pending[], max: number, maxItems: number): number {
+/**
+ * Most weight one transaction takes (default of LogWriterOptions.maxWeight):
+ * for events, the characters of their stored texts. On PGlite the database
+ * runs on the event loop: writing 2,000 events with 8,000-character prompts
+ * was 2 s of one uninterrupted task, and 512 K characters still 100-200 ms on
+ * a loaded machine, while every other workspace's request waited; at 256 K a
+ * write is a few tens of milliseconds, and events with a few kilobytes of text
+ * still go a hundred a transaction. On PostgreSQL the write runs in the
+ * server, beside other workspaces' transactions on other connections: only
+ * encoding the parameters is this process's, so transactions may be larger.
+ */
+export const MAX_TRANSACTION_WEIGHT_PGLITE = 256 * 1024;
+export const MAX_TRANSACTION_WEIGHT = 4 * 1024 * 1024;
+
+/** What a transaction takes of a request: its items from `from` up to `to` (exclusive). */
+type Taken = { p: JobPending } | { p: SetPending; from: number; to: number };
+
+/**
+ * What one transaction takes from the front of the queue (and removes from it): at most `max`
+ * requests, at most `maxItems` events unless the first request alone has more, and at most
+ * `maxWeight` of weight (SetJob.weight): a request heavier than what is left of that goes in
+ * part, its rest left at the front of the queue for the next transaction. So one workspace's
+ * flood of long texts writes in transactions of bounded size: another workspace's transaction
+ * waits behind one of those (on the shared database, and on PGlite, whose writes run on the
+ * event loop), not behind megabytes.
+ */
+function takeFromQueue(queue: Pending[], max: number, maxItems: number, maxWeight: number): Taken[] {
+  const out: Taken[] = [];
   let n = 0;
-  let i = 0;
-  for (; i < queue.length && i < max; i++) {
-    n += itemsOf(queue[i]!);
-    if (n > maxItems && i > 0) break;
+  let weight = 0;
+  while (queue.length > 0 && out.length < max) {
+    const p = queue[0]!;
+    if ('job' in p) {
+      if (out.length > 0 && n + 1 > maxItems) break;
+      queue.shift();
+      out.push({ p });
+      n++;
+      continue;
+    }
+    const left = p.items.length - p.next;
+    if (out.length > 0 && n + left > maxItems) break;
+    let to = p.items.length;
+    if (p.set.weight) {
+      to = p.next;
+      while (to < p.items.length) {
+        const w = p.set.weight(p.items[to]);
+        // The first item of a transaction goes whatever it weighs.
+        if (weight + w > maxWeight && (out.length > 0 || to > p.next)) break;
+        weight += w;
+        to++;
+      }
+      if (to === p.next) break;
+    }
+    out.push({ p, from: p.next, to });
+    n += to - p.next;
+    if (to < p.items.length) {
+      p.next = to;
+      break;
+    }
+    queue.shift();
   }
-  return i;
+  return out;
 }
 
 /** Events queued in the first `max` requests. */
@@ -587,9 +664,15 @@ function queuedItems(queue: readonly Pending[], max: number): number {
   return n;
 }
 
-/** The events of a request (a job counts one). */
+/** The events of a request not yet taken (a job counts one). */
 function itemsOf(p: Pending): number {
-  return 'job' in p ? 1 : p.items.length;
+  return 'job' in p ? 1 : p.items.length - p.next;
+}
+
+/** The set job and the items not yet taken of the request at the front of a queue, which opens the next transaction. */
+function openerOf(p: Pending | undefined): { set: SetJob<unknown, unknown>; items: readonly unknown[] } | undefined {
+  if (p === undefined || 'job' in p) return undefined;
+  return { set: p.set, items: p.next === 0 ? p.items : p.items.slice(p.next) };
 }
 
 /**
@@ -637,15 +720,17 @@ function sameHead(a: Head, b: Head): boolean {
 }
 
 /** Consecutive requests of the same set job share one unit. */
-function toUnits(batch: Pending[]): Unit[] {
+function toUnits(batch: Taken[]): Unit[] {
   const units: Unit[] = [];
-  for (const p of batch) {
-    if ('job' in p) {
-      units.push({ kind: 'job', p });
+  for (const t of batch) {
+    if (!('from' in t)) {
+      units.push({ kind: 'job', p: t.p });
       continue;
     }
+    const { p, from, to } = t;
     const last = units.at(-1);
-    const parts = p.items.map((_, index) => ({ p, index }));
+    const parts: Array<{ p: SetPending; index: number }> = [];
+    for (let index = from; index < to; index++) parts.push({ p, index });
     if (last?.kind === 'set' && last.set === p.set && !last.alone) last.parts.push(...parts);
     else units.push({ kind: 'set', set: p.set, parts, alone: false });
   }
