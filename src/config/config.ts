@@ -53,6 +53,10 @@ export interface Config {
   detectWorkers: number;
   /** Most milliseconds the event loop scans events before it looks at I/O again (ingest/scan-scheduler.ts). */
   scanSliceMs: number;
+  /** Most request body bytes one workspace has in processing on the event endpoints of a node (ingest/admission.ts). */
+  ingestWorkspaceBytes: number;
+  /** Longest an event request waits for its workspace's room before a 429. */
+  ingestWorkspaceWaitMs: number;
   /** Per request to a judge of the panel, answer included. */
   judgeTimeoutMs: number;
   /** Requests per judge for timeouts, 429s and 5xx before it abstains. */
@@ -240,6 +244,8 @@ export function loadConfig(env: Env = process.env): Config {
     witnessRetryMaxSeconds: int(env, 'WITNESS_RETRY_MAX_SECONDS', 300, 1, 86_400),
     detectWorkers: int(env, 'DETECT_WORKERS', 0, 0, 64),
     scanSliceMs: int(env, 'SCAN_SLICE_MS', 5, 1, 1000),
+    ingestWorkspaceBytes: int(env, 'INGEST_WORKSPACE_BYTES', 8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+    ingestWorkspaceWaitMs: int(env, 'INGEST_WORKSPACE_WAIT_MS', 30_000, 0, 600_000),
     judgeTimeoutMs: int(env, 'JUDGE_TIMEOUT_MS', 15_000, 100, 600_000),
     judgeMaxAttempts: int(env, 'JUDGE_MAX_ATTEMPTS', 3, 1, 10),
     judgePrivateNetworks: oneOf(env, 'JUDGE_PRIVATE_NETWORKS', ['allow', 'deny'] as const, 'allow'),

@@ -134,10 +134,35 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
 
   const idempotencyHeader = { headers: IdempotencyKeyHeader };
 
+  /**
+   * Each workspace's share of this node (admission.ts), taken before the body
+   * is read: the authentication hook has named the workspace by then. A
+   * body without Content-Length (chunked) counts as the route's body limit.
+   */
+  const admitted = new WeakMap<FastifyRequest, () => void>();
+  const admit = async (req: FastifyRequest, reply: FastifyReply) => {
+    const limit = req.routeOptions.bodyLimit ?? BATCH_BODY_LIMIT;
+    const p = req.principal;
+    // The fallback token names its workspace in the body: its requests share one room.
+    const room = p && (p.kind === 'account' || p.kind === 'ingress') ? p.tenantId : 'fallback';
+    const length = Number(req.headers['content-length']);
+    const release = await deps.admission.enter(
+      room,
+      Number.isSafeInteger(length) && length >= 0 ? Math.min(length, limit) : limit,
+    );
+    admitted.set(req, release);
+    // Answered, or the client gone (while it waited too): the room is given back.
+    if (reply.raw.destroyed || req.raw.destroyed) release();
+    else reply.raw.once('close', release);
+  };
+  const released = async (req: FastifyRequest) => admitted.get(req)?.();
+
   app.post(
     '/api/v1/admin/agents/events/invocation',
     {
       config: { auth: 'ingest', roles: WRITERS },
+      preParsing: admit,
+      onResponse: released,
       schema: {
         tags,
         summary: 'Record an agent invocation; the verdict is decided before the write',
@@ -154,6 +179,8 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
     '/api/v1/admin/agents/events/rogue',
     {
       config: { auth: 'ingest', roles: WRITERS },
+      preParsing: admit,
+      onResponse: released,
       schema: {
         tags,
         summary: 'Record an out-of-scope ("rogue") action of an agent',
@@ -171,6 +198,8 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
     {
       config: { auth: 'ingest', roles: WRITERS },
       bodyLimit: BATCH_BODY_LIMIT,
+      preParsing: admit,
+      onResponse: released,
       schema: {
         tags,
         summary: 'Record up to 500 events in one request; each gets the answer its single endpoint would give',

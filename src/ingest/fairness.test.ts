@@ -84,3 +84,46 @@ eachStore(
   },
   { env: { METRICS_TOKEN } },
 );
+
+eachStore(
+  'a workspace past its share of the node',
+  (get) => {
+    test("its further requests get 429 with Retry-After, nothing of them stored; another workspace's are recorded", async () => {
+      const t = get();
+      const flooder = await newWorkspace(t, 'room-flood');
+      const other = await newWorkspace(t, 'room-other');
+      // Two batches of ~80 KB: the first fills the workspace's 64 KiB room, the second finds no room and no wait.
+      const batch = (tag: string) => ({
+        events: Array.from({ length: 20 }, (_, i) => ({
+          kind: 'invocation',
+          event: { agent_key: `room-${tag}`, tool_name: 'summarise', prompt: prompt(i, 4000) },
+        })),
+      });
+      const [one, two, single] = await Promise.all([
+        post(t, BATCH, flooder.token, batch('a')),
+        post(t, BATCH, flooder.token, batch('b')),
+        post(t, INVOCATION, other.token, { agent_key: 'room-single', tool_name: 'reply' }),
+      ]);
+      // Whichever was admitted first is recorded; the other is refused.
+      assert.deepEqual([one.statusCode, two.statusCode].sort(), [207, 429], `${one.body} ${two.body}`);
+      const [admitted, refused] = one.statusCode === 207 ? [one, 'room-b'] : [two, 'room-a'];
+      assert.ok(admitted.json().results.every((r: { status: number }) => r.status === 201));
+      const busy = one.statusCode === 429 ? one : two;
+      assert.equal(busy.headers['retry-after'], '1');
+      assert.equal(busy.json().code, 'rate_limited');
+      assert.equal(single.statusCode, 201, single.body);
+      const agents = await query<{ agent_key: string; n: number }>(
+        t,
+        'SELECT agent_key, count(*)::int AS n FROM invocations WHERE tenant_id = $1 GROUP BY agent_key',
+        [flooder.account.tenant_id],
+      );
+      assert.equal(agents.length, 1);
+      assert.equal(agents[0]!.n, 20);
+      assert.notEqual(agents[0]!.agent_key, refused, 'the refused batch stored nothing');
+      // Its room is given back once answered: the workspace's next batch goes.
+      const again = await post(t, BATCH, flooder.token, batch('c'));
+      assert.equal(again.statusCode, 207, again.body);
+    });
+  },
+  { env: { INGEST_WORKSPACE_BYTES: String(64 * 1024), INGEST_WORKSPACE_WAIT_MS: '0' } },
+);

@@ -19,6 +19,7 @@ import type { Redactor } from './metadata.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
 import { createScanPool, OFFLOAD_CHARS } from './scan-pool.ts';
 import { ScanScheduler } from './scan-scheduler.ts';
+import { Admission } from './admission.ts';
 import { KnownAgents, OUTPUT_SCAN_JOB, recordSet } from './record.ts';
 import { sweepIdempotencyKeys } from './idempotency.ts';
 
@@ -60,6 +61,8 @@ export interface IngestSources {
 }
 
 export interface IngestDeps extends IngestSources {
+  /** Each workspace's share of the event endpoints on this node (admission.ts). */
+  admission: Admission;
   /** Runs the detectors of every workspace's events in turn, on the event loop or the detector workers (scan-scheduler.ts). */
   scanner: ScanScheduler;
   /** Called after an invocation is acknowledged (background scans). */
@@ -124,6 +127,7 @@ export function createIngest(sources: IngestSources): IngestModule {
   const deps: IngestDeps = {
     ...sources,
     scanner,
+    admission: new Admission({ maxBytes: ctx.config.ingestWorkspaceBytes, waitMs: ctx.config.ingestWorkspaceWaitMs }),
     afterInvocation: wakeOnPendingScan({ poke: sources.jobsEnqueued }),
     knownAgents,
     gate,

@@ -143,7 +143,11 @@ async function scanEvent(deps: IngestDeps, tenantId: string, c: Checked): Promis
   }
   const inv = c.body;
   const sealing = { kek: deps.outputKek, tenantId };
-  const scanned = await scanContentWith(inv, (fields) => deps.scanner.scan(tenantId, fields), sealing);
+  // A metadata-only event (or one with only a tool_output, scanned later) asks nothing of the scheduler.
+  const scanned =
+    inv.prompt === undefined && inv.response === undefined && inv.context === undefined && inv.tool_input === undefined
+      ? scanContent(inv, deps.scan, sealing)
+      : await scanContentWith(inv, (fields) => deps.scanner.scan(tenantId, fields), sealing);
   return { kind: 'invocation', body: inv, scanned, key: c.key };
 }
 

@@ -98,7 +98,7 @@ export function scanContent(body: InvocationInput, scan: Scanner, sealing: { kek
 /**
  * scanContent, with the detectors run by `scanMany` (the scan scheduler: on
  * the event loop in turn, or on a worker) for the text fields that are
- * scanned before the write. An event without such fields asks nothing of it.
+ * scanned before the write.
  */
 export async function scanContentWith(
   body: InvocationInput,
@@ -106,7 +106,7 @@ export async function scanContentWith(
   sealing: { kek: Uint8Array; tenantId: string },
 ) {
   const scanned = CONTENT_FIELDS.filter((f) => f !== 'tool_output' && body[f] !== undefined);
-  const results = scanned.length === 0 ? [] : await scanMany(scanned.map((f) => [f, body[f]!]));
+  const results = await scanMany(scanned.map((f) => [f, body[f]!]));
   const byField = new Map(scanned.map((f, i) => [f, results[i]!]));
   return scanContent(body, (field) => byField.get(field)!, sealing);
 }
