@@ -1,4 +1,4 @@
-// The request bodies of the ingest benchmarks (ingest.ts, ingest-ab.ts):
+// The request bodies of the ingest benchmarks (ingest.ts, ingest-ab.ts, ingest-fair.ts):
 // metadata-only events, and content events carrying 2 KB of tool_input with an
 // e-mail and a phone number in it; singles and batches of 100.
 
