@@ -6,12 +6,12 @@
 // 50 MB costs us at most that much memory.
 
 import { fetch, type Dispatcher, type Response } from 'undici';
-import { judgeDispatcher } from './address-guard.ts';
+import { BLOCKED_ADDRESS, outboundDispatcher } from '../outbound/index.ts';
 
 export const MAX_RESPONSE_BYTES = 256 * 1024;
 
 /** Without the operator's setting (tests, scripts): private networks allowed, link-local never. */
-const DEFAULT_DISPATCHER = judgeDispatcher('allow');
+const DEFAULT_DISPATCHER = outboundDispatcher('allow');
 
 export type ChatResult =
   | { kind: 'ok'; body: string }
@@ -87,7 +87,7 @@ export interface ChatRequest {
   timeoutMs: number;
   signal?: AbortSignal;
   maxResponseBytes?: number;
-  /** The connection pool with the address guard (address-guard.ts); the service's follows JUDGE_PRIVATE_NETWORKS. */
+  /** The connection pool with the address guard (outbound/address-guard.ts); the service's follows JUDGE_PRIVATE_NETWORKS. */
   dispatcher?: Dispatcher;
 }
 
@@ -126,7 +126,7 @@ export async function postChatCompletion(req: ChatRequest): Promise<ChatResult> 
   } catch (err) {
     if (req.signal?.aborted) return { kind: 'fatal', error: 'aborted' };
     // An address the guard refuses stays refused: no retry, no further call.
-    if ((err as { cause?: { code?: string } }).cause?.code === 'JUDGE_ADDRESS_BLOCKED')
+    if ((err as { cause?: { code?: string } }).cause?.code === BLOCKED_ADDRESS)
       return { kind: 'fatal', error: 'blocked_address' };
     if (timeout.aborted) return { kind: 'retryable', error: 'timeout' };
     return { kind: 'retryable', error: 'network' };

@@ -6,7 +6,7 @@ import { JUDGE_JOB } from '../ingest/record.ts';
 import type { JobHandler } from '../jobs/index.ts';
 import type { AppendEntryInTx } from '../ledger/appenders.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
-import { judgeDispatcher } from './address-guard.ts';
+import { outboundDispatcher } from '../outbound/index.ts';
 import { judgeHandler, type ResolveAsPanel } from './judge-job.ts';
 import { judgementsOf, type JudgementView } from './judgement-view.ts';
 import { runPanel } from './panel.ts';
@@ -63,7 +63,7 @@ export function createJudges(deps: JudgesModuleDeps): JudgesModule {
         resolveAsPanel: deps.resolveAsPanel,
         timeoutMs: ctx.config.judgeTimeoutMs,
         maxAttempts: ctx.config.judgeMaxAttempts,
-        dispatcher: judgeDispatcher(ctx.config.judgePrivateNetworks),
+        dispatcher: outboundDispatcher(ctx.config.judgePrivateNetworks),
         now: ctx.now,
       }),
     },

@@ -54,7 +54,7 @@ export interface RunOptions {
    * 'quota' and no request is sent). If it throws, runPanel rejects.
    */
   reserveCall(judge: string): Promise<boolean>;
-  /** The HTTP connection pool with its address guard (address-guard.ts); default: private networks allowed, link-local never. */
+  /** The HTTP connection pool with its address guard (outbound/address-guard.ts); default: private networks allowed, link-local never. */
   dispatcher?: Dispatcher;
   /** Per HTTP request, including reading the answer. Default DEFAULT_TIMEOUT_MS. */
   timeoutMs?: number;
