@@ -13,6 +13,7 @@ import {
   wrongTokenKind,
 } from '../core/problems.ts';
 import { bearer, problems } from '../http/schemas.ts';
+import { reservedKey } from './idempotency.ts';
 import type { IngestDeps } from './ingest.ts';
 import { validationProblem, validatorCompiler } from '../http/validation.ts';
 import { type Authorized, type EventInput, type EventKind, type EventResult, recordEvents } from './pipeline.ts';
@@ -110,6 +111,8 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
     if (v === undefined) return undefined;
     if (typeof v !== 'string' || !IDEMPOTENCY_KEY.test(v))
       throw badRequest('Idempotency-Key must be 1-255 printable ASCII characters.');
+    const reserved = reservedKey(v, '/headers/idempotency-key');
+    if (reserved) throw reserved;
     return v;
   }
 
@@ -210,8 +213,16 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
     },
     async (req, reply) => {
       const { events, tenant_id } = req.body;
-      const inputs: EventInput[] = events.map((e) => ({ kind: e.kind, event: e.event, key: e.event_id }));
-      const results = await recordEvents(deps, authorizer(req, tenant_id), inputs, { validate: validateEvent });
+      // An event_id in the reserved key space is that item's 422; the others are recorded.
+      const refused = events.map((e, i) =>
+        e.event_id === undefined ? undefined : reservedKey(e.event_id, `/events/${i}/event_id`),
+      );
+      const inputs: EventInput[] = events.flatMap((e, i) =>
+        refused[i] ? [] : [{ kind: e.kind, event: e.event, key: e.event_id }],
+      );
+      const recorded = await recordEvents(deps, authorizer(req, tenant_id), inputs, { validate: validateEvent });
+      let next = 0;
+      const results: EventResult[] = refused.map((p) => (p ? { status: p.status, problem: p } : recorded[next++]!));
       const out = results.map((r, index) => {
         const event_id = events[index]!.event_id ?? null;
         if ('problem' in r) {

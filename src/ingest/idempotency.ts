@@ -1,5 +1,22 @@
 import type { Queryable } from '../db/db.ts';
+import { unprocessable } from '../core/problems.ts';
 import { IDEMPOTENCY_TTL_MS } from './record.ts';
+
+/**
+ * Keys of this prefix are the service's own: OTLP ingest records a span under
+ * `otlp:<trace id>:<span id>`, so that concurrent and re-sent exports of it
+ * record it once. A client's Idempotency-Key or batch event_id in that space
+ * could claim a span before it arrives, so it is refused (422).
+ */
+export const RESERVED_KEY_PREFIX = 'otlp:';
+
+/** The 422 of a client key in the reserved space (`field`: where it was sent). */
+export function reservedKey(key: string, field: string) {
+  if (!key.startsWith(RESERVED_KEY_PREFIX)) return undefined;
+  return unprocessable(`Idempotency keys starting with "${RESERVED_KEY_PREFIX}" are reserved for OTLP spans.`, [
+    { field, message: `must not start with "${RESERVED_KEY_PREFIX}"` },
+  ]);
+}
 
 /** Deletes idempotency keys past their 24 hours (and an hour of slack for clocks), across workspaces. */
 export async function sweepIdempotencyKeys(db: Queryable, now: Date): Promise<number> {

@@ -79,7 +79,7 @@ export const IdempotencyKeyHeader = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
       description:
-        'Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours.',
+        'Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. Keys starting with `otlp:` are reserved (422).',
     }),
   ),
 });
@@ -91,7 +91,7 @@ const BatchItem = Type.Object({
       minLength: 1,
       maxLength: 255,
       pattern: '^[\\x20-\\x7e]+$',
-      description: 'Works as an Idempotency-Key for this event',
+      description: 'Works as an Idempotency-Key for this event (keys starting with `otlp:` are reserved: 422)',
     }),
   ),
   event: Type.Unknown({ description: 'The body the single endpoint of this kind takes (checked per event)' }),

@@ -106,9 +106,10 @@ export function mapSpan(span: OtelSpan): MappedSpan | null {
     trace_id: span.traceId,
     span_id: span.spanId,
     parent_span_id: span.parentSpanId,
-    span_name: span.name,
+    // Every text of a span is stored through cut(): NUL becomes U+FFFD, as in the content fields.
+    span_name: cut(span.name, KEY_MAX),
     span_kind: SPAN_KIND_NAMES[span.kind] ?? String(span.kind),
-    operation: op,
+    operation: cut(op, KEY_MAX),
     // The column is a bigint: a start past 2262 is kept as the largest one.
     start_time_unix_nano: (span.startNs > INT64_MAX ? INT64_MAX : span.startNs).toString(),
     model: cutOrNull(

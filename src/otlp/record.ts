@@ -1,5 +1,6 @@
 import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/context.ts';
+import { RESERVED_KEY_PREFIX } from '../ingest/idempotency.ts';
 import { linkParents } from '../ingest/links.ts';
 import type { EventInput, EventResult } from '../ingest/pipeline.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
@@ -40,7 +41,7 @@ export interface ExportOutcome {
 }
 
 /** What a span is recorded as: the idempotency key ingest dedupes concurrent and re-sent copies with. */
-const spanKey = (s: OtelSpan) => `otlp:${s.traceId}:${s.spanId}`;
+const spanKey = (s: OtelSpan) => `${RESERVED_KEY_PREFIX}${s.traceId}:${s.spanId}`;
 
 /** The span as the body of POST /api/v1/admin/agents/events/invocation (the mapping bounds every field). */
 function invocationBody(m: MappedSpan): Record<string, unknown> {
@@ -141,6 +142,7 @@ export async function recordExport(
   const rows: SpanRow[] = [];
   let refusedQuota = 0;
   let refusedAgents = 0;
+  const claimed: OtelSpan[] = [];
   let failure: unknown;
   results.forEach((r, i) => {
     const m = fresh[i]!;
@@ -155,8 +157,11 @@ export async function recordExport(
       return;
     }
     switch (r.problem.code) {
-      case 'idempotency_key_reused': // recorded before from a different export of the span: the first stands
-        out.duplicates++;
+      case 'idempotency_key_reused':
+        // Its key holds another body: another export's copy of the span (the
+        // first stands), or a claim made before the key space was the
+        // service's own. Told apart below, by whether the span is stored.
+        claimed.push(m.span);
         return;
       case 'quota_exceeded':
         refusedQuota++;
@@ -194,7 +199,19 @@ export async function recordExport(
   // re-sends the export, and what was stored now is a duplicate then.
   if (failure !== undefined) throw failure;
 
-  out.rejected += refusedQuota + refusedAgents;
+  // A claimed span that no export stored is not recorded, and the exporter is told so.
+  const storedClaims =
+    claimed.length === 0
+      ? new Map<string, number>()
+      : await deps.ctx.db.withTenant(tenantId, (tx) => recordedSpans(tx, tenantId, claimed));
+  out.duplicates += storedClaims.size;
+  const lost = claimed.length - storedClaims.size;
+  out.rejected += refusedQuota + refusedAgents + lost;
+  if (lost > 0) {
+    out.notes.push(
+      `${lost} spans refused: their idempotency key (${RESERVED_KEY_PREFIX}<trace id>:<span id>) holds another request`,
+    );
+  }
   if (refusedQuota > 0) {
     out.notes.push(
       `${refusedQuota} spans refused: the plan allows ${caps.invocations_per_day} invocations a day (resets at 00:00 UTC)`,
