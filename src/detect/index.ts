@@ -13,7 +13,7 @@ import type { ContentField, Detector, Finding, FindingCategory } from './types.t
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { detectInjection } = injectionModule;
 const { detectNames } = namesModule;
-const { detectNumeric, NUMERIC_RULES } = numericModule;
+const { detectNamedValues, detectNumeric, NUMERIC_RULES } = numericModule;
 const {
   detectBareDomain,
   detectCrypto,
@@ -210,7 +210,7 @@ export function scanAndRedact(text: string, opts: ScanOptions = {}): ScanAndReda
 export interface FieldScan {
   /** Findings in the original text, each with its category (what policy decides on). */
   findings: Finding[];
-  /** The text to store: PII and secrets replaced by typed placeholders. */
+  /** The text to store: PII and secrets replaced by typed placeholders, and the values context names as a card, an SSN or a phone number that no check accepts (hidden, not counted). */
   stored: string;
   /** Findings re-indexed into `stored`. */
   storedFindings: Finding[];
@@ -225,19 +225,37 @@ export interface FieldScan {
  */
 export function redactForStorage(text: string): string {
   const secrets = detectSecrets(text).filter((f) => f.score >= DEFAULT_MIN_SCORE);
-  const pii = resolveOverlaps(
-    detectPii(text, DEFAULT_MIN_SCORE, new TextContext(text)).filter((f) => f.score >= DEFAULT_MIN_SCORE),
-  );
-  if (secrets.length === 0 && pii.length === 0) return text;
+  const tc = new TextContext(text);
+  const pii = resolveOverlaps(detectPii(text, DEFAULT_MIN_SCORE, tc).filter((f) => f.score >= DEFAULT_MIN_SCORE));
+  const found = [...pii, ...secrets];
+  const hidden = hiddenInStorage(text, tc, found);
+  if (found.length === 0 && hidden.length === 0) return text;
   return redactWithOffsets(
     text,
-    [...pii, ...secrets].map((f) => ({ ...f, category: categoryOf(f.type) })),
+    [...found, ...hidden].map((f) => ({ ...f, category: categoryOf(f.type) })),
   ).stored;
+}
+
+/**
+ * What storage hides beyond the findings: the values their context names as a card, an SSN or a phone
+ * number that no check accepts (numbers/named.ts), where no finding lies. Redaction errs on the side of
+ * hiding; the verdict (the findings) does not count them.
+ */
+function hiddenInStorage(text: string, tc: TextContext, found: readonly Finding[]): Finding[] {
+  const named = detectNamedValues(text, tc);
+  if (named.length === 0) return named;
+  const taken = new SpanIndex(found.filter((f) => categoryOf(f.type) !== 'injection'));
+  return named.filter((f) => !taken.overlaps(f, false));
 }
 
 /** scan() of one content field, then its redaction for storage (injection findings are reported, not redacted). */
 export function scanField(field: ContentField, text: string): FieldScan {
   const r = scan(text, { field });
   const findings: Finding[] = r.findings.map((f) => ({ ...f, category: categoryOf(f.type) }));
-  return { findings, ...redactWithOffsets(text, findings), pii_count: r.pii_count };
+  const hidden = hiddenInStorage(text, new TextContext(text), findings);
+  const redacted = redactWithOffsets(
+    text,
+    hidden.length === 0 ? findings : [...findings, ...hidden.map((f) => ({ ...f, category: categoryOf(f.type) }))],
+  );
+  return { findings, ...redacted, pii_count: r.pii_count };
 }

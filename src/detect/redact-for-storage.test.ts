@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { devSet } from '../../scripts/detect/devset/index.ts';
-import { redactForStorage, scanField } from './index.ts';
+import { redactForStorage, scan, scanField } from './index.ts';
 import type { ContentField } from './types.ts';
 
 const FIELDS: ContentField[] = ['prompt', 'response', 'context', 'tool_input', 'tool_output'];
@@ -43,6 +43,8 @@ describe('redactForStorage', () => {
       '192.168.10.24',
       '550e8400-e29b-41d4-a716-446655440000',
       'trace-7f3a',
+      'SSN: 123-45-6789',
+      'Phone: 555-555-5555',
     ];
     fc.assert(
       fc.property(
@@ -64,5 +66,38 @@ describe('redactForStorage', () => {
     assert.equal(redactForStorage('crm.lookup'), 'crm.lookup');
     assert.equal(redactForStorage(''), '');
     assert.equal(redactForStorage('mail jane.doe@example.com now'), 'mail <EMAIL_ADDRESS> now');
+  });
+
+  it('hides a value its context names as an SSN, a card or a phone number even when no check accepts it, without counting it', () => {
+    for (const [text, stored, type] of [
+      ['SSN: 123-45-6789', 'SSN: <US_SSN>', 'US_SSN'],
+      ['social security number 000-12-3456 on file', 'social security number <US_SSN> on file', 'US_SSN'],
+      ['Card: 0000 0000 0000 0000', 'Card: <CREDIT_CARD>', 'CREDIT_CARD'],
+      ['cc 1234 5678 9012 3456', 'cc <CREDIT_CARD>', 'CREDIT_CARD'],
+      ['Phone: 555-555-5555', 'Phone: <PHONE_NUMBER>', 'PHONE_NUMBER'],
+    ] as const) {
+      assert.equal(redactForStorage(text), stored, text);
+      const r = scanField('prompt', text);
+      assert.equal(r.stored, stored, text);
+      assert.deepEqual(
+        r.storedFindings.map((f) => f.type),
+        [type],
+        text,
+      );
+      // the verdict's findings do not count it
+      assert.deepEqual(r.findings, [], text);
+      assert.equal(r.pii_count, 0, text);
+      assert.deepEqual(scan(text).findings, [], text);
+    }
+  });
+
+  it('hides nothing without the context that names the type', () => {
+    for (const text of [
+      'Order 123-45-6789 shipped',
+      'build 0000 0000 0000 0000',
+      'Call me at 2024-01-15',
+      'ref 555-555-5555',
+    ])
+      assert.equal(redactForStorage(text), text, text);
   });
 });

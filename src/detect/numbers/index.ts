@@ -4,12 +4,14 @@
 // (timestamps, latencies, dates) are rejected on the group lengths and separator codes alone, before any
 // string is built; context keywords are read from each candidate's 40-char window.
 //
-// This file puts the detector together: numbers/scan.ts (the scan), numbers/chunks.ts and
-// numbers/chunk-reader.ts (chunks), numbers/rules.ts and numbers/rule-table.ts (the rules), numeric-phone*.ts (phone numbers), numbers/cues.ts (context keywords).
+// This file puts the detector together: scan.ts (the scan), chunks.ts and
+// chunk-reader.ts (chunks), rules.ts and rule-table.ts (the rules), phone*.ts (phone numbers), cues.ts (context keywords),
+// named.ts (the values context names that no check accepts, hidden in storage).
 
 import type { TextContext } from '../text/context.ts';
 import * as contextModule from '../text/context.ts';
 import * as numericBest from './best.ts';
+import * as namedValues from './named.ts';
 import type { Rule } from './rule.ts';
 import * as numericRuleTable from './rule-table.ts';
 import * as numericRules from './rules.ts';
@@ -20,8 +22,10 @@ const { textContext } = contextModule;
 const { bestPerType } = numericBest;
 const { ruleTable } = numericRuleTable;
 const { NUMERIC_RULES } = numericRules;
+const { NAMED_VALUE_RULES } = namedValues;
 
 const DEFAULT_TABLE = ruleTable(NUMERIC_RULES);
+const NAMED_TABLE = ruleTable(NAMED_VALUE_RULES);
 
 /**
  * Numeric-chunk detector: all rules over all bounded candidates; per type the best non-overlapping spans.
@@ -35,9 +39,18 @@ export function detectNumeric(
 ): Finding[] {
   const tc = textContext(text, shared);
   if (!tc.hasDigit) return [];
-  const scan = new NumericScan(tc, rules === NUMERIC_RULES ? DEFAULT_TABLE : ruleTable(rules), minScore);
+  const table = rules === NUMERIC_RULES ? DEFAULT_TABLE : rules === NAMED_VALUE_RULES ? NAMED_TABLE : ruleTable(rules);
+  const scan = new NumericScan(tc, table, minScore, rules !== NAMED_VALUE_RULES);
   scan.run();
   return bestPerType(scan.found, text.length);
+}
+
+/**
+ * Values their context names as a card, an SSN or a phone number that no check accepts (example values,
+ * unissued ranges; numbers/named.ts): what storage hides beyond the findings.
+ */
+export function detectNamedValues(text: string, shared?: TextContext, minScore = 0.5): Finding[] {
+  return detectNumeric(text, NAMED_VALUE_RULES, shared, minScore);
 }
 
 export { NUMERIC_RULES };

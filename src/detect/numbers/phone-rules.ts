@@ -75,7 +75,7 @@ const PHONE_CONTEXT: string[] = [
 /** A phone extension glued to the number ("…-0100x565"); at most 16 chars, tried at the number's end only. */
 export const PHONE_EXT = /\s?(?:x|ext\.?|extension)\s?\d{1,5}/iy;
 
-const PHONE_CTX = keywordList(PHONE_CONTEXT);
+export const PHONE_CTX = keywordList(PHONE_CONTEXT);
 const NUMBER_WORD = keywordList(['number', 'no.', 'nr.']);
 /** "number" right after one of these names another identifier ("license number"), not a phone. */
 export const OTHER_NUMBER = keywordList([

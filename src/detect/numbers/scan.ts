@@ -41,10 +41,11 @@ export class NumericScan implements PhoneScan {
   readonly chunkRe: RegExp;
   /** the chunk being read */
   readonly chunk: NumericChunk;
-  private readonly phones: PhoneFinder;
+  /** the phone check, unless the scan reads its rules' values only */
+  private readonly phones: PhoneFinder | undefined;
   private lowerText: string | undefined;
 
-  constructor(tc: TextContext, table: RuleTable, minScore: number) {
+  constructor(tc: TextContext, table: RuleTable, minScore: number, phones = true) {
     this.text = tc.text;
     this.units = codeUnits(tc.text);
     this.tc = tc;
@@ -53,7 +54,7 @@ export class NumericScan implements PhoneScan {
     this.short = tc.text.length <= 64;
     this.chunkRe = chunkStartRe(table);
     this.chunk = new NumericChunk(this.text, this.units);
-    this.phones = new PhoneFinder(this, tc.text.length);
+    this.phones = phones ? new PhoneFinder(this, tc.text.length) : undefined;
   }
 
   run(): void {
@@ -69,7 +70,7 @@ export class NumericScan implements PhoneScan {
         while (i < n && isWord(units[i]!)) i++;
       } else {
         i = this.chunk.read(i);
-        this.phones.ofChunk();
+        this.phones?.ofChunk();
         this.windows();
       }
       re.lastIndex = i;
