@@ -3,7 +3,7 @@
 // ~70 locales; @cspell/dict-people-names) combined with context cues (labels such as "Name:",
 // honorifics, JSON keys, "ship to …, <zip> <city>") and shape rules. All scans are bounded.
 //
-// This file puts the detectors together; the rules live in names-*.ts (see README.md).
+// This file puts the detectors together; the rules live in the files beside it and in places/ (see README.md).
 
 import type { TextContext } from '../text/context.ts';
 import * as namesCandidates from './candidates.ts';
@@ -23,7 +23,8 @@ const TITLE_ONLY = /^(?:mr|mrs|ms|miss|mx|dr|prof|sir|sr|sra|srta|mevr|dhr|herr|
 export function detectNames(text: string, _shared?: TextContext): Finding[] {
   const cands = scanCandidates(text);
   const locs = detectLocations(text, cands);
-  const strong = locs.filter((l) => l.score >= 0.7).sort((a, b) => a.start - b.start);
+  // the persons of a table's person column (names/places/table-columns.ts) come with the places
+  const strong = locs.filter((l) => l.type !== 'PERSON' && l.score >= 0.7).sort((a, b) => a.start - b.start);
   // a title alone ("Sr", "Mevr", "Dr" before the name found beside it) is not a person
   const persons = detectPersons(text, cands).filter(
     (p) =>
@@ -34,7 +35,11 @@ export function detectNames(text: string, _shared?: TextContext): Finding[] {
   const byStart = [...persons].sort((a, b) => a.start - b.start);
   return [
     ...persons,
-    ...locs.filter((l) => l.type !== 'LOCATION' || l.score >= 0.6 || !occupied(byStart, l.start, l.end)),
+    ...locs.filter((l) =>
+      l.type === 'PERSON'
+        ? !occupied(byStart, l.start, l.end)
+        : l.type !== 'LOCATION' || l.score >= 0.6 || !occupied(byStart, l.start, l.end),
+    ),
   ];
 }
 

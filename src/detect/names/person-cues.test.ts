@@ -25,3 +25,28 @@ describe("names after reported speech and sign-offs in the set's languages", () 
     ]);
   });
 });
+
+describe('fields whose key or column header names a person (CUE_KEYS, in JSON, YAML, key=value and tables)', () => {
+  it('keys in the seven languages', () => {
+    assert.deepEqual(found('Kunde: Jürgen Weiß', 'PERSON'), ['Jürgen Weiß']);
+    assert.deepEqual(found('{"nombre": "Lucía Gómez"}', 'PERSON'), ['Lucía Gómez']);
+    assert.deepEqual(found('nom: Dupont\nprénom: Jean', 'PERSON'), ['Dupont', 'Jean']);
+  });
+
+  it("a log line's value ends before the next key", () => {
+    assert.deepEqual(found('contact=Priya Raman level=info', 'PERSON'), ['Priya Raman']);
+  });
+
+  it("a table's person column, by its header; a header's other cells are not names", () => {
+    assert.deepEqual(found('name,email,city\nJohn Smith,john@x.com,Lyon\nAna Duarte,ana@y.com,Porto', 'PERSON'), [
+      'John Smith',
+      'Ana Duarte',
+    ]);
+    assert.deepEqual(found('id;Kunde;Betrag\n1;Jürgen Weiß;12,50\n2;Oksana Bilyk;3,00', 'PERSON'), [
+      'Jürgen Weiß',
+      'Oksana Bilyk',
+    ]);
+    assert.deepEqual(found('| Name | Role |\n|---|---|\n| Tomasz Zieliński | admin |', 'PERSON'), ['Tomasz Zieliński']);
+    assert.deepEqual(found('name,count\nTotal,12\nbuild,3', 'PERSON'), []);
+  });
+});

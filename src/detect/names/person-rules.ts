@@ -7,7 +7,7 @@ import * as namesLexicon from './lexicon.ts';
 import * as namesSticky from './sticky.ts';
 import * as namesWordShape from './word-shape.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
-const { asciiSet, DOT, SPACE } = chars;
+const { asciiSet, DOT, EQUALS, SPACE } = chars;
 const { COMMON_WORDS, norm, PARTICLES } = namesLexicon;
 const { sticky } = namesSticky;
 const { startsLower, startsUpper } = namesWordShape;
@@ -23,14 +23,11 @@ const NAME_CUE_WORDS =
   "according to|laut|selon|según|segundo|secondo|volgens|grüßen,?|grüssen,?|cordialement,?|saludos,?|atenciosamente,?|cordiali saluti,?|groet,?|contact|holder|customer|patient|employee|candidate|applicant|soy|me llamo|mi nombre es|ich bin|ich heiße|mein name ist|je m'appelle|je suis|change it to|accounts with|kid|son|daughter|wife|husband|says|commenter|author|speaker|from the desk of|attn:?|c\\/o|(?:last|first|full|sur|given|family) ?name\\??:?|" +
   // an addressee: "ship the replacement unit to", "schicken Sie die Rechnung an", "envoyez le colis à"
   '(?:ship|send|deliver|mail|forward|address(?:ed)?|write|schicken|senden|liefern|envoyer|envoyez|enviar|envíe|envie|spedire)\\b[^.\\n:;]{0,40}?\\b(?:to|an|à|a)';
-const KEY_CUE_WORDS =
-  'full_?name|name|first_?name|last_?name|surname|contact|card_?holder|cardholder|customer_?name|holder|recipient|sender|owner|patient|employee|user_?name_?full|display_?name';
-const CUE_SCAN_RE = new RegExp(
-  `(?:(["']?(?:${KEY_CUE_WORDS})["']?\\s*[:=|,]\\s*["']?)|(?<![\\p{L}])((?:${HONORIFIC_WORDS})(?:\\.\\s*|\\s+))|(?<![\\p{L}])(${NAME_CUE_WORDS})(?![\\p{L}]))[ \\t]*`,
-  'giu',
-);
-export const CUE_SCAN_AT = sticky(CUE_SCAN_RE);
-/** The keys of KEY_CUE_WORDS, spelled out. */
+/**
+ * Keys and column headers that name a person: the one vocabulary of a person's field in JSON, YAML,
+ * key=value log lines, labels (CUE_SCAN_RE) and table headers (names/places/table-columns.ts), in the
+ * seven languages the detectors read.
+ */
 export const CUE_KEYS = [
   'full_name',
   'fullname',
@@ -40,24 +37,65 @@ export const CUE_KEYS = [
   'last_name',
   'lastname',
   'surname',
+  'given_name',
+  'family_name',
   'contact',
+  'contact_name',
   'card_holder',
   'cardholder',
   'holder',
+  'customer',
   'customer_name',
   'customername',
+  'client_name',
   'recipient',
   'sender',
   'owner',
   'patient',
   'employee',
+  'author',
+  'assignee',
   'user_name_full',
   'username_full',
   'user_namefull',
   'usernamefull',
   'display_name',
   'displayname',
+  // German, French, Spanish, Italian, Portuguese, Dutch
+  'kunde',
+  'kundenname',
+  'vorname',
+  'nachname',
+  'ansprechpartner',
+  'kontakt',
+  'nom',
+  'prenom',
+  'prénom',
+  'nom_complet',
+  'nombre',
+  'apellido',
+  'apellidos',
+  'nombre_completo',
+  'cliente',
+  'nome',
+  'cognome',
+  'nome_completo',
+  'sobrenome',
+  'naam',
+  'voornaam',
+  'achternaam',
+  'klant',
 ];
+/** CUE_KEYS as CUE_SCAN_RE's alternation: "_" optional ("full_name", "fullname", "full name" as a label), longest first. */
+const KEY_CUE_WORDS = [...new Set(CUE_KEYS.map((k) => k.replace(/_/g, '[_ ]?')))]
+  .sort((x, y) => y.length - x.length)
+  .join('|');
+const CUE_SCAN_RE = new RegExp(
+  `(?:(["']?(?:${KEY_CUE_WORDS})["']?\\s*[:=|,]\\s*["']?)|(?<![\\p{L}])((?:${HONORIFIC_WORDS})(?:\\.\\s*|\\s+))|(?<![\\p{L}])(${NAME_CUE_WORDS})(?![\\p{L}]))[ \\t]*`,
+  'giu',
+);
+export const CUE_SCAN_AT = sticky(CUE_SCAN_RE);
+
 export function lineEnd(text: string, from: number): number {
   const e = text.indexOf('\n', from);
   return e < 0 ? text.length : e;
@@ -110,6 +148,8 @@ export function readNameTokens(text: string, pos: number, max: number, allowLowe
     if (!m) break;
     const t = m[0];
     if (!allowLower && startsLower(t) && !PARTICLES.has(t)) break;
+    // the next pair of a log line ("contact=Priya Raman level=info"): the value ended before its key
+    if (toks.length > 0 && text.charCodeAt(i + t.length) === EQUALS) break;
     toks.push({ start: i, end: i + t.length, text: t, low: t.toLowerCase() });
     i += t.length;
     if (t.length === 1 && text.charCodeAt(i) === DOT) i++;

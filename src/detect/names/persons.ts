@@ -44,7 +44,10 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     // "call me Mrs. May": the honorific after a cue is part of the cue
     const honAfter = mayStartHonorific(text.charCodeAt(pos)) ? HONORIFIC_AFTER_RE.exec(text.slice(pos, pos + 8)) : null;
     const hon = m[2] !== undefined || honAfter !== null;
-    const toks = readNameTokens(text, pos + (honAfter ? honAfter[0].length : 0), 4, keyCtx, hon);
+    // a key before "," or "|" is a table's cell ("name,count", "| Name | Role |"): the cell after it is a
+    // name only as a capitalised one of two words or a known one (a person's column is read by its header)
+    const cell = keyCtx && /[,|]/.test(m[1]!);
+    const toks = readNameTokens(text, pos + (honAfter ? honAfter[0].length : 0), 4, keyCtx && !cell, hon);
     if (toks.length === 0) return;
     const s = toks[0]!.start;
     const e = toks[toks.length - 1]!.end;
@@ -61,7 +64,7 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     }
     const capitalised = startsUpper(toks[0]!.text);
     let score: number;
-    if (keyCtx) score = toks.length >= 2 ? 0.85 : known > 0 ? 0.75 : 0.55;
+    if (keyCtx) score = toks.length >= 2 ? 0.85 : known > 0 ? 0.75 : cell ? 0 : 0.55;
     else if (hon) score = capitalised ? 0.85 : 0;
     else if (allCaps && toks.length < 2) score = 0;
     else if (known > 0) score = toks.length >= 2 || known === toks.length ? 0.8 : 0.5;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { scan } from '../index.ts';
-import { countryRegionsBefore } from './phone-regions.ts';
+import { countryRegionsBefore, cueRegionsBefore } from './phone-regions.ts';
 
 const phones = (text: string) =>
   scan(text)
@@ -26,5 +26,24 @@ describe('national phone numbers dialled where the text says (numbers/phone-regi
       'AT',
     ]);
     assert.deepEqual(countryRegionsBefore('Bureau des États-Unis : ', 24), ['US']);
+  });
+
+  it("a label's language says where a national number is dialled (tlf. Norway/Denmark, Tél. France…)", () => {
+    assert.deepEqual(phones('tlf 22 33 44 55'), ['22 33 44 55']);
+    assert.deepEqual(cueRegionsBefore('Tlf.: ', 6), ['NO', 'DK']);
+    assert.deepEqual(cueRegionsBefore('Téléphone : ', 12), ['FR', 'BE', 'CH', 'LU']);
+    assert.deepEqual(cueRegionsBefore('Order: ', 7), []);
+  });
+
+  it('European national forms: dotted pairs after a label, the trunk digit after the country code, short local numbers', () => {
+    assert.deepEqual(phones('Tél. 06.12.34.56.78'), ['06.12.34.56.78']);
+    assert.deepEqual(phones('Tel: +41 (0)71 234 56 78'), ['+41 (0)71 234 56 78']);
+    assert.deepEqual(phones('Tel. 23 45 67 (Durchwahl)'), ['23 45 67']);
+    // without a label: a version, a date, six digits are no phone
+    assert.deepEqual(phones('version 1.2.3.4.5'), []);
+    assert.deepEqual(phones('06.12.34.56.78'), []);
+    assert.deepEqual(phones('le 06.12.24 à 10.30'), []);
+    assert.deepEqual(phones('Rufnummer: 06.12.34'), []);
+    assert.deepEqual(phones('build 12 34 56'), []);
   });
 });

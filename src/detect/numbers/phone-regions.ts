@@ -63,3 +63,52 @@ export function countryRegionsBefore(text: string, start: number): CountryCode[]
   }
   return out;
 }
+
+/**
+ * Regions the language of a phone label points at ("tlf." Norway and Denmark, "Tél." France, Belgium and
+ * Switzerland): a national-format number after such a label is tried there when no default region
+ * validates it. At most four regions per word, so a candidate costs a bounded number of libphonenumber
+ * calls; the label is found in the CUE_WINDOW chars before the number.
+ */
+const CUE_REGIONS: ReadonlyArray<readonly [string, readonly CountryCode[]]> = [
+  ['tlf', ['NO', 'DK']],
+  ['tfn', ['SE']],
+  ['puh', ['FI']],
+  ['natel', ['CH']],
+  ['gsm', ['BE', 'NL']],
+  ['handy', ['DE', 'AT', 'CH']],
+  ['durchwahl', ['DE', 'AT', 'CH']],
+  ['festnetz', ['DE', 'AT', 'CH']],
+  ['mobil', ['DE', 'AT', 'NO', 'SE']],
+  ['telefon', ['DE', 'AT', 'CH', 'SE']],
+  ['rufnummer', ['DE', 'AT', 'CH']],
+  ['tél', ['FR', 'BE', 'CH', 'LU']],
+  ['portable', ['FR', 'BE', 'CH']],
+  ['numéro', ['FR', 'BE', 'CH']],
+  ['telefoon', ['NL', 'BE']],
+  ['mobiel', ['NL', 'BE']],
+  ['bel ', ['NL', 'BE']],
+  ['teléfono', ['ES', 'MX', 'AR', 'CO']],
+  ['móvil', ['ES']],
+  ['movil', ['ES']],
+  ['telefono', ['IT', 'CH']],
+  ['cellulare', ['IT', 'CH']],
+  ['chiam', ['IT']],
+  ['telemóvel', ['PT']],
+  ['celular', ['BR', 'MX', 'AR', 'CO']],
+  ['telefone', ['BR', 'PT']],
+  ['telefonu', ['PL', 'CZ']],
+  ['telefonní', ['CZ']],
+];
+const CUE_WINDOW = 40;
+
+export function cueRegionsBefore(text: string, start: number): CountryCode[] {
+  const window = text.slice(Math.max(0, start - CUE_WINDOW), start).toLowerCase();
+  const out: CountryCode[] = [];
+  for (const [word, regions] of CUE_REGIONS) {
+    if (!window.includes(word)) continue;
+    for (const r of regions) if (!out.includes(r)) out.push(r);
+    if (out.length >= 4) break;
+  }
+  return out.slice(0, 4);
+}

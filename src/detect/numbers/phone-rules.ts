@@ -12,8 +12,16 @@ const { matcherFor } = numericCues;
 
 const PHONE_CONTEXT: string[] = [
   'phone',
-  'mobile',
+  'mobil',
   'tel',
+  // Nordic and other labels (tlf. Norwegian/Danish, tfn Swedish, puh. Finnish, GSM Belgian)
+  'tlf',
+  'tfn',
+  'puh.',
+  'puhelin',
+  'gsm',
+  'durchwahl',
+  'festnetz',
   'call',
   'fax',
   'cell',

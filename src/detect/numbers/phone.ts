@@ -14,7 +14,7 @@ import type { Finding } from '../types.ts';
 const { DIGIT_0, DIGIT_1, OPEN_PAREN } = chars;
 const { clamp01, isStandalone } = contextModule;
 const { DASH, DOT, isDateSep, isWord, SPACE } = numericChunks;
-const { countryRegionsBefore } = numericPhoneRegions;
+const { countryRegionsBefore, cueRegionsBefore } = numericPhoneRegions;
 const {
   dateLengths,
   internationalForm,
@@ -63,8 +63,12 @@ export class PhoneFinder {
       total = 0;
       for (let g = first; g < count; g++) total += ge[g]! - gs[g]!;
     }
-    // 7-15 digits in at most 7 groups
-    if (total >= 7 && total <= 15 && count - first <= 7) this.phone(first, count - 1, total);
+    // 7-15 digits in at most 7 groups; a short local number of 6 in groups after a phone label ("Tel. 23 45 67")
+    if (total <= 15 && count - first <= 7) {
+      if (total >= 7) this.phone(first, count - 1, total);
+      else if (total === 6 && count - first >= 2 && this.scan.phoneCue(this.scan.chunk.startOf(first)))
+        this.phone(first, count - 1, total);
+    }
   }
 
   /** A phone number made of groups a..b (nd digits), if plausible and, where needed, valid per libphonenumber. */
@@ -102,18 +106,21 @@ export class PhoneFinder {
       trunk ??= plus && text.slice(start, rawEnd).includes('(0)');
       if (!(trunk && ge[g]! - gs[g]! === 1)) return;
     }
+    // a date ("15.01.24", "2024-01-15 …"), but not five pairs or more ("06.12.34.56.78")
     if (
       ng >= 3 &&
       isDateSep(sep[a]!) &&
       isDateSep(sep[a + 1]!) &&
-      dateLengths(ge[a]! - gs[a]!, ge[a + 1]! - gs[a + 1]!, ge[a + 2]! - gs[a + 2]!)
+      dateLengths(ge[a]! - gs[a]!, ge[a + 1]! - gs[a + 1]!, ge[a + 2]! - gs[a + 2]!) &&
+      (ng <= 4 || ge[a]! - gs[a]! === 4)
     )
       return;
     if (ng >= 3) {
-      // "1.2.3.4"-like dotted short groups (versions, addresses)
+      // "1.2.3.4"-like dotted short groups (versions, addresses), but for dotted pairs after a phone label
+      // ("Tél. 06.12.34.56.78")
       let dotted = true;
       for (let g = a; g <= b && dotted; g++) dotted = ge[g]! - gs[g]! <= 3 && (g === b || sep[g] === DOT);
-      if (dotted) return;
+      if (dotted && !(nd >= 8 && scan.phoneCue(start))) return;
     }
     if (chunk.allSameDigit(a, b)) return;
     const standalone = isStandalone(text, start, end);
@@ -145,6 +152,7 @@ export class PhoneFinder {
         if (ng >= 2 && ge[a]! - gs[a]! === 4 && sep[a] === DASH && startsLikeYear(units, gs[a]!)) return;
       }
       if (!formatted && nd > 12) return;
+      if (nd < 7 && !(ctx && formatted)) return;
       const raw = text.slice(start, rawEnd);
       let spent = false;
       for (const r of this.regionsFor(a, ng, nd, raw, ctx)) {
@@ -159,9 +167,11 @@ export class PhoneFinder {
           break;
         }
       }
-      // a country named shortly before the number says where to dial it ("Our Malawi office: 0991 23 76 22")
+      // a country named shortly before the number says where to dial it ("Our Malawi office: 0991 23 76 22"),
+      // and so does the language of its label ("tlf. 22 33 44 55", "Tél. 06.12.34.56.78")
       if (base === 0 && !spent) {
-        for (const r of placeRegions ?? countryRegionsBefore(text, start)) {
+        const named = placeRegions ?? countryRegionsBefore(text, start);
+        for (const r of ctx ? [...named, ...cueRegionsBefore(text, start)] : named) {
           const v = phoneValidity(raw, r, this.budget);
           if (v < 0) break;
           if (v === 2) {

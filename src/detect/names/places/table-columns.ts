@@ -1,6 +1,7 @@
-// Places and streets in the columns of a table whose header names them: CSV, TSV, semicolon- and
+// Persons, places and streets in the columns of a table whose header names them: CSV, TSV, semicolon- and
 // pipe-separated rows ("name,city,amount\nKim,Olmos,12.50", "| Kunde | Stadt |\n| Kim | Olmos |"). The
-// header says what a cell holds, so a town no dictionary knows is found as well as a known one.
+// header says what a cell holds, so a name or a town no dictionary knows is found as well as a known one.
+// A person's column is headed by a key of the same vocabulary as a person's field (CUE_KEYS).
 //
 // Bounded: one regex test says whether the text has a header cell of these names at all; then every line
 // after a header is split once (at most 64 columns read), so O(n).
@@ -8,10 +9,22 @@
 import * as namesAddressRules from './address-rules.ts';
 import * as namesPlaceCues from './cues.ts';
 import * as namesPlaceFields from './fields.ts';
+import * as personRules from '../person-rules.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { WEAK_PLACE_KEYS } = namesAddressRules;
 const { nameLooksLikePlace } = namesPlaceCues;
 const { placeFieldValue } = namesPlaceFields;
+const { CUE_KEYS } = personRules;
+
+/** Header cells of a person's column: the keys of a person's field. */
+const PERSON_HEADERS = new Set(CUE_KEYS);
+const PERSON_HEADER_HINT = new RegExp(
+  `(?:^|[,;\\t|])[ \\t]*["']?(?:${[...PERSON_HEADERS].sort((a, b) => b.length - a.length).join('|')})["']?[ \\t]*(?=[,;\\t|]|\\r?$)`,
+  'imu',
+);
+/** A person's name in a cell: one to four capitalised words (initials, hyphens, apostrophes), no digit or "@". */
+const PERSON_CELL =
+  /^[\p{Lu}\p{Lt}][\p{L}'’.-]*(?: (?:[\p{Lu}\p{Lt}][\p{L}'’.-]*|van|de|der|von|da|di|del|la|le|dos|bin)){0,3}$/u;
 
 /** Header cells of a place column, and of a street column. */
 const PLACE_HEADERS = new Set(
@@ -115,7 +128,7 @@ function headerLines(text: string): number[] {
   return out.sort((a, b) => a - b);
 }
 
-/** Table cells under a place or street header: `each(type, start, end)`. */
+/** Table cells under a person, place or street header: `each(type, start, end)`. */
 export function tableColumns(text: string, each: (type: string, s: number, e: number) => void): void {
   if (text.indexOf('\n') < 0) return;
   let found = 0;
@@ -127,7 +140,7 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
     let end = text.indexOf('\n', at);
     if (end < 0) end = text.length;
     const header = text.slice(at, end);
-    if (header.length > 400 || !HEADER_HINT.test(header)) continue;
+    if (header.length > 400 || !(HEADER_HINT.test(header) || PERSON_HEADER_HINT.test(header))) continue;
     const sep = separatorOf(header);
     if (!sep) continue;
     const hs = cells(header, sep);
@@ -140,6 +153,7 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
       else if (PLACE_HEADERS.has(h)) cols.set(k, 'LOCATION');
       else if (WEAK_PLACE_HEADERS.has(h)) cols.set(k, 'WEAK');
       else if (STREET_HEADERS.has(h)) cols.set(k, 'STREET_ADDRESS');
+      else if (PERSON_HEADERS.has(h.replace(/ /g, '_'))) cols.set(k, 'PERSON');
     });
     if (cols.size === 0 || hs.length < 2) continue;
     // the rows: while they have the header's number of cells (a Markdown rule line is skipped)
@@ -162,7 +176,9 @@ export function tableColumns(text: string, each: (type: string, s: number, e: nu
             (type !== 'STREET_ADDRESS' && !/^[\p{Lu}\p{Lt}\p{Lo}]/u.test(v))
           )
             continue;
-          if (type === 'WEAK' || type === 'ROUTE') {
+          if (type === 'PERSON') {
+            if (PERSON_CELL.test(v)) each('PERSON', pos + a, pos + b);
+          } else if (type === 'WEAK' || type === 'ROUTE') {
             const place = placeFieldValue(text, 'origin', pos + a, pos + b, false);
             if (place && (type === 'WEAK' || nameLooksLikePlace(text.slice(place[0], place[1]))))
               each('LOCATION', place[0], place[1]);
