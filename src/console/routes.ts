@@ -4,6 +4,7 @@ import { extname, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { distDir } from './paths.ts';
+import { notFound, serviceUnavailable } from '../core/problems.ts';
 
 /**
  * The console's Content-Security-Policy: only our own scripts, styles, images
@@ -98,17 +99,16 @@ function send(req: FastifyRequest, reply: FastifyReply, a: Asset) {
 export async function consoleRoutes(app: FastifyInstance, assets = loadAssets()): Promise<void> {
   const index = assets.get('index.html');
   const handler = async (req: FastifyRequest<{ Params: { '*'?: string } }>, reply: FastifyReply) => {
+    // Errors are problem+json like the API's (the app's error handler writes them).
     if (!index) {
-      return reply
-        .code(503)
-        .type('text/plain; charset=utf-8')
-        .send('The console is not built: run `npm start` (it builds it) or `node src/console/ensure-built.ts`.');
+      throw serviceUnavailable(
+        'The console is not built: run `npm start` (it builds it) or `node src/console/ensure-built.ts`.',
+      );
     }
     const path = req.params['*'] ?? '';
     const asset = assets.get(path);
     if (asset) return send(req, reply, asset);
-    if (path.startsWith('assets/') || extname(path) !== '')
-      return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    if (path.startsWith('assets/') || extname(path) !== '') throw notFound('No console file at this path.');
     return send(req, reply, index);
   };
   app.get('/console', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/console/', 308));

@@ -1,8 +1,11 @@
 // The built console as the service serves it: CSP, caching, the SPA fallback.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import Fastify from 'fastify';
+import { registerErrorHandling } from '../http/errors.ts';
 import { eachStore } from '../testing/harness.ts';
 import { ensureConsoleBuilt } from './build.ts';
+import { consoleRoutes } from './routes.ts';
 
 before(() => {
   ensureConsoleBuilt();
@@ -36,7 +39,29 @@ eachStore('console assets', (get) => {
     assert.match(String(res.headers['content-type']), /^text\/javascript/);
     const again = await t.request({ method: 'GET', url: js, headers: { 'if-none-match': String(res.headers.etag) } });
     assert.equal(again.statusCode, 304);
-    const missing = await t.request({ method: 'GET', url: '/console/assets/nope-123.js' });
-    assert.equal(missing.statusCode, 404);
+    for (const url of ['/console/assets/nope-123.js', '/console/favicon-none.png', '/console/x/y.css']) {
+      const missing = await t.request({ method: 'GET', url });
+      assert.equal(missing.statusCode, 404, url);
+      assert.match(String(missing.headers['content-type']), /^application\/problem\+json/, url);
+      assert.equal(missing.json().code, 'not_found');
+    }
   });
+});
+
+// Errors under /console are problem+json like the API's: a console that is
+// not built is a 503 problem, whatever the path.
+test('a console that is not built answers 503 problem+json', async () => {
+  const app = Fastify();
+  registerErrorHandling(app);
+  await consoleRoutes(app, new Map());
+  try {
+    for (const url of ['/console/', '/console/audit', '/console/assets/a.js']) {
+      const res = await app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 503, url);
+      assert.match(String(res.headers['content-type']), /^application\/problem\+json/, url);
+      assert.match(res.json().detail, /console is not built/);
+    }
+  } finally {
+    await app.close();
+  }
 });
