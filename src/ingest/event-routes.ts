@@ -190,7 +190,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
         security: bearer,
         ...idempotencyHeader,
         body: RogueBody,
-        response: { 201: RogueCreated, ...problems(400, 401, 402, 403, 413, 422, 500) },
+        response: { 201: RogueCreated, ...problems(400, 401, 402, 403, 413, 422, 429, 500) },
       },
     },
     single('rogue'),
@@ -208,7 +208,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
         summary: 'Record up to 500 events in one request; each gets the answer its single endpoint would give',
         security: bearer,
         body: BatchBody,
-        response: { 207: BatchResults, ...problems(400, 401, 402, 403, 413, 422, 500) },
+        response: { 207: BatchResults, ...problems(400, 401, 402, 403, 413, 422, 429, 500) },
       },
     },
     async (req, reply) => {

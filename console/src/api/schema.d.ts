@@ -652,6 +652,15 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
+                /** @description Problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1820,6 +1829,15 @@ export interface paths {
                     };
                 };
                 /** @description Problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1948,6 +1966,15 @@ export interface paths {
                 };
                 /** @description Problem details (application/problem+json) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3467,8 +3494,8 @@ export interface paths {
                             /** @description OpenAI-compatible: POST {base_url}/chat/completions */
                             base_url: string;
                             model: string;
-                            /** @description Stored encrypted, never returned; omitted: the key of the judge of that name is kept */
-                            api_key?: string;
+                            /** @description Stored encrypted, never returned. Omitted: the key of the judge of that name is kept, as long as base_url keeps its origin (scheme, host, port); with another origin, omitting it is 422. null: no key. */
+                            api_key?: string | null;
                         }[];
                         quorum: "majority" | "unanimous_to_deny";
                         auto_resolve: boolean;
