@@ -55,7 +55,11 @@ function observe(
   out.set('detectPii', JSON.stringify(api.detectPii(text, 0)));
   out.set('detectInjection:context', JSON.stringify(api.detectInjection(text, { field: 'context' })));
   for (const n of names) out.set(`DETECTORS.${n}`, JSON.stringify(api.DETECTORS[n]!(text)));
-  for (const f of FIELDS) out.set(`storage:${f}`, JSON.stringify(storage(f, text)));
+  for (const f of FIELDS) {
+    // the fields every revision's storage scan has (a newer one may add more, e.g. `hidden`, which shows in `stored`)
+    const { findings, stored, storedFindings, pii_count } = storage(f, text);
+    out.set(`storage:${f}`, JSON.stringify({ findings, stored, storedFindings, pii_count }));
+  }
   out.set('redactForStorage', api.redactForStorage ? api.redactForStorage(text) : storage('context', text).stored);
   return out;
 }

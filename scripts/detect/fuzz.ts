@@ -70,13 +70,15 @@ async function main(): Promise<void> {
         if (f.category === 'injection') continue;
         if (st.stored.slice(f.start, f.end) !== `<${f.type}>`) fail(`stored text lacks <${f.type}> at ${f.start}`, t);
       }
-      // the text outside redacted spans is kept, in order
+      // the text outside redacted spans (the findings and the values hidden beyond them) is kept, in order
       let rest = st.stored;
       for (const f of [...st.storedFindings].reverse())
         if (f.category !== 'injection') rest = rest.slice(0, f.start) + rest.slice(f.end);
       let kept = '';
       let pos = 0;
-      for (const f of [...st.findings].filter((f) => f.category !== 'injection').sort((a, b) => a.start - b.start)) {
+      for (const f of [...st.findings, ...st.hidden]
+        .filter((f) => f.category !== 'injection')
+        .sort((a, b) => a.start - b.start)) {
         if (f.start > pos) kept += t.slice(pos, f.start);
         pos = Math.max(pos, f.end);
       }

@@ -214,6 +214,11 @@ export interface FieldScan {
   stored: string;
   /** Findings re-indexed into `stored`. */
   storedFindings: Finding[];
+  /**
+   * What `stored` hides beyond the findings, in the original text: the values their context names as a
+   * card, an SSN or a phone number that no check accepts (not counted, not decided on; numbers/named.ts).
+   */
+  hidden: Finding[];
   pii_count: number;
 }
 
@@ -252,10 +257,10 @@ function hiddenInStorage(text: string, tc: TextContext, found: readonly Finding[
 export function scanField(field: ContentField, text: string): FieldScan {
   const r = scan(text, { field });
   const findings: Finding[] = r.findings.map((f) => ({ ...f, category: categoryOf(f.type) }));
-  const hidden = hiddenInStorage(text, new TextContext(text), findings);
-  const redacted = redactWithOffsets(
-    text,
-    hidden.length === 0 ? findings : [...findings, ...hidden.map((f) => ({ ...f, category: categoryOf(f.type) }))],
-  );
-  return { findings, ...redacted, pii_count: r.pii_count };
+  const hidden = hiddenInStorage(text, new TextContext(text), findings).map((f) => ({
+    ...f,
+    category: categoryOf(f.type),
+  }));
+  const redacted = redactWithOffsets(text, hidden.length === 0 ? findings : [...findings, ...hidden]);
+  return { findings, ...redacted, hidden, pii_count: r.pii_count };
 }

@@ -84,6 +84,11 @@ describe('redactForStorage', () => {
         [type],
         text,
       );
+      assert.deepEqual(
+        r.hidden.map((f) => [f.type, text.slice(f.start, f.end)]),
+        [[type, text.slice(stored.indexOf('<'), stored.indexOf('<') + text.length - stored.length + type.length + 2)]],
+        text,
+      );
       // the verdict's findings do not count it
       assert.deepEqual(r.findings, [], text);
       assert.equal(r.pii_count, 0, text);
