@@ -1582,7 +1582,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. */
+                    /** @description Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. Keys starting with `otlp:` are reserved (422). */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -1734,7 +1734,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. */
+                    /** @description Makes a retry safe: 1-255 printable ASCII characters. A later request of this workspace with the same key and the same body gets the first response again (header `Idempotent-Replayed: true`) and records nothing; another body with that key is 422 `idempotency_key_reused`. Keys are kept 24 hours. Keys starting with `otlp:` are reserved (422). */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -1876,7 +1876,7 @@ export interface paths {
                     "application/json": {
                         events: {
                             kind: "invocation" | "rogue";
-                            /** @description Works as an Idempotency-Key for this event */
+                            /** @description Works as an Idempotency-Key for this event (keys starting with `otlp:` are reserved: 422) */
                             event_id?: string;
                             /** @description The body the single endpoint of this kind takes (checked per event) */
                             event: unknown;
