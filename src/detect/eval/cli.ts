@@ -1,4 +1,4 @@
-// npm run eval -- [--corpus DIR] [--json] [--only dev|untouched|corpus|loso] [--errors TYPE]
+// npm run eval -- [--corpus DIR] [--json] [--only dev|untouched|corpus|loso|loso-ner] [--errors TYPE]
 //
 // Leads with prompt injection measured by leaving one source out (loso-injection.ts): on development data
 // written by other people, every source family scored by a detector trained and tuned without it.
@@ -8,6 +8,8 @@
 // Wilson interval, so a gain that shows on one split only is visible as such.
 // --errors TYPE lists the dev split's misses and false positives of one type (or PROMPT_INJECTION) for
 // tuning; it refuses to list the untouched split's.
+// The names detector's leave-one-source-out table on public annotated corpora (loso-ner.ts; it trains one
+// named-entity model per source, about a minute of CPU) comes last; --only loso-ner prints it alone.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +20,9 @@ import { devSet, ofSplit } from '../../../scripts/detect/devset/index.ts';
 import { injectionLosoSection } from './loso-injection.ts';
 import { generatedPool } from '../../../scripts/detect/injection-training-data.ts';
 import { asTraining } from '../../../scripts/detect/train-injection.ts';
+import { losoLines, losoNer, scoreCases } from './loso-ner.ts';
+import { detectNamesWith } from '../names/index.ts';
+import { defaultNerModel } from '../models/ner-default.ts';
 import { matchCase, metrics, wilson } from './score.ts';
 import type { InjectionCase, SpanCase, TypeCounts } from './score.ts';
 
@@ -230,6 +235,29 @@ function main(): void {
     out.push(...r.lines);
     json.corpus = r.json;
   } else if (!corpus) out.push('(shared corpus not found: pass --corpus DIR)');
+  if (!only || only === 'loso-ner') {
+    const results = losoNer();
+    out.push(
+      '==== names, leave one source out (datasets/detect/ner: public annotated corpora, see SOURCES.md)',
+      ...losoLines(results),
+    );
+    json.loso_ner = results.map((r) => ({
+      family: r.family,
+      sentences: r.sentences,
+      ...Object.fromEntries(Object.entries(r.counts).map(([v, m]) => [v, Object.fromEntries(m)])),
+    }));
+    if (corpus) {
+      const pii = JSON.parse(readFileSync(join(corpus, 'pii.json'), 'utf8')) as SpanCase[];
+      const types = ['PERSON', 'LOCATION'];
+      const rules = scoreCases(pii, (t) => detectNamesWith(t, undefined), types);
+      const shipped = scoreCases(pii, (t) => detectNamesWith(t, defaultNerModel()), types);
+      out.push(
+        ...spanTable('shared corpus, names detector alone: rules only', { byType: rules }),
+        ...spanTable('shared corpus, names detector alone: rules + model (never trained on it)', { byType: shipped }),
+        '',
+      );
+    }
+  }
   process.stdout.write(process.argv.includes('--json') ? JSON.stringify(json) + '\n' : out.join('\n') + '\n');
 }
 

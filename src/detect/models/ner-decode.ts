@@ -63,18 +63,39 @@ export function emissions(
   return e;
 }
 
-/** The best tags of n tokens (written to `tags`), given their emissions and shapes. */
-export function viterbi(w: Weights, emit: Float64Array, shapes: readonly string[], n: number, tags: Uint8Array): void {
+// Viterbi's tables, reused across calls (a scan decodes many short windows)
+let delta = new Float64Array(0);
+let back = new Uint8Array(0);
+
+/**
+ * The best tags of n tokens (written to `tags`), given their emissions and shapes. `first` is the tag
+ * before the first token: START at a text's start, O when decoding resumes after a token tagged O.
+ */
+export function viterbi(
+  w: Weights,
+  emit: Float64Array,
+  shapes: readonly string[],
+  n: number,
+  tags: Uint8Array,
+  first: number = START,
+): void {
   if (n === 0) return;
-  const delta = new Float64Array(n * N_TAGS);
-  const back = new Uint8Array(n * N_TAGS);
+  if (delta.length < n * N_TAGS) {
+    delta = new Float64Array(n * N_TAGS * 2);
+    back = new Uint8Array(n * N_TAGS * 2);
+  }
   for (let i = 0; i < n; i++) {
     const shapeRows = shapeRowsOf(shapes[i]!);
     for (let t = 0; t < N_TAGS; t++) {
+      // a tag the emissions rule out (a masked-out token's) costs no search
+      if (emit[i * N_TAGS + t] === -Infinity) {
+        delta[i * N_TAGS + t] = -Infinity;
+        continue;
+      }
       let best = -Infinity;
       let arg = 0;
-      const pFrom = i === 0 ? START : 0;
-      const pTo = i === 0 ? START : N_TAGS - 1;
+      const pFrom = i === 0 ? first : 0;
+      const pTo = i === 0 ? first : N_TAGS - 1;
       for (let p = pFrom; p <= pTo; p++) {
         if (!allowed[p * N_TAGS + t]) continue;
         const prev = i === 0 ? 0 : delta[(i - 1) * N_TAGS + p]!;

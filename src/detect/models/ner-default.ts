@@ -1,5 +1,5 @@
 // The shipped named-entity model: its weights (ner.bin.gz), the name dictionaries its features read (the
-// names detector's, names-lexicon.ts) and the training settings `npm run train:ner` uses. Loaded once, on
+// names detector's, names/lexicon.ts) and the training settings `npm run train:ner` uses. Loaded once, on
 // first use.
 
 import * as lexiconModule from '../names/lexicon.ts';

@@ -71,6 +71,7 @@ export const FEATURES_PER_TOKEN = 26;
 
 /** Word shape: X upper, x lower, d digit, other chars as themselves; runs folded to two; at most 6 classes. */
 export function shapeOf(w: string): string {
+  if (ASCII_WORD.test(w)) return asciiShape(w);
   let out = '';
   let last = '';
   let run = 0;
@@ -83,6 +84,24 @@ export function shapeOf(w: string): string {
       if (++run >= 2) continue;
     } else run = 0;
     out += c;
+    last = c;
+  }
+  return out;
+}
+
+const ASCII_WORD = /^[A-Za-z0-9]+$/;
+
+function asciiShape(w: string): string {
+  let out = '';
+  let last = 0;
+  let run = 0;
+  for (let i = 0; i < w.length && out.length < 8; i++) {
+    const u = w.charCodeAt(i);
+    const c = u >= 97 ? 120 : u >= 65 ? 88 : 100; // x, X, d
+    if (c === last) {
+      if (++run >= 2) continue;
+    } else run = 0;
+    out += c === 120 ? 'x' : c === 88 ? 'X' : 'd';
     last = c;
   }
   return out;
@@ -143,12 +162,18 @@ export interface TokenView {
 }
 
 /** The per-token strings the features read (built once per token). */
-export function tokenView(text: string, toks: Tokens, g: Gazetteer): TokenView {
-  const words = new Array<string>(toks.n);
-  const lowers = new Array<string>(toks.n);
-  const shapes = new Array<string>(toks.n);
+export function tokenView(text: string, toks: Tokens, g: Gazetteer, mask?: Uint8Array): TokenView {
+  const words = new Array<string>(toks.n).fill('');
+  const lowers = new Array<string>(toks.n).fill('');
+  const shapes = new Array<string>(toks.n).fill('');
   const gaz = new Uint8Array(toks.n);
-  for (let i = 0; i < toks.n; i++) {
+  // with a mask, only the tokens the masked-in ones read (two either side) are built
+  for (let i = 0, lastIn = -3; i < toks.n; i++) {
+    if (mask) {
+      if (mask[i]) lastIn = i;
+      const ahead = mask[i + 1] || mask[i + 2];
+      if (i - lastIn > 2 && !ahead) continue;
+    }
     const w = text.slice(toks.starts[i]!, toks.ends[i]!);
     const lo = w.toLowerCase();
     words[i] = w;

@@ -6,10 +6,12 @@
 
 // one global regex, each match one token: an ideograph or kana; an abbreviation of short parts joined by
 // periods ("U.S.A", "e.g", "3.5"; a period between longer parts is a sentence end missing its space);
-// a word with inner apostrophes or hyphens; any other visible character. Bounded backtracking only.
+// an initial with its period ("M." in "Richard M. Nixon": not a sentence end); a word with inner
+// apostrophes or hyphens, but for a possessive or clitic "'s" ("Anna's", "Here's"), a token of its own;
+// any other visible character. Bounded backtracking only.
 const W = String.raw`[[\p{L}\p{M}\p{N}]--[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]]`;
 const TOKEN_RE = new RegExp(
-  String.raw`[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|${W}{1,3}(?:\.${W}{1,3})+(?!${W})|${W}+(?:['’\-]${W}+)*|[^\s\p{L}\p{M}\p{N}]`,
+  String.raw`[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|${W}{1,3}(?:\.${W}{1,3})+(?!${W})|\p{Lu}\.(?!${W})|${W}+(?:(?:['’](?![sS](?!${W}))|-)${W}+)*|['’][sS](?!${W})|[^\s\p{L}\p{M}\p{N}]`,
   'gv',
 );
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fuzzTexts } from '../../../scripts/detect/fuzz-text.ts';
 import { tagSpans } from './ner-decode.ts';
@@ -8,6 +9,9 @@ import { tokenize } from './ner-tokens.ts';
 import { prepare, quantize, trainNer } from './ner-train.ts';
 import type { NerSentence } from './ner-train.ts';
 import { nerSpans } from './ner.ts';
+import { NER_DATA_DIR } from '../eval/ner-data.ts';
+import { scan } from '../index.ts';
+import { mergeModelSpans, MIN_MARGIN } from '../names/model-merge.ts';
 
 describe('ner tokenizer', () => {
   it('tokens are ascending, non-empty, within the range, and cover every visible character', () => {
@@ -129,5 +133,48 @@ describe('ner model', () => {
       { start: 0, end: 14, label: 'PER' },
       { start: 18, end: 24, label: 'LOC' },
     ]);
+  });
+});
+
+describe('names detector with the model', () => {
+  it('scan() finds a person named without any cue word, and a place', () => {
+    const text = 'Maria Kowalski lives on the corner near the old mill in Springfield.';
+    const got = (type: string) =>
+      scan(text)
+        .findings.filter((f) => f.type === type)
+        .map((f) => text.slice(f.start, f.end));
+    assert.deepEqual(got('PERSON'), ['Maria Kowalski']);
+    assert.deepEqual(got('LOCATION'), ['Springfield']);
+    const said = 'The deal is done, said Anna Lindqvist to Pedro Almeida.';
+    assert.deepEqual(
+      scan(said)
+        .findings.filter((f) => f.type === 'PERSON')
+        .map((f) => said.slice(f.start, f.end)),
+      ['Anna Lindqvist', 'Pedro Almeida'],
+    );
+  });
+
+  it('a model span joins the rule finding of its type it overlaps; a weak one alone is dropped', () => {
+    const rule = { type: 'PERSON', start: 11, end: 16, score: 0.8 };
+    const merged = mergeModelSpans([rule], [{ start: 0, end: 16, label: 'PER', margin: 100 }]);
+    assert.deepEqual(merged, [{ type: 'PERSON', start: 0, end: 16, score: 0.8 }]);
+    assert.deepEqual(mergeModelSpans([], [{ start: 0, end: 5, label: 'LOC', margin: MIN_MARGIN - 1 }]), []);
+    // another type at the span: the rule stays alone
+    const loc = { type: 'LOCATION', start: 0, end: 6, score: 0.8 };
+    assert.deepEqual(mergeModelSpans([loc], [{ start: 0, end: 6, label: 'PER', margin: 99999 }]), [loc]);
+  });
+
+  it('the shipped model was trained on the data files the repository holds (npm run train:ner after a change)', () => {
+    const shipped = JSON.parse(readFileSync(new URL('./ner.json', import.meta.url), 'utf8')) as {
+      sources: Record<string, { sha256: string }>;
+    };
+    const data = JSON.parse(readFileSync(new URL('manifest.json', `file://${NER_DATA_DIR}`), 'utf8')) as Record<
+      string,
+      { sha256: string }
+    >;
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(shipped.sources).map(([k, v]) => [k, v.sha256])),
+      Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.sha256])),
+    );
   });
 });

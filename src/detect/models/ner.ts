@@ -17,15 +17,23 @@ import type { NerLabel, Weights } from './ner-decode.ts';
 import * as nerFeaturesModule from './ner-features.ts';
 import type { Gazetteer } from './ner-features.ts';
 import * as nerTokensModule from './ner-tokens.ts';
+import * as lexiconModule from '../names/lexicon.ts';
 // Bound once (../README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { emissions, tagSpans, viterbi } = nerDecodeModule;
-const { featurize, N_TAGS, TABLE_BITS, tokenView } = nerFeaturesModule;
+const { featurize, N_TAGS, START, TABLE_BITS, tokenView } = nerFeaturesModule;
 const { tokenize } = nerTokensModule;
+const { PARTICLES } = lexiconModule;
 
 export interface NerSpan {
   start: number;
   end: number;
   label: NerLabel;
+  /**
+   * How far the span's tags lead O: the largest, over its tokens, of the tag's score minus O's (from the
+   * token features alone, in units of the int16 weights; a name's later tokens lean on the transition
+   * from its first, so the strongest token speaks for the span). A threshold trades recall for precision.
+   */
+  margin: number;
 }
 
 export interface NerModel {
@@ -55,8 +63,8 @@ export function encodeNerWeights(w: Int16Array): Buffer {
   return buf;
 }
 
-const BEFORE = 40;
-const AFTER = 80;
+const BEFORE = 24;
+const AFTER = 40;
 const WINDOW_MAX = 4000;
 
 function isCjk(u: number): boolean {
@@ -69,6 +77,12 @@ function isLetterUnit(u: number): boolean {
   return ch.toLowerCase() !== ch.toUpperCase() || isCjk(u);
 }
 
+function isLowerUnit(u: number): boolean {
+  if (u < 128) return u >= 97 && u <= 122;
+  const ch = String.fromCharCode(u);
+  return ch !== ch.toUpperCase();
+}
+
 /** Is the unit at i an upper-case letter (non-ASCII: one whose lower case differs)? */
 function isUpperUnit(u: number): boolean {
   if (u < 128) return u >= 65 && u <= 90;
@@ -76,34 +90,83 @@ function isUpperUnit(u: number): boolean {
   return ch !== ch.toLowerCase();
 }
 
-/** Windows [from, to) around the anchors, ascending, non-overlapping, each at most WINDOW_MAX long. */
-function windows(text: string, stopwords: ReadonlySet<string>): number[] {
+/** A span already found (by the rules): anchors inside it open no window. */
+export interface Covered {
+  start: number;
+  end: number;
+}
+
+/**
+ * Tokens a text may have scored: past it, the rest of the text is left to the rules. It bounds the
+ * model's cost on a text of nothing but capitalised words (32,000 chars: about 5,000 such tokens).
+ */
+export const TOKEN_BUDGET = 600;
+
+// . ! ? line breaks, the openers of quoted or bulleted text, and of a table cell, a value or a bracket
+const SENTENCE_OPENERS = new Set([46, 33, 63, 10, 13, 34, 42, 45, 0x2022, 124, 58, 61, 40, 91, 123, 9]);
+
+/** Does a sentence (or a line, or the text) start before position i, white space aside? */
+function sentenceStartBefore(text: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && j > i - 8 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j--;
+  if (j < 0) return true;
+  const u = text.charCodeAt(j);
+  // . ! ? newline, and the openers of quoted or bulleted text
+  return SENTENCE_OPENERS.has(u);
+}
+
+/**
+ * Windows [from, to) around the anchors, ascending, non-overlapping, each at most WINDOW_MAX long. An
+ * anchor is an ideograph or kana, or a word in title case (upper then lower: "IBAN", "AWS_REGION" are
+ * not) that is not a frequent word and, at a sentence's start, where every word has a capital, is in
+ * the name dictionaries. Most capitals of ordinary text are thus skipped without reading the model.
+ */
+function windows(text: string, model: NerModel, covered: readonly Covered[]): number[] {
+  const { stopwords, gazetteer: g } = model;
   const n = text.length;
   const out: number[] = [];
   let curFrom = -1;
   let curTo = -1;
+  let c = 0;
+  let coveredTo = -1;
   for (let i = 0; i < n; i++) {
     const u = text.charCodeAt(i);
     if (u < 65) continue;
+    // an anchor inside a finding the rules already made is left to them
+    while (c < covered.length && covered[c]!.start <= i) coveredTo = Math.max(coveredTo, covered[c++]!.end);
+    if (i < coveredTo) continue;
+    let j = i + 1;
     const cjk = u >= 0x3040 && isCjk(u);
     if (!cjk) {
       if (!isUpperUnit(u) || (i > 0 && isLetterUnit(text.charCodeAt(i - 1)))) continue;
-      // the word: its lower case decides whether it is a frequent word
-      let j = i + 1;
+      if (i + 1 >= n || !isLowerUnit(text.charCodeAt(i + 1))) continue;
       while (j < n && j - i < 24 && isLetterUnit(text.charCodeAt(j))) j++;
-      if (j - i >= 2 && j - i < 24 && stopwords.has(text.slice(i, j).toLowerCase())) {
+      if (j - i >= 24) {
+        i = j;
+        continue;
+      }
+      const lo = text.slice(i, j).toLowerCase();
+      if (stopwords.has(lo)) {
+        i = j;
+        continue;
+      }
+      if (
+        sentenceStartBefore(text, i) &&
+        !(g.first.has(lo) || g.last.has(lo) || g.places.has(lo) || g.countries.has(lo))
+      ) {
         i = j;
         continue;
       }
     }
     const from = Math.max(0, i - BEFORE);
-    const to = Math.min(n, i + AFTER);
+    const to = Math.min(n, j + AFTER);
     if (curTo >= 0 && from <= curTo && to - curFrom <= WINDOW_MAX) curTo = to;
     else {
       if (curTo >= 0) out.push(curFrom, curTo);
       curFrom = Math.max(from, curTo < 0 ? 0 : curTo);
       curTo = to;
     }
+    i = j - 1;
   }
   if (curTo >= 0) out.push(curFrom, curTo);
   return out;
@@ -118,11 +181,14 @@ function scorable(text: string, start: number): boolean {
 let featBuf: Int32Array = new Int32Array(0);
 let emitBuf: Float64Array = new Float64Array(0);
 
-/** Spans the model finds in text. */
-export function nerSpans(model: NerModel, text: string): NerSpan[] {
+/** Spans the model finds in text; `covered` (sorted by start) are spans the rules found already. */
+export function nerSpans(model: NerModel, text: string, covered: readonly Covered[] = []): NerSpan[] {
   const out: NerSpan[] = [];
-  const ws = windows(text, model.stopwords);
-  for (let k = 0; k < ws.length; k += 2) {
+  const ws = windows(text, model, covered);
+  let budget = TOKEN_BUDGET;
+  let c = 0;
+  let coveredTo = -1;
+  for (let k = 0; k < ws.length && budget > 0; k += 2) {
     let from = ws[k]!;
     const to = ws[k + 1]!;
     // start at a token boundary: a window cut through a word would make a token of its tail
@@ -135,18 +201,48 @@ export function nerSpans(model: NerModel, text: string): NerSpan[] {
     const mask = new Uint8Array(n);
     let any = false;
     for (let i = 0; i < n; i++) {
-      if (scorable(text, toks.starts[i]!) && !(toks.ends[i] === to && to < text.length)) {
+      // a token inside a rule's finding is not scored: the rules have it (it is context only)
+      const st = toks.starts[i]!;
+      while (c < covered.length && covered[c]!.start <= st) coveredTo = Math.max(coveredTo, covered[c++]!.end);
+      if (st < coveredTo) continue;
+      if (budget > 0 && scorable(text, st) && !(toks.ends[i] === to && to < text.length)) {
         mask[i] = 1;
         any = true;
+        budget--;
       }
     }
+    // a lower-case particle between two scorable tokens may be inside a name ("Yusof bin Ishak")
+    for (let i = 1; i + 1 < n; i++)
+      if (!mask[i] && mask[i - 1] && mask[i + 1] && PARTICLES.has(text.slice(toks.starts[i]!, toks.ends[i]!)))
+        mask[i] = 1;
     if (!any) continue;
-    const v = tokenView(text, toks, model.gazetteer);
+    const v = tokenView(text, toks, model.gazetteer, mask);
     featBuf = featurize(text, toks, v, featBuf, mask);
     emitBuf = emissions(model.weights, featBuf, n, emitBuf, mask);
+    // decoded from the first scorable token to the one after the last: the tokens outside are O, and
+    // an O before the first is what the decoder resumes from
+    let lo = 0;
+    while (!mask[lo]) lo++;
+    let hi = n - 1;
+    while (!mask[hi]) hi--;
+    hi = Math.min(n, hi + 2);
     const tags = new Uint8Array(n);
-    viterbi(model.weights, emitBuf, v.shapes, n, tags);
-    for (const s of tagSpans(toks.starts, toks.ends, tags, n)) out.push(s);
+    viterbi(
+      model.weights,
+      emitBuf.subarray(lo * N_TAGS),
+      lo === 0 ? v.shapes : v.shapes.slice(lo, hi),
+      hi - lo,
+      tags.subarray(lo),
+      lo === 0 ? START : 0,
+    );
+    let t = 0;
+    for (const s of tagSpans(toks.starts, toks.ends, tags, n)) {
+      while (toks.starts[t]! < s.start) t++;
+      let margin = -Infinity;
+      for (let i = t; i < n && toks.starts[i]! < s.end; i++)
+        margin = Math.max(margin, emitBuf[i * N_TAGS + tags[i]!]! - emitBuf[i * N_TAGS]!);
+      out.push({ ...s, margin });
+    }
   }
   return out;
 }
