@@ -72,6 +72,11 @@ export interface Config {
    * (on this node) to finish before it is answered 409 idempotency_key_in_flight.
    */
   idempotencyWaitMs: number;
+  /**
+   * Milliseconds a client has to send a whole request, headers and body: a
+   * slow upload holds a connection (and on OTLP an export slot) no longer.
+   */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULT_PLANS: Record<PlanTier, PlanCaps> = {
@@ -252,5 +257,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseMs: int(env, 'JOB_LEASE_SECONDS', 120, 1, 86_400) * 1000,
     jobBatch: int(env, 'JOB_BATCH', 16, 1, 1000),
     idempotencyWaitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 30_000, 0, 600_000),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
   };
 }

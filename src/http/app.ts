@@ -46,6 +46,16 @@ export async function buildApp(ctx: AppContext, modules: AppModules): Promise<Fa
     clientErrorHandler,
     // The problem itself, not Fastify's Error (with a stack and a message listing every failure) turned into one later.
     schemaErrorFormatter: (errors, context) => validationProblem(errors as never, context),
+    // The whole request (headers and body) must arrive within this: a slow
+    // upload is answered 408 and closed, releasing what it held. Node reads
+    // these at construction (headers' deadline no later than the request's)
+    // and checks them every connectionsCheckingInterval.
+    requestTimeout: ctx.config.requestTimeoutMs,
+    http: {
+      requestTimeout: ctx.config.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, ctx.config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(ctx.config.requestTimeoutMs / 4))),
+    },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: {} },

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { test } from 'node:test';
 import { eachStore, OPERATOR_TOKEN, type SignedIn } from '../testing/harness.ts';
 import { setSubscription } from '../testing/workspace.ts';
-import { MAX_CONCURRENT_EXPORTS } from './routes.ts';
+import { MAX_CONCURRENT_EXPORTS, MAX_EXPORTS_PER_WORKSPACE } from './routes.ts';
 
 // Load shedding and plan limits on the OTLP endpoint, as an exporter sees
 // them: partial_success, 429 with Retry-After, 402, 503 with Retry-After.
@@ -111,6 +111,108 @@ eachStore(
       }
     });
 
+    test('a workspace holding slow uploads holds a quarter of the slots at most: another workspace still exports', async () => {
+      const bob = await get().signIn('bob@otlp-limits-other.example');
+      const addr = new URL(base);
+      // Slow-loris: headers, then a byte now and then; as many as the node has slots.
+      const statuses: number[] = [];
+      const held = Array.from({ length: MAX_CONCURRENT_EXPORTS }, () => {
+        const req = httpRequest({
+          host: addr.hostname,
+          port: addr.port,
+          method: 'POST',
+          path: '/api/v1/otel/v1/traces',
+          headers: {
+            authorization: `Bearer ${alice.token}`,
+            'content-type': 'application/json',
+            'content-length': '1000',
+          },
+        });
+        req.on('error', () => {});
+        req.on('response', (res) => {
+          statuses.push(res.statusCode ?? 0);
+          res.resume();
+        });
+        req.write('{');
+        return req;
+      });
+      try {
+        // All but alice's share are refused at once (before their bodies, which never complete).
+        for (
+          const deadline = Date.now() + 20_000;
+          statuses.length < MAX_CONCURRENT_EXPORTS - MAX_EXPORTS_PER_WORKSPACE;
+        ) {
+          assert.ok(Date.now() < deadline, `only ${statuses.length} of alice's uploads were answered`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.deepEqual(new Set(statuses), new Set([503]));
+        // Bob's exports go through, up to his own share at once.
+        const results = await Promise.all(
+          Array.from({ length: MAX_EXPORTS_PER_WORKSPACE }, () => post(exportOf([]), bob.token)),
+        );
+        assert.deepEqual(
+          results.map((r) => r.status),
+          Array(MAX_EXPORTS_PER_WORKSPACE).fill(200),
+        );
+        // Alice's own next export is shed: her share is taken.
+        const hers = await post(exportOf([]));
+        assert.equal(hers.status, 503);
+        assert.deepEqual(await statusOf(hers), [14, 'service_unavailable']);
+      } finally {
+        for (const r of held) r.destroy();
+      }
+      for (const deadline = Date.now() + 20_000; ;) {
+        const res = await post(exportOf([]));
+        if (res.status === 200) break; // released when the slow uploads end
+        assert.ok(Date.now() < deadline, `still ${res.status} after the slow uploads ended`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    });
+
+    test('a slow upload is cut off at REQUEST_TIMEOUT_MS and its slot released', async () => {
+      const addr = new URL(base);
+      const started = Date.now();
+      const ended = Array.from(
+        { length: MAX_EXPORTS_PER_WORKSPACE },
+        () =>
+          new Promise<string>((resolve) => {
+            const req = httpRequest({
+              host: addr.hostname,
+              port: addr.port,
+              method: 'POST',
+              path: '/api/v1/otel/v1/traces',
+              headers: {
+                authorization: `Bearer ${alice.token}`,
+                'content-type': 'application/json',
+                'content-length': '1000',
+              },
+            });
+            req.on('error', (err) => resolve(`error ${(err as NodeJS.ErrnoException).code}`));
+            req.on('response', (res) => {
+              res.resume();
+              resolve(String(res.statusCode));
+            });
+            req.write('{');
+            // A byte now and then: never idle, never done.
+            const drip = setInterval(() => req.write(' '), 200);
+            req.on('close', () => clearInterval(drip));
+          }),
+      );
+      // Her share is taken while they drip.
+      for (const deadline = Date.now() + 5_000; ;) {
+        const res = await post(exportOf([]));
+        if (res.status === 503) break;
+        assert.ok(Date.now() < deadline, 'the slow uploads never took the slots');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const outcomes = await Promise.all(ended);
+      const waited = Date.now() - started;
+      assert.ok(waited >= 1_500, `cut after ${waited} ms, before the 2 s timeout`);
+      assert.ok(waited < 15_000, `cut only after ${waited} ms`);
+      for (const o of outcomes) assert.match(o, /^(408|error ECONNRESET)$/);
+      assert.equal((await post(exportOf([]))).status, 200);
+    });
+
     test('a workspace that may not write → 402', async () => {
       await setSubscription(get(), OPERATOR_TOKEN, alice.account.tenant_id, { subscription_status: 'canceled' });
       const res = await post(exportOf([chat('d'.repeat(32), '7'.repeat(16))]));
@@ -120,6 +222,7 @@ eachStore(
   },
   {
     env: {
+      REQUEST_TIMEOUT_MS: '2000',
       PLAN_CAPS: JSON.stringify({
         free: { invocations_per_day: 3 },
         team: { invocations_per_day: 3 },

@@ -19,6 +19,8 @@ import { decodeJson, decodeProtobuf, type DecodedRequest } from './spans.ts';
 export const OTLP_BODY_LIMIT = 16 * 1024 * 1024;
 /** Exports decoded and recorded at once per process; more are shed with 503 + Retry-After. */
 export const MAX_CONCURRENT_EXPORTS = 16;
+/** Of those, what one workspace (or the operator's fallback token) may hold: a quarter. */
+export const MAX_EXPORTS_PER_WORKSPACE = 4;
 export const TRACES_PATH = '/api/v1/otel/v1/traces';
 const TENANT_ATTRIBUTE = 'agent_ledger.tenant_id';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,6 +78,7 @@ const OtlpError = Type.Object(
 
 export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Promise<void> {
   let inFlight = 0;
+  const perHolder = new Map<string, number>();
   // Own scope: the OTLP body parsers, gzip and error answers apply to this route only.
   await fastify.register(async (app) => {
     app.removeAllContentTypeParsers();
@@ -97,15 +100,25 @@ export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Prom
       },
     );
     app.addHook('onRequest', async (req) => {
-      // Shed load before reading a byte of the body (clients retry 503).
-      if (inFlight >= MAX_CONCURRENT_EXPORTS) {
+      // Shed load before reading a byte of the body (clients retry 503). The
+      // request is authenticated by now (the auth hook runs first), so a slot
+      // is held by a known workspace, which may hold only its share: one
+      // workspace's slow uploads cannot take every slot.
+      const holder = slotHolder(req);
+      const held = perHolder.get(holder) ?? 0;
+      if (inFlight >= MAX_CONCURRENT_EXPORTS || held >= MAX_EXPORTS_PER_WORKSPACE) {
         throw serviceUnavailable('Too many exports in progress; retry shortly.', 1);
       }
       inFlight++;
+      perHolder.set(holder, held + 1);
       let released = false;
       (req as { otlpRelease?: () => void }).otlpRelease = () => {
-        if (!released) inFlight--;
+        if (released) return;
         released = true;
+        inFlight--;
+        const left = (perHolder.get(holder) ?? 1) - 1;
+        if (left > 0) perHolder.set(holder, left);
+        else perHolder.delete(holder);
       };
     });
     const release = async (req: FastifyRequest) => {
@@ -155,6 +168,13 @@ export async function otlpRoutes(fastify: FastifyInstance, deps: OtlpDeps): Prom
       },
     );
   });
+}
+
+/** Who holds an export slot: the token's workspace; the fallback token's exports (any workspace) share one holder. */
+function slotHolder(req: FastifyRequest): string {
+  const p = req.principal;
+  if (p?.kind === 'account' || p?.kind === 'ingress') return p.tenantId;
+  return p?.kind ?? 'anonymous';
 }
 
 /**
