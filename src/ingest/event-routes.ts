@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { accountStatus } from '../accounts/plans.ts';
+import { accountStatus } from '../accounts/index.ts';
 import type { AccountStatus, Principal } from '../core/identity.ts';
 import {
   badRequest,

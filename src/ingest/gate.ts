@@ -3,8 +3,8 @@ import { listenForChanges, readEpoch } from '../changes/index.ts';
 import type { PlanCaps } from '../config/index.ts';
 import type { Db } from '../db/db.ts';
 import type { Principal } from '../core/identity.ts';
-import type { WorkspacePlan } from '../accounts/plans.ts';
-import type { PolicyDocument } from '../policy/engine.ts';
+import type { WorkspacePlan } from '../accounts/index.ts';
+import type { PolicyDocument } from '../policy/index.ts';
 import type { AgentScope } from './ingest.ts';
 
 // What the event endpoints check on every request — the token's principal,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Gauge } from 'prom-client';
-import type { WorkspacePlan } from '../accounts/plans.ts';
+import type { WorkspacePlan } from '../accounts/index.ts';
 import type { PlanCaps } from '../config/index.ts';
 import type { Queryable } from '../db/db.ts';
 import type { JobHandler } from '../jobs/index.ts';
@@ -9,7 +9,7 @@ import type { AppContext } from '../core/context.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import type { PseudonymKind } from '../ledger/pseudonyms.ts';
-import type { Decision, Facts, PersonaFacts, PolicyDocument } from '../policy/engine.ts';
+import type { Decision, Facts, PersonaFacts, PolicyDocument } from '../policy/index.ts';
 import { eventRoutes, validateEvent } from './event-routes.ts';
 import { Gate, type GatePrincipal } from './gate.ts';
 import { ingressTokenRoutes } from './ingress-token-routes.ts';

@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { newToken } from '../accounts/token-format.ts';
-import type { StoredTokenKind } from '../accounts/token-resolver.ts';
+import { newToken, type StoredTokenKind } from '../accounts/index.ts';
 
 export interface IngressTokenRow {
   token_id: string;

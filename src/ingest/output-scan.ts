@@ -1,18 +1,18 @@
 import type { Queryable } from '../db/db.ts';
-import { enqueue, type JobHandler } from '../jobs/index.ts';
+import { enqueue, type JobHandler, JUDGE_JOB, judgeJobPayload } from '../jobs/index.ts';
 import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import {
-  OUT_OF_SCOPE_REASON,
   type ContentField,
   type Decision,
   type Facts,
   type FieldFindings,
   type Finding,
+  OUT_OF_SCOPE_REASON,
   type PersonaFacts,
-} from '../policy/engine.ts';
+} from '../policy/index.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
-import { countByType, escalatesToJudges, JUDGE_JOB, judgeJobPayload, needsReview } from './record.ts';
+import { countByType, escalatesToJudges, needsReview } from './record.ts';
 import { openText } from './sealed-output.ts';
 
 /**

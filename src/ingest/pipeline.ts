@@ -6,8 +6,8 @@ import { canonicalJson } from '../ledger/canonical-json.ts';
 import { newSalt } from '../ledger/leaf.ts';
 import { ItemFailed } from '../ledger/log-writer.ts';
 import { redactMeta } from './metadata.ts';
-import { decide, globMatch } from '../policy/engine.ts';
-import { secondsToUtcMidnight } from '../accounts/plans.ts';
+import { decide, globMatch } from '../policy/index.ts';
+import { secondsToUtcMidnight } from '../accounts/index.ts';
 import type { TenantState } from './gate.ts';
 import type { IngestDeps } from './ingest.ts';
 import {

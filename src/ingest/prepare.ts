@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import { commitment, newSalt } from '../ledger/leaf.ts';
-import type { ContentField, Decision, FieldFindings, Finding } from '../policy/engine.ts';
+import type { ContentField, Decision, FieldFindings, Finding } from '../policy/index.ts';
 import type { RogueRecord } from './record.ts';
 import { sealText, type SealedText } from './sealed-output.ts';
 import type { InvocationBody, RogueBody } from './schemas.ts';

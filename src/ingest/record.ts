@@ -1,6 +1,6 @@
 import type { PlanCaps } from '../config/index.ts';
 import type { Queryable, Row, Statement } from '../db/db.ts';
-import { enqueueMany } from '../jobs/index.ts';
+import { enqueueMany, JUDGE_JOB, type JudgeJobPayload, judgeJobPayload } from '../jobs/index.ts';
 import type { OpenAppend } from '../ledger/append.ts';
 import { type RideAlong, writeRideAlong } from '../ledger/log-store.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
@@ -11,21 +11,6 @@ import type { PreparedInvocation, RogueInput } from './prepare.ts';
 
 /** The kind of the background job that scans an invocation's tool_output. */
 export const OUTPUT_SCAN_JOB = 'tool_output_scan';
-
-/**
- * The kind of the background job that has the workspace's judge panel review
- * an invocation (src/judges/judge-job.ts). Enqueued with the invocation when
- * it escalates (escalatesToJudges), the plan allows judge calls and the
- * workspace has a panel.
- */
-export const JUDGE_JOB = 'judge';
-
-/** A judge job's payload; `by_rule`: a policy rule asked for the panel (judge: true), so it is judged in or out of the review queue. */
-export type JudgeJobPayload = { invocation_id: number; by_rule?: true };
-
-export function judgeJobPayload(invocationId: number, decision: { judge: boolean }): JudgeJobPayload {
-  return decision.judge ? { invocation_id: invocationId, by_rule: true } : { invocation_id: invocationId };
-}
 
 /**
  * Whether an invocation goes to the judge panel on its own: a flag_for_review

@@ -1,4 +1,4 @@
-import type { UsageSource } from '../accounts/deps.ts';
+import type { UsageSource } from '../accounts/index.ts';
 import type { Db } from '../db/db.ts';
 import { utcDay } from './record.ts';
 

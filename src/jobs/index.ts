@@ -2,3 +2,5 @@
 
 export { JobBell, JobWorker, enqueue, enqueueMany, queuedFor } from './jobs.ts';
 export type { JobHandler } from './jobs.ts';
+export { JUDGE_JOB, judgeJobPayload } from './kinds.ts';
+export type { JudgeJobPayload } from './kinds.ts';

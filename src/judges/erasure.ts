@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { ContentSelector } from '../ingest/erasure.ts';
+import type { ContentSelector } from '../ingest/index.ts';
 
 // Deleting the judges' rationales (retention and data-subject erasure,
 // src/retention), as review notes are deleted: a rationale is written from the

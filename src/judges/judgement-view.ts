@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { queuedFor } from '../jobs/index.ts';
-import { JUDGE_JOB } from '../ingest/record.ts';
+import { JUDGE_JOB, queuedFor } from '../jobs/index.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
 import type { JudgementRow } from './store.ts';
 

@@ -6,8 +6,7 @@ import { conflict, HttpProblem, notFound, rateLimited, unprocessable } from '../
 import type { Queryable } from '../db/db.ts';
 import { accountOf } from '../http/auth.ts';
 import { bearer, problems } from '../http/schemas.ts';
-import { JUDGE_JOB } from '../ingest/record.ts';
-import { enqueue } from '../jobs/index.ts';
+import { enqueue, JUDGE_JOB, type JudgeJobPayload } from '../jobs/index.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { LEAF_VERSION } from '../ledger/leaf.ts';
 import { panelOf, type PanelRow, type StoredJudge } from './panel-config.ts';
@@ -228,7 +227,7 @@ export async function judgeRoutes(fastify: FastifyInstance, deps: JudgesDeps): P
           now,
         });
         if (attempt === null) throw conflict('A judgement of this invocation is pending.');
-        await enqueue(tx, me.tenantId, JUDGE_JOB, [{ invocation_id: invocationId, attempt }]);
+        await enqueue(tx, me.tenantId, JUDGE_JOB, [{ invocation_id: invocationId, attempt } satisfies JudgeJobPayload]);
         return judgementOf(tx, me.tenantId, invocationId, true);
       });
       deps.enqueued();

@@ -1,8 +1,6 @@
 import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/context.ts';
-import { RESERVED_KEY_PREFIX } from '../ingest/idempotency.ts';
-import { linkParents } from '../ingest/links.ts';
-import type { EventInput, EventResult } from '../ingest/pipeline.ts';
+import { type EventInput, type EventResult, linkParents, RESERVED_KEY_PREFIX } from '../ingest/index.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import { eventTime } from './event-time.ts';
 import { type MappedSpan, mapSpan, recordedParent, resolveAgents } from './mapping.ts';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { secondsToUtcMidnight } from '../accounts/plans.ts';
+import { secondsToUtcMidnight } from '../accounts/index.ts';
 import type { AccountStatus } from '../core/identity.ts';
 import { forbidden, paymentRequired, rateLimited, serviceUnavailable, unauthorized } from '../core/problems.ts';
 import { parseJsonBody } from '../http/json-body.ts';

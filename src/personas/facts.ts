@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { PersonaFacts } from '../policy/engine.ts';
+import type { PersonaFacts } from '../policy/index.ts';
 import { personaOfAgent } from './store.ts';
 
 // What of an agent's persona takes part in its verdict, in the policy

@@ -3,7 +3,7 @@ import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/context.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import type { LogEntry } from '../ledger/append.ts';
-import type { PersonaFacts } from '../policy/engine.ts';
+import type { PersonaFacts } from '../policy/index.ts';
 import { personaFactsInTx } from './facts.ts';
 import { personaRoutes } from './routes.ts';
 import { countPersonas } from './store.ts';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { HttpProblem, notFound, unprocessable } from '../core/problems.ts';
 import { isKnownPiiType } from '../detect/index.ts';
-import { checkRules } from '../policy/rule-checks.ts';
+import { checkRules } from '../policy/index.ts';
 import { accountOf } from '../http/auth.ts';
 import { bearer, problems, ContentText } from '../http/schemas.ts';
 import { commitment, encodeLeaf, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';

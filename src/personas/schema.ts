@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PII_TYPES } from '../detect/index.ts';
-import { RuleSchema } from '../policy/schema.ts';
+import { RuleSchema } from '../policy/index.ts';
 
 // The JSON Schemas of a persona: what the routes validate and the OpenAPI
 // document publishes. Bounded everywhere: a persona takes part in the verdict

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db.ts';
-import type { Rule } from '../policy/engine.ts';
+import type { Rule } from '../policy/index.ts';
 
 // The personas tables (migrations/0100). Every function needs a transaction
 // scoped to the tenant (row-level security).

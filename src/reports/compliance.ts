@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db.ts';
 import { categoryOf } from '../detect/index.ts';
 import { entryRange } from '../ledger/log-store.ts';
-import { policyVersions } from '../policy/store.ts';
+import { policyVersions } from '../policy/index.ts';
 import { bump, emptyTotals, normalizeTotals, OPEN_ITEMS_LIMIT, type Period, type ReportFacts } from './facts.ts';
 import { policiesInForce } from './recount.ts';
 

@@ -7,10 +7,10 @@
 
 import type { Queryable } from '../db/db.ts';
 import type { AppContext } from '../core/context.ts';
-import { type ContentSelector, eraseInvocationContent, forgetMetadataSalts } from '../ingest/erasure.ts';
+import { type ContentSelector, eraseInvocationContent, forgetMetadataSalts } from '../ingest/index.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { commitment, encodeLeaf, newSalt } from '../ledger/leaf.ts';
-import { eraseJudgeRationales } from '../judges/erasure.ts';
+import { eraseJudgeRationales } from '../judges/index.ts';
 import { eraseReviewNotes } from '../review/index.ts';
 
 /** Six months: the least log retention the EU AI Act asks of deployers of high-risk systems (Art. 19, 26(6)). */

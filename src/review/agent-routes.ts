@@ -4,7 +4,7 @@ import { accountOf } from '../http/auth.ts';
 import { decodeCursor, encodeCursor } from '../core/paging.ts';
 import { notFound, unprocessable } from '../core/problems.ts';
 import { bearer, problems } from '../http/schemas.ts';
-import { agentScope } from '../policy/store.ts';
+import { agentScope } from '../policy/index.ts';
 import { READERS } from './access.ts';
 import { type AgentTotals, agentDetail, listAgents } from './agent-queries.ts';
 import { storableText } from './cursor.ts';

@@ -2,7 +2,7 @@
 // the note and its salt go, the decision, its time and its leaf stay.
 
 import type { Queryable } from '../db/db.ts';
-import type { ContentSelector } from '../ingest/erasure.ts';
+import type { ContentSelector } from '../ingest/index.ts';
 
 /**
  * Erases the notes of reviews of the selected invocations (`from`/`to` bound

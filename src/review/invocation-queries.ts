@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { evidenceIdOf } from '../ledger/evidence.ts';
-import type { Finding } from '../policy/engine.ts';
+import type { Finding } from '../policy/index.ts';
 import { isoMicros, microsOf, type TimeKey, Where } from './cursor.ts';
 
 // The read side's queries of invocations, through ingest's read contract

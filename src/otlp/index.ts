@@ -1,0 +1,4 @@
+// The otlp module's face: what other modules may use. Nothing else of otlp/ is imported from outside it.
+
+export { createOtlp } from './otlp.ts';
+export { OtelDetailsSchema } from './schemas.ts';
