@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../core/context.ts';
-import { notFound } from '../core/problems.ts';
+import { type AppContext, notFound } from '../core/index.ts';
 import { limiter } from '../http/rate-limit.ts';
 import { bearer, problems, Uuid } from '../http/schemas.ts';
 import { accountOf } from '../http/auth.ts';

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanCaps } from '../config/index.ts';
-import type { AccountStatus } from '../core/identity.ts';
-import type { AppContext } from '../core/context.ts';
+import type { AccountStatus, AppContext } from '../core/index.ts';
 import { accountRoutes } from './account-routes.ts';
 import { API_TOKENS } from './api-tokens.ts';
 import { CONSOLE_SESSIONS } from './console-sessions.ts';

@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Role } from '../core/identity.ts';
-import { newToken } from './token-format.ts';
+import { newToken, type Role } from '../core/index.ts';
 import type { LiveTokenRow, StoredTokenKind } from './token-resolver.ts';
 
 export interface TokenRow {

@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.ts';
 import type { Queryable } from '../db/db.ts';
-import type { Role } from '../core/identity.ts';
+import type { Role } from '../core/index.ts';
 import type { WorkspacePlan } from './plans.ts';
 
 // Workspaces, accounts and invitations: the rows sign-in reads and writes.

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { HttpProblem } from '../core/problems.ts';
+import { HttpProblem } from '../core/index.ts';
 
 // Who may start a new workspace. A company domain has one workspace by default
 // (its admins may turn that off); an address is its mailbox without a

@@ -13,7 +13,7 @@
 // registry second levels under two-letter country TLDs (`co.uk`, `com.br`, …).
 import { createRequire } from 'node:module';
 import { domainToASCII } from 'node:url';
-import { unprocessable } from '../core/problems.ts';
+import { unprocessable } from '../core/index.ts';
 
 export interface NormalizedEmail {
   /** `local@domain`, lowercase, domain in ASCII (punycode), no trailing dot. */

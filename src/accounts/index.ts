@@ -4,5 +4,4 @@ export { createAccounts } from './accounts.ts';
 export type { UsageSource } from './deps.ts';
 export { accountStatus, secondsToUtcMidnight } from './plans.ts';
 export type { WorkspacePlan } from './plans.ts';
-export { newToken } from './token-format.ts';
 export type { StoredTokenKind } from './token-resolver.ts';

@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Role } from '../core/identity.ts';
-import { conflict } from '../core/problems.ts';
+import { conflict, type Role } from '../core/index.ts';
 import type { Account, Invitation } from './directory.ts';
 
 export const INVITATION_TTL_DAYS = 14;

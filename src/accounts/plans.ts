@@ -1,5 +1,5 @@
 import type { Config, PlanCaps, PlanTier } from '../config/index.ts';
-import type { AccountStatus } from '../core/identity.ts';
+import type { AccountStatus } from '../core/index.ts';
 
 export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'unpaid' | 'canceled';
 

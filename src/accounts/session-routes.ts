@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
-import { forbidden, notFound } from '../core/problems.ts';
+import { forbidden, notFound } from '../core/index.ts';
 import { limiter } from '../http/rate-limit.ts';
 import { problems, Timestamp, Uuid } from '../http/schemas.ts';
 import { clearedSessionCookies, csrfTokenFor, originAllowed, sessionCookie } from '../http/session-cookie.ts';

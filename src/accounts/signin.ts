@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { HttpProblem, serviceUnavailable } from '../core/problems.ts';
+import { HttpProblem, serviceUnavailable } from '../core/index.ts';
 import { signInMail } from '../mail/index.ts';
 import { issueApiToken } from './api-tokens.ts';
 import type { AccountRouteDeps } from './account-routes.ts';

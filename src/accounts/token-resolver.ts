@@ -1,7 +1,6 @@
-import type { Principal } from '../core/identity.ts';
+import { parseToken, type Principal, safeEqual, TOKEN_PREFIXES, type TokenPrefix } from '../core/index.ts';
 import type { Queryable } from '../db/db.ts';
 import { lastUsedToucher } from './last-used.ts';
-import { parseToken, safeEqual, TOKEN_PREFIXES, type TokenPrefix } from './token-format.ts';
 
 /** The columns every kind's lookup returns (its id column named token_id), besides what its principal reads. */
 export type LiveTokenRow = {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { eachStore, OPERATOR_TOKEN, type TestService } from '../testing/harness.ts';
 import { assertFieldErrors, assertProblem } from '../testing/problems.ts';
 import { addMember, auditLeaves } from '../testing/workspace.ts';
-import { checksum } from './token-format.ts';
+import { checksum } from '../core/token-format.ts';
 
 const TOKENS = '/api/v1/accounts/tokens';
 const ME = '/api/v1/accounts/me';

@@ -12,14 +12,12 @@ import { entryPointCrossings, fileCycles, isTest, sourceFiles } from './source-t
  * Keep this short: a new entry means a module's inside is part of its face.
  */
 export const ALLOWED_INTERNAL: Record<string, string> = {
-  'detect/secrets.ts → accounts/token-format.ts':
-    "detect recognises the service's own tokens by their checksum; the token format is to move to core/ once detect's files have settled in their folders",
-  'detect/eval/devset/secrets.ts → accounts/token-format.ts':
-    "the development set makes tokens of the service's own format; as above",
+  'service/service.ts → core/metrics.ts':
+    'the composition root makes the metrics registry; core/index.ts leaves prom-client out because the detector workers load it (the token format)',
 };
 
 /** Modules whose faces are not yet cut: others still import their files directly. To be emptied. */
-export const NOT_YET_FACED = new Set<string>(['core', 'db', 'http', 'ledger']);
+export const NOT_YET_FACED = new Set<string>(['db', 'http', 'ledger']);
 
 /** Folders whose file cycles are not yet broken. To be emptied. */
 const NOT_YET_ACYCLIC = new Set<string>([

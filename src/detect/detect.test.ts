@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ibanMod97, iso7064Mod11_10, luhn, verhoeff } from './text/checksums.ts';
-import { checksum } from '../accounts/token-format.ts';
+import { checksum } from '../core/token-format.ts';
 import { detectInjection, isValidSvcToken, mergeSpans, redact, scan, scanAndRedact } from './index.ts';
 import { detectNumeric } from './numbers/index.ts';
 import { detectCrypto, detectEmail, detectIban, detectIp, detectMac, detectUrl } from './pii/index.ts';

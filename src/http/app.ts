@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type AuthServices, registerAuth } from './auth.ts';
-import type { AppContext } from '../core/context.ts';
+import type { AppContext } from '../core/index.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './errors.ts';
 import { registerHealth } from './health.ts';
 import { registerJsonBody } from './json-body.ts';

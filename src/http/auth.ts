@@ -1,6 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccountPrincipal, AccountStatus, Principal, Role } from '../core/identity.ts';
-import { forbidden, paymentRequired, unauthorized, unknownToken, wrongTokenKind } from '../core/problems.ts';
+import {
+  type AccountPrincipal,
+  type AccountStatus,
+  forbidden,
+  paymentRequired,
+  type Principal,
+  type Role,
+  unauthorized,
+  unknownToken,
+  wrongTokenKind,
+} from '../core/index.ts';
 import {
   CSRF_HEADER,
   csrfMatches,

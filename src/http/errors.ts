@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { refusedWholeBody, unsupportedMediaType } from './json-body.ts';
-import { HttpProblem, badRequest, internalError, invalidJson, notFound } from '../core/problems.ts';
+import { badRequest, HttpProblem, internalError, invalidJson, notFound } from '../core/index.ts';
 import { validationProblem } from './validation.ts';
 
 // Every error this service answers is a problem document (RFC 9457) with a

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../core/context.ts';
-import { notFound, serviceUnavailable, unauthorized } from '../core/problems.ts';
+import { type AppContext, notFound, serviceUnavailable, unauthorized } from '../core/index.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 

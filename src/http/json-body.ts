@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpProblem, badRequest, invalidJson } from '../core/problems.ts';
+import { badRequest, HttpProblem, invalidJson } from '../core/index.ts';
 
 // Request bodies are I-JSON (RFC 7493): UTF-8 without invalid bytes, objects
 // without duplicate keys. An audit record must not be ambiguous, so a body that

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
-import { rateLimited } from '../core/problems.ts';
+import { rateLimited } from '../core/index.ts';
 
 /**
  * Registers @fastify/rate-limit without a global limit. Limits live in memory

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { type FieldError, HttpProblem, badRequest, notFound } from '../core/problems.ts';
+import { badRequest, type FieldError, HttpProblem, notFound } from '../core/index.ts';
 
 // Bodies are typed strictly ("5" is not an integer); query strings and path
 // parameters are text by nature, so they are coerced. Ajv counts string

@@ -2,16 +2,17 @@ import { setImmediate } from 'node:timers/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountStatus } from '../accounts/index.ts';
-import type { AccountStatus, Principal } from '../core/identity.ts';
 import {
+  type AccountStatus,
   badRequest,
   forbidden,
   HttpProblem,
   paymentRequired,
+  type Principal,
   unauthorized,
   unknownToken,
   wrongTokenKind,
-} from '../core/problems.ts';
+} from '../core/index.ts';
 import { bearer, problems } from '../http/schemas.ts';
 import { reservedKey } from './idempotency.ts';
 import type { IngestDeps } from './ingest.ts';

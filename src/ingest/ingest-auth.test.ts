@@ -4,7 +4,7 @@
 // nothing of one workspace visible or changeable with another's tokens.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newToken } from '../accounts/token-format.ts';
+import { newToken } from '../core/token-format.ts';
 import { eachStore, FALLBACK_TOKEN, OPERATOR_TOKEN, type SignedIn, type TestService } from '../testing/harness.ts';
 import {
   addMember,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.ts';
-import { newToken, type StoredTokenKind } from '../accounts/index.ts';
+import type { StoredTokenKind } from '../accounts/index.ts';
+import { newToken } from '../core/index.ts';
 
 export interface IngressTokenRow {
   token_id: string;

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { PlanCaps } from '../config/index.ts';
-import { badRequest, HttpProblem, rateLimited, unprocessable } from '../core/problems.ts';
+import { badRequest, HttpProblem, rateLimited, unprocessable } from '../core/index.ts';
 import { canonicalJson } from '../ledger/canonical-json.ts';
 import { newSalt } from '../ledger/leaf.ts';
 import { ItemFailed } from '../ledger/log-writer.ts';

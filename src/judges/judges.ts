@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanCaps } from '../config/index.ts';
-import type { AppContext } from '../core/context.ts';
+import type { AppContext } from '../core/index.ts';
 import type { Queryable } from '../db/db.ts';
 import { type JobHandler, JUDGE_JOB } from '../jobs/index.ts';
 import type { AppendEntryInTx } from '../ledger/appenders.ts';

@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../core/context.ts';
-import { conflict, HttpProblem, notFound, rateLimited, unprocessable } from '../core/problems.ts';
+import { type AppContext, conflict, HttpProblem, notFound, rateLimited, unprocessable } from '../core/index.ts';
 import type { Queryable } from '../db/db.ts';
 import { accountOf } from '../http/auth.ts';
 import { bearer, problems } from '../http/schemas.ts';

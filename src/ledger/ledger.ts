@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db, Queryable } from '../db/db.ts';
-import type { AppContext } from '../core/context.ts';
+import type { AppContext } from '../core/index.ts';
 import { type LogEntry, beginAppend } from './append.ts';
 import { accountEntryAppender, type AppendEntryInTx, entryAppender } from './appenders.ts';
 import { auditRoutes } from './audit-routes.ts';

@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
-import { HttpProblem } from '../core/problems.ts';
+import { HttpProblem } from '../core/index.ts';
 import { type BodyWalker, JsonWalker, ProtobufWalker } from './body-walkers.ts';
 
 // The body of an export as the route's parser reads it: inflated as it

@@ -1,4 +1,4 @@
-import { HttpProblem } from '../core/problems.ts';
+import { HttpProblem } from '../core/index.ts';
 import { type BoundName, EXPORT_BOUNDS, overBound } from './export-bounds.ts';
 
 // Walkers that measure an export as its bytes stream in (after gzip), so an

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpProblem, serviceUnavailable } from '../core/problems.ts';
+import { HttpProblem, serviceUnavailable } from '../core/index.ts';
 import { pgErrorCode } from '../db/db.ts';
 import { ERROR_INFO_TYPE_URL, ErrorInfo, RpcStatus } from './proto.ts';
 import { UndecodableBody } from './spans.ts';

@@ -1,4 +1,4 @@
-import { HttpProblem } from '../core/problems.ts';
+import { HttpProblem } from '../core/index.ts';
 
 // How much an export may make the service build. A protobuf or JSON body is
 // small next to the objects decoding it makes: an empty span is 2 bytes on the

@@ -1,5 +1,5 @@
 import type { PlanCaps } from '../config/index.ts';
-import type { AppContext } from '../core/context.ts';
+import type { AppContext } from '../core/index.ts';
 import { type EventInput, type EventResult, linkParents, RESERVED_KEY_PREFIX } from '../ingest/index.ts';
 import type { LogWriter } from '../ledger/log-writer.ts';
 import { eventTime } from './event-time.ts';

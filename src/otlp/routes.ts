@@ -1,8 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { secondsToUtcMidnight } from '../accounts/index.ts';
-import type { AccountStatus } from '../core/identity.ts';
-import { forbidden, paymentRequired, rateLimited, serviceUnavailable, unauthorized } from '../core/problems.ts';
+import {
+  type AccountStatus,
+  forbidden,
+  paymentRequired,
+  rateLimited,
+  serviceUnavailable,
+  unauthorized,
+} from '../core/index.ts';
 import { parseJsonBody } from '../http/json-body.ts';
 import { bearer } from '../http/schemas.ts';
 import { guardedBody } from './body-stream.ts';

@@ -1,4 +1,4 @@
-import { type FieldError, unprocessable } from '../core/problems.ts';
+import { type FieldError, unprocessable } from '../core/index.ts';
 
 // A secret stays bound to the destination it was given for. A judge's API key
 // (webhook and SIEM tokens the same way) is given together with the URL it is

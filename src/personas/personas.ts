@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanCaps } from '../config/index.ts';
-import type { AppContext } from '../core/context.ts';
+import type { AppContext } from '../core/index.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import type { PersonaFacts } from '../policy/index.ts';

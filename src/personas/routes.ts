@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { HttpProblem, notFound, unprocessable } from '../core/problems.ts';
+import { HttpProblem, notFound, unprocessable } from '../core/index.ts';
 import { isKnownPiiType } from '../detect/index.ts';
 import { checkRules } from '../policy/index.ts';
 import { accountOf } from '../http/auth.ts';

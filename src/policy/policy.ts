@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { readEpoch } from '../changes/index.ts';
 import type { Queryable } from '../db/db.ts';
-import type { AppContext } from '../core/context.ts';
+import type { AppContext } from '../core/index.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { type Decision, decide, type Facts, type PersonaFacts, type PolicyDocument } from './engine.ts';
 import { policyRoutes } from './routes.ts';

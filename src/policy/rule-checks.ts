@@ -1,5 +1,5 @@
 import { isKnownFindingType } from '../detect/index.ts';
-import { unprocessable } from '../core/problems.ts';
+import { unprocessable } from '../core/index.ts';
 
 /**
  * What a rule list must hold beyond its JSON Schema, checked where a policy or

@@ -1,4 +1,4 @@
-import type { AppContext } from '../core/context.ts';
+import type { AppContext } from '../core/index.ts';
 import type { LedgerModule } from '../ledger/ledger.ts';
 import { readHead } from '../ledger/log-store.ts';
 import { formatVerifierKey } from '../ledger/note.ts';

@@ -6,7 +6,7 @@
 // nothing erased can be recovered or confirmed by guessing.
 
 import type { Queryable } from '../db/db.ts';
-import type { AppContext } from '../core/context.ts';
+import type { AppContext } from '../core/index.ts';
 import { type ContentSelector, eraseInvocationContent, forgetMetadataSalts } from '../ingest/index.ts';
 import type { LogEntry } from '../ledger/append.ts';
 import { commitment, encodeLeaf, newSalt } from '../ledger/leaf.ts';

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf } from '../http/auth.ts';
-import { unprocessable } from '../core/problems.ts';
+import { unprocessable } from '../core/index.ts';
 import { bearer, NullableTimestamp, problems, Timestamp, Uuid, ContentText } from '../http/schemas.ts';
 import {
   contentDays,

@@ -1,4 +1,4 @@
-import type { Role } from '../core/identity.ts';
+import type { Role } from '../core/index.ts';
 
 // Who may do what on the read side, as the roles table of API.md says.
 

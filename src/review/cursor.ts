@@ -1,5 +1,4 @@
-import { decodeCursor, encodeCursor } from '../core/paging.ts';
-import { unprocessable } from '../core/problems.ts';
+import { decodeCursor, encodeCursor, unprocessable } from '../core/index.ts';
 
 // Keyset paging on (created_at, id), newest first. The cursor carries the last
 // row's created_at in whole microseconds (PostgreSQL's precision; a JS Date

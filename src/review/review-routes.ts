@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { accountOf } from '../http/auth.ts';
-import { conflict, notFound, unprocessable } from '../core/problems.ts';
+import { conflict, notFound, unprocessable } from '../core/index.ts';
 import { bearer, problems, Timestamp } from '../http/schemas.ts';
 import { Type } from 'typebox';
 import { redactForStorage } from '../detect/index.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../core/context.ts';
+import type { AppContext } from '../core/index.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Static } from 'typebox';
 import type { LogWriter } from '../ledger/log-writer.ts';

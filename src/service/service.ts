@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createAccounts, type UsageSource } from '../accounts/index.ts';
 import { consoleRoutes } from '../console/index.ts';
 import type { Config } from '../config/index.ts';
-import type { AppContext } from '../core/context.ts';
+import type { AppContext } from '../core/index.ts';
 import { createMetrics } from '../core/metrics.ts';
 import type { Db } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';

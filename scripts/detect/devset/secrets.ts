@@ -4,7 +4,7 @@
 // placeholders, documented example keys, hashes, ids and public keys.
 
 import { createHash } from 'node:crypto';
-import { checksum } from '../../../src/accounts/token-format.ts';
+import { checksum } from '../../../src/core/token-format.ts';
 import { fill, int, pick, rng, splitOf } from './build.ts';
 import type { Rand, SpanCase } from './build.ts';
 

@@ -1,11 +1,4 @@
-// Secret detectors: provider tokens with fixed prefixes, private key blocks, JWTs, our own svc_live_
-// tokens (CRC-checked), credentials in URLs and high-entropy values assigned to secret-looking names.
-// Documented example keys and placeholders are rejected.
-// Speed: the token, keyword and credential-URL regexes are sticky and tried only where indexOf found a
-// literal their match must hold (tokenStarts, keywordStarts, credentialUrlMatches), giving the matches
-// of a whole-text scan; the private-key and mysql -p regexes run only when their literal is present.
-
-import { checksum } from '../../accounts/token-format.ts';
+import { checksum } from '../../core/index.ts';
 import * as chars from '../text/chars.ts';
 import type { Finding } from '../types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
@@ -120,7 +113,7 @@ function entropy(s: string): number {
 
 // ---------------------------------------------------------------- svc_live_ tokens
 
-// The format is accounts' (token-format.ts): the checksum is computed there, once, for both issuing and finding tokens.
+// The format is core's (core/token-format.ts): the checksum is computed there, once, for accounts issuing tokens and detect finding them.
 export function isValidSvcToken(token: string): boolean {
   const m = /^svc_live_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/.exec(token);
   return m !== null && checksum(m[1]!) === m[2];
