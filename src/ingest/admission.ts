@@ -1,4 +1,4 @@
-import { rateLimited } from '../core/problems.ts';
+import { rateLimited } from '../core/index.ts';
 
 export interface AdmissionOptions {
   /** Most request body bytes one workspace has in processing on this node (INGEST_WORKSPACE_BYTES). */

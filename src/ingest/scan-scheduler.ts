@@ -1,4 +1,4 @@
-import type { ContentField } from '../policy/engine.ts';
+import type { ContentField } from '../policy/index.ts';
 import type { ScanResult, Scanner } from './prepare.ts';
 
 /** The text fields of one event to scan before its write. */
