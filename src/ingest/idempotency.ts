@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { unprocessable } from '../core/problems.ts';
+import { unprocessable } from '../core/index.ts';
 import { IDEMPOTENCY_TTL_MS } from './record.ts';
 
 /**
