@@ -4,7 +4,7 @@ import { extname, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { distDir } from './paths.ts';
-import { notFound, serviceUnavailable } from '../core/problems.ts';
+import { notFound, serviceUnavailable } from '../core/index.ts';
 
 /**
  * The console's Content-Security-Policy: only our own scripts, styles, images
