@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { newToken, type Role } from '../core/index.ts';
 import type { LiveTokenRow, StoredTokenKind } from './token-resolver.ts';
 

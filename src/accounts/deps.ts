@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 
 /** An account-side change that matters to an auditor, recorded as a leaf of the workspace log. */
 export interface AuditEntry {

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { Role } from '../core/index.ts';
 import type { WorkspacePlan } from './plans.ts';
 

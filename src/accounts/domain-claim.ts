@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { HttpProblem } from '../core/index.ts';
 
 // Who may start a new workspace. A company domain has one workspace by default

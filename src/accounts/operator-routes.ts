@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { PageQuery } from '../http/schemas.ts';
+import { bearer, NullableTimestamp, PageQuery, problems, Uuid } from '../http/index.ts';
 import { decodeCursor, notFound, page, unprocessable } from '../core/index.ts';
-import { bearer, NullableTimestamp, problems, Uuid } from '../http/schemas.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
 import { getWorkspace } from './directory.ts';
 import { listWorkspaces, planView } from './plan-view.ts';

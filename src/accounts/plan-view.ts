@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { UsageSource } from './deps.ts';
 import type { Workspace } from './directory.ts';
 import { accountStatus, capsOf, trialDaysRemaining } from './plans.ts';

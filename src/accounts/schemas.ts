@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NullableTimestamp, Timestamp, Uuid } from '../http/schemas.ts';
+import { NullableTimestamp, Timestamp, Uuid } from '../http/index.ts';
 
 export const RoleSchema = Type.Union([
   Type.Literal('admin'),

@@ -1,11 +1,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { accountOf } from '../http/auth.ts';
+import {
+  accountOf,
+  clearedSessionCookies,
+  csrfTokenFor,
+  limiter,
+  originAllowed,
+  problems,
+  sessionCookie,
+  Timestamp,
+  Uuid,
+} from '../http/index.ts';
 import { forbidden, notFound } from '../core/index.ts';
-import { limiter } from '../http/rate-limit.ts';
-import { problems, Timestamp, Uuid } from '../http/schemas.ts';
-import { clearedSessionCookies, csrfTokenFor, originAllowed, sessionCookie } from '../http/session-cookie.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
 import { listOwnSessions, revokeSession, SESSION_HOURS, startSession } from './console-sessions.ts';
 import { accountView, getWorkspace } from './directory.ts';

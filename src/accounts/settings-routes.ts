@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { accountOf } from '../http/auth.ts';
+import { accountOf, bearer, problems } from '../http/index.ts';
 import { notFound } from '../core/index.ts';
-import { bearer, problems } from '../http/schemas.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
 
 const ADMIN = ['admin'] as const;

@@ -1,5 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 
 // Sign-in codes follow ASVS 5.0 §6.5/6.6 and the Ory Kratos pattern: random,
 // 10 minutes, single use, at most 5 tries, stored only as a keyed hash.

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { HttpProblem, serviceUnavailable } from '../core/index.ts';
 import { signInMail } from '../mail/index.ts';
 import { issueApiToken } from './api-tokens.ts';

@@ -1,5 +1,5 @@
 import { parseToken, type Principal, safeEqual, TOKEN_PREFIXES, type TokenPrefix } from '../core/index.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { lastUsedToucher } from './last-used.ts';
 
 /** The columns every kind's lookup returns (its id column named token_id), besides what its principal reads. */

@@ -1,13 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { accountOf } from '../http/auth.ts';
-import { PageQuery } from '../http/schemas.ts';
+import { accountOf, bearer, limiter, PageQuery, problems, Uuid } from '../http/index.ts';
 import { decodeCursor, notFound, page } from '../core/index.ts';
-import { bearer, problems, Uuid } from '../http/schemas.ts';
 import type { AccountRouteDeps } from './account-routes.ts';
 import { normalizeEmail, requireEmail } from './email-domains.ts';
-import { limiter } from '../http/rate-limit.ts';
 import { invitationMail } from './invitation-mail.ts';
 import { cancelInvitation, changeRole, invite, listMembers, listOpenInvitations, removeMember } from './members.ts';
 import { Email, InvitationSchema, MemberSchema, RoleSchema } from './schemas.ts';

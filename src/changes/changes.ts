@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/index.ts';
 
 // The change epoch of a workspace (migrations/0070): what a node may keep in
 // memory for a workspace is valid while the epoch it read before reading it

@@ -7,15 +7,15 @@
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { originOf } from '../ledger/checkpoints.ts';
-import { cosignerKeyOf, formatCosignerKey } from '../witness/index.ts';
 import {
   formatSignerKey,
   formatVerifierKey,
   generateSignerKey,
   isValidKeyName,
+  originOf,
   verifierKeyFor,
-} from '../ledger/note.ts';
+} from '../ledger/index.ts';
+import { cosignerKeyOf, formatCosignerKey } from '../witness/index.ts';
 
 export const KEYGEN_USAGE = `usage: agent-ledger keygen [--name ORIGIN] [--out FILE] [--tenant TENANT_ID]
 

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { loadConfig } from '../config/index.ts';
-import { migrate } from '../db/migrate.ts';
-import { openDb } from '../db/open.ts';
+import { migrate, openDb } from '../db/index.ts';
 
 export async function migrateCommand(_args: string[]): Promise<number> {
   const config = loadConfig();

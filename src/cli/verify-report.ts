@@ -1,10 +1,4 @@
-// `agent-ledger verify --report FILE`: a compliance report (JSON) is checked
-// against the log it cites. Its checkpoint must verify with the pinned key, the
-// entries up to that checkpoint's size must hash to its root, and every figure
-// of the report must be what the leaves alone say (src/reports/recount.ts).
-
-import { openCheckpoint, parseVerifierKey } from '../ledger/note.ts';
-import { type BundleEntry, type Failure, verifyBundle } from '../ledger/verify-bundle.ts';
+import { type BundleEntry, type Failure, openCheckpoint, parseVerifierKey, verifyBundle } from '../ledger/index.ts';
 import { compareFacts, type Period, recountFacts, type ReportFacts, type ReportPseudonyms } from '../reports/index.ts';
 
 export interface ReportFile extends ReportFacts {

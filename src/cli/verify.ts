@@ -9,22 +9,27 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { decodeBase64, encodeBase64 } from '../ledger/bytes.ts';
-import { leafHashOf } from '../ledger/leaf.ts';
-import { verifyConsistency } from '../ledger/merkle.ts';
-import { type Checkpoint, NoteError, openCheckpoint, parseCheckpoint, parseVerifierKey } from '../ledger/note.ts';
-import { type CosignerKey, parseCosignerKey, verifyCosignatures } from '../witness/index.ts';
-import { checkReport, parseReport, type ReportFile } from './verify-report.ts';
 import {
   type Bundle,
   type BundleEntry,
+  type Checkpoint,
   type ConsistencyProofJson,
+  decodeBase64,
+  encodeBase64,
   type EvidenceJson,
   type Failure,
   type InclusionProofJson,
+  leafHashOf,
+  NoteError,
+  openCheckpoint,
+  parseCheckpoint,
+  parseVerifierKey,
   prefixRoots,
   verifyBundle,
-} from '../ledger/verify-bundle.ts';
+  verifyConsistency,
+} from '../ledger/index.ts';
+import { type CosignerKey, parseCosignerKey, verifyCosignatures } from '../witness/index.ts';
+import { checkReport, parseReport, type ReportFile } from './verify-report.ts';
 
 export const VERIFY_USAGE = `usage: agent-ledger verify (--url URL [--token T] | --bundle FILE) [options]
 

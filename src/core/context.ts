@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { Metrics } from './metrics.ts';
 

@@ -1,12 +1,4 @@
-// Deleting stored content of invocations (retention and data-subject erasure,
-// src/retention). The text and its salt are set to NULL — and a tool_output
-// still sealed awaiting its scan loses ciphertext and wrapped key (crypto-
-// shredding; its scan then finds nothing to do) — finding positions are
-// dropped (their types stay: leaves and reports count them), and erased_at
-// marks the field. Invocation rows and every leaf stay, so the log, its proofs
-// and any report's figures still verify.
-
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 
 /** Which invocations: every given condition must hold. `from`/`to` bound created_at, [from, to). */
 export interface ContentSelector {

@@ -13,10 +13,9 @@ import {
   unknownToken,
   wrongTokenKind,
 } from '../core/index.ts';
-import { bearer, problems } from '../http/schemas.ts';
+import { bearer, problems, validationProblem, validatorCompiler } from '../http/index.ts';
 import { reservedKey } from './idempotency.ts';
 import type { IngestDeps } from './ingest.ts';
-import { validationProblem, validatorCompiler } from '../http/validation.ts';
 import { type Authorized, type EventInput, type EventKind, type EventResult, recordEvents } from './pipeline.ts';
 
 const validators = {

@@ -1,7 +1,7 @@
 import { hash as digest } from 'node:crypto';
 import { listenForChanges, readEpoch } from '../changes/index.ts';
 import type { PlanCaps } from '../config/index.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/index.ts';
 import type { Principal } from '../core/index.ts';
 import type { WorkspacePlan } from '../accounts/index.ts';
 import type { PolicyDocument } from '../policy/index.ts';

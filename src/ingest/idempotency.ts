@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { unprocessable } from '../core/index.ts';
 import { IDEMPOTENCY_TTL_MS } from './record.ts';
 

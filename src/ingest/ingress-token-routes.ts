@@ -1,10 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { accountOf } from '../http/auth.ts';
+import { accountOf, bearer, NullableTimestamp, PageQuery, problems, Timestamp, Uuid } from '../http/index.ts';
 import { decodeCursor, notFound, page, unprocessable } from '../core/index.ts';
-import { PageQuery } from '../http/schemas.ts';
-import { bearer, NullableTimestamp, problems, Timestamp, Uuid } from '../http/schemas.ts';
 import type { IngestDeps } from './ingest.ts';
 import { issueIngressToken, listIngressTokens, revokeIngressToken } from './ingress-tokens.ts';
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { StoredTokenKind } from '../accounts/index.ts';
 import { newToken } from '../core/index.ts';
 

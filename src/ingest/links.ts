@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 
 /**
  * Sets the parent of invocations recorded before their parent was known (an

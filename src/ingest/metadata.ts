@@ -1,13 +1,4 @@
-// Event metadata under leaf format v2 (issue 16). Identifiers (agent keys,
-// principal ids, user ids) are stored as sent: an auditor must know who acted,
-// and rows can be erased. Free-form fields (outcome, correlation id, tool
-// names, severity, source, rogue event type) may hold anything a client put
-// there — an e-mail, a card number, a key — so they go through the detectors
-// and are stored redacted, like content. The log holds neither: a leaf
-// commits to the stored metadata with a salt kept in the row.
-
-import { canonicalJson, sortedKeys } from '../ledger/canonical-json.ts';
-import { commitment, encodeLeaf } from '../ledger/leaf.ts';
+import { canonicalJson, commitment, encodeLeaf, sortedKeys } from '../ledger/index.ts';
 
 /** The stored form of a text: PII and secrets replaced by typed placeholders (detect's redactForStorage). */
 export type Redactor = (text: string) => string;

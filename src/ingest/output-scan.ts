@@ -1,7 +1,6 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { enqueue, type JobHandler, JUDGE_JOB, judgeJobPayload } from '../jobs/index.ts';
-import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
-import type { LogWriter } from '../ledger/log-writer.ts';
+import { commitment, LEAF_VERSION, type LogWriter, newSalt } from '../ledger/index.ts';
 import {
   type ContentField,
   type Decision,

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { commitment, newSalt } from '../ledger/leaf.ts';
+import { commitment, newSalt } from '../ledger/index.ts';
 import type { ContentField, Decision, FieldFindings, Finding } from '../policy/index.ts';
 import type { RogueRecord } from './record.ts';
 import { sealText, type SealedText } from './sealed-output.ts';

@@ -1,10 +1,14 @@
 import type { PlanCaps } from '../config/index.ts';
-import type { Queryable, Row, Statement } from '../db/db.ts';
+import type { Queryable, Row, Statement } from '../db/index.ts';
 import { enqueueMany, JUDGE_JOB, type JudgeJobPayload, judgeJobPayload } from '../jobs/index.ts';
-import type { OpenAppend } from '../ledger/append.ts';
-import { type RideAlong, writeRideAlong } from '../ledger/log-store.ts';
-import { evidenceIdOf } from '../ledger/evidence.ts';
-import { LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
+import {
+  evidenceIdOf,
+  LEAF_VERSION,
+  newSalt,
+  type OpenAppend,
+  type RideAlong,
+  writeRideAlong,
+} from '../ledger/index.ts';
 import { metaCommitment } from './metadata.ts';
 import { epochSql } from '../changes/index.ts';
 import type { PreparedInvocation, RogueInput } from './prepare.ts';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 
 // An invocation's place in the review queue is a column of ingest's table:
 // ingest sets it to 'pending' when policy flags the invocation (at write time

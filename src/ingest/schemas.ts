@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ContentText } from '../http/schemas.ts';
+import { ContentText } from '../http/index.ts';
 
 // Field rules of the two event endpoints, to the letter of API.md. Lengths are
 // code points (Ajv counts them so), types are strict, unknown fields ignored.

@@ -1,5 +1,5 @@
 import type { UsageSource } from '../accounts/index.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/index.ts';
 import { utcDay } from './record.ts';
 
 /**

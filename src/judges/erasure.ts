@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { ContentSelector } from '../ingest/index.ts';
 
 // Deleting the judges' rationales (retention and data-subject erasure,

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { personaOfAgent } from '../personas/index.ts';
 
 // What a judge is shown about an invocation, read through the owners' read

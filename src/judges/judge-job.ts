@@ -1,8 +1,6 @@
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/index.ts';
 import type { JobHandler } from '../jobs/index.ts';
-import type { OpenAppend } from '../ledger/append.ts';
-import { commitment, encodeLeaf, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
-import type { LogWriter } from '../ledger/log-writer.ts';
+import { commitment, encodeLeaf, LEAF_VERSION, type LogWriter, newSalt, type OpenAppend } from '../ledger/index.ts';
 import { type CaseForJudges, loadCase } from './judge-case.ts';
 import { type OpenJudge, openJudges, panelOf, type Quorum } from './panel-config.ts';
 import type { Dispatcher } from 'undici';

@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { JUDGE_JOB, queuedFor } from '../jobs/index.ts';
-import { evidenceIdOf } from '../ledger/evidence.ts';
+import { evidenceIdOf } from '../ledger/index.ts';
 import type { JudgementRow } from './store.ts';
 
 // The `judgement` of an invocation as the API shows it (in GET

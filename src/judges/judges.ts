@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/index.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { type JobHandler, JUDGE_JOB } from '../jobs/index.ts';
-import type { AppendEntryInTx } from '../ledger/appenders.ts';
-import type { LogWriter } from '../ledger/log-writer.ts';
+import type { AppendEntryInTx, LogWriter } from '../ledger/index.ts';
 import { outboundDispatcher } from '../outbound/index.ts';
 import { judgeHandler, type ResolveAsPanel } from './judge-job.ts';
 import { judgementsOf, type JudgementView } from './judgement-view.ts';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { openKey } from './secret-box.ts';
 
 // The stored panel of a workspace (table judge_panels, migrations/0101):

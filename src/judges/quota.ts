@@ -1,5 +1,5 @@
 import type { PlanCaps } from '../config/index.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/index.ts';
 
 // The plan's multi_judge_calls_per_month, counted exactly across nodes: one
 // statement inserts or raises the workspace's counter for the month only while

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NullableTimestamp } from '../http/schemas.ts';
+import { NullableTimestamp } from '../http/index.ts';
 
 // The judgement object (issue 17) as the API publishes it: in GET
 // /api/v1/invocations/{id}, the review queue's items and POST

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 
 // The judgements table (migrations/0120). Every function needs a transaction
 // scoped to the tenant (row-level security) and filters by tenant too.

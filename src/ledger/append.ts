@@ -1,4 +1,4 @@
-import type { Queryable, Statement } from '../db/db.ts';
+import type { Queryable, Statement } from '../db/index.ts';
 import { encodeLeaf, leafHashOf } from './leaf.ts';
 import {
   appendStatement,

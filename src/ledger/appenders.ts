@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { LogEntry } from './append.ts';
 import { LEAF_VERSION } from './leaf.ts';
 import type { LedgerModule } from './ledger.ts';

@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { accountOf } from '../http/auth.ts';
+import { accountOf, bearer, problems } from '../http/index.ts';
 import { type AppContext, notFound, unprocessable } from '../core/index.ts';
-import { bearer, problems } from '../http/schemas.ts';
 import { encodeBase64 } from './bytes.ts';
 import { latestCheckpoint, type StoredCheckpoint } from './checkpoints.ts';
 import type { LedgerModule } from './ledger.ts';

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/index.ts';
 import { readHead, readNodes } from './log-store.ts';
 import { rootFromNodes, rootNeeds } from './merkle.ts';
 import { type SignerKey, signCheckpoint } from './note.ts';

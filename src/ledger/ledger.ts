@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/index.ts';
 import type { AppContext } from '../core/index.ts';
 import { type LogEntry, beginAppend } from './append.ts';
 import { accountEntryAppender, type AppendEntryInTx, entryAppender } from './appenders.ts';

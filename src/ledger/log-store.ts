@@ -1,4 +1,4 @@
-import type { Queryable, Row, Statement } from '../db/db.ts';
+import type { Queryable, Row, Statement } from '../db/index.ts';
 import { emptyRoot, type NodeId, type StoredNode } from './merkle.ts';
 
 // The SQL of the log tables. Every function takes the caller's transaction,

@@ -6,7 +6,7 @@ import {
   type Row,
   type SendAhead,
   type Statement,
-} from '../db/db.ts';
+} from '../db/index.ts';
 import { OpenAppend, type Sealed } from './append.ts';
 import { expectHeadStatement, type Head, headOf, lockHead, lockHeadStatement, MOVED_SQLSTATE } from './log-store.ts';
 import type { StoredNode } from './merkle.ts';

@@ -1,19 +1,4 @@
-// Pseudonyms (leaf format v2): a value that many leaves must name so that an
-// auditor can count by it — an agent key, a rogue event type — is written as
-// commitment(salt, value) with one random salt per (workspace, kind, value),
-// kept in the `pseudonyms` table and never in the log. Every leaf of that
-// value carries the same pseudonym, so leaves can be counted per agent; a
-// compliance report opens the pseudonyms it counts by (value and salt), so the
-// verifier recomputes each one and checks that the leaves agree. Deleting a
-// row (an erasure) makes the leaves naming that value unlinkable to it, while
-// the log and its proofs stay intact.
-//
-// Trade-off: readers of the log see which leaves share an agent (as a random
-// string), not who it is. Free-form values nobody counts by (principal ids,
-// outcomes, tool names, ...) get a fresh salt per leaf instead (see meta
-// commitments in the ingest module), so even that link is not in the log.
-
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/index.ts';
 import { decodeBase64, encodeBase64 } from './bytes.ts';
 import { commitment, newSalt, SALT_SIZE } from './leaf.ts';
 import { scopeToTenant } from './log-store.ts';

@@ -1,15 +1,4 @@
-// The log as C2SP tlog-tiles (c2sp.org/tlog-tiles): static, cacheable
-// resources any tiled-log client can verify without our proof endpoints.
-//
-//   tile/<L>/<N>[.p/<W>]        W (≤ 256) hashes: the tile at level L holds MTH of
-//                               leaves [(N·256+i)·256^L, (N·256+i+1)·256^L) for i < W
-//   tile/entries/<N>[.p/<W>]    W entries, each a big-endian uint16 length + its bytes
-//   N = 1234067                 "x001/x234/067": 3-digit groups, all but the last x-prefixed
-//
-// A hash of tile level L is a complete subtree of 256^L leaves, i.e. the stored
-// Merkle node at level 8·L: a tile is W consecutive stored nodes, nothing to hash.
-
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { utf8 } from './bytes.ts';
 import { readNodes } from './log-store.ts';
 import { HASH_SIZE } from './merkle.ts';

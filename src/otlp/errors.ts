@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem, serviceUnavailable } from '../core/index.ts';
-import { pgErrorCode } from '../db/db.ts';
+import { pgErrorCode } from '../db/index.ts';
 import { ERROR_INFO_TYPE_URL, ErrorInfo, RpcStatus } from './proto.ts';
 import { UndecodableBody } from './spans.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { OtlpDeps } from './record.ts';
 import { otlpRoutes } from './routes.ts';
 import { type OtelDetails, otelDetails } from './store.ts';

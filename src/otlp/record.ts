@@ -1,7 +1,7 @@
 import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/index.ts';
 import { type EventInput, type EventResult, linkParents, RESERVED_KEY_PREFIX } from '../ingest/index.ts';
-import type { LogWriter } from '../ledger/log-writer.ts';
+import type { LogWriter } from '../ledger/index.ts';
 import { eventTime } from './event-time.ts';
 import { type MappedSpan, mapSpan, recordedParent, resolveAgents } from './mapping.ts';
 import type { DecodedRequest, OtelSpan } from './spans.ts';

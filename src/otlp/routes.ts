@@ -9,8 +9,7 @@ import {
   serviceUnavailable,
   unauthorized,
 } from '../core/index.ts';
-import { parseJsonBody } from '../http/json-body.ts';
-import { bearer } from '../http/schemas.ts';
+import { bearer, parseJsonBody } from '../http/index.ts';
 import { guardedBody } from './body-stream.ts';
 import { OTLP_ERROR_CODES, sendError } from './errors.ts';
 import { ExportTraceServiceResponse } from './proto.ts';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { OtelExtras } from './mapping.ts';
 
 // The otel_spans table (this module's own): which spans are recorded, as

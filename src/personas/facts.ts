@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { PersonaFacts } from '../policy/index.ts';
 import { personaOfAgent } from './store.ts';
 

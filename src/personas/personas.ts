@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/index.ts';
-import type { Db, Queryable } from '../db/db.ts';
-import type { LogEntry } from '../ledger/append.ts';
+import type { Db, Queryable } from '../db/index.ts';
+import type { LogEntry } from '../ledger/index.ts';
 import type { PersonaFacts } from '../policy/index.ts';
 import { personaFactsInTx } from './facts.ts';
 import { personaRoutes } from './routes.ts';

@@ -4,10 +4,8 @@ import { Type } from 'typebox';
 import { HttpProblem, notFound, unprocessable } from '../core/index.ts';
 import { isKnownPiiType } from '../detect/index.ts';
 import { checkRules } from '../policy/index.ts';
-import { accountOf } from '../http/auth.ts';
-import { bearer, problems, ContentText } from '../http/schemas.ts';
-import { commitment, encodeLeaf, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
-import { pseudonymInTx } from '../ledger/pseudonyms.ts';
+import { accountOf, bearer, ContentText, problems } from '../http/index.ts';
+import { commitment, encodeLeaf, LEAF_VERSION, newSalt, pseudonymInTx } from '../ledger/index.ts';
 import type { PersonasDeps } from './personas.ts';
 import {
   AgentPersonaBody,

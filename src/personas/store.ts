@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { Rule } from '../policy/index.ts';
 
 // The personas tables (migrations/0100). Every function needs a transaction

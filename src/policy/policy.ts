@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { readEpoch } from '../changes/index.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { AppContext } from '../core/index.ts';
-import type { LogEntry } from '../ledger/append.ts';
+import type { LogEntry } from '../ledger/index.ts';
 import { type Decision, decide, type Facts, type PersonaFacts, type PolicyDocument } from './engine.ts';
 import { policyRoutes } from './routes.ts';
 import { agentScope, currentPolicy, type VersionedPolicy } from './store.ts';

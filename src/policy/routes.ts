@@ -1,10 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { accountOf } from '../http/auth.ts';
-import { LEAF_VERSION } from '../ledger/leaf.ts';
-import { pseudonymInTx } from '../ledger/pseudonyms.ts';
-import { bearer, problems, Timestamp, ContentText } from '../http/schemas.ts';
+import { accountOf, bearer, ContentText, problems, Timestamp } from '../http/index.ts';
+import { LEAF_VERSION, pseudonymInTx } from '../ledger/index.ts';
 import type { PolicyModuleDeps } from './policy.ts';
 import { checkRules } from './rule-checks.ts';
 import { PolicyDocumentSchema, PolicyView } from './schema.ts';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { DEFAULT_POLICY } from './default-policy.ts';
 import type { PolicyDocument } from './engine.ts';
 

@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import { categoryOf } from '../detect/index.ts';
-import { entryRange } from '../ledger/log-store.ts';
+import { entryRange } from '../ledger/index.ts';
 import { policyVersions } from '../policy/index.ts';
 import { bump, emptyTotals, normalizeTotals, OPEN_ITEMS_LIMIT, type Period, type ReportFacts } from './facts.ts';
 import { policiesInForce } from './recount.ts';

@@ -1,5 +1,5 @@
 import { categoryOf } from '../detect/index.ts';
-import { pseudonymIndex } from '../ledger/pseudonyms.ts';
+import { pseudonymIndex } from '../ledger/index.ts';
 import {
   bump,
   emptyTotals,

@@ -1,8 +1,5 @@
 import type { AppContext } from '../core/index.ts';
-import type { LedgerModule } from '../ledger/ledger.ts';
-import { readHead } from '../ledger/log-store.ts';
-import { formatVerifierKey } from '../ledger/note.ts';
-import { openPseudonyms } from '../ledger/pseudonyms.ts';
+import { formatVerifierKey, type LedgerModule, openPseudonyms, readHead } from '../ledger/index.ts';
 import { factsFromTables } from './compliance.ts';
 import type { Period, ReportFacts, ReportPseudonyms } from './facts.ts';
 

@@ -1,10 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { accountOf } from '../http/auth.ts';
+import { accountOf, bearer, problems } from '../http/index.ts';
 import { type AppContext, unprocessable } from '../core/index.ts';
-import { bearer, problems } from '../http/schemas.ts';
-import type { LedgerModule } from '../ledger/ledger.ts';
+import type { LedgerModule } from '../ledger/index.ts';
 import { reportCsv } from './csv.ts';
 import { reportPdf } from './pdf.ts';
 import { buildReport } from './report.ts';

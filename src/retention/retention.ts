@@ -1,15 +1,7 @@
-// Retention of stored content and erasure for a data subject. Content — the
-// redacted texts, finding positions and review notes — is deleted through the
-// owning modules (ingest/erasure.ts, review/erasure.ts); every metadata row and
-// every leaf stays, and the leaves hold salted commitments whose salts go with
-// the text, so the log, its proofs and past reports keep verifying while
-// nothing erased can be recovered or confirmed by guessing.
-
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { AppContext } from '../core/index.ts';
 import { type ContentSelector, eraseInvocationContent, forgetMetadataSalts } from '../ingest/index.ts';
-import type { LogEntry } from '../ledger/append.ts';
-import { commitment, encodeLeaf, newSalt } from '../ledger/leaf.ts';
+import { commitment, encodeLeaf, type LogEntry, newSalt } from '../ledger/index.ts';
 import { eraseJudgeRationales } from '../judges/index.ts';
 import { eraseReviewNotes } from '../review/index.ts';
 

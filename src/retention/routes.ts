@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { accountOf } from '../http/auth.ts';
+import { accountOf, bearer, ContentText, NullableTimestamp, problems, Timestamp, Uuid } from '../http/index.ts';
 import { unprocessable } from '../core/index.ts';
-import { bearer, NullableTimestamp, problems, Timestamp, Uuid, ContentText } from '../http/schemas.ts';
 import {
   contentDays,
   DEFAULT_CONTENT_DAYS,

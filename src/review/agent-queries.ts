@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { RiskInputs } from './risk.ts';
 
 // Agents as the read side sees them: registered by their first invocation

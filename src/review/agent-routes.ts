@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { accountOf } from '../http/auth.ts';
+import { accountOf, bearer, problems } from '../http/index.ts';
 import { decodeCursor, encodeCursor, notFound, unprocessable } from '../core/index.ts';
-import { bearer, problems } from '../http/schemas.ts';
 import { agentScope } from '../policy/index.ts';
 import { READERS } from './access.ts';
 import { type AgentTotals, agentDetail, listAgents } from './agent-queries.ts';

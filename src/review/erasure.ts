@@ -1,7 +1,4 @@
-// Deleting review notes (retention and data-subject erasure, src/retention):
-// the note and its salt go, the decision, its time and its leaf stay.
-
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { ContentSelector } from '../ingest/index.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { Queryable } from '../db/db.ts';
-import { evidenceIdOf } from '../ledger/evidence.ts';
+import type { Queryable } from '../db/index.ts';
+import { evidenceIdOf } from '../ledger/index.ts';
 import type { Finding } from '../policy/index.ts';
 import { isoMicros, microsOf, type TimeKey, Where } from './cursor.ts';
 

@@ -1,10 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { accountOf } from '../http/auth.ts';
+import { accountOf, bearer, problems, Timestamp } from '../http/index.ts';
 import { notFound, unprocessable } from '../core/index.ts';
 import { Type } from 'typebox';
-import { bearer, problems, Timestamp } from '../http/schemas.ts';
-import { evidenceIdOf } from '../ledger/evidence.ts';
+import { evidenceIdOf } from '../ledger/index.ts';
 import { READERS, seesContent } from './access.ts';
 import { checkRange, checkText, decodeTimeKey, timePage } from './cursor.ts';
 import {

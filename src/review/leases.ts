@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 
 export const LEASE_MINUTES = 5;
 

@@ -1,11 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { accountOf } from '../http/auth.ts';
+import { accountOf, bearer, problems, Timestamp } from '../http/index.ts';
 import { conflict, notFound, unprocessable } from '../core/index.ts';
-import { bearer, problems, Timestamp } from '../http/schemas.ts';
 import { Type } from 'typebox';
 import { redactForStorage } from '../detect/index.ts';
-import { evidenceIdOf } from '../ledger/evidence.ts';
+import { evidenceIdOf } from '../ledger/index.ts';
 import { READERS, REVIEWERS, seesContent } from './access.ts';
 import { decodeTimeKey, timePage } from './cursor.ts';
 import { invocationSummary } from './invocation-queries.ts';

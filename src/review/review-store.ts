@@ -1,8 +1,6 @@
-import type { Queryable } from '../db/db.ts';
-import type { OpenAppend } from '../ledger/append.ts';
-import { evidenceIdOf } from '../ledger/evidence.ts';
+import type { Queryable } from '../db/index.ts';
+import { commitment, evidenceIdOf, LEAF_VERSION, newSalt, type OpenAppend } from '../ledger/index.ts';
 import { lockReviewStatus, setReviewStatus } from '../ingest/index.ts';
-import { commitment, LEAF_VERSION, newSalt } from '../ledger/leaf.ts';
 import type { TimeKey } from './cursor.ts';
 import { type InvocationRow, invocationListQuery } from './invocation-queries.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../core/index.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 import type { Static } from 'typebox';
-import type { LogWriter } from '../ledger/log-writer.ts';
+import type { LogWriter } from '../ledger/index.ts';
 import type { JudgementSchema } from '../judges/index.ts';
 import type { OtelDetailsSchema } from '../otlp/index.ts';
 import { agentRoutes } from './agent-routes.ts';

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { accountOf } from '../http/auth.ts';
-import { bearer, problems } from '../http/schemas.ts';
+import { accountOf, bearer, problems } from '../http/index.ts';
 import { READERS } from './access.ts';
 import { checkRange, checkText, decodeTimeKey, timePage } from './cursor.ts';
 import type { ReviewModuleDeps } from './review.ts';

@@ -1,8 +1,7 @@
 import { NullableJudgement } from '../judges/index.ts';
 import { Type } from 'typebox';
-import { PageQuery, ContentText } from '../http/schemas.ts';
+import { ContentText, NullableTimestamp, PageQuery, Timestamp } from '../http/index.ts';
 import { OtelDetailsSchema } from '../otlp/index.ts';
-import { NullableTimestamp, Timestamp } from '../http/schemas.ts';
 
 // Response and query shapes of the read side.
 

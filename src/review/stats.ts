@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/index.ts';
 
 // Counts of invocations by verdict per hour or day: the console's overview
 // chart. One GROUP BY over the time range (index invocations_created), so the

@@ -2,7 +2,7 @@ import { hkdfSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Config, ConfigError } from '../config/index.ts';
-import { formatSignerKey, generateSignerKey, parseSignerKey, type SignerKey } from '../ledger/note.ts';
+import { formatSignerKey, generateSignerKey, parseSignerKey, type SignerKey } from '../ledger/index.ts';
 
 /**
  * The service's Ed25519 signing key. LEDGER_SIGNING_KEY is a file path or the

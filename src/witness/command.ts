@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parseSignerKey, parseVerifierKey, type SignerKey } from '../ledger/note.ts';
+import { parseSignerKey, parseVerifierKey, type SignerKey } from '../ledger/index.ts';
 import { cosignerKeyOf, formatCosignerKey } from './cosignature.ts';
 import { startWitnessServer } from './server.ts';
 import { WitnessStore } from './store.ts';

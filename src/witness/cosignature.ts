@@ -12,8 +12,7 @@
 // signature never verify as each other.
 
 import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
-import { decodeBase64, encodeBase64, utf8 } from '../ledger/bytes.ts';
-import { isValidKeyName, NoteError, type SignerKey } from '../ledger/note.ts';
+import { decodeBase64, encodeBase64, isValidKeyName, NoteError, type SignerKey, utf8 } from '../ledger/index.ts';
 
 export const COSIGNATURE_V1 = 0x04;
 const ED25519_SIG_SIZE = 64;

@@ -1,12 +1,4 @@
-// The wire format of tlog-witness's add-checkpoint (c2sp.org/tlog-witness):
-//
-//   request  = "old " + size + "\n" + (base64 hash + "\n"){0,63} + "\n" + signed checkpoint note
-//   200      = cosignature lines
-//   409      = the witness's size + "\n", Content-Type text/x.tlog.size
-//
-// Both ends use these functions: the service to submit, the witness to read.
-
-import { decodeBase64, encodeBase64 } from '../ledger/bytes.ts';
+import { decodeBase64, encodeBase64 } from '../ledger/index.ts';
 
 export const MAX_PROOF_LINES = 63;
 export const SIZE_CONTENT_TYPE = 'text/x.tlog.size';

@@ -5,7 +5,7 @@
 
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { decodeBase64, encodeBase64 } from '../ledger/bytes.ts';
+import { decodeBase64, encodeBase64 } from '../ledger/index.ts';
 
 export interface LogState {
   size: number;

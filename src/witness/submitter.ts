@@ -1,17 +1,5 @@
-// The service's side of tlog-witness: every new checkpoint of every workspace
-// log goes to each configured witness with the consistency proof from the size
-// that witness last cosigned, and the cosignature lines that come back are kept
-// to be served with that checkpoint.
-//
-// Nothing waits for a witness. Signing a checkpoint only queues its log (a
-// row in witness_queue, in the signing transaction); a loop on every node takes
-// due logs (SKIP LOCKED), talks to the witnesses, and leaves the row for a
-// later try — with backoff — while any witness is behind. A witness that was
-// down is caught up to the latest checkpoint when it answers again.
-
-import type { Db, Queryable } from '../db/db.ts';
-import type { StoredCheckpoint } from '../ledger/checkpoints.ts';
-import type { CheckpointWitnessing, LogReader } from '../ledger/ledger.ts';
+import type { Db, Queryable } from '../db/index.ts';
+import type { CheckpointWitnessing, LogReader, StoredCheckpoint } from '../ledger/index.ts';
 import { verifyCosignatures, type WitnessConfig } from './cosignature.ts';
 import { formatAddCheckpoint, parseSizeBody } from './protocol.ts';
 

@@ -1,11 +1,14 @@
-// The witness's decision on one add-checkpoint request, step by step as
-// c2sp.org/tlog-witness orders it. Checking against the stored state and
-// persisting the new one happen under one lock, so two racing requests cannot
-// roll the witness back (the spec's "request A / request B" race).
-
-import { equalBytes } from '../ledger/bytes.ts';
-import { emptyRoot, verifyConsistency } from '../ledger/merkle.ts';
-import { keyId, NoteError, openCheckpoint, parseCheckpoint, type SignerKey, type VerifierKey } from '../ledger/note.ts';
+import {
+  emptyRoot,
+  equalBytes,
+  keyId,
+  NoteError,
+  openCheckpoint,
+  parseCheckpoint,
+  type SignerKey,
+  type VerifierKey,
+  verifyConsistency,
+} from '../ledger/index.ts';
 import { cosign, splitNote } from './cosignature.ts';
 import { type AddCheckpointRequest, parseAddCheckpoint, SIZE_CONTENT_TYPE } from './protocol.ts';
 import type { WitnessStore } from './store.ts';
