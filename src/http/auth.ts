@@ -61,7 +61,13 @@ declare module 'fastify' {
 
 // The scheme is case-insensitive (RFC 9110 §11.1); the token itself is not.
 // RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token — one space or more.
+// The one parse of the header: every endpoint, the event endpoints too, reads it here.
 const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([\x21-\x7e]{1,512})$/;
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined when it is absent or not that form. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return BEARER.exec(header ?? '')?.[1];
+}
 
 /** Throws 402 unless the workspace may write. */
 export async function requireActive(services: AuthServices, tenantId: string): Promise<void> {
@@ -123,11 +129,11 @@ export function registerAuth(app: FastifyInstance, services: AuthServices): void
       req.consoleCsrf = csrfTokenFor(session);
     } else {
       if (mode === 'optional' && req.headers.authorization === undefined) return;
-      const m = BEARER.exec(req.headers.authorization ?? '');
-      if (!m) throw unauthorized();
+      const token = bearerToken(req.headers.authorization);
+      if (token === undefined) throw unauthorized();
       principal = await (mode === 'ingest' && services.resolveForEvents
-        ? services.resolveForEvents(m[1]!, req)
-        : services.resolve(m[1]!));
+        ? services.resolveForEvents(token, req)
+        : services.resolve(token));
       if (!principal) throw unknownToken();
     }
     if (mode === 'optional') {

@@ -13,7 +13,7 @@ import {
   unknownToken,
   wrongTokenKind,
 } from '../core/index.ts';
-import { bearer, problems, validationProblem, validatorCompiler } from '../http/index.ts';
+import { bearer, bearerToken, problems, validationProblem, validatorCompiler } from '../http/index.ts';
 import { reservedKey } from './idempotency.ts';
 import type { IngestDeps } from './ingest.ts';
 import { type Authorized, type EventInput, type EventKind, type EventResult, recordEvents } from './pipeline.ts';
@@ -40,7 +40,6 @@ import {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WRITERS = ['admin', 'operator'] as const;
-const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] ([\x21-\x7e]{1,512})$/;
 /** Idempotency-Key: 1-255 printable ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 /** A batch's body may be larger than a single event's. */
@@ -78,7 +77,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
 
   function decider(req: FastifyRequest, bodyTenant: string | undefined) {
     return async (fresh: boolean): Promise<Authorized> => {
-      const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
+      const token = bearerToken(req.headers.authorization);
       if (token === undefined) throw unauthorized();
       // Found moments ago by the authentication hook, under the same cache; afresh when a refusal is confirmed.
       const resolved = (!fresh && deps.resolvedFor.get(req)) || (await gate.principal(token));

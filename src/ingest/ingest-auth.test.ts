@@ -155,6 +155,28 @@ eachStore('event endpoints: authentication and workspace', (get) => {
       }
     });
 
+    test(`${ep.name}: "Bearer" and the token may be parted by more than one space (RFC 6750), as on every endpoint`, async () => {
+      const t = get();
+      const a = await newWorkspace(t, `spaces-${ep.name}`);
+      const tenant = a.account.tenant_id;
+      const before = await events(t, tenant);
+      const res = await t.request({
+        method: 'POST',
+        url: ep.url,
+        headers: { authorization: `Bearer  ${a.token}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(ep.body()),
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(res.json().tenant_id, tenant);
+      assert.equal(await events(t, tenant), before + 1);
+      const me = await t.request({
+        method: 'GET',
+        url: '/api/v1/accounts/me',
+        headers: { authorization: `Bearer  ${a.token}` },
+      });
+      assert.equal(me.statusCode, 200, me.body);
+    });
+
     test(`${ep.name}: the operator token cannot record events (403)`, async () => {
       const t = get();
       const a = await newWorkspace(t, `op-token-${ep.name}`);
