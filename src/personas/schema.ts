@@ -41,7 +41,9 @@ export const PersonaBody = Type.Object(
           "Policy rules for this persona's agents: a rule with the id of a policy rule replaces it, others are added.",
       }),
     ),
-    rubric: Type.Optional(Type.String({ maxLength: 8000, description: 'What judges apply to this persona' })),
+    rubric: Type.Optional(
+      Type.String({ maxLength: 8000, description: 'What judges apply to this persona', 'x-text': 'content' }),
+    ),
   },
   { additionalProperties: false },
 );
