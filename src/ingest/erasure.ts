@@ -8,6 +8,31 @@ export interface ContentSelector {
   to?: Date;
 }
 
+/**
+ * The erasure selector (ingest_read.selected_invocations, migration 0130) as
+ * SQL: the invocations a ContentSelector names, with the workspace as $1 and
+ * the selector as $2-$5 (selectorParams). Every module that deletes content
+ * written from an invocation selects through it, so an erasure reaches the
+ * same invocations everywhere:
+ *
+ *   `… AND x.invocation_id IN (SELECT invocation_id FROM ${SELECTED_INVOCATIONS})`
+ */
+export const SELECTED_INVOCATIONS = 'ingest_read.selected_invocations($1, $2, $3, $4, $5)';
+
+/** The parameters $1-$5 of SELECTED_INVOCATIONS; a caller's own parameters follow from $6. */
+export function selectorParams(
+  tenantId: string,
+  sel: ContentSelector,
+): [string, string | null, string | null, string | null, string | null] {
+  return [
+    tenantId,
+    sel.principalId ?? null,
+    sel.agentKey ?? null,
+    sel.from?.toISOString() ?? null,
+    sel.to?.toISOString() ?? null,
+  ];
+}
+
 /** Erases at most `limit` fields; returns how many, and the invocations they belong to. */
 export async function eraseInvocationContent(
   tx: Queryable,
@@ -23,23 +48,11 @@ export async function eraseInvocationContent(
                      FROM jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f)
      WHERE c.tenant_id = $1 AND (c.invocation_id, c.field) IN (
        SELECT x.invocation_id, x.field FROM invocation_content x
-       JOIN invocations i ON i.tenant_id = x.tenant_id AND i.invocation_id = x.invocation_id
        WHERE x.tenant_id = $1 AND x.erased_at IS NULL
-         AND ($2::text IS NULL OR i.principal_id = $2)
-         AND ($3::text IS NULL OR i.agent_key = $3)
-         AND ($4::timestamptz IS NULL OR i.created_at >= $4)
-         AND ($5::timestamptz IS NULL OR i.created_at < $5)
+         AND x.invocation_id IN (SELECT invocation_id FROM ${SELECTED_INVOCATIONS})
        LIMIT $6)
      RETURNING c.invocation_id`,
-    [
-      tenantId,
-      sel.principalId ?? null,
-      sel.agentKey ?? null,
-      sel.from?.toISOString() ?? null,
-      sel.to?.toISOString() ?? null,
-      limit,
-      now.toISOString(),
-    ],
+    [...selectorParams(tenantId, sel), limit, now.toISOString()],
   );
   return { fields: rows.length, invocationIds: [...new Set(rows.map((r) => Number(r.invocation_id)))] };
 }
@@ -53,18 +66,9 @@ export async function forgetMetadataSalts(tx: Queryable, tenantId: string, sel: 
   const rows = await tx.query(
     `UPDATE invocations i SET meta_salt = NULL
      WHERE i.tenant_id = $1 AND i.meta_salt IS NOT NULL
-       AND ($2::text IS NULL OR i.principal_id = $2)
-       AND ($3::text IS NULL OR i.agent_key = $3)
-       AND ($4::timestamptz IS NULL OR i.created_at >= $4)
-       AND ($5::timestamptz IS NULL OR i.created_at < $5)
+       AND i.invocation_id IN (SELECT invocation_id FROM ${SELECTED_INVOCATIONS})
      RETURNING 1`,
-    [
-      tenantId,
-      sel.principalId ?? null,
-      sel.agentKey ?? null,
-      sel.from?.toISOString() ?? null,
-      sel.to?.toISOString() ?? null,
-    ],
+    selectorParams(tenantId, sel),
   );
   return rows.length;
 }

@@ -1,9 +1,11 @@
 // The ingest module's face: what other modules may use. Nothing else of ingest/ is imported from outside it.
 
-export { eraseInvocationContent, forgetMetadataSalts } from './erasure.ts';
+export { eraseInvocationContent, forgetMetadataSalts, SELECTED_INVOCATIONS, selectorParams } from './erasure.ts';
 export type { ContentSelector } from './erasure.ts';
 export { INGRESS_TOKENS, createIngest, ingestUsage } from './ingest.ts';
 export { RESERVED_KEY_PREFIX } from './idempotency.ts';
 export { linkParents } from './links.ts';
+export { redactMeta } from './metadata.ts';
+export type { Redactor } from './metadata.ts';
 export type { EventInput, EventResult } from './pipeline.ts';
 export { lockReviewStatus, setReviewStatus } from './review-status.ts';

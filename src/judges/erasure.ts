@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/index.ts';
-import type { ContentSelector } from '../ingest/index.ts';
+import { type ContentSelector, SELECTED_INVOCATIONS, selectorParams } from '../ingest/index.ts';
 
 // Deleting the judges' rationales (retention and data-subject erasure,
 // src/retention), as review notes are deleted: a rationale is written from the
@@ -24,25 +24,12 @@ export async function eraseJudgeRationales(
          salt = NULL, rationales_erased_at = $8
      WHERE j.tenant_id = $1 AND (j.invocation_id, j.attempt) IN (
        SELECT x.invocation_id, x.attempt FROM judgements x
-       JOIN ingest_read.invocations i ON i.tenant_id = x.tenant_id AND i.invocation_id = x.invocation_id
        WHERE x.tenant_id = $1 AND x.rationales_erased_at IS NULL AND x.judges IS NOT NULL
-         AND ($2::text IS NULL OR i.principal_id = $2)
-         AND ($3::text IS NULL OR i.agent_key = $3)
-         AND ($4::timestamptz IS NULL OR i.created_at >= $4)
-         AND ($5::timestamptz IS NULL OR i.created_at < $5)
+         AND x.invocation_id IN (SELECT invocation_id FROM ${SELECTED_INVOCATIONS})
          AND ($6::timestamptz IS NULL OR x.finished_at < $6)
        LIMIT $7)
      RETURNING 1`,
-    [
-      tenantId,
-      sel.principalId ?? null,
-      sel.agentKey ?? null,
-      sel.from?.toISOString() ?? null,
-      sel.to?.toISOString() ?? null,
-      sel.finishedBefore?.toISOString() ?? null,
-      limit,
-      now.toISOString(),
-    ],
+    [...selectorParams(tenantId, sel), sel.finishedBefore?.toISOString() ?? null, limit, now.toISOString()],
   );
   return rows.length;
 }

@@ -2,3 +2,4 @@
 
 export { createOtlp } from './otlp.ts';
 export { OtelDetailsSchema } from './schemas.ts';
+export { eraseSpanTexts } from './span-texts.ts';

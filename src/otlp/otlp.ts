@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/index.ts';
 import type { OtlpDeps } from './record.ts';
 import { otlpRoutes } from './routes.ts';
+import { redactLegacySpanTexts } from './span-texts.ts';
 import { type OtelDetails, otelDetails } from './store.ts';
 
 // OTLP/HTTP trace ingest: agents that already export OpenTelemetry GenAI
@@ -10,13 +11,20 @@ import { type OtelDetails, otelDetails } from './store.ts';
 
 export interface OtlpModule {
   routes(app: FastifyInstance): Promise<void>;
-  /** The OTLP facts of an invocation recorded from a span (null for JSON ones), for the read side. */
-  details(tx: Queryable, tenantId: string, invocationId: number): Promise<OtelDetails | null>;
+  /**
+   * The OTLP facts of an invocation recorded from a span (null for JSON ones),
+   * for the read side; the span's texts only `withTexts` (a role that reads
+   * stored content).
+   */
+  details(tx: Queryable, tenantId: string, invocationId: number, withTexts: boolean): Promise<OtelDetails | null>;
+  /** Redacts stored span texts written before they were stored redacted, at most `limit` (the retention sweep runs it). */
+  redactLegacyTexts(tx: Queryable, tenantId: string, limit: number): Promise<number>;
 }
 
 export function createOtlp(deps: OtlpDeps): OtlpModule {
   return {
     routes: (app) => otlpRoutes(app, deps),
-    details: otelDetails,
+    details: (tx, tenantId, invocationId, withTexts) => otelDetails(tx, tenantId, invocationId, withTexts, deps.redact),
+    redactLegacyTexts: (tx, tenantId, limit) => redactLegacySpanTexts(tx, tenantId, deps.redact, limit),
   };
 }

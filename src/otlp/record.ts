@@ -1,10 +1,11 @@
 import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/index.ts';
-import { type EventInput, type EventResult, linkParents, RESERVED_KEY_PREFIX } from '../ingest/index.ts';
+import { type EventInput, type EventResult, linkParents, type Redactor, RESERVED_KEY_PREFIX } from '../ingest/index.ts';
 import type { LogWriter } from '../ledger/index.ts';
 import { eventTime } from './event-time.ts';
 import { type MappedSpan, mapSpan, recordedParent, resolveAgents } from './mapping.ts';
 import type { DecodedRequest, OtelSpan } from './spans.ts';
+import { redactSpanTexts } from './span-texts.ts';
 import { insertSpans, keyOf, recordedSpans, spanLinks, type SpanRow } from './store.ts';
 
 /** Spans recorded from one export at most; the rest are refused (partial_success). */
@@ -20,6 +21,8 @@ export interface OtlpDeps {
    * JSON endpoints, set-based (one write for the whole export).
    */
   recordBatch(tenantId: string, events: readonly EventInput[]): Promise<EventResult[]>;
+  /** The stored form of a span's texts, as of event metadata (detect's redactForStorage; span-texts.ts). */
+  redact: Redactor;
   workspacePlan(tenantId: string): Promise<{ status: string; caps: PlanCaps; createdAt: Date } | null>;
 }
 
@@ -150,7 +153,7 @@ export async function recordExport(
       rows.push({
         invocationId: r.body.invocation_id as number,
         parentSpanId: recordedParent(m, recordedKeys, all),
-        extras: m.extras,
+        extras: redactSpanTexts(m.extras, deps.redact),
       });
       return;
     }

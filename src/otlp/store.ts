@@ -1,5 +1,7 @@
 import type { Queryable } from '../db/index.ts';
+import type { Redactor } from '../ingest/index.ts';
 import type { OtelExtras } from './mapping.ts';
+import { NO_SPAN_TEXTS, redactSpanTexts, type SpanTexts, type SpanTextsState } from './span-texts.ts';
 
 // The otel_spans table (this module's own): which spans are recorded, as
 // which invocation, and the OTLP facts that have no column on an invocation.
@@ -116,9 +118,9 @@ export interface OtelDetails {
   trace_id: string;
   span_id: string;
   parent_span_id: string | null;
-  span_name: string;
+  span_name: string | null;
   span_kind: string;
-  operation: string;
+  operation: string | null;
   start_time: string;
   start_time_unix_nano: string;
   model: string | null;
@@ -129,34 +131,52 @@ export interface OtelDetails {
   conversation_id: string | null;
   scope: string | null;
   truncated: Record<string, number> | null;
+  texts: SpanTextsState;
 }
 
-/** What an invocation recorded from a span keeps of it; null for one that came in as JSON. */
-export async function otelDetails(tx: Queryable, tenantId: string, invocationId: number): Promise<OtelDetails | null> {
+/**
+ * What an invocation recorded from a span keeps of it; null for one that came
+ * in as JSON. The span's texts only `withTexts` (a role that reads stored
+ * content); a row written before texts were stored redacted is redacted as it
+ * is read.
+ */
+export async function otelDetails(
+  tx: Queryable,
+  tenantId: string,
+  invocationId: number,
+  withTexts: boolean,
+  redact: Redactor,
+): Promise<OtelDetails | null> {
   const [r] = await tx.query<Record<string, unknown>>(
     `SELECT trace_id, span_id, parent_span_id, span_name, span_kind, operation, start_time_unix_nano::text AS start_ns,
-       model, provider, usage, finish_reasons, tool_call_id, conversation_id, scope, truncated
+       model, provider, usage, finish_reasons, tool_call_id, conversation_id, scope, truncated,
+       texts_erased_at IS NOT NULL AS erased, texts_redacted
      FROM otel_spans WHERE tenant_id = $1 AND invocation_id = $2`,
     [tenantId, invocationId],
   );
   if (!r) return null;
   const ns = BigInt(r.start_ns as string);
-  return {
-    trace_id: r.trace_id as string,
-    span_id: r.span_id as string,
-    parent_span_id: (r.parent_span_id as string | null) ?? null,
-    span_name: r.span_name as string,
-    span_kind: r.span_kind as string,
-    operation: r.operation as string,
-    start_time: new Date(Number(ns / 1_000_000n)).toISOString(),
-    start_time_unix_nano: ns.toString(),
+  const texts: SpanTextsState = r.erased === true ? 'erased' : withTexts ? 'stored' : 'withheld';
+  const stored: SpanTexts = {
+    span_name: (r.span_name as string | null) ?? null,
+    operation: (r.operation as string | null) ?? null,
     model: (r.model as string | null) ?? null,
     provider: (r.provider as string | null) ?? null,
-    usage: (r.usage as Record<string, number> | null) ?? null,
     finish_reasons: (r.finish_reasons as string[] | null) ?? null,
     tool_call_id: (r.tool_call_id as string | null) ?? null,
     conversation_id: (r.conversation_id as string | null) ?? null,
     scope: (r.scope as string | null) ?? null,
+  };
+  return {
+    trace_id: r.trace_id as string,
+    span_id: r.span_id as string,
+    parent_span_id: (r.parent_span_id as string | null) ?? null,
+    span_kind: r.span_kind as string,
+    start_time: new Date(Number(ns / 1_000_000n)).toISOString(),
+    start_time_unix_nano: ns.toString(),
+    usage: (r.usage as Record<string, number> | null) ?? null,
     truncated: (r.truncated as Record<string, number> | null) ?? null,
+    ...(texts !== 'stored' ? NO_SPAN_TEXTS : r.texts_redacted === true ? stored : redactSpanTexts(stored, redact)),
+    texts,
   };
 }

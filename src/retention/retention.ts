@@ -3,6 +3,7 @@ import type { AppContext } from '../core/index.ts';
 import { type ContentSelector, eraseInvocationContent, forgetMetadataSalts } from '../ingest/index.ts';
 import { commitment, encodeLeaf, type LogEntry, newSalt } from '../ledger/index.ts';
 import { eraseJudgeRationales } from '../judges/index.ts';
+import { eraseSpanTexts } from '../otlp/index.ts';
 import { eraseReviewNotes } from '../review/index.ts';
 
 /** Six months: the least log retention the EU AI Act asks of deployers of high-risk systems (Art. 19, 26(6)). */
@@ -11,12 +12,19 @@ export const DEFAULT_CONTENT_DAYS = 400;
 const DAY_MS = 86_400_000;
 /** Fields erased per transaction by the sweep: bounded transactions, however much is due. */
 const SWEEP_CHUNK = 5_000;
+/** Span texts redacted per transaction: each is run through the detectors (5-12 µs a text, 8 texts a span). */
+const LEGACY_CHUNK = 1_000;
 
 export interface RetentionDeps {
   ctx: AppContext;
   appendInTx(tx: Queryable, tenantId: string, entries: LogEntry[], time: Date): Promise<number[]>;
   /** Every workspace id (accounts). */
   tenants(): Promise<string[]>;
+  /**
+   * Redacts at most `limit` OTLP span texts stored before they were stored
+   * redacted (otlp's redactLegacyTexts); the sweep runs it until none is left.
+   */
+  redactLegacySpanTexts?(tx: Queryable, tenantId: string, limit: number): Promise<number>;
 }
 
 export interface ErasureRequest {
@@ -59,8 +67,8 @@ export async function setContentDays(deps: RetentionDeps, tenantId: string, days
 
 /**
  * Erases everything stored about the selected invocations — texts, their
- * salts, sealed outputs, finding positions, review notes and the salts of the
- * metadata commitments — in one transaction with its `erasure` leaf: who asked, a commitment to the selector (its salt
+ * salts, sealed outputs, finding positions, review notes, judges' rationales,
+ * OTLP span texts and the salts of the metadata commitments — in one transaction with its `erasure` leaf: who asked, a commitment to the selector (its salt
  * is never stored, so the leaf cannot be used to confirm a guessed person),
  * the period and the counts.
  */
@@ -100,9 +108,13 @@ export async function erase(
       notes += n;
       if (n < SWEEP_CHUNK) break;
     }
-    // The judges' rationales were written from the erased content (not counted: the record's counts are fixed).
+    // The judges' rationales were written from the erased content, and OTLP span texts are content
+    // (neither counted: the record's counts are fixed).
     for (;;) {
       if ((await eraseJudgeRationales(tx, tenantId, sel, now, SWEEP_CHUNK)) < SWEEP_CHUNK) break;
+    }
+    for (;;) {
+      if ((await eraseSpanTexts(tx, tenantId, sel, now, SWEEP_CHUNK)) < SWEEP_CHUNK) break;
     }
     const counts = { invocations: invocations.size, fields, review_notes: notes };
     const [index] = await deps.appendInTx(
@@ -237,12 +249,28 @@ export class RetentionSweeper {
           c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK
             ? await eraseJudgeRationales(tx, tenantId, { finishedBefore: cutoff }, now, SWEEP_CHUNK)
             : 0;
-        return { fields: c.fields, notes: n, rationales: j };
+        // OTLP span texts expire with the invocation's content: by the invocation's time.
+        const s =
+          c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK
+            ? await eraseSpanTexts(tx, tenantId, { to: cutoff }, now, SWEEP_CHUNK)
+            : 0;
+        // Then what is left of span texts stored before they were stored redacted.
+        const legacy =
+          c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK && s < SWEEP_CHUNK
+            ? ((await this.#deps.redactLegacySpanTexts?.(tx, tenantId, LEGACY_CHUNK)) ?? 0)
+            : 0;
+        return { fields: c.fields, notes: n, rationales: j, spans: s, legacy };
       });
       if (r === null) break;
       fields += r.fields;
       reviewNotes += r.notes;
-      if (r.fields < SWEEP_CHUNK && r.notes < SWEEP_CHUNK && r.rationales < SWEEP_CHUNK) break;
+      const more =
+        r.fields === SWEEP_CHUNK ||
+        r.notes === SWEEP_CHUNK ||
+        r.rationales === SWEEP_CHUNK ||
+        r.spans === SWEEP_CHUNK ||
+        r.legacy === LEGACY_CHUNK;
+      if (!more) break;
     }
     return { fields, reviewNotes };
   }

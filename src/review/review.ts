@@ -30,6 +30,7 @@ export interface ReviewModuleDeps {
     tx: Queryable,
     tenantId: string,
     invocationId: number,
+    withTexts: boolean,
   ) => Promise<Static<typeof OtelDetailsSchema> | null>;
   /** The judge panel's latest judgement of each invocation (src/judges); rationales only withRationale. */
   judgements?: (

@@ -137,6 +137,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     ctx,
     writer: ledger.writer,
     recordBatch: ingest.recordBatch,
+    redact: redactForStorage,
     workspacePlan: accounts.workspacePlan,
   });
   const judges = createJudges({
@@ -160,7 +161,12 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       onError: (err, job) => log.error({ err, job_id: job?.job_id, kind: job?.kind }, 'background job failed'),
     },
   );
-  const retentionDeps: RetentionDeps = { ctx, appendInTx: ledger.appendInTx, tenants: accounts.workspaceIds };
+  const retentionDeps: RetentionDeps = {
+    ctx,
+    appendInTx: ledger.appendInTx,
+    tenants: accounts.workspaceIds,
+    redactLegacySpanTexts: otlp.redactLegacyTexts,
+  };
   const retention = new RetentionSweeper(retentionDeps);
 
   const app: FastifyInstance = await buildApp(ctx, {

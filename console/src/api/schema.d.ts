@@ -5059,11 +5059,11 @@ export interface paths {
                                 span_id: string;
                                 /** @description The nearest recorded ancestor span known on arrival */
                                 parent_span_id: string | null;
-                                span_name: string;
+                                span_name: string | null;
                                 /** @description internal, server, client, producer, consumer or unspecified */
                                 span_kind: string;
                                 /** @description gen_ai.operation.name, or the OpenInference/Vercel/Traceloop kind it was recognised by */
-                                operation: string;
+                                operation: string | null;
                                 /**
                                  * Format: date-time
                                  * @description When the span started (millisecond precision)
@@ -5086,6 +5086,8 @@ export interface paths {
                                 truncated: {
                                     [key: string]: number;
                                 } | null;
+                                /** @description The span's texts (span_name, operation, model, provider, finish_reasons, tool_call_id, conversation_id, scope) are content: stored redacted and shown as stored (`stored`), null for viewers (`withheld`), null once retention or an erasure deleted them (`erased`) */
+                                texts: "stored" | "withheld" | "erased";
                             } | null;
                         };
                     };
