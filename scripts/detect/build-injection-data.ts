@@ -106,6 +106,18 @@ export const REPOS = {
     commit: '7fed5e267858a295f53083051a16d73c76f60f07',
     licence: 'CC BY-SA 4.0',
   },
+  // a fork of microsoft/PyRIT (MIT), the copy of its datasets that could be fetched
+  pyrit: { repo: 'romanlutz/PyRIT', commit: 'b06c6bca8aff0cb115d281763c74faa60b10b172', licence: 'MIT' },
+  llmSecurity: {
+    repo: 'greshake/llm-security',
+    commit: '87f4b7ffa568b7261a79b31573068d8113319212',
+    licence: 'MIT',
+  },
+  alpacaEval: {
+    repo: 'tatsu-lab/alpaca_eval',
+    commit: 'cd543a149df89434d8a54582c0151c0b945c3d20',
+    licence: 'Apache-2.0',
+  },
 } satisfies Record<string, Repo>;
 
 function arg(name: string): string | undefined {
@@ -684,6 +696,253 @@ function REPOS_LICENCE(source: string): string {
   return r ? r.licence : 'unknown';
 }
 
+// ------------------------------------------------------------------ more attack families
+
+/**
+ * The value of a YAML block scalar `key: >` (folded) or `key: |` (literal) at the top level of a PyRIT
+ * template: its more-indented lines, folded or kept. Enough for PyRIT's templates, not a YAML parser.
+ */
+function blockScalar(yaml: string, key: string): string | undefined {
+  const lines = yaml.split('\n');
+  const at = lines.findIndex((l) => new RegExp(`^${key}:\\s*[>|][-+]?\\s*$`).test(l));
+  if (at < 0) return undefined;
+  const folded = lines[at]!.includes('>');
+  const body: string[] = [];
+  let indent = -1;
+  for (const l of lines.slice(at + 1)) {
+    if (l.trim() === '') {
+      body.push('');
+      continue;
+    }
+    const pad = /^ */.exec(l)![0].length;
+    if (indent < 0) indent = pad;
+    if (pad < indent) break;
+    body.push(l.slice(indent));
+  }
+  while (body.length && body.at(-1) === '') body.pop();
+  if (!folded) return body.join('\n');
+  let out = '';
+  for (const l of body) {
+    if (l === '') out += '\n';
+    else out += out === '' || out.endsWith('\n') ? l : ' ' + l;
+  }
+  return out;
+}
+
+/**
+ * PyRIT's jailbreak templates that are not an attack on the model's instructions (a harmful request nested
+ * in code, a table or a story to complete; an output format; a bare "You are a helpful assistant"; a
+ * template of templates) — neither label fits them.
+ */
+const PYRIT_NOT_ATTACKS = new Set([
+  'dt_stereotypes_benign',
+  'scorer_prompt',
+  'many_shot_template',
+  'prefix_injection',
+  'style_injection',
+  'wikipedia_with_title',
+  'code_nesting',
+  'table_nesting',
+  'text_continuation_nesting',
+  'hypothetical_response',
+  'tom_and_jerry',
+]);
+
+/**
+ * PyRIT (Microsoft's red-teaming kit): its jailbreak templates (jailbreakchat's, Pliny's, papers'), each
+ * filled with one of its own example requests; its system-prompt extraction prompts; the prose of its blog
+ * (text about attacks, hard negatives).
+ */
+function pyrit(): Draft[] {
+  const r = REPOS.pyrit;
+  const out: Draft[] = [];
+  const questions = [
+    ...show(r, 'pyrit/datasets/seed_prompts/illegal.prompt').matchAll(/- value: (How to [^\n]+)/g),
+  ].map((m) => m[1]!.trim());
+  const files = listFiles(r, 'pyrit/datasets/prompt_templates/jailbreak').filter((f) => f.endsWith('.yaml'));
+  for (const [i, f] of files.entries()) {
+    const name = f
+      .split('/')
+      .pop()!
+      .replace(/\.yaml$/, '');
+    if (PYRIT_NOT_ATTACKS.has(name)) continue;
+    const value = blockScalar(show(r, f), 'value');
+    if (!value || value.length < 40) continue;
+    const q = questions[i % questions.length]!;
+    out.push({
+      text: value.replace(/\{\{[^}]*\}\}/g, q),
+      label: 'injection',
+      kind: 'jailbreak',
+      lang: 'en',
+      family: 'pyrit',
+      source: `${where(r, f)} filled with pyrit/datasets/seed_prompts/illegal.prompt "${q}"`,
+      licence: r.licence,
+    });
+  }
+  const steal = 'pyrit/datasets/seed_prompts/steal_system_prompt.prompt';
+  for (const m of show(r, steal).matchAll(/^\s+\d\. ([\s\S]*?)(?= \|\n| >\n|\n*$)/gm))
+    out.push({
+      text: m[1]!.trim(),
+      label: 'injection',
+      kind: 'direct',
+      lang: /\p{Script=Han}/u.test(m[1]!) ? 'zh' : 'en',
+      family: 'pyrit',
+      source: `${where(r, steal)} (a system-prompt extraction prompt)`,
+      licence: r.licence,
+    });
+  for (const [i, f] of listFiles(r, 'doc/blog')
+    .filter((f) => f.endsWith('.md') && !f.endsWith('README.md'))
+    .entries())
+    for (const p of sample(proseParagraphs(show(r, f)), 12, 400 + i))
+      out.push({
+        text: p,
+        label: 'benign',
+        kind: 'hard_negative',
+        lang: 'en',
+        family: 'pyrit',
+        source: `${where(r, f)} (a prose paragraph of its blog)`,
+        licence: r.licence,
+      });
+  return out;
+}
+
+/**
+ * greshake/llm-security, the indirect-injection demonstrations of "Not what you've signed up for": the
+ * payloads its scenarios plant in web pages, e-mails and memory, and its puzzle pages.
+ */
+function llmSecurity(): Draft[] {
+  const r = REPOS.llmSecurity;
+  const out: Draft[] = [];
+  const add = (path: string, text: string, what: string) =>
+    out.push({
+      text: dedent(text.replace(/^\n+/, '')).trim(),
+      label: 'injection',
+      kind: 'indirect',
+      lang: 'en',
+      family: 'llm-security',
+      source: `${where(r, path)} (${what})`,
+      licence: r.licence,
+    });
+  for (const f of listFiles(r, 'scenarios').filter((f) => /^scenarios\/(gpt4|gpt3langchain)\/[^/]+\.py$/.test(f)))
+    for (const m of show(r, f).matchAll(/(\w+)\s*=\s*"""([\s\S]*?)"""/g))
+      if (m[1] !== 'current_website' && m[2]!.trim().length > 80) add(f, m[2]!, `the string ${m[1]}`);
+  for (const f of listFiles(r, 'scenarios/puzzle/puzzles')) add(f, show(r, f), 'a puzzle page');
+  return out;
+}
+
+/**
+ * The Prompt Engineering Guide's adversarial page in its 13 languages: the attack examples it shows under
+ * "Prompt" (the same fenced blocks, by position, in every translation: an override inside a translation,
+ * classification or few-shot task), and the defence prompt it shows (an operator's instructions, a hard
+ * negative). The page's prose is the security-docs family's; a jailbreak template that GPTFuzz also holds
+ * (block 10) is left out.
+ */
+const PEG_ATTACK_BLOCKS = [0, 2, 4, 6, 12];
+const PEG_DEFENCE_BLOCK = 18;
+
+function pegTranslations(): Draft[] {
+  const r = REPOS.peg;
+  const out: Draft[] = [];
+  const langOf: Record<string, string> = { jp: 'ja', kr: 'ko' };
+  for (const f of listFiles(r, 'pages/risks').filter((f) => /adversarial\.\w+\.mdx$/.test(f))) {
+    const l = /\.(\w+)\.mdx$/.exec(f)![1]!;
+    const blocks = [...show(r, f).matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].map((m) => m[1]!.trim());
+    if (blocks.length !== 19) continue; // a translation whose examples do not line up with the English page's
+    for (const i of PEG_ATTACK_BLOCKS)
+      out.push({
+        text: blocks[i]!,
+        label: 'injection',
+        kind: 'direct',
+        lang: langOf[l] ?? l,
+        family: 'payload-lists',
+        source: `${where(r, f)} (attack example, fenced block ${i + 1})`,
+        licence: r.licence,
+      });
+    out.push({
+      text: blocks[PEG_DEFENCE_BLOCK]!,
+      label: 'benign',
+      kind: 'hard_negative',
+      lang: langOf[l] ?? l,
+      family: 'payload-lists',
+      source: `${where(r, f)} (defence prompt, fenced block ${PEG_DEFENCE_BLOCK + 1})`,
+      licence: r.licence,
+    });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ more benign text
+
+/**
+ * AlpacaEval's instructions from OpenAssistant (oasst) and Anthropic's helpful-base, and the example
+ * answers the repository ships for them: requests people wrote to assistants, and assistant answers (code,
+ * e-mails, lists). Its self-instruct and Vicuna questions are the chat-prompts family's; Koala's are left
+ * out (no licence stated for them). One answer in three is kept apart as a carrier.
+ */
+function alpacaEval(): { cases: Draft[]; carriers: Carrier[] } {
+  const r = REPOS.alpacaEval;
+  const path = 'example/outputs.json';
+  const rows = JSON.parse(show(r, path)) as Array<{ instruction: string; output: string; dataset: string }>;
+  const cases: Draft[] = [];
+  const carriers: Carrier[] = [];
+  for (const [i, x] of rows.entries()) {
+    if (x.dataset !== 'oasst' && x.dataset !== 'helpful_base') continue;
+    const licence =
+      x.dataset === 'oasst' ? `${r.licence} (OpenAssistant: Apache-2.0)` : `${r.licence} (Anthropic HH: MIT)`;
+    cases.push({
+      text: x.instruction,
+      label: 'benign',
+      kind: 'benign',
+      lang: 'en',
+      family: 'alpaca-eval',
+      source: `${where(r, path)} #${i} instruction (${x.dataset})`,
+      licence,
+    });
+    const answer = x.output.trim();
+    if (answer.length < 40) continue;
+    const source = `${where(r, path)} #${i} example answer (${x.dataset})`;
+    if (i % 3 === 1) {
+      const sentences = answer.split(/(?<=[.!?:])\s+(?=[A-Z0-9"])|\n+/).filter((s) => s.trim());
+      if (sentences.length >= 2) {
+        carriers.push({ sentences, lang: 'en', joiner: answer.includes('\n') ? '\n' : ' ', source, licence });
+        continue;
+      }
+    }
+    cases.push({ text: answer, label: 'benign', kind: 'benign', lang: 'en', family: 'alpaca-eval', source, licence });
+  }
+  return { cases, carriers };
+}
+
+/** Word 6-grams of a text (lower case), for near-duplicate checks across families. */
+function shingles(text: string): string[] {
+  const w = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const out: string[] = [];
+  for (let i = 0; i + 6 <= w.length; i++) out.push(w.slice(i, i + 6).join(' '));
+  return out;
+}
+
+/**
+ * Drops the drafts of `added` that are near-duplicates of a text of another family in `existing` (a fifth
+ * of a long text's word 6-grams there, a third of a short one's): a jailbreak template that two collections share would otherwise be
+ * scored on a family held out while its copy is trained on.
+ */
+function withoutCrossFamilyCopies(existing: readonly Draft[], added: readonly Draft[]): Draft[] {
+  const index = new Map<string, Set<string>>();
+  for (const d of [...existing, ...added])
+    for (const s of shingles(d.text)) {
+      const fs = index.get(s) ?? new Set<string>();
+      fs.add(d.family);
+      index.set(s, fs);
+    }
+  return added.filter((d) => {
+    const sh = shingles(d.text);
+    if (sh.length === 0) return true;
+    const shared = sh.filter((s) => [...index.get(s)!].some((f) => f !== d.family)).length;
+    // a long template shares a fifth of its wording with its copy once edited; a short text a third
+    return shared / sh.length < (sh.length >= 30 ? 1 / 5 : 1 / 3);
+  });
+}
+
 // ------------------------------------------------------------------ main
 
 export function build(): DataCase[] {
@@ -707,6 +966,23 @@ export function build(): DataCase[] {
     ...web.cases,
     ...news.cases,
   ];
+  // added later, kept apart from every other family's texts; the payloads above also arrive inside
+  // assistants' answers (AlpacaEval's, kept apart as carriers)
+  const alpaca = alpacaEval();
+  const answers = spliced(
+    [...cse.payloads, ...listPayloads].filter((_, i) => i % 2 === 0),
+    alpaca.carriers,
+    47,
+  );
+  drafts.push(
+    ...withoutCrossFamilyCopies(drafts, [
+      ...pegTranslations(),
+      ...pyrit(),
+      ...llmSecurity(),
+      ...answers,
+      ...alpaca.cases,
+    ]),
+  );
   const seen = new Set<string>();
   const out: DataCase[] = [];
   for (const d of drafts) {
