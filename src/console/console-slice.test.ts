@@ -122,15 +122,78 @@ describe('console: sign-in, explorer, evidence', { skip }, () => {
     await page.goto(`${env.base}/console/invocations`);
     const first = page.locator('table.data tbody tr').first().locator('time');
     await first.waitFor();
-    assert.match(await page.locator('table.data thead').innerText(), /Time \(Asia\/(Kolkata|Calcutta)\)/);
+    assert.match(await page.locator('table.data thead').innerText(), /Recorded \(Asia\/(Kolkata|Calcutta)\)/);
     const iso = (await first.getAttribute('datetime'))!;
     const local = await first.innerText();
     await page.getByRole('button', { name: 'UTC', exact: true }).click();
-    await page.locator('table.data thead', { hasText: 'Time (UTC)' }).waitFor();
+    await page.locator('table.data thead', { hasText: 'Recorded (UTC)' }).waitFor();
     const utc = await first.innerText();
     assert.equal(utc, iso.slice(0, 19).replace('T', ' '));
     assert.equal(Date.parse(`${local.replace(' ', 'T')}Z`) - Date.parse(`${utc.replace(' ', 'T')}Z`), 5.5 * 3_600_000);
     await ctx.close();
+  });
+
+  test('a span recorded over OTLP shows when it happened beside when it was recorded; the explorer filters by either', async () => {
+    // The workspace is two hours old; the span started an hour ago (a start before the workspace is not taken).
+    env.ts.clock.advance(2 * 3_600_000);
+    const started = env.ts.clock.now().getTime() - 3_600_000;
+    const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
+    const res = await fetch(`${env.base}/api/v1/otel/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        resourceSpans: [
+          {
+            resource: { attributes: [{ key: 'service.name', value: { stringValue: 'otel-bot' } }] },
+            scopeSpans: [
+              {
+                spans: [
+                  {
+                    traceId: '0af7651916cd43dd8448eb211c80319c',
+                    spanId: 'b7ad6b7169203331',
+                    name: 'chat',
+                    kind: 3,
+                    startTimeUnixNano: ns(started),
+                    endTimeUnixNano: ns(started + 800),
+                    attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    });
+    assert.equal(res.status, 200, await res.text());
+    const page = await env.signIn(email);
+    const iso = (ms: number) => encodeURIComponent(new Date(ms).toISOString());
+    await page.goto(`${env.base}/console/invocations?agent_key=otel-bot`);
+    const row = page.locator('table.data tbody tr').first();
+    await row.waitFor();
+    const happened = row.locator('time').nth(1);
+    assert.equal(await happened.getAttribute('datetime'), new Date(started).toISOString());
+    assert.match(await row.innerText(), /happened/);
+    await row.getByRole('button').first().click();
+    const panel = page.getByTestId('detail');
+    await panel.getByText(/happened/).waitFor();
+    assert.equal(
+      await panel.locator(`time[datetime="${new Date(started).toISOString()}"]`).count(),
+      1,
+      'the detail shows the start too',
+    );
+
+    // A period of occurrence around the start finds it; the same period of recording does not.
+    const around = `${iso(started - 60_000)}&__to=${iso(started + 60_000)}`;
+    await page.goto(
+      `${env.base}/console/invocations?agent_key=otel-bot&occurred_from=${around.replace('__to', 'occurred_to')}`,
+    );
+    await row.waitFor();
+    assert.equal(await page.locator('table.data tbody tr').count(), 1);
+    assert.equal(await page.locator('#f-basis').inputValue(), 'occurred');
+    await page.goto(`${env.base}/console/invocations?agent_key=otel-bot&since=${around.replace('__to', 'until')}`);
+    await page.getByText('No invocation matches these filters').waitFor();
+    assert.equal(await page.locator('#f-basis').inputValue(), 'recorded');
+    await page.context().close();
   });
 
   test('sign-out revokes the session: its cookie no longer authenticates anything', async () => {

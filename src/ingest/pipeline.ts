@@ -39,9 +39,10 @@ export interface EventInput {
   /** The request's Idempotency-Key, or a batch item's event_id. */
   key?: string | undefined;
   /**
-   * When the event happened, for a caller that knows it better than the
-   * receipt (an OTLP span's start time, bounded by that caller): the time of
-   * its leaf and its created_at. Default: when it is recorded.
+   * When an invocation happened, for a caller that knows it better than the
+   * receipt (an OTLP span's start time, bounded by that caller to
+   * [workspace created, receipt]): its occurred_at, committed in its leaf's
+   * `meta`. Its created_at and leaf time stay when it is recorded.
    */
   occurredAt?: Date | undefined;
   /** `source` of the oos_tool rogue event an out-of-scope tool also records (default agent-ledger). */
@@ -258,12 +259,20 @@ async function toItem(
   now: Date,
   input: EventInput,
 ): Promise<RecordItem> {
-  const base = { now, at: input.occurredAt, caps, epoch: st.epoch, idem: c.key };
+  const base = { now, caps, epoch: st.epoch, idem: c.key };
   if (c.kind === 'rogue') return { ...base, kind: 'rogue', event: c.event };
   return {
     ...base,
     kind: 'invocation',
-    prepared: await decideInvocation(deps, st, c.body, c.scanned, input.oosSource ?? 'agent-ledger'),
+    // Never after it was recorded: occurred_at <= created_at holds for every row (the read side relies on it).
+    prepared: await decideInvocation(
+      deps,
+      st,
+      c.body,
+      c.scanned,
+      input.oosSource ?? 'agent-ledger',
+      input.occurredAt !== undefined && input.occurredAt > now ? now : input.occurredAt,
+    ),
   };
 }
 
@@ -273,6 +282,7 @@ async function decideInvocation(
   body: InvocationInput,
   scanned: ReturnType<typeof scanContent>,
   oosSource: string,
+  occurredAt: Date | undefined,
 ): Promise<PreparedInvocation> {
   const { content, findings, piiCount } = scanned;
   const mode = body.mode ?? 'observed';
@@ -334,6 +344,7 @@ async function decideInvocation(
     toolInScope,
     metaSalt: newSalt(),
     outOfScope,
+    occurredAt: occurredAt?.toISOString(),
   };
   prepared.metaCommitment = metaCommitmentOf(prepared);
   return prepared;

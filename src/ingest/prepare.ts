@@ -62,6 +62,8 @@ export interface PreparedInvocation {
   metaCommitment?: string;
   /** The rogue oos_tool event to record with it when the tool is outside the agent's scope. */
   outOfScope: RogueRecord | undefined;
+  /** When the event says it happened (ISO 8601, an OTLP span's start); undefined: when it was received. */
+  occurredAt?: string | undefined;
 }
 
 export type InvocationInput = Static<typeof InvocationBody>;

@@ -30,6 +30,7 @@ const CONTRACT: Record<string, string[]> = {
     'output_scan_reasons',
     'output_scanned_at',
     'created_at',
+    'occurred_at',
   ],
   invocation_content: ['tenant_id', 'invocation_id', 'field', 'body', 'findings', 'erased_at'],
   rogue_events: [

@@ -80,8 +80,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 interface ItemBase {
   /** When the request is recorded: the day its quota counts on, the age of idempotency keys. */
   now: Date;
-  /** When the event happened (its leaf's time and created_at), when not `now` (an OTLP span's start). */
-  at?: Date | undefined;
   caps: PlanCaps;
   /** The change epoch the request's cached token, plan, policy and scope were read at (undefined: nothing cached). */
   epoch: number | undefined;
@@ -275,15 +273,15 @@ export function recordSet(known: KnownAgents) {
           rows.agent(p.agentKey, item.now);
           log.add({ v: LEAF_VERSION, kind: 'agent_registered', agent: p.agentPseudonym }, item.now);
         }
-        const at = item.at ?? item.now;
+        // The leaf's time and created_at are the service's clock; when the event happened is p.occurredAt.
         const id = ++lastInvocation;
-        const index = log.add(invocationLeaf(id, p), at);
-        rows.invocation(id, index, p, at, item.caps.multi_judge_calls_per_month > 0);
+        const index = log.add(invocationLeaf(id, p), item.now);
+        rows.invocation(id, index, p, item.now, item.caps.multi_judge_calls_per_month > 0);
         // A tool outside the agent's scope is also a rogue event of its own.
         if (p.outOfScope) {
           const oos: RogueRecord = { ...p.outOfScope, invocation_id: id };
           const salt = newSalt();
-          rows.rogue(++lastRogue, log.add(rogueLeaf(oos, salt), at), oos, salt, at);
+          rows.rogue(++lastRogue, log.add(rogueLeaf(oos, salt), item.now), oos, salt, item.now);
         }
         body = {
           invocation_id: id,
@@ -295,8 +293,7 @@ export function recordSet(known: KnownAgents) {
       } else {
         const e = item.event;
         const salt = newSalt();
-        const at = item.at ?? item.now;
-        rows.rogue(++lastRogue, log.add(rogueLeaf(e, salt), at), e, salt, at);
+        rows.rogue(++lastRogue, log.add(rogueLeaf(e, salt), item.now), e, salt, item.now);
         body = { accepted: true, event_type: e.event_type, tenant_id: tenantId };
       }
       if (item.idem) {
@@ -460,7 +457,7 @@ class Rows {
   readonly #tenant: string;
   readonly #usage = new Map<string, number>();
   readonly #agents: [string[], string[]] = [[], []];
-  readonly #inv = Array.from({ length: 18 }, () => [] as unknown[]);
+  readonly #inv = Array.from({ length: 19 }, () => [] as unknown[]);
   readonly #content: unknown[][] = [[], [], [], [], [], [], []];
   readonly #ids: [string[], number[]] = [[], []];
   /** The invocations' background jobs: tool_output scans and judge escalations. */
@@ -506,6 +503,7 @@ class Rows {
       now.toISOString(),
       needsReview(p.decision.verdict, p.mode) ? 'pending' : null,
       p.metaSalt,
+      p.occurredAt ?? null,
     ];
     values.forEach((v, i) => this.#inv[i]!.push(v));
     for (const c of p.content) {
@@ -602,15 +600,16 @@ const ROWS_CTES = [
   `inv AS (
      INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
        principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
-       log_index, created_at, review_status, meta_salt)
+       log_index, created_at, review_status, meta_salt, occurred_at)
      SELECT $1, i.id, i.agent_key, i.mode, i.outcome, i.duration_ms, i.principal_kind, i.principal_id,
        i.parent_invocation_id, i.correlation_id, i.tool_name, i.verdict, i.reasons::jsonb, i.policy_version,
-       i.pii_count, i.log_index, i.created_at, i.review_status, i.meta_salt
+       i.pii_count, i.log_index, i.created_at, i.review_status, i.meta_salt, i.occurred_at
      FROM unnest($_::bigint[], $_::text[], $_::text[], $_::text[], $_::bigint[], $_::text[], $_::text[],
        $_::bigint[], $_::text[], $_::text[], $_::text[], $_::text[], $_::int[], $_::int[], $_::bigint[],
-       $_::timestamptz[], $_::text[], $_::bytea[])
+       $_::timestamptz[], $_::text[], $_::bytea[], $_::timestamptz[])
        AS i(id, agent_key, mode, outcome, duration_ms, principal_kind, principal_id, parent_invocation_id,
-         correlation_id, tool_name, verdict, reasons, policy_version, pii_count, log_index, created_at, review_status, meta_salt)
+         correlation_id, tool_name, verdict, reasons, policy_version, pii_count, log_index, created_at, review_status, meta_salt,
+         occurred_at)
    )`,
   `content AS (
      INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
@@ -722,7 +721,8 @@ export function metaCommitmentOf(p: PreparedInvocation): string {
 }
 
 /**
- * The metadata an invocation leaf commits to: the row's values as stored.
+ * The metadata an invocation leaf commits to: the row's values as stored
+ * (occurred_at only for an event that named its own time, an OTLP span's start).
  * parent_invocation_id is a link the service may resolve later (an OTLP child
  * recorded before its parent), so it is in neither the leaf nor its commitment.
  */
@@ -732,6 +732,7 @@ export function invocationMeta(p: PreparedInvocation): Record<string, unknown> {
     agent_key: p.agentKey,
     correlation_id: p.correlationId,
     duration_ms: p.durationMs,
+    occurred_at: p.occurredAt,
     outcome: p.outcome,
     principal_id: p.principalId,
     tool_name: p.toolName,

@@ -1,12 +1,13 @@
-// When a recorded span happened. A JSON event's time is when the service
-// received it; a span says when it started, and that is the invocation's
-// time (its leaf's `time`, its created_at: what the invocation list filters
-// on and what reports and `verify --report` count by). A start the service
-// cannot take at its word falls back to the JSON rule, the receipt time:
+// When a recorded span happened: its invocation's occurred_at (committed in
+// its leaf's `meta`). A JSON event happened when the service received it; a
+// span says when it started. A start the service cannot take at its word
+// falls back to the JSON rule, the receipt time:
 //  - after the receipt: a client clock running ahead (nothing that already
 //    happened can have started later than it was received);
 //  - before the workspace existed: a clock far behind, or an unset start (0).
 // The start as sent stays visible either way (the invocation's `otel` block).
+// created_at and the leaf's time are the service's clock whatever the span
+// says: reports count by them (docs/integrations.md, "Time").
 
 /**
  * The event time of a span starting at `startNs` (Unix nanoseconds) that was

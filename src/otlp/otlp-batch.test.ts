@@ -4,11 +4,12 @@ import type { Db, Queryable } from '../db/db.ts';
 import { compareFacts, type ReportFacts } from '../reports/facts.ts';
 import { recountFacts } from '../reports/recount.ts';
 import { eachStore, type SignedIn } from '../testing/harness.ts';
+import { storedMeta } from '../testing/ingest-kit.ts';
 import { auditLeaves } from '../testing/workspace.ts';
 
 // An export is recorded as one batch through ingest (set-based): its cost in
 // statements does not grow with its spans, concurrent copies of it record
-// each span once, and each span's start time is its invocation's time.
+// each span once, and each span's start time is its invocation's occurred_at.
 
 type Attr = { key: string; value: { stringValue: string } };
 const attr = (key: string, value: string): Attr => ({ key, value: { stringValue: value } });
@@ -275,12 +276,13 @@ eachStore(
       );
     });
 
-    test("a span's start time is its invocation's time (list, leaf, report and recount); a start after the receipt or before the workspace is not", async () => {
+    test("a span's start time is its invocation's occurred_at (list, detail, filter, leaf meta); created_at, the leaf's time and reports are the receipt; a start after the receipt or before the workspace is not taken", async () => {
       const t = get();
       t.clock.advance(3 * 3_600_000); // the workspace is three hours old
       const now = t.clock.now().getTime();
       const created = now - 3 * 3_600_000;
       const started = now - 3_600_000;
+      const receipt = new Date(now).toISOString();
       const spans = (trace: number, startMs: number | undefined, tool: string): SpanSpec => ({
         trace,
         span: 1,
@@ -301,72 +303,99 @@ eachStore(
         'f1',
       );
       assert.equal((await post(body)).status, 200);
+      type Listed = { invocation_id: number; created_at: string; occurred_at: string };
       const at = async (trace: number) => {
-        const [inv] = await listTrace(`f1${hex(trace, 30)}`);
+        const [inv] = (await listTrace(`f1${hex(trace, 30)}`)) as unknown as Listed[];
         const d = (
           await t.request({ method: 'GET', url: `/api/v1/invocations/${inv!.invocation_id}`, token: alice.token })
         ).json() as {
+          invocation_id: number;
           created_at: string;
+          occurred_at: string;
           evidence_id: number;
           otel: { start_time: string };
         };
-        return { listed: inv!.created_at, ...d };
+        return { listed: inv!, ...d };
       };
       const inside = await at(1);
-      assert.equal(inside.listed, new Date(started).toISOString());
-      assert.equal(inside.created_at, new Date(started).toISOString());
+      assert.equal(inside.listed.occurred_at, new Date(started).toISOString(), 'the list shows when it happened');
+      assert.equal(inside.listed.created_at, receipt, 'and when it was recorded');
+      assert.equal(inside.occurred_at, new Date(started).toISOString());
+      assert.equal(inside.created_at, receipt);
       const leaves = await auditLeaves(t, alice.token);
-      assert.equal(
-        leaves[inside.evidence_id - 1]!.time,
-        new Date(started).toISOString(),
-        'the leaf commits to the start time',
-      );
-      // The oos_tool rogue event of that span happened then too.
+      const leaf = leaves[inside.evidence_id - 1]!;
+      assert.equal(leaf.time, receipt, "the leaf's time is the service's clock");
+      // The leaf commits to the start through its meta, as an auditor with the database recomputes it.
+      const meta = await storedMeta(t, alice.account.tenant_id, 'invocations', inside.invocation_id);
+      assert.equal(meta.fields.occurred_at, new Date(started).toISOString());
+      assert.equal(leaf.meta, meta.commitment);
+      // The oos_tool rogue event of that span is recorded then too.
       assert.equal(leaves[inside.evidence_id]!.kind, 'rogue');
-      assert.equal(leaves[inside.evidence_id]!.time, new Date(started).toISOString());
+      assert.equal(leaves[inside.evidence_id]!.time, receipt);
       const future = await at(2);
-      assert.equal(future.created_at, new Date(now).toISOString(), 'a start after the receipt: the receipt time');
+      assert.equal(future.occurred_at, receipt, 'a start after the receipt: the receipt time');
       assert.equal(future.otel.start_time, new Date(now + 3_600_000).toISOString(), 'the start as sent stays visible');
       const early = await at(3);
-      assert.equal(
-        early.created_at,
-        new Date(now).toISOString(),
-        'a start before the workspace existed: the receipt time',
-      );
+      assert.equal(early.occurred_at, receipt, 'a start before the workspace existed: the receipt time');
       assert.equal(early.otel.start_time, new Date(created - 86_400_000).toISOString());
-      assert.equal((await at(4)).created_at, new Date(now).toISOString(), 'no start time: the receipt time');
+      assert.equal((await at(4)).occurred_at, receipt, 'no start time: the receipt time');
+      for (const x of [future, early]) {
+        const m = await storedMeta(t, alice.account.tenant_id, 'invocations', x.invocation_id);
+        assert.equal(m.fields.occurred_at, receipt);
+        assert.equal(leaves[x.evidence_id - 1]!.meta, m.commitment);
+      }
 
-      // The list filters on it, and a report of the hour around the start counts that span alone, as the log's leaves do.
-      const window = `since=${new Date(started - 60_000).toISOString()}&until=${new Date(started + 60_000).toISOString()}`;
-      const filtered = await t.request({
+      // occurred_from/occurred_to filter on when it happened; since/until on when it was recorded.
+      const list = async (query: string) => {
+        const res = await t.request({
+          method: 'GET',
+          url: `/api/v1/invocations?agent_key=batch-agent-1&${query}`,
+          token: alice.token,
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        return (res.json() as { items: Listed[] }).items.map((i) => i.invocation_id);
+      };
+      const around = (ms: number, name: [string, string]) =>
+        `${name[0]}=${new Date(ms - 60_000).toISOString()}&${name[1]}=${new Date(ms + 60_000).toISOString()}`;
+      assert.deepEqual(await list(around(started, ['occurred_from', 'occurred_to'])), [inside.invocation_id]);
+      assert.deepEqual(await list(around(started, ['since', 'until'])), []);
+      assert.equal((await list(around(now, ['since', 'until']))).length, 4);
+      assert.deepEqual(
+        (await list(around(now, ['occurred_from', 'occurred_to']))).sort(),
+        [future.invocation_id, early.invocation_id, (await at(4)).invocation_id].sort(),
+      );
+      const backwards = await t.request({
         method: 'GET',
-        url: `/api/v1/invocations?agent_key=batch-agent-1&${window}`,
+        url: `/api/v1/invocations?occurred_from=${receipt}&occurred_to=${new Date(started).toISOString()}`,
         token: alice.token,
       });
-      assert.deepEqual(
-        (filtered.json() as { items: Array<{ created_at: string }> }).items.map((i) => i.created_at),
-        [new Date(started).toISOString()],
-      );
-      const period = `from=${new Date(started - 1_800_000).toISOString()}&to=${new Date(started + 1_800_000).toISOString()}`;
-      const res = await t.request({ method: 'GET', url: `/api/v1/reports/compliance?${period}`, token: alice.token });
-      assert.equal(res.statusCode, 200, res.body);
-      const report = res.json() as ReportFacts & {
-        period: { from: string; to: string };
-        pseudonyms: Record<string, Record<string, string>>;
-        evidence: { tree_size: number };
+      assert.equal(backwards.statusCode, 422, backwards.body);
+      assert.equal(backwards.json().errors[0].field, '/occurred_to');
+
+      // A report counts by the recording time, as the log's leaves do: the hour of the start holds none of them.
+      const report = async (from: number, to: number) => {
+        const period = `from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`;
+        const res = await t.request({ method: 'GET', url: `/api/v1/reports/compliance?${period}`, token: alice.token });
+        assert.equal(res.statusCode, 200, res.body);
+        const r = res.json() as ReportFacts & {
+          period: { from: string; to: string };
+          pseudonyms: Record<string, Record<string, string>>;
+          evidence: { tree_size: number };
+        };
+        const entries = (
+          await t.request({
+            method: 'GET',
+            url: `/api/v1/audit/entries?start=0&end=${r.evidence.tree_size}`,
+            token: alice.token,
+          })
+        ).json() as { entries: Array<{ index: number; leaf: string }> };
+        assert.deepEqual(compareFacts(r, recountFacts(entries.entries, r.period, r.pseudonyms)), []);
+        return r;
       };
-      assert.equal(report.totals.invocations, 1);
-      assert.equal(report.totals.rogue_events, 1);
-      const entries = (
-        await t.request({
-          method: 'GET',
-          url: `/api/v1/audit/entries?start=0&end=${report.evidence.tree_size}`,
-          token: alice.token,
-        })
-      ).json() as {
-        entries: Array<{ index: number; leaf: string }>;
-      };
-      assert.deepEqual(compareFacts(report, recountFacts(entries.entries, report.period, report.pseudonyms)), []);
+      assert.equal((await report(started - 1_800_000, started + 1_800_000)).totals.invocations, 0);
+      const recorded = await report(now - 60_000, now + 60_000);
+      assert.equal(recorded.totals.invocations, 4);
+      assert.equal(recorded.totals.rogue_events, 1);
     });
   },
   { manualJobs: true },

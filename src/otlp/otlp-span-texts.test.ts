@@ -272,13 +272,14 @@ eachStore(
       await assertErasedRows(trace(1), 'JANEMARK');
     });
 
-    test('an erasure for an agent and a period reaches the spans of that agent in that period only', async () => {
-      const now = t.clock.now().getTime();
-      const early = now - 90 * 60_000;
-      const late = now - 10 * 60_000;
-      await post(otlpJson(modelAndTool(trace(3), 'CAROLEARLY', 'subject-carol', 'carol-agent', early)));
-      await post(otlpJson(modelAndTool(trace(4), 'CAROLLATE', 'subject-carol', 'carol-agent', late)));
-      await post(otlpJson(modelAndTool(trace(5), 'DAVEEARLY', 'subject-dave', 'dave-agent', early)));
+    test('an erasure for an agent and a period (of recording) reaches the spans of that agent recorded then only', async () => {
+      // The period bounds created_at, when the service recorded the invocation (not the span's start).
+      const early = t.clock.now().getTime();
+      await post(otlpJson(modelAndTool(trace(3), 'CAROLEARLY', 'subject-carol', 'carol-agent', early - 60_000)));
+      await post(otlpJson(modelAndTool(trace(5), 'DAVEEARLY', 'subject-dave', 'dave-agent', early - 60_000)));
+      t.clock.advance(30 * 60_000);
+      // Started in the period, recorded after it: outside.
+      await post(otlpJson(modelAndTool(trace(4), 'CAROLLATE', 'subject-carol', 'carol-agent', early)));
       const res = await t.request({
         method: 'POST',
         url: '/api/v1/workspace/erasures',

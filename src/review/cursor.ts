@@ -90,10 +90,14 @@ export class Where {
 }
 
 /** since < until, when both are given (both are ISO date-times validated by the schema). */
-export function checkRange(since: string | undefined, until: string | undefined): void {
+export function checkRange(
+  since: string | undefined,
+  until: string | undefined,
+  names: [string, string] = ['since', 'until'],
+): void {
   if (since !== undefined && until !== undefined && Date.parse(since) >= Date.parse(until)) {
-    throw unprocessable('since must be earlier than until.', [
-      { field: '/until', message: 'must be later than since' },
+    throw unprocessable(`${names[0]} must be earlier than ${names[1]}.`, [
+      { field: `/${names[1]}`, message: `must be later than ${names[0]}` },
     ]);
   }
 }

@@ -17,6 +17,8 @@ export interface InvocationFilters {
   until?: string | undefined;
   correlation_id?: string | undefined;
   review_status?: string | undefined;
+  occurred_from?: string | undefined;
+  occurred_to?: string | undefined;
 }
 
 export interface InvocationRow {
@@ -39,11 +41,14 @@ export interface InvocationRow {
   log_index: number;
   created_at: Date;
   created_us: number;
+  /** coalesce(occurred_at, created_at) in the read contract: never null, never after created_at. */
+  occurred_at: Date;
 }
 
 export const INVOCATION_COLUMNS = `i.invocation_id, i.agent_key, i.mode, i.outcome, i.duration_ms, i.principal_kind, i.principal_id,
   i.parent_invocation_id, i.correlation_id, i.tool_name, i.verdict, i.reasons, i.policy_version, i.pii_count,
-  i.review_status, i.output_scan_verdict, i.log_index, i.created_at, ${microsOf('i.created_at')} AS created_us`;
+  i.review_status, i.output_scan_verdict, i.log_index, i.created_at, ${microsOf('i.created_at')} AS created_us,
+  i.occurred_at`;
 
 /**
  * The list query, as SQL and parameters (the benchmark explains exactly
@@ -67,6 +72,13 @@ export function invocationListQuery(
   if (f.review_status !== undefined) w.add('review_status = ?', f.review_status);
   if (f.since !== undefined) w.add('created_at >= ?::timestamptz', f.since);
   if (f.until !== undefined) w.add('created_at < ?::timestamptz', f.until);
+  if (f.occurred_from !== undefined) {
+    w.add('occurred_at >= ?::timestamptz', f.occurred_from);
+    // Nothing is recorded before it happened (occurred_at <= created_at, ingest's rule): the same
+    // bound on created_at lets the newest-first index scan stop there.
+    w.add('created_at >= ?::timestamptz', f.occurred_from);
+  }
+  if (f.occurred_to !== undefined) w.add('occurred_at < ?::timestamptz', f.occurred_to);
   if (after) w.add('(created_at, invocation_id) < (?::timestamptz, ?::bigint)', isoMicros(after.us), after.id);
   const lim = w.param(limit + 1);
   const sql = `SELECT ${INVOCATION_COLUMNS}${extra.columns ? `, ${extra.columns}` : ''}
@@ -102,6 +114,7 @@ export function invocationSummary(r: InvocationRow) {
     output_scan_verdict: r.output_scan_verdict,
     evidence_id: evidenceIdOf(r.log_index),
     created_at: r.created_at,
+    occurred_at: r.occurred_at,
   };
 }
 

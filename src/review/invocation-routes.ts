@@ -44,6 +44,7 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
       const { limit, cursor, ...filters } = req.query;
       checkText(filters, ['agent_key', 'correlation_id']);
       checkRange(filters.since, filters.until);
+      checkRange(filters.occurred_from, filters.occurred_to, ['occurred_from', 'occurred_to']);
       const after = decodeTimeKey(cursor);
       const rows = await ctx.readDb.withTenant(me.tenantId, (tx) =>
         listInvocations(tx, me.tenantId, filters, after, limit),

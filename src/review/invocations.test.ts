@@ -112,6 +112,24 @@ eachStore(
       assert.equal(one.correlation_id, 'run-b');
       assert.equal(one.content, undefined);
       assert.match(one.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      // A JSON event names no time of its own: it happened when it was recorded.
+      assert.equal(one.occurred_at, one.created_at);
+      const [kept] = await t.testDb.db.query<{ occurred_at: Date | null }>(
+        'SELECT occurred_at FROM invocations WHERE tenant_id = $1 AND invocation_id = $2',
+        [team.tenantId, one.invocation_id],
+      );
+      assert.equal(kept!.occurred_at, null, 'nothing stored beside created_at (and nothing in its leaf meta)');
+      const occurred = (query: string) => all(t, token, `${LIST}?${query}`, 5);
+      assert.deepEqual(
+        (await occurred(`occurred_from=${new Date(start + 2000).toISOString()}`)).items.map((x) => x.invocation_id),
+        ids(newestFirst.filter((m) => m.at >= start + 2000)),
+      );
+      assert.deepEqual(
+        (await occurred(`occurred_to=${new Date(start + 3000).toISOString()}&agent_key=beta`)).items.map(
+          (x) => x.invocation_id,
+        ),
+        ids(newestFirst.filter((m) => m.at < start + 3000 && m.agent_key === 'beta')),
+      );
     });
 
     test('bad filters, limits and cursors are 422 with the field', async () => {
@@ -129,6 +147,8 @@ eachStore(
         ['until=2026-06-01', '/until'],
         ['since=2026-06-02T00:00:00Z&until=2026-06-01T00:00:00Z', '/until'],
         ['since=2026-06-01T00:00:00Z&until=2026-06-01T00:00:00Z', '/until'],
+        ['occurred_from=yesterday', '/occurred_from'],
+        ['occurred_from=2026-06-02T00:00:00Z&occurred_to=2026-06-01T00:00:00Z', '/occurred_to'],
         ['cursor=%%%', '/cursor'],
         [`cursor=${Buffer.from('["x", 1]').toString('base64url')}`, '/cursor'],
         [`cursor=${Buffer.from('[1.5, 1]').toString('base64url')}`, '/cursor'],

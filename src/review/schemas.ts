@@ -37,6 +37,10 @@ export const InvocationQuery = Type.Object({
   since: Since,
   until: Until,
   correlation_id: Type.Optional(ContentText({ maxLength: 64 })),
+  occurred_from: DateTime(
+    'Only invocations that happened at or after this instant (occurred_at; ISO 8601 date-time with offset)',
+  ),
+  occurred_to: DateTime('Only invocations that happened before this instant (occurred_at, exclusive)'),
 });
 
 export const RogueQuery = Type.Object({
@@ -86,7 +90,18 @@ const invocationFields = {
   evidence_id: Type.Integer({
     description: 'The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id}',
   }),
-  created_at: Timestamp,
+  created_at: Type.Unsafe<Date | string>({
+    type: 'string',
+    format: 'date-time',
+    description:
+      "When the service recorded the invocation: its audit leaf's time, what lists are ordered by and `since`/`until`, reports, quotas, retention and erasure periods go by",
+  }),
+  occurred_at: Type.Unsafe<Date | string>({
+    type: 'string',
+    format: 'date-time',
+    description:
+      "When the invocation happened, as its event says (an OTLP span's start time, never before the workspace existed nor after created_at; committed in its leaf's `meta`); created_at for an event that names no time of its own",
+  }),
 };
 
 export const InvocationSummary = Type.Object(invocationFields);

@@ -221,7 +221,7 @@ export function show(v: unknown): string {
 }
 
 const META_COLUMNS = {
-  invocations: ['agent_key', 'principal_id', 'outcome', 'correlation_id', 'tool_name', 'duration_ms'],
+  invocations: ['agent_key', 'principal_id', 'outcome', 'correlation_id', 'tool_name', 'duration_ms', 'occurred_at'],
   rogue_events: ['agent_key', 'event_type', 'actor_agent_key', 'tool', 'user_id', 'severity', 'source'],
 } as const;
 
@@ -242,7 +242,10 @@ export async function storedMeta(
     [tenantId, id],
   );
   assert.ok(row, `no ${table} row ${id}`);
-  const fields = Object.fromEntries(META_COLUMNS[table].map((c) => [c, row[c]]));
+  // A time is committed as its ISO 8601 text (occurred_at, set only for events that name their time).
+  const fields = Object.fromEntries(
+    META_COLUMNS[table].map((c) => [c, row[c] instanceof Date ? (row[c] as Date).toISOString() : row[c]]),
+  );
   return { fields, commitment: metaCommitment(new Uint8Array(row.meta_salt), fields) };
 }
 

@@ -4719,6 +4719,10 @@ export interface paths {
                     /** @description Only rows created before this instant (exclusive) */
                     until?: string;
                     correlation_id?: string;
+                    /** @description Only invocations that happened at or after this instant (occurred_at; ISO 8601 date-time with offset) */
+                    occurred_from?: string;
+                    /** @description Only invocations that happened before this instant (occurred_at, exclusive) */
+                    occurred_to?: string;
                 };
                 header?: never;
                 path?: never;
@@ -4755,8 +4759,16 @@ export interface paths {
                                 output_scan_verdict: ("allow" | "flag_for_review" | "deny") | null;
                                 /** @description The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id} */
                                 evidence_id: number;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the service recorded the invocation: its audit leaf's time, what lists are ordered by and `since`/`until`, reports, quotas, retention and erasure periods go by
+                                 */
                                 created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the invocation happened, as its event says (an OTLP span's start time, never before the workspace existed nor after created_at; committed in its leaf's `meta`); created_at for an event that names no time of its own
+                                 */
+                                occurred_at: string;
                             }[];
                             next_cursor: string | null;
                         };
@@ -4930,8 +4942,16 @@ export interface paths {
                             output_scan_verdict: ("allow" | "flag_for_review" | "deny") | null;
                             /** @description The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id} */
                             evidence_id: number;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the service recorded the invocation: its audit leaf's time, what lists are ordered by and `since`/`until`, reports, quotas, retention and erasure periods go by
+                             */
                             created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the invocation happened, as its event says (an OTLP span's start time, never before the workspace existed nor after created_at; committed in its leaf's `meta`); created_at for an event that names no time of its own
+                             */
+                            occurred_at: string;
                             output_scan: {
                                 /** @description none: no tool_output; pending: stored, awaiting its background scan */
                                 status: "none" | "pending" | "done";
@@ -5454,8 +5474,16 @@ export interface paths {
                                 output_scan_verdict: ("allow" | "flag_for_review" | "deny") | null;
                                 /** @description The audit-trail entry of the invocation: GET /api/v1/audit/evidence/{evidence_id} */
                                 evidence_id: number;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the service recorded the invocation: its audit leaf's time, what lists are ordered by and `since`/`until`, reports, quotas, retention and erasure periods go by
+                                 */
                                 created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the invocation happened, as its event says (an OTLP span's start time, never before the workspace existed nor after created_at; committed in its leaf's `meta`); created_at for an event that names no time of its own
+                                 */
+                                occurred_at: string;
                                 /** @description null while pending */
                                 review: {
                                     decision: "approve" | "reject";

@@ -130,7 +130,14 @@ export function InvocationDetail({
           <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold outline-none">
             Invocation <span className="font-mono">#{d.invocation_id}</span>
           </h2>
-          <p className="text-muted">{formatTime(d.created_at, prefs.zone)}</p>
+          <p className="text-muted">
+            Recorded <time dateTime={d.created_at}>{formatTime(d.created_at, prefs.zone)}</time>
+            {Date.parse(d.occurred_at) !== Date.parse(d.created_at) && (
+              <>
+                {' · '}happened <time dateTime={d.occurred_at}>{formatTime(d.occurred_at, prefs.zone)}</time>
+              </>
+            )}
+          </p>
         </div>
         {onClose && (
           <button type="button" className="btn btn-sm" onClick={onClose} aria-keyshortcuts="Escape">

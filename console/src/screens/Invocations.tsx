@@ -17,6 +17,8 @@ export const INVOCATION_FILTERS = [
   'correlation_id',
   'since',
   'until',
+  'occurred_from',
+  'occurred_to',
   'cursor',
   'selected',
 ] as const;
@@ -30,6 +32,8 @@ async function fetchPage(s: InvocationSearch) {
     correlation_id: s.correlation_id,
     since: s.since,
     until: s.until,
+    occurred_from: s.occurred_from,
+    occurred_to: s.occurred_to,
     cursor: s.cursor,
     limit: '50',
   }) as Record<string, string>;
@@ -58,12 +62,26 @@ export function Invocations({ search }: { search: InvocationSearch }) {
 
   const columns = [
     col.accessor('created_at', {
-      header: `Time (${zoneLabel(prefs.zone)})`,
-      cell: (c) => (
-        <time dateTime={c.getValue()} title={c.getValue()} className="whitespace-nowrap tabular-nums">
-          {formatTime(c.getValue(), prefs.zone)}
-        </time>
-      ),
+      header: `Recorded (${zoneLabel(prefs.zone)})`,
+      cell: (c) => {
+        const occurred = c.row.original.occurred_at;
+        return (
+          <>
+            <time dateTime={c.getValue()} title={c.getValue()} className="whitespace-nowrap tabular-nums">
+              {formatTime(c.getValue(), prefs.zone)}
+            </time>
+            {/* An event that says when it happened (an OTLP span's start) shows that time too. */}
+            {Date.parse(occurred) !== Date.parse(c.getValue()) && (
+              <span className="block text-xs text-muted">
+                happened{' '}
+                <time dateTime={occurred} title={occurred} className="tabular-nums">
+                  {formatTime(occurred, prefs.zone)}
+                </time>
+              </span>
+            )}
+          </>
+        );
+      },
     }),
     col.accessor('invocation_id', { header: 'ID', cell: (c) => <span className="mono">#{c.getValue()}</span> }),
     col.accessor('agent_key', { header: 'Agent', cell: (c) => <span className="mono">{c.getValue()}</span> }),
@@ -260,16 +278,29 @@ export function Invocations({ search }: { search: InvocationSearch }) {
 function Filters({ search, onApply }: { search: InvocationSearch; onApply: (f: InvocationSearch) => void }) {
   const { zone } = usePrefs();
   const [f, setF] = useState(search);
-  useEffect(() => setF(search), [search]);
+  // The period is of when invocations were recorded (since/until) or of when they happened (occurred_from/to).
+  const basisOf = (x: InvocationSearch) => (x.occurred_from || x.occurred_to ? 'occurred' : 'recorded');
+  const [basis, setBasis] = useState<'recorded' | 'occurred'>(basisOf(search));
+  const [from, setFrom] = useState(search.occurred_from ?? search.since);
+  const [to, setTo] = useState(search.occurred_to ?? search.until);
+  useEffect(() => {
+    setF(search);
+    setBasis(basisOf(search));
+    setFrom(search.occurred_from ?? search.since);
+    setTo(search.occurred_to ?? search.until);
+  }, [search]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    const recorded = basis === 'recorded';
     onApply({
       agent_key: f.agent_key?.trim() || undefined,
       verdict: f.verdict || undefined,
       mode: f.mode || undefined,
       correlation_id: f.correlation_id?.trim() || undefined,
-      since: f.since,
-      until: f.until,
+      since: recorded ? from : undefined,
+      until: recorded ? to : undefined,
+      occurred_from: recorded ? undefined : from,
+      occurred_to: recorded ? undefined : to,
     });
   };
   return (
@@ -333,6 +364,20 @@ function Filters({ search, onApply }: { search: InvocationSearch; onApply: (f: I
         />
       </div>
       <div>
+        <label className="label" htmlFor="f-basis">
+          Period of
+        </label>
+        <select
+          id="f-basis"
+          className="select"
+          value={basis}
+          onChange={(e) => setBasis(e.target.value as 'recorded' | 'occurred')}
+        >
+          <option value="recorded">Recording</option>
+          <option value="occurred">Occurrence</option>
+        </select>
+      </div>
+      <div>
         <label className="label" htmlFor="f-since">
           From ({zoneLabel(zone)}, inclusive)
         </label>
@@ -340,8 +385,8 @@ function Filters({ search, onApply }: { search: InvocationSearch; onApply: (f: I
           id="f-since"
           type="datetime-local"
           className="input"
-          value={isoToLocalInput(f.since, zone)}
-          onChange={(e) => setF({ ...f, since: localInputToIso(e.target.value, zone) })}
+          value={isoToLocalInput(from, zone)}
+          onChange={(e) => setFrom(localInputToIso(e.target.value, zone))}
         />
       </div>
       <div>
@@ -352,8 +397,8 @@ function Filters({ search, onApply }: { search: InvocationSearch; onApply: (f: I
           id="f-until"
           type="datetime-local"
           className="input"
-          value={isoToLocalInput(f.until, zone)}
-          onChange={(e) => setF({ ...f, until: localInputToIso(e.target.value, zone) })}
+          value={isoToLocalInput(to, zone)}
+          onChange={(e) => setTo(localInputToIso(e.target.value, zone))}
         />
       </div>
       <button className="btn btn-primary">Apply filters</button>
