@@ -8,8 +8,11 @@ import {
   messageContent,
   parseAnswer,
 } from './judge-answer.ts';
+import { balancedSpans, fencedBlocks } from './answer-json.ts';
 
 // The answer schema is strict: what does not match it exactly is malformed.
+// The one JSON object is read through a Markdown code fence and the prose
+// around it (answer-json.ts); more than one is ambiguous, hence malformed.
 
 test('a well-formed answer is read as it is', () => {
   assert.deepEqual(
@@ -28,7 +31,6 @@ test('a well-formed answer is read as it is', () => {
 test('anything else is malformed, with a reason', () => {
   const bad: [string, RegExp][] = [
     ['the verdict is allow', /not JSON/],
-    ['```json\n{"verdict":"allow","rationale":"","rubric_points":[]}\n```', /not JSON/],
     ['["allow"]', /not a JSON object/],
     ['null', /not a JSON object/],
     ['{"verdict":"allow","rationale":"ok"}', /keys/],
@@ -45,6 +47,62 @@ test('anything else is malformed, with a reason', () => {
     assert.equal(r.ok, false, content);
     assert.match((r as { reason: string }).reason, reason, content);
   }
+});
+
+const ANSWER = '{"verdict":"deny","rationale":"R2: a card {number} was \\"repeated\\"}","rubric_points":["R2"]}';
+const READ = { verdict: 'deny', rationale: 'R2: a card {number} was "repeated"}', rubric_points: ['R2'] };
+
+test('the one JSON object is read through a code fence and the prose around it', () => {
+  const good = [
+    '```json\n' + ANSWER + '\n```',
+    '```\n' + ANSWER + '\n```',
+    '  ```JSON  \n' + ANSWER + '\n  ```  ',
+    '~~~json\n' + ANSWER + '\n~~~',
+    '````json\n' + ANSWER + '\n````',
+    'Here is my assessment:\n\n```json\n' + ANSWER + '\n```\n\nLet me know if you need more.',
+    'Sure. ' + ANSWER + ' Hope this helps!',
+    'My verdict:\n' + ANSWER,
+    ANSWER + '\n(rubric point R2 applies)',
+    // A fence never closed: the prose around the one object.
+    '```json\n' + ANSWER,
+    // Outside the fence, the schema quoted as an example; the fenced object is the answer.
+    'The format is {"verdict": "allow|deny|uncertain", "rationale": "…", "rubric_points": []}.\n```json\n' +
+      ANSWER +
+      '\n```',
+    // Braces in prose that are no JSON.
+    'Checked {all} fields {none missing}: ' + ANSWER,
+  ];
+  for (const content of good) assert.deepEqual(parseAnswer(content), { ok: true, answer: READ }, content);
+});
+
+test('around a fence or prose, the object is held to the schema; none, or more than one, is malformed', () => {
+  const bad: [string, RegExp][] = [
+    ['```json\n{"verdict":"allow","rationale":"ok"}\n```', /keys/],
+    ['Answer: {"verdict":"maybe","rationale":"ok","rubric_points":[]}', /verdict/],
+    ['```json\n{"verdict":"allow",\n```', /not JSON/],
+    ['```json\n["allow"]\n```', /not JSON/],
+    ['```json\n' + ANSWER + '\n```\nor\n```json\n' + ANSWER + '\n```', /more than one fenced JSON object/],
+    [`First ${ANSWER} then {"verdict":"allow","rationale":"","rubric_points":[]}`, /more than one JSON object/],
+    ['I would allow it {but only once', /not JSON/],
+    ['', /not JSON/],
+  ];
+  for (const [content, reason] of bad) {
+    const r = parseAnswer(content);
+    assert.equal(r.ok, false, content);
+    assert.match((r as { reason: string }).reason, reason, content);
+  }
+});
+
+test('fences and balanced spans are found in one pass, braces inside JSON strings skipped', () => {
+  assert.deepEqual(balancedSpans('a {"x":"}"} b {c {d}} e {unclosed'), ['{"x":"}"}', '{c {d}}']);
+  assert.deepEqual(balancedSpans('{"a":"\\"}"} {'), ['{"a":"\\"}"}']);
+  assert.deepEqual(fencedBlocks('x\n```js\n1\n2\n```\ny\n~~~\n3\n~~~~\n```\nopen'), ['1\n2', '3']);
+  assert.deepEqual(fencedBlocks('```\n```'), ['']);
+  // What the crafted answers of the longest size a judge may send come to: nothing, without backtracking.
+  assert.deepEqual(fencedBlocks('```\n'.repeat(3)), [''], 'the third fence is never closed');
+  assert.deepEqual(balancedSpans('{'.repeat(200_000)), []);
+  assert.equal(parseAnswer('```json\n'.repeat(30_000)).ok, false);
+  assert.equal(parseAnswer('{"'.repeat(100_000)).ok, false);
 });
 
 test('a long rationale and too many rubric points are cut to their bounds', () => {

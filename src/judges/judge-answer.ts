@@ -1,10 +1,13 @@
+import { answerJson } from './answer-json.ts';
 import type { JudgeVerdict } from './panel.ts';
 
-// Reading a judge's answer: the chat-completions envelope, then the message
-// content against the fixed schema {verdict, rationale, rubric_points}.
-// Strict: not JSON, a missing or extra key, a wrong type or a verdict outside
-// the enum is malformed (retried once by ask-judge.ts). What passes is bounded
-// before it is stored or shown to a reviewer.
+// Reading a judge's answer: the chat-completions envelope, then the one JSON
+// object of the message content (answer-json.ts: read through a Markdown code
+// fence and prose around it) against the fixed schema {verdict, rationale,
+// rubric_points}. Strict about the object: no JSON object (or more than one),
+// a missing or extra key, a wrong type or a verdict outside the enum is
+// malformed (retried once by ask-judge.ts). What passes is bounded before it
+// is stored or shown to a reviewer.
 
 export const MAX_RATIONALE_CHARS = 2_000;
 export const MAX_RUBRIC_POINTS = 20;
@@ -37,12 +40,9 @@ export function messageContent(body: string): { ok: true; content: string } | { 
 }
 
 export function parseAnswer(content: string): ParsedAnswer {
-  let v: unknown;
-  try {
-    v = JSON.parse(content);
-  } catch {
-    return { ok: false, reason: 'answer is not JSON' };
-  }
+  const found = answerJson(content);
+  if (!found.ok) return found;
+  const v = found.value;
   if (!isObject(v)) return { ok: false, reason: 'answer is not a JSON object' };
   const keys = Object.keys(v).sort();
   if (keys.length !== KEYS.length || keys.some((k, i) => k !== KEYS[i]))

@@ -89,6 +89,26 @@ test('a malformed answer is asked again once, then counts as uncertain', async (
   assert.equal(q.asked.length, 6);
 });
 
+test('an answer in a Markdown code fence, with prose around it, counts at the first call', async () => {
+  const fenced = scripted('fenced', {
+    content:
+      'Here is my assessment.\n\n```json\n{"verdict":"deny","rationale":"R1: a name left the workspace","rubric_points":["R1"]}\n```\n\nHappy to explain.',
+  });
+  const prose = scripted('prose', {
+    content: 'Verdict follows. {"verdict":"deny","rationale":"R1","rubric_points":["R1"]} That is all.',
+  });
+  const q = quota();
+  const out = await runPanel([fenced, prose], 'unanimous_to_deny', aCase, opts(q));
+  assert.deepEqual(out.judges.map(brief), [
+    { verdict: 'deny', calls: 1, error: undefined },
+    { verdict: 'deny', calls: 1, error: undefined },
+  ]);
+  assert.equal(out.judges[0]!.rationale, 'R1: a name left the workspace');
+  assert.deepEqual(out.judges[0]!.rubric_points, ['R1']);
+  assert.deepEqual([out.decision, out.unanimous], ['deny', true]);
+  assert.equal(standIn.calls(fenced.model) + standIn.calls(prose.model), 2);
+});
+
 test('a judge that times out is retried up to maxAttempts, then abstains; the others decide', async () => {
   const slow = scripted('slow', { delayMs: 2_000, then: { verdict: 'allow' } });
   const ok = scripted('ok', { verdict: 'deny' });
