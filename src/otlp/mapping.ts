@@ -1,3 +1,4 @@
+import type { OtelExtras } from './schemas.ts';
 import type { AttrValue, Attrs, OtelSpan } from './spans.ts';
 
 // Which spans become invocations, and what each of our fields is taken from
@@ -9,25 +10,6 @@ import type { AttrValue, Attrs, OtelSpan } from './spans.ts';
 export const MAX_TEXT = 32_000;
 
 export type TextField = 'prompt' | 'response' | 'context' | 'tool_input' | 'tool_output';
-
-export interface OtelExtras {
-  trace_id: string;
-  span_id: string;
-  parent_span_id: string | null;
-  span_name: string;
-  span_kind: string;
-  operation: string;
-  start_time_unix_nano: string;
-  model: string | null;
-  provider: string | null;
-  usage: Record<string, number> | null;
-  finish_reasons: string[] | null;
-  tool_call_id: string | null;
-  conversation_id: string | null;
-  scope: string | null;
-  /** Fields cut at MAX_TEXT: field → the length sent, in code points. */
-  truncated: Record<string, number> | null;
-}
 
 export interface MappedSpan {
   span: OtelSpan;

@@ -3,7 +3,8 @@ import type { Queryable } from '../db/index.ts';
 import type { OtlpDeps } from './record.ts';
 import { otlpRoutes } from './routes.ts';
 import { redactLegacySpanTexts } from './span-texts.ts';
-import { type OtelDetails, otelDetails } from './store.ts';
+import type { OtelDetails } from './schemas.ts';
+import { otelDetails } from './store.ts';
 
 // OTLP/HTTP trace ingest: agents that already export OpenTelemetry GenAI
 // spans point their exporter at /api/v1/otel and are recorded like JSON

@@ -6,7 +6,7 @@ import {
   SELECTED_INVOCATIONS,
   selectorParams,
 } from '../ingest/index.ts';
-import type { OtelExtras } from './mapping.ts';
+import { JSON_COLUMNS, SPAN_TEXT_COLUMNS, type SpanTexts } from './schemas.ts';
 
 // A span's texts are content: whatever a client put in its span name,
 // operation, scope, model, provider, finish reasons, tool call id or
@@ -18,55 +18,19 @@ import type { OtelExtras } from './mapping.ts';
 // and span ids (checked hex), the span kind, the start time, token counts and
 // the truncation marks — is not content and stays.
 
-/** The otel_spans columns that hold a span's texts. */
-export const SPAN_TEXT_COLUMNS = [
-  'span_name',
-  'operation',
-  'model',
-  'provider',
-  'finish_reasons',
-  'tool_call_id',
-  'conversation_id',
-  'scope',
-] as const;
-
-/** A span's texts (a span always has a name and an operation; they are null once erased or withheld). */
-export type SpanTexts = { [K in (typeof SPAN_TEXT_COLUMNS)[number]]: OtelExtras[K] | null };
-
-/**
- * Whether a reader sees a span's texts: `stored` (shown, redacted), `withheld`
- * (a viewer, who reads no stored content), `erased` (retention or an erasure
- * deleted them).
- */
-export type SpanTextsState = 'stored' | 'withheld' | 'erased';
-
 /** The span's texts as they are stored: each redacted (the memo of event metadata: model names and operations repeat). */
 export function redactSpanTexts<T extends SpanTexts>(x: T, redact: Redactor): T {
-  // A string stays a string: redaction only replaces what it finds.
-  const one = <V extends string | null>(v: V): V => (v === null ? v : (redactMeta(redact, v) as V));
-  return {
-    ...x,
-    span_name: one(x.span_name),
-    operation: one(x.operation),
-    model: one(x.model),
-    provider: one(x.provider),
-    finish_reasons: x.finish_reasons === null ? null : x.finish_reasons.map((r) => redactMeta(redact, r)),
-    tool_call_id: one(x.tool_call_id),
-    conversation_id: one(x.conversation_id),
-    scope: one(x.scope),
-  };
+  const out: Record<string, unknown> = { ...x };
+  for (const c of SPAN_TEXT_COLUMNS) {
+    const v = x[c];
+    out[c] = v === null ? v : Array.isArray(v) ? v.map((t) => redactMeta(redact, t)) : redactMeta(redact, v);
+  }
+  return out as T; // a string stays a string: redaction only replaces what it finds
 }
 
 /** The texts of a span as a reader who may not see them gets them, and as erased ones are shown. */
-export const NO_SPAN_TEXTS: SpanTexts = {
-  span_name: null,
-  operation: null,
-  model: null,
-  provider: null,
-  finish_reasons: null,
-  tool_call_id: null,
-  conversation_id: null,
-  scope: null,
+export const NO_SPAN_TEXTS = Object.fromEntries(SPAN_TEXT_COLUMNS.map((c) => [c, null])) as {
+  [K in keyof SpanTexts]: null;
 };
 
 /**
@@ -113,28 +77,20 @@ export async function redactLegacySpanTexts(
   );
   if (rows.length === 0) return 0;
   const done = rows.map((r) => redactSpanTexts(r, redact));
-  const col = <T>(f: (r: (typeof done)[number]) => T) => done.map(f);
+  const cast = (c: string) => (JSON_COLUMNS.has(c) ? `r.${c}::jsonb` : `r.${c}`);
   await tx.query(
     `UPDATE otel_spans s
-     SET span_name = r.span_name, operation = r.operation, model = r.model, provider = r.provider,
-       finish_reasons = r.finish_reasons::jsonb, tool_call_id = r.tool_call_id, conversation_id = r.conversation_id,
-       scope = r.scope, texts_redacted = true
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::text[])
-       AS r(trace_id, span_id, span_name, operation, model, provider, finish_reasons, tool_call_id, conversation_id, scope)
+     SET ${SPAN_TEXT_COLUMNS.map((c) => `${c} = ${cast(c)}`).join(', ')}, texts_redacted = true
+     FROM unnest($2::text[], $3::text[], ${SPAN_TEXT_COLUMNS.map((_, i) => `$${i + 4}::text[]`).join(', ')})
+       AS r(trace_id, span_id, ${SPAN_TEXT_COLUMNS.join(', ')})
      WHERE s.tenant_id = $1 AND s.trace_id = r.trace_id AND s.span_id = r.span_id`,
     [
       tenantId,
-      col((r) => r.trace_id),
-      col((r) => r.span_id),
-      col((r) => r.span_name),
-      col((r) => r.operation),
-      col((r) => r.model),
-      col((r) => r.provider),
-      col((r) => (r.finish_reasons === null ? null : JSON.stringify(r.finish_reasons))),
-      col((r) => r.tool_call_id),
-      col((r) => r.conversation_id),
-      col((r) => r.scope),
+      done.map((r) => r.trace_id),
+      done.map((r) => r.span_id),
+      ...SPAN_TEXT_COLUMNS.map((c) =>
+        done.map((r) => (JSON_COLUMNS.has(c) && r[c] !== null ? JSON.stringify(r[c]) : r[c])),
+      ),
     ],
   );
   return rows.length;

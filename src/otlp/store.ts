@@ -1,7 +1,14 @@
 import type { Queryable } from '../db/index.ts';
 import type { Redactor } from '../ingest/index.ts';
-import type { OtelExtras } from './mapping.ts';
-import { NO_SPAN_TEXTS, redactSpanTexts, type SpanTexts, type SpanTextsState } from './span-texts.ts';
+import {
+  JSON_COLUMNS,
+  type OtelDetails,
+  type OtelExtras,
+  SPAN_TEXT_COLUMNS,
+  type SpanTexts,
+  type SpanTextsState,
+} from './schemas.ts';
+import { NO_SPAN_TEXTS, redactSpanTexts } from './span-texts.ts';
 
 // The otel_spans table (this module's own): which spans are recorded, as
 // which invocation, and the OTLP facts that have no column on an invocation.
@@ -42,41 +49,42 @@ export interface SpanRow {
   extras: OtelExtras;
 }
 
+/**
+ * otel_spans' columns as a span's row fills them, declared once: the INSERT's
+ * column list, its unnest parameters and their values are made from it.
+ */
+const SPAN_COLUMNS: ReadonlyArray<readonly [name: string, type: 'text' | 'bigint', value: (r: SpanRow) => unknown]> = [
+  ['trace_id', 'text', (r) => r.extras.trace_id],
+  ['span_id', 'text', (r) => r.extras.span_id],
+  ['parent_span_id', 'text', (r) => r.parentSpanId],
+  ['invocation_id', 'bigint', (r) => r.invocationId],
+  ['span_kind', 'text', (r) => r.extras.span_kind],
+  ['start_time_unix_nano', 'bigint', (r) => r.extras.start_time_unix_nano],
+  ['usage', 'text', (r) => r.extras.usage],
+  ['truncated', 'text', (r) => r.extras.truncated],
+  ...SPAN_TEXT_COLUMNS.map((c) => [c, 'text', (r: SpanRow) => r.extras[c]] as const),
+];
+
+const INSERT_SPANS = (() => {
+  const names = SPAN_COLUMNS.map(([n]) => n);
+  return `INSERT INTO otel_spans (tenant_id, ${names.join(', ')})
+     SELECT $1, ${names.map((n) => (JSON_COLUMNS.has(n) ? `r.${n}::jsonb` : `r.${n}`)).join(', ')}
+     FROM unnest(${SPAN_COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')}) AS r(${names.join(', ')})
+     ON CONFLICT DO NOTHING`;
+})();
+
 /** One statement for the whole export; a span stored meanwhile (a concurrent export of it) keeps its row. */
 export async function insertSpans(tx: Queryable, tenantId: string, rows: readonly SpanRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const col = <T>(f: (r: SpanRow) => T) => rows.map(f);
-  const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
-  await tx.query(
-    `INSERT INTO otel_spans (tenant_id, trace_id, span_id, parent_span_id, invocation_id, span_name, span_kind, operation,
-       start_time_unix_nano, model, provider, usage, finish_reasons, tool_call_id, conversation_id, scope, truncated)
-     SELECT $1, r.trace_id, r.span_id, r.parent_span_id, r.invocation_id, r.span_name, r.span_kind, r.operation,
-       r.start_ns, r.model, r.provider, r.usage::jsonb, r.finish_reasons::jsonb, r.tool_call_id, r.conversation_id, r.scope, r.truncated::jsonb
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::bigint[],
-       $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
-       AS r(trace_id, span_id, parent_span_id, invocation_id, span_name, span_kind, operation, start_ns, model, provider,
-            usage, finish_reasons, tool_call_id, conversation_id, scope, truncated)
-     ON CONFLICT DO NOTHING`,
-    [
-      tenantId,
-      col((r) => r.extras.trace_id),
-      col((r) => r.extras.span_id),
-      col((r) => r.parentSpanId),
-      col((r) => r.invocationId),
-      col((r) => r.extras.span_name),
-      col((r) => r.extras.span_kind),
-      col((r) => r.extras.operation),
-      col((r) => r.extras.start_time_unix_nano),
-      col((r) => r.extras.model),
-      col((r) => r.extras.provider),
-      col((r) => json(r.extras.usage)),
-      col((r) => json(r.extras.finish_reasons)),
-      col((r) => r.extras.tool_call_id),
-      col((r) => r.extras.conversation_id),
-      col((r) => r.extras.scope),
-      col((r) => json(r.extras.truncated)),
-    ],
-  );
+  await tx.query(INSERT_SPANS, [
+    tenantId,
+    ...SPAN_COLUMNS.map(([name, , value]) =>
+      rows.map((r) => {
+        const v = value(r);
+        return JSON_COLUMNS.has(name) && v !== null ? JSON.stringify(v) : v;
+      }),
+    ),
+  ]);
 }
 
 /**
@@ -114,26 +122,6 @@ export async function spanLinks(
   return rows.map((r) => ({ child: Number(r.child), parent: Number(r.parent) }));
 }
 
-export interface OtelDetails {
-  trace_id: string;
-  span_id: string;
-  parent_span_id: string | null;
-  span_name: string | null;
-  span_kind: string;
-  operation: string | null;
-  start_time: string;
-  start_time_unix_nano: string;
-  model: string | null;
-  provider: string | null;
-  usage: Record<string, number> | null;
-  finish_reasons: string[] | null;
-  tool_call_id: string | null;
-  conversation_id: string | null;
-  scope: string | null;
-  truncated: Record<string, number> | null;
-  texts: SpanTextsState;
-}
-
 /**
  * What an invocation recorded from a span keeps of it; null for one that came
  * in as JSON. The span's texts only `withTexts` (a role that reads stored
@@ -148,25 +136,15 @@ export async function otelDetails(
   redact: Redactor,
 ): Promise<OtelDetails | null> {
   const [r] = await tx.query<Record<string, unknown>>(
-    `SELECT trace_id, span_id, parent_span_id, span_name, span_kind, operation, start_time_unix_nano::text AS start_ns,
-       model, provider, usage, finish_reasons, tool_call_id, conversation_id, scope, truncated,
-       texts_erased_at IS NOT NULL AS erased, texts_redacted
+    `SELECT trace_id, span_id, parent_span_id, span_kind, start_time_unix_nano::text AS start_ns, usage, truncated,
+       ${SPAN_TEXT_COLUMNS.join(', ')}, texts_erased_at IS NOT NULL AS erased, texts_redacted
      FROM otel_spans WHERE tenant_id = $1 AND invocation_id = $2`,
     [tenantId, invocationId],
   );
   if (!r) return null;
   const ns = BigInt(r.start_ns as string);
   const texts: SpanTextsState = r.erased === true ? 'erased' : withTexts ? 'stored' : 'withheld';
-  const stored: SpanTexts = {
-    span_name: (r.span_name as string | null) ?? null,
-    operation: (r.operation as string | null) ?? null,
-    model: (r.model as string | null) ?? null,
-    provider: (r.provider as string | null) ?? null,
-    finish_reasons: (r.finish_reasons as string[] | null) ?? null,
-    tool_call_id: (r.tool_call_id as string | null) ?? null,
-    conversation_id: (r.conversation_id as string | null) ?? null,
-    scope: (r.scope as string | null) ?? null,
-  };
+  const stored = Object.fromEntries(SPAN_TEXT_COLUMNS.map((c) => [c, r[c] ?? null])) as SpanTexts;
   return {
     trace_id: r.trace_id as string,
     span_id: r.span_id as string,

@@ -5079,33 +5079,33 @@ export interface paths {
                                 span_id: string;
                                 /** @description The nearest recorded ancestor span known on arrival */
                                 parent_span_id: string | null;
-                                span_name: string | null;
                                 /** @description internal, server, client, producer, consumer or unspecified */
                                 span_kind: string;
-                                /** @description gen_ai.operation.name, or the OpenInference/Vercel/Traceloop kind it was recognised by */
-                                operation: string | null;
+                                /** @description The start as sent, in nanoseconds since the epoch */
+                                start_time_unix_nano: string;
+                                /** @description Token counts: input_tokens, output_tokens, … */
+                                usage: {
+                                    [key: string]: number;
+                                } | null;
+                                /** @description Text fields cut at 32,000 code points: field → the length sent */
+                                truncated: {
+                                    [key: string]: number;
+                                } | null;
                                 /**
                                  * Format: date-time
                                  * @description When the span started (millisecond precision)
                                  */
                                 start_time: string;
-                                /** @description The start as sent, in nanoseconds since the epoch */
-                                start_time_unix_nano: string;
+                                span_name: string | null;
+                                /** @description gen_ai.operation.name, or the OpenInference/Vercel/Traceloop kind it was recognised by */
+                                operation: string | null;
                                 model: string | null;
                                 provider: string | null;
-                                /** @description Token counts: input_tokens, output_tokens, … */
-                                usage: {
-                                    [key: string]: number;
-                                } | null;
                                 finish_reasons: string[] | null;
                                 tool_call_id: string | null;
                                 conversation_id: string | null;
                                 /** @description The instrumentation scope that emitted the span */
                                 scope: string | null;
-                                /** @description Text fields cut at 32,000 code points: field → the length sent */
-                                truncated: {
-                                    [key: string]: number;
-                                } | null;
                                 /** @description The span's texts (span_name, operation, model, provider, finish_reasons, tool_call_id, conversation_id, scope) are content: stored redacted and shown as stored (`stored`), null for viewers (`withheld`), null once retention or an erasure deleted them (`erased`) */
                                 texts: "stored" | "withheld" | "erased";
                             } | null;
