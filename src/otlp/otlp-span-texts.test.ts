@@ -130,6 +130,7 @@ eachStore(
     let admin: SignedIn;
     let operator: SignedIn;
     let viewer: SignedIn;
+    let auditor: SignedIn;
     const run = hex(Date.now() % 0xffffff, 6);
     const trace = (n: number) => `${run}${hex(n, 26)}`;
 
@@ -186,17 +187,18 @@ eachStore(
       admin = await t.signIn('dpo@span-texts.example');
       operator = await addMember(t, admin, 'ops@span-texts.example', 'operator');
       viewer = await addMember(t, admin, 'viewer@span-texts.example', 'viewer');
+      auditor = await addMember(t, admin, 'audit@span-texts.example', 'auditor');
       const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
       base = url;
       // The spans start an hour after the workspace exists (their start is the invocation's time).
       t.clock.advance(2 * 3_600_000);
     });
 
-    test('every text of a span is stored redacted and shown so to operators and admins, as in context', async () => {
+    test('every text of a span is stored redacted and shown so to admins, operators and auditors, as in context', async () => {
       const started = t.clock.now().getTime() - 3_600_000;
       await post(otlpJson(modelAndTool(trace(1), 'JANEMARK', SUBJECT, 'texts-agent', started)));
       const [chat, tool] = await chatAndTool(trace(1));
-      for (const who of [admin, operator]) {
+      for (const who of [admin, operator, auditor]) {
         const c = (await detail(chat!, who)).otel;
         assert.equal(c.texts, 'stored');
         assert.equal(c.span_name, 'JANEMARK chat for <EMAIL_ADDRESS>');
