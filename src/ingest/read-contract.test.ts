@@ -140,6 +140,29 @@ eachStore('ingest read contract (ingest_read views)', (get) => {
         const rows = await tx.query(`SELECT 1 FROM ingest_read.${view}`);
         assert.equal(rows.length, 0, `${view} leaks another workspace's rows`);
       }
+      // The erasure selector reads with the caller's rights too: naming A's workspace selects nothing from B's.
+      const selected = await tx.query(
+        'SELECT invocation_id FROM ingest_read.selected_invocations($1, NULL, NULL, NULL, NULL)',
+        [tenantA],
+      );
+      assert.deepEqual(selected, []);
+    });
+    // In A's own transaction, it selects by principal, agent and period; every null selects everything.
+    await db.withTenant(tenantA, async (tx) => {
+      const select = async (principal: string | null, agent: string | null, from: string | null, to: string | null) =>
+        (
+          await tx.query<{ invocation_id: string | number }>(
+            'SELECT invocation_id FROM ingest_read.selected_invocations($1, $2, $3, $4, $5)',
+            [tenantA, principal, agent, from, to],
+          )
+        ).map((r) => Number(r.invocation_id));
+      const now = t.clock.now().toISOString();
+      assert.deepEqual(await select(null, null, null, null), [id]);
+      assert.deepEqual(await select('contract-bot', null, null, null), [id], 'the principal defaults to the agent');
+      assert.deepEqual(await select(null, 'contract-bot', now, null), [id], 'from is inclusive');
+      assert.deepEqual(await select(null, null, null, now), [], 'to is exclusive');
+      assert.deepEqual(await select('someone-else', null, null, null), []);
+      assert.deepEqual(await select(null, 'other-bot', null, null), []);
     });
     // Each refused write in a transaction of its own (the refusal aborts it).
     await assert.rejects(
