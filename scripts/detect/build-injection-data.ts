@@ -871,6 +871,36 @@ function pegTranslations(): Draft[] {
   return out;
 }
 
+/**
+ * Text about attacks on models beyond prompt injection: OWASP's pages on sensitive-information disclosure,
+ * improper output handling, excessive agency and system-prompt leakage (English and translations). They talk
+ * of prompts, instructions, system prompts and what agents are told to do: hard negatives, in the
+ * security-docs family.
+ */
+const OWASP_NEIGHBOURS =
+  /LLM0(?:2_SensitiveInformationDisclosure|5_ImproperOutputHandling|6_ExcessiveAgency|7_SystemPromptLeakage)\.md$/;
+
+function owaspNeighbours(): Draft[] {
+  const r = REPOS.owasp;
+  const out: Draft[] = [];
+  for (const [i, f] of listFiles(r, '2_0_vulns')
+    .filter((f) => OWASP_NEIGHBOURS.test(f))
+    .entries()) {
+    const m = /\/([a-z]{2})-[A-Z]{2}\//.exec(f);
+    for (const p of sample(proseParagraphs(show(r, f)), m ? 4 : 8, 500 + i))
+      out.push({
+        text: p,
+        label: 'benign',
+        kind: 'hard_negative',
+        lang: m ? m[1]! : 'en',
+        family: 'security-docs',
+        source: `${where(r, f)} (a prose paragraph)`,
+        licence: r.licence,
+      });
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ more benign text
 
 /**
@@ -981,6 +1011,7 @@ export function build(): DataCase[] {
       ...llmSecurity(),
       ...answers,
       ...alpaca.cases,
+      ...owaspNeighbours(),
     ]),
   );
   const seen = new Set<string>();

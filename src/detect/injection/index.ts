@@ -108,6 +108,38 @@ export const CUES: Cue[] = [
     re: /(?:^|[.!?]\s*)(?:stop|stopp|halt)[,!.]\s+(?:ignore|now|vergiss|ignoriere|forget)|\b(?:ACHTUNG|ATTENTION|ALERT)\s*(?:-|!{2,})\s*(?:STOPP?|SAFE MODE)\b/,
     weight: 0.6,
   },
+  // ---- plain-word overrides, headed instruction blocks, opposite mode (the kinds issue 37 lists as missed on
+  // its independent set; written from those kinds, not from any case of datasets/detect/injection/)
+  {
+    id: 'change_instructions',
+    re: /\b(?:change|update|replace|modify|rewrite|reset|alter)\s{1,4}(?:all\s{1,4}(?:of\s{1,4})?)?your\s{1,4}(?:\w{1,20}\s{1,4})?(?:instructions|rules|guidelines|system prompt|programming|directives)\b/i,
+    weight: 0.8,
+  },
+  {
+    id: 'stop_then',
+    re: /(?:^|[.!?\n])[ \t]{0,4}(?:stop|stopp|halt)[ \t]{0,4}[-–—,!.:]{1,4}\s{0,4}(?:(?:now|jetzt|nun|and|und)\s{1,4})?(?:write|say|tell|print|output|respond|answer|ignore|forget|instead|schreib\w*|sag\w*|gib|ignorier\w*|vergiss)\b/i,
+    weight: 0.6,
+  },
+  {
+    id: 'instruction_header',
+    re: /(?:^|\n)[ \t]{0,8}(?:#{2,8}|\*\*|\[|={2,8}|-{3,8})[ \t]{0,4}(?:new|updated|system|admin|override|real|secret|hidden|important|neue)[ \t]{1,4}(?:instructions?|rules|prompt|orders|directives|anweisungen)[ \t]{0,4}(?:#{2,8}|\*\*|\]|={2,8}|-{3,8}|:)|\b(?:begin|start)\s{1,4}(?:new\s{1,4}|secret\s{1,4}|hidden\s{1,4})?instructions\b/i,
+    weight: 0.7,
+  },
+  {
+    id: 'opposite_mode',
+    re: /\bopposite (?:mode|day)\b|\banti-?gpt\b|\b(?:say|answer|respond with|do)\s{1,4}(?:the\s{1,4})?(?:exact\s{1,4}|complete\s{1,4})?opposite of what (?:chatgpt|you|the ai|gpt)\b/i,
+    weight: 0.6,
+  },
+  {
+    id: 'forget_all_ml',
+    re: /\b(?:oublie(?:z)?\s{1,4}tout|dimentica(?:te)?\s{1,4}tutto|esque(?:ç|c)a\s{1,4}tudo|vergeet\s{1,4}alles|zapomnij\s{1,4}o\s{1,4}wszystkim|her şeyi unut|unohda kaikki|glöm allt|glem alt)\b/i,
+    weight: 0.75,
+  },
+  {
+    id: 'change_instructions_de',
+    re: /(?<![a-zäöüß])(?:ändere|änder|aktualisiere|ersetze)\w{0,2}\s{1,4}(?:\w{1,20}\s{1,4}){0,2}(?:deine|ihre|die)\s{1,4}(?:\w{1,20}\s{1,4})?(?:anweisungen|regeln|vorgaben|instruktionen)\b/i,
+    weight: 0.8,
+  },
   // ---- other languages
   {
     id: 'override_de',
@@ -278,6 +310,12 @@ export const CUE_STEMS: Record<string, readonly string[]> = {
   new_task: ['task', 'challenge', 'assignment', 'mission', 'role', 'start'],
   praise_then: ['now', 'nun'],
   stop_now: ['stop', 'halt', 'achtung', 'attention', 'alert'],
+  change_instructions: ['change', 'update', 'replace', 'modify', 'rewrite', 'reset', 'alter'],
+  stop_then: ['stop', 'halt'],
+  instruction_header: ['instruction', 'rules', 'prompt', 'orders', 'directive', 'anweisung'],
+  opposite_mode: ['opposite', 'antigpt', 'anti-gpt'],
+  forget_all_ml: ['oubli', 'dimentica', 'esqueç', 'esquec', 'vergeet', 'zapomnij', 'unut', 'unohda', 'glöm', 'glem'],
+  change_instructions_de: ['änder', 'aktualisier', 'ersetze'],
   override_de: ['ignorier', 'vergiss', 'vergessen', 'missacht', 'überspring', 'abweichend'],
   obige_de: ['obigen', 'vorherigen', 'bisherigen', 'vorangegangenen'],
   new_task_de: ['aufgabe', 'starten', 'beginnen'],
