@@ -189,7 +189,8 @@ export function losoInjection(cases: readonly InjectionDataCase[], opts: LosoOpt
     };
     for (const p of prepared) {
       if (p.c.family !== f) continue;
-      const flagged = p.ruled || modelScore(model, p.c.text) >= threshold;
+      // the whole detector as shipped: the cues, or the model (on the text and on the payloads it decodes)
+      const flagged = p.ruled || detectInjection(p.c.text, { model }).detected;
       const add = (x: Rate) => {
         x.n++;
         if (flagged) x.hit++;
