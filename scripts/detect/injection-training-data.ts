@@ -18,7 +18,7 @@
 //   by freeze-injection-negatives.ts (so PII work does not retrain this model), and Faker sentences, as
 //   negatives.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { allLocales, base, Faker } from '@faker-js/faker';
@@ -268,6 +268,9 @@ function readmeParagraphs(): Array<{ pkg: string; licence: string; paras: string
   const nm = join(REPO, 'node_modules');
   const pkgs = readdirSync(nm)
     .flatMap((d) => (d.startsWith('@') ? readdirSync(join(nm, d)).map((s) => `${d}/${s}`) : [d]))
+    // The workspace's own packages are links to this repository (our text, edited as we go): only
+    // what other people wrote, so that editing a README here does not leave the model stale.
+    .filter((p) => !lstatSync(join(nm, p)).isSymbolicLink())
     .sort();
   const out: Array<{ pkg: string; licence: string; paras: string[] }> = [];
   let total = 0;
