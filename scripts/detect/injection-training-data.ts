@@ -263,15 +263,31 @@ function telemetryTexts(push: (e: Example) => void): void {
     });
 }
 
-/** README paragraphs of the npm packages in node_modules, by package. */
+/**
+ * The npm packages whose README paragraphs the model reads, pinned in data/readme-packages.json: which
+ * packages are installed changes with every dependency, and the model must not go stale with it. A pinned
+ * package that is no longer installed changes the training texts, which model-fresh.test.ts reports.
+ */
+const README_PACKAGES = new URL('./data/readme-packages.json', import.meta.url);
+
+/** The packages readmeParagraphs reads when nothing is pinned: every installed one but the workspace's own. */
+export function installedReadmePackages(): string[] {
+  const nm = join(REPO, 'node_modules');
+  return (
+    readdirSync(nm)
+      .flatMap((d) => (d.startsWith('@') ? readdirSync(join(nm, d)).map((s) => `${d}/${s}`) : [d]))
+      // The workspace's own packages are links to this repository: our text, not other people's.
+      .filter((p) => !lstatSync(join(nm, p)).isSymbolicLink())
+      .sort()
+  );
+}
+
+/** README paragraphs of the pinned npm packages in node_modules, by package. */
 function readmeParagraphs(): Array<{ pkg: string; licence: string; paras: string[] }> {
   const nm = join(REPO, 'node_modules');
-  const pkgs = readdirSync(nm)
-    .flatMap((d) => (d.startsWith('@') ? readdirSync(join(nm, d)).map((s) => `${d}/${s}`) : [d]))
-    // The workspace's own packages are links to this repository (our text, edited as we go): only
-    // what other people wrote, so that editing a README here does not leave the model stale.
-    .filter((p) => !lstatSync(join(nm, p)).isSymbolicLink())
-    .sort();
+  const pkgs = existsSync(README_PACKAGES)
+    ? (JSON.parse(readFileSync(README_PACKAGES, 'utf8')) as { packages: string[] }).packages
+    : installedReadmePackages();
   const out: Array<{ pkg: string; licence: string; paras: string[] }> = [];
   let total = 0;
   for (const p of pkgs) {
@@ -286,6 +302,11 @@ function readmeParagraphs(): Array<{ pkg: string; licence: string; paras: string
     total += paras.length;
   }
   return out;
+}
+
+/** The packages whose READMEs the training texts hold now (what data/readme-packages.json pins). */
+export function readmePackagesUsed(): string[] {
+  return readmeParagraphs().map((r) => r.pkg);
 }
 
 /** `payload` put into a real paragraph, after one of its sentences (or at its end). */
