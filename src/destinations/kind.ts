@@ -33,6 +33,11 @@ export interface DestinationTarget {
   format: 'native' | 'ocsf';
   signing: 'hmac' | 'ed25519';
   token?: string;
+  /**
+   * The Standard Webhooks signing key, for kinds that sign (webhook): `whsec_…` (base64 of the HMAC key) when
+   * signing is 'hmac', `whsk_…` (base64 of the Ed25519 private key's 32-byte seed) when 'ed25519'.
+   */
+  secret?: string;
   consoleUrl?: string;
   /** DESTINATION_PRIVATE_NETWORKS: whether loopback and private addresses may be reached ('allow' when absent). Link-local and metadata never are. */
   privateNetworks?: 'allow' | 'deny';
