@@ -35,10 +35,16 @@ export interface DestinationTarget {
   token?: string;
   /**
    * The Standard Webhooks signing key, for kinds that sign (webhook): `whsec_…` (base64 of the HMAC key) when
-   * signing is 'hmac', `whsk_…` (base64 of the Ed25519 private key's 32-byte seed) when 'ed25519'.
+   * signing is 'hmac', `whsk_…` (base64 of the Ed25519 private key's 32-byte seed; seed and public key as 64 bytes are read too) when 'ed25519'.
    */
   secret?: string;
+  /** The console's base URL (…/console), for links to an invocation in human-readable kinds (slack, email). */
   consoleUrl?: string;
+  /**
+   * PEM certificates to trust instead of the system's roots for a TLS
+   * destination (syslog+tls): an operator's private CA. Absent: the system's roots.
+   */
+  tlsCa?: string;
   /** DESTINATION_PRIVATE_NETWORKS: whether loopback and private addresses may be reached ('allow' when absent). Link-local and metadata never are. */
   privateNetworks?: 'allow' | 'deny';
 }

@@ -1,6 +1,7 @@
 import type { DestinationTarget, KindSender } from '../kind.ts';
+import { webhookSender } from './webhook.ts';
 
 // Every kind of destination the service can deliver to, by name. A kind that
 // is not here cannot be created (the API answers 422).
 
-export const senders = new Map<DestinationTarget['kind'], KindSender>();
+export const senders = new Map<DestinationTarget['kind'], KindSender>([['webhook', webhookSender]]);

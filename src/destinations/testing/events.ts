@@ -1,0 +1,47 @@
+// Test kit: OutboundEvents shaped as the engine makes them, and a target for a
+// receiver's URL. Tests only; never imported by production code.
+import { randomUUID } from 'node:crypto';
+import type { DestinationTarget, OutboundEvent } from '../kind.ts';
+
+export function anEvent(type = 'invocation.denied', data: Record<string, unknown> = {}): OutboundEvent {
+  return {
+    id: `evt_${randomUUID()}`,
+    type,
+    tenant_id: '7a1c9e2b-0000-4000-8000-000000000001',
+    occurred_at: '2026-03-01T10:00:00.000Z',
+    recorded_at: '2026-03-01T10:00:00.250Z',
+    data: {
+      invocation_id: 'inv_0f3a',
+      agent: 'billing-bot',
+      tool: 'stripe.refund',
+      mode: 'enforce',
+      verdict: 'deny',
+      reasons: ['secret: aws_access_key in arguments'],
+      ...data,
+    },
+    evidence: {
+      log_origin: 'ledger.example.com/t/7a1c9e2b',
+      index: 41,
+      leaf_hash: 'b'.repeat(64),
+      checkpoint: 'ledger.example.com/t/7a1c9e2b\n42\nq83uRZk=\n',
+    },
+  };
+}
+
+export function aTarget(
+  kind: DestinationTarget['kind'],
+  url: string,
+  more: Partial<DestinationTarget> = {},
+): DestinationTarget {
+  return {
+    destinationId: randomUUID(),
+    tenantId: '7a1c9e2b-0000-4000-8000-000000000001',
+    name: `${kind} under test`,
+    kind,
+    url,
+    format: 'native',
+    signing: 'hmac',
+    privateNetworks: 'allow',
+    ...more,
+  };
+}
