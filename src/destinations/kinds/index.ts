@@ -1,7 +1,11 @@
 import type { DestinationTarget, KindSender } from '../kind.ts';
+import { slackSender } from './slack.ts';
 import { webhookSender } from './webhook.ts';
 
 // Every kind of destination the service can deliver to, by name. A kind that
 // is not here cannot be created (the API answers 422).
 
-export const senders = new Map<DestinationTarget['kind'], KindSender>([['webhook', webhookSender]]);
+export const senders = new Map<DestinationTarget['kind'], KindSender>([
+  ['webhook', webhookSender],
+  ['slack', slackSender],
+]);
