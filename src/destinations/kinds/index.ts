@@ -1,5 +1,6 @@
 import type { DestinationTarget, KindSender } from '../kind.ts';
 import { slackSender } from './slack.ts';
+import { splunkHecSender } from './splunk-hec.ts';
 import { webhookSender } from './webhook.ts';
 
 // Every kind of destination the service can deliver to, by name. A kind that
@@ -8,4 +9,5 @@ import { webhookSender } from './webhook.ts';
 export const senders = new Map<DestinationTarget['kind'], KindSender>([
   ['webhook', webhookSender],
   ['slack', slackSender],
+  ['splunk_hec', splunkHecSender],
 ]);

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { aTarget, anEvent } from '../testing/events.ts';
+import { type Receiver, startReceiver } from '../testing/receiver.ts';
+import { senders } from './index.ts';
+
+// Splunk cannot run here: a stand-in answers like HEC does and the test reads
+// the batches as Splunk would split them (concatenated JSON objects).
+
+const sender = senders.get('splunk_hec')!;
+const SUCCESS = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"text":"Success","code":0}' };
+const TOKEN = '6a1f7e3c-7c1d-4b8e-9a51-3f2d0c9e8b11';
+let hec: Receiver;
+before(async () => {
+  hec = await startReceiver(SUCCESS);
+});
+after(async () => {
+  await hec.close();
+});
+const signal = () => new AbortController().signal;
+
+/** Splits concatenated JSON objects the way HEC does (a streaming parse, whitespace between them allowed). */
+function hecObjects(body: string): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{') {
+      if (depth++ === 0) start = i;
+    } else if (c === '}' && --depth === 0) out.push(JSON.parse(body.slice(start, i + 1)) as Record<string, unknown>);
+  }
+  assert.equal(depth, 0, 'the body ends between objects');
+  return out;
+}
+
+test('a batch is one POST to /services/collector/event with the token, one HEC event object per event, in order', async () => {
+  const events = Array.from({ length: 100 }, (_, i) =>
+    anEvent(i % 2 ? 'invocation.flagged' : 'invocation.denied', { invocation_id: i + 1 }),
+  );
+  const out = await sender.send(aTarget('splunk_hec', `${hec.url}/`, { token: TOKEN }), events, signal());
+  assert.equal(out.ok, true, out.error);
+  assert.equal(hec.requests.length, 1);
+  const r = hec.requests[0]!;
+  assert.equal(r.path, '/services/collector/event');
+  assert.equal(r.headers['authorization'], `Splunk ${TOKEN}`);
+  const got = hecObjects(r.body);
+  assert.equal(got.length, 100);
+  assert.deepEqual(
+    got.map((o) => (o['event'] as { id: string }).id),
+    events.map((e) => e.id),
+  );
+  assert.deepEqual(got[0], {
+    time: Date.parse(events[0]!.occurred_at) / 1000,
+    host: 'ledger.example.com',
+    source: 'agent-ledger',
+    sourcetype: 'agent-ledger:native',
+    event: JSON.parse(JSON.stringify(events[0])),
+  });
+  assert.equal(got[0]!['time'], 1772359200);
+});
+
+test('the URL may name the endpoint, the collector or the base; other paths are refused', async () => {
+  for (const path of ['/services/collector/event', '/services/collector', '']) {
+    const before = hec.requests.length;
+    const out = await sender.send(aTarget('splunk_hec', `${hec.url}${path}`, { token: TOKEN }), [anEvent()], signal());
+    assert.equal(out.ok, true, `${path}: ${out.error}`);
+    assert.equal(hec.requests[before]!.path, '/services/collector/event', path);
+  }
+  assert.equal(sender.validateUrl('https://http-inputs-acme.splunkcloud.com/services/collector/event'), undefined);
+  assert.match(sender.validateUrl('https://splunk.example.com:8088/services/collector/raw') ?? '', /HEC endpoint/);
+  assert.match(sender.validateUrl('splunk.example.com:8088') ?? '', /http/);
+  assert.equal(sender.maxBatch, 100);
+});
+
+test('HEC refusing (403 invalid token, 400 invalid data, 503 busy with Retry-After) is a failure saying so', async () => {
+  hec.answer(
+    { status: 403, body: '{"text":"Invalid token","code":4}' },
+    { status: 400, body: '{"text":"Invalid data format","code":6,"invalid-event-number":1}' },
+    { status: 503, headers: { 'retry-after': '30' }, body: '{"text":"Server is busy","code":9}' },
+  );
+  const target = aTarget('splunk_hec', hec.url, { token: 'wrong' });
+  const denied = await sender.send(target, [anEvent()], signal());
+  assert.deepEqual(
+    [denied.ok, denied.status, denied.error],
+    [false, 403, 'HTTP 403: {"text":"Invalid token","code":4}'],
+  );
+  const invalid = await sender.send(target, [anEvent(), anEvent()], signal());
+  assert.deepEqual([invalid.ok, invalid.status], [false, 400]);
+  const busy = await sender.send(target, [anEvent()], signal());
+  assert.deepEqual([busy.ok, busy.retryAfterMs], [false, 30_000]);
+  assert.doesNotMatch(JSON.stringify([denied, invalid, busy]), /wrong/, 'the token is never in an outcome');
+});
+
+test('no token, too big a batch or the metadata address: nothing is sent', async () => {
+  const before = hec.requests.length;
+  const none = await sender.send(aTarget('splunk_hec', hec.url), [anEvent()], signal());
+  assert.match(none.error ?? '', /no HEC token/);
+  const big = await sender.send(
+    aTarget('splunk_hec', hec.url, { token: TOKEN }),
+    Array.from({ length: 101 }, () => anEvent()),
+    signal(),
+  );
+  assert.match(big.error ?? '', /at most 100/);
+  const meta = await sender.send(
+    aTarget('splunk_hec', 'http://169.254.169.254:8088', { token: TOKEN }),
+    [anEvent()],
+    signal(),
+  );
+  assert.match(meta.error ?? '', /^address refused/);
+  assert.equal(hec.requests.length, before);
+});

@@ -1,0 +1,72 @@
+import type { DeliveryOutcome, DestinationTarget, KindSender, OutboundEvent } from '../kind.ts';
+import { httpUrlProblem, postToDestination } from '../outbound-http.ts';
+import { payloadOf } from './payload.ts';
+
+// Splunk HTTP Event Collector, event endpoint: one POST carries a batch as
+// concatenated HEC event objects (no array, no separator needed), so a SIEM
+// keeps up with ingest at a request per hundred events. HEC answers 200
+// {"text":"Success","code":0} when it took them all; anything else (400 with
+// "invalid-event-number", 403 bad token, 503 busy) means the batch is retried
+// whole, which is safe: each event carries its id for deduplication.
+
+export const HEC_PATH = '/services/collector/event';
+export const HEC_MAX_BATCH = 100;
+
+/** The endpoint a destination URL names: the HEC event endpoint itself, or the collector's base URL. */
+export function hecEndpoint(url: string): string {
+  const u = new URL(url);
+  const path = u.pathname.replace(/\/+$/, '');
+  if (path === '') u.pathname = HEC_PATH;
+  else if (path.endsWith('/services/collector')) u.pathname = `${path}/event`;
+  return u.toString();
+}
+
+export function hecUrlProblem(url: string): string | undefined {
+  const p = httpUrlProblem(url);
+  if (p) return p;
+  const path = new URL(url).pathname.replace(/\/+$/, '');
+  if (path === '' || path.endsWith('/services/collector') || path.endsWith(HEC_PATH)) return undefined;
+  return `must be the HEC endpoint (https://host:8088${HEC_PATH}) or its base URL`;
+}
+
+/** One HEC event object: time in epoch seconds (ms precision) from when it happened. */
+export function hecEvent(target: Pick<DestinationTarget, 'format'>, event: OutboundEvent): Record<string, unknown> {
+  const at = Date.parse(event.occurred_at);
+  const out: Record<string, unknown> = {};
+  if (!Number.isNaN(at)) out['time'] = at / 1000;
+  // The log origin's first segment is the service's host name: what a SIEM groups a source by.
+  const host = event.evidence.log_origin.split('/')[0];
+  if (host) out['host'] = host;
+  out['source'] = 'agent-ledger';
+  out['sourcetype'] = `agent-ledger:${target.format}`;
+  out['event'] = payloadOf(target, event);
+  return out;
+}
+
+export const splunkHecSender: KindSender = {
+  kind: 'splunk_hec',
+  maxBatch: HEC_MAX_BATCH,
+  validateUrl: hecUrlProblem,
+  async send(
+    target: DestinationTarget,
+    events: readonly OutboundEvent[],
+    signal: AbortSignal,
+  ): Promise<DeliveryOutcome> {
+    if (events.length === 0) return { ok: true, latencyMs: 0 };
+    if (events.length > HEC_MAX_BATCH)
+      return { ok: false, error: `at most ${HEC_MAX_BATCH} events a batch`, latencyMs: 0 };
+    if (!target.token) return { ok: false, error: 'the destination has no HEC token', latencyMs: 0 };
+    const problem = hecUrlProblem(target.url);
+    if (problem) return { ok: false, error: `url ${problem}`, latencyMs: 0 };
+    return postToDestination(target, {
+      url: hecEndpoint(target.url),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'agent-ledger',
+        authorization: `Splunk ${target.token}`,
+      },
+      body: events.map((e) => JSON.stringify(hecEvent(target, e))).join('\n'),
+      signal,
+    });
+  },
+};
