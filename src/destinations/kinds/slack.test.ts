@@ -52,7 +52,7 @@ test('a deny becomes a readable message: headline, agent, tool, verdict, reasons
   assert.equal(shown['*Agent*'], 'billing-bot');
   assert.equal(shown['*Tool*'], 'stripe.refund');
   assert.equal(shown['*Verdict*'], 'deny');
-  assert.equal(shown['*Mode*'], 'enforce');
+  assert.equal(shown['*Mode*'], 'enforced');
   assert.equal(shown['*Invocation*'], '42');
   assert.equal(shown['*Audit-trail entry*'], `41 of ${event.evidence.log_origin}`);
   assert.equal(reasons!.text!.text, '*Reasons*\n• secret: aws_access_key in arguments');
@@ -64,6 +64,7 @@ test('what a tenant wrote cannot become a Slack link or mention; a rogue event l
   const event = anEvent('rogue.recorded', {
     invocation_id: undefined,
     agent_key: '<!channel> <https://evil.example|click>',
+    tool_name: undefined,
     tool: 'shell.exec',
     event_type: 'oos_tool',
     reasons: undefined,
