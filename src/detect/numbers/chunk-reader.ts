@@ -6,11 +6,13 @@
 import * as charsModule from '../text/chars.ts';
 import * as context from '../text/context.ts';
 import * as numericChunks from './chunks.ts';
+import * as numericPhoneRules from './phone-rules.ts';
 import type { Candidate } from './rule.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { CLOSE_PAREN, DIGIT_0, OPEN_PAREN, PLUS } = charsModule;
 const { isAsciiDigit } = context;
 const { asciiDashes, continuesRun, isWord, sepCodeOf, SPACE } = numericChunks;
+const { dateValues } = numericPhoneRules;
 
 /** The group arrays, reused by the next call (typed arrays this size live outside the heap: costly per call). */
 const groupArrays = { gs: new Int32Array(32), ge: new Int32Array(32), sep: new Int32Array(32) };
@@ -129,6 +131,27 @@ export class NumericChunk {
   hasPlus(a: number, nd: number): boolean {
     if (a === 0 && this.plusPrefix) return true;
     return nd > 9 && this.ge[a]! - this.gs[a]! <= 4 && this.digitAt(a, 0) === DIGIT_0 && this.digitAt(a, 1) === DIGIT_0;
+  }
+
+  /** Do groups a, a+1, a+2 read as a date, by their lengths and values (phone-rules.ts dateValues)? */
+  isDate(a: number): boolean {
+    const { gs, ge } = this;
+    return dateValues(
+      ge[a]! - gs[a]!,
+      ge[a + 1]! - gs[a + 1]!,
+      ge[a + 2]! - gs[a + 2]!,
+      this.value(a),
+      this.value(a + 1),
+      this.value(a + 2),
+    );
+  }
+
+  /** The value of group g's digits (the first 9 of them). */
+  private value(g: number): number {
+    const units = this.units;
+    let v = 0;
+    for (let p = this.gs[g]!, e = Math.min(this.ge[g]!, p + 9); p < e; p++) v = v * 10 + (units[p]! - DIGIT_0);
+    return v;
   }
 
   allSameDigit(a: number, b: number): boolean {

@@ -170,6 +170,19 @@ export function dateLengths(g0: number, g1: number, g2: number): boolean {
   return (g0 === 4 && g1 <= 2 && g2 <= 2) || (g0 <= 2 && g1 <= 2 && (g2 === 4 || g2 === 2));
 }
 
+/**
+ * Three groups that read as a date by their lengths and their values: year-month-day, or a day and a
+ * month in either order before a year ("2024-01-15", "15.01.24", "01/15/2024"). "70.12.23" or
+ * "63-06-75" have the lengths of a date but no day-month pair: a short local number ("Tel: 63-06-75").
+ */
+export function dateValues(l0: number, l1: number, l2: number, v0: number, v1: number, v2: number): boolean {
+  if (!dateLengths(l0, l1, l2)) return false;
+  const day = (v: number) => v >= 1 && v <= 31;
+  const month = (v: number) => v >= 1 && v <= 12;
+  if (l0 === 4) return month(v1) && day(v2);
+  return (day(v0) && month(v1)) || (month(v0) && day(v1));
+}
+
 /** Do the two digits at `p` read "19" or "20"? */
 export function startsLikeYear(units: Uint16Array, p: number): boolean {
   const d0 = units[p]!;

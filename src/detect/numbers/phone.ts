@@ -16,7 +16,6 @@ const { clamp01, isStandalone } = contextModule;
 const { DASH, DOT, isDateSep, isWord, SPACE } = numericChunks;
 const { countryRegionsBefore, cueRegionsBefore } = numericPhoneRegions;
 const {
-  dateLengths,
   internationalForm,
   NANP,
   NO_TRUNK,
@@ -106,21 +105,25 @@ export class PhoneFinder {
       trunk ??= plus && text.slice(start, rawEnd).includes('(0)');
       if (!(trunk && ge[g]! - gs[g]! === 1)) return;
     }
-    // a date ("15.01.24", "2024-01-15 …"), but not five pairs or more ("06.12.34.56.78")
+    // pairs of digits only, one kind of separator between them ("06.12.34.56.78", "63-06-75")
+    let pairs = ng >= 3;
+    for (let g = a; g <= b && pairs; g++) pairs = ge[g]! - gs[g]! === 2 && (g === b || sep[g] === sep[a]);
+    // a date ("15.01.24", "2024-01-15 …") by its lengths and its day and month; not four pairs or more
+    // with one separator ("06.03.60.34": a date's time is set off by another), nor five groups or more
     if (
       ng >= 3 &&
       isDateSep(sep[a]!) &&
       isDateSep(sep[a + 1]!) &&
-      dateLengths(ge[a]! - gs[a]!, ge[a + 1]! - gs[a + 1]!, ge[a + 2]! - gs[a + 2]!) &&
-      (ng <= 4 || ge[a]! - gs[a]! === 4)
+      chunk.isDate(a) &&
+      (ng === 3 || (ng === 4 && !pairs) || ge[a]! - gs[a]! === 4)
     )
       return;
     if (ng >= 3) {
       // "1.2.3.4"-like dotted short groups (versions, addresses), but for dotted pairs after a phone label
-      // ("Tél. 06.12.34.56.78")
+      // ("Tél. 06.12.34.56.78", a short local "Tel: 75.21.52")
       let dotted = true;
       for (let g = a; g <= b && dotted; g++) dotted = ge[g]! - gs[g]! <= 3 && (g === b || sep[g] === DOT);
-      if (dotted && !(nd >= 8 && scan.phoneCue(start))) return;
+      if (dotted && !((nd >= 8 || pairs) && scan.phoneCue(start))) return;
     }
     if (chunk.allSameDigit(a, b)) return;
     const standalone = isStandalone(text, start, end);
