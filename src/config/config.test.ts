@@ -186,4 +186,29 @@ describe('loadConfig', () => {
     refuses({ LEDGER_ORIGIN: 'x'.repeat(201) }, 'LEDGER_ORIGIN');
     refuses({ MAIL_FROM: 'nobody' }, 'MAIL_FROM');
   });
+  test('LOG_PUBLISH_URL: file:///DIR or s3://BUCKET/PREFIX, with an origin that makes safe path segments', () => {
+    assert.equal(loadConfig({}).logPublishUrl, undefined);
+    const f = loadConfig({ LOG_PUBLISH_URL: 'file:///srv/tlog' });
+    assert.equal(f.logPublishUrl, 'file:///srv/tlog');
+    assert.equal(f.logPublishLeaseMs, 60_000);
+    const s = loadConfig({
+      LOG_PUBLISH_URL: 's3://audit-logs/tlog/v1',
+      LOG_PUBLISH_S3_ENDPOINT: 'http://minio:9000',
+      LOG_PUBLISH_LEASE_SECONDS: '5',
+      LEDGER_ORIGIN: 'audit.example.com/agents',
+    });
+    assert.equal(s.logPublishS3Endpoint, 'http://minio:9000');
+    assert.equal(s.logPublishLeaseMs, 5_000);
+    refuses({ LOG_PUBLISH_URL: 'https://bucket.example.com/' }, 'LOG_PUBLISH_URL');
+    refuses({ LOG_PUBLISH_URL: 'file://host/dir' }, 'LOG_PUBLISH_URL');
+    refuses({ LOG_PUBLISH_URL: 'file:///' }, 'LOG_PUBLISH_URL');
+    refuses({ LOG_PUBLISH_URL: 's3://Bad_Bucket/x' }, 'LOG_PUBLISH_URL');
+    refuses({ LOG_PUBLISH_URL: 's3://logs/a%20b' }, 'LOG_PUBLISH_URL');
+    refuses({ LOG_PUBLISH_S3_ENDPOINT: 'ftp://minio' }, 'LOG_PUBLISH_S3_ENDPOINT');
+    refuses({ LOG_PUBLISH_LEASE_SECONDS: '0' }, 'LOG_PUBLISH_LEASE_SECONDS');
+    // The origin becomes the published prefix of each log: nothing that climbs out of it or needs escaping.
+    for (const origin of ['a/../b', 'a/./b', 'a//b', 'a?b', 'a#b', 'a%2e'])
+      refuses({ LOG_PUBLISH_URL: 'file:///srv/tlog', LEDGER_ORIGIN: origin }, 'LOG_PUBLISH_URL');
+    assert.equal(loadConfig({ LEDGER_ORIGIN: 'a/../b' }).ledgerOrigin, 'a/../b', 'unpublished, any origin still goes');
+  });
 });

@@ -49,6 +49,12 @@ export interface Config {
   witnesses: ConfiguredWitness[];
   /** Longest wait before a down witness is tried again. */
   witnessRetryMaxSeconds: number;
+  /** Where each workspace's log is published as tlog-tiles: file:///DIR or s3://BUCKET/PREFIX; unset: not published. */
+  logPublishUrl: string | undefined;
+  /** An S3-compatible endpoint for s3:// (MinIO, Ceph RGW, ...), addressed path-style; unset: AWS S3. */
+  logPublishS3Endpoint: string | undefined;
+  /** How long a node holds a log it publishes before another node may take it over. */
+  logPublishLeaseMs: number;
   /** Worker threads running the detectors on events with long texts; 0 scans on the event loop. */
   detectWorkers: number;
   /** Most milliseconds the event loop scans events before it looks at I/O again (ingest/scan-scheduler.ts). */
@@ -204,6 +210,28 @@ function witnesses(env: Env): ConfiguredWitness[] {
   });
 }
 
+/**
+ * Each log is published under its origin (LEDGER_ORIGIN/<workspace id>), so
+ * the origin becomes path segments of files and object keys: none may be "."
+ * or "..", nor hold characters a static web server would need escaped.
+ */
+function checkPublishing(raw: string, origin: string): void {
+  const u = new URL(raw);
+  if (u.protocol === 'file:' && (u.host !== '' || u.pathname === '/' || u.search !== '' || u.hash !== ''))
+    throw new ConfigError('LOG_PUBLISH_URL must be file:///ABSOLUTE/DIR');
+  if (
+    u.protocol === 's3:' &&
+    (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(u.hostname) || u.search !== '' || u.hash !== '')
+  )
+    throw new ConfigError('LOG_PUBLISH_URL must be s3://BUCKET/PREFIX with a valid bucket name');
+  if (u.protocol === 's3:' && !/^[A-Za-z0-9._~:/-]*$/.test(u.pathname))
+    throw new ConfigError('LOG_PUBLISH_URL: the key prefix may hold letters, digits and ._~:-/ only');
+  if (origin.split('/').some((p) => p === '.' || p === '..' || !/^[A-Za-z0-9._~:-]+$/.test(p)))
+    throw new ConfigError(
+      'LOG_PUBLISH_URL needs a LEDGER_ORIGIN of path segments made of letters, digits and ._~:- (the published prefix of each log)',
+    );
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -217,6 +245,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^[\x21-\x2a\x2c-\x7e]{1,200}$/.test(origin)) {
     throw new ConfigError('LEDGER_ORIGIN must be 1-200 printable ASCII characters without spaces or "+"');
   }
+  const logPublishUrl = url(env, 'LOG_PUBLISH_URL', ['file:', 's3:']);
+  if (logPublishUrl !== undefined) checkPublishing(logPublishUrl, origin);
   const mailFrom = str(env, 'MAIL_FROM') ?? 'agent-ledger <no-reply@agent-ledger.local>';
   if (!/@/.test(mailFrom)) throw new ConfigError('MAIL_FROM must hold an e-mail address');
   return {
@@ -247,6 +277,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: flag(env, 'TRUST_PROXY'),
     witnesses: witnesses(env),
     witnessRetryMaxSeconds: int(env, 'WITNESS_RETRY_MAX_SECONDS', 300, 1, 86_400),
+    logPublishUrl,
+    logPublishS3Endpoint: url(env, 'LOG_PUBLISH_S3_ENDPOINT', ['http:', 'https:']),
+    logPublishLeaseMs: int(env, 'LOG_PUBLISH_LEASE_SECONDS', 60, 1, 86_400) * 1000,
     detectWorkers: int(env, 'DETECT_WORKERS', 0, 0, 64),
     scanSliceMs: int(env, 'SCAN_SLICE_MS', 5, 1, 1000),
     ingestWorkspaceBytes: int(env, 'INGEST_WORKSPACE_BYTES', 8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),

@@ -9,10 +9,13 @@ export type { StoredCheckpoint } from './checkpoints.ts';
 export { evidenceIdOf } from './evidence.ts';
 export { LEAF_VERSION, commitment, encodeLeaf, leafHashOf, newSalt } from './leaf.ts';
 export { createLedger, logReader } from './ledger.ts';
-export type { CheckpointWitnessing, LedgerModule, LogReader } from './ledger.ts';
+export type { CheckpointPublishing, CheckpointWitnessing, LedgerModule, LogReader } from './ledger.ts';
 export { entryRange, readHead, writeRideAlong } from './log-store.ts';
 export type { RideAlong } from './log-store.ts';
 export { ItemFailed } from './log-writer.ts';
+export { LogPublisher } from './publisher.ts';
+export { openPublishStore } from './publish-stores.ts';
+export type { PublishStore } from './publish-stores.ts';
 export type { LogWriter } from './log-writer.ts';
 export { emptyRoot, verifyConsistency } from './merkle.ts';
 export {

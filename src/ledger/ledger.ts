@@ -82,11 +82,21 @@ export interface CheckpointWitnessing {
   submitNow(tenantId: string, checkpoint: StoredCheckpoint): Promise<void>;
 }
 
-/** `witnessing`: the witness module, asked for cosignatures and told of each checkpoint signed. */
+/** What the ledger tells the log publisher (LOG_PUBLISH_URL), when one runs. */
+export interface CheckpointPublishing {
+  /** Runs inside the transaction that signed a new latest checkpoint: queue the log for publication. */
+  signed(tx: Queryable, tenantId: string): Promise<void>;
+}
+
+/**
+ * `witnessing`: the witness module, asked for cosignatures and told of each checkpoint signed.
+ * `publishing`: the log publisher, told of each new latest checkpoint.
+ */
 export async function createLedger(
   ctx: AppContext,
   seed: Uint8Array,
   witnessing: CheckpointWitnessing,
+  publishing?: CheckpointPublishing,
 ): Promise<LedgerModule> {
   const signer: SignerKey = signerKeyFromSeed(ctx.config.ledgerOrigin, seed);
   // Publish the key before signing with it, so rotated keys stay listed.
@@ -97,6 +107,7 @@ export async function createLedger(
   const signNow = async (tx: Queryable, tenantId: string) => {
     const cp = await signHead(tx, tenantId, origin(tenantId), signer);
     await witnessing.signed(tx, tenantId);
+    await publishing?.signed(tx, tenantId);
     return cp;
   };
   const scheduler = new CheckpointScheduler(ctx.db, signNow, {

@@ -11,7 +11,7 @@ import { buildApp, createLogger, registerRateLimits } from '../http/index.ts';
 import { createIngest, ingestUsage, INGRESS_TOKENS } from '../ingest/index.ts';
 import { JobBell, JobWorker } from '../jobs/index.ts';
 import { createJudges, judgeCallsThisMonth } from '../judges/index.ts';
-import { createLedger, logReader } from '../ledger/index.ts';
+import { createLedger, LogPublisher, logReader, openPublishStore, originOf } from '../ledger/index.ts';
 import { createMailer, type Mailer } from '../mail/index.ts';
 import { createOtlp } from '../otlp/index.ts';
 import { createPersonas, personasUsed } from '../personas/index.ts';
@@ -38,6 +38,8 @@ export interface Service {
   witnesses: WitnessSubmitter;
   /** Deletes stored content past each workspace's retention (hourly; tests call sweepAll()). */
   retention: RetentionSweeper;
+  /** Writes each workspace's log as tlog-tiles to LOG_PUBLISH_URL; undefined when it is unset. */
+  publisher: LogPublisher | undefined;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -95,7 +97,25 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     onError: (err, where) =>
       log.warn({ err, tenant_id: where.tenantId, witness: where.witness }, 'witness submission failed'),
   });
-  const ledger = await createLedger(ctx, signingKey.key.seed, witnesses);
+  // The log published to static storage (LOG_PUBLISH_URL), told of each new checkpoint by the ledger.
+  // It lists the workspaces only when started, below, once accounts exist.
+  let workspaceIds: () => Promise<string[]> = async () => [];
+  const publisher = config.logPublishUrl
+    ? new LogPublisher(
+        db,
+        openPublishStore(config.logPublishUrl, { s3Endpoint: config.logPublishS3Endpoint }),
+        {
+          origin: (tenantId) => originOf(config.ledgerOrigin, tenantId),
+          note: async (tenantId, cp) => cp.note + (await witnesses.cosignatures(tenantId, cp.size)).join(''),
+          tenants: () => workspaceIds(),
+        },
+        {
+          leaseMs: config.logPublishLeaseMs,
+          onError: (err, tenantId) => log.warn({ err, tenant_id: tenantId }, 'log publication failed'),
+        },
+      )
+    : undefined;
+  const ledger = await createLedger(ctx, signingKey.key.seed, witnesses, publisher);
   const appendInTx = ledger.appendEntryInTx;
 
   // What a workspace used, counted by the modules that own the data (each needs only the database); accounts' plan views show it.
@@ -110,6 +130,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     usage,
     tokenKinds: [INGRESS_TOKENS],
   });
+  workspaceIds = accounts.workspaceIds;
   // Personas build on policy's rule vocabulary; the verdict reads an agent's persona through them.
   const personas = createPersonas({ ctx, appendInTx, workspacePlan: accounts.workspacePlan });
   const policy = createPolicy({ ctx, appendInTx, personaInTx: personas.personaInTx });
@@ -199,6 +220,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     jobs.start();
     witnesses.start();
     retention.start();
+    await publisher?.start();
   }
 
   let closed = false;
@@ -208,6 +230,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     jobs,
     witnesses,
     retention,
+    publisher,
     async close() {
       if (closed) return;
       closed = true;
@@ -217,6 +240,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       await retention.stop();
       await ledger.close();
       await witnesses.stop();
+      // After the ledger, whose close signs the last checkpoints (queued for publication on the next start).
+      await publisher?.stop();
       await mailer.close();
       if (readDb !== db) await readDb.close();
       await db.close();
