@@ -43,12 +43,29 @@ export function asciiDashes(sep: string): string {
 /** A separator (1-3 chars) is kept as one number, c1 + 8*c2 + 64*c3: equal strings have equal codes, single chars codes below 8. */
 export const SINGLE_CHAR_SEP = 8;
 
-/** isWordChar() remembered per UTF-16 code unit (its non-ASCII path tests a Unicode regex). */
+/**
+ * Letters of the scripts written without a space before or after a number: Thai, Hangul (its particles
+ * follow a number: "010-2000-9812로"), kana and the CJK ideographs ("请拨打131 2345 4797联系我"). They do not
+ * glue a number to a word.
+ */
+export function isUnspacedScript(c: number): boolean {
+  return (
+    (c >= 0x0e00 && c <= 0x0e7f) ||
+    (c >= 0x1100 && c <= 0x11ff) ||
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0x3130 && c <= 0x318f) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0xac00 && c <= 0xd7af)
+  );
+}
+
+/** isWordChar() remembered per UTF-16 code unit (its non-ASCII path tests a Unicode regex); see isUnspacedScript. */
 const WORD_CACHE = new Uint8Array(0x10000); // 0: not yet known, 1: word char, 2: not
 export function isWord(c: number): boolean {
   if (c < 128) return isWordChar(c);
   let v = WORD_CACHE[c]!;
-  if (v === 0) WORD_CACHE[c] = v = isWordChar(c) ? 1 : 2;
+  if (v === 0) WORD_CACHE[c] = v = isWordChar(c) && !isUnspacedScript(c) ? 1 : 2;
   return v === 1;
 }
 

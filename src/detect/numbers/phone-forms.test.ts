@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { scan } from '../index.ts';
+import { cueRegionsBefore, scriptRegionsNear } from './phone-regions.ts';
 
 const phones = (text: string) =>
   scan(text)
@@ -26,5 +27,30 @@ describe('phone numbers in the national forms people write (numbers/phone.ts)', 
     assert.deepEqual(phones('le 06.12.24 à 10.30'), []);
     // dotted pairs with no label stay unread (versions, timestamps)
     assert.deepEqual(phones('build 63.06.75.12'), []);
+  });
+});
+
+describe('candidate regions from the language of the text (numbers/phone-regions.ts)', () => {
+  it('a number written against the words of a script without spaces is no part of a word', () => {
+    assert.deepEqual(phones('请明天拨打131 2345 4797联系我。'), ['131 2345 4797']);
+    assert.deepEqual(phones('電話番号は090-1234-4643です。'), ['090-1234-4643']);
+    assert.deepEqual(phones('내일 010-2000-9812로 전화 주세요.'), ['010-2000-9812']);
+  });
+
+  it('the script of the words around a national number says where it is dialled', () => {
+    assert.deepEqual(phones('Καλέστε με στο 691 234 1435 το απόγευμα.'), ['691 234 1435']);
+    assert.deepEqual(scriptRegionsNear('Καλέστε με στο 691', 15, 18), ['GR', 'CY']);
+    assert.deepEqual(scriptRegionsNear('明日090-1234-0396に', 2, 15), ['CN', 'TW', 'HK', 'JP']);
+    assert.deepEqual(scriptRegionsNear('Call 691 234 1435 now', 5, 17), []);
+    // the same digits in English prose with no phone word: no region, no phone
+    assert.deepEqual(phones('Reference 691 234 1435 in the ledger.'), []);
+  });
+
+  it('phone words of more languages are cues and name their regions', () => {
+    assert.deepEqual(phones('Nazovite me na broj 092 123 7251.'), ['092 123 7251']);
+    assert.deepEqual(phones('Ligue-me para o (11) 96123-1371 amanhã.'), ['(11) 96123-1371']);
+    assert.deepEqual(cueRegionsBefore('Proszę dzwonić pod numer ', 25), ['PL']);
+    // a word that only begins like one is none ("numerous", "numeric")
+    assert.deepEqual(cueRegionsBefore('numerous ', 9), []);
   });
 });

@@ -99,6 +99,15 @@ const CUE_REGIONS: ReadonlyArray<readonly [string, readonly CountryCode[]]> = [
   ['telefone', ['BR', 'PT']],
   ['telefonu', ['PL', 'CZ']],
   ['telefonní', ['CZ']],
+  ['numer ', ['PL']],
+  ['numeru', ['PL']],
+  ['číslo', ['CZ', 'SK']],
+  ['cislo', ['CZ', 'SK']],
+  ['broj', ['HR', 'RS', 'BA', 'ME']],
+  ['telefonszám', ['HU']],
+  ['numara', ['TR']],
+  ['număr', ['RO', 'MD']],
+  ['ligue', ['BR', 'PT']],
 ];
 const CUE_WINDOW = 40;
 
@@ -111,4 +120,39 @@ export function cueRegionsBefore(text: string, start: number): CountryCode[] {
     if (out.length >= 4) break;
   }
   return out.slice(0, 4);
+}
+
+/**
+ * Regions of the script of the words around a national-format number: the language a text is written in
+ * says where its numbers are dialled ("Καλέστε με στο 691 234 1435", "電話番号は090-1234-4643です").
+ * The first letter within SCRIPT_WINDOW chars before the number, else after it, decides; Latin script
+ * says nothing (its languages are told by their phone words, cueRegionsBefore). At most four regions.
+ */
+const SCRIPT_WINDOW = 32;
+export function scriptRegionsNear(text: string, start: number, end: number): readonly CountryCode[] {
+  for (let i = start - 1; i >= Math.max(0, start - SCRIPT_WINDOW); i--) {
+    const r = regionsOfScript(text.charCodeAt(i));
+    if (r) return r;
+  }
+  for (let i = end; i < Math.min(text.length, end + SCRIPT_WINDOW); i++) {
+    const r = regionsOfScript(text.charCodeAt(i));
+    if (r) return r;
+  }
+  return [];
+}
+
+function regionsOfScript(c: number): readonly CountryCode[] | undefined {
+  if (c < 0x370) return undefined;
+  if (c <= 0x3ff) return ['GR', 'CY'];
+  if (c <= 0x4ff) return ['RU', 'UA', 'BY', 'BG'];
+  if (c >= 0x530 && c <= 0x58f) return ['AM'];
+  if (c >= 0x590 && c <= 0x5ff) return ['IL'];
+  if (c >= 0x600 && c <= 0x6ff) return ['SA', 'AE', 'EG', 'MA'];
+  if (c >= 0x900 && c <= 0x97f) return ['IN'];
+  if (c >= 0xe00 && c <= 0xe7f) return ['TH'];
+  if (c >= 0x10a0 && c <= 0x10ff) return ['GE'];
+  if ((c >= 0x1100 && c <= 0x11ff) || (c >= 0x3130 && c <= 0x318f) || (c >= 0xac00 && c <= 0xd7af)) return ['KR'];
+  if (c >= 0x3040 && c <= 0x30ff) return ['JP'];
+  if ((c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff)) return ['CN', 'TW', 'HK', 'JP'];
+  return undefined;
 }

@@ -14,7 +14,7 @@ import type { Finding } from '../types.ts';
 const { DIGIT_0, DIGIT_1, OPEN_PAREN } = chars;
 const { clamp01, isStandalone } = contextModule;
 const { DASH, DOT, isDateSep, isWord, SPACE } = numericChunks;
-const { countryRegionsBefore, cueRegionsBefore } = numericPhoneRegions;
+const { countryRegionsBefore, cueRegionsBefore, scriptRegionsNear } = numericPhoneRegions;
 const {
   internationalForm,
   NANP,
@@ -173,8 +173,10 @@ export class PhoneFinder {
       // a country named shortly before the number says where to dial it ("Our Malawi office: 0991 23 76 22"),
       // and so does the language of its label ("tlf. 22 33 44 55", "Tél. 06.12.34.56.78")
       if (base === 0 && !spent) {
+        // and so does the script of the words around it ("Καλέστε με στο 691 234 1435")
         const named = placeRegions ?? countryRegionsBefore(text, start);
-        for (const r of ctx ? [...named, ...cueRegionsBefore(text, start)] : named) {
+        const scripts = scriptRegionsNear(text, start, rawEnd);
+        for (const r of ctx ? [...named, ...cueRegionsBefore(text, start), ...scripts] : [...named, ...scripts]) {
           const v = phoneValidity(raw, r, this.budget);
           if (v < 0) break;
           if (v === 2) {
