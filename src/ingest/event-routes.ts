@@ -101,7 +101,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
       if (!ws) throw forbidden('Unknown workspace.');
       const status = accountStatus(ws.plan, ctx.now());
       if (status !== 'active') throw paymentRequired(status as Exclude<AccountStatus, 'active'>);
-      return { tenantId, state, caps: ws.caps };
+      return { tenantId, state, caps: ws.caps, tokenId: p.kind === 'fallback' ? undefined : p.tokenId };
     };
   }
 

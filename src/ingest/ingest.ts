@@ -19,6 +19,9 @@ import { ScanScheduler } from './scan-scheduler.ts';
 import { Admission } from './admission.ts';
 import { KnownAgents, OUTPUT_SCAN_JOB, recordSet } from './record.ts';
 import { sweepIdempotencyKeys } from './idempotency.ts';
+import { approvalRoutes } from './approval-routes.ts';
+import { ApprovalWatch } from './approval-watch.ts';
+import { APPROVAL_EXPIRY_JOB, expireIfDue, type ResolveReview } from './approvals.ts';
 
 // Published for what is made before this module: the token kind of ingress tokens (the one token resolver,
 // accounts/token-resolver.ts) and the usage counted from ingest's tables (accounts' plan views). Both need
@@ -55,6 +58,8 @@ export interface IngestSources {
   pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
   /** Jobs were enqueued on this node (the job worker's bell, jobs/jobs.ts JobBell). */
   jobsEnqueued(): void;
+  /** Resolves a held invocation's review queue item with its approval's decision (review's resolveAsReviewer). */
+  resolveReview?: ResolveReview;
 }
 
 export interface IngestDeps extends IngestSources {
@@ -89,8 +94,10 @@ export interface IngestModule {
    * Events are checked against the schemas here.
    */
   recordBatch(tenantId: string, events: readonly EventInput[]): Promise<EventResult[]>;
-  /** The background jobs ingest enqueues and runs, by kind: the tool_output scan. */
+  /** The background jobs ingest enqueues and runs, by kind: the tool_output scan, an approval's expiry. */
   jobs: Record<string, JobHandler>;
+  /** The long polls of GET /api/v1/approvals/{id}?wait= parked on this node. */
+  approvalsWaiting(): number;
   routes(app: FastifyInstance): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -132,8 +139,10 @@ export function createIngest(sources: IngestSources): IngestModule {
     recordSet: recordSet(knownAgents),
     resolvedFor: new WeakMap(),
   };
+  const watch = new ApprovalWatch();
   let sweeper: NodeJS.Timeout | undefined;
   return {
+    approvalsWaiting: () => watch.waiting(),
     async resolveForEvents(token, req) {
       const resolved = await gate.principal(token);
       if (resolved && req) deps.resolvedFor.set(req, resolved);
@@ -158,13 +167,23 @@ export function createIngest(sources: IngestSources): IngestModule {
         personaInTx: sources.personaInTx,
         now: ctx.now,
       }),
+      // A hold that ran out is a deny, whether or not anyone is polling: due at expires_at.
+      [APPROVAL_EXPIRY_JOB]: async (job, claim) => {
+        const approvalId = String(job.payload.approval_id);
+        await sources.writer.submit(job.tenant_id, async (tx, log) => {
+          if (!(await claim(tx))) return;
+          await expireIfDue(tx, log, job.tenant_id, approvalId, ctx.now());
+        });
+      },
     },
     async routes(app) {
       await eventRoutes(app, deps);
       await ingressTokenRoutes(app, deps);
+      await approvalRoutes(app, { ...deps, watch });
     },
     async start() {
       await gate.start();
+      await watch.start(ctx.db);
       // Expired idempotency keys go every ten minutes (they are ignored once 24 hours old).
       sweeper = setInterval(
         () =>
@@ -177,6 +196,7 @@ export function createIngest(sources: IngestSources): IngestModule {
     },
     async close() {
       clearInterval(sweeper);
+      await watch.close();
       await gate.close();
       await scanPool?.close();
     },

@@ -80,6 +80,8 @@ export function outputScanHandler(deps: Deps): JobHandler {
         findings,
         tool_in_scope: inv.row.reasons.includes(OUT_OF_SCOPE_REASON) ? false : undefined,
         persona: await deps.personaInTx(tx, tenantId, inv.row.agent_key),
+        // The call has run: a hold rule can stop nothing now, so it gives its verdict like any rule.
+        after_call: true,
       });
       const now = deps.now();
       const salt = newSalt();

@@ -58,6 +58,8 @@ export interface Authorized {
   tenantId: string;
   state: TenantState;
   caps: PlanCaps;
+  /** The API or ingress token writing (undefined: the fallback token, the OTLP receiver's own door). */
+  tokenId?: string | undefined;
 }
 
 /** How many times a request is decided again when what it read changed meanwhile. */
@@ -217,7 +219,8 @@ export async function recordEvents(
     const { tenantId, state } = auth;
     const now = deps.ctx.now();
     const items: RecordItem[] = [];
-    for (const i of pending) items.push(await toItem(deps, state, auth.caps, checked[i]!, now, inputs[i]!));
+    for (const i of pending)
+      items.push(await toItem(deps, state, auth.caps, checked[i]!, now, inputs[i]!, auth.tokenId));
     let release: () => void;
     try {
       release = await deps.inFlight.claim(
@@ -258,6 +261,7 @@ async function toItem(
   c: Scanned,
   now: Date,
   input: EventInput,
+  tokenId: string | undefined,
 ): Promise<RecordItem> {
   const base = { now, caps, epoch: st.epoch, idem: c.key };
   if (c.kind === 'rogue') return { ...base, kind: 'rogue', event: c.event };
@@ -272,6 +276,7 @@ async function toItem(
       c.scanned,
       input.oosSource ?? 'agent-ledger',
       input.occurredAt !== undefined && input.occurredAt > now ? now : input.occurredAt,
+      tokenId,
     ),
   };
 }
@@ -283,6 +288,7 @@ async function decideInvocation(
   scanned: ReturnType<typeof scanContent>,
   oosSource: string,
   occurredAt: Date | undefined,
+  tokenId: string | undefined,
 ): Promise<PreparedInvocation> {
   const { content, findings, piiCount } = scanned;
   const mode = body.mode ?? 'observed';
@@ -345,6 +351,7 @@ async function decideInvocation(
     metaSalt: newSalt(),
     outOfScope,
     occurredAt: occurredAt?.toISOString(),
+    recordedBy: tokenId,
   };
   prepared.metaCommitment = metaCommitmentOf(prepared);
   return prepared;

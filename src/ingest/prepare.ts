@@ -64,6 +64,8 @@ export interface PreparedInvocation {
   outOfScope: RogueRecord | undefined;
   /** When the event says it happened (ISO 8601, an OTLP span's start); undefined: when it was received. */
   occurredAt?: string | undefined;
+  /** The API or ingress token that recorded it (the owner of its approval, when it is held). */
+  recordedBy?: string | undefined;
 }
 
 export type InvocationInput = Static<typeof InvocationBody>;

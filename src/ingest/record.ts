@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { PlanCaps } from '../config/index.ts';
 import type { Queryable, Row, Statement } from '../db/index.ts';
 import { enqueueMany, JUDGE_JOB, type JudgeJobPayload, judgeJobPayload } from '../jobs/index.ts';
@@ -12,6 +13,7 @@ import {
 import { metaCommitment } from './metadata.ts';
 import { epochSql } from '../changes/index.ts';
 import type { PreparedInvocation, RogueInput } from './prepare.ts';
+import { APPROVAL_EXPIRY_JOB, APPROVAL_REQUESTED } from './approvals.ts';
 
 /** The kind of the background job that scans an invocation's tool_output. */
 export const OUTPUT_SCAN_JOB = 'tool_output_scan';
@@ -290,6 +292,24 @@ export function recordSet(known: KnownAgents) {
           evidence_id: evidenceIdOf(index),
           ...(p.piiCount !== undefined ? { pii_count: p.piiCount } : {}),
         };
+        // Held for a person: the approval, its row and its leaf commit with the invocation, so no
+        // agent is told to wait for an approval that does not exist.
+        if (p.decision.hold) {
+          const approvalId = randomUUID();
+          const expiresAt = new Date(item.now.getTime() + p.decision.hold.seconds * 1000).toISOString();
+          const at = log.add(
+            {
+              v: LEAF_VERSION,
+              kind: APPROVAL_REQUESTED,
+              approval_id: approvalId,
+              invocation_id: id,
+              expires_at: expiresAt,
+            },
+            item.now,
+          );
+          rows.approval(approvalId, id, p, item.now, expiresAt, at, p.decision.hold.seconds * 1000);
+          body.approval = { approval_id: approvalId, status: 'pending', expires_at: expiresAt };
+        }
       } else {
         const e = item.event;
         const salt = newSalt();
@@ -461,11 +481,16 @@ class Rows {
   readonly #content: unknown[][] = [[], [], [], [], [], [], []];
   readonly #ids: [string[], number[]] = [[], []];
   /** The invocations' background jobs: tool_output scans and judge escalations. */
-  readonly jobs: { kind: string; payload: { invocation_id: number } | JudgeJobPayload }[] = [];
+  readonly jobs: {
+    kind: string;
+    payload: { invocation_id: number } | JudgeJobPayload | { approval_id: string };
+    delayMs?: number;
+  }[] = [];
   /** The workspace has a judge panel: escalations its plan allows judging go to it. */
   readonly #judged: boolean;
   readonly #rogue = Array.from({ length: 12 }, () => [] as unknown[]);
   readonly #keys: unknown[][] = [[], [], [], []];
+  readonly #approvals = Array.from({ length: 8 }, () => [] as unknown[]);
   empty = true;
 
   constructor(tenant: string, judged: boolean) {
@@ -540,6 +565,30 @@ class Rows {
     values.forEach((v, i) => this.#rogue[i]!.push(v));
   }
 
+  approval(
+    approvalId: string,
+    invocationId: number,
+    p: PreparedInvocation,
+    now: Date,
+    expiresAt: string,
+    index: number,
+    holdMs: number,
+  ) {
+    const values = [
+      approvalId,
+      invocationId,
+      p.agentKey,
+      p.toolName ?? null,
+      p.recordedBy ?? null,
+      now.toISOString(),
+      expiresAt,
+      index,
+    ];
+    values.forEach((v, i) => this.#approvals[i]!.push(v));
+    // Expiry is a deny that must happen with nobody watching: a job due when the hold runs out.
+    this.jobs.push({ kind: APPROVAL_EXPIRY_JOB, payload: { approval_id: approvalId }, delayMs: holdMs });
+  }
+
   /** The workspace's last id of a kind, when this set took any. */
   ids(kind: string, before: number, last: number) {
     if (last === before) return;
@@ -570,6 +619,7 @@ class Rows {
       this.#rogue[0]!.length > 0 ? this.#rogue : undefined,
       this.#ids[0].length > 0 ? this.#ids : undefined,
       this.#keys[0]!.length > 0 ? this.#keys : undefined,
+      this.#approvals[0]!.length > 0 ? this.#approvals : undefined,
     ];
     const params: unknown[] = [this.#tenant];
     let mask = 0;
@@ -638,6 +688,13 @@ const ROWS_CTES = [
      -- Only an expired key is still there: the lookup ignored it, its successor replaces it.
      ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, response = EXCLUDED.response,
        created_at = EXCLUDED.created_at
+   )`,
+  `approval AS (
+     INSERT INTO approvals (tenant_id, approval_id, invocation_id, agent_key, tool_name, status, requested_by_token,
+       created_at, expires_at, log_index)
+     SELECT $1, a.id, a.invocation_id, a.agent_key, a.tool_name, 'pending', a.token, a.created_at, a.expires_at, a.log_index
+     FROM unnest($_::uuid[], $_::bigint[], $_::text[], $_::text[], $_::uuid[], $_::timestamptz[], $_::timestamptz[],
+       $_::bigint[]) AS a(id, invocation_id, agent_key, tool_name, token, created_at, expires_at, log_index)
    )`,
 ];
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ContentText } from '../http/index.ts';
+import { ContentText, NullableTimestamp, PageQuery, Timestamp } from '../http/index.ts';
 
 // Field rules of the two event endpoints, to the letter of API.md. Lengths are
 // code points (Ajv counts them so), types are strict, unknown fields ignored.
@@ -40,13 +40,91 @@ export const InvocationBody = Type.Object({
   ),
 });
 
+/** The approval a held invocation waits for (a policy rule with "hold": true, enforced mode). */
+const HeldApproval = Type.Object(
+  {
+    approval_id: Type.String({ format: 'uuid' }),
+    status: Type.Literal('pending'),
+    expires_at: Type.String({ format: 'date-time' }),
+  },
+  {
+    description:
+      'Present when a hold rule fired (enforced mode): the call waits for a person. Poll GET /api/v1/approvals/{approval_id}?wait=60 until its status is approved, or denied / expired (both mean: do not act).',
+  },
+);
+
 export const InvocationCreated = Type.Object({
   invocation_id: Type.Integer(),
   tenant_id: ContentText(),
   verdict: Type.Union([Type.Literal('allow'), Type.Literal('flag_for_review'), Type.Literal('deny')]),
   evidence_id: Type.Optional(Type.Integer()),
   pii_count: Type.Optional(Type.Integer()),
+  approval: Type.Optional(HeldApproval),
 });
+
+const ApprovalStatusSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('approved'),
+  Type.Literal('denied'),
+  Type.Literal('expired'),
+]);
+
+export const ApprovalView = Type.Object({
+  approval_id: Type.String({ format: 'uuid' }),
+  invocation_id: Type.Integer(),
+  agent_key: Type.String(),
+  tool_name: Type.Union([Type.String(), Type.Null()], { description: 'As stored: redacted' }),
+  status: ApprovalStatusSchema,
+  created_at: Timestamp,
+  expires_at: Timestamp,
+  evidence_id: Type.Integer({ description: 'The approval_requested leaf' }),
+  decided_by: Type.Optional(
+    Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+      description: 'The account that decided; null when it expired',
+    }),
+  ),
+  decided_at: Type.Optional(NullableTimestamp),
+  decision_evidence_id: Type.Optional(Type.Integer({ description: 'The approval_decided or approval_expired leaf' })),
+  note: Type.Optional(ContentText({ description: "The decider's note as stored (redacted); not shown to viewers" })),
+});
+
+export const ApprovalPage = Type.Object({
+  items: Type.Array(ApprovalView),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const ApprovalQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(ApprovalStatusSchema),
+});
+
+export const ApprovalIdParams = Type.Object({ approval_id: Type.String({ format: 'uuid' }) });
+
+export const ApprovalWaitQuery = Type.Object({
+  wait: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 60,
+      default: 0,
+      description: 'Seconds to wait for a pending approval to be decided (long poll); answers as soon as it is',
+    }),
+  ),
+});
+
+export const ApprovalDecisionBody = Type.Object(
+  {
+    decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')]),
+    note: Type.Optional(
+      ContentText({
+        maxLength: 2000,
+        default: '',
+        description:
+          'Up to 2,000 characters; may be empty. Stored redacted like content (PII and secrets as typed placeholders)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const RogueBody = Type.Object({
   event_type: ContentText({
@@ -114,6 +192,7 @@ const BatchResult = Type.Object(
     verdict: Type.Optional(Type.Union([Type.Literal('allow'), Type.Literal('flag_for_review'), Type.Literal('deny')])),
     evidence_id: Type.Optional(Type.Integer()),
     pii_count: Type.Optional(Type.Integer()),
+    approval: Type.Optional(HeldApproval),
     accepted: Type.Optional(Type.Literal(true)),
     event_type: Type.Optional(Type.String()),
     code: Type.Optional(Type.String({ description: 'The problem code, when status is not 201' })),

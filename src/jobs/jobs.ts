@@ -35,6 +35,17 @@ export async function enqueue(
   ]);
 }
 
+/** Enqueues one job due `delayMs` from now on the database's clock (the one the worker compares with). */
+export async function enqueueLater(
+  tx: Queryable,
+  tenantId: string,
+  kind: string,
+  payload: Record<string, unknown>,
+  delayMs: number,
+): Promise<void> {
+  await enqueueMany(tx, tenantId, [{ kind, payload, delayMs }]);
+}
+
 /**
  * Enqueues jobs of several kinds inside the caller's transaction, in one
  * statement (a batch of events enqueues its scans and its escalations at once).
@@ -42,9 +53,25 @@ export async function enqueue(
 export async function enqueueMany(
   tx: Queryable,
   tenantId: string,
-  jobs: readonly { kind: string; payload: Record<string, unknown> }[],
+  jobs: readonly { kind: string; payload: Record<string, unknown>; delayMs?: number }[],
 ): Promise<void> {
   if (jobs.length === 0) return;
+  // A job due later (an approval's expiry) says in how long, on the database's clock, which is the
+  // one the worker compares with; the common set, all due now, keeps the short statement.
+  if (jobs.some((j) => j.delayMs !== undefined)) {
+    await tx.query(
+      `INSERT INTO jobs (tenant_id, kind, payload, run_after)
+       SELECT $1, j.kind, j.payload, now() + (j.delay * interval '1 millisecond')
+       FROM unnest($2::text[], $3::jsonb[], $4::bigint[]) AS j(kind, payload, delay)`,
+      [
+        tenantId,
+        jobs.map((j) => j.kind),
+        jobs.map((j) => JSON.stringify(j.payload)),
+        jobs.map((j) => Math.max(0, Math.ceil(j.delayMs ?? 0))),
+      ],
+    );
+    return;
+  }
   await tx.query(
     'INSERT INTO jobs (tenant_id, kind, payload) SELECT $1, j.kind, j.payload FROM unnest($2::text[], $3::jsonb[]) AS j(kind, payload)',
     [tenantId, jobs.map((j) => j.kind), jobs.map((j) => JSON.stringify(j.payload))],

@@ -26,6 +26,8 @@ export interface Facts {
   tool_in_scope?: boolean | undefined;
   /** The agent's persona (issue 17), when it has one. */
   persona?: PersonaFacts | undefined;
+  /** Decided after the call ran (the tool_output scan): no hold, since nothing is left to stop. */
+  after_call?: boolean | undefined;
 }
 
 /** What of an agent's persona takes part in the verdict. */
@@ -62,6 +64,10 @@ export interface Rule {
   verdict: Verdict;
   /** The invocations it fires on go to the judge panel, whatever the verdict. */
   judge?: boolean;
+  /** In enforced mode, the invocations it fires on wait for a person's decision (an approval). */
+  hold?: boolean;
+  /** How long they wait before the approval expires (default HOLD_SECONDS_DEFAULT). */
+  hold_seconds?: number;
 }
 
 export interface PolicyDocument {
@@ -74,7 +80,16 @@ export interface Decision {
   reasons: string[];
   /** A rule that fired asks for the judge panel (`judge: true`), whatever the verdict. */
   judge: boolean;
+  /**
+   * A rule that fired holds the invocation for a person (`hold: true`, enforced
+   * mode, not denied): the verdict is flag_for_review and an approval waits
+   * this many seconds for a decision.
+   */
+  hold?: { seconds: number } | undefined;
 }
+
+/** How long a held invocation waits for a decision when its rule does not say. */
+export const HOLD_SECONDS_DEFAULT = 300;
 
 /** The built-in reason of a tool call outside the agent's scope: always a deny. */
 export const OUT_OF_SCOPE_REASON = 'tool_out_of_scope';
@@ -185,13 +200,19 @@ export function decide(policy: PolicyDocument, facts: Facts): Decision {
   }
   for (const o of overrides.values()) rules.push([o, personaReason(persona!, o.id)]);
   let judge = false;
+  let holdSeconds = 0;
   for (const [rule, reason] of rules) {
     if (!fires(rule, facts)) continue;
     reasons.push(reason);
     if (SEVERITY[rule.verdict] > SEVERITY[verdict]) verdict = rule.verdict;
     if (rule.judge === true) judge = true;
+    if (rule.hold === true) holdSeconds = Math.max(holdSeconds, rule.hold_seconds ?? HOLD_SECONDS_DEFAULT);
   }
   if (reasons.length === 0) return { verdict: policy.default_verdict, reasons: [DEFAULT_REASON], judge };
   if (SEVERITY[policy.default_verdict] > SEVERITY[verdict]) verdict = policy.default_verdict;
+  // A hold is a control over a call not yet made: only an enforced agent asks before it acts, and a
+  // deny already stops the call, so holding it would only make a person confirm what policy decided.
+  if (holdSeconds > 0 && facts.mode === 'enforced' && verdict !== 'deny' && facts.after_call !== true)
+    return { verdict: 'flag_for_review', reasons, judge, hold: { seconds: holdSeconds } };
   return { verdict, reasons, judge };
 }

@@ -1,6 +1,6 @@
 // The policy module's face: what other modules may use. Nothing else of policy/ is imported from outside it.
 
-export { OUT_OF_SCOPE_REASON, decide, globMatch } from './engine.ts';
+export { HOLD_SECONDS_DEFAULT, OUT_OF_SCOPE_REASON, decide, globMatch } from './engine.ts';
 export type {
   ContentField,
   Decision,

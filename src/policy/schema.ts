@@ -50,6 +50,20 @@ export const RuleSchema = Type.Object(
           "true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue.",
       }),
     ),
+    hold: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: in enforced mode an invocation this rule fires on is held for a person (verdict flag_for_review and a pending approval, GET /api/v1/approvals/{approval_id}), unless another rule denies it. In observed and shadow mode the rule gives its verdict as usual.',
+      }),
+    ),
+    hold_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 86_400,
+        description:
+          'How long a held invocation waits for a decision before it expires (a deny); default 300. With several hold rules firing, the longest.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,4 @@
 // The review module's face: what other modules may use. Nothing else of review/ is imported from outside it.
 
 export { eraseReviewNotes } from './erasure.ts';
-export { createReview, resolveAsPanel } from './review.ts';
+export { createReview, resolveAsPanel, resolveAsReviewer } from './review.ts';

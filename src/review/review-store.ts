@@ -76,6 +76,20 @@ export async function resolveAsPanel(
   return (await decide(tx, log, { ...input, by: null })).ok;
 }
 
+/**
+ * A held invocation's approval was decided by a person (ingest's approvals):
+ * its review queue item gets the same decision, note and account — a reviews
+ * row and a `review` leaf like a reviewer's. False when it was no longer
+ * pending (a reviewer decided the item first).
+ */
+export async function resolveAsReviewer(
+  tx: Queryable,
+  log: OpenAppend,
+  input: { tenantId: string; invocationId: number; decision: Decision; note: string; by: string; now: Date },
+): Promise<boolean> {
+  return (await decide(tx, log, input)).ok;
+}
+
 async function decide(
   tx: Queryable,
   log: OpenAppend,

@@ -15,7 +15,7 @@ import { rogueRoutes } from './rogue-routes.ts';
  * caller's transaction that needs nothing this module is made from, so the judges, whose judgements the read
  * side below shows and which are therefore made before it, are given it.
  */
-export { resolveAsPanel } from './review-store.ts';
+export { resolveAsPanel, resolveAsReviewer } from './review-store.ts';
 
 // The read side: invocations, rogue events, agents and the review queue
 // (API.md "Read side"). Reads go to ctx.readDb in tenant-scoped transactions;

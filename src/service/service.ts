@@ -18,7 +18,7 @@ import { createPersonas, personasUsed } from '../personas/index.ts';
 import { createPolicy } from '../policy/index.ts';
 import { reportRoutes } from '../reports/index.ts';
 import { type RetentionDeps, retentionRoutes, RetentionSweeper } from '../retention/index.ts';
-import { createReview, resolveAsPanel } from '../review/index.ts';
+import { createReview, resolveAsPanel, resolveAsReviewer } from '../review/index.ts';
 import { witnessesOf, WitnessSubmitter } from '../witness/index.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
 
@@ -153,6 +153,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     appendInTx,
     pseudonym: ledger.pseudonym,
     jobsEnqueued: jobBell.ring,
+    // A held invocation's approval, decided by a person, resolves its review queue item too.
+    resolveReview: resolveAsReviewer,
   });
   const otlp = createOtlp({
     ctx,

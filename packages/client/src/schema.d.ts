@@ -1637,6 +1637,15 @@ export interface paths {
                             verdict: "allow" | "flag_for_review" | "deny";
                             evidence_id?: number;
                             pii_count?: number;
+                            /** @description Present when a hold rule fired (enforced mode): the call waits for a person. Poll GET /api/v1/approvals/{approval_id}?wait=60 until its status is approved, or denied / expired (both mean: do not act). */
+                            approval?: {
+                                /** Format: uuid */
+                                approval_id: string;
+                                /** @enum {string} */
+                                status: "pending";
+                                /** Format: date-time */
+                                expires_at: string;
+                            };
                         };
                     };
                 };
@@ -1905,6 +1914,15 @@ export interface paths {
                                 verdict?: "allow" | "flag_for_review" | "deny";
                                 evidence_id?: number;
                                 pii_count?: number;
+                                /** @description Present when a hold rule fired (enforced mode): the call waits for a person. Poll GET /api/v1/approvals/{approval_id}?wait=60 until its status is approved, or denied / expired (both mean: do not act). */
+                                approval?: {
+                                    /** Format: uuid */
+                                    approval_id: string;
+                                    /** @enum {string} */
+                                    status: "pending";
+                                    /** Format: date-time */
+                                    expires_at: string;
+                                };
                                 /** @enum {boolean} */
                                 accepted?: true;
                                 event_type?: string;
@@ -2226,6 +2244,337 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Approvals of one status (pending, the default), newest invocation first
+         * @description Accounts of every role read their workspace's (viewers without notes); an ingress token reads the approvals of the invocations it recorded.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    cursor?: string;
+                    status?: "pending" | "approved" | "denied" | "expired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                approval_id: string;
+                                invocation_id: number;
+                                agent_key: string;
+                                /** @description As stored: redacted */
+                                tool_name: string | null;
+                                status: "pending" | "approved" | "denied" | "expired";
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                                /** @description The approval_requested leaf */
+                                evidence_id: number;
+                                /** @description The account that decided; null when it expired */
+                                decided_by?: string | null;
+                                decided_at?: string | null;
+                                /** @description The approval_decided or approval_expired leaf */
+                                decision_evidence_id?: number;
+                                /** @description The decider's note as stored (redacted); not shown to viewers */
+                                note?: string;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{approval_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One approval; with ?wait=SECONDS (at most 60) a pending one is answered as soon as it is decided
+         * @description The long poll holds no database connection while it waits: every decision and expiry is announced to every node (PostgreSQL NOTIFY). It answers with the approval as it is when decided, expired or when the wait is over (still pending). 404: no such approval, another workspace's, or (ingress tokens) one another token recorded.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Seconds to wait for a pending approval to be decided (long poll); answers as soon as it is */
+                    wait?: number;
+                };
+                header?: never;
+                path: {
+                    approval_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            approval_id: string;
+                            invocation_id: number;
+                            agent_key: string;
+                            /** @description As stored: redacted */
+                            tool_name: string | null;
+                            status: "pending" | "approved" | "denied" | "expired";
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @description The approval_requested leaf */
+                            evidence_id: number;
+                            /** @description The account that decided; null when it expired */
+                            decided_by?: string | null;
+                            decided_at?: string | null;
+                            /** @description The approval_decided or approval_expired leaf */
+                            decision_evidence_id?: number;
+                            /** @description The decider's note as stored (redacted); not shown to viewers */
+                            note?: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{approval_id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or deny a held invocation, with a note
+         * @description Appends an `approval_decided` leaf {kind, approval_id, invocation_id, decision, note: salted commitment, by_account_id} and resolves the invocation's review queue item (a `review` leaf, approve or reject) in the same transaction; long polls on every node answer at once. The note is stored redacted like content and never put in the log. 404: no such approval in this workspace; 409: already decided, or expired (expiry is a deny).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    approval_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        decision: "approve" | "deny";
+                        /**
+                         * @description Up to 2,000 characters; may be empty. Stored redacted like content (PII and secrets as typed placeholders)
+                         * @default
+                         */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            approval_id: string;
+                            invocation_id: number;
+                            agent_key: string;
+                            /** @description As stored: redacted */
+                            tool_name: string | null;
+                            status: "pending" | "approved" | "denied" | "expired";
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @description The approval_requested leaf */
+                            evidence_id: number;
+                            /** @description The account that decided; null when it expired */
+                            decided_by?: string | null;
+                            decided_at?: string | null;
+                            /** @description The approval_decided or approval_expired leaf */
+                            decision_evidence_id?: number;
+                            /** @description The decider's note as stored (redacted); not shown to viewers */
+                            note?: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/otel/v1/traces": {
         parameters: {
             query?: never;
@@ -2507,6 +2856,10 @@ export interface paths {
                                 verdict: "allow" | "flag_for_review" | "deny";
                                 /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
                                 judge?: boolean;
+                                /** @description true: in enforced mode an invocation this rule fires on is held for a person (verdict flag_for_review and a pending approval, GET /api/v1/approvals/{approval_id}), unless another rule denies it. In observed and shadow mode the rule gives its verdict as usual. */
+                                hold?: boolean;
+                                /** @description How long a held invocation waits for a decision before it expires (a deny); default 300. With several hold rules firing, the longest. */
+                                hold_seconds?: number;
                             }[];
                             updated_at: string | null;
                         };
@@ -2567,6 +2920,10 @@ export interface paths {
                             verdict: "allow" | "flag_for_review" | "deny";
                             /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
                             judge?: boolean;
+                            /** @description true: in enforced mode an invocation this rule fires on is held for a person (verdict flag_for_review and a pending approval, GET /api/v1/approvals/{approval_id}), unless another rule denies it. In observed and shadow mode the rule gives its verdict as usual. */
+                            hold?: boolean;
+                            /** @description How long a held invocation waits for a decision before it expires (a deny); default 300. With several hold rules firing, the longest. */
+                            hold_seconds?: number;
                         }[];
                     };
                 };
@@ -2602,6 +2959,10 @@ export interface paths {
                                 verdict: "allow" | "flag_for_review" | "deny";
                                 /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
                                 judge?: boolean;
+                                /** @description true: in enforced mode an invocation this rule fires on is held for a person (verdict flag_for_review and a pending approval, GET /api/v1/approvals/{approval_id}), unless another rule denies it. In observed and shadow mode the rule gives its verdict as usual. */
+                                hold?: boolean;
+                                /** @description How long a held invocation waits for a decision before it expires (a deny); default 300. With several hold rules firing, the longest. */
+                                hold_seconds?: number;
                             }[];
                             updated_at: string | null;
                         };
@@ -2808,6 +3169,10 @@ export interface paths {
                                     verdict: "allow" | "flag_for_review" | "deny";
                                     /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
                                     judge?: boolean;
+                                    /** @description true: in enforced mode an invocation this rule fires on is held for a person (verdict flag_for_review and a pending approval, GET /api/v1/approvals/{approval_id}), unless another rule denies it. In observed and shadow mode the rule gives its verdict as usual. */
+                                    hold?: boolean;
+                                    /** @description How long a held invocation waits for a decision before it expires (a deny); default 300. With several hold rules firing, the longest. */
+                                    hold_seconds?: number;
                                 }[];
                                 rubric: string;
                                 /** Format: date-time */
@@ -2881,6 +3246,10 @@ export interface paths {
                             verdict: "allow" | "flag_for_review" | "deny";
                             /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
                             judge?: boolean;
+                            /** @description true: in enforced mode an invocation this rule fires on is held for a person (verdict flag_for_review and a pending approval, GET /api/v1/approvals/{approval_id}), unless another rule denies it. In observed and shadow mode the rule gives its verdict as usual. */
+                            hold?: boolean;
+                            /** @description How long a held invocation waits for a decision before it expires (a deny); default 300. With several hold rules firing, the longest. */
+                            hold_seconds?: number;
                         }[];
                         /** @description What judges apply to this persona */
                         rubric?: string;
@@ -2923,6 +3292,10 @@ export interface paths {
                                 verdict: "allow" | "flag_for_review" | "deny";
                                 /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
                                 judge?: boolean;
+                                /** @description true: in enforced mode an invocation this rule fires on is held for a person (verdict flag_for_review and a pending approval, GET /api/v1/approvals/{approval_id}), unless another rule denies it. In observed and shadow mode the rule gives its verdict as usual. */
+                                hold?: boolean;
+                                /** @description How long a held invocation waits for a decision before it expires (a deny); default 300. With several hold rules firing, the longest. */
+                                hold_seconds?: number;
                             }[];
                             rubric: string;
                             /** Format: date-time */
@@ -3039,6 +3412,10 @@ export interface paths {
                                 verdict: "allow" | "flag_for_review" | "deny";
                                 /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
                                 judge?: boolean;
+                                /** @description true: in enforced mode an invocation this rule fires on is held for a person (verdict flag_for_review and a pending approval, GET /api/v1/approvals/{approval_id}), unless another rule denies it. In observed and shadow mode the rule gives its verdict as usual. */
+                                hold?: boolean;
+                                /** @description How long a held invocation waits for a decision before it expires (a deny); default 300. With several hold rules firing, the longest. */
+                                hold_seconds?: number;
                             }[];
                             rubric: string;
                             /** Format: date-time */
@@ -3130,6 +3507,10 @@ export interface paths {
                             verdict: "allow" | "flag_for_review" | "deny";
                             /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
                             judge?: boolean;
+                            /** @description true: in enforced mode an invocation this rule fires on is held for a person (verdict flag_for_review and a pending approval, GET /api/v1/approvals/{approval_id}), unless another rule denies it. In observed and shadow mode the rule gives its verdict as usual. */
+                            hold?: boolean;
+                            /** @description How long a held invocation waits for a decision before it expires (a deny); default 300. With several hold rules firing, the longest. */
+                            hold_seconds?: number;
                         }[];
                         /** @description What judges apply to this persona */
                         rubric?: string;
@@ -3172,6 +3553,10 @@ export interface paths {
                                 verdict: "allow" | "flag_for_review" | "deny";
                                 /** @description true: an invocation this rule fires on goes to the workspace's judge panel whatever its verdict (not in shadow mode; with a panel and a plan with judge calls). The panel advises; it resolves a review only of an invocation in the review queue. */
                                 judge?: boolean;
+                                /** @description true: in enforced mode an invocation this rule fires on is held for a person (verdict flag_for_review and a pending approval, GET /api/v1/approvals/{approval_id}), unless another rule denies it. In observed and shadow mode the rule gives its verdict as usual. */
+                                hold?: boolean;
+                                /** @description How long a held invocation waits for a decision before it expires (a deny); default 300. With several hold rules firing, the longest. */
+                                hold_seconds?: number;
                             }[];
                             rubric: string;
                             /** Format: date-time */
