@@ -124,6 +124,8 @@ export class S3Store implements PublishStore {
       // Other S3-compatible stores take bucket-in-path addressing; virtual hosts need DNS per bucket.
       ...(opts.s3Endpoint ? { endpoint: opts.s3Endpoint, forcePathStyle: true } : {}),
       maxAttempts: 3,
+      // A store that stops answering fails the run (retried later) instead of holding the publisher forever.
+      requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000, throwOnRequestTimeout: true },
     });
   }
 

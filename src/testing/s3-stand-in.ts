@@ -40,8 +40,16 @@ async function body(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
+export interface S3StandInOptions {
+  /**
+   * Asked before each PutObject is stored: 'hold' keeps the request open,
+   * unanswered and unstored (a write in flight when its writer is killed).
+   */
+  onPut?: (bucket: string, key: string) => 'store' | 'hold';
+}
+
 /** Starts the stand-in with these buckets (created empty). */
-export async function startS3StandIn(bucketNames: string[]): Promise<S3StandIn> {
+export async function startS3StandIn(bucketNames: string[], opts: S3StandInOptions = {}): Promise<S3StandIn> {
   const accessKeyId = 'AKIASTANDIN000000001';
   const secretAccessKey = 'stand-in-secret-0123456789abcdef0123456';
   const buckets = new Map(bucketNames.map((b) => [b, new Map<string, StoredObject>()]));
@@ -61,6 +69,7 @@ export async function startS3StandIn(bucketNames: string[]): Promise<S3StandIn> 
       if (url.searchParams.size > 0 && !url.searchParams.has('x-id'))
         return xmlError(res, 501, 'NotImplemented', 'Only PutObject is implemented');
       const data = await body(req);
+      if (opts.onPut?.(decodeURIComponent(bucketName!), key) === 'hold') return;
       const signed = String(req.headers['x-amz-content-sha256'] ?? '');
       if (/^[0-9a-f]{64}$/.test(signed) && createHash('sha256').update(data).digest('hex') !== signed)
         return xmlError(res, 400, 'XAmzContentSHA256Mismatch', 'The provided x-amz-content-sha256 does not match');
