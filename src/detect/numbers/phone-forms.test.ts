@@ -54,3 +54,14 @@ describe('candidate regions from the language of the text (numbers/phone-regions
     assert.deepEqual(cueRegionsBefore('numerous ', 9), []);
   });
 });
+
+describe('phone cues are words, not pieces of words', () => {
+  it('"ring" inside "bring", "during" or "rings" is no phone cue; "ring me" is', () => {
+    // from public annotated text (datasets/detect/ner): a plane's model, a range of years, a date range
+    assert.deepEqual(phones('shoulder fired missile to bring down a 777 - 200 at that altitude .'), []);
+    assert.deepEqual(phones('The Lord of the Rings (1954 – 55).'), []);
+    assert.deepEqual(phones('price during 13 December, 1998-30 June 2001'), []);
+    assert.deepEqual(phones('Ring mig på 070-123 45 67 i morgon.'), ['070-123 45 67']);
+    assert.deepEqual(phones('ring me on 2345 678'), ['2345 678']);
+  });
+});
