@@ -151,6 +151,8 @@ const PHONE_CARRIERS: Array<[string, string]> = [
   ['label-prose', 'Please call me on {P} after 6pm.'],
   ['json', '{"id": 812, "phone": "{P}"}'],
   ['csv', 'id,phone,city\n812,{P},x\n'],
+  // the value six rows under its column's header
+  ['csv-rows', 'id,phone,city\n1,n/a,x\n2,n/a,x\n3,n/a,x\n4,n/a,x\n5,n/a,x\n6,n/a,x\n7,{P},x\n'],
   ['signature', 'Best regards\n\nM. Dupont\n{P}'],
 ];
 
@@ -290,6 +292,12 @@ const SSN_CARRIERS: Array<[string, string]> = [
   ['csv', 'id,ssn,state\n17,{S},OH\n'],
   ['csv-far', 'id,first,last,date_of_birth,ssn\n17,Mary,Lowe,1980-01-01,{S}\n'],
   ['md-table', '| id | SSN |\n|---|---|\n| 17 | {S} |'],
+  // the value six rows under its column's header
+  ['csv-rows', 'id,ssn,state\n1,n/a,OH\n2,n/a,TX\n3,n/a,CA\n4,n/a,NY\n5,n/a,WA\n6,n/a,OR\n7,{S},NY\n'],
+  [
+    'md-rows',
+    '| id | SSN | state |\n|---|---|---|\n| 1 | n/a | OH |\n| 2 | n/a | TX |\n| 3 | n/a | CA |\n| 4 | {S} | NY |',
+  ],
   ['spanish', 'Número de Seguro Social: {S}'],
   ['taxpayer', 'Taxpayer identification number (SSN): {S}'],
   ['ss-no', 'S.S. No. {S}'],

@@ -7,6 +7,8 @@ import * as contextModule from '../text/context.ts';
 import { NumericChunk } from './chunk-reader.ts';
 import * as codeUnitsModule from '../text/code-units.ts';
 import * as numericChunks from './chunks.ts';
+import * as numericFields from './fields.ts';
+import type { Tables as TablesType } from './fields.ts';
 import type { Matcher } from './cues.ts';
 import * as numericCues from './cues.ts';
 import { PhoneFinder } from './phone.ts';
@@ -20,6 +22,7 @@ import type { Finding } from '../types.ts';
 const { clamp01, isStandalone } = contextModule;
 const { codeUnitReader } = codeUnitsModule;
 const { chunkStartRe, isWord, SINGLE_CHAR_SEP } = numericChunks;
+const { labelBefore, Tables } = numericFields;
 const { asciiCues, CONTEXT_BEFORE, cueAfter, cuesIn, matcherOf } = numericCues;
 const { OTHER_NUMBER, PHONE_CUES } = numericPhoneRules;
 const { MAX_DIGITS, MAX_GROUP_LEN, MAX_GROUPS } = numericRule;
@@ -44,6 +47,8 @@ export class NumericScan implements PhoneScan {
   /** the phone check, unless the scan reads its rules' values only */
   private readonly phones: PhoneFinder | undefined;
   private lowerText: string | undefined;
+  /** the text's tables, found when a value first needs its column's header */
+  private tables: TablesType | undefined;
 
   constructor(tc: TextContext, table: RuleTable, minScore: number, phones = true) {
     this.text = tc.text;
@@ -97,10 +102,29 @@ export class NumericScan implements PhoneScan {
   private cues(m: Matcher, start: number, want: number): number {
     const lo = Math.max(0, start - CONTEXT_BEFORE);
     if (lo >= start) return 0;
-    const found = asciiCues(this.units, m, lo, start, want);
-    if (found >= 0) return found;
+    let found = asciiCues(this.units, m, lo, start, want);
+    if (found < 0) {
+      this.lowerText ??= this.tc.lower;
+      found = cuesIn(this.lowerText, m, lo, start, want);
+    }
+    return found !== 0 ? found : this.fieldCues(m, start, want);
+  }
+
+  /**
+   * The lists of `m` with a keyword in what names the value's field when it is not in the window before it
+   * (numbers/fields.ts): a label longer than the window, the header of a table's column.
+   */
+  private fieldCues(m: Matcher, start: number, want: number): number {
+    const label = start > CONTEXT_BEFORE ? labelBefore(this.units, start) : undefined;
+    if (label && label[0] < start - CONTEXT_BEFORE) {
+      this.lowerText ??= this.tc.lower;
+      const found = cuesIn(this.lowerText, m, label[0], label[1], want);
+      if (found !== 0) return found;
+    }
+    const header = (this.tables ??= new Tables(this.text, this.units)).headerOf(start);
+    if (!header) return 0;
     this.lowerText ??= this.tc.lower;
-    return cuesIn(this.lowerText, m, lo, start, want);
+    return cuesIn(this.lowerText, m, header[0], header[1], want);
   }
 
   /** Every rule over every window of at most MAX_GROUPS groups and MAX_DIGITS digits. */
