@@ -1,6 +1,8 @@
 import { checksum } from '../../core/index.ts';
 import * as chars from '../text/chars.ts';
 import type { Finding } from '../types.ts';
+import * as vendorsModule from './vendors.ts';
+import type { VendorRule } from './vendors.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const {
   APOSTROPHE,
@@ -22,6 +24,7 @@ const {
   TAB,
   UNDERSCORE,
 } = chars;
+const { VENDOR_RULES } = vendorsModule;
 
 // ---------------------------------------------------------------- placeholders
 
@@ -151,6 +154,8 @@ function jwtOk(v: string): boolean {
 function slackOk(v: string): boolean {
   if (isPlaceholder(v)) return false;
   if (v.startsWith('xapp-')) return /^xapp-\d-[A-Z0-9]{8,14}-\d{10,16}-[a-z0-9]{32,80}$/.test(v);
+  // rotating tokens and their refresh tokens (xoxe.xoxp-1-…, xoxe-1-…): https://api.slack.com/authentication/rotation
+  if (/^xox[a-z]-\d-[A-Za-z0-9-]{40,}$/.test(v)) return /\d/.test(v.slice(7)) && /[A-Za-z]/.test(v.slice(7));
   const parts = v.split('-');
   const nums = parts.slice(1, -1);
   const last = parts[parts.length - 1] ?? '';
@@ -193,7 +198,8 @@ export const TOKEN_RULES: TokenRule[] = [
   {
     type: 'GITLAB_TOKEN',
     starts: 'gl',
-    re: /(?<![A-Za-z0-9_-])(?:glpat|gldt|glptt|glrt|glsoat|glcbt|gloas)-[A-Za-z0-9_-]{20,64}(?![A-Za-z0-9_-])/y,
+    // https://docs.gitlab.com/ee/security/tokens/#token-prefixes
+    re: /(?<![A-Za-z0-9_-])(?:glpat|gldt|glptt|glrt|glsoat|glcbt|gloas|glft|glimt|glagent|glffct|glwt)-[A-Za-z0-9_-]{20,64}(?![A-Za-z0-9_-])/y,
     score: 0.95,
     validate: (v) => !isPlaceholder(v),
   },
@@ -317,7 +323,7 @@ function detectPrivateKeys(text: string): Finding[] {
 // ---------------------------------------------------------------- assignments to secret-looking names
 
 const KEYWORD_RE =
-  /password|passwd|passphrase|pass(?![a-z])|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|client[_-]?secret|signing[_-]?key|encryption[_-]?key/gi;
+  /password|passwd|passphrase|pass(?![a-z])|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|client[_-]?secret|signing[_-]?key|encryption[_-]?key|auth(?![a-z])|key(?![a-z])/gi;
 const KEYWORD_AT = new RegExp(KEYWORD_RE.source, 'iy');
 /** Words that end a key name just before "key" (api_key, accesskey, ...), as in KEYWORD_RE. */
 const KEY_NAME_WORDS = ['api', 'access', 'auth', 'private', 'signing', 'encryption'];
@@ -360,8 +366,11 @@ function keywordStarts(lower: string): number[] {
     else if (lower.charCodeAt(q + 2) === 121 /* y */) {
       const end = isSeparator(lower.charCodeAt(q - 1)) ? q - 1 : q;
       for (const w of KEY_NAME_WORDS) if (startsAt(lower, w, end - w.length)) starts.push(end - w.length);
+      starts.push(q); // any other name ending in "key" (SENDGRID_KEY, appKey): a weak name, see WEAK_NAME
     }
   }
+  for (let q = lower.indexOf('uth'); q !== -1; q = lower.indexOf('uth', q + 1))
+    if (lower.charCodeAt(q - 1) === 97 /* a */) starts.push(q - 1);
   for (let q = lower.indexOf('cre'); q !== -1; q = lower.indexOf('cre', q + 1)) {
     if (startsAt(lower, 'credential', q)) starts.push(q);
     else if (startsAt(lower, 'secret', q - 2)) {
@@ -420,18 +429,57 @@ function endsValue(c: number): boolean {
 const NON_SECRET_KEY =
   /(?:^|[_.-])?(?:id|ids|name|names|file|path|dir|url|uri|type|version|variable|var|env|length|len|count|expiry|expires|expiration|ttl|hint|policy|field|header|prefix|format|label|mode|enabled|required|reset|hash|public|endpoint|location|ref|arn|rotation)$/i;
 const PUBLIC_KEY = /public|publishable|pub[_-]?key/i;
+/** Tokens that page through results: opaque, not credentials (NextContinuationToken, page_token). */
+const PAGING_TOKEN = /(?:continuation|next|page|pagination|sync|resume|cursor|marker)[_-]?token$/i;
+/**
+ * A name that only says "key" or "auth" (SENDGRID_KEY, appKey, _auth) rather than password, secret, token,
+ * credential or an api/access/private/signing key: its value must look random (secretValueOk's `weak`).
+ */
+const STRONG_NAME =
+  /pass|pwd|secret|token|credential|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|signing|encryption/;
+/** Names ending in "key" that are keys of a map, table, cache or list, or public material, not credentials. */
+const NON_SECRET_KEY_NAME =
+  /(?:sort|cache|partition|primary|foreign|idempotency|object|route|dedupe?|lookup|map|range|row|shard|bucket|translation|i18n|message|ssh|gpg|pgp|host|registry|tracking|issue|project|unique|composite|group|order|index|dict|entry|attr|prop|column|table|state|storage|queue|topic|event|metric|tag|step|nav|react|list|item|cursor|page|search|hot|short|modifier|shortcut|mod|meta|alt|ctrl|shift|cmd|press|up|down|on|off)[_-]?key$|^(?:key|keys)$/i;
 const CODE_REF =
   /^(?:os\.|process\.env|env\.|getenv|config\.|settings\.|self\.|this\.|args\.|params\.|request\.|req\.|input\(|none$|null$|nil$|true$|false$|undefined$)/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const URL_VALUE = /^(?:https?|file):\/\//i;
+/** Code, not a value: a dotted name (output.subarray, React.FC<…>, aspnetcore.identity.x), a call or an index. */
+const CODE_EXPRESSION =
+  /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+(?:\??\.?[(<[].*)?$|^[A-Za-z_$][\w$]*[(<[]|\$\d*$|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+/** Words joined by _ - or spaces (reset_password, X-Amz-Security-Token, Show password), paths, ARNs. */
+const WORDS_PATH_OR_ARN = /^[A-Za-z]+(?:[_ -][A-Za-z]+)+$|^(?:#|~|\.{1,2})\/|^(?:\/[a-z0-9._-]+)+\/?$|^arn:/i;
+
+/**
+ * A TypeScript or Java identifier made of words (NodeType, KDFInput, CreateOAuth2TokenCommand): letters and
+ * at most two digits, two or more capitalised words or acronyms, words 3.5 letters long on average. A random
+ * string of the same alphabet has more digits and shorter runs of lower-case letters.
+ */
+function identifierLike(v: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v)) return false;
+  const humps = v.match(/[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[A-Z]|\d+/g) ?? [];
+  let letters = 0;
+  let words = 0;
+  let digits = 0;
+  let capitalised = 0;
+  for (const h of humps) {
+    if (isAsciiDigit(h.charCodeAt(0))) digits += h.length;
+    else {
+      letters += h.length;
+      words++;
+      if (h.length >= 2 && isAsciiUpper(h.charCodeAt(0))) capitalised++;
+    }
+  }
+  return digits <= 2 && capitalised >= 2 && letters / words >= 3.5;
+}
 
 /**
  * A value worth reporting: long enough, no placeholder, reference or identifier, varied enough.
  * The cheap character-class tests run first; the order does not change the answer.
  */
-function secretValueOk(value: string, passwordLike: boolean): boolean {
+function secretValueOk(value: string, passwordLike: boolean, weak = false): boolean {
   const n = value.length;
-  if (n < (passwordLike ? 6 : 12) || n > 200) return false;
+  if (n < (passwordLike ? 6 : weak ? 16 : 12) || n > 200) return false;
   let letter = false;
   let digit = false;
   let other = false;
@@ -453,9 +501,12 @@ function secretValueOk(value: string, passwordLike: boolean): boolean {
   if (passwordLike ? !(digit || other || upperAfterFirst) : !digit) return false;
   if (capsOrUnderscore) return false; // PASSWORD, MY_SECRET: variable names / placeholders
   if ('$%{[<('.includes(value[0]!)) return false; // references, templates
-  if (!passwordLike && UUID.test(value)) return false;
+  // a UUID under a name that only says key is an id; under api_key, token or secret it is the credential
+  // of the vendors whose keys are UUIDs (Heroku's API key, among others)
+  if (!passwordLike && weak && UUID.test(value)) return false;
   if (CODE_REF.test(value) || URL_VALUE.test(value) || isPlaceholder(value)) return false;
-  return entropy(value) >= (passwordLike ? 2.5 : 3.2);
+  if (CODE_EXPRESSION.test(value) || WORDS_PATH_OR_ARN.test(value) || identifierLike(value)) return false;
+  return entropy(value) >= (passwordLike ? 2.5 : weak ? 3.5 : 3.2);
 }
 
 /** Values assigned to secret-looking names; `specific`: the token findings, sorted by start. */
@@ -474,7 +525,7 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     while (ke < len && ke - kw < 40 && isKeyChar(text.charCodeAt(ke))) ke++;
     skipUntil = ke;
     const key = text.slice(ks, ke);
-    if (NON_SECRET_KEY.test(key) || PUBLIC_KEY.test(key)) continue;
+    if (NON_SECRET_KEY.test(key) || PUBLIC_KEY.test(key) || PAGING_TOKEN.test(key)) continue;
     // key close quote, spaces, operator (= : := =>), spaces, open quote
     let i = ke;
     const keyQuoted = text.charCodeAt(i) === QUOTE || text.charCodeAt(i) === APOSTROPHE;
@@ -508,11 +559,13 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     const value = text.slice(vs, i);
     const lowerKey = key.toLowerCase();
     const passwordLike = lowerKey.includes('pass') || lowerKey.includes('pwd');
+    const weak = !STRONG_NAME.test(lowerKey);
+    if (weak && NON_SECRET_KEY_NAME.test(lowerKey)) continue;
     let type = 'GENERIC_SECRET';
     if (lowerKey.includes('aws') && lowerKey.includes('secret')) type = 'AWS_SECRET_KEY';
     else if (/^secret[_-]?(?:access[_-]?)?key$/.test(lowerKey) && AWS_SECRET.test(value)) type = 'AWS_SECRET_KEY';
     if (type === 'AWS_SECRET_KEY' && !AWS_SECRET.test(value)) type = 'GENERIC_SECRET';
-    if (!secretValueOk(value, passwordLike)) continue;
+    if (!secretValueOk(value, passwordLike, weak)) continue;
     out.push({ type, start: vs, end: i, score: type === 'AWS_SECRET_KEY' ? 0.9 : passwordLike ? 0.8 : 0.75 });
     skipUntil = i;
   }
@@ -565,6 +618,8 @@ function detectCredentialUrls(text: string): Finding[] {
     const pass = m[2]!;
     if (isPlaceholder(pass) || isPlaceholder(user) || /^[A-Z_]+$/.test(pass) || /^\{|\}$/.test(pass)) continue;
     if (pass.length < 4) continue;
+    // "https://username:password@host", "user:pass": the fields' names, as in documentation
+    if (/^(?:pass(?:word|wd)?|pwd|secret)$/i.test(pass) || pass === user) continue;
     const ps = m.index + m[0].indexOf(':' + pass + '@', m[0].indexOf('//') + 2 + user.length - 1) + 1;
     out.push({ type: 'GENERIC_SECRET', start: ps, end: ps + pass.length, score: 0.85 });
   }
@@ -580,6 +635,61 @@ function detectCredentialUrls(text: string): Finding[] {
     out.push({ type: 'GENERIC_SECRET', start: m.index + 2, end: m.index + 2 + v.length, score: 0.8 });
   }
   return out;
+}
+
+// ---------------------------------------------------------------- HTTP authorization headers
+
+/** [A-Za-z0-9._~+/=-]: a bearer token's characters (RFC 6750's b64token). */
+const B64TOKEN = asciiTable(/[A-Za-z0-9._~+/=-]/);
+
+/**
+ * The credential of an HTTP Authorization header or a bearer token anywhere ("Authorization: Bearer …",
+ * "Authorization: token …", "Authorization: Basic <base64 of user:password>", "-H 'Bearer …'"), found from
+ * the rarer "earer " and "uthorization" by indexOf. RFC 6750 (bearer), RFC 7617 (basic).
+ */
+function detectAuthHeaders(text: string): Finding[] {
+  const out: Finding[] = [];
+  const push = (vs: number, basic: boolean) => {
+    let i = vs;
+    while (i < text.length && i - vs < 4096 && B64TOKEN[text.charCodeAt(i)] === 1) i++;
+    const v = text.slice(vs, i);
+    if (out.length > 0 && out[out.length - 1]!.start === vs) return;
+    if (basic ? basicCredentialOk(v) : bearerOk(v))
+      out.push({ type: 'GENERIC_SECRET', start: vs, end: i, score: 0.85 });
+  };
+  for (let q = text.indexOf('earer '); q !== -1; q = text.indexOf('earer ', q + 1)) {
+    const b = text.charCodeAt(q - 1);
+    if ((b === 66 || b === 98) && !isAsciiLetter(text.charCodeAt(q - 2))) push(q + 6, false);
+  }
+  for (let q = text.indexOf('uthorization'); q !== -1; q = text.indexOf('uthorization', q + 1)) {
+    // "Authorization": "…", authorization: …, Authorization=…: the separator, then a scheme word
+    let i = q + 12;
+    const lim = Math.min(text.length, i + 8);
+    while (i < lim && ' \t"\':='.includes(text[i]!)) i++;
+    if (i === q + 12) continue;
+    const w = i;
+    while (i < text.length && i - w < 10 && isAsciiLetter(text.charCodeAt(i))) i++;
+    const scheme = text.slice(w, i).toLowerCase();
+    if (text.charCodeAt(i) !== SPACE) continue;
+    if (scheme === 'basic') push(i + 1, true);
+    else if (scheme === 'token' || scheme === 'bot' || scheme === 'apikey' || scheme === 'key') push(i + 1, false);
+  }
+  return out;
+}
+
+function bearerOk(v: string): boolean {
+  // our own token is known by its checksum: one that fails it is a typo or a test value, not a credential
+  if (v.startsWith('svc_live_')) return false;
+  if (v.length < 16 || !/\d/.test(v) || !/[A-Za-z]/.test(v) || isPlaceholder(v)) return false;
+  return entropy(v.slice(0, 200)) >= 3.2 && !CODE_EXPRESSION.test(v) && !WORDS_PATH_OR_ARN.test(v);
+}
+
+/** Basic credentials: base64 of printable "user:password", the password not a placeholder. */
+function basicCredentialOk(v: string): boolean {
+  if (v.length < 8 || !/^[A-Za-z0-9+/]+={0,2}$/.test(v) || isPlaceholder(v)) return false;
+  const d = Buffer.from(v, 'base64').toString('latin1');
+  const colon = d.indexOf(':');
+  return colon > 0 && colon < d.length - 1 && /^[\x20-\x7e]+$/.test(d) && !isPlaceholder(d.slice(colon + 1));
 }
 
 type TokenStart =
@@ -601,7 +711,20 @@ type TokenStart =
   | 'jwt';
 type TokenStarts = Partial<Record<TokenStart, number[]>>;
 
-const GITLAB_PREFIXES = ['glpat', 'gldt', 'glptt', 'glrt', 'glsoat', 'glcbt', 'gloas'];
+const GITLAB_PREFIXES = [
+  'glpat',
+  'gldt',
+  'glptt',
+  'glrt',
+  'glsoat',
+  'glcbt',
+  'gloas',
+  'glft',
+  'glimt',
+  'glagent',
+  'glffct',
+  'glwt',
+];
 const SLACK_TYPES = new Set([...'abposre'].map((c) => c.charCodeAt(0)));
 
 /**
@@ -611,10 +734,12 @@ const SLACK_TYPES = new Set([...'abposre'].map((c) => c.charCodeAt(0)));
  * `beginMarker` is true when the text holds a "-----BEGIN" the earlier one-regex prefix scan saw: not one
  * whose first dash ends a prefix such as "sk-" (that scan consumed it); kept so findings stay the same.
  */
-function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean } {
+function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean; vstarts: VendorStarts } {
   const starts: TokenStarts = {};
+  const vstarts: VendorStarts = new Array<number[] | undefined>(VENDOR_RULES.length);
   const add = (k: TokenStart, pos: number) => (starts[k] ??= []).push(pos);
   for (let q = text.indexOf('_'); q !== -1; q = text.indexOf('_', q + 1)) {
+    vendorAtSeparator(text, q, UNDERSCORE_IX, vstarts);
     switch (text.charCodeAt(q - 1)) {
       case 112: // p
       case 111: // o
@@ -643,6 +768,7 @@ function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean 
   let beginMarker = false;
   for (let q = text.indexOf('-'); q !== -1; q = text.indexOf('-', q + 1)) {
     const p = text.charCodeAt(q - 1);
+    vendorAtSeparator(text, q, HYPHEN_IX, vstarts);
     // all these prefixes end in a lowercase letter
     const prefixEnd = p >= 97 && p <= 122 && dashPrefix(text, q, p, add);
     // only the first dash of a run can end a prefix; a "-----BEGIN" starts 5 dashes before the run's end
@@ -659,6 +785,7 @@ function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean 
       if (n >= 65 && n <= 90 && text.charCodeAt(q + 3) === 65) add('aws', q); // AKIA, ASIA, ...: the regex checks which
       if (n === 73 && text.startsWith('AIza', q)) add('aiza', q);
       if (n === 99 && text.startsWith('AccountKey=', q)) add('acct', q);
+      for (const e of A_LEADS) if (text.startsWith(e.find, q)) addVendor(vstarts, e.rule, q);
     }
     while (isAsciiAlnum(text.charCodeAt(q + 1))) q++;
   }
@@ -669,7 +796,8 @@ function tokenStarts(text: string): { starts: TokenStarts; beginMarker: boolean 
   for (let q = text.indexOf('//hooks.slack.com/'); q !== -1; q = text.indexOf('//hooks.slack.com/', q + 1)) {
     if (startsAt(text, 'https:', q - 6)) add('hook', q - 6);
   }
-  return { starts, beginMarker };
+  vendorStartsElsewhere(text, vstarts);
+  return { starts, beginMarker, vstarts };
 }
 
 /** Adds the start of the prefix (sk-, xox?-, xapp-, gl*-) that the dash at q ends, if any; p: the char before. */
@@ -697,6 +825,139 @@ function dashPrefix(text: string, q: number, p: number, add: (k: TokenStart, pos
   return prefixEnd;
 }
 
+// ---------------------------------------------------------------- vendor formats (vendors.ts)
+
+/** Per vendor rule (VENDOR_RULES' index): its candidate starts, ascending. */
+type VendorStarts = Array<number[] | undefined>;
+
+interface SepEntry {
+  lit: string;
+  at: number;
+  rule: number;
+}
+interface LeadEntry {
+  find: string;
+  back: number;
+  rule: number;
+}
+
+const UNDERSCORE_IX = 0;
+const HYPHEN_IX = 1;
+const DOT_IX = 2;
+const SEP_CHARS = ['_', '-', '.'];
+/** Per separator: entries by the code of the character just before it (the literal's last), and those
+ * whose literal does not end at the separator (checked at each one). */
+const SEP_BY_LAST: Array<Array<SepEntry[] | undefined>> = SEP_CHARS.map(() => new Array<SepEntry[] | undefined>(128));
+const SEP_ANYWHERE: SepEntry[][] = SEP_CHARS.map(() => []);
+/** indexOf literals that start with a separator (found in its loop), with 'A' (the 'A' loop), and the rest. */
+const SEP_LEADS: LeadEntry[][] = SEP_CHARS.map(() => []);
+const A_LEADS: LeadEntry[] = [];
+const FIND_LEADS: LeadEntry[] = [];
+let DOTTED_RULE = -1;
+let COLON_RULE = -1;
+VENDOR_RULES.forEach((r, rule) => {
+  const t = r.trigger;
+  if ('sep' in t) {
+    const ix = SEP_CHARS.indexOf(t.sep);
+    const at = t.at ?? t.lit.length;
+    if (at === t.lit.length && at > 0) {
+      const c = t.lit.charCodeAt(at - 1);
+      (SEP_BY_LAST[ix]![c] ??= []).push({ lit: t.lit, at, rule });
+    } else SEP_ANYWHERE[ix]!.push({ lit: t.lit, at, rule });
+  } else if ('find' in t) {
+    const e = { find: t.find, back: t.back ?? 0, rule };
+    const ix = SEP_CHARS.indexOf(t.find[0]!);
+    if (ix >= 0) SEP_LEADS[ix]!.push(e);
+    else if (t.find[0] === 'A' && t.back === undefined) A_LEADS.push(e);
+    else FIND_LEADS.push(e);
+  } else if (t.special === 'dotted') DOTTED_RULE = rule;
+  else COLON_RULE = rule;
+});
+
+function addVendor(vs: VendorStarts, rule: number, pos: number): void {
+  if (pos >= 0) (vs[rule] ??= []).push(pos);
+}
+
+/** The vendor literals that the separator at q (SEP_CHARS[ix]) ends or starts. */
+function vendorAtSeparator(text: string, q: number, ix: number, vs: VendorStarts): void {
+  const p = text.charCodeAt(q - 1);
+  const byLast = p < 128 ? SEP_BY_LAST[ix]![p] : undefined;
+  if (byLast) for (const e of byLast) if (startsAt(text, e.lit, q - e.at)) addVendor(vs, e.rule, q - e.at);
+  for (const e of SEP_ANYWHERE[ix]!) if (startsAt(text, e.lit, q - e.at)) addVendor(vs, e.rule, q - e.at);
+  for (const e of SEP_LEADS[ix]!) if (text.startsWith(e.find, q)) addVendor(vs, e.rule, q - e.back);
+}
+
+/** [A-Za-z0-9_-]: base64url, the alphabet of Discord's token parts. */
+const B64URL = asciiTable(/[A-Za-z0-9_-]/);
+
+/** The dots (vendor literals and Discord's id.timestamp.hmac), colons (Telegram's id:secret) and indexOf literals. */
+function vendorStartsElsewhere(text: string, vs: VendorStarts): void {
+  for (let q = text.indexOf('.'); q !== -1; q = text.indexOf('.', q + 1)) {
+    vendorAtSeparator(text, q, DOT_IX, vs);
+    // Discord: 23-28 base64url chars (the id, starting M, N or O), '.', 6 chars (the timestamp), '.'
+    if (text.charCodeAt(q + 7) === 46 && B64URL[text.charCodeAt(q - 1)] === 1) {
+      let s = q - 1;
+      while (s > 0 && q - s < 29 && B64URL[text.charCodeAt(s - 1)] === 1) s--;
+      const c = text.charCodeAt(s);
+      if (q - s >= 23 && q - s <= 28 && c >= 77 && c <= 79) addVendor(vs, DOTTED_RULE, s);
+    }
+  }
+  // Telegram: 6-12 digits (the bot's id), ':', 35 chars; a time's "10:22" is ruled out by its two digits
+  for (let q = text.indexOf(':'); q !== -1; q = text.indexOf(':', q + 1)) {
+    if (!isAsciiDigit(text.charCodeAt(q - 1)) || B64URL[text.charCodeAt(q + 35)] !== 1) continue;
+    let s = q - 1;
+    while (s > 0 && q - s < 13 && isAsciiDigit(text.charCodeAt(s - 1))) s--;
+    if (q - s >= 6 && q - s <= 12) addVendor(vs, COLON_RULE, s);
+  }
+  for (const e of FIND_LEADS)
+    for (let q = text.indexOf(e.find); q !== -1; q = text.indexOf(e.find, q + 1)) addVendor(vs, e.rule, q - e.back);
+}
+
+/** Documented example values the vendors print in their docs ("documented example keys are not secrets"). */
+const DOCUMENTED_EXAMPLES = new Set([
+  '123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11', // core.telegram.org/bots/api
+]);
+
+function vendorValueOk(r: VendorRule, v: string, text: string, start: number): boolean {
+  if (DOCUMENTED_EXAMPLES.has(v)) return false;
+  switch (r.check) {
+    case 'none':
+      return !isPlaceholder(v);
+    case 'mixed': {
+      // the random part (the last 32 characters, or all but a 4-char prefix) has a letter and a digit
+      const tail = v.slice(Math.max(4, v.length - 32));
+      return !isPlaceholder(v) && /\d/.test(tail) && /[A-Za-z]/.test(tail);
+    }
+    case 'discord': {
+      const id = Buffer.from(v.slice(0, v.indexOf('.')), 'base64url').toString('latin1');
+      return /^\d{17,20}$/.test(id) && !isPlaceholder(v);
+    }
+    case 'telegram': {
+      const secret = v.slice(v.indexOf(':') + 1);
+      return /[a-z]/.test(secret) && /[A-Z]/.test(secret) && /\d/.test(secret) && !isPlaceholder(secret);
+    }
+    case 'sas': {
+      // a storage SAS query carries its service version: …?sv=2022-11-02&…&sig=…
+      const before = text.lastIndexOf('sv=', start);
+      return before !== -1 && start - before < 600 && !isPlaceholder(v);
+    }
+  }
+}
+
+/** As findTokens, for a vendor rule. */
+function findVendorTokens(text: string, r: VendorRule, cands: readonly number[], out: Finding[]): void {
+  let next = 0;
+  for (const s of cands) {
+    if (s < next) continue;
+    r.re.lastIndex = s;
+    const m = r.re.exec(text);
+    if (!m) continue;
+    next = s + m[0].length;
+    if (!vendorValueOk(r, m[0], text, s)) continue;
+    out.push({ type: r.type, start: s, end: next, score: 0.9 });
+  }
+}
+
 /** The matches of one rule, as its regex's global exec loop would find them (tried at `cands` only). */
 function findTokens(text: string, r: TokenRule, cands: readonly number[], out: Finding[]): void {
   let next = 0;
@@ -713,16 +974,24 @@ function findTokens(text: string, r: TokenRule, cands: readonly number[], out: F
 
 export function detectSecrets(text: string): Finding[] {
   const specific: Finding[] = [];
-  const { starts, beginMarker } = tokenStarts(text);
+  const { starts, beginMarker, vstarts } = tokenStarts(text);
   for (const r of TOKEN_RULES) {
     const cands = starts[r.starts];
     if (cands) findTokens(text, r, cands, specific);
+  }
+  for (let i = 0; i < VENDOR_RULES.length; i++) {
+    const cands = vstarts[i];
+    if (cands) findVendorTokens(text, VENDOR_RULES[i]!, cands, specific);
   }
   if (beginMarker) specific.push(...detectPrivateKeys(text));
   const out = [...specific];
   // generic findings only where no specific token was found (sorted by start for a linear check)
   sortByStart(specific);
-  const generic = sortByStart([...detectAssignments(text, specific), ...detectCredentialUrls(text)]);
+  const generic = sortByStart([
+    ...detectAssignments(text, specific),
+    ...detectCredentialUrls(text),
+    ...detectAuthHeaders(text),
+  ]);
   let lastEnd = -1;
   for (const f of generic) {
     if (f.start < lastEnd || overlapsSorted(f.start, f.end, specific)) continue;
