@@ -480,7 +480,48 @@ const MATRIX: Record<string, Row> = {
     },
     expect: statuses([201, 201, 403, 403], 404),
   },
+  'GET /api/v1/approvals': {
+    request: async (w) => {
+      await held(w);
+      return { url: '/api/v1/approvals?status=pending&limit=500' };
+    },
+    expect: everyRole(200),
+    check: (res, caller, w) => {
+      const items = json(res).items as Array<{ agent_key: string }>;
+      if (caller === 'other') assert.deepEqual(items, []);
+      else assert.ok(items.some((i) => i.agent_key === w.agentKey));
+    },
+  },
+  'GET /api/v1/approvals/{approval_id}': {
+    request: async (w) => ({ url: `/api/v1/approvals/${await held(w)}` }),
+    expect: everyRole(200, 404),
+  },
+  'POST /api/v1/approvals/{approval_id}/decision': {
+    // A fresh pending approval of workspace A for every call.
+    request: async (w) => ({
+      url: `/api/v1/approvals/${await held(w)}/decision`,
+      payload: { decision: 'approve', note: 'matrix' },
+    }),
+    expect: statuses([200, 200, 403, 403], 404),
+  },
 };
+
+/** A fresh held (enforced, hold rule) invocation of workspace A; its approval's id. */
+async function held(w: World): Promise<string> {
+  // Another row replaces A's policy: the hold rule is put back before each use.
+  await setPolicy(w.t, w.a.admin.token, [
+    REVIEW_PAYMENTS,
+    { id: 'hold-matrix', when: { tools: ['matrix.hold'] }, verdict: 'allow', hold: true },
+  ]);
+  const res = await w.t.request({
+    method: 'POST',
+    url: '/api/v1/admin/agents/events/invocation',
+    token: w.a.admin.token,
+    payload: { agent_key: w.agentKey, tool_name: 'matrix.hold', mode: 'enforced' },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  return json(res).approval.approval_id as string;
+}
 
 /** The operations GET /openapi.json lists, as "METHOD /path". */
 async function documentedOperations(t: TestService): Promise<string[]> {
