@@ -117,3 +117,14 @@ test('no token, too big a batch or the metadata address: nothing is sent', async
   assert.match(meta.error ?? '', /^address refused/);
   assert.equal(hec.requests.length, before);
 });
+
+test("format 'ocsf': sourcetype agent-ledger:ocsf and the OCSF event inside", async () => {
+  const before = hec.requests.length;
+  const event = anEvent('invocation.allowed', { verdict: 'allow' });
+  const out = await sender.send(aTarget('splunk_hec', hec.url, { token: TOKEN, format: 'ocsf' }), [event], signal());
+  assert.equal(out.ok, true, out.error);
+  const [got] = hecObjects(hec.requests[before]!.body);
+  assert.equal(got!['sourcetype'], 'agent-ledger:ocsf');
+  const o = got!['event'] as { class_uid: number; api: { operation: string }; metadata: { uid: string } };
+  assert.deepEqual([o.class_uid, o.api.operation, o.metadata.uid], [6003, 'stripe.refund', event.id]);
+});

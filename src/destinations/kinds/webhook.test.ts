@@ -177,3 +177,20 @@ test('URLs: http(s) only, no credentials; one event per request; no key, no send
   assert.doesNotMatch(bad.error ?? '', /c2hvcnQ/, 'the key never appears in an error');
   assert.equal(receiver.requests.length, before);
 });
+
+test("format 'ocsf': the signed body is the event's OCSF mapping, valid against the vendored schema", async () => {
+  const { OcsfSchema } = await import('../testing/ocsf-validator.ts');
+  const { signingKey, secret } = newSigningKey('hmac');
+  const event = anEvent('invocation.denied');
+  const out = await sender.send(
+    aTarget('webhook', receiver.url, { secret: signingKey, format: 'ocsf' }),
+    [event],
+    new AbortController().signal,
+  );
+  assert.equal(out.ok, true, out.error);
+  const r = receiver.requests.at(-1)!;
+  const body = new Webhook(secret).verify(r.body, headersOf(r)) as Record<string, unknown>;
+  assert.equal(body['class_uid'], 2004);
+  assert.equal((body['metadata'] as { uid: string }).uid, event.id);
+  assert.deepEqual(new OcsfSchema().validate(body), []);
+});

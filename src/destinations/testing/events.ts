@@ -22,7 +22,7 @@ export function anEvent(type = 'invocation.denied', data: Record<string, unknown
     evidence: {
       log_origin: 'ledger.example.com/t/7a1c9e2b',
       index: 41,
-      leaf_hash: 'b'.repeat(64),
+      leaf_hash: 'q83uRZkQm3eY0aC2u1cJ2zB2WmS1hQ0pC3vJ4nVqz8s=',
       checkpoint: 'ledger.example.com/t/7a1c9e2b\n42\nq83uRZk=\n',
     },
   };
