@@ -50,3 +50,31 @@ describe('fields whose key or column header names a person (CUE_KEYS, in JSON, Y
     assert.deepEqual(found('name,count\nTotal,12\nbuild,3', 'PERSON'), []);
   });
 });
+
+describe('a person field read whole, and what under a person key is no person', () => {
+  it('surnames with a capital inside ("McGregor", "O\'Brien") or a hyphen ("Joliot-Curie") are read whole', () => {
+    assert.deepEqual(found('level=info nome="Ewan McGregor" msg="updated"', 'PERSON'), ['Ewan McGregor']);
+    assert.deepEqual(found('{"author": "Palle Kreiberg-Nielsens", "status": "active"}', 'PERSON'), [
+      'Palle Kreiberg-Nielsens',
+    ]);
+    assert.deepEqual(found("customer: Siobhan O'Brien\nid: 4", 'PERSON'), ["Siobhan O'Brien"]);
+    assert.deepEqual(found('patient="Poul-Erik Billeskov" msg="x"', 'PERSON'), ['Poul-Erik Billeskov']);
+  });
+
+  it('who receives, sends, holds, owns or wrote, in more languages, and Nordic, Polish, Czech, Russian name keys', () => {
+    assert.deepEqual(found('titulaire: Irène Joliot-Curie\nstatut: actif', 'PERSON'), ['Irène Joliot-Curie']);
+    assert.deepEqual(found('{"destinatario": "Lucía Gómez"}', 'PERSON'), ['Lucía Gómez']);
+    assert.deepEqual(found('{"Empfänger": "Jürgen Weiß"}', 'PERSON'), ['Jürgen Weiß']);
+    assert.deepEqual(found('navn: Ingrid Solberg', 'PERSON'), ['Ingrid Solberg']);
+    assert.deepEqual(found('{"nazwisko": "Kowalska", "imię": "Anna"}', 'PERSON'), ['Kowalska', 'Anna']);
+  });
+
+  it('one lower-case word, lower-case frequent words or a title under a person key are no person', () => {
+    assert.deepEqual(found('{"name": "my-app", "version": "1.0.0"}', 'PERSON'), []);
+    assert.deepEqual(found('{"author": "lodash"}', 'PERSON'), []);
+    assert.deepEqual(found('client=web level=info', 'PERSON'), []);
+    assert.deepEqual(found('{"name": "Quarterly Report"}', 'PERSON'), []);
+    // a lower-case name of two words is still one
+    assert.deepEqual(found('{"customer": "maria rossi"}', 'PERSON'), ['maria rossi']);
+  });
+});

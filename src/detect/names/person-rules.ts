@@ -85,6 +85,64 @@ export const CUE_KEYS = [
   'voornaam',
   'achternaam',
   'klant',
+  // who receives, sends, holds, owns, is treated, employed or wrote, in the same languages
+  'client',
+  'empfänger',
+  'absender',
+  'inhaber',
+  'eigentümer',
+  'mitarbeiter',
+  'verfasser',
+  'destinataire',
+  'expéditeur',
+  'titulaire',
+  'propriétaire',
+  'employé',
+  'auteur',
+  'destinatario',
+  'remitente',
+  'titular',
+  'propietario',
+  'paciente',
+  'empleado',
+  'autor',
+  'contacto',
+  'mittente',
+  'titolare',
+  'proprietario',
+  'paziente',
+  'dipendente',
+  'autore',
+  'contatto',
+  'destinatário',
+  'remetente',
+  'proprietário',
+  'funcionário',
+  'contato',
+  'ontvanger',
+  'afzender',
+  'eigenaar',
+  'patiënt',
+  'medewerker',
+  'contactpersoon',
+  // a name's keys in the Nordic languages, Finnish, Polish, Czech and Russian
+  'navn',
+  'namn',
+  'nimi',
+  'fornavn',
+  'efternavn',
+  'etternavn',
+  'förnamn',
+  'efternamn',
+  'etunimi',
+  'sukunimi',
+  'imię',
+  'nazwisko',
+  'jméno',
+  'příjmení',
+  'имя',
+  'фамилия',
+  'фио',
 ];
 /** CUE_KEYS as CUE_SCAN_RE's alternation: "_" optional ("full_name", "fullname", "full name" as a label), longest first. */
 const KEY_CUE_WORDS = [...new Set(CUE_KEYS.map((k) => k.replace(/_/g, '[_ ]?')))]
@@ -126,9 +184,10 @@ export function blockFirstLines(text: string): number[] {
   return out.sort((a, b) => a - b);
 }
 
-// a name token: capitalised word (any script), an initial "M." / "M", or a lower-case word in key-value context
+// a name token: capitalised word (any script) — with a capital inside after "Mc", "Mac", "O'" or a hyphen
+// ("McGregor", "O'Brien", "Joliot-Curie") —, an initial "M." / "M", or a lower-case word in key-value context
 const TOKEN_RE =
-  /[\p{Lu}][\p{Ll}\p{Lm}'’-]{1,24}|[\p{Lu}]\.?(?=\s)|[\p{Lu}]{2,20}(?=[\s,.]|$)|[\p{Ll}][\p{Ll}'’-]{1,24}/uy;
+  /(?:Ma?c|[\p{Lu}]['’])?[\p{Lu}][\p{Ll}\p{Lm}'’-]{1,24}(?:(?<=-)[\p{Lu}][\p{Ll}\p{Lm}'’-]{1,24})?|[\p{Lu}]\.?(?=\s)|[\p{Lu}]{2,20}(?=[\s,.]|$)|[\p{Ll}][\p{Ll}'’-]{1,24}/uy;
 
 interface Tok {
   start: number;

@@ -64,7 +64,20 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
     }
     const capitalised = startsUpper(toks[0]!.text);
     let score: number;
-    if (keyCtx) score = toks.length >= 2 ? 0.85 : known > 0 ? 0.75 : cell ? 0 : 0.55;
+    // a key's value: a name unless it reads as something else — one unknown lower-case word ("lodash",
+    // "my-app"), lower-case words among frequent ones ("my app"), or a title that goes on with a
+    // capitalised frequent word ("Quarterly Report", the name cut before "Report")
+    if (keyCtx)
+      score =
+        (!capitalised && (common || (toks.length === 1 && known === 0))) || titleGoesOn(text, e)
+          ? 0
+          : toks.length >= 2
+            ? 0.85
+            : known > 0
+              ? 0.75
+              : cell
+                ? 0
+                : 0.55;
     else if (hon) score = capitalised ? 0.85 : 0;
     else if (allCaps && toks.length < 2) score = 0;
     else if (known > 0) score = toks.length >= 2 || known === toks.length ? 0.8 : 0.5;
@@ -127,6 +140,15 @@ export function detectPersons(text: string, cands = scanCandidates(text)): Findi
       out.push({ type: 'PERSON', start: s, end: e, score: 0.55 });
   });
   return out;
+}
+
+/** Does a capitalised frequent word follow the name's end (one space between): "Quarterly| Report", "Premium| Support"? */
+function titleGoesOn(text: string, e: number): boolean {
+  if (text.charCodeAt(e) !== 32) return false;
+  const m = /\p{Lu}\p{Ll}{1,24}/uy;
+  m.lastIndex = e + 1;
+  const w = m.exec(text);
+  return w !== null && COMMON_WORDS.has(w[0].toLowerCase());
 }
 
 /** Code units that glue an identifier's parts: "_", ".", "/", "-", digits. */
