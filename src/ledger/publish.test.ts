@@ -249,6 +249,56 @@ for (const store of testStores()) {
       }
     });
 
+    test('two nodes: one takes an armed log (the lease), and racing publications never put back a smaller checkpoint', async () => {
+      const target = mkdtempSync(join(tmpdir(), 'agent-ledger-two-'));
+      try {
+        const stores = [new CountingStore(new FileStore(target)), new CountingStore(new FileStore(target))];
+        const nodes = stores.map(
+          (st) =>
+            new LogPublisher(
+              t.testDb.db,
+              st,
+              {
+                origin: (id) => originOf('agent-ledger.local', id),
+                note: async (_id, cp) => cp.note,
+                tenants: async () => [],
+              },
+              { leaseMs: 60_000 },
+            ),
+        );
+        // Both nodes see the armed row at once: one of them publishes it.
+        await t.testDb.db.query('UPDATE log_publish_queue SET due_at = NULL');
+        await append(a, 50);
+        await t.testDb.db.withTenant(a.account.tenant_id, (tx) => nodes[0]!.signed(tx, a.account.tenant_id));
+        await Promise.all(nodes.map((n) => n.drain()));
+        const wrote = stores.map((st) => st.puts.filter((k) => k.endsWith('/checkpoint')).length);
+        assert.deepEqual(wrote.sort(), [0, 1], 'one node took the log');
+        // A lease run out: both publish the same log at once while it grows; what is published only grows and verifies.
+        const local: Fetch = async (path) => new Uint8Array(readFileSync(join(target, origin(a), path)));
+        let last = 0;
+        for (let round = 0; round < 4; round++) {
+          await append(a, 90);
+          await served(a, 'checkpoint');
+          await Promise.all([...nodes.map((n) => n.publish(a.account.tenant_id)), append(a, 5)]);
+          const audit = await auditPublishedLog(local, vkeyA, [0, last]);
+          assert.ok(audit.checkpoint.size >= last);
+          last = audit.checkpoint.size;
+        }
+        // A node that read an older checkpoint than the one already published leaves the published one in place.
+        await t.testDb.db.query(
+          'UPDATE log_published SET checkpoint_size = checkpoint_size + 1000000 WHERE tenant_id = $1 AND target = $2',
+          [a.account.tenant_id, stores[0]!.where],
+        );
+        await append(a, 10);
+        await served(a, 'checkpoint');
+        const newer = await nodes[0]!.publish(a.account.tenant_id);
+        assert.ok(newer!.size > last);
+        assert.equal((await auditPublishedLog(local, vkeyA, [])).checkpoint.size, last);
+      } finally {
+        rmSync(target, { recursive: true, force: true });
+      }
+    });
+
     test('published through @aws-sdk/client-s3 to an S3-compatible store: the same bytes as the file:// directory', async () => {
       const s3store = openPublishStore('s3://audit-logs/tlog', {
         s3Endpoint: s3.url,
