@@ -448,7 +448,7 @@ const URL_VALUE = /^(?:https?|file):\/\//i;
 const CODE_EXPRESSION =
   /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+(?:\??\.?[(<[].*)?$|^[A-Za-z_$][\w$]*[(<[]|\$\d*$|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 /** Words joined by _ - or spaces (reset_password, X-Amz-Security-Token, Show password), paths, ARNs. */
-const WORDS_PATH_OR_ARN = /^[A-Za-z]+(?:[_ -][A-Za-z]+)+$|^(?:#|~|\.{1,2})\/|^(?:\/[a-z0-9._-]+)+\/?$|^arn:/i;
+const WORDS_PATH_OR_ARN = /^[A-Za-z]+(?:[_ -][A-Za-z]+)+$|^(?:#|~|\.{1,2})\/|^(?:\/[a-z0-9._-]+)+\/?$|^arn:/;
 
 /**
  * A TypeScript or Java identifier made of words (NodeType, KDFInput, CreateOAuth2TokenCommand): letters and
