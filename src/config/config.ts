@@ -69,6 +69,12 @@ export interface Config {
   judgeMaxAttempts: number;
   /** Whether judges may be on loopback/private addresses (a local Ollama); link-local and metadata addresses never. */
   judgePrivateNetworks: 'allow' | 'deny';
+  /** Whether destinations (webhooks, SIEM) may be on loopback/private addresses; link-local and metadata never. */
+  destinationPrivateNetworks: 'allow' | 'deny';
+  /** How often the delivery worker looks for new audit-trail entries to deliver. */
+  destinationPollMs: number;
+  /** The first retry delay of a failed delivery; each next one is longer (destinations/backoff.ts). */
+  destinationRetryBaseMs: number;
   /** How long a worker holds a background job before another node may take it (a crashed node's jobs wait this long). */
   jobLeaseMs: number;
   /** Jobs a worker takes per poll. */
@@ -287,6 +293,9 @@ export function loadConfig(env: Env = process.env): Config {
     judgeTimeoutMs: int(env, 'JUDGE_TIMEOUT_MS', 15_000, 100, 600_000),
     judgeMaxAttempts: int(env, 'JUDGE_MAX_ATTEMPTS', 3, 1, 10),
     judgePrivateNetworks: oneOf(env, 'JUDGE_PRIVATE_NETWORKS', ['allow', 'deny'] as const, 'allow'),
+    destinationPrivateNetworks: oneOf(env, 'DESTINATION_PRIVATE_NETWORKS', ['allow', 'deny'] as const, 'allow'),
+    destinationPollMs: int(env, 'DESTINATION_POLL_MS', 500, 10, 60_000),
+    destinationRetryBaseMs: int(env, 'DESTINATION_RETRY_BASE_MS', 5_000, 10, 3_600_000),
     jobLeaseMs: int(env, 'JOB_LEASE_SECONDS', 120, 1, 86_400) * 1000,
     jobBatch: int(env, 'JOB_BATCH', 16, 1, 1000),
     idempotencyWaitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 30_000, 0, 600_000),

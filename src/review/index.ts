@@ -2,3 +2,4 @@
 
 export { eraseReviewNotes } from './erasure.ts';
 export { createReview, resolveAsPanel, resolveAsReviewer } from './review.ts';
+export { invocationViews, rogueViewsAt } from './event-views.ts';

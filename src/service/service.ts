@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createAccounts, type UsageSource } from '../accounts/index.ts';
+import { createDestinations, type DeliveryWorker, type DestinationsModule } from '../destinations/index.ts';
 import { consoleRoutes } from '../console/index.ts';
 import type { Config } from '../config/index.ts';
 import type { AppContext } from '../core/index.ts';
@@ -18,7 +19,7 @@ import { createPersonas, personasUsed } from '../personas/index.ts';
 import { createPolicy } from '../policy/index.ts';
 import { reportRoutes } from '../reports/index.ts';
 import { type RetentionDeps, retentionRoutes, RetentionSweeper } from '../retention/index.ts';
-import { createReview, resolveAsPanel, resolveAsReviewer } from '../review/index.ts';
+import { createReview, invocationViews, resolveAsPanel, resolveAsReviewer, rogueViewsAt } from '../review/index.ts';
 import { witnessesOf, WitnessSubmitter } from '../witness/index.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
 
@@ -36,6 +37,10 @@ export interface Service {
   jobs: JobWorker;
   /** Submits new checkpoints to the configured witnesses (WITNESS_URLS). */
   witnesses: WitnessSubmitter;
+  /** Delivers the audit trail's events to each workspace's destinations (tests call drain()). */
+  deliveries: DeliveryWorker;
+  /** The destinations module: a second delivery worker for tests of several nodes (newWorker). */
+  destinations: DestinationsModule;
   /** Deletes stored content past each workspace's retention (hourly; tests call sweepAll()). */
   retention: RetentionSweeper;
   /** Writes each workspace's log as tlog-tiles to LOG_PUBLISH_URL; undefined when it is unset. */
@@ -184,6 +189,16 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       onError: (err, job) => log.error({ err, job_id: job?.job_id, kind: job?.kind }, 'background job failed'),
     },
   );
+  const destinations = createDestinations({
+    ctx,
+    // Seals destinations' signing secrets and tokens; derived like the judges' kek, never stored.
+    kek: deriveSecret(signingKey.key, 'destination-secrets'),
+    appendInTx,
+    origin: ledger.origin,
+    views: { invocations: invocationViews, rogueAt: rogueViewsAt },
+    onError: (err, where) =>
+      log.warn({ err, tenant_id: where?.tenantId, destination_id: where?.destinationId }, 'delivery pass failed'),
+  });
   const retentionDeps: RetentionDeps = {
     ctx,
     appendInTx: ledger.appendInTx,
@@ -213,6 +228,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       (a) => reportRoutes(a, ctx, ledger),
       (a) => retentionRoutes(a, retentionDeps),
       review.routes,
+      destinations.routes,
       consoleRoutes,
     ],
   });
@@ -223,6 +239,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     witnesses.start();
     retention.start();
     await publisher?.start();
+    destinations.worker.start();
   }
 
   let closed = false;
@@ -231,6 +248,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     ctx,
     jobs,
     witnesses,
+    deliveries: destinations.worker,
+    destinations,
     retention,
     publisher,
     async close() {
@@ -239,6 +258,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       await app.close();
       await ingest.close();
       await jobs.stop();
+      await destinations.worker.stop();
       await retention.stop();
       await ledger.close();
       await witnesses.stop();

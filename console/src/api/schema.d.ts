@@ -6168,6 +6168,654 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's destinations (admin); secrets and tokens are never returned */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destinations: {
+                                /** Format: uuid */
+                                destination_id: string;
+                                name: string;
+                                kind: string;
+                                url: string;
+                                events: string[];
+                                format: string;
+                                signing: string;
+                                /** @description Narrows the events about an agent (invocations, rogue events, scans, reviews, judgements): each field given must match. Events about the workspace (policy, tokens, members, destinations) pass. */
+                                filter: {
+                                    /** @description Agent key globs (`*`, `?`) */
+                                    agents?: string[];
+                                    /** @description Tool name globs (`*`, `?`) */
+                                    tools?: string[];
+                                    modes?: ("observed" | "enforced" | "shadow")[];
+                                };
+                                /** @description ed25519: the whpk_ key receivers verify with */
+                                public_key: string | null;
+                                token_set: boolean;
+                                paused: boolean;
+                                state: "active" | "failing" | "disabled";
+                                disabled_reason: string | null;
+                                failing_since: string | null;
+                                last_error: string | null;
+                                /** @description The next audit-trail index to deliver */
+                                next_index: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a destination (admin): audit-trail events delivered to a webhook, Slack, Splunk HEC, syslog or e-mail
+         * @description The answer carries `secret` once: the Standard Webhooks verification secret (`whsec_…`, hmac) or public key (`whpk_…`, ed25519). `token` (a bearer or HEC token) is stored encrypted and never returned. Delivery starts with the entries appended after it is created. 422: unknown kind or event type, a URL the kind cannot use, a link-local or metadata address (a private one too when DESTINATION_PRIVATE_NETWORKS=deny), format ocsf before it is available. Appends a `destination_change` entry.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description webhook, slack, splunk_hec, syslog, email */
+                        kind: string;
+                        url: string;
+                        events: string[];
+                        format?: "native" | "ocsf";
+                        signing?: "hmac" | "ed25519";
+                        token?: string;
+                        /** @description Narrows the events about an agent (invocations, rogue events, scans, reviews, judgements): each field given must match. Events about the workspace (policy, tokens, members, destinations) pass. */
+                        filter?: {
+                            /** @description Agent key globs (`*`, `?`) */
+                            agents?: string[];
+                            /** @description Tool name globs (`*`, `?`) */
+                            tools?: string[];
+                            modes?: ("observed" | "enforced" | "shadow")[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            destination_id: string;
+                            name: string;
+                            kind: string;
+                            url: string;
+                            events: string[];
+                            format: string;
+                            signing: string;
+                            /** @description Narrows the events about an agent (invocations, rogue events, scans, reviews, judgements): each field given must match. Events about the workspace (policy, tokens, members, destinations) pass. */
+                            filter: {
+                                /** @description Agent key globs (`*`, `?`) */
+                                agents?: string[];
+                                /** @description Tool name globs (`*`, `?`) */
+                                tools?: string[];
+                                modes?: ("observed" | "enforced" | "shadow")[];
+                            };
+                            /** @description ed25519: the whpk_ key receivers verify with */
+                            public_key: string | null;
+                            token_set: boolean;
+                            paused: boolean;
+                            state: "active" | "failing" | "disabled";
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            last_error: string | null;
+                            /** @description The next audit-trail index to deliver */
+                            next_index: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description Shown once: the Standard Webhooks verification secret (whsec_… for hmac, the whpk_… public key for ed25519) */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/destinations/{destination_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One destination (admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    destination_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            destination_id: string;
+                            name: string;
+                            kind: string;
+                            url: string;
+                            events: string[];
+                            format: string;
+                            signing: string;
+                            /** @description Narrows the events about an agent (invocations, rogue events, scans, reviews, judgements): each field given must match. Events about the workspace (policy, tokens, members, destinations) pass. */
+                            filter: {
+                                /** @description Agent key globs (`*`, `?`) */
+                                agents?: string[];
+                                /** @description Tool name globs (`*`, `?`) */
+                                tools?: string[];
+                                modes?: ("observed" | "enforced" | "shadow")[];
+                            };
+                            /** @description ed25519: the whpk_ key receivers verify with */
+                            public_key: string | null;
+                            token_set: boolean;
+                            paused: boolean;
+                            state: "active" | "failing" | "disabled";
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            last_error: string | null;
+                            /** @description The next audit-trail index to deliver */
+                            next_index: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove a destination (admin); nothing more is delivered to it */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    destination_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a destination (admin): name, url, events, filter, token; pause or resume it
+         * @description `{"paused": false}` also re-enables a destination that was disabled (410, or failing for 72 h); it goes on from its cursor. Appends a `destination_change` entry.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    destination_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        url?: string;
+                        events?: string[];
+                        /** @description Narrows the events about an agent (invocations, rogue events, scans, reviews, judgements): each field given must match. Events about the workspace (policy, tokens, members, destinations) pass. */
+                        filter?: {
+                            /** @description Agent key globs (`*`, `?`) */
+                            agents?: string[];
+                            /** @description Tool name globs (`*`, `?`) */
+                            tools?: string[];
+                            modes?: ("observed" | "enforced" | "shadow")[];
+                        };
+                        paused?: boolean;
+                        /** @description A new token, or null to remove it. Omitted, the token is kept, as long as url keeps its origin; with another origin, omitting it is 422. */
+                        token?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            destination_id: string;
+                            name: string;
+                            kind: string;
+                            url: string;
+                            events: string[];
+                            format: string;
+                            signing: string;
+                            /** @description Narrows the events about an agent (invocations, rogue events, scans, reviews, judgements): each field given must match. Events about the workspace (policy, tokens, members, destinations) pass. */
+                            filter: {
+                                /** @description Agent key globs (`*`, `?`) */
+                                agents?: string[];
+                                /** @description Tool name globs (`*`, `?`) */
+                                tools?: string[];
+                                modes?: ("observed" | "enforced" | "shadow")[];
+                            };
+                            /** @description ed25519: the whpk_ key receivers verify with */
+                            public_key: string | null;
+                            token_set: boolean;
+                            paused: boolean;
+                            state: "active" | "failing" | "disabled";
+                            disabled_reason: string | null;
+                            failing_since: string | null;
+                            last_error: string | null;
+                            /** @description The next audit-trail index to deliver */
+                            next_index: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/destinations/{destination_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver one destination.test event now (admin) and answer what the receiver said
+         * @description The event is signed and shaped like every other; its evidence names the latest audit-trail entry. It does not move the cursor. Answers 200 whatever the receiver said: `ok`, `status`, `error`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    destination_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            event_id: string;
+                            ok: boolean;
+                            /** @description The receiver's HTTP status, when it answered */
+                            status: number | null;
+                            error: string | null;
+                            latency_ms: number;
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/destinations/{destination_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent delivery attempts of a destination (admin), newest first: one row per event, retries counted */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path: {
+                    destination_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                event_id: string;
+                                event_type: string;
+                                log_index: number | null;
+                                status: "delivered" | "retrying" | "failed";
+                                attempts: number;
+                                http_status: number | null;
+                                last_error: string | null;
+                                latency_ms: number | null;
+                                /** Format: date-time */
+                                first_attempt_at: string;
+                                /** Format: date-time */
+                                last_attempt_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

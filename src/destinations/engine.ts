@@ -1,0 +1,442 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '../db/index.ts';
+import {
+  type AppendEntryInTx,
+  encodeBase64,
+  LEAF_VERSION,
+  latestCheckpoint,
+  readEntries,
+  readHead,
+} from '../ledger/index.ts';
+import { retryDelayMs, GIVE_UP_MS, FAILING_AFTER_MS } from './backoff.ts';
+import { clearFields, eventIdOf, eventTypeOf, passes, type Subject, wants } from './events.ts';
+import type { DestinationTarget, Evidence, KindSender, OutboundEvent } from './kind.ts';
+import { open } from './secret-box.ts';
+import { type Attempt, type DestinationRow, findDestination, pruneAttempts, recordAttempts } from './store.ts';
+
+// The delivery engine: a background worker on every node. For each
+// destination that is due it reads the workspace's audit trail after the
+// destination's cursor, makes the events the destination asked for, hands
+// them to the kind's sender in log order, and moves the cursor past them only
+// once the receiver took them. So delivery is at least once, in order, with
+// the same event id on every retry, and survives restarts (the cursor is in
+// the database). A lease on the cursor's row keeps two nodes from sending to
+// one destination at once. Ingest never waits on it: the worker only reads
+// what ingest committed.
+
+/** Entries one pass reads from a destination's cursor. */
+export const READ_MAX = 500;
+
+/** Destinations one node sends to at once (one slow receiver must not hold up the others). */
+const CONCURRENCY = 8;
+
+/** What the read side shows of the invocations and rogue events that entries name (review module). */
+export interface EventViews {
+  invocations(tx: Queryable, tenantId: string, ids: readonly number[]): Promise<Map<number, Record<string, unknown>>>;
+  rogueAt(
+    tx: Queryable,
+    tenantId: string,
+    indexes: readonly number[],
+    from: string,
+    to: string,
+  ): Promise<Map<number, Record<string, unknown>>>;
+}
+
+export interface DeliveryDeps {
+  db: Db;
+  kek: Uint8Array;
+  senders: ReadonlyMap<string, KindSender>;
+  views: EventViews;
+  /** The origin of a workspace's log (its checkpoints' first line). */
+  origin(tenantId: string): string;
+  appendInTx: AppendEntryInTx;
+  now: () => Date;
+  privateNetworks: 'allow' | 'deny';
+  consoleUrl?: string | undefined;
+  pollMs: number;
+  retryBaseMs: number;
+  /** How long a node holds a destination it is sending to; another may take it after. */
+  leaseMs?: number;
+  onError?: (err: unknown, where?: { tenantId: string; destinationId: string }) => void;
+}
+
+interface Due {
+  tenant_id: string;
+  destination_id: string;
+  next_index: number;
+}
+
+/** An event made from the entry at `index`, with what a filter needs. */
+export interface Made {
+  index: number;
+  event: OutboundEvent;
+}
+
+/** The sender's view of a destination: its secrets opened for this send only. */
+export function targetOf(deps: Pick<DeliveryDeps, 'kek' | 'privateNetworks' | 'consoleUrl'>, d: DestinationRow) {
+  const target: DestinationTarget = {
+    destinationId: d.destination_id,
+    tenantId: d.tenant_id,
+    name: d.name,
+    kind: d.kind,
+    url: d.url,
+    format: d.format,
+    signing: d.signing,
+    secret: open(deps.kek, d.tenant_id, d.destination_id, 'secret', d.url, d.secret_sealed),
+    privateNetworks: deps.privateNetworks,
+  };
+  if (d.token_sealed !== null)
+    target.token = open(deps.kek, d.tenant_id, d.destination_id, 'token', d.url, d.token_sealed);
+  if (deps.consoleUrl) target.consoleUrl = deps.consoleUrl;
+  return target;
+}
+
+/**
+ * The events the entries make for one destination, in log order: the types
+ * it asked for, through its filter, with their data as the read side shows it.
+ */
+export async function makeEvents(
+  tx: Queryable,
+  deps: Pick<DeliveryDeps, 'views' | 'origin'>,
+  d: Pick<DestinationRow, 'tenant_id' | 'destination_id' | 'events' | 'filter'>,
+  entries: readonly { index: number; leaf: string; leafHash: Uint8Array }[],
+  checkpoint: { size: number; note: string } | null,
+): Promise<Made[]> {
+  const tenantId = d.tenant_id;
+  const origin = deps.origin(tenantId);
+  const picked: { index: number; leafHash: Uint8Array; leaf: Record<string, unknown>; type: string }[] = [];
+  for (const e of entries) {
+    const leaf = JSON.parse(e.leaf) as Record<string, unknown>;
+    const type = eventTypeOf(leaf);
+    if (type === null || !wants(d.events, type)) continue;
+    // A destination that is failing is not told so itself.
+    if (type === 'destination.failing' && leaf.destination_id === d.destination_id) continue;
+    picked.push({ index: e.index, leafHash: e.leafHash, leaf, type });
+  }
+  const invocationIds = [
+    ...new Set(
+      picked
+        .filter((p) => p.leaf.kind !== 'rogue' && typeof p.leaf.invocation_id === 'number')
+        .map((p) => p.leaf.invocation_id as number),
+    ),
+  ];
+  const rogue = picked.filter((p) => p.leaf.kind === 'rogue');
+  const invocations = await deps.views.invocations(tx, tenantId, invocationIds);
+  const rogues =
+    rogue.length === 0
+      ? new Map<number, Record<string, unknown>>()
+      : await deps.views.rogueAt(
+          tx,
+          tenantId,
+          rogue.map((p) => p.index),
+          String(rogue[0]!.leaf.time),
+          String(rogue.at(-1)!.leaf.time),
+        );
+  const out: Made[] = [];
+  for (const p of picked) {
+    let data: Record<string, unknown>;
+    let subject: Subject | null = null;
+    let occurredAt = String(p.leaf.time);
+    if (p.leaf.kind === 'invocation') {
+      const inv = invocations.get(p.leaf.invocation_id as number);
+      // Erased or not visible (it cannot be: the row commits with its leaf): nothing to show but the leaf.
+      data = inv ?? clearFields(p.leaf);
+      if (inv) {
+        subject = { agent: inv.agent_key as string, tool: inv.tool_name as string | null, mode: inv.mode as string };
+        occurredAt = new Date(inv.occurred_at as Date).toISOString();
+      } else subject = {};
+    } else if (p.leaf.kind === 'rogue') {
+      const r = rogues.get(p.index);
+      data = r ?? clearFields(p.leaf);
+      subject = r ? { agent: r.agent_key as string, tool: r.tool as string | null } : {};
+    } else {
+      data = clearFields(p.leaf);
+      if (typeof p.leaf.invocation_id === 'number') {
+        const inv = invocations.get(p.leaf.invocation_id);
+        if (inv) data.invocation = inv;
+        subject = inv
+          ? { agent: inv.agent_key as string, tool: inv.tool_name as string | null, mode: inv.mode as string }
+          : {};
+      }
+    }
+    if (!passes(d.filter, subject)) continue;
+    const evidence: Evidence = { log_origin: origin, index: p.index, leaf_hash: encodeBase64(p.leafHash) };
+    if (checkpoint && checkpoint.size > p.index) evidence.checkpoint = checkpoint.note;
+    out.push({
+      index: p.index,
+      event: {
+        id: eventIdOf(origin, p.index),
+        type: p.type,
+        tenant_id: tenantId,
+        occurred_at: occurredAt,
+        recorded_at: String(p.leaf.time),
+        data: JSON.parse(JSON.stringify(data)) as Record<string, unknown>,
+        evidence,
+      },
+    });
+  }
+  return out;
+}
+
+export class DeliveryWorker {
+  readonly #deps: DeliveryDeps;
+  readonly #leaseMs: number;
+  readonly #owner = randomUUID();
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<number> | undefined;
+  #stopped = false;
+  #abort = new AbortController();
+
+  constructor(deps: DeliveryDeps) {
+    this.#deps = deps;
+    this.#leaseMs = deps.leaseMs ?? 120_000;
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#abort.abort(new Error('the delivery worker is stopping'));
+    await this.#running?.catch(() => {});
+    this.#abort = new AbortController();
+  }
+
+  /** Runs passes until nothing is due; for tests. */
+  async drain(): Promise<void> {
+    while ((await this.tick()) > 0) {
+      // keep going while some destination moved
+    }
+  }
+
+  #schedule(ms: number): void {
+    clearTimeout(this.#timer);
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      if (this.#running) return;
+      this.#running = this.tick()
+        .catch((err) => {
+          this.#deps.onError?.(err);
+          return 0;
+        })
+        .finally(() => {
+          this.#running = undefined;
+        });
+      void this.#running.then((n) => this.#schedule(n > 0 ? 0 : this.#deps.pollMs));
+    }, ms);
+    this.#timer.unref();
+  }
+
+  /** One pass: every due destination with entries after its cursor; returns how many were sent to. */
+  async tick(): Promise<number> {
+    const { db } = this.#deps;
+    const due = await db.query<Due & Record<string, unknown>>(
+      `SELECT tenant_id, destination_id, next_index FROM destination_cursors
+       WHERE NOT paused AND state <> 'disabled' AND run_after <= now() AND (locked_until IS NULL OR locked_until < now())
+       ORDER BY run_after LIMIT 1000`,
+    );
+    if (due.length === 0) return 0;
+    // Only those with something to deliver: one read of each workspace's head, no lease taken for nothing.
+    const sizes = new Map<string, number>();
+    for (const t of new Set(due.map((d) => d.tenant_id))) {
+      sizes.set(t, (await db.withTenant(t, (tx) => readHead(tx, t))).size);
+    }
+    const work = due.filter((d) => Number(d.next_index) < sizes.get(d.tenant_id)!);
+    let moved = 0;
+    for (let i = 0; i < work.length; i += CONCURRENCY) {
+      const slice = work.slice(i, i + CONCURRENCY);
+      const done = await Promise.all(
+        slice.map((d) =>
+          this.#deliver(d.tenant_id, d.destination_id, sizes.get(d.tenant_id)!).catch((err) => {
+            this.#deps.onError?.(err, { tenantId: d.tenant_id, destinationId: d.destination_id });
+            return false;
+          }),
+        ),
+      );
+      moved += done.filter(Boolean).length;
+      if (this.#abort.signal.aborted) break;
+    }
+    return moved;
+  }
+
+  /** Takes the destination's lease; false when another node holds it or it is no longer due. */
+  async #claim(tenantId: string, destinationId: string): Promise<boolean> {
+    const rows = await this.#deps.db.query(
+      `UPDATE destination_cursors SET locked_until = now() + ($3::int * interval '1 millisecond'), lease_owner = $4
+       WHERE tenant_id = $1 AND destination_id = $2 AND NOT paused AND state <> 'disabled' AND run_after <= now()
+         AND (locked_until IS NULL OR locked_until < now())
+       RETURNING 1`,
+      [tenantId, destinationId, this.#leaseMs, this.#owner],
+    );
+    return rows.length === 1;
+  }
+
+  async #release(tenantId: string, destinationId: string): Promise<void> {
+    await this.#deps.db.query(
+      `UPDATE destination_cursors SET locked_until = NULL, lease_owner = NULL
+       WHERE tenant_id = $1 AND destination_id = $2 AND lease_owner = $3`,
+      [tenantId, destinationId, this.#owner],
+    );
+  }
+
+  /** Sends what is after the cursor, up to READ_MAX entries; true when the cursor moved. */
+  async #deliver(tenantId: string, destinationId: string, size: number): Promise<boolean> {
+    if (!(await this.#claim(tenantId, destinationId))) return false;
+    try {
+      return await this.#send(tenantId, destinationId, size);
+    } finally {
+      await this.#release(tenantId, destinationId);
+    }
+  }
+
+  async #send(tenantId: string, destinationId: string, size: number): Promise<boolean> {
+    const deps = this.#deps;
+    const read = await deps.db.withTenant(tenantId, async (tx) => {
+      const d = await findDestination(tx, tenantId, destinationId);
+      if (!d) return null;
+      const end = Math.min(size, d.next_index + READ_MAX);
+      const entries = await readEntries(tx, tenantId, d.next_index, end);
+      const cp = await latestCheckpoint(tx, tenantId);
+      const made = await makeEvents(tx, deps, d, entries, cp);
+      return { d, end: entries.length > 0 ? entries.at(-1)!.index + 1 : d.next_index, made };
+    });
+    if (!read) {
+      // Deleted between the scan and now: its cursor row goes too (the delete removes it; this is the stray).
+      await deps.db.query('DELETE FROM destination_cursors WHERE tenant_id = $1 AND destination_id = $2', [
+        tenantId,
+        destinationId,
+      ]);
+      return false;
+    }
+    const { d, end, made } = read;
+    const start = d.next_index;
+    if (made.length === 0) return this.#advance(d, start, end);
+    const sender = deps.senders.get(d.kind);
+    if (!sender) {
+      await this.#failed(d, made.slice(0, 1), { ok: false, error: `kind ${d.kind} is not available`, latencyMs: 0 });
+      return false;
+    }
+    const target = targetOf(deps, d);
+    const max = Math.max(1, sender.maxBatch);
+    let cursor = start;
+    for (let i = 0; i < made.length; i += max) {
+      if (this.#abort.signal.aborted) break;
+      const batch = made.slice(i, i + max);
+      const outcome = await sender.send(
+        target,
+        batch.map((m) => m.event),
+        this.#abort.signal,
+      );
+      if (!outcome.ok) {
+        if (this.#abort.signal.aborted) break;
+        await this.#failed(d, batch, outcome);
+        return cursor !== start;
+      }
+      // Past this batch, and past the entries that made no event up to the next batch's first.
+      const next = i + max < made.length ? made[i + max]!.index : end;
+      const attempts: Attempt[] = batch.map((m) => ({
+        eventId: m.event.id,
+        eventType: m.event.type,
+        logIndex: m.index,
+        status: 'delivered',
+        httpStatus: outcome.status ?? null,
+        error: null,
+        latencyMs: outcome.latencyMs,
+      }));
+      if (!(await this.#delivered(d, cursor, next, attempts))) return cursor !== start;
+      cursor = next;
+    }
+    return cursor !== start;
+  }
+
+  /** Moves the cursor from `from` to `to` (no event between them for this destination). */
+  async #advance(d: DestinationRow, from: number, to: number): Promise<boolean> {
+    if (to === from) return false;
+    const rows = await this.#deps.db.query(
+      `UPDATE destination_cursors SET next_index = $4
+       WHERE tenant_id = $1 AND destination_id = $2 AND lease_owner = $3 AND next_index = $5 RETURNING 1`,
+      [d.tenant_id, d.destination_id, this.#owner, to, from],
+    );
+    return rows.length === 1;
+  }
+
+  /** The receiver took a batch: the cursor moves, the streak of failures ends, the attempts are logged. */
+  async #delivered(d: DestinationRow, from: number, to: number, attempts: Attempt[]): Promise<boolean> {
+    const now = this.#deps.now();
+    return this.#deps.db.withTenant(d.tenant_id, async (tx) => {
+      const rows = await tx.query(
+        `UPDATE destination_cursors SET next_index = $4, failures = 0, failing_since = NULL, last_error = NULL,
+           state = CASE WHEN state = 'failing' THEN 'active' ELSE state END
+         WHERE tenant_id = $1 AND destination_id = $2 AND lease_owner = $3 AND next_index = $5 RETURNING 1`,
+        [d.tenant_id, d.destination_id, this.#owner, to, from],
+      );
+      // The lease was lost (this node stalled past it): another node has the destination; log nothing, it will.
+      if (rows.length !== 1) return false;
+      await recordAttempts(tx, d.tenant_id, d.destination_id, attempts, now);
+      await pruneAttempts(tx, d.tenant_id, d.destination_id, now);
+      return true;
+    });
+  }
+
+  /**
+   * A send failed: the cursor stays, the next try waits (the receiver's
+   * Retry-After when it gave one), 410 disables the destination, 24 h of
+   * failures mark it failing (an audit-trail entry, so the workspace's other
+   * destinations hear of it), 72 h disable it. Disabled, it keeps its cursor:
+   * resumed, it goes on from the first event it could not deliver.
+   */
+  async #failed(
+    d: DestinationRow,
+    batch: readonly Made[],
+    outcome: { ok: boolean; status?: number; retryAfterMs?: number; gone?: boolean; error?: string; latencyMs: number },
+  ): Promise<void> {
+    const deps = this.#deps;
+    const now = deps.now();
+    const since = d.failing_since ?? now;
+    const failingFor = now.getTime() - new Date(since).getTime();
+    const error = (outcome.error ?? (outcome.status ? `HTTP ${outcome.status}` : 'failed')).slice(0, 300);
+    let disabled: string | null = null;
+    if (outcome.gone) disabled = `the receiver answered 410 Gone`;
+    else if (failingFor >= GIVE_UP_MS) disabled = 'failing for 72 hours';
+    const delay = Math.max(retryDelayMs(d.failures + 1, deps.retryBaseMs), outcome.retryAfterMs ?? 0);
+    const becomesFailing = disabled === null && d.state === 'active' && failingFor >= FAILING_AFTER_MS;
+    await deps.db.withTenant(d.tenant_id, async (tx) => {
+      const rows = await tx.query(
+        `UPDATE destination_cursors SET failures = failures + 1, failing_since = coalesce(failing_since, $4::timestamptz),
+           last_error = $5, run_after = now() + ($6::bigint * interval '1 millisecond'),
+           state = CASE WHEN $7::text IS NOT NULL THEN 'disabled' WHEN $8::boolean THEN 'failing' ELSE state END,
+           disabled_reason = coalesce($7::text, disabled_reason)
+         WHERE tenant_id = $1 AND destination_id = $2 AND lease_owner = $3 RETURNING 1`,
+        [d.tenant_id, d.destination_id, this.#owner, since, error, Math.round(delay), disabled, becomesFailing],
+      );
+      if (rows.length !== 1) return;
+      await recordAttempts(
+        tx,
+        d.tenant_id,
+        d.destination_id,
+        batch.map((m) => ({
+          eventId: m.event.id,
+          eventType: m.event.type,
+          logIndex: m.index,
+          status: disabled === null ? 'retrying' : 'failed',
+          httpStatus: outcome.status ?? null,
+          error,
+          latencyMs: outcome.latencyMs,
+        })),
+        now,
+      );
+      if (becomesFailing) {
+        await deps.appendInTx(tx, d.tenant_id, {
+          v: LEAF_VERSION,
+          kind: 'destination_failing',
+          destination_id: d.destination_id,
+          destination_kind: d.kind,
+          since: new Date(since).toISOString(),
+        });
+      }
+    });
+  }
+}
