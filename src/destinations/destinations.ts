@@ -3,7 +3,7 @@ import type { AppContext } from '../core/index.ts';
 import type { AppendEntryInTx } from '../ledger/index.ts';
 import { DeliveryWorker, type EventViews } from './engine.ts';
 import type { KindSender } from './kind.ts';
-import { senders as registry } from './kinds/index.ts';
+import { createSenders } from './kinds/index.ts';
 import { destinationRoutes } from './routes.ts';
 
 // Destinations (issue 39): the API admins manage them with (routes.ts) and
@@ -19,7 +19,7 @@ export interface DestinationsDeps {
   origin(tenantId: string): string;
   /** What the read side shows of invocations and rogue events (review module). */
   views: EventViews;
-  /** The kinds by name; the registry (kinds/index.ts) when absent. */
+  /** The kinds by name; when absent, every kind (kinds/index.ts), e-mail through the service's mailer. */
   senders?: ReadonlyMap<string, KindSender>;
   /** A pass of the worker failed (a database error; a receiver's failure is no error, it is retried). */
   onError?: (err: unknown, where?: { tenantId: string; destinationId: string }) => void;
@@ -34,7 +34,7 @@ export interface DestinationsModule {
 
 export function createDestinations(deps: DestinationsDeps): DestinationsModule {
   const { ctx } = deps;
-  const senders = deps.senders ?? (registry as ReadonlyMap<string, KindSender>);
+  const senders: ReadonlyMap<string, KindSender> = deps.senders ?? createSenders({ mailer: ctx.mailer });
   const common = {
     kek: deps.kek,
     senders,
