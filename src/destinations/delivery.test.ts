@@ -426,6 +426,52 @@ eachStore(
       assert.equal(after.json().state, 'active');
     });
 
+    test('failing for 24 h marks a destination failing and tells the other destinations; 72 h disables it', async () => {
+      const down = await new Receiver().start();
+      const watch = await new Receiver().start();
+      try {
+        down.script.push(...Array<number>(10).fill(500));
+        const f = await create(a, { name: 'down', kind: 'webhook', url: down.url, events: ['invocation.denied'] });
+        const g = await create(a, { name: 'watch', kind: 'webhook', url: watch.url, events: ['destination.failing'] });
+        assert.equal(f.statusCode, 201, f.body);
+        assert.equal(g.statusCode, 201, g.body);
+        const fid = f.json().destination_id as string;
+        await invoke(a, 'ops-bot', 'shell.kill');
+        await drain();
+        assert.equal(down.requests.length, 1);
+        const state = async () =>
+          (await t.request({ method: 'GET', url: `/api/v1/destinations/${fid}`, token: a.token })).json();
+        assert.equal((await state()).state, 'active');
+        t.clock.advance(25 * 3_600_000);
+        await until('the second failure', async () => {
+          await drain();
+          return down.requests.length === 2;
+        });
+        assert.equal((await state()).state, 'failing');
+        await drain();
+        assert.equal(watch.requests.length, 1);
+        const ev = new Webhook(g.json().secret as string).verify(
+          watch.requests[0]!.body,
+          headersOf(watch.requests[0]!),
+        ) as Received['event'];
+        assert.equal(ev.type, 'destination.failing');
+        assert.equal(ev.data.destination_id, fid);
+        assert.ok(!down.requests.some((r) => r.event.type === 'destination.failing'), 'not told of itself');
+        t.clock.advance(48 * 3_600_000);
+        await until('given up', async () => {
+          await drain();
+          return (await state()).state === 'disabled';
+        });
+        assert.match((await state()).disabled_reason, /72 hours/);
+        for (const id of [fid, g.json().destination_id as string]) {
+          await t.request({ method: 'DELETE', url: `/api/v1/destinations/${id}`, token: a.token });
+        }
+      } finally {
+        await down.close();
+        await watch.close();
+      }
+    });
+
     test('teardown', async () => {
       await ra.close();
       await rb.close();
