@@ -19,6 +19,9 @@ commands:
   hook claude-code [--url URL] [--token T] [--agent KEY] [--fail-closed]
                              Claude Code PreToolUse hook: records the tool call (enforced mode) and
                              blocks it when the verdict is deny (AGENT_LEDGER_URL/_TOKEN/_AGENT_KEY)
+  mcp-proxy --url URL --token T --agent-key KEY [--mode enforced|observed] [--on-unreachable deny|allow] -- COMMAND [ARGS…]
+                             wrap a stdio MCP server: every tools/call is recorded and decided by the
+                             service before the server sees it (AGENT_LEDGER_URL/_TOKEN/_AGENT_KEY)
   witness --key KEY|FILE --store FILE (--log VKEY | --log-family VKEY)… [--port P]
                              run a C2SP tlog-witness that cosigns checkpoints it found consistent
 `;
@@ -32,6 +35,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   keygen: async (args) => (await import('./keygen.ts')).keygenCommand(args),
   verify: async (args) => (await import('./verify.ts')).verifyCommand(args),
   hook: async (args) => (await import('../hook/index.ts')).hookCommand(args),
+  'mcp-proxy': async (args) => (await import('../mcp-gate/index.ts')).mcpProxyCommand(args),
   witness: async (args) => (await import('../witness/index.ts')).witnessCommand(args),
 };
 

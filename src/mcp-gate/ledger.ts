@@ -1,0 +1,329 @@
+import { AgentLedger, AgentLedgerError } from '../../packages/client/src/index.ts';
+import { globMatch } from '../policy/index.ts';
+
+// What the gate asks of the service: record a tool call before it runs and
+// obey the verdict (waiting for a person when the policy holds the call),
+// record the tool's result after, and read the agent's scope for tools/list.
+// Every request goes through the TypeScript client, so retries keep one
+// Idempotency-Key and honour Retry-After.
+
+export type Mode = 'enforced' | 'observed';
+export type OnUnreachable = 'deny' | 'allow';
+
+export interface GateOptions {
+  url: string;
+  token: string;
+  agentKey: string;
+  mode: Mode;
+  onUnreachable: OnUnreachable;
+  /** Names the wrapped server in each record's context (the command, or the upstream URL). */
+  server: string;
+  /** Per-attempt timeout of a request to the service (ms). */
+  timeoutMs?: number;
+  /** Retries of a request to the service after the first attempt. */
+  maxRetries?: number;
+  /** Where warnings go (the proxy's stderr: stdout is the MCP stream). */
+  warn?: (line: string) => void;
+  fetch?: typeof fetch;
+}
+
+export interface ToolCall {
+  name: string;
+  arguments: unknown;
+  /** Aborted when the caller cancels the request (notifications/cancelled) or goes away. */
+  signal: AbortSignal;
+  /** Called now and then while a held call waits, so a caller's request timeout can be reset. */
+  onWaiting?: (secondsLeft: number) => void;
+}
+
+/** forward: run the tool (invocationId: the gated record, null when unrecorded); refuse: answer the caller with `text` as an error result. */
+export type GateDecision =
+  { action: 'forward'; invocationId: number | null; startedAt: number } | { action: 'refuse'; text: string };
+
+interface Approval {
+  approval_id: string;
+  status: 'pending' | 'approved' | 'denied' | 'expired';
+  expires_at: string;
+  decided_by?: string | null;
+  note?: string | null;
+}
+
+const MAX_TEXT = 32_000;
+/** A held call asks again this long (s) per long poll; the service answers as soon as it is decided (at most 60). */
+const POLL_SECONDS = 30;
+
+export class LedgerGate {
+  readonly #o: Required<Omit<GateOptions, 'fetch' | 'warn'>> & { warn: (line: string) => void };
+  readonly #client: AgentLedger;
+  readonly #fetch: typeof fetch;
+  /** One correlation id per proxy run: the calls of one MCP session read as one trace. */
+  readonly correlationId = crypto.randomUUID();
+  #seq = 0;
+  #scopeWarned = false;
+
+  constructor(opts: GateOptions) {
+    this.#o = {
+      timeoutMs: 5_000,
+      maxRetries: 2,
+      warn: (line) => process.stderr.write(`agent-ledger mcp-proxy: ${line}\n`),
+      ...opts,
+      url: opts.url.replace(/\/+$/, ''),
+    };
+    this.#fetch = opts.fetch ?? globalThis.fetch;
+    this.#client = new AgentLedger({
+      baseUrl: this.#o.url,
+      token: this.#o.token,
+      maxRetries: this.#o.maxRetries,
+      retryBaseMs: 100,
+      maxRetryDelayMs: 2_000,
+      timeoutMs: this.#o.timeoutMs,
+      // Outputs are sent in the background; one that cannot be recorded is said on stderr, never silently lost.
+      onDrop: (r) => this.#o.warn(`${r.events.length} tool result record(s) not recorded (${r.reason})`),
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
+  }
+
+  /** Decides a tools/call before the server sees it. */
+  async before(call: ToolCall): Promise<GateDecision> {
+    const startedAt = performance.now();
+    // Observed mode records the call with its result, after it ran: nothing waits for the service.
+    if (this.#o.mode === 'observed') return { action: 'forward', invocationId: null, startedAt };
+    const input = clip(JSON.stringify(call.arguments ?? {}));
+    let res: Awaited<ReturnType<AgentLedger['invocation']>> & { approval?: Approval };
+    try {
+      res = await this.#client.invocation(
+        {
+          agent_key: this.#o.agentKey,
+          mode: 'enforced',
+          tool_name: call.name.slice(0, 256),
+          tool_input: input.text,
+          context: this.#context(input.cutFrom === null ? {} : { truncated: { tool_input: input.cutFrom } }),
+          correlation_id: this.correlationId,
+        },
+        // The same key on every retry of this call: a retry after a lost answer never records twice.
+        { idempotencyKey: `mcp-proxy:${this.correlationId}:${++this.#seq}` },
+      );
+    } catch (err) {
+      return this.#unreachable(call.name, err, startedAt);
+    }
+    if (res.approval && res.approval.status !== 'approved') {
+      const approval = await this.#wait(res.approval, call);
+      if (approval.status !== 'approved') {
+        const who = approval.decided_by ? ` by ${approval.decided_by}` : '';
+        const note = approval.note ? `: ${approval.note}` : '';
+        const what =
+          approval.status === 'denied'
+            ? `was denied${who}${note}`
+            : approval.status === 'expired'
+              ? `was not approved before ${approval.expires_at} (expired)`
+              : `was not decided (${approval.status})`;
+        return {
+          action: 'refuse',
+          text: `agent-ledger held ${call.name} for agent ${this.#o.agentKey} for approval ${approval.approval_id}, which ${what} (invocation ${res.invocation_id}).`,
+        };
+      }
+      return { action: 'forward', invocationId: res.invocation_id, startedAt: performance.now() };
+    }
+    if (res.verdict === 'deny') {
+      const reasons = await this.#reasons(res.invocation_id);
+      return {
+        action: 'refuse',
+        text:
+          `agent-ledger denied ${call.name} for agent ${this.#o.agentKey}` +
+          (reasons ? `: ${reasons.join(', ')}` : '') +
+          ` (invocation ${res.invocation_id}, evidence ${res.evidence_id ?? 'n/a'}).`,
+      };
+    }
+    return { action: 'forward', invocationId: res.invocation_id, startedAt: performance.now() };
+  }
+
+  /** Records what the tool answered, in the background: in enforced mode linked to the gated call as its child. */
+  after(
+    call: { name: string; arguments: unknown },
+    gated: GateDecision & { action: 'forward' },
+    result: unknown,
+  ): void {
+    const { text, isError } = resultText(result);
+    const output = clip(text);
+    const input = this.#o.mode === 'observed' ? clip(JSON.stringify(call.arguments ?? {})) : null;
+    const truncated = {
+      ...(output.cutFrom === null ? {} : { tool_output: output.cutFrom }),
+      ...(input && input.cutFrom !== null ? { tool_input: input.cutFrom } : {}),
+    };
+    this.#client.record({
+      kind: 'invocation',
+      event: {
+        agent_key: this.#o.agentKey,
+        mode: 'observed',
+        tool_name: call.name.slice(0, 256),
+        ...(input ? { tool_input: input.text } : {}),
+        tool_output: output.text,
+        outcome: isError ? 'error' : 'success',
+        duration_ms: Math.max(0, Math.round(performance.now() - gated.startedAt)),
+        correlation_id: this.correlationId,
+        ...(gated.invocationId === null ? {} : { parent_invocation_id: gated.invocationId }),
+        context: this.#context({
+          ...(gated.invocationId === null ? {} : { result_of: gated.invocationId }),
+          ...(Object.keys(truncated).length > 0 ? { truncated } : {}),
+        }),
+      },
+    });
+  }
+
+  /**
+   * Which of these tools the agent may call, by its scope; null: do not filter
+   * (no scope, or the token may not read it). A persona's tool list is not
+   * readable here: its calls are still denied at tools/call.
+   */
+  async allowedTools(): Promise<{ filter: ((name: string) => boolean) | null; unreachable: boolean }> {
+    let res: Response;
+    try {
+      res = await this.#fetch(`${this.#o.url}/api/v1/agents/${encodeURIComponent(this.#o.agentKey)}`, {
+        headers: { authorization: `Bearer ${this.#o.token}` },
+        signal: AbortSignal.timeout(this.#o.timeoutMs),
+      });
+    } catch (err) {
+      this.#o.warn(`cannot read the agent's scope (${message(err)})`);
+      return { filter: null, unreachable: true };
+    }
+    if (res.status === 404) return { filter: null, unreachable: false }; // an agent never seen and without a scope
+    if (!res.ok) {
+      await res.body?.cancel();
+      if (res.status >= 500 || res.status === 429) return { filter: null, unreachable: true };
+      if (!this.#scopeWarned) {
+        this.#scopeWarned = true;
+        this.#o.warn(
+          `the token may not read the agent's scope (HTTP ${res.status}): tools/list is not filtered; calls outside the scope are still denied`,
+        );
+      }
+      return { filter: null, unreachable: false };
+    }
+    const body = (await res.json()) as { allowed_tools?: string[] | null };
+    const globs = body.allowed_tools;
+    if (!Array.isArray(globs)) return { filter: null, unreachable: false };
+    return { filter: (name) => globs.some((g) => globMatch(g, name)), unreachable: false };
+  }
+
+  get onUnreachable(): OnUnreachable {
+    return this.#o.onUnreachable;
+  }
+
+  /** Sends the tool results still queued. */
+  async close(): Promise<void> {
+    await this.#client.shutdown();
+  }
+
+  #unreachable(tool: string, err: unknown, startedAt: number): GateDecision {
+    const why =
+      err instanceof AgentLedgerError && err.status < 500 && err.status !== 429
+        ? `the service refused the record (${err.message})`
+        : `the service could not be reached (${message(err)})`;
+    if (this.#o.onUnreachable === 'allow') {
+      this.#o.warn(`${why}; ${tool} runs unrecorded (--on-unreachable allow)`);
+      return { action: 'forward', invocationId: null, startedAt };
+    }
+    return {
+      action: 'refuse',
+      text: `agent-ledger could not decide ${tool} for agent ${this.#o.agentKey}: ${why}; the call is refused (fail closed).`,
+    };
+  }
+
+  /** The rule ids that denied the call, when the token may read the invocation; null otherwise. */
+  async #reasons(invocationId: number): Promise<string[] | null> {
+    try {
+      const res = await this.#fetch(`${this.#o.url}/api/v1/invocations/${invocationId}`, {
+        headers: { authorization: `Bearer ${this.#o.token}` },
+        signal: AbortSignal.timeout(this.#o.timeoutMs),
+      });
+      if (!res.ok) {
+        await res.body?.cancel();
+        return null;
+      }
+      const body = (await res.json()) as { reasons?: unknown };
+      return Array.isArray(body.reasons) ? body.reasons.map(String) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Long-polls the approval until it is decided or expires. Never holds a
+   * connection of the service's database: the service answers each poll from
+   * its own wait. A lost connection is retried until the expiry; after it the
+   * call counts as expired (expiry is a deny).
+   */
+  async #wait(first: Approval, call: ToolCall): Promise<Approval> {
+    let current = first;
+    let failures = 0;
+    const expiresAt = Date.parse(first.expires_at);
+    while (current.status === 'pending') {
+      if (call.signal.aborted) return { ...current, status: 'denied', note: 'the caller cancelled the call' };
+      const left = Math.max(0, Math.ceil((expiresAt - Date.now()) / 1000));
+      call.onWaiting?.(left);
+      const wait = Math.max(1, Math.min(POLL_SECONDS, left + 1));
+      try {
+        const res = await this.#fetch(
+          `${this.#o.url}/api/v1/approvals/${encodeURIComponent(current.approval_id)}?wait=${wait}`,
+          {
+            headers: { authorization: `Bearer ${this.#o.token}` },
+            signal: AbortSignal.any([call.signal, AbortSignal.timeout((wait + 10) * 1000)]),
+          },
+        );
+        if (!res.ok) {
+          await res.body?.cancel();
+          throw new Error(`HTTP ${res.status}`);
+        }
+        current = (await res.json()) as Approval;
+        failures = 0;
+      } catch (err) {
+        if (call.signal.aborted) continue;
+        failures++;
+        if (Date.now() > expiresAt + 5_000) return { ...current, status: 'expired' };
+        this.#o.warn(`waiting for approval ${current.approval_id}: ${message(err)}`);
+        await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** failures)));
+      }
+    }
+    return current;
+  }
+
+  #context(extra: Record<string, unknown>): string {
+    return clip(JSON.stringify({ source: 'mcp-proxy', server: this.#o.server.slice(0, 512), ...extra })).text;
+  }
+}
+
+/** A tool result as text for the record: text blocks as they are, other blocks named by type, structured content as JSON. */
+export function resultText(result: unknown): { text: string; isError: boolean } {
+  if (typeof result !== 'object' || result === null) return { text: JSON.stringify(result ?? null), isError: false };
+  const r = result as { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown };
+  const parts: string[] = [];
+  if (Array.isArray(r.content)) {
+    for (const block of r.content as Array<Record<string, unknown>>) {
+      if (block?.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+      else if (block?.type === 'resource' && typeof block.resource === 'object' && block.resource !== null) {
+        const res = block.resource as { uri?: unknown; text?: unknown };
+        parts.push(typeof res.text === 'string' ? res.text : `[resource ${String(res.uri)}]`);
+      } else if (block?.type === 'resource_link') parts.push(`[resource_link ${String(block.uri)}]`);
+      else parts.push(`[${String(block?.type)}${block?.mimeType ? ` ${String(block.mimeType)}` : ''}]`);
+    }
+  }
+  if (r.structuredContent !== undefined) parts.push(JSON.stringify(r.structuredContent));
+  if (r.toolResult !== undefined) parts.push(JSON.stringify(r.toolResult));
+  return { text: parts.join('\n'), isError: r.isError === true };
+}
+
+/** The API takes up to 32,000 code points per text field; cutFrom is the length in code points of a text that was cut. */
+function clip(s: string): { text: string; cutFrom: number | null } {
+  if (s.length <= MAX_TEXT) return { text: s, cutFrom: null };
+  const points = [...s];
+  return points.length <= MAX_TEXT
+    ? { text: s, cutFrom: null }
+    : { text: points.slice(0, MAX_TEXT).join(''), cutFrom: points.length };
+}
+
+const message = (err: unknown) => {
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: unknown }).cause;
+    return cause instanceof Error ? `${err.message}: ${cause.message}` : err.message;
+  }
+  return String(err);
+};

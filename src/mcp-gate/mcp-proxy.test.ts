@@ -1,0 +1,251 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
+import { freePort } from '../testing/server-process.ts';
+
+// The gate as an MCP client runs it: the SDK's Client starts
+// `agent-ledger mcp-proxy … -- node fixture-server.ts` over stdio; the proxy
+// asks the listening service about each tools/call, and the fixture server (a
+// real SDK server) writes down every call it gets.
+
+const BIN = fileURLToPath(new URL('../../bin/agent-ledger.js', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./testing/fixture-server.ts', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'mcp-gate-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let runs = 0;
+
+interface Proxy {
+  client: Client;
+  /** The calls the wrapped server received. */
+  calls(): Array<{ name: string; arguments: unknown }>;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+async function startProxy(url: string, token: string, agentKey: string, flags: string[] = []): Promise<Proxy> {
+  const callsFile = join(dir, `calls-${++runs}.jsonl`);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      BIN,
+      'mcp-proxy',
+      '--url',
+      url,
+      '--token',
+      token,
+      '--agent-key',
+      agentKey,
+      ...flags,
+      '--',
+      process.execPath,
+      FIXTURE,
+    ],
+    env: { PATH: process.env.PATH ?? '', MCP_FIXTURE_CALLS: callsFile },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'gate-test', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    calls: () =>
+      existsSync(callsFile)
+        ? readFileSync(callsFile, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { name: string; arguments: unknown })
+        : [],
+    stderr: () => stderr,
+    close: () => client.close(),
+  };
+}
+
+const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
+  (r.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+
+async function until<T>(what: string, f: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+type Inv = Record<string, unknown> & { invocation_id: number };
+async function invocations(t: TestService, token: string, agent: string): Promise<Inv[]> {
+  const res = await t.request({ method: 'GET', url: `/api/v1/invocations?agent_key=${agent}`, token });
+  assert.equal(res.statusCode, 200, res.body);
+  return (res.json() as { items: Inv[] }).items;
+}
+
+type Detail = Inv & { mode: string; outcome: string; content: Array<{ field: string; text: string | null }> };
+async function invocation(t: TestService, token: string, id: number): Promise<Detail> {
+  const res = await t.request({ method: 'GET', url: `/api/v1/invocations/${id}`, token });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json() as Detail;
+}
+const fieldText = (d: Detail, field: string) => d.content.find((c) => c.field === field)?.text ?? null;
+
+eachStore('MCP gate (agent-ledger mcp-proxy) over stdio', (get) => {
+  let alice: SignedIn;
+  let url: string;
+  let proxy: Proxy | undefined;
+
+  test('setup: a listening service, a scope for the agent, the proxy started by an MCP client', async () => {
+    const t = get();
+    alice = await t.signIn('alice@mcp-gate.example');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    const scope = await t.request({
+      method: 'PUT',
+      url: '/api/v1/agents/desk-agent/scope',
+      token: alice.token,
+      payload: { allowed_tools: ['echo', 'send_*'] },
+    });
+    assert.equal(scope.statusCode, 200, scope.body);
+    proxy = await startProxy(url, alice.token, 'desk-agent');
+  });
+
+  test('tools/list offers only the tools in the agent scope', async () => {
+    const { tools } = await proxy!.client.listTools();
+    assert.deepEqual(tools.map((x) => x.name).sort(), ['echo', 'send_email']);
+  });
+
+  test('an allowed call runs, is recorded in enforced mode before it ran, and its result is recorded linked to it', async () => {
+    const t = get();
+    const r = await proxy!.client.callTool({ name: 'echo', arguments: { text: 'quarterly numbers' } });
+    assert.equal(r.isError, undefined);
+    assert.equal(textOf(r), 'echo: quarterly numbers');
+    assert.deepEqual(proxy!.calls(), [{ name: 'echo', arguments: { text: 'quarterly numbers' } }]);
+
+    const gated = (await invocations(t, alice.token, 'desk-agent')).find((i) => i.mode === 'enforced')!;
+    assert.equal(gated.tool_name, 'echo');
+    assert.equal(gated.verdict, 'allow');
+    const detail = await invocation(t, alice.token, gated.invocation_id);
+    assert.equal(fieldText(detail, 'tool_input'), JSON.stringify({ text: 'quarterly numbers' }));
+
+    // The result goes in the background (a batch within a second), then the output scan unseals it.
+    const output = await until(`the recorded tool result`, async () => {
+      const child = (await invocations(t, alice.token, 'desk-agent')).find(
+        (i) => i.parent_invocation_id === gated.invocation_id,
+      );
+      if (!child) return undefined;
+      const d = await invocation(t, alice.token, child.invocation_id);
+      return fieldText(d, 'tool_output') ? d : undefined;
+    });
+    assert.equal(fieldText(output, 'tool_output'), 'echo: quarterly numbers');
+    assert.equal(output.mode, 'observed');
+    assert.equal(output.outcome, 'success');
+    assert.equal(output.tool_name, 'echo');
+  });
+
+  test('a call outside the scope is denied with its reasons, recorded as a rogue event, and the server never sees it', async () => {
+    const t = get();
+    const r = await proxy!.client.callTool({ name: 'delete_file', arguments: { path: '/etc/passwd' } });
+    assert.equal(r.isError, true);
+    assert.match(
+      textOf(r),
+      /agent-ledger denied delete_file for agent desk-agent: tool_out_of_scope \(invocation \d+, evidence \d+\)/,
+    );
+    assert.deepEqual(
+      proxy!.calls().map((c) => c.name),
+      ['echo'],
+    );
+    const denied = (await invocations(t, alice.token, 'desk-agent')).find((i) => i.tool_name === 'delete_file')!;
+    assert.equal(denied.verdict, 'deny');
+    assert.equal(denied.mode, 'enforced');
+    const rogue = await t.request({
+      method: 'GET',
+      url: '/api/v1/rogue-events?agent_key=desk-agent',
+      token: alice.token,
+    });
+    const events = (rogue.json() as { items: Array<{ event_type: string; tool: string }> }).items;
+    assert.deepEqual(
+      events.map((e) => [e.event_type, e.tool]),
+      [['oos_tool', 'delete_file']],
+    );
+    // No result is recorded for a call that never ran.
+    assert.equal(
+      (await invocations(t, alice.token, 'desk-agent')).filter((i) => i.parent_invocation_id === denied.invocation_id)
+        .length,
+      0,
+    );
+  });
+
+  test('another workspace: its own scope (none), its own records; neither sees the other', async () => {
+    const t = get();
+    const bob = await t.signIn('bob@other-gate.example');
+    const theirs = await startProxy(url, bob.token, 'desk-agent');
+    try {
+      const { tools } = await theirs.client.listTools();
+      assert.equal(tools.length, 3, 'no scope in this workspace: every tool is offered');
+      const r = await theirs.client.callTool({ name: 'delete_file', arguments: { path: '/tmp/x' } });
+      assert.equal(r.isError, undefined);
+      assert.equal(theirs.calls().length, 1);
+    } finally {
+      await theirs.close();
+    }
+    const bobs = await invocations(t, bob.token, 'desk-agent');
+    assert.ok(bobs.every((i) => i.tool_name === 'delete_file'));
+    const alices = await invocations(t, alice.token, 'desk-agent');
+    assert.ok(
+      !alices.some((i) =>
+        bobs.some((b) => b.invocation_id === i.invocation_id && i.verdict === 'allow' && i.tool_name === 'delete_file'),
+      ),
+    );
+    assert.equal(alices.filter((i) => i.tool_name === 'delete_file').length, 1, 'only alice’s denied call');
+  });
+
+  test('the service unreachable: calls are refused (fail closed) and tools/list offers nothing; --on-unreachable allow lets them run', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}`;
+    const closed = await startProxy(dead, alice.token, 'desk-agent');
+    try {
+      assert.deepEqual((await closed.client.listTools()).tools, []);
+      const r = await closed.client.callTool({ name: 'echo', arguments: { text: 'x' } });
+      assert.equal(r.isError, true);
+      assert.match(textOf(r), /could not be reached.*refused \(fail closed\)/);
+      assert.deepEqual(closed.calls(), []);
+    } finally {
+      await closed.close();
+    }
+    const open = await startProxy(dead, alice.token, 'desk-agent', ['--on-unreachable', 'allow']);
+    try {
+      const r = await open.client.callTool({ name: 'echo', arguments: { text: 'y' } });
+      assert.equal(textOf(r), 'echo: y');
+      assert.equal(open.calls().length, 1);
+      assert.match(open.stderr(), /runs unrecorded/);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('observed mode: the call runs at once and is recorded afterwards with its input and result', async () => {
+    const t = get();
+    const watched = await startProxy(url, alice.token, 'watcher', ['--mode', 'observed']);
+    try {
+      const r = await watched.client.callTool({ name: 'send_email', arguments: { text: 'hello' } });
+      assert.equal(textOf(r), 'sent');
+    } finally {
+      await watched.close(); // closing sends what is queued
+    }
+    const [inv] = await until('the observed record', async () => {
+      const items = await invocations(t, alice.token, 'watcher');
+      return items.length > 0 ? items : undefined;
+    });
+    assert.equal(inv!.mode, 'observed');
+    assert.equal(inv!.tool_name, 'send_email');
+    assert.equal(inv!.parent_invocation_id, null);
+  });
+
+  // A failed test must not leave the proxy (and its server) holding the runner open.
+  after(() => proxy?.close());
+});
