@@ -89,7 +89,7 @@ export class LedgerGate {
     // Observed mode records the call with its result, after it ran: nothing waits for the service.
     if (this.#o.mode === 'observed') return { action: 'forward', invocationId: null, startedAt };
     const input = clip(JSON.stringify(call.arguments ?? {}));
-    let res: Awaited<ReturnType<AgentLedger['invocation']>> & { approval?: Approval };
+    let res: Omit<Awaited<ReturnType<AgentLedger['invocation']>>, 'approval'> & { approval?: Approval };
     try {
       res = await this.#client.invocation(
         {
@@ -106,7 +106,7 @@ export class LedgerGate {
     } catch (err) {
       return this.#unreachable(call.name, err, startedAt);
     }
-    if (res.approval && res.approval.status !== 'approved') {
+    if (res.approval) {
       const approval = await this.#wait(res.approval, call);
       if (approval.status !== 'approved') {
         const who = approval.decided_by ? ` by ${approval.decided_by}` : '';
