@@ -181,6 +181,51 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over stdio', (get) => {
     );
   });
 
+  test('a held call waits for a person: approved it runs, denied it is refused and the server never sees it', async () => {
+    const t = get();
+    const policy = await t.request({
+      method: 'PUT',
+      url: '/api/v1/policy',
+      token: alice.token,
+      payload: {
+        default_verdict: 'allow',
+        rules: [{ id: 'hold-mail', when: { tools: ['send_*'] }, verdict: 'allow', hold: true, hold_seconds: 600 }],
+      },
+    });
+    assert.equal(policy.statusCode, 200, policy.body);
+    const decide = async (decision: 'approve' | 'deny') => {
+      const pending = await until('a pending approval', async () => {
+        const res = await t.request({ method: 'GET', url: '/api/v1/approvals?status=pending', token: alice.token });
+        return (res.json() as { items: Array<{ approval_id: string }> }).items[0];
+      });
+      const res = await t.request({
+        method: 'POST',
+        url: `/api/v1/approvals/${pending.approval_id}/decision`,
+        token: alice.token,
+        payload: { decision, note: `${decision} by the test` },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    };
+    const before = proxy!.calls().length;
+    const approved = proxy!.client.callTool({ name: 'send_email', arguments: { text: 'to the board' } });
+    await decide('approve');
+    assert.equal(textOf(await approved), 'sent');
+    assert.equal(proxy!.calls().length, before + 1);
+
+    const denied = proxy!.client.callTool({ name: 'send_email', arguments: { text: 'to everyone' } });
+    await decide('deny');
+    const r = await denied;
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /held send_email .* was denied/);
+    assert.equal(proxy!.calls().length, before + 1);
+    await t.request({
+      method: 'PUT',
+      url: '/api/v1/policy',
+      token: alice.token,
+      payload: { default_verdict: 'allow', rules: [] },
+    });
+  });
+
   test('another workspace: its own scope (none), its own records; neither sees the other', async () => {
     const t = get();
     const bob = await t.signIn('bob@other-gate.example');
