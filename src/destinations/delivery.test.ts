@@ -438,14 +438,17 @@ eachStore(
         const fid = f.json().destination_id as string;
         await invoke(a, 'ops-bot', 'shell.kill');
         await drain();
-        assert.equal(down.requests.length, 1);
+        // The first retry is due 10 ms later on the database's clock, so a slow drain may already have
+        // made it; what matters is that failures within the first 24 h of the test clock keep it active.
+        const tried = down.requests.length;
+        assert.ok(tried >= 1, 'the deny was attempted');
         const state = async () =>
           (await t.request({ method: 'GET', url: `/api/v1/destinations/${fid}`, token: a.token })).json();
         assert.equal((await state()).state, 'active');
         t.clock.advance(25 * 3_600_000);
-        await until('the second failure', async () => {
+        await until('a failure after 25 h', async () => {
           await drain();
-          return down.requests.length === 2;
+          return down.requests.length > tried;
         });
         assert.equal((await state()).state, 'failing');
         await drain();

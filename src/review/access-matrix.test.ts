@@ -504,7 +504,71 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: statuses([200, 200, 403, 403], 404),
   },
+  // Destinations are admins' only; another workspace's admin lists its own (none of A's) and gets 404 for A's.
+  'POST /api/v1/destinations': {
+    request: () => ({ url: '/api/v1/destinations', payload: destination('matrix-dest') }),
+    expect: adminOnly(201),
+    check: (res, caller) => {
+      if (res.statusCode === 201) assert.match(json(res).secret as string, /^whsec_/, caller);
+    },
+  },
+  'GET /api/v1/destinations': {
+    request: async (w) => {
+      await sharedDestination(w);
+      return { url: '/api/v1/destinations' };
+    },
+    expect: adminOnly(200),
+    check: (res, caller) => {
+      const items = json(res).destinations as Array<{ name: string }>;
+      if (caller === 'other') assert.ok(!items.some((i) => i.name.startsWith('matrix-shared')));
+      else assert.ok(items.some((i) => i.name.startsWith('matrix-shared')));
+    },
+  },
+  'GET /api/v1/destinations/{destination_id}': {
+    request: async (w) => ({ url: `/api/v1/destinations/${await sharedDestination(w)}` }),
+    expect: adminOnly(200, 404),
+  },
+  'PATCH /api/v1/destinations/{destination_id}': {
+    request: async (w) => ({ url: `/api/v1/destinations/${await sharedDestination(w)}`, payload: { paused: true } }),
+    expect: adminOnly(200, 404),
+  },
+  'DELETE /api/v1/destinations/{destination_id}': {
+    // A fresh destination of workspace A for every call.
+    request: async (w) => ({ url: `/api/v1/destinations/${await newDestination(w)}` }),
+    expect: adminOnly(204, 404),
+  },
+  'GET /api/v1/destinations/{destination_id}/deliveries': {
+    request: async (w) => ({ url: `/api/v1/destinations/${await sharedDestination(w)}/deliveries` }),
+    expect: adminOnly(200, 404),
+  },
+  'POST /api/v1/destinations/{destination_id}/test': {
+    request: async (w) => ({ url: `/api/v1/destinations/${await sharedDestination(w)}/test` }),
+    expect: adminOnly(200, 404),
+  },
 };
+
+/** A webhook destination body; nothing listens on port 9 of loopback, which the matrix does not need. */
+function destination(label: string) {
+  return { name: fresh(label), kind: 'webhook', url: 'http://127.0.0.1:9/hook', events: ['*'] };
+}
+
+async function newDestination(w: World, label = 'matrix-dest'): Promise<string> {
+  const res = await w.t.request({
+    method: 'POST',
+    url: '/api/v1/destinations',
+    token: w.a.admin.token,
+    payload: destination(label),
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  return json(res).destination_id as string;
+}
+const sharedDestinations = new WeakMap<World, Promise<string>>();
+/** One destination of workspace A (per store's world) that the read and write rows use, created on first use. */
+function sharedDestination(w: World): Promise<string> {
+  let p = sharedDestinations.get(w);
+  if (!p) sharedDestinations.set(w, (p = newDestination(w, 'matrix-shared')));
+  return p;
+}
 
 /** A fresh held (enforced, hold rule) invocation of workspace A; its approval's id. */
 async function held(w: World): Promise<string> {
