@@ -20,7 +20,8 @@ import { targetOf } from './engine.ts';
 import { EVENT_TYPES, type Filter, MODES, TEST_EVENT } from './events.ts';
 import type { KindSender, OutboundEvent } from './kind.ts';
 import { OCSF_READY } from './ocsf/index.ts';
-import { newSigningKey, originOfUrl, seal } from './secret-box.ts';
+import { newSigningKey } from './kinds/webhook.ts';
+import { originOfUrl, seal } from './secret-box.ts';
 import {
   type DestinationRow,
   deleteDestination,
@@ -319,8 +320,8 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
           format,
           signing,
           filter,
-          secretSealed: seal(deps.kek, me.tenantId, id, 'secret', body.url, key.secret),
-          publicKey: key.publicKey,
+          secretSealed: seal(deps.kek, me.tenantId, id, 'secret', body.url, key.signingKey),
+          publicKey: signing === 'ed25519' ? key.secret : null,
           tokenSealed: body.token === undefined ? null : seal(deps.kek, me.tenantId, id, 'token', body.url, body.token),
           by: me.accountId,
           now,
@@ -328,7 +329,7 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
         });
         return findDestination(tx, me.tenantId, id);
       });
-      return reply.code(201).send({ ...view(row!), secret: key.shown });
+      return reply.code(201).send({ ...view(row!), secret: key.secret });
     },
   );
 

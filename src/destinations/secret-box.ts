@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 // A destination's signing secret and token at rest, sealed as the judges' API
 // keys are (judges/secret-box.ts): AES-256-GCM under a key derived from the
@@ -53,28 +53,4 @@ export function open(
   d.setAAD(aad(tenantId, destinationId, what, url));
   d.setAuthTag(b.subarray(b.length - TAG));
   return Buffer.concat([d.update(b.subarray(IV, b.length - TAG)), d.final()]).toString('utf8');
-}
-
-/**
- * A new Standard Webhooks signing key: `secret` is what the sender signs with,
- * `shown` what the receiver verifies with (shown once at creation). HMAC: the
- * same `whsec_` + base64 of 32 random bytes (the spec asks 24-64). Ed25519:
- * the private key's seed as `whsk_`, the public key as `whpk_` (raw 32 bytes,
- * base64).
- */
-export function newSigningKey(signing: 'hmac' | 'ed25519'): {
-  secret: string;
-  shown: string;
-  publicKey: string | null;
-} {
-  if (signing === 'hmac') {
-    const s = `whsec_${randomBytes(32).toString('base64')}`;
-    return { secret: s, shown: s, publicKey: null };
-  }
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const priv = privateKey.export({ format: 'jwk' });
-  const pub = publicKey.export({ format: 'jwk' });
-  const seed = Buffer.from(priv.d!, 'base64url').toString('base64');
-  const pk = `whpk_${Buffer.from(pub.x!, 'base64url').toString('base64')}`;
-  return { secret: `whsk_${seed}`, shown: pk, publicKey: pk };
 }
