@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { ConfigError, DEFAULT_PLANS, loadConfig } from './config.ts';
 
@@ -107,6 +108,51 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({}).judgePrivateNetworks, 'allow');
     assert.equal(loadConfig({ JUDGE_PRIVATE_NETWORKS: 'deny' }).judgePrivateNetworks, 'deny');
     for (const v of ['no', 'DENY', '0']) refuses({ JUDGE_PRIVATE_NETWORKS: v }, 'JUDGE_PRIVATE_NETWORKS');
+  });
+
+  test('DESTINATION_PRIVATE_NETWORKS: allow (the default) or deny', () => {
+    assert.equal(loadConfig({}).destinationPrivateNetworks, 'allow');
+    assert.equal(loadConfig({ DESTINATION_PRIVATE_NETWORKS: 'allow' }).destinationPrivateNetworks, 'allow');
+    assert.equal(loadConfig({ DESTINATION_PRIVATE_NETWORKS: 'deny' }).destinationPrivateNetworks, 'deny');
+    for (const v of ['no', 'DENY', 'false', '0', ' deny'])
+      assert.match(
+        refuses({ DESTINATION_PRIVATE_NETWORKS: v }, 'DESTINATION_PRIVATE_NETWORKS'),
+        /must be one of allow, deny/,
+      );
+  });
+
+  test('DESTINATION_POLL_MS: 10-60000 ms, 500 by default', () => {
+    assert.equal(loadConfig({}).destinationPollMs, 500);
+    assert.equal(loadConfig({ DESTINATION_POLL_MS: '10' }).destinationPollMs, 10);
+    assert.equal(loadConfig({ DESTINATION_POLL_MS: '60000' }).destinationPollMs, 60_000);
+    assert.match(refuses({ DESTINATION_POLL_MS: '9' }, 'DESTINATION_POLL_MS'), /between 10 and 60000, got 9/);
+    for (const v of ['60001', '-1', '0.5', '1s', 'fast']) refuses({ DESTINATION_POLL_MS: v }, 'DESTINATION_POLL_MS');
+  });
+
+  test('DESTINATION_RETRY_BASE_MS: 10 ms-1 h, 5000 by default', () => {
+    assert.equal(loadConfig({}).destinationRetryBaseMs, 5_000);
+    assert.equal(loadConfig({ DESTINATION_RETRY_BASE_MS: '10' }).destinationRetryBaseMs, 10);
+    assert.equal(loadConfig({ DESTINATION_RETRY_BASE_MS: '3600000' }).destinationRetryBaseMs, 3_600_000);
+    assert.match(
+      refuses({ DESTINATION_RETRY_BASE_MS: '3600001' }, 'DESTINATION_RETRY_BASE_MS'),
+      /between 10 and 3600000/,
+    );
+    for (const v of ['9', '5e3', '5 s', 'xxx']) refuses({ DESTINATION_RETRY_BASE_MS: v }, 'DESTINATION_RETRY_BASE_MS');
+  });
+
+  test('every DESTINATION_* variable the configuration reads is tested here and listed in docs/operations.md', () => {
+    const read = new Set(
+      [...readFileSync(new URL('./config.ts', import.meta.url), 'utf8').matchAll(/'(DESTINATION_[A-Z_]+)'/g)].map(
+        (m) => m[1]!,
+      ),
+    );
+    assert.ok(read.size >= 3, [...read].join());
+    const tested = readFileSync(new URL(import.meta.url), 'utf8');
+    const ops = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    for (const name of read) {
+      assert.ok(tested.includes(`test('${name}:`), `${name} has no test of its own`);
+      assert.match(ops, new RegExp(`^\\| \`${name}\` \\|`, 'm'), `${name} is not in docs/operations.md`);
+    }
   });
 
   test('URLs: parseable and of the right scheme', () => {
