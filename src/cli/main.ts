@@ -11,11 +11,12 @@ commands:
   admin workspaces           list workspaces through the operator API
   keygen [--name ORIGIN] [--out FILE] [--tenant ID]
                              print a new Ed25519 signer key for LEDGER_SIGNING_KEY (verifier key on stderr)
-  verify (--url URL | --bundle FILE) [--key K | --key-file F] [--evidence ID]… [--since FILE]
+  verify (--url URL | --bundle FILE) [--key K | --key-file F] [--evidence ID]… [--entry FILE]… [--since FILE]
          [--save-checkpoint FILE] [--export FILE] [--report FILE] [--witness KEY… --witness-quorum N]
                              check a workspace's audit trail from its signed checkpoint and public key
                              (token: --token or AGENT_LEDGER_TOKEN); --report recounts a compliance
-                             report (JSON) from the leaves; --witness needs N witness cosignatures; exit 1 when verification fails
+                             report (JSON) from the leaves; --entry checks an event a destination delivered;
+                             --witness needs N witness cosignatures; exit 1 when verification fails
   hook claude-code [--url URL] [--token T] [--agent KEY] [--fail-closed]
                              Claude Code PreToolUse hook: records the tool call (enforced mode) and
                              blocks it when the verdict is deny (AGENT_LEDGER_URL/_TOKEN/_AGENT_KEY)

@@ -29,6 +29,13 @@ import {
   verifyConsistency,
 } from '../ledger/index.ts';
 import { type CosignerKey, parseCosignerKey, verifyCosignatures } from '../witness/index.ts';
+import {
+  checkDeliveredEvents,
+  type DeliveredEvidence,
+  describeEntry,
+  readDeliveredEvent,
+  UnreadableEntry,
+} from './verify-entry.ts';
 import { checkReport, parseReport, type ReportFile } from './verify-report.ts';
 
 export const VERIFY_USAGE = `usage: agent-ledger verify (--url URL [--token T] | --bundle FILE) [options]
@@ -40,6 +47,10 @@ export const VERIFY_USAGE = `usage: agent-ledger verify (--url URL [--token T] |
                           taken from the service (or the bundle) and a warning is printed
   --key-file FILE         pinned verifier keys, one per line
   --evidence ID           also check this evidence id (repeatable)
+  --entry FILE            also check an event a destination delivered (its JSON: native, OCSF or
+                          a Splunk HEC envelope; - for standard input): the entry it names must
+                          be in the verified log with that leaf hash, and the checkpoint it
+                          carries must be signed by the key and agree with the log (repeatable)
   --since FILE            a checkpoint saved earlier: the log must have only grown since
   --save-checkpoint FILE  write the verified checkpoint (for --since next time)
   --export FILE           write a bundle (checkpoint, keys, origin, all entries) for --bundle
@@ -78,6 +89,7 @@ interface Options {
   bundle: string | undefined;
   keys: string[] | undefined;
   evidence: number[];
+  entries: DeliveredEvidence[];
   since: string | undefined;
   saveCheckpoint: string | undefined;
   export: string | undefined;
@@ -120,6 +132,7 @@ const OPTIONS = {
   key: { type: 'string', multiple: true },
   'key-file': { type: 'string' },
   evidence: { type: 'string', multiple: true },
+  entry: { type: 'string', multiple: true },
   since: { type: 'string' },
   'save-checkpoint': { type: 'string' },
   export: { type: 'string' },
@@ -175,6 +188,14 @@ function parseOptions(args: string[]): Options | 'help' {
     }
     return id;
   });
+  const entries = (values.entry ?? []).map((path) => {
+    try {
+      return readDeliveredEvent(path);
+    } catch (err) {
+      if (err instanceof UnreadableEntry) throw new CannotVerify(err.message);
+      throw err;
+    }
+  });
   const witnesses = (values.witness ?? []).map((k) => {
     try {
       return parseCosignerKey(k);
@@ -194,6 +215,7 @@ function parseOptions(args: string[]): Options | 'help' {
     bundle: values.bundle,
     keys: keyTexts.length > 0 ? keyTexts : undefined,
     evidence,
+    entries,
     since: values.since,
     saveCheckpoint: values['save-checkpoint'],
     export: values.export,
@@ -305,6 +327,8 @@ async function run(opts: Options): Promise<number> {
   };
   const failures = [...g.fetchFailures, ...verifyBundle(bundle)];
   if (opts.report) failures.push(...checkReport(opts.report, g.keys, g.entries));
+  const verified = opts.entries.length > 0 ? tryOpen(g.checkpoint, g.keys) : undefined;
+  if (verified) failures.push(...checkDeliveredEvents(opts.entries, verified, g.entries, g.keys));
   const cosigned = checkWitnesses(g.checkpoint, opts, failures);
   if (failures.some((f) => f.kind === 'root') && !failures.some((f) => f.kind === 'entry') && g.client) {
     const located = await locateDivergence(g.client, g.checkpoint, g.keys, g.entries);
@@ -660,6 +684,11 @@ function report(
             (evSize !== undefined ? `, evidence record against checkpoint size ${evSize}` : '')
           : `entry ${id - 1} in the verified log`;
       row('evidence', `${id} (${what}): ${bad.length ? 'FAILED' : 'valid'}`);
+    }
+    for (const e of opts.entries) {
+      const bad = failures.some((f) => f.kind === 'evidence' && f.message.startsWith(`${e.source}: `));
+      const proof = e.checkpoint !== undefined ? ', its checkpoint signed and a prefix of the log' : '';
+      row('entry', `${describeEntry(e)}: ${bad ? 'FAILED' : `in the verified log with the event's leaf hash${proof}`}`);
     }
     if (g.previous) {
       const older = tryParseCheckpoint(g.previous.checkpoint);
