@@ -130,6 +130,54 @@ eachStore('approvals: hold for a person', (getT) => {
     );
   });
 
+  test('an enforced answer names its reasons (the rule ids, as the read side shows them): held, denied, allowed, single and batch; observed answers keep the contract', async () => {
+    const t = getT();
+    await quietJobs(t);
+    const team = await newTeam(t, 'hold-reasons');
+    await setPolicy(t, team.admin.token, [
+      HOLD_PAYMENTS,
+      { id: 'watch-refunds', when: { tools: ['payments.refund'] }, verdict: 'flag_for_review' },
+      { id: 'deny-wire', when: { tools: ['payments.wire'] }, verdict: 'deny' },
+    ]);
+    const h = await held(t, team.admin.token);
+    assert.equal(h.verdict, 'flag_for_review');
+    assert.equal(h.approval?.status, 'pending');
+    assert.deepEqual((h as Held & { reasons?: string[] }).reasons, ['hold-payments', 'watch-refunds']);
+    const stored = await get(t, team.admin.token, `/api/v1/invocations/${h.invocation_id}`);
+    assert.deepEqual(stored.body.reasons, ['hold-payments', 'watch-refunds'], 'the same reasons the read side shows');
+    const denied = (await held(t, team.admin.token, { tool_name: 'payments.wire' })) as Held & { reasons?: string[] };
+    assert.equal(denied.verdict, 'deny');
+    assert.deepEqual(denied.reasons, ['hold-payments', 'deny-wire']);
+    const allowed = (await held(t, team.admin.token, { tool_name: 'search' })) as Held & { reasons?: string[] };
+    assert.deepEqual([allowed.verdict, allowed.reasons], ['allow', ['default']]);
+    const observed = (await held(t, team.admin.token, { mode: 'observed' })) as Held & { reasons?: string[] };
+    assert.equal(observed.reasons, undefined, "observed: the shared contract's answer, unchanged");
+    // An Idempotency-Key replay answers the same body, reasons included.
+    const key = { 'idempotency-key': 'reasons-replay-1' };
+    const payload = { agent_key: 'payer', tool_name: 'payments.refund', mode: 'enforced' };
+    const first = await t.request({ method: 'POST', url: INVOKE, token: team.admin.token, payload, headers: key });
+    const replay = await t.request({ method: 'POST', url: INVOKE, token: team.admin.token, payload, headers: key });
+    assert.equal(replay.statusCode, 201, replay.body);
+    assert.deepEqual(replay.json(), first.json());
+    assert.deepEqual(replay.json().reasons, ['hold-payments', 'watch-refunds']);
+    const batch = await t.request({
+      method: 'POST',
+      url: '/api/v1/admin/agents/events/batch',
+      token: team.admin.token,
+      payload: {
+        events: [
+          { kind: 'invocation', event: { agent_key: 'payer', tool_name: 'payments.refund', mode: 'enforced' } },
+          { kind: 'invocation', event: { agent_key: 'payer', tool_name: 'payments.wire', mode: 'observed' } },
+        ],
+      },
+    });
+    assert.equal(batch.statusCode, 207, batch.body);
+    const [b0, b1] = batch.json().results;
+    assert.deepEqual([b0.verdict, b0.reasons], ['flag_for_review', ['hold-payments', 'watch-refunds']]);
+    assert.equal(b0.approval.status, 'pending');
+    assert.deepEqual([b1.verdict, b1.reasons], ['deny', undefined]);
+  });
+
   test('hold_seconds is bounded (1 to 86,400) in policies and persona overrides: 422 otherwise', async () => {
     const t = getT();
     const team = await newTeam(t, 'hold-bounds');

@@ -291,6 +291,8 @@ export function recordSet(known: KnownAgents) {
           verdict: p.decision.verdict,
           evidence_id: evidenceIdOf(index),
           ...(p.piiCount !== undefined ? { pii_count: p.piiCount } : {}),
+          // An enforced agent asked before it acts: it is told why (the rule ids, as GET /invocations/{id} shows them).
+          ...(p.mode === 'enforced' ? { reasons: p.decision.reasons } : {}),
         };
         // Held for a person: the approval, its row and its leaf commit with the invocation, so no
         // agent is told to wait for an approval that does not exist.

@@ -53,12 +53,19 @@ const HeldApproval = Type.Object(
   },
 );
 
+/** Why: the ids of the policy rules that made the verdict, answered to enforced calls. */
+const EnforcedReasons = Type.Array(Type.String(), {
+  description:
+    'Enforced mode only: the ids of the policy rules (or persona overrides) that made the verdict, `default` when none fired — as GET /api/v1/invocations/{invocation_id} shows them',
+});
+
 export const InvocationCreated = Type.Object({
   invocation_id: Type.Integer(),
   tenant_id: ContentText(),
   verdict: Type.Union([Type.Literal('allow'), Type.Literal('flag_for_review'), Type.Literal('deny')]),
   evidence_id: Type.Optional(Type.Integer()),
   pii_count: Type.Optional(Type.Integer()),
+  reasons: Type.Optional(EnforcedReasons),
   approval: Type.Optional(HeldApproval),
 });
 
@@ -192,6 +199,7 @@ const BatchResult = Type.Object(
     verdict: Type.Optional(Type.Union([Type.Literal('allow'), Type.Literal('flag_for_review'), Type.Literal('deny')])),
     evidence_id: Type.Optional(Type.Integer()),
     pii_count: Type.Optional(Type.Integer()),
+    reasons: Type.Optional(EnforcedReasons),
     approval: Type.Optional(HeldApproval),
     accepted: Type.Optional(Type.Literal(true)),
     event_type: Type.Optional(Type.String()),

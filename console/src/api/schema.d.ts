@@ -1637,6 +1637,8 @@ export interface paths {
                             verdict: "allow" | "flag_for_review" | "deny";
                             evidence_id?: number;
                             pii_count?: number;
+                            /** @description Enforced mode only: the ids of the policy rules (or persona overrides) that made the verdict, `default` when none fired — as GET /api/v1/invocations/{invocation_id} shows them */
+                            reasons?: string[];
                             /** @description Present when a hold rule fired (enforced mode): the call waits for a person. Poll GET /api/v1/approvals/{approval_id}?wait=60 until its status is approved, or denied / expired (both mean: do not act). */
                             approval?: {
                                 /** Format: uuid */
@@ -1914,6 +1916,8 @@ export interface paths {
                                 verdict?: "allow" | "flag_for_review" | "deny";
                                 evidence_id?: number;
                                 pii_count?: number;
+                                /** @description Enforced mode only: the ids of the policy rules (or persona overrides) that made the verdict, `default` when none fired — as GET /api/v1/invocations/{invocation_id} shows them */
+                                reasons?: string[];
                                 /** @description Present when a hold rule fired (enforced mode): the call waits for a person. Poll GET /api/v1/approvals/{approval_id}?wait=60 until its status is approved, or denied / expired (both mean: do not act). */
                                 approval?: {
                                     /** Format: uuid */
