@@ -475,6 +475,69 @@ eachStore(
       }
     });
 
+    test('the URL is a secret: sealed at rest, shown redacted, used whole; a row stored in clear before is read, then sealed', async () => {
+      const base = ra.url.replace(/\/hook$/, '');
+      const slackUrl = `${base}/services/T0SECRET/B0SECRET/xoxSlackPathSecret`;
+      const hookUrl = `${base}/hook?key=qs-Secret-4242`;
+      const slack = await create(a, { name: 'slack-secret', kind: 'slack', url: slackUrl, events: ['token.created'] });
+      const hook = await create(a, { name: 'hook-secret', kind: 'webhook', url: hookUrl, events: ['token.created'] });
+      assert.equal(slack.statusCode, 201, slack.body);
+      assert.equal(hook.statusCode, 201, hook.body);
+      assert.equal(slack.json().url, `${base}/…`);
+      assert.equal(hook.json().url, `${base}/…`);
+      const ids = [slack.json().destination_id as string, hook.json().destination_id as string];
+      const secrets = ['T0SECRET', 'B0SECRET', 'xoxSlackPathSecret', 'qs-Secret-4242'];
+      const listed = await t.request({ method: 'GET', url: '/api/v1/destinations', token: a.token });
+      const one = await t.request({ method: 'GET', url: `/api/v1/destinations/${ids[0]}`, token: a.token });
+      for (const body of [slack.body, hook.body, listed.body, one.body])
+        for (const x of secrets) assert.ok(!body.includes(x), `${x} shown`);
+      const rows = async () =>
+        query<{ destination_id: string; url: string | null; url_sealed: string | null; row: string }>(
+          t,
+          'SELECT destination_id, url, url_sealed, d::text AS row FROM destinations d WHERE destination_id = ANY($1::uuid[])',
+          [ids],
+        );
+      for (const r of await rows()) {
+        assert.equal(r.url, null);
+        assert.ok(r.url_sealed);
+        for (const x of [...secrets, '127.0.0.1', '/services/', 'hook?key'])
+          assert.ok(!r.row.includes(x), `${x} in the stored row`);
+      }
+      // The sealed URL is what is sent to: the test event reaches the receiver at its full URL.
+      ra.requests.length = 0;
+      const sent = await t.request({ method: 'POST', url: `/api/v1/destinations/${ids[1]}/test`, token: a.token });
+      assert.deepEqual({ ok: sent.json().ok, status: sent.json().status }, { ok: true, status: 204 }, sent.body);
+      // A PATCH of the URL seals the new one.
+      const moved = await t.request({
+        method: 'PATCH',
+        url: `/api/v1/destinations/${ids[1]}`,
+        token: a.token,
+        payload: { url: `${base}/hook?key=qs-Moved-77` },
+      });
+      assert.equal(moved.statusCode, 200, moved.body);
+      assert.equal(moved.json().url, `${base}/…`);
+      assert.ok(!(await rows()).some((r) => r.row.includes('qs-Moved-77')));
+
+      // A row written before URLs were sealed (migration 0170) holds it in clear: it is read as it is ...
+      await t.service.ctx.db.withTenant(a.account.tenant_id, (tx) =>
+        tx.query('UPDATE destinations SET url = $2, url_sealed = NULL WHERE destination_id = $1', [ids[1], hookUrl]),
+      );
+      const legacy = await t.request({ method: 'GET', url: `/api/v1/destinations/${ids[1]}`, token: a.token });
+      assert.equal(legacy.json().url, `${base}/…`);
+      const again = await t.request({ method: 'POST', url: `/api/v1/destinations/${ids[1]}/test`, token: a.token });
+      assert.equal(again.json().ok, true, again.body);
+      // ... and the worker, when it starts, seals it.
+      assert.equal(await t.service.deliveries.sealLegacyUrls(), 1);
+      assert.equal(await t.service.deliveries.sealLegacyUrls(), 0);
+      for (const r of await rows()) {
+        assert.equal(r.url, null);
+        assert.ok(!r.row.includes('qs-Secret-4242'));
+      }
+      const sealed = await t.request({ method: 'POST', url: `/api/v1/destinations/${ids[1]}/test`, token: a.token });
+      assert.equal(sealed.json().ok, true, sealed.body);
+      for (const id of ids) await t.request({ method: 'DELETE', url: `/api/v1/destinations/${id}`, token: a.token });
+    });
+
     test('teardown', async () => {
       await ra.close();
       await rb.close();

@@ -11,8 +11,16 @@ import {
 import { retryDelayMs, GIVE_UP_MS, FAILING_AFTER_MS } from './backoff.ts';
 import { clearFields, eventIdOf, eventTypeOf, passes, type Subject, wants } from './events.ts';
 import type { DestinationTarget, Evidence, KindSender, OutboundEvent } from './kind.ts';
-import { open } from './secret-box.ts';
-import { type Attempt, type DestinationRow, findDestination, pruneAttempts, recordAttempts } from './store.ts';
+import { clearUrl, open, seal } from './secret-box.ts';
+import {
+  type Attempt,
+  type DestinationRow,
+  findDestination,
+  pruneAttempts,
+  recordAttempts,
+  sealLegacyUrls,
+  tenantsWithDestinations,
+} from './store.ts';
 
 // The delivery engine: a background worker on every node. For each
 // destination that is due it reads the workspace's audit trail after the
@@ -74,19 +82,20 @@ export interface Made {
 
 /** The sender's view of a destination: its secrets opened for this send only. */
 export function targetOf(deps: Pick<DeliveryDeps, 'kek' | 'privateNetworks' | 'consoleUrl'>, d: DestinationRow) {
+  const url = clearUrl(deps.kek, d);
   const target: DestinationTarget = {
     destinationId: d.destination_id,
     tenantId: d.tenant_id,
     name: d.name,
     kind: d.kind,
-    url: d.url,
+    url,
     format: d.format,
     signing: d.signing,
-    secret: open(deps.kek, d.tenant_id, d.destination_id, 'secret', d.url, d.secret_sealed),
+    secret: open(deps.kek, d.tenant_id, d.destination_id, 'secret', url, d.secret_sealed),
     privateNetworks: deps.privateNetworks,
   };
   if (d.token_sealed !== null)
-    target.token = open(deps.kek, d.tenant_id, d.destination_id, 'token', d.url, d.token_sealed);
+    target.token = open(deps.kek, d.tenant_id, d.destination_id, 'token', url, d.token_sealed);
   if (deps.consoleUrl) target.consoleUrl = deps.consoleUrl;
   return target;
 }
@@ -194,7 +203,21 @@ export class DeliveryWorker {
 
   start(): void {
     this.#stopped = false;
+    // Rows written before URLs were sealed are sealed now; until then they are read as they are.
+    void this.sealLegacyUrls().catch((err) => this.#deps.onError?.(err));
     this.#schedule(0);
+  }
+
+  /** Seals the URLs stored in clear by rows written before migration 0170; returns how many. */
+  async sealLegacyUrls(): Promise<number> {
+    const { db, kek } = this.#deps;
+    let n = 0;
+    for (const tenantId of await tenantsWithDestinations(db)) {
+      n += await db.withTenant(tenantId, (tx) =>
+        sealLegacyUrls(tx, tenantId, (destinationId, url) => seal(kek, tenantId, destinationId, 'url', '', url)),
+      );
+    }
+    return n;
   }
 
   async stop(): Promise<void> {

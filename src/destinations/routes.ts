@@ -21,7 +21,7 @@ import { EVENT_TYPES, type Filter, MODES, TEST_EVENT } from './events.ts';
 import type { KindSender, OutboundEvent } from './kind.ts';
 import { OCSF_READY } from './ocsf/index.ts';
 import { newSigningKey } from './kinds/webhook.ts';
-import { originOfUrl, seal } from './secret-box.ts';
+import { clearUrl, originOfUrl, seal, shownUrl } from './secret-box.ts';
 import {
   type DestinationRow,
   deleteDestination,
@@ -115,7 +115,11 @@ const DestinationView = Type.Object({
   destination_id: Uuid,
   name: Type.String(),
   kind: Type.String(),
-  url: Type.String(),
+  url: Type.String({
+    description:
+      'Redacted: scheme://host[:port] and /… for a path or query (webhook, slack, splunk_hec), scheme://host:port ' +
+      '(syslog), the addresses (email). The full URL is stored encrypted and never returned.',
+  }),
   events: Type.Array(Type.String()),
   format: Type.String(),
   signing: Type.String(),
@@ -162,12 +166,12 @@ const TestResult = Type.Object({
   latency_ms: Type.Integer(),
 });
 
-function view(d: DestinationRow) {
+function view(kek: Uint8Array, d: DestinationRow) {
   return {
     destination_id: d.destination_id,
     name: d.name,
     kind: d.kind,
-    url: d.url,
+    url: shownUrl(d.kind, clearUrl(kek, d)),
     events: d.events,
     format: d.format,
     signing: d.signing,
@@ -315,7 +319,7 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
           destinationId: id,
           name: body.name,
           kind: body.kind,
-          url: body.url,
+          urlSealed: seal(deps.kek, me.tenantId, id, 'url', '', body.url),
           events: body.events,
           format,
           signing,
@@ -329,7 +333,7 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
         });
         return findDestination(tx, me.tenantId, id);
       });
-      return reply.code(201).send({ ...view(row!), secret: key.secret });
+      return reply.code(201).send({ ...view(deps.kek, row!), secret: key.secret });
     },
   );
 
@@ -347,7 +351,7 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
     async (req) => {
       const me = accountOf(req);
       const rows = await ctx.db.withTenant(me.tenantId, (tx) => listDestinations(tx, me.tenantId));
-      return { destinations: rows.map(view) };
+      return { destinations: rows.map((r) => view(deps.kek, r)) };
     },
   );
 
@@ -369,7 +373,7 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
         findDestination(tx, me.tenantId, req.params.destination_id),
       );
       if (!d) throw notFound('No such destination.');
-      return view(d);
+      return view(deps.kek, d);
     },
   );
 
@@ -396,13 +400,14 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
       if (body.events) checkEvents(body.events, '/events');
       const before = await ctx.db.withTenant(me.tenantId, (tx) => findDestination(tx, me.tenantId, id));
       if (!before) throw notFound('No such destination.');
-      const url = body.url ?? before.url;
+      const beforeUrl = clearUrl(deps.kek, before);
+      const url = body.url ?? beforeUrl;
       if (body.url !== undefined) {
         const sender = deps.senders.get(before.kind);
         if (sender) await checkUrl(sender, body.url);
       }
       // A token stays bound to the origin it was given for (outbound/bound-secret.ts explains why).
-      const moved = body.url !== undefined && originOfUrl(body.url) !== originOfUrl(before.url);
+      const moved = body.url !== undefined && originOfUrl(body.url) !== originOfUrl(beforeUrl);
       if (moved && before.token_sealed !== null && body.token === undefined)
         throw unprocessable('The URL points elsewhere: give the token again, or null to send none.', [
           { field: '/token', message: 'required when url changes its origin' },
@@ -421,7 +426,7 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
         }
         const change: Parameters<typeof updateDestination>[3] = {};
         if (body.name !== undefined) change.name = body.name;
-        if (body.url !== undefined) change.url = body.url;
+        if (body.url !== undefined) change.urlSealed = seal(deps.kek, me.tenantId, id, 'url', '', body.url);
         if (body.events !== undefined) change.events = body.events;
         if (body.filter !== undefined) change.filter = body.filter;
         if (tokenSealed !== undefined) change.tokenSealed = tokenSealed;
@@ -437,7 +442,7 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
         return findDestination(tx, me.tenantId, id);
       });
       if (!row) throw notFound('No such destination.');
-      return view(row);
+      return view(deps.kek, row);
     },
   );
 

@@ -11,7 +11,9 @@ export interface DestinationRow {
   destination_id: string;
   name: string;
   kind: DestinationTarget['kind'];
-  url: string;
+  /** Only in a row written before URLs were sealed (migration 0170); otherwise null and url_sealed holds it. */
+  url: string | null;
+  url_sealed: string | null;
   events: string[];
   format: 'native' | 'ocsf';
   signing: 'hmac' | 'ed25519';
@@ -31,7 +33,7 @@ export interface DestinationRow {
   last_error: string | null;
 }
 
-const COLUMNS = `d.tenant_id, d.destination_id, d.name, d.kind, d.url, d.events, d.format, d.signing, d.filter,
+const COLUMNS = `d.tenant_id, d.destination_id, d.name, d.kind, d.url, d.url_sealed, d.events, d.format, d.signing, d.filter,
   d.secret_sealed, d.public_key, d.token_sealed, d.created_at, d.updated_at,
   c.next_index, c.paused, c.state, c.disabled_reason, c.failures, c.failing_since, c.last_error`;
 
@@ -64,7 +66,8 @@ export interface NewDestination {
   destinationId: string;
   name: string;
   kind: string;
-  url: string;
+  /** The URL sealed (secret-box.ts, 'url'): it is never stored in clear. */
+  urlSealed: string;
   events: string[];
   format: string;
   signing: string;
@@ -80,7 +83,7 @@ export interface NewDestination {
 
 export async function insertDestination(tx: Queryable, d: NewDestination): Promise<void> {
   await tx.query(
-    `INSERT INTO destinations (tenant_id, destination_id, name, kind, url, events, format, signing, filter, secret_sealed,
+    `INSERT INTO destinations (tenant_id, destination_id, name, kind, url_sealed, events, format, signing, filter, secret_sealed,
        public_key, token_sealed, created_by, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
     [
@@ -88,7 +91,7 @@ export async function insertDestination(tx: Queryable, d: NewDestination): Promi
       d.destinationId,
       d.name,
       d.kind,
-      d.url,
+      d.urlSealed,
       d.events,
       d.format,
       d.signing,
@@ -109,7 +112,7 @@ export async function insertDestination(tx: Queryable, d: NewDestination): Promi
 
 export interface DestinationChange {
   name?: string;
-  url?: string;
+  urlSealed?: string;
   events?: string[];
   filter?: Filter;
   tokenSealed?: string | null;
@@ -124,7 +127,8 @@ export async function updateDestination(
 ): Promise<void> {
   await tx.query(
     `UPDATE destinations SET
-       name = coalesce($3, name), url = coalesce($4, url), events = coalesce($5::text[], events),
+       name = coalesce($3, name), url_sealed = coalesce($4, url_sealed),
+       url = CASE WHEN $4::text IS NULL THEN url ELSE NULL END, events = coalesce($5::text[], events),
        filter = coalesce($6::jsonb, filter),
        token_sealed = CASE WHEN $7::boolean THEN $8 ELSE token_sealed END,
        updated_at = $9
@@ -133,7 +137,7 @@ export async function updateDestination(
       tenantId,
       id,
       ch.name ?? null,
-      ch.url ?? null,
+      ch.urlSealed ?? null,
       ch.events ?? null,
       ch.filter === undefined ? null : JSON.stringify(ch.filter),
       ch.tokenSealed !== undefined,
@@ -251,4 +255,37 @@ export async function recentDeliveries(
     [tenantId, destinationId, limit],
   );
   return rows.map((r) => ({ ...r, log_index: r.log_index === null ? null : Number(r.log_index) }));
+}
+
+/**
+ * Seals the URLs of one workspace's rows written before URLs were sealed
+ * (migration 0170): `seal` makes the sealed form of a row's URL. Returns how
+ * many it sealed. Conditional on the clear URL still being there, so two nodes
+ * doing it at once seal each row once.
+ */
+export async function sealLegacyUrls(
+  tx: Queryable,
+  tenantId: string,
+  seal: (destinationId: string, url: string) => string,
+): Promise<number> {
+  const rows = await tx.query<{ destination_id: string; url: string }>(
+    'SELECT destination_id, url FROM destinations WHERE tenant_id = $1 AND url IS NOT NULL',
+    [tenantId],
+  );
+  let n = 0;
+  for (const r of rows) {
+    const done = await tx.query(
+      `UPDATE destinations SET url_sealed = $4, url = NULL
+       WHERE tenant_id = $1 AND destination_id = $2 AND url = $3 RETURNING 1`,
+      [tenantId, r.destination_id, r.url, seal(r.destination_id, r.url)],
+    );
+    n += done.length;
+  }
+  return n;
+}
+
+/** The workspaces that have destinations (from the cursors, which row-level security does not hide from workers). */
+export async function tenantsWithDestinations(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ tenant_id: string }>('SELECT DISTINCT tenant_id FROM destination_cursors');
+  return rows.map((r) => r.tenant_id);
 }
