@@ -129,7 +129,7 @@ class RetryTest(ServiceTest):
         started = time.monotonic()
         with self.assertRaises(ApiError) as cm:
             self.client(self.proxy.url, max_retry_delay=5).record("notes.read")
-        self.assertLess(time.monotonic() - started, 2)
+        self.assertLess(time.monotonic() - started, 10, "not the 120 s asked for")
         self.assertEqual((cm.exception.status, cm.exception.retry_after), (503, 120.0))
         self.assertEqual(len(self.proxy.requests()), 1)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import datetime as _dt
 import logging
+import math
 import re
 import threading
 import time
@@ -412,11 +413,13 @@ class Client:
             if to_expiry is not None:
                 # Past the expiry by this clock, the service expires it on the next poll (1 s covers clock skew).
                 wait = min(wait, max(1.0, to_expiry + 1))
+            # Whole seconds, rounded up: a fraction rounded down would poll without waiting, again and again.
+            seconds = max(1, min(MAX_WAIT_SECONDS, math.ceil(wait)))
             try:
                 res = self._transport.request(
                     "GET",
-                    f"/api/v1/approvals/{urllib.parse.quote(current.approval_id, safe='')}?wait={max(0, int(wait))}",
-                    timeout=int(wait) + 10,
+                    f"/api/v1/approvals/{urllib.parse.quote(current.approval_id, safe='')}?wait={seconds}",
+                    timeout=seconds + 10,
                     max_retries=0,
                 )
             except ServiceUnreachable as err:
@@ -428,13 +431,17 @@ class Client:
                 continue
             if res is not None and res.status not in _http.RETRY_STATUSES:
                 raise res.error()
+            retry_after = None
             if res is not None:
                 failure = res.error()
+                retry_after = failure.retry_after
             failures += 1
             if to_expiry is not None and to_expiry < -5:
                 return _replace_status(current, "expired")
             log.warning("agent-ledger: waiting for approval %s: %s", current.approval_id, failure)
             pause = min(5.0, 0.25 * 2**failures)
+            if retry_after is not None:
+                pause = min(self._transport.max_retry_delay, max(pause, retry_after))
             if left is not None:
                 pause = min(pause, max(0.0, left))
             time.sleep(pause)
