@@ -1,4 +1,4 @@
-import { AgentLedger, AgentLedgerError } from '../../packages/client/src/index.ts';
+import { AgentLedger, AgentLedgerError, type ApprovalState } from '../../packages/client/src/index.ts';
 import { globMatch } from '../policy/index.ts';
 
 // What the gate asks of the service: record a tool call before it runs and
@@ -40,13 +40,7 @@ export interface ToolCall {
 export type GateDecision =
   { action: 'forward'; invocationId: number | null; startedAt: number } | { action: 'refuse'; text: string };
 
-interface Approval {
-  approval_id: string;
-  status: 'pending' | 'approved' | 'denied' | 'expired';
-  expires_at: string;
-  decided_by?: string | null;
-  note?: string | null;
-}
+type Approval = ApprovalState;
 
 const MAX_TEXT = 32_000;
 /** A held call asks again this long (s) per long poll; the service answers as soon as it is decided (at most 60). */
@@ -247,43 +241,21 @@ export class LedgerGate {
   }
 
   /**
-   * Long-polls the approval until it is decided or expires. Never holds a
-   * connection of the service's database: the service answers each poll from
-   * its own wait. A lost connection is retried until the expiry; after it the
-   * call counts as expired (expiry is a deny).
+   * Waits until the approval is decided or expires (the client's long polls:
+   * the service holds no database connection for them). A lost connection is
+   * retried until the expiry; after it the call counts as expired (expiry is
+   * a deny). A cancelled call counts as denied.
    */
   async #wait(first: Approval, call: ToolCall): Promise<Approval> {
-    let current = first;
-    let failures = 0;
-    const expiresAt = Date.parse(first.expires_at);
-    while (current.status === 'pending') {
-      if (call.signal.aborted) return { ...current, status: 'denied', note: 'the caller cancelled the call' };
-      const left = Math.max(0, Math.ceil((expiresAt - Date.now()) / 1000));
-      call.onWaiting?.(left);
-      const wait = Math.max(1, Math.min(POLL_SECONDS, left + 1));
-      try {
-        const res = await this.#fetch(
-          `${this.#o.url}/api/v1/approvals/${encodeURIComponent(current.approval_id)}?wait=${wait}`,
-          {
-            headers: { authorization: `Bearer ${this.#o.token}` },
-            signal: AbortSignal.any([call.signal, AbortSignal.timeout((wait + 10) * 1000)]),
-          },
-        );
-        if (!res.ok) {
-          await res.body?.cancel();
-          throw new Error(`HTTP ${res.status}`);
-        }
-        current = (await res.json()) as Approval;
-        failures = 0;
-      } catch (err) {
-        if (call.signal.aborted) continue;
-        failures++;
-        if (Date.now() > expiresAt + 5_000) return { ...current, status: 'expired' };
-        this.#o.warn(`waiting for approval ${current.approval_id}: ${message(err)}`);
-        await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** failures)));
-      }
-    }
-    return current;
+    const last = await this.#client.waitForApproval(first, {
+      signal: call.signal,
+      pollSeconds: POLL_SECONDS,
+      ...(call.onWaiting ? { onWaiting: call.onWaiting } : {}),
+      onRetry: (err) => this.#o.warn(`waiting for approval ${first.approval_id}: ${message(err)}`),
+    });
+    if (last.status === 'pending' && call.signal.aborted)
+      return { ...last, status: 'denied', note: 'the caller cancelled the call' };
+    return last;
   }
 
   #context(extra: Record<string, unknown>): string {

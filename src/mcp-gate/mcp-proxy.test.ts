@@ -226,6 +226,55 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over stdio', (get) => {
     });
   });
 
+  test('a held call nobody decides expires: the client gets isError naming the expiry, the server never sees it', async () => {
+    const t = get();
+    const policy = await t.request({
+      method: 'PUT',
+      url: '/api/v1/policy',
+      token: alice.token,
+      payload: {
+        default_verdict: 'allow',
+        rules: [{ id: 'hold-mail', when: { tools: ['send_*'] }, verdict: 'allow', hold: true, hold_seconds: 1 }],
+      },
+    });
+    assert.equal(policy.statusCode, 200, policy.body);
+    const before = proxy!.calls().length;
+    const call = proxy!.client.callTool({ name: 'send_email', arguments: { text: 'too late' } });
+    const pending = await until('a pending approval', async () => {
+      const res = await t.request({ method: 'GET', url: '/api/v1/approvals?status=pending', token: alice.token });
+      return (res.json() as { items: Array<{ approval_id: string; invocation_id: number }> }).items[0];
+    });
+    // The service's clock passes expires_at: the proxy's next poll finds it expired.
+    t.clock.advance(2_000);
+    const r = await call;
+    assert.equal(r.isError, true);
+    assert.match(
+      textOf(r),
+      new RegExp(
+        `held send_email for agent desk-agent for approval ${pending.approval_id}, which was not approved before \\S+ \\(expired\\) \\(invocation ${pending.invocation_id}\\)`,
+      ),
+    );
+    assert.equal(proxy!.calls().length, before, 'the server never saw it');
+    const approval = await t.request({
+      method: 'GET',
+      url: `/api/v1/approvals/${pending.approval_id}`,
+      token: alice.token,
+    });
+    assert.equal(approval.json().status, 'expired');
+    assert.equal(
+      (await invocations(t, alice.token, 'desk-agent')).filter((i) => i.parent_invocation_id === pending.invocation_id)
+        .length,
+      0,
+      'no result recorded for a call that never ran',
+    );
+    await t.request({
+      method: 'PUT',
+      url: '/api/v1/policy',
+      token: alice.token,
+      payload: { default_verdict: 'allow', rules: [] },
+    });
+  });
+
   test('another workspace: its own scope (none), its own records; neither sees the other', async () => {
     const t = get();
     const bob = await t.signIn('bob@other-gate.example');

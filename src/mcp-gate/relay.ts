@@ -20,7 +20,7 @@ import type { LedgerGate } from './ledger.ts';
 // Relaying messages rather than re-serving them through the SDK's Client and
 // Server keeps the proxy transparent to protocol features it knows nothing of.
 
-type Pending = { kind: 'call'; name: string; arguments: unknown; gated: unknown } | { kind: 'list' };
+type Pending = { kind: 'call'; name: string; arguments: unknown; gated: unknown } | { kind: 'list' } | { kind: 'init' };
 
 export interface RelayOptions {
   caller: Transport;
@@ -46,8 +46,26 @@ export async function startRelay({ caller, upstream, gate, onError }: RelayOptio
   let done!: () => void;
   const closed = new Promise<void>((r) => (done = r));
 
-  const toCaller = (m: JSONRPCMessage) => caller.send(m).catch((err: Error) => onError?.(err));
-  const toUpstream = (m: JSONRPCMessage) => upstream.send(m).catch((err: Error) => onError?.(err));
+  /** The caller's requests that asked for progress, by progress token: over HTTP their progress goes on the request's own stream. */
+  const progressOf = new Map<string | number, RequestId>();
+
+  const toCaller = (m: JSONRPCMessage, relatedRequestId?: RequestId) =>
+    caller
+      .send(m, relatedRequestId === undefined ? undefined : { relatedRequestId })
+      .catch((err: Error) => onError?.(err));
+  const toUpstream = (m: JSONRPCMessage) =>
+    upstream.send(m).catch((err: Error) => {
+      onError?.(err);
+      // A request the server never got is answered, not left waiting.
+      if (isJSONRPCRequest(m)) {
+        pending.delete(m.id);
+        void toCaller({
+          jsonrpc: '2.0',
+          id: m.id,
+          error: { code: -32603, message: `agent-ledger mcp-proxy: the server could not be reached (${err.message})` },
+        });
+      }
+    });
 
   const close = async () => {
     if (closing) return;
@@ -67,6 +85,8 @@ export async function startRelay({ caller, upstream, gate, onError }: RelayOptio
       pending.set(message.id, { kind: 'list' });
       scopes.set(message.id, gate.allowedTools());
     }
+    if (isJSONRPCRequest(message) && message.method === 'initialize') pending.set(message.id, { kind: 'init' });
+    if (isJSONRPCRequest(message)) rememberProgress(message);
     if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       const c = id === undefined ? undefined : deciding.get(id);
@@ -80,10 +100,22 @@ export async function startRelay({ caller, upstream, gate, onError }: RelayOptio
   };
 
   upstream.onmessage = (message) => {
+    if (isJSONRPCNotification(message) && message.method === 'notifications/progress') {
+      const token = (message.params as { progressToken?: unknown } | undefined)?.progressToken;
+      const id = typeof token === 'string' || typeof token === 'number' ? progressOf.get(token) : undefined;
+      void toCaller(message, id);
+      return;
+    }
     if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
+      forgetProgress(message.id);
       const p = pending.get(message.id);
       if (p) {
         pending.delete(message.id);
+        if (p.kind === 'init' && isJSONRPCResultResponse(message)) {
+          // The HTTP client transport sends the negotiated version with each later request (MCP-Protocol-Version).
+          const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
+          if (typeof version === 'string') upstream.setProtocolVersion?.(version);
+        }
         if (p.kind === 'list' && isJSONRPCResultResponse(message)) {
           void filterList(message.id, message);
           return;
@@ -121,11 +153,14 @@ export async function startRelay({ caller, upstream, gate, onError }: RelayOptio
         // asked for them (resetTimeoutOnProgress) keep its request alive.
         onWaiting: (left) => {
           if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
-          void toCaller({
-            jsonrpc: '2.0',
-            method: 'notifications/progress',
-            params: { progressToken, progress: ++progress, message: `waiting for approval (${left} s left)` },
-          });
+          void toCaller(
+            {
+              jsonrpc: '2.0',
+              method: 'notifications/progress',
+              params: { progressToken, progress: ++progress, message: `waiting for approval (${left} s left)` },
+            },
+            req.id,
+          );
         },
       });
     } catch (err) {
@@ -138,6 +173,7 @@ export async function startRelay({ caller, upstream, gate, onError }: RelayOptio
     }
     if (abort.signal.aborted || closing) return; // cancelled: no answer is expected
     if (decision.action === 'refuse') {
+      forgetProgress(req.id);
       await toCaller({
         jsonrpc: '2.0',
         id: req.id,
@@ -146,7 +182,17 @@ export async function startRelay({ caller, upstream, gate, onError }: RelayOptio
       return;
     }
     pending.set(req.id, { kind: 'call', name, arguments: params.arguments, gated: decision });
+    rememberProgress(req);
     await toUpstream(req);
+  }
+
+  function rememberProgress(req: JSONRPCRequest): void {
+    const token = (req.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+    if (typeof token === 'string' || typeof token === 'number') progressOf.set(token, req.id);
+  }
+
+  function forgetProgress(id: RequestId): void {
+    for (const [token, of] of progressOf) if (of === id) progressOf.delete(token);
   }
 
   async function filterList(id: RequestId, message: JSONRPCMessage & { result: Record<string, unknown> }) {

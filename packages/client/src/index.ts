@@ -6,6 +6,7 @@ import type { paths } from './schema.d.ts';
 //    to make in `enforced` mode, before the tool runs);
 //  - record(): buffered, sent in batches in the background; flush() and
 //    shutdown() wait until everything was sent;
+//  - waitForApproval(): a held call's wait for a person's decision (long polls);
 // every request carries an Idempotency-Key that stays the same across its
 // retries (a retry after a timeout never records twice), 429/502/503/504 and
 // lost connections are retried with backoff honouring Retry-After, and
@@ -18,6 +19,23 @@ export type InvocationEvent = NonNullable<InvocationOp['requestBody']>['content'
 export type InvocationResult = InvocationOp['responses'][201]['content']['application/json'];
 export type RogueEvent = NonNullable<RogueOp['requestBody']>['content']['application/json'];
 export type RogueResult = RogueOp['responses'][201]['content']['application/json'];
+type ApprovalOp = paths['/api/v1/approvals/{approval_id}']['get'];
+export type Approval = ApprovalOp['responses'][200]['content']['application/json'];
+/** What a held invocation's answer says of its approval, or the approval as last read. */
+export type ApprovalState = Pick<Approval, 'approval_id' | 'status' | 'expires_at'> & Partial<Approval>;
+
+export interface WaitOptions {
+  /** Stops the wait: the approval is answered as last read (pending). */
+  signal?: AbortSignal;
+  /** Stop waiting at this time (ms since the epoch), answering the approval as last read; default: until it is decided or expires. */
+  deadline?: number;
+  /** Seconds each long poll asks the service to wait (1-60, default 30); it answers as soon as the approval is decided. */
+  pollSeconds?: number;
+  /** Called before each poll with the seconds left until the approval expires. */
+  onWaiting?: (secondsLeft: number) => void;
+  /** Called when a poll failed (it is retried with backoff until the approval's expiry). */
+  onRetry?: (err: unknown) => void;
+}
 
 export type BufferedEvent = { kind: 'invocation'; event: InvocationEvent } | { kind: 'rogue'; event: RogueEvent };
 
@@ -117,6 +135,51 @@ export class AgentLedger {
     });
     if (data === undefined) throw new AgentLedgerError(response.status, error);
     return data;
+  }
+
+  /**
+   * Waits for a held invocation's approval to be decided: long polls
+   * `GET /api/v1/approvals/{id}?wait=…` until its status is not pending, the
+   * deadline passes or the signal aborts (then the approval as last read is
+   * answered, still pending). A poll that fails is retried with backoff; when
+   * the approval's expiry is 5 s past and the service still cannot be read,
+   * it is answered as expired (expiry is a deny). Only `approved` means act.
+   */
+  async waitForApproval(first: ApprovalState, opts: WaitOptions = {}): Promise<ApprovalState> {
+    let current = first;
+    let failures = 0;
+    const expiresAt = Date.parse(first.expires_at);
+    const deadline = opts.deadline ?? Number.POSITIVE_INFINITY;
+    const pollSeconds = Math.max(1, Math.min(60, Math.floor(opts.pollSeconds ?? 30)));
+    while (current.status === 'pending') {
+      const now = Date.now();
+      if (opts.signal?.aborted || now >= deadline) return current;
+      const left = Math.max(0, Math.ceil((expiresAt - now) / 1000));
+      opts.onWaiting?.(left);
+      const wait = Math.max(1, Math.min(pollSeconds, left + 1, Math.ceil((deadline - now) / 1000)));
+      const signals = [AbortSignal.timeout((wait + 10) * 1000)];
+      if (opts.signal) signals.push(opts.signal);
+      if (Number.isFinite(deadline)) signals.push(AbortSignal.timeout(Math.max(1, deadline - now)));
+      try {
+        const res = await this.#fetch(
+          `${this.#opts.baseUrl}/api/v1/approvals/${encodeURIComponent(current.approval_id)}?wait=${wait}`,
+          { headers: { authorization: `Bearer ${this.#opts.token}` }, signal: AbortSignal.any(signals) },
+        );
+        if (!res.ok) {
+          const body: unknown = await res.json().catch(() => null);
+          throw new AgentLedgerError(res.status, body);
+        }
+        current = (await res.json()) as Approval;
+        failures = 0;
+      } catch (err) {
+        if (opts.signal?.aborted || Date.now() >= deadline) return current;
+        failures++;
+        if (Date.now() > expiresAt + 5_000) return { ...current, status: 'expired' };
+        opts.onRetry?.(err);
+        await sleep(Math.min(5_000, 250 * 2 ** failures, Math.max(0, deadline - Date.now())));
+      }
+    }
+    return current;
   }
 
   /** Queues an event; it is sent in the background (flush() waits for it). */
