@@ -5,6 +5,8 @@
 export type { AppContext } from './context.ts';
 export type { AccountPrincipal, AccountStatus, Principal, Role } from './identity.ts';
 export { decodeCursor, encodeCursor, page } from './paging.ts';
+export { Poller } from './poller.ts';
+export type { PollerOptions } from './poller.ts';
 export {
   HttpProblem,
   badRequest,

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/index.ts';
+import { Poller } from '../core/index.ts';
 
 export interface Job {
   tenant_id: string;
@@ -131,11 +132,7 @@ export class JobWorker {
   readonly #db: Db;
   readonly #handlers: Record<string, JobHandler>;
   readonly #opts: Required<Omit<WorkerOptions, 'onError' | 'bell'>> & Pick<WorkerOptions, 'onError'>;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = false;
-  #started = false;
-  #wake = false;
+  readonly #poller: Poller;
   /** Aborted by stop(): the jobs running then give up; a drain() after stop() gets a fresh one. */
   #abort = new AbortController();
 
@@ -144,56 +141,31 @@ export class JobWorker {
     this.#handlers = handlers;
     const { bell, ...rest } = opts;
     this.#opts = { leaseMs: 60_000, pollMs: 500, batch: 16, maxAttempts: 10, ...rest };
+    this.#poller = new Poller({
+      round: () => this.#tick(),
+      pollMs: this.#opts.pollMs,
+      onError: (err) => this.#opts.onError?.(err),
+    });
     bell?.answeredBy(this.poke);
   }
 
   start(): void {
-    this.#started = true;
-    this.#schedule(0);
+    this.#poller.start();
   }
 
   /** Work was just enqueued on this node: look now instead of at the next poll (what the bell rings). */
-  readonly poke = (): void => {
-    // A worker that was not started (tests that run jobs by hand) stays idle.
-    if (this.#stopped || !this.#started) return;
-    if (this.#running) this.#wake = true;
-    else this.#schedule(0);
-  };
+  readonly poke = (): void => this.#poller.poke();
 
   /** Runs until no job is due; for tests and shutdown. */
-  async drain(): Promise<void> {
-    while ((await this.#tick()) > 0) {
-      // keep taking due jobs
-    }
+  drain(): Promise<void> {
+    return this.#poller.drain();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
     const running = this.#abort;
     this.#abort = new AbortController();
     running.abort(new Error('the job worker is stopping'));
-    clearTimeout(this.#timer);
-    await this.#running;
-  }
-
-  #schedule(ms: number): void {
-    clearTimeout(this.#timer);
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      if (this.#running) return;
-      this.#running = this.#tick()
-        .catch((err) => {
-          this.#opts.onError?.(err);
-          return 0;
-        })
-        .then((n) => {
-          this.#running = undefined;
-          const again = n > 0 || this.#wake;
-          this.#wake = false;
-          this.#schedule(again ? 0 : this.#opts.pollMs);
-        });
-    }, ms);
-    this.#timer.unref();
+    await this.#poller.stop();
   }
 
   /** Leases due jobs and runs them; returns how many it took. */

@@ -13,6 +13,7 @@
 // bytes to the same tile paths, and the checkpoint is written under a row lock
 // that refuses to replace a larger checkpoint with a smaller one.
 
+import { Poller } from '../core/index.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import { latestCheckpoint, type StoredCheckpoint } from './checkpoints.ts';
 import type { PublishStore } from './publish-stores.ts';
@@ -85,17 +86,19 @@ export class LogPublisher {
   readonly #store: PublishStore;
   readonly #deps: PublisherDeps;
   readonly #opts: Required<Omit<PublisherOptions, 'onError'>> & Pick<PublisherOptions, 'onError'>;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<number> | undefined;
-  #wake = false;
-  #started = false;
-  #stopped = false;
+  readonly #poller: Poller;
 
   constructor(db: Db, store: PublishStore, deps: PublisherDeps, opts: PublisherOptions) {
     this.#db = db;
     this.#store = store;
     this.#deps = deps;
     this.#opts = { pollMs: 1_000, retryMaxSeconds: 300, ...opts };
+    this.#poller = new Poller({
+      round: () => this.#tick(),
+      pollMs: this.#opts.pollMs,
+      pokeDelayMs: 50, // after the signing transaction has committed
+      onError: (err) => this.#opts.onError?.(err, ''),
+    });
   }
 
   get where(): string {
@@ -109,7 +112,7 @@ export class LogPublisher {
        ON CONFLICT (tenant_id) DO UPDATE SET seq = log_publish_queue.seq + 1, due_at = now(), attempts = 0`,
       [tenantId],
     );
-    this.#poke();
+    this.#poller.poke();
   }
 
   /**
@@ -117,7 +120,6 @@ export class LogPublisher {
    * left (its lease not yet run out) is taken up now rather than a lease later.
    */
   async start(): Promise<void> {
-    this.#started = true;
     const tenants = await this.#deps.tenants();
     if (tenants.length > 0) {
       await this.#db.query(
@@ -126,46 +128,17 @@ export class LogPublisher {
         [tenants],
       );
     }
-    this.#schedule(0);
+    this.#poller.start();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+    await this.#poller.stop();
     this.#store.close();
   }
 
   /** Runs until no armed log is due; for tests. */
-  async drain(): Promise<void> {
-    while ((await this.#tick()) > 0) {
-      // keep going
-    }
-  }
-
-  #poke(): void {
-    if (this.#stopped || !this.#started) return;
-    if (this.#running) this.#wake = true;
-    else this.#schedule(50); // after the signing transaction has committed
-  }
-
-  #schedule(ms: number): void {
-    clearTimeout(this.#timer);
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      if (this.#running) return;
-      this.#running = this.#tick().catch((err) => {
-        this.#opts.onError?.(err, '');
-        return 0;
-      });
-      void this.#running.then((n) => {
-        this.#running = undefined;
-        const again = n > 0 || this.#wake;
-        this.#wake = false;
-        this.#schedule(again ? 0 : this.#opts.pollMs);
-      });
-    }, ms);
-    this.#timer.unref();
+  drain(): Promise<void> {
+    return this.#poller.drain();
   }
 
   async #tick(): Promise<number> {

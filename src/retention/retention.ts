@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/index.ts';
-import type { AppContext } from '../core/index.ts';
+import { type AppContext, Poller } from '../core/index.ts';
 import { type ContentSelector, eraseInvocationContent, forgetMetadataSalts } from '../ingest/index.ts';
 import { commitment, encodeLeaf, type LogEntry, newSalt } from '../ledger/index.ts';
 import { eraseJudgeRationales } from '../judges/index.ts';
@@ -182,37 +182,26 @@ export async function listErasures(tx: Queryable, tenantId: string): Promise<Era
  */
 export class RetentionSweeper {
   readonly #deps: RetentionDeps;
-  readonly #intervalMs: number;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
+  readonly #poller: Poller;
   #stopped = false;
 
   constructor(deps: RetentionDeps, opts: { intervalMs?: number } = {}) {
     this.#deps = deps;
-    this.#intervalMs = opts.intervalMs ?? 3_600_000;
+    // A sweep is one round however much it erased: the next one is an interval later.
+    this.#poller = new Poller({
+      round: () => this.sweepAll().then(() => 0),
+      pollMs: opts.intervalMs ?? 3_600_000,
+      onError: (err) => console.error('retention sweep failed', err),
+    });
   }
 
   start(): void {
-    this.#schedule(10_000);
+    this.#poller.start(10_000);
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
-  }
-
-  #schedule(ms: number): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.sweepAll()
-        .catch((err) => console.error('retention sweep failed', err))
-        .finally(() => {
-          this.#running = undefined;
-          this.#schedule(this.#intervalMs);
-        });
-    }, ms);
-    this.#timer.unref();
+    await this.#poller.stop();
   }
 
   /** One pass over every workspace; returns what was erased. */

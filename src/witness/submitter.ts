@@ -1,3 +1,4 @@
+import { Poller } from '../core/index.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import type { CheckpointWitnessing, LogReader, StoredCheckpoint } from '../ledger/index.ts';
 import { verifyCosignatures, type WitnessConfig } from './cosignature.ts';
@@ -21,17 +22,19 @@ export class WitnessSubmitter implements CheckpointWitnessing {
   readonly #logs: LogReader;
   readonly #witnesses: readonly WitnessConfig[];
   readonly #opts: Required<Omit<SubmitterOptions, 'onError'>> & Pick<SubmitterOptions, 'onError'>;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #wake = false;
-  #started = false;
-  #stopped = false;
+  readonly #poller: Poller;
 
   constructor(db: Db, logs: LogReader, witnesses: readonly WitnessConfig[], opts: SubmitterOptions) {
     this.#db = db;
     this.#logs = logs;
     this.#witnesses = witnesses;
     this.#opts = { pollMs: 1_000, ...opts };
+    this.#poller = new Poller({
+      round: () => this.#tick(),
+      pollMs: this.#opts.pollMs,
+      pokeDelayMs: 50, // after the signing transaction has committed
+      onError: (err) => this.#opts.onError?.(err, { tenantId: '' }),
+    });
   }
 
   /** Queues a log inside the transaction that signed its checkpoint. */
@@ -52,48 +55,21 @@ export class WitnessSubmitter implements CheckpointWitnessing {
 
   start(): void {
     if (this.#witnesses.length === 0) return;
-    this.#started = true;
-    this.#schedule(0);
+    this.#poller.start();
   }
 
   /** A checkpoint was just signed here: look now rather than at the next poll. */
   poke(): void {
-    if (this.#stopped || !this.#started) return;
-    if (this.#running) this.#wake = true;
-    else this.#schedule(50); // after the signing transaction has committed
+    this.#poller.poke();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#poller.stop();
   }
 
   /** Runs until no queued log is due; for tests. */
-  async drain(): Promise<void> {
-    while ((await this.#tick()) > 0) {
-      // keep going
-    }
-  }
-
-  #schedule(ms: number): void {
-    clearTimeout(this.#timer);
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      if (this.#running) return;
-      this.#running = this.#tick()
-        .catch((err) => {
-          this.#opts.onError?.(err, { tenantId: '' });
-          return 0;
-        })
-        .then((n) => {
-          this.#running = undefined;
-          const again = n > 0 || this.#wake;
-          this.#wake = false;
-          this.#schedule(again ? 0 : this.#opts.pollMs);
-        });
-    }, ms);
-    this.#timer.unref();
+  drain(): Promise<void> {
+    return this.#poller.drain();
   }
 
   /** Takes due logs, submits their latest checkpoint; returns how many logs it took. */
