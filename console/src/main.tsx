@@ -48,6 +48,10 @@ const Rogue = lazyScreen<{ search: Record<string, string | undefined> }>(() => i
 const Audit = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Audit'), 'Audit');
 const Reports = lazyScreen(() => import('./screens/Reports'), 'Reports');
 const Settings = lazyScreen(() => import('./screens/Settings'), 'Settings');
+const Destinations = lazyScreen<{ search: Record<string, string | undefined> }>(
+  () => import('./screens/Destinations'),
+  'Destinations',
+);
 
 const overviewRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -97,6 +101,14 @@ const auditRoute = createRoute({
     return <Audit search={auditRoute.useSearch()} />;
   },
 });
+const destinationsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/settings/destinations',
+  validateSearch: strings(['selected']),
+  component: function DestinationsRoute() {
+    return <Destinations search={destinationsRoute.useSearch()} />;
+  },
+});
 const routeTree = rootRoute.addChildren([
   overviewRoute,
   invocationsRoute,
@@ -106,6 +118,7 @@ const routeTree = rootRoute.addChildren([
   auditRoute,
   createRoute({ getParentRoute: () => rootRoute, path: '/reports', component: () => <Reports /> }),
   createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: () => <Settings /> }),
+  destinationsRoute,
 ]);
 
 // Plain query strings (?verdict=deny&cursor=…), not JSON-encoded values: URLs

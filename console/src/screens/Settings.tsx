@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, call } from '../api/client';
 import { CopyButton, Loading, NotAllowed, PageHeader, ProblemView, useAnnounce } from '../components/ui';
@@ -60,6 +61,18 @@ export function Settings() {
             <NotAllowed role={roleNames[role]} what="manage ingress tokens" />
           </Section>
         )}
+        <Section id="destinations-h" title="Destinations">
+          {can.admin(role) ? (
+            <p>
+              Where the audit trail&apos;s events are delivered: signed webhooks, Slack, Splunk HEC, syslog, e-mail.{' '}
+              <Link to="/settings/destinations" className="text-accent underline underline-offset-2">
+                Manage destinations
+              </Link>
+            </p>
+          ) : (
+            <NotAllowed role={roleNames[role]} what="see or manage destinations (admins only)" />
+          )}
+        </Section>
         {can.policy(role) ? (
           <PolicyEditor />
         ) : (
