@@ -148,6 +148,10 @@ describe('console: Settings → Destinations', { skip }, () => {
     await page.getByTestId('destination-detail').waitFor();
     assert.ok(!(await page.content()).includes(secret), 'nor is it on the page after a reload');
 
+    // The URL is a secret too: shown only as far as the host.
+    const origin = new URL(hook.url).origin;
+    assert.match(await page.getByTestId('destination-detail').innerText(), new RegExp(`URL\\s+${origin}/…`));
+    assert.ok(!(await page.content()).includes(hook.url), 'the full URL is not on the page');
     // The list: state, kind, events.
     const row = page.getByRole('row', { name: /siem-hook/ });
     assert.match(await row.innerText(), /✓\s*Active\s+webhook\s+invocation\.denied, invocation\.flagged\s+none yet/);

@@ -473,8 +473,8 @@ function AddForm({ onCreated }: { onCreated: (d: Destination & { secret: string 
             onChange={(e) => setUrl(e.target.value)}
           />
           <p id="dest-url-hint" className="mt-1 text-sm text-muted">
-            For example <code className="mono">{KINDS[kind].url}</code>. Link-local and cloud-metadata addresses are
-            always refused.
+            For example <code className="mono">{KINDS[kind].url}</code>. Stored encrypted and afterwards shown only as
+            far as the host. Link-local and cloud-metadata addresses are always refused.
           </p>
           <FieldError id="dest-url-err" messages={byField.url} />
         </div>
@@ -752,6 +752,7 @@ function Detail({ d, onGone }: { d: Destination; onGone: () => void }) {
         </Row>
         <Row term={d.kind === 'email' ? 'Addresses' : 'URL'}>
           <code className="mono break-all">{d.url}</code>
+          {d.kind !== 'email' && <span className="text-muted"> (stored encrypted, shown shortened)</span>}
         </Row>
         <Row term="Events">{d.events.includes('*') ? 'All events (*)' : d.events.join(', ')}</Row>
         <Row term="Format">{d.format}</Row>
