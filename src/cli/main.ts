@@ -17,9 +17,10 @@ commands:
                              (token: --token or AGENT_LEDGER_TOKEN); --report recounts a compliance
                              report (JSON) from the leaves; --entry checks an event a destination delivered;
                              --witness needs N witness cosignatures; exit 1 when verification fails
-  hook claude-code [--url URL] [--token T] [--agent KEY] [--fail-closed]
+  hook claude-code [--url URL] [--token T] [--agent KEY] [--fail-closed] [--wait SECONDS]
                              Claude Code PreToolUse hook: records the tool call (enforced mode) and
-                             blocks it when the verdict is deny (AGENT_LEDGER_URL/_TOKEN/_AGENT_KEY)
+                             blocks it when the verdict is deny (AGENT_LEDGER_URL/_TOKEN/_AGENT_KEY);
+                             a held call waits for its approval, or asks when undecided
   mcp-proxy --url URL --token T --agent-key KEY [--mode enforced|observed] [--on-unreachable deny|allow] -- COMMAND [ARGS…]
                              wrap a stdio MCP server: every tools/call is recorded and decided by the
                              service before the server sees it (AGENT_LEDGER_URL/_TOKEN/_AGENT_KEY)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { eachStore, type SignedIn } from '../testing/harness.ts';
 
 // The hook as Claude Code runs it: a child process with the PreToolUse JSON
@@ -137,6 +137,102 @@ eachStore('Claude Code PreToolUse hook', (get) => {
       truncated?: Record<string, number>;
     };
     assert.deepEqual(context.truncated, { tool_input: [...sent].length });
+  });
+
+  describe('a call a hold rule holds', () => {
+    const pendingApproval = async () => {
+      const t = get();
+      const end = Date.now() + 15_000;
+      for (;;) {
+        const res = await t.request({ method: 'GET', url: '/api/v1/approvals?status=pending', token: alice.token });
+        const [first] = (res.json() as { items: Array<{ approval_id: string; invocation_id: number }> }).items;
+        if (first) return first;
+        if (Date.now() > end) throw new Error('no pending approval');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const decide = async (approvalId: string, decision: 'approve' | 'deny', note: string) => {
+      const res = await get().request({
+        method: 'POST',
+        url: `/api/v1/approvals/${approvalId}/decision`,
+        token: alice.token,
+        payload: { decision, note },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    };
+
+    test('setup: a hold rule on Edit', async () => {
+      const res = await get().request({
+        method: 'PUT',
+        url: '/api/v1/policy',
+        token: alice.token,
+        payload: {
+          default_verdict: 'allow',
+          rules: [{ id: 'hold-edits', when: { tools: ['Edit'] }, verdict: 'allow', hold: true, hold_seconds: 600 }],
+        },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    });
+
+    test('approved while the hook waits: the tool runs (exit 0, no output)', async () => {
+      const hook = runHook(preToolUse('Edit', { file_path: 'a.ts' }, 'toolu_hold_ok'), env);
+      const pending = await pendingApproval();
+      await decide(pending.approval_id, 'approve', 'looks fine');
+      const r = await hook;
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, '');
+    });
+
+    test('denied while the hook waits: blocked, naming who denied it and why', async () => {
+      const hook = runHook(preToolUse('Edit', { file_path: '.env' }, 'toolu_hold_no'), env);
+      const pending = await pendingApproval();
+      await decide(pending.approval_id, 'deny', 'not the env file');
+      const r = await hook;
+      assert.equal(r.code, 2);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `agent-ledger held Edit for agent claude-dev for approval ${pending.approval_id}, which was denied by \\S+: not the env file \\(invocation ${pending.invocation_id}\\)`,
+        ),
+      );
+      const out = JSON.parse(r.stdout) as { hookSpecificOutput: Record<string, string> };
+      assert.equal(out.hookSpecificOutput.permissionDecision, 'deny');
+    });
+
+    test('undecided when the wait is over: the hook answers ask, and the approval stays pending', async () => {
+      const started = Date.now();
+      const r = await runHook(preToolUse('Edit', { file_path: 'b.ts' }, 'toolu_hold_ask'), env, ['--wait', '1']);
+      const took = Date.now() - started;
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { hookSpecificOutput: Record<string, string> };
+      assert.equal(out.hookSpecificOutput.hookEventName, 'PreToolUse');
+      assert.equal(out.hookSpecificOutput.permissionDecision, 'ask');
+      const pending = await pendingApproval();
+      assert.match(
+        out.hookSpecificOutput.permissionDecisionReason!,
+        new RegExp(`approval ${pending.approval_id} \\(invocation ${pending.invocation_id}\\), not decided within 1 s`),
+      );
+      assert.ok(took >= 1_000, `answered after ${took} ms, having waited its second`);
+      // --wait 0 (or AGENT_LEDGER_HOLD_WAIT=0): ask at once.
+      const now = await runHook(preToolUse('Edit', { file_path: 'c.ts' }, 'toolu_hold_now'), {
+        ...env,
+        AGENT_LEDGER_HOLD_WAIT: '0',
+      });
+      assert.equal(now.code, 0, now.stderr);
+      assert.equal(JSON.parse(now.stdout).hookSpecificOutput.permissionDecision, 'ask');
+      const res = await get().request({ method: 'GET', url: '/api/v1/approvals?status=pending', token: alice.token });
+      assert.equal((res.json() as { items: unknown[] }).items.length, 2, 'both still wait for a person');
+    });
+
+    test('reset: no hold rule', async () => {
+      const res = await get().request({
+        method: 'PUT',
+        url: '/api/v1/policy',
+        token: alice.token,
+        payload: { default_verdict: 'allow', rules: [] },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    });
   });
 
   test('service unreachable: fail-open lets the tool run, fail-closed blocks it', async () => {

@@ -6,14 +6,25 @@ import { AgentLedger, AgentLedgerError } from '../../packages/client/src/index.t
 // recorded in `enforced` mode and a `deny` verdict blocks the tool: exit 2
 // with the reason on stderr (which Claude Code shows the model), and the
 // documented JSON decision on stdout. Allowed calls exit 0 with no output, so
-// Claude Code's own permission flow goes on as usual.
+// Claude Code's own permission flow goes on as usual. A call a hold rule holds
+// waits for a person's decision up to --wait seconds (less than the hook's
+// timeout: a hook Claude Code times out does not block the tool): approved, it
+// runs as allowed; denied or expired, it is blocked; still undecided, the
+// hook answers `ask` and the person at the terminal decides.
 
-const USAGE = `usage: agent-ledger hook claude-code [--url URL] [--token TOKEN] [--agent KEY] [--fail-closed]
+/** Seconds a held call waits by default: below the 30 s timeout the documented settings give the hook. */
+const DEFAULT_WAIT = 25;
+/** The longest --wait: Claude Code's longest hook timeout is 10 minutes. */
+const MAX_WAIT = 600;
+
+const USAGE = `usage: agent-ledger hook claude-code [--url URL] [--token TOKEN] [--agent KEY] [--fail-closed] [--wait SECONDS]
   URL    AGENT_LEDGER_URL        the service (e.g. https://ledger.example.com)
   TOKEN  AGENT_LEDGER_TOKEN      an API or ingress token of the workspace
   KEY    AGENT_LEDGER_AGENT_KEY  the agent the calls are recorded for (default claude-code)
   --fail-closed / AGENT_LEDGER_FAIL=closed: block tool calls while the service cannot be reached
                                            (default: let them run, with a warning)
+  --wait / AGENT_LEDGER_HOLD_WAIT: seconds a held call waits for its approval (default ${DEFAULT_WAIT}, 0: do not
+                                   wait); keep it below the hook's timeout. Undecided by then: ask.
 `;
 
 /** What Claude Code sends a PreToolUse hook (fields this hook reads). */
@@ -46,8 +57,11 @@ export async function hookCommand(
       token: { type: 'string' },
       agent: { type: 'string' },
       'fail-closed': { type: 'boolean' },
+      wait: { type: 'string' },
     },
   });
+  const waitArg = values.wait ?? io.env.AGENT_LEDGER_HOLD_WAIT ?? String(DEFAULT_WAIT);
+  const waitSeconds = /^\d+$/.test(waitArg) ? Math.min(MAX_WAIT, Number(waitArg)) : DEFAULT_WAIT;
   const url = values.url ?? io.env.AGENT_LEDGER_URL;
   const token = values.token ?? io.env.AGENT_LEDGER_TOKEN;
   const agent = values.agent ?? io.env.AGENT_LEDGER_AGENT_KEY ?? 'claude-code';
@@ -70,6 +84,18 @@ export async function hookCommand(
   }
   if (typeof input !== 'object' || input === null || typeof input.tool_name !== 'string')
     return unavailable('the hook input names no tool_name');
+
+  /** The documented JSON decision on stdout (read by Claude Code on exit 0). */
+  const decide = (permissionDecision: 'deny' | 'ask', reason: string) =>
+    io.stdout.write(
+      `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision, permissionDecisionReason: reason } })}\n`,
+    );
+  /** Blocks the tool: exit 2 with the reason on stderr (shown to Claude), the JSON decision on stdout as well. */
+  const block = (reason: string) => {
+    decide('deny', reason);
+    io.stderr.write(`${reason}\n`);
+    return BLOCK;
+  };
 
   const client = new AgentLedger({
     baseUrl: url,
@@ -107,18 +133,40 @@ export async function hookCommand(
       // Claude Code may run a hook again for the same call: one record per tool use.
       input.tool_use_id ? { idempotencyKey: `claude-code-${input.tool_use_id}`.slice(0, 255) } : {},
     );
+    if (res.approval) {
+      const held = `agent-ledger held ${input.tool_name} for agent ${agent} for approval ${res.approval.approval_id}`;
+      const last =
+        waitSeconds === 0
+          ? res.approval
+          : await client.waitForApproval(res.approval, {
+              deadline: Date.now() + waitSeconds * 1000,
+              onRetry: (err) =>
+                io.stderr.write(`agent-ledger: waiting for approval ${res.approval!.approval_id}: ${message(err)}\n`),
+            });
+      if (last.status === 'approved') return 0;
+      if (last.status === 'pending') {
+        // Not decided while the hook may wait: the person at the terminal decides (Claude Code asks them).
+        decide(
+          'ask',
+          `${held} (invocation ${res.invocation_id}), not decided within ${waitSeconds} s; it expires at ${last.expires_at}. Allow it here only if you would approve it there.`,
+        );
+        return 0;
+      }
+      const by = last.decided_by ? ` by ${last.decided_by}` : '';
+      const note = last.note ? `: ${last.note}` : '';
+      const what =
+        last.status === 'denied' ? `was denied${by}${note}` : `was not approved before ${last.expires_at} (expired)`;
+      return block(`${held}, which ${what} (invocation ${res.invocation_id}).`);
+    }
     if (res.verdict !== 'deny') return 0;
-    const reason = `agent-ledger denied ${input.tool_name} for agent ${agent} (invocation ${res.invocation_id}, evidence ${res.evidence_id ?? 'n/a'}).`;
-    io.stdout.write(
-      `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`,
+    return block(
+      `agent-ledger denied ${input.tool_name} for agent ${agent} (invocation ${res.invocation_id}, evidence ${res.evidence_id ?? 'n/a'}).`,
     );
-    io.stderr.write(`${reason}\n`);
-    return BLOCK;
   } catch (err) {
     if (err instanceof AgentLedgerError && err.status < 500 && err.status !== 429) {
       return unavailable(`the service refused the record (${err.message})`);
     }
-    return unavailable(`the service could not be reached (${err instanceof Error ? err.message : String(err)})`);
+    return unavailable(`the service could not be reached (${message(err)})`);
   }
 }
 
@@ -144,3 +192,5 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
