@@ -36,12 +36,14 @@ export interface ApprovalRow {
   decided_at: Date | null;
   /** Stored redacted; null when none was given or it was erased. */
   note: string | null;
+  /** When retention or an erasure deleted the note; null while it is kept. */
+  note_erased_at: Date | null;
   log_index: number;
   decision_log_index: number | null;
 }
 
 const COLUMNS = `approval_id, invocation_id, agent_key, tool_name, status, requested_by_token, created_at, expires_at,
-  decided_by, decided_at, note, log_index, decision_log_index`;
+  decided_by, decided_at, note, note_erased_at, log_index, decision_log_index`;
 
 /** An approval as the API shows it; the note only to callers that may read stored content. */
 export function approvalView(r: ApprovalRow, withNote: boolean) {
@@ -62,6 +64,7 @@ export function approvalView(r: ApprovalRow, withNote: boolean) {
         }
       : {}),
     ...(withNote && r.note !== null ? { note: r.note } : {}),
+    ...(r.note_erased_at !== null ? { note_erased: true as const } : {}),
   };
 }
 

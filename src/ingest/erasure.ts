@@ -72,3 +72,31 @@ export async function forgetMetadataSalts(tx: Queryable, tenantId: string, sel: 
   );
   return rows.length;
 }
+
+/**
+ * Deletes the notes of the selected invocations' decided approvals and their
+ * salts (what a person wrote about a held call may name the customer it
+ * concerns); the decision, who made it and when stay, and the approval_decided
+ * leaf's commitment can no longer be opened. `decidedBefore`: retention, by
+ * the decision's time. Returns how many approvals had a note.
+ */
+export async function eraseApprovalNotes(
+  tx: Queryable,
+  tenantId: string,
+  sel: ContentSelector & { decidedBefore?: Date },
+  now: Date,
+  limit = 10_000,
+): Promise<number> {
+  const rows = await tx.query(
+    `UPDATE approvals a SET note = NULL, note_salt = NULL, note_erased_at = $8
+     WHERE a.tenant_id = $1 AND a.approval_id IN (
+       SELECT x.approval_id FROM approvals x
+       WHERE x.tenant_id = $1 AND x.note_erased_at IS NULL AND (x.note IS NOT NULL OR x.note_salt IS NOT NULL)
+         AND x.invocation_id IN (SELECT invocation_id FROM ${SELECTED_INVOCATIONS})
+         AND ($6::timestamptz IS NULL OR x.decided_at < $6)
+       LIMIT $7)
+     RETURNING 1`,
+    [...selectorParams(tenantId, sel), sel.decidedBefore?.toISOString() ?? null, limit, now.toISOString()],
+  );
+  return rows.length;
+}

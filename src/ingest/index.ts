@@ -1,6 +1,12 @@
 // The ingest module's face: what other modules may use. Nothing else of ingest/ is imported from outside it.
 
-export { eraseInvocationContent, forgetMetadataSalts, SELECTED_INVOCATIONS, selectorParams } from './erasure.ts';
+export {
+  eraseApprovalNotes,
+  eraseInvocationContent,
+  forgetMetadataSalts,
+  SELECTED_INVOCATIONS,
+  selectorParams,
+} from './erasure.ts';
 export type { ContentSelector } from './erasure.ts';
 export { INGRESS_TOKENS, createIngest, ingestUsage } from './ingest.ts';
 export { RESERVED_KEY_PREFIX } from './idempotency.ts';

@@ -93,6 +93,9 @@ export const ApprovalView = Type.Object({
   decided_at: Type.Optional(NullableTimestamp),
   decision_evidence_id: Type.Optional(Type.Integer({ description: 'The approval_decided or approval_expired leaf' })),
   note: Type.Optional(ContentText({ description: "The decider's note as stored (redacted); not shown to viewers" })),
+  note_erased: Type.Optional(
+    Type.Literal(true, { description: 'The note was deleted by retention or an erasure; the decision stays' }),
+  ),
 });
 
 export const ApprovalPage = Type.Object({

@@ -1,6 +1,11 @@
 import type { Queryable } from '../db/index.ts';
 import { type AppContext, Poller } from '../core/index.ts';
-import { type ContentSelector, eraseInvocationContent, forgetMetadataSalts } from '../ingest/index.ts';
+import {
+  type ContentSelector,
+  eraseApprovalNotes,
+  eraseInvocationContent,
+  forgetMetadataSalts,
+} from '../ingest/index.ts';
 import { commitment, encodeLeaf, type LogEntry, newSalt } from '../ledger/index.ts';
 import { eraseJudgeRationales } from '../judges/index.ts';
 import { eraseSpanTexts } from '../otlp/index.ts';
@@ -67,8 +72,8 @@ export async function setContentDays(deps: RetentionDeps, tenantId: string, days
 
 /**
  * Erases everything stored about the selected invocations — texts, their
- * salts, sealed outputs, finding positions, review notes, judges' rationales,
- * OTLP span texts and the salts of the metadata commitments — in one transaction with its `erasure` leaf: who asked, a commitment to the selector (its salt
+ * salts, sealed outputs, finding positions, review notes, approval notes,
+ * judges' rationales, OTLP span texts and the salts of the metadata commitments — in one transaction with its `erasure` leaf: who asked, a commitment to the selector (its salt
  * is never stored, so the leaf cannot be used to confirm a guessed person),
  * the period and the counts.
  */
@@ -115,6 +120,10 @@ export async function erase(
     }
     for (;;) {
       if ((await eraseSpanTexts(tx, tenantId, sel, now, SWEEP_CHUNK)) < SWEEP_CHUNK) break;
+    }
+    // What a person wrote when deciding a held call (its review item's copy went with the review notes).
+    for (;;) {
+      if ((await eraseApprovalNotes(tx, tenantId, sel, now, SWEEP_CHUNK)) < SWEEP_CHUNK) break;
     }
     const counts = { invocations: invocations.size, fields, review_notes: notes };
     const [index] = await deps.appendInTx(
@@ -243,12 +252,17 @@ export class RetentionSweeper {
           c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK
             ? await eraseSpanTexts(tx, tenantId, { to: cutoff }, now, SWEEP_CHUNK)
             : 0;
+        // Approval notes expire like review notes: by the decision's time.
+        const a =
+          c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK && s < SWEEP_CHUNK
+            ? await eraseApprovalNotes(tx, tenantId, { decidedBefore: cutoff }, now, SWEEP_CHUNK)
+            : 0;
         // Then what is left of span texts stored before they were stored redacted.
         const legacy =
-          c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK && s < SWEEP_CHUNK
+          c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK && s < SWEEP_CHUNK && a < SWEEP_CHUNK
             ? ((await this.#deps.redactLegacySpanTexts?.(tx, tenantId, LEGACY_CHUNK)) ?? 0)
             : 0;
-        return { fields: c.fields, notes: n, rationales: j, spans: s, legacy };
+        return { fields: c.fields, notes: n, rationales: j, spans: s, approvals: a, legacy };
       });
       if (r === null) break;
       fields += r.fields;
@@ -258,6 +272,7 @@ export class RetentionSweeper {
         r.notes === SWEEP_CHUNK ||
         r.rationales === SWEEP_CHUNK ||
         r.spans === SWEEP_CHUNK ||
+        r.approvals === SWEEP_CHUNK ||
         r.legacy === LEGACY_CHUNK;
       if (!more) break;
     }

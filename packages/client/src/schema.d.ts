@@ -2300,6 +2300,11 @@ export interface paths {
                                 decision_evidence_id?: number;
                                 /** @description The decider's note as stored (redacted); not shown to viewers */
                                 note?: string;
+                                /**
+                                 * @description The note was deleted by retention or an erasure; the decision stays
+                                 * @enum {boolean}
+                                 */
+                                note_erased?: true;
                             }[];
                             next_cursor: string | null;
                         };
@@ -2394,6 +2399,11 @@ export interface paths {
                             decision_evidence_id?: number;
                             /** @description The decider's note as stored (redacted); not shown to viewers */
                             note?: string;
+                            /**
+                             * @description The note was deleted by retention or an erasure; the decision stays
+                             * @enum {boolean}
+                             */
+                            note_erased?: true;
                         };
                     };
                 };
@@ -2505,6 +2515,11 @@ export interface paths {
                             decision_evidence_id?: number;
                             /** @description The decider's note as stored (redacted); not shown to viewers */
                             note?: string;
+                            /**
+                             * @description The note was deleted by retention or an erasure; the decision stays
+                             * @enum {boolean}
+                             */
+                            note_erased?: true;
                         };
                     };
                 };
