@@ -6216,6 +6216,7 @@ export interface paths {
                                 destination_id: string;
                                 name: string;
                                 kind: string;
+                                /** @description Redacted: scheme://host[:port] and /… for a path or query (webhook, slack, splunk_hec), scheme://host:port (syslog), the addresses (email). The full URL is stored encrypted and never returned. */
                                 url: string;
                                 events: string[];
                                 format: string;
@@ -6312,6 +6313,7 @@ export interface paths {
                             destination_id: string;
                             name: string;
                             kind: string;
+                            /** @description Redacted: scheme://host[:port] and /… for a path or query (webhook, slack, splunk_hec), scheme://host:port (syslog), the addresses (email). The full URL is stored encrypted and never returned. */
                             url: string;
                             events: string[];
                             format: string;
@@ -6427,6 +6429,7 @@ export interface paths {
                             destination_id: string;
                             name: string;
                             kind: string;
+                            /** @description Redacted: scheme://host[:port] and /… for a path or query (webhook, slack, splunk_hec), scheme://host:port (syslog), the addresses (email). The full URL is stored encrypted and never returned. */
                             url: string;
                             events: string[];
                             format: string;
@@ -6582,6 +6585,7 @@ export interface paths {
                             destination_id: string;
                             name: string;
                             kind: string;
+                            /** @description Redacted: scheme://host[:port] and /… for a path or query (webhook, slack, splunk_hec), scheme://host:port (syslog), the addresses (email). The full URL is stored encrypted and never returned. */
                             url: string;
                             events: string[];
                             format: string;
