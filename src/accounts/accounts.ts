@@ -5,6 +5,7 @@ import { accountRoutes } from './account-routes.ts';
 import { API_TOKENS } from './api-tokens.ts';
 import { CONSOLE_SESSIONS } from './console-sessions.ts';
 import type { AppendAudit, UsageSource } from './deps.ts';
+import { adminsOf } from './domain-claim.ts';
 import { getWorkspace, workspaceIds } from './directory.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { accountStatus, type WorkspacePlan } from './plans.ts';
@@ -21,6 +22,8 @@ export interface AccountsModule {
   accountStatus(tenantId: string): Promise<AccountStatus | null>;
   /** Status and plan caps of a workspace, for the event endpoints' gate and caps. */
   workspacePlan(tenantId: string): Promise<{ status: AccountStatus; caps: PlanCaps; createdAt: Date } | null>;
+  /** The e-mail addresses of a workspace's admins, for mail about the workspace (a failing destination). */
+  adminEmails(tenantId: string): Promise<string[]>;
   /** Every workspace id, for sweeps across workspaces (retention). */
   workspaceIds(): Promise<string[]>;
   /** The stored plan and caps of a workspace (its status follows the clock: see accountStatus). */
@@ -62,6 +65,7 @@ export function createAccounts(
           }
         : null;
     },
+    adminEmails: (tenantId) => adminsOf(ctx.db, [tenantId]),
     workspaceIds: () => workspaceIds(ctx.db),
     async workspacePlanRecord(tenantId) {
       const ws = await getWorkspace(ctx.db, tenantId);

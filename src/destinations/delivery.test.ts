@@ -451,6 +451,16 @@ eachStore(
           return down.requests.length > tried;
         });
         assert.equal((await state()).state, 'failing');
+        // The workspace's admins are told by e-mail, through the service's mailer (a real SMTP server here).
+        const told = (m: { subject: string }) => m.subject === 'agent-ledger: destination "down" is failing';
+        const mail = await t.smtp.waitFor((m) => told(m) && m.to.includes(a.account.email), 5000);
+        assert.match(
+          mail.text,
+          /The webhook destination "down" of your agent-ledger workspace has failed every delivery/,
+        );
+        assert.match(mail.text, /Last error: HTTP 500/);
+        assert.match(mail.text, new RegExp(`Destination id: ${fid}`));
+        assert.ok(!mail.raw.includes(down.url.replace(/^http:\/\//, '')), 'no URL in the mail');
         await drain();
         assert.equal(watch.requests.length, 1);
         const ev = new Webhook(g.json().secret as string).verify(
@@ -460,7 +470,26 @@ eachStore(
         assert.equal(ev.type, 'destination.failing');
         assert.equal(ev.data.destination_id, fid);
         assert.ok(!down.requests.some((r) => r.event.type === 'destination.failing'), 'not told of itself');
-        t.clock.advance(48 * 3_600_000);
+        // Once per failing episode: more failed attempts while it is failing send no more mail.
+        // The retry waits grow on the database's clock, which the test clock does not move: make it due now.
+        const dueNow = () =>
+          query(t, 'UPDATE destination_cursors SET run_after = now() WHERE destination_id = $1 RETURNING 1', [fid]);
+        const more = down.requests.length;
+        t.clock.advance(3_600_000);
+        await dueNow();
+        await until('another failure while failing', async () => {
+          await drain();
+          return down.requests.length > more;
+        });
+        assert.equal((await state()).state, 'failing');
+        await new Promise((r) => setTimeout(r, 200));
+        assert.deepEqual(
+          t.smtp.messages.filter(told).map((m) => m.to),
+          [[a.account.email]],
+          'one mail, to the admin only (not the viewer)',
+        );
+        t.clock.advance(47 * 3_600_000);
+        await dueNow();
         await until('given up', async () => {
           await drain();
           return (await state()).state === 'disabled';

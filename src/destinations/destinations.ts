@@ -21,6 +21,8 @@ export interface DestinationsDeps {
   views: EventViews;
   /** The kinds by name; when absent, every kind (kinds/index.ts), e-mail through the service's mailer. */
   senders?: ReadonlyMap<string, KindSender>;
+  /** The e-mail addresses of a workspace's admins (accounts module): told when a destination becomes failing. */
+  adminEmails?: (tenantId: string) => Promise<string[]>;
   /** A pass of the worker failed (a database error; a receiver's failure is no error, it is retried). */
   onError?: (err: unknown, where?: { tenantId: string; destinationId: string }) => void;
 }
@@ -52,6 +54,8 @@ export function createDestinations(deps: DestinationsDeps): DestinationsModule {
       now: ctx.now,
       pollMs: ctx.config.destinationPollMs,
       retryBaseMs: ctx.config.destinationRetryBaseMs,
+      mailer: ctx.mailer,
+      ...(deps.adminEmails ? { adminEmails: deps.adminEmails } : {}),
       ...(deps.onError ? { onError: deps.onError } : {}),
     });
   const worker = make();

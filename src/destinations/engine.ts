@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/index.ts';
+import type { Mailer } from '../mail/index.ts';
 import {
   type AppendEntryInTx,
   encodeBase64,
@@ -66,6 +67,9 @@ export interface DeliveryDeps {
   /** How long a node holds a destination it is sending to; another may take it after. */
   leaseMs?: number;
   onError?: (err: unknown, where?: { tenantId: string; destinationId: string }) => void;
+  /** The service's mailer and who administers a workspace: a destination becoming failing e-mails its admins. */
+  mailer?: Pick<Mailer, 'send'>;
+  adminEmails?: (tenantId: string) => Promise<string[]>;
 }
 
 interface Due {
@@ -335,6 +339,8 @@ export class DeliveryWorker {
       return false;
     }
     const { d, end, made } = read;
+    // A node died between marking it failing and the mails: they go now, before anything else.
+    if (d.failing_mail_due) await this.#tellAdmins(d);
     const start = d.next_index;
     if (made.length === 0) return this.#advance(d, start, end);
     const sender = deps.senders.get(d.kind);
@@ -426,16 +432,17 @@ export class DeliveryWorker {
     else if (failingFor >= GIVE_UP_MS) disabled = 'failing for 72 hours';
     const delay = Math.max(retryDelayMs(d.failures + 1, deps.retryBaseMs), outcome.retryAfterMs ?? 0);
     const becomesFailing = disabled === null && d.state === 'active' && failingFor >= FAILING_AFTER_MS;
-    await deps.db.withTenant(d.tenant_id, async (tx) => {
+    const marked = await deps.db.withTenant(d.tenant_id, async (tx) => {
       const rows = await tx.query(
         `UPDATE destination_cursors SET failures = failures + 1, failing_since = coalesce(failing_since, $4::timestamptz),
            last_error = $5, run_after = now() + ($6::bigint * interval '1 millisecond'),
            state = CASE WHEN $7::text IS NOT NULL THEN 'disabled' WHEN $8::boolean THEN 'failing' ELSE state END,
+           failing_mail_due = failing_mail_due OR $8::boolean,
            disabled_reason = coalesce($7::text, disabled_reason)
          WHERE tenant_id = $1 AND destination_id = $2 AND lease_owner = $3 RETURNING 1`,
         [d.tenant_id, d.destination_id, this.#owner, since, error, Math.round(delay), disabled, becomesFailing],
       );
-      if (rows.length !== 1) return;
+      if (rows.length !== 1) return false;
       await recordAttempts(
         tx,
         d.tenant_id,
@@ -460,6 +467,55 @@ export class DeliveryWorker {
           since: new Date(since).toISOString(),
         });
       }
+      return becomesFailing;
     });
+    if (marked) await this.#tellAdmins({ ...d, failing_since: new Date(since), last_error: error });
   }
+
+  /**
+   * E-mails the workspace's admins that a destination is failing, once per
+   * failing episode: the flag set with the state is cleared once every mail
+   * went out (a mail that fails leaves it, for the next attempt to send again).
+   * The mail names the destination, never its URL or secrets.
+   */
+  async #tellAdmins(d: DestinationRow): Promise<void> {
+    const { mailer, adminEmails } = this.#deps;
+    try {
+      if (mailer && adminEmails) {
+        const to = await adminEmails(d.tenant_id);
+        const mail = failingMail(d, this.#deps.consoleUrl);
+        for (const address of to)
+          await mailer.send({ to: address, ...mail, ref: `destination-failing:${d.destination_id}` });
+      }
+      await this.#deps.db.query(
+        `UPDATE destination_cursors SET failing_mail_due = false
+         WHERE tenant_id = $1 AND destination_id = $2 AND lease_owner = $3`,
+        [d.tenant_id, d.destination_id, this.#owner],
+      );
+    } catch (err) {
+      this.#deps.onError?.(err, { tenantId: d.tenant_id, destinationId: d.destination_id });
+    }
+  }
+}
+
+/** The mail to a workspace's admins when one of its destinations has been failing for 24 hours. */
+export function failingMail(
+  d: Pick<DestinationRow, 'destination_id' | 'name' | 'kind' | 'failing_since' | 'last_error'>,
+  consoleUrl?: string,
+): { subject: string; text: string } {
+  const name = d.name.replace(/\s+/g, ' ').trim();
+  const since = d.failing_since ? new Date(d.failing_since).toISOString() : 'unknown';
+  const lines = [
+    `The ${d.kind} destination "${name}" of your agent-ledger workspace has failed every delivery since ${since}.`,
+    '',
+    `Last error: ${d.last_error ?? 'unknown'}`,
+    '',
+    'Its events are kept: nothing is lost while it fails, and it goes on from the first event it could not deliver',
+    'once the receiver takes events again. After 72 hours of failures it is disabled; resume it then in the console',
+    '(Settings, Destinations) or with PATCH /api/v1/destinations/{id} {"paused": false}.',
+    '',
+    `Destination id: ${d.destination_id}`,
+  ];
+  if (consoleUrl) lines.push(`Open in agent-ledger: ${consoleUrl}/settings`);
+  return { subject: `agent-ledger: destination "${name.slice(0, 80)}" is failing`, text: lines.join('\n') };
 }

@@ -31,11 +31,14 @@ export interface DestinationRow {
   failures: number;
   failing_since: Date | null;
   last_error: string | null;
+  /** The admins are still to be told by e-mail that it became failing. */
+  failing_mail_due: boolean;
 }
 
 const COLUMNS = `d.tenant_id, d.destination_id, d.name, d.kind, d.url, d.url_sealed, d.events, d.format, d.signing, d.filter,
   d.secret_sealed, d.public_key, d.token_sealed, d.created_at, d.updated_at,
-  c.next_index, c.paused, c.state, c.disabled_reason, c.failures, c.failing_since, c.last_error`;
+  c.next_index, c.paused, c.state, c.disabled_reason, c.failures, c.failing_since, c.last_error,
+  c.failing_mail_due`;
 
 function norm(r: DestinationRow): DestinationRow {
   return { ...r, next_index: Number(r.next_index) };

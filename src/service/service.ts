@@ -196,6 +196,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     appendInTx,
     origin: ledger.origin,
     views: { invocations: invocationViews, rogueAt: rogueViewsAt },
+    adminEmails: accounts.adminEmails,
     onError: (err, where) =>
       log.warn({ err, tenant_id: where?.tenantId, destination_id: where?.destinationId }, 'delivery pass failed'),
   });
