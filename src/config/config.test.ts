@@ -140,13 +140,21 @@ describe('loadConfig', () => {
     for (const v of ['9', '5e3', '5 s', 'xxx']) refuses({ DESTINATION_RETRY_BASE_MS: v }, 'DESTINATION_RETRY_BASE_MS');
   });
 
+  test('DESTINATION_LEASE_MS: 1 s-1 h, 120000 by default', () => {
+    assert.equal(loadConfig({}).destinationLeaseMs, 120_000);
+    assert.equal(loadConfig({ DESTINATION_LEASE_MS: '1000' }).destinationLeaseMs, 1_000);
+    assert.equal(loadConfig({ DESTINATION_LEASE_MS: '3600000' }).destinationLeaseMs, 3_600_000);
+    assert.match(refuses({ DESTINATION_LEASE_MS: '999' }, 'DESTINATION_LEASE_MS'), /between 1000 and 3600000, got 999/);
+    for (const v of ['3600001', '2m', '-5', '1e4']) refuses({ DESTINATION_LEASE_MS: v }, 'DESTINATION_LEASE_MS');
+  });
+
   test('every DESTINATION_* variable the configuration reads is tested here and listed in docs/operations.md', () => {
     const read = new Set(
       [...readFileSync(new URL('./config.ts', import.meta.url), 'utf8').matchAll(/'(DESTINATION_[A-Z_]+)'/g)].map(
         (m) => m[1]!,
       ),
     );
-    assert.ok(read.size >= 3, [...read].join());
+    assert.ok(read.size >= 4, [...read].join());
     const tested = readFileSync(new URL(import.meta.url), 'utf8');
     const ops = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
     for (const name of read) {

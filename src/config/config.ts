@@ -75,6 +75,8 @@ export interface Config {
   destinationPollMs: number;
   /** The first retry delay of a failed delivery; each next one is longer (destinations/backoff.ts). */
   destinationRetryBaseMs: number;
+  /** How long a node holds a destination it sends to; a node killed mid-pass holds it this long. */
+  destinationLeaseMs: number;
   /** How long a worker holds a background job before another node may take it (a crashed node's jobs wait this long). */
   jobLeaseMs: number;
   /** Jobs a worker takes per poll. */
@@ -296,6 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
     destinationPrivateNetworks: oneOf(env, 'DESTINATION_PRIVATE_NETWORKS', ['allow', 'deny'] as const, 'allow'),
     destinationPollMs: int(env, 'DESTINATION_POLL_MS', 500, 10, 60_000),
     destinationRetryBaseMs: int(env, 'DESTINATION_RETRY_BASE_MS', 5_000, 10, 3_600_000),
+    destinationLeaseMs: int(env, 'DESTINATION_LEASE_MS', 120_000, 1_000, 3_600_000),
     jobLeaseMs: int(env, 'JOB_LEASE_SECONDS', 120, 1, 86_400) * 1000,
     jobBatch: int(env, 'JOB_BATCH', 16, 1, 1000),
     idempotencyWaitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 30_000, 0, 600_000),

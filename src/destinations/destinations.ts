@@ -48,6 +48,7 @@ export function createDestinations(deps: DestinationsDeps): DestinationsModule {
   const make = (opts: { leaseMs?: number } = {}) =>
     new DeliveryWorker({
       ...common,
+      leaseMs: ctx.config.destinationLeaseMs,
       ...opts,
       db: ctx.db,
       views: deps.views,
