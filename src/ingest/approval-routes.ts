@@ -45,11 +45,9 @@ export async function approvalRoutes(
   fastify: FastifyInstance,
   deps: IngestDeps & { watch: ApprovalWatch },
 ): Promise<void> {
-  const { ctx, watch } = deps;
+  const { ctx } = deps;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['approvals'];
-  const visible = (row: ApprovalRow | null, who: { token: string | null }) =>
-    row !== null && (who.token === null || row.requested_by_token === who.token) ? row : null;
 
   app.get(
     '/api/v1/approvals',
@@ -103,40 +101,15 @@ export async function approvalRoutes(
     },
     async (req, reply) => {
       const who = reader(req.principal);
-      const approvalId = req.params.approval_id.toLowerCase();
-      const deadline = Date.now() + (req.query.wait ?? 0) * 1000;
-      const gone = closed(reply);
-      for (;;) {
-        // Armed before the read: a decision committed between the read and the wait still wakes it.
-        const armed = watch.arm(who.tenantId, approvalId);
-        try {
-          // The primary, not the read replica: a poll woken by a decision must see it.
-          let row = visible(
-            await ctx.db.withTenant(who.tenantId, (tx) => approvalOf(tx, who.tenantId, approvalId)),
-            who,
-          );
-          if (row === null) throw notFound('No such approval.');
-          if (row.status === 'pending' && row.expires_at.getTime() <= ctx.now().getTime()) {
-            // Its expiry job has not run yet (it runs by the database's clock, on a poll): expire it now.
-            row =
-              (await deps.writer.submit(who.tenantId, (tx, log) =>
-                expireIfDue(tx, log, who.tenantId, approvalId, ctx.now()),
-              )) ?? row;
-          }
-          const left = deadline - Date.now();
-          if (row.status !== 'pending' || left <= 0 || gone.isClosed()) return approvalView(row, who.withNote);
-          const untilExpiry = row.expires_at.getTime() - ctx.now().getTime() + 10;
-          const ac = new AbortController();
-          await Promise.race([
-            armed.woken,
-            gone.promise,
-            sleep(Math.min(left, untilExpiry, RECHECK_MS), undefined, { signal: ac.signal }).catch(() => {}),
-          ]);
-          ac.abort();
-        } finally {
-          armed.cancel();
-        }
-      }
+      const row = await awaitApproval(
+        deps,
+        who,
+        req.params.approval_id.toLowerCase(),
+        (req.query.wait ?? 0) * 1000,
+        closed(reply),
+      );
+      if (row === null) throw notFound('No such approval.');
+      return approvalView(row, who.withNote);
     },
   );
 
@@ -184,8 +157,54 @@ export async function approvalRoutes(
   );
 }
 
+/**
+ * An approval as soon as it is decided or expires, or when `waitMs` is over
+ * (still pending); null when it is not visible to `who`. Holds no database
+ * connection while it waits: woken by the decision's announcement (any node),
+ * at its expiry (which it then writes, should the expiry job not have run
+ * yet), when the client goes away, and every 10 s should a notification be lost.
+ */
+export async function awaitApproval(
+  deps: IngestDeps & { watch: ApprovalWatch },
+  who: { tenantId: string; token: string | null },
+  approvalId: string,
+  waitMs: number,
+  gone: { promise: Promise<void>; isClosed: () => boolean },
+): Promise<ApprovalRow | null> {
+  const { ctx, watch } = deps;
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    // Armed before the read: a decision committed between the read and the wait still wakes it.
+    const armed = watch.arm(who.tenantId, approvalId);
+    try {
+      // The primary, not the read replica: a poll woken by a decision must see it.
+      let row = await ctx.db.withTenant(who.tenantId, (tx) => approvalOf(tx, who.tenantId, approvalId));
+      if (row === null || (who.token !== null && row.requested_by_token !== who.token)) return null;
+      if (row.status === 'pending' && row.expires_at.getTime() <= ctx.now().getTime()) {
+        // Its expiry job has not run yet (it runs by the database's clock, on a poll): expire it now.
+        row =
+          (await deps.writer.submit(who.tenantId, (tx, log) =>
+            expireIfDue(tx, log, who.tenantId, approvalId, ctx.now()),
+          )) ?? row;
+      }
+      const left = deadline - Date.now();
+      if (row.status !== 'pending' || left <= 0 || gone.isClosed()) return row;
+      const untilExpiry = row.expires_at.getTime() - ctx.now().getTime() + 10;
+      const ac = new AbortController();
+      await Promise.race([
+        armed.woken,
+        gone.promise,
+        sleep(Math.min(left, untilExpiry, RECHECK_MS), undefined, { signal: ac.signal }).catch(() => {}),
+      ]);
+      ac.abort();
+    } finally {
+      armed.cancel();
+    }
+  }
+}
+
 /** Settles when the client goes away (the response's socket closes), so a poll it abandoned stops waiting. */
-function closed(reply: FastifyReply): { promise: Promise<void>; isClosed: () => boolean } {
+export function closed(reply: FastifyReply): { promise: Promise<void>; isClosed: () => boolean } {
   let gone = reply.raw.destroyed;
   const promise = new Promise<void>((resolve) => {
     if (gone) resolve();

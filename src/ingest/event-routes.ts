@@ -14,6 +14,8 @@ import {
   wrongTokenKind,
 } from '../core/index.ts';
 import { bearer, bearerToken, problems, validationProblem, validatorCompiler } from '../http/index.ts';
+import type { ApprovalWatch } from './approval-watch.ts';
+import { gatewayRoutes } from './gateway-routes.ts';
 import { reservedKey } from './idempotency.ts';
 import type { IngestDeps } from './ingest.ts';
 import { type Authorized, type EventInput, type EventKind, type EventResult, recordEvents } from './pipeline.ts';
@@ -45,7 +47,7 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 /** A batch's body may be larger than a single event's. */
 export const BATCH_BODY_LIMIT = 4 * 1024 * 1024;
 
-export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): Promise<void> {
+export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps, watch: ApprovalWatch): Promise<void> {
   const { ctx, gate } = deps;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['events'];
@@ -242,4 +244,7 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps): P
       return reply.code(207).send({ results: out });
     },
   );
+
+  // MCP gateways' hooks: the invocation endpoint's authorization, admission and pipeline, the gateways' shapes.
+  await gatewayRoutes(app, { ...deps, watch }, { authorizer, admit, released, roles: WRITERS });
 }

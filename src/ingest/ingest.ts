@@ -177,7 +177,7 @@ export function createIngest(sources: IngestSources): IngestModule {
       },
     },
     async routes(app) {
-      await eventRoutes(app, deps);
+      await eventRoutes(app, deps, watch);
       await ingressTokenRoutes(app, deps);
       await approvalRoutes(app, { ...deps, watch });
     },

@@ -154,6 +154,14 @@ const MATRIX: Record<string, Row> = {
     check: (res, caller, w) =>
       assert.equal(json(res).tenant_id, caller === 'other' ? w.other.account.tenant_id : w.a.tenantId),
   },
+  'POST /api/v1/gateway/decision': {
+    // A Docker MCP Gateway before-interceptor body; allowed → 204 (each caller records in its own workspace).
+    request: () => ({
+      url: '/api/v1/gateway/decision?agent_key=matrix-writer',
+      payload: { method: 'tools/call', params: { name: 'probe', arguments: {} } },
+    }),
+    expect: editors(204),
+  },
   'POST /api/v1/admin/agents/events/rogue': {
     request: () => ({
       url: '/api/v1/admin/agents/events/rogue',
