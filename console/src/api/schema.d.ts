@@ -2021,6 +2021,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gateway/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An MCP gateway's before/after tool-call hook: the call recorded and decided, answered in the hook's shape
+         * @description Docker MCP Gateway interceptors: before → 204 (no body: the call goes on) or 200 with a CallToolResult (isError) that replaces the call; after → 204. ContextForge tool_pre_invoke / tool_post_invoke → 200 PluginResult (continue_processing false with a violation when refused). A before-hook is an enforced invocation (policy, scope, rogue events, audit-trail leaf as the invocation endpoint); a held one waits for its decision up to `wait` seconds, then is refused as undecided. An after-hook records the result as an observed invocation.
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description The agent the calls are recorded for */
+                    agent_key: string;
+                    /** @description Seconds a held call waits for its decision before it is refused as undecided (default 55; keep it below the gateway hook timeout) */
+                    wait?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A Docker MCP Gateway interceptor body ({method: "tools/call", params: {name, arguments}} before; a CallToolResult after) or a ContextForge tool hook ({hook_type: "tool_pre_invoke" | "tool_post_invoke", payload: {name, args | result}, context}) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content: {
+                                /** @enum {string} */
+                                type: "text";
+                                text: string;
+                            }[];
+                            /** @enum {boolean} */
+                            isError: true;
+                        } | {
+                            continue_processing: boolean;
+                            violation?: {
+                                reason: string;
+                                description: string;
+                                code: string;
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Docker: let the call go on (before), or the result recorded (after) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Problem details (application/problem+json) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspace/ingress-tokens": {
         parameters: {
             query?: never;
