@@ -11,7 +11,7 @@ import {
 } from '../ledger/index.ts';
 import { retryDelayMs, GIVE_UP_MS, FAILING_AFTER_MS } from './backoff.ts';
 import { clearFields, eventIdOf, eventTypeOf, passes, type Subject, wants } from './events.ts';
-import type { DestinationTarget, Evidence, KindSender, OutboundEvent } from './kind.ts';
+import type { DeliveryOutcome, DestinationTarget, Evidence, KindSender, OutboundEvent } from './kind.ts';
 import { clearUrl, open, seal } from './secret-box.ts';
 import {
   type Attempt,
@@ -32,9 +32,24 @@ import {
 // the database). A lease on the cursor's row keeps two nodes from sending to
 // one destination at once. Ingest never waits on it: the worker only reads
 // what ingest committed.
+//
+// The bookkeeping after a send (the cursor, the delivery log, the lease let
+// go) is written once per chunk, with synchronous_commit off: a commit whose
+// WAL flush waits costs a shared machine's disk 5-20 ms, several times a
+// pass, which bounded delivery far below ingest's batch rate. What a database
+// crash can lose of those writes is the last moments' cursor moves: those
+// events are sent again, with the same ids, which at-least-once allows. The
+// lease is taken with a flushed commit, so two nodes never hold one
+// destination at once.
 
-/** Entries one pass reads from a destination's cursor. */
-export const READ_MAX = 500;
+/** Entries read from a destination's cursor at a time (a chunk). */
+export const READ_MAX = 1_000;
+
+/** How long one lease of a destination goes on sending chunks before it lets the others on the node have a turn. */
+const PASS_MS = 5_000;
+
+/** The bookkeeping's commits do not wait for the WAL flush (see above); the first statement of their transaction. */
+const UNFLUSHED = 'SET LOCAL synchronous_commit = off';
 
 /** Destinations one node sends to at once (one slow receiver must not hold up the others). */
 const CONCURRENCY = 8;
@@ -76,6 +91,13 @@ interface Due {
   tenant_id: string;
   destination_id: string;
   next_index: number;
+}
+
+/** A chunk read from the log: the destination as read, the end of the entries read, their events. */
+interface Chunk {
+  d: DestinationRow;
+  end: number;
+  made: Made[];
 }
 
 /** An event made from the entry at `index`, with what a filter needs. */
@@ -302,14 +324,17 @@ export class DeliveryWorker {
   }
 
   async #release(tenantId: string, destinationId: string): Promise<void> {
-    await this.#deps.db.query(
-      `UPDATE destination_cursors SET locked_until = NULL, lease_owner = NULL
-       WHERE tenant_id = $1 AND destination_id = $2 AND lease_owner = $3`,
-      [tenantId, destinationId, this.#owner],
-    );
+    await this.#deps.db.transaction(async (tx) => {
+      await tx.query(UNFLUSHED);
+      await tx.query(
+        `UPDATE destination_cursors SET locked_until = NULL, lease_owner = NULL
+         WHERE tenant_id = $1 AND destination_id = $2 AND lease_owner = $3`,
+        [tenantId, destinationId, this.#owner],
+      );
+    });
   }
 
-  /** Sends what is after the cursor, up to READ_MAX entries; true when the cursor moved. */
+  /** Takes the lease and sends what is after the cursor; true when the cursor moved. */
   async #deliver(tenantId: string, destinationId: string, size: number): Promise<boolean> {
     if (!(await this.#claim(tenantId, destinationId))) return false;
     try {
@@ -319,38 +344,79 @@ export class DeliveryWorker {
     }
   }
 
-  async #send(tenantId: string, destinationId: string, size: number): Promise<boolean> {
+  /**
+   * Reads up to READ_MAX entries after the cursor (or after `from`: the end
+   * of the chunk being sent, when reading ahead) and makes their events.
+   */
+  async #read(tenantId: string, destinationId: string, size: number, from?: number): Promise<Chunk | null> {
     const deps = this.#deps;
-    const read = await deps.db.withTenant(tenantId, async (tx) => {
+    return deps.db.withTenant(tenantId, async (tx) => {
       const d = await findDestination(tx, tenantId, destinationId);
       if (!d) return null;
+      if (from !== undefined) d.next_index = from;
       const end = Math.min(size, d.next_index + READ_MAX);
       const entries = await readEntries(tx, tenantId, d.next_index, end);
       const cp = await latestCheckpoint(tx, tenantId);
       const made = await makeEvents(tx, deps, d, entries, cp);
       return { d, end: entries.length > 0 ? entries.at(-1)!.index + 1 : d.next_index, made };
     });
-    if (!read) {
+  }
+
+  /**
+   * Sends what is after the cursor up to `size`, a chunk of READ_MAX entries
+   * at a time, for up to PASS_MS: the next chunk is read while one is sent.
+   * True when the cursor moved.
+   */
+  async #send(tenantId: string, destinationId: string, size: number): Promise<boolean> {
+    const first = await this.#read(tenantId, destinationId, size);
+    if (!first) {
       // Deleted between the scan and now: its cursor row goes too (the delete removes it; this is the stray).
-      await deps.db.query('DELETE FROM destination_cursors WHERE tenant_id = $1 AND destination_id = $2', [
+      await this.#deps.db.query('DELETE FROM destination_cursors WHERE tenant_id = $1 AND destination_id = $2', [
         tenantId,
         destinationId,
       ]);
       return false;
     }
-    const { d, end, made } = read;
     // A node died between marking it failing and the mails: they go now, before anything else.
-    if (d.failing_mail_due) await this.#tellAdmins(d);
+    if (first.d.failing_mail_due) await this.#tellAdmins(first.d);
+    const until = performance.now() + PASS_MS;
+    let moved = false;
+    for (let chunk: Chunk | null = first; chunk !== null;) {
+      const more: boolean = chunk.end < size && performance.now() < until && !this.#abort.signal.aborted;
+      // A read ahead that fails is read again on the next pass, from the cursor.
+      const ahead: Promise<Chunk | null> | null = more
+        ? this.#read(tenantId, destinationId, size, chunk.end).catch(() => null)
+        : null;
+      const sent = await this.#sendChunk(chunk);
+      moved ||= sent.moved;
+      if (!sent.reachedEnd) {
+        await ahead;
+        break;
+      }
+      chunk = await ahead;
+    }
+    return moved;
+  }
+
+  /** Sends one chunk's events in batches, in log order; reachedEnd: the cursor is at the chunk's end. */
+  async #sendChunk({ d, end, made }: Chunk): Promise<{ moved: boolean; reachedEnd: boolean }> {
+    const deps = this.#deps;
     const start = d.next_index;
-    if (made.length === 0) return this.#advance(d, start, end);
+    if (made.length === 0) {
+      const moved = await this.#advance(d, start, end);
+      return { moved, reachedEnd: moved || start === end };
+    }
     const sender = deps.senders.get(d.kind);
     if (!sender) {
       await this.#failed(d, made.slice(0, 1), { ok: false, error: `kind ${d.kind} is not available`, latencyMs: 0 });
-      return false;
+      return { moved: false, reachedEnd: false };
     }
     const target = targetOf(deps, d);
     const max = Math.max(1, sender.maxBatch);
+    // How far the receiver took the events, and the attempts to log: written once, after the chunk's batches.
     let cursor = start;
+    const attempts: Attempt[] = [];
+    let failed: { batch: Made[]; outcome: DeliveryOutcome } | undefined;
     for (let i = 0; i < made.length; i += max) {
       if (this.#abort.signal.aborted) break;
       const batch = made.slice(i, i + max);
@@ -360,42 +426,47 @@ export class DeliveryWorker {
         this.#abort.signal,
       );
       if (!outcome.ok) {
-        if (this.#abort.signal.aborted) break;
-        await this.#failed(d, batch, outcome);
-        return cursor !== start;
+        if (!this.#abort.signal.aborted) failed = { batch, outcome };
+        break;
       }
       // Past this batch, and past the entries that made no event up to the next batch's first.
-      const next = i + max < made.length ? made[i + max]!.index : end;
-      const attempts: Attempt[] = batch.map((m) => ({
-        eventId: m.event.id,
-        eventType: m.event.type,
-        logIndex: m.index,
-        status: 'delivered',
-        httpStatus: outcome.status ?? null,
-        error: null,
-        latencyMs: outcome.latencyMs,
-      }));
-      if (!(await this.#delivered(d, cursor, next, attempts))) return cursor !== start;
-      cursor = next;
+      cursor = i + max < made.length ? made[i + max]!.index : end;
+      for (const m of batch)
+        attempts.push({
+          eventId: m.event.id,
+          eventType: m.event.type,
+          logIndex: m.index,
+          status: 'delivered',
+          httpStatus: outcome.status ?? null,
+          error: null,
+          latencyMs: outcome.latencyMs,
+        });
     }
-    return cursor !== start;
+    if (cursor !== start && !(await this.#delivered(d, start, cursor, attempts)))
+      return { moved: false, reachedEnd: false };
+    if (failed) await this.#failed(d, failed.batch, failed.outcome);
+    return { moved: cursor !== start, reachedEnd: cursor === end };
   }
 
   /** Moves the cursor from `from` to `to` (no event between them for this destination). */
   async #advance(d: DestinationRow, from: number, to: number): Promise<boolean> {
     if (to === from) return false;
-    const rows = await this.#deps.db.query(
-      `UPDATE destination_cursors SET next_index = $4
-       WHERE tenant_id = $1 AND destination_id = $2 AND lease_owner = $3 AND next_index = $5 RETURNING 1`,
-      [d.tenant_id, d.destination_id, this.#owner, to, from],
-    );
+    const rows = await this.#deps.db.transaction(async (tx) => {
+      await tx.query(UNFLUSHED);
+      return tx.query(
+        `UPDATE destination_cursors SET next_index = $4
+         WHERE tenant_id = $1 AND destination_id = $2 AND lease_owner = $3 AND next_index = $5 RETURNING 1`,
+        [d.tenant_id, d.destination_id, this.#owner, to, from],
+      );
+    });
     return rows.length === 1;
   }
 
-  /** The receiver took a batch: the cursor moves, the streak of failures ends, the attempts are logged. */
+  /** The receiver took a chunk's batches: the cursor moves, the streak of failures ends, the attempts are logged. */
   async #delivered(d: DestinationRow, from: number, to: number, attempts: Attempt[]): Promise<boolean> {
     const now = this.#deps.now();
     return this.#deps.db.withTenant(d.tenant_id, async (tx) => {
+      await tx.query(UNFLUSHED);
       const rows = await tx.query(
         `UPDATE destination_cursors SET next_index = $4, failures = 0, failing_since = NULL, last_error = NULL,
            state = CASE WHEN state = 'failing' THEN 'active' ELSE state END
@@ -433,6 +504,7 @@ export class DeliveryWorker {
     const delay = Math.max(retryDelayMs(d.failures + 1, deps.retryBaseMs), outcome.retryAfterMs ?? 0);
     const becomesFailing = disabled === null && d.state === 'active' && failingFor >= FAILING_AFTER_MS;
     const marked = await deps.db.withTenant(d.tenant_id, async (tx) => {
+      await tx.query(UNFLUSHED);
       const rows = await tx.query(
         `UPDATE destination_cursors SET failures = failures + 1, failing_since = coalesce(failing_since, $4::timestamptz),
            last_error = $5, run_after = now() + ($6::bigint * interval '1 millisecond'),
