@@ -33,21 +33,23 @@ export async function checkpointAt(db: Queryable, tenantId: string, size: number
 /**
  * Signs the current head unless a checkpoint of that size exists. Ed25519 is
  * deterministic, so two nodes signing the same head store the same note and
- * the second insert is a no-op.
+ * the second insert is a no-op. `time` (the service's clock) is what pruning
+ * later sorts it by, into hours and days.
  */
 export async function signHead(
   tx: Queryable,
   tenantId: string,
   origin: string,
   signer: SignerKey,
+  time: Date,
 ): Promise<StoredCheckpoint> {
   const head = await readHead(tx, tenantId);
   const existing = await checkpointAt(tx, tenantId, head.size);
   if (existing) return existing;
   const note = signCheckpoint({ origin, size: head.size, root: head.root }, signer);
   await tx.query(
-    'INSERT INTO checkpoints (tenant_id, size, root, note) VALUES ($1, $2, $3, $4) ON CONFLICT (tenant_id, size) DO NOTHING',
-    [tenantId, head.size, Buffer.from(head.root), note],
+    'INSERT INTO checkpoints (tenant_id, size, root, note, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (tenant_id, size) DO NOTHING',
+    [tenantId, head.size, Buffer.from(head.root), note, time],
   );
   return { size: head.size, root: head.root, note };
 }
@@ -55,7 +57,8 @@ export async function signHead(
 /**
  * A checkpoint of exactly `size` (at most the head): the stored one, or one
  * signed now over the root recomputed from the stored nodes. Reports use it
- * to state the log size their facts were read at.
+ * to state the log size their facts were read at. A pruned size is signed
+ * again: with the same key, the note is the same bytes as before.
  */
 export async function checkpointOfSize(
   tx: Queryable,
@@ -63,14 +66,15 @@ export async function checkpointOfSize(
   size: number,
   origin: string,
   signer: SignerKey,
+  time: Date,
 ): Promise<StoredCheckpoint> {
   const existing = await checkpointAt(tx, tenantId, size);
   if (existing) return existing;
   const root = rootFromNodes(size, await readNodes(tx, tenantId, rootNeeds(size)));
   const note = signCheckpoint({ origin, size, root }, signer);
   await tx.query(
-    'INSERT INTO checkpoints (tenant_id, size, root, note) VALUES ($1, $2, $3, $4) ON CONFLICT (tenant_id, size) DO NOTHING',
-    [tenantId, size, Buffer.from(root), note],
+    'INSERT INTO checkpoints (tenant_id, size, root, note, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (tenant_id, size) DO NOTHING',
+    [tenantId, size, Buffer.from(root), note, time],
   );
   return { size, root, note };
 }

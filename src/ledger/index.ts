@@ -4,6 +4,7 @@ export type { LogEntry, OpenAppend } from './append.ts';
 export type { AppendEntryInTx } from './appenders.ts';
 export { decodeBase64, encodeBase64, equalBytes, utf8 } from './bytes.ts';
 export { canonicalJson, sortedKeys } from './canonical-json.ts';
+export { CheckpointPruner } from './checkpoint-pruning.ts';
 export { latestCheckpoint, originOf } from './checkpoints.ts';
 export type { StoredCheckpoint } from './checkpoints.ts';
 export { evidenceIdOf } from './evidence.ts';

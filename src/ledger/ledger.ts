@@ -80,6 +80,8 @@ export interface CheckpointWitnessing {
   signed(tx: Queryable, tenantId: string): Promise<void>;
   /** Submits this checkpoint to every witness now, waiting a bounded time. */
   submitNow(tenantId: string, checkpoint: StoredCheckpoint): Promise<void>;
+  /** Which of these checkpoint sizes the witness module stores (a cosignature, a witness's last size): pruning keeps them. */
+  referencedSizes(tx: Queryable, tenantId: string, sizes: readonly number[]): Promise<number[]>;
 }
 
 /** What the ledger tells the log publisher (LOG_PUBLISH_URL), when one runs. */
@@ -105,7 +107,7 @@ export async function createLedger(
   ]);
   const origin = (tenantId: string) => originOf(ctx.config.ledgerOrigin, tenantId);
   const signNow = async (tx: Queryable, tenantId: string) => {
-    const cp = await signHead(tx, tenantId, origin(tenantId), signer);
+    const cp = await signHead(tx, tenantId, origin(tenantId), signer, ctx.now());
     await witnessing.signed(tx, tenantId);
     await publishing?.signed(tx, tenantId);
     return cp;
@@ -152,7 +154,7 @@ export async function createLedger(
     },
     signNow,
     async checkpointOfSize(tx, tenantId, size) {
-      const cp = await checkpointOfSize(tx, tenantId, size, origin(tenantId), signer);
+      const cp = await checkpointOfSize(tx, tenantId, size, origin(tenantId), signer, ctx.now());
       await witnessing.signed(tx, tenantId);
       return cp;
     },

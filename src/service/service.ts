@@ -12,7 +12,15 @@ import { buildApp, createLogger, registerRateLimits } from '../http/index.ts';
 import { createIngest, ingestUsage, INGRESS_TOKENS } from '../ingest/index.ts';
 import { JobBell, JobWorker } from '../jobs/index.ts';
 import { createJudges, judgeCallsThisMonth } from '../judges/index.ts';
-import { createLedger, LogPublisher, logReader, openPublishStore, originOf } from '../ledger/index.ts';
+import {
+  CheckpointPruner,
+  createLedger,
+  type LedgerModule,
+  LogPublisher,
+  logReader,
+  openPublishStore,
+  originOf,
+} from '../ledger/index.ts';
 import { createMailer, type Mailer } from '../mail/index.ts';
 import { createOtlp } from '../otlp/index.ts';
 import { createPersonas, personasUsed } from '../personas/index.ts';
@@ -45,6 +53,10 @@ export interface Service {
   retention: RetentionSweeper;
   /** Writes each workspace's log as tlog-tiles to LOG_PUBLISH_URL; undefined when it is unset. */
   publisher: LogPublisher | undefined;
+  /** The audit trail: appends, checkpoints signed at the service's clock (tests sign through it). */
+  ledger: LedgerModule;
+  /** Deletes checkpoints nothing needs (every ten minutes; tests call prune()). */
+  checkpointPruner: CheckpointPruner;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -207,6 +219,13 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     redactLegacySpanTexts: otlp.redactLegacyTexts,
   };
   const retention = new RetentionSweeper(retentionDeps);
+  const checkpointPruner = new CheckpointPruner({
+    db,
+    now: ctx.now,
+    tenants: accounts.workspaceIds,
+    referenced: (tx, tenantId, sizes) => witnesses.referencedSizes(tx, tenantId, sizes),
+    onError: (err, tenantId) => log.warn({ err, tenant_id: tenantId }, 'checkpoint pruning failed'),
+  });
 
   const app: FastifyInstance = await buildApp(ctx, {
     logger: log,
@@ -239,6 +258,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     jobs.start();
     witnesses.start();
     retention.start();
+    checkpointPruner.start();
     await publisher?.start();
     destinations.worker.start();
   }
@@ -253,6 +273,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     destinations,
     retention,
     publisher,
+    ledger,
+    checkpointPruner,
     async close() {
       if (closed) return;
       closed = true;
@@ -261,6 +283,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       await jobs.stop();
       await destinations.worker.stop();
       await retention.stop();
+      await checkpointPruner.stop();
       await ledger.close();
       await witnesses.stop();
       // After the ledger, whose close signs the last checkpoints (queued for publication on the next start).

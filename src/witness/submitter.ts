@@ -214,6 +214,21 @@ export class WitnessSubmitter implements CheckpointWitnessing {
     );
   }
 
+  /**
+   * Which of these sizes a witness answer is stored for: a cosignature line
+   * (served with that checkpoint), or the size a witness last holds (the next
+   * submission's old size). Checkpoint pruning keeps those checkpoints.
+   */
+  async referencedSizes(tx: Queryable, tenantId: string, sizes: readonly number[]): Promise<number[]> {
+    if (sizes.length === 0) return [];
+    const rows = await tx.query<{ size: number }>(
+      `SELECT size FROM checkpoint_cosignatures WHERE tenant_id = $1 AND size = ANY($2::bigint[])
+       UNION SELECT size FROM witness_states WHERE tenant_id = $1 AND size = ANY($2::bigint[])`,
+      [tenantId, sizes],
+    );
+    return rows.map((r) => Number(r.size));
+  }
+
   /** Cosignature lines for the checkpoint of this size, in witness order. */
   async cosignatures(tenantId: string, size: number): Promise<string[]> {
     if (this.#witnesses.length === 0) return [];
