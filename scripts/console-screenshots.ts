@@ -55,6 +55,29 @@ try {
     tool: 'http_post',
   });
   env.ts.clock.set(new Date(now));
+  // Two calls held for a person (the approvals inbox).
+  const policy = await env.ts.request({ method: 'GET', url: '/api/v1/policy', token });
+  const rules = [
+    { id: 'hold-refunds', when: { tools: ['refund'] }, verdict: 'allow', hold: true, hold_seconds: 900 },
+    ...policy.json().rules,
+  ];
+  const put = await env.ts.request({
+    method: 'PUT',
+    url: '/api/v1/policy',
+    token,
+    payload: { default_verdict: policy.json().default_verdict, rules },
+  });
+  if (put.statusCode !== 200) throw new Error(`policy: ${put.statusCode} ${put.body}`);
+  for (const [amount, email] of [
+    [120, 'jane.doe@example.com'],
+    [48, 'p.miller@example.org'],
+  ] as const)
+    await post('/api/v1/admin/agents/events/invocation', {
+      agent_key: 'billing-bot',
+      tool_name: 'refund',
+      mode: 'enforced',
+      tool_input: JSON.stringify({ order: 5521, amount, currency: 'EUR', notify: email }),
+    });
   const flagged = (
     await env.ts.request({ method: 'GET', url: '/api/v1/invocations?verdict=flag_for_review&limit=1', token })
   ).json().items[0];
@@ -74,6 +97,7 @@ try {
     ['invocation-detail', `/invocations?selected=${(denied ?? flagged).invocation_id}`],
     ['review-queue', '/reviews'],
     ['review-list', '/reviews?view=list'],
+    ['approvals', '/approvals'],
     ['agents', '/agents?selected=billing-bot'],
     ['rogue', '/rogue'],
     ['audit', '/audit'],

@@ -43,6 +43,10 @@ const Reviews = lazyScreen<{ search: Record<string, string | undefined> }>(
   () => import('./screens/Reviews'),
   'Reviews',
 );
+const Approvals = lazyScreen<{ search: Record<string, string | undefined> }>(
+  () => import('./screens/Approvals'),
+  'Approvals',
+);
 const Agents = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Agents'), 'Agents');
 const Rogue = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Rogue'), 'Rogue');
 const Audit = lazyScreen<{ search: Record<string, string | undefined> }>(() => import('./screens/Audit'), 'Audit');
@@ -75,6 +79,14 @@ const reviewsRoute = createRoute({
   validateSearch: strings(['status', 'cursor', 'selected']),
   component: function ReviewsRoute() {
     return <Reviews search={reviewsRoute.useSearch()} />;
+  },
+});
+const approvalsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/approvals',
+  validateSearch: strings(['status', 'cursor', 'selected']),
+  component: function ApprovalsRoute() {
+    return <Approvals search={approvalsRoute.useSearch()} />;
   },
 });
 const agentsRoute = createRoute({
@@ -113,6 +125,7 @@ const routeTree = rootRoute.addChildren([
   overviewRoute,
   invocationsRoute,
   reviewsRoute,
+  approvalsRoute,
   agentsRoute,
   rogueRoute,
   auditRoute,

@@ -1,4 +1,5 @@
 import { Link, Outlet } from '@tanstack/react-router';
+import { usePendingApprovalCount } from '../lib/approvals';
 import { usePrefs } from '../lib/prefs';
 import { roleNames } from '../lib/roles';
 import { useSession, useSignOut } from '../lib/session';
@@ -8,6 +9,7 @@ const NAV = [
   { to: '/', label: 'Overview' },
   { to: '/invocations', label: 'Invocations' },
   { to: '/reviews', label: 'Review queue' },
+  { to: '/approvals', label: 'Approvals' },
   { to: '/agents', label: 'Agents' },
   { to: '/rogue', label: 'Rogue events' },
   { to: '/audit', label: 'Audit trail' },
@@ -87,6 +89,7 @@ export function Layout() {
                   activeProps={{ className: 'bg-accent-soft font-semibold text-accent', 'aria-current': 'page' }}
                 >
                   {n.label}
+                  {n.to === '/approvals' && <PendingBadge />}
                 </Link>
               </li>
             ))}
@@ -97,5 +100,24 @@ export function Layout() {
         </main>
       </div>
     </div>
+  );
+}
+
+/** The number of held calls waiting for a person, beside "Approvals"; nothing when none. */
+function PendingBadge() {
+  const q = usePendingApprovalCount();
+  if (!q.data?.count) return null;
+  return (
+    <>
+      {' '}
+      <span
+        className="ml-1 rounded-full bg-flag-bg px-1.5 text-xs font-semibold text-flag"
+        data-testid="pending-approvals"
+      >
+        {q.data.count}
+        {q.data.more ? '+' : ''}
+        <span className="sr-only"> pending</span>
+      </span>
+    </>
   );
 }
