@@ -44,6 +44,8 @@ export function operationOf(a: Attrs): string | null {
   const tl = str(a['traceloop.span.kind']);
   if (tl) return `traceloop.${tl}`;
   if (str(a['gen_ai.tool.name']) || str(a['gen_ai.tool.call.id'])) return 'execute_tool';
+  // An MCP gateway's span of a tools/call (OpenTelemetry's MCP conventions; agentgateway's governance attributes).
+  if (mcpToolName(a) !== undefined) return 'execute_tool';
   // OpenLLMetry's LLM spans ("openai.chat") carry no kind of their own.
   if (str(a['llm.request.type']) && (str(a['gen_ai.request.model']) || str(a['gen_ai.system'])))
     return `llm.${str(a['llm.request.type'])}`;
@@ -58,7 +60,9 @@ function ownAgentOf(a: Attrs, op: string): string | null {
     str(a['gen_ai.agent.name']) ??
     str(a['agent.name']) ??
     str(a['ai.telemetry.functionId']) ??
-    (op === 'traceloop.agent' || op === 'traceloop.workflow' ? str(a['traceloop.entity.name']) : undefined);
+    (op === 'traceloop.agent' || op === 'traceloop.workflow' ? str(a['traceloop.entity.name']) : undefined) ??
+    // The caller an MCP gateway authenticated (JWT sub, mTLS name): the agent that called the tool.
+    str(a[`${GOVERNANCE}identity.subject`]);
   return named === undefined ? null : cut(named, KEY_MAX);
 }
 
@@ -128,6 +132,8 @@ export function mapSpan(span: OtelSpan): MappedSpan | null {
   }
   const errorType = str(a['error.type']);
   if (errorType) context.error_type = errorType;
+  const governance = governanceOf(a);
+  if (governance) context.governance = governance;
   if (span.statusCode === 2 && span.statusMessage) context.status_message = span.statusMessage;
   if (Object.keys(truncated).length > 0) context.truncated = truncated;
   put('context', JSON.stringify(context));
@@ -142,7 +148,7 @@ export function mapSpan(span: OtelSpan): MappedSpan | null {
     agentKey: '',
     isTool,
     mode,
-    outcome: span.statusCode === 2 || str(a['error.type']) !== undefined ? 'error' : 'success',
+    outcome: outcomeOf(span),
     durationMs: span.endNs > 0n && durationNs >= 0n ? Number(durationNs / 1_000_000n) : undefined,
     principalKind,
     principalId,
@@ -263,8 +269,65 @@ function toolNameOf(a: Attrs, op: string, spanName: string): string | undefined 
     str(a['tool.name']) ??
     str(a['ai.toolCall.name']) ??
     (op === 'traceloop.tool' ? str(a['traceloop.entity.name']) : undefined) ??
+    mcpToolName(a) ??
     (spanName.startsWith('execute_tool ') ? spanName.slice('execute_tool '.length) : undefined);
   return name === undefined ? undefined : cut(name, TOOL_MAX);
+}
+
+/** agentgateway's governance attributes (its design EP-2141): `agentgateway.governance.*`. */
+const GOVERNANCE = 'agentgateway.governance.';
+
+/**
+ * The tool of an MCP gateway's tools/call span: `mcp.method.name` (or
+ * `mcp.method`) `tools/call` with `gen_ai.tool.name` / `mcp.tool.name`, or
+ * agentgateway's `action.target` naming a tool (`mcp://<server>/tools/<name>`).
+ */
+function mcpToolName(a: Attrs): string | undefined {
+  const method = str(a['mcp.method.name']) ?? str(a['mcp.method']);
+  const target = str(a[`${GOVERNANCE}action.target`]);
+  const fromTarget = target === undefined ? undefined : /\/tools\/([^/?#]+)$/.exec(target)?.[1];
+  if (method === 'tools/call') return str(a['gen_ai.tool.name']) ?? str(a['mcp.tool.name']) ?? fromTarget ?? target;
+  if (method !== undefined || fromTarget === undefined || fromTarget === 'list') return undefined;
+  try {
+    return decodeURIComponent(fromTarget);
+  } catch {
+    return fromTarget;
+  }
+}
+
+/** What agentgateway says it decided about the call, for the record's context (null when it says nothing). */
+function governanceOf(a: Attrs): Record<string, string | boolean> | null {
+  const out: Record<string, string | boolean> = {};
+  const fields: Array<[string, string]> = [
+    ['decision.result', 'decision'],
+    ['decision.policy_id', 'policy_id'],
+    ['action.risk_class', 'risk_class'],
+    ['action.target', 'target'],
+    ['action.arguments_digest', 'arguments_digest'],
+    ['capability.selected', 'capability'],
+    ['workflow.phase', 'workflow_phase'],
+    ['workflow.checkpoint_ref', 'checkpoint_ref'],
+    ['audit.id', 'audit_id'],
+    ['identity.subject', 'subject'],
+  ];
+  for (const [attr, key] of fields) {
+    const v = str(a[`${GOVERNANCE}${attr}`]);
+    if (v !== undefined) out[key] = cut(v, KEY_MAX);
+  }
+  const bounded = a[`${GOVERNANCE}output.bounded`];
+  if (typeof bounded === 'boolean') out.output_bounded = bounded;
+  else if (bounded === 'true' || bounded === 'false') out.output_bounded = bounded === 'true';
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+/** error for a failed span; denied / confirmation_required when a gateway says it blocked or deferred the call. */
+function outcomeOf(span: OtelSpan): string {
+  const a = span.attributes;
+  if (span.statusCode === 2 || str(a['error.type']) !== undefined) return 'error';
+  const decision = str(a[`${GOVERNANCE}decision.result`]);
+  if (decision === 'deny') return 'denied';
+  if (decision === 'require_confirmation') return 'confirmation_required';
+  return 'success';
 }
 
 /**
