@@ -369,6 +369,16 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over Streamable HTTP', (get) => {
     }
   });
 
+  test('the upstream server unreachable: the client is answered with a JSON-RPC error, not left waiting', async () => {
+    const gone = `http://127.0.0.1:${await freePort()}/mcp`;
+    const orphan = await startProxy(url, alice.token, 'web-agent', gone);
+    try {
+      await assert.rejects(orphan.connect(), /the server could not be reached/);
+    } finally {
+      await orphan.close();
+    }
+  });
+
   after(async () => {
     await proxy?.close();
     await upstream?.close();
