@@ -90,7 +90,11 @@ export function Approvals({ search }: { search: Record<string, string | undefine
     // New held calls arrive while the inbox is open.
     refetchInterval: status === 'pending' ? 5_000 : 30_000,
   });
-  const listed = (q.data?.items ?? []) as ApprovalItem[];
+  // Decided here: gone from the pending list at once, before the list is read again.
+  const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
+  const listed = ((q.data?.items ?? []) as ApprovalItem[]).filter(
+    (a) => a.status !== 'pending' || !decided.has(a.approval_id),
+  );
   // Pending: the one that runs out first on top. Decided: newest first, as the API answers.
   const items =
     status === 'pending' ? [...listed].sort((a, b) => Date.parse(a.expires_at) - Date.parse(b.expires_at)) : listed;
@@ -164,6 +168,7 @@ export function Approvals({ search }: { search: Record<string, string | undefine
         }),
       )) as ApprovalItem;
       setLast(r);
+      setDecided((d) => new Set(d).add(current.approval_id));
       announce(
         `${decision === 'approve' ? 'Approved' : 'Denied'} ${current.tool_name ?? 'the call'} for ${current.agent_key}. Decision recorded.`,
       );
