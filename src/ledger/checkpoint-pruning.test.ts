@@ -6,7 +6,7 @@
 // A checkpoint saved before, a report and an evidence record made before all
 // still verify (`agent-ledger verify --since` / `--report`, verifyBundle), and
 // a pruned size is signed again to the same bytes. A busy workspace (one
-// checkpoint a second for a day) keeps 24.
+// checkpoint a second for a day) keeps 24, pruned by two nodes at once.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { after, test } from 'node:test';
 import { fetchAllEntries, getJson, pinnedVerifierKey } from '../testing/audit-load.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { runCli } from '../testing/server-process.ts';
+import { CheckpointPruner } from './checkpoint-pruning.ts';
 import { parseCheckpoint } from './note.ts';
 import type { ConsistencyProofJson, EvidenceJson } from './verify-bundle.ts';
 import { verifyBundle } from './verify-bundle.ts';
@@ -260,8 +261,20 @@ eachStore('checkpoint pruning', (get) => {
     assert.equal(await count(), 86_400 + own);
     const other = await stored();
     t.clock.set(new Date(start + DAY + 15 * MIN));
-    const deleted = await t.service.checkpointPruner.prune(id);
-    assert.equal(deleted, 86_400 - 24 + own - 1);
+    // Two nodes at once (a second pruner on the same database): one holds the workspace at a time, and
+    // between them every row goes once.
+    const node2 = new CheckpointPruner({
+      db,
+      now: t.clock.now,
+      tenants: async () => [id],
+      referenced: (tx, tenantId, sizes) => t.service.witnesses.referencedSizes(tx, tenantId, sizes),
+    });
+    const passes = await Promise.all([t.service.checkpointPruner.prune(id), node2.prune(id)]);
+    assert.equal(
+      passes.reduce<number>((sum, n) => sum + (n ?? 0), 0),
+      86_400 - 24 + own - 1,
+      `passes deleted ${passes.join(' and ')}`,
+    );
     const rows = await db.withTenant(id, (tx) =>
       tx.query<{ size: number }>('SELECT size FROM checkpoints WHERE tenant_id = $1 ORDER BY size', [id]),
     );
