@@ -122,6 +122,8 @@ export async function startRelay({ caller, upstream, gate, onError }: RelayOptio
         }
         scopes.delete(message.id);
         if (p.kind === 'call') {
+          // The caller has its answer first: recording the result is never on the call's path.
+          void toCaller(message);
           const result = isJSONRPCResultResponse(message)
             ? message.result
             : { isError: true, content: [{ type: 'text', text: message.error.message }] };
@@ -130,6 +132,7 @@ export async function startRelay({ caller, upstream, gate, onError }: RelayOptio
           } catch (err) {
             onError?.(err as Error);
           }
+          return;
         }
       }
     }
