@@ -4,6 +4,7 @@ import { entryRange } from '../ledger/index.ts';
 import { policyVersions } from '../policy/index.ts';
 import { bump, emptyTotals, normalizeTotals, OPEN_ITEMS_LIMIT, type Period, type ReportFacts } from './facts.ts';
 import { policiesInForce } from './recount.ts';
+import { findingGroups, invocationGroups, rogueGroups, splitPeriod } from './rollups.ts';
 
 // The service's side of a compliance report: the facts of a period computed
 // from the tables, inside one snapshot that also fixes the log size they
@@ -20,36 +21,19 @@ export async function factsFromTables(
   const invWhere = 'i.tenant_id = $1 AND i.created_at >= $2 AND i.created_at < $3 AND i.log_index < $4';
   const totals = emptyTotals();
 
-  const groups = await tx.query<{ agent_key: string; verdict: string; mode: string; n: number }>(
-    `SELECT agent_key, verdict, mode, count(*)::int AS n FROM ingest_read.invocations i WHERE ${invWhere} GROUP BY 1, 2, 3`,
-    args,
-  );
-  for (const g of groups) {
+  // Whole UTC days from the daily roll-ups, the rest counted live (rollups.ts): the same figures as counting every row.
+  const split = await splitPeriod(tx, tenantId, new Date(period.from), new Date(period.to));
+  for (const g of await invocationGroups(tx, tenantId, split, logSize)) {
     totals.invocations += g.n;
     bump(totals.invocations_by_agent, g.agent_key, g.n);
     bump(totals.invocations_by_verdict, g.verdict, g.n);
     bump(totals.invocations_by_mode, g.mode, g.n);
   }
-
-  const rogue = await tx.query<{ event_type: string; n: number }>(
-    `SELECT event_type, count(*)::int AS n FROM ingest_read.rogue_events
-     WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3 AND log_index < $4 GROUP BY 1`,
-    args,
-  );
-  for (const r of rogue) {
+  for (const r of await rogueGroups(tx, tenantId, split, logSize)) {
     totals.rogue_events += r.n;
     bump(totals.rogue_events_by_type, r.event_type, r.n);
   }
-
-  const findings = await tx.query<{ type: string; n: number }>(
-    `SELECT f->>'type' AS type, count(*)::int AS n
-     FROM ingest_read.invocations i
-     JOIN ingest_read.invocation_content c ON c.tenant_id = i.tenant_id AND c.invocation_id = i.invocation_id
-     CROSS JOIN LATERAL jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f
-     WHERE ${invWhere} GROUP BY 1`,
-    args,
-  );
-  for (const f of findings) {
+  for (const f of await findingGroups(tx, tenantId, split, logSize)) {
     const c = categoryOf(f.type);
     if (c === 'injection') totals.injection_findings += f.n;
     else bump(c === 'secret' ? totals.secret_findings_by_type : totals.pii_findings_by_type, f.type, f.n);

@@ -4,3 +4,4 @@ export { compareFacts } from './facts.ts';
 export type { Period, ReportFacts, ReportPseudonyms } from './facts.ts';
 export { recountFacts } from './recount.ts';
 export { reportRoutes } from './routes.ts';
+export { foldRollups, RollupWorker, type RollupDeps, splitPeriod, verdictDays } from './rollups.ts';

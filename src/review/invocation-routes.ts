@@ -95,7 +95,7 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
           { field: '/until', message: 'range too long for this bucket' },
         ]);
       }
-      const buckets = await ctx.readDb.withTenant(me.tenantId, (tx) => verdictStats(tx, me.tenantId, from, to, bucket));
+      const buckets = await ctx.readDb.snapshot(me.tenantId, (tx) => verdictStats(tx, me.tenantId, from, to, bucket));
       return { bucket, buckets };
     },
   );

@@ -25,7 +25,7 @@ import { createMailer, type Mailer } from '../mail/index.ts';
 import { createOtlp } from '../otlp/index.ts';
 import { createPersonas, personasUsed } from '../personas/index.ts';
 import { createPolicy } from '../policy/index.ts';
-import { reportRoutes } from '../reports/index.ts';
+import { reportRoutes, RollupWorker } from '../reports/index.ts';
 import { type RetentionDeps, retentionRoutes, RetentionSweeper } from '../retention/index.ts';
 import { createReview, invocationViews, resolveAsPanel, resolveAsReviewer, rogueViewsAt } from '../review/index.ts';
 import { witnessesOf, WitnessSubmitter } from '../witness/index.ts';
@@ -51,6 +51,8 @@ export interface Service {
   destinations: DestinationsModule;
   /** Deletes stored content past each workspace's retention (hourly; tests call sweepAll()). */
   retention: RetentionSweeper;
+  /** Folds new invocations and rogue events into the daily roll-ups reports and the overview read. */
+  rollups: RollupWorker;
   /** Writes each workspace's log as tlog-tiles to LOG_PUBLISH_URL; undefined when it is unset. */
   publisher: LogPublisher | undefined;
   /** The audit trail: appends, checkpoints signed at the service's clock (tests sign through it). */
@@ -226,6 +228,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     referenced: (tx, tenantId, sizes) => witnesses.referencedSizes(tx, tenantId, sizes),
     onError: (err, tenantId) => log.warn({ err, tenant_id: tenantId }, 'checkpoint pruning failed'),
   });
+  const rollups = new RollupWorker({ ctx, tenants: accounts.workspaceIds });
 
   const app: FastifyInstance = await buildApp(ctx, {
     logger: log,
@@ -259,6 +262,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     witnesses.start();
     retention.start();
     checkpointPruner.start();
+    rollups.start();
     await publisher?.start();
     destinations.worker.start();
   }
@@ -272,6 +276,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     deliveries: destinations.worker,
     destinations,
     retention,
+    rollups,
     publisher,
     ledger,
     checkpointPruner,
@@ -284,6 +289,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       await destinations.worker.stop();
       await retention.stop();
       await checkpointPruner.stop();
+      await rollups.stop();
       await ledger.close();
       await witnesses.stop();
       // After the ledger, whose close signs the last checkpoints (queued for publication on the next start).

@@ -1,0 +1,291 @@
+import type { Queryable } from '../db/index.ts';
+import { type AppContext, Poller } from '../core/index.ts';
+
+// Daily roll-ups (migration 0190): counts of invocations per UTC day, agent,
+// verdict and mode, of their findings per type, and of rogue events per type,
+// so that a report over a year reads a few hundred rows per day instead of
+// every row of the year.
+//
+// A background pass folds each workspace's new rows after its mark (the last
+// invocation and rogue event id folded), in bounded transactions: counts and
+// mark move together, so a pass that dies leaves nothing half counted, and a
+// second pass on the same workspace (another node) skips it while the first
+// holds the mark's row lock. Ids are given out per workspace under its log's
+// lock, in commit order, so "after the mark" is exactly "id above the mark".
+//
+// Readers never wait for the pass: they read, in one snapshot, the roll-ups of
+// the whole UTC days of a period plus a live count of the rows the roll-ups do
+// not hold (the partial days at either end, the rows after the mark, the
+// findings of invocations whose tool_output scan had not finished when they
+// were folded), so the answers are exactly those of counting every row.
+
+const DAY_MS = 86_400_000;
+/** Invocations (and rogue events) folded per transaction. */
+export const ROLLUP_BATCH = 5_000;
+
+/** Folds up to `limit` invocations and rogue events; null when another pass holds the workspace. */
+export async function foldRollups(tx: Queryable, tenantId: string, limit = ROLLUP_BATCH): Promise<number | null> {
+  await tx.query('INSERT INTO rollup_marks (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING', [tenantId]);
+  const [held] = await tx.query<{ invocation_id: string }>(
+    'SELECT invocation_id FROM rollup_marks WHERE tenant_id = $1 FOR UPDATE SKIP LOCKED',
+    [tenantId],
+  );
+  if (!held) return null;
+  // One statement each, so what it reads of the rows is one snapshot: an
+  // invocation is counted with its findings, or marked pending, never both.
+  const [inv] = await tx.query<{ n: number }>(
+    `WITH batch AS (
+       SELECT i.invocation_id, i.agent_key, i.verdict, i.mode, (i.created_at AT TIME ZONE 'UTC')::date AS day
+       FROM ingest_read.invocations i
+       WHERE i.tenant_id = $1 AND i.invocation_id > (SELECT invocation_id FROM rollup_marks WHERE tenant_id = $1)
+       ORDER BY i.invocation_id LIMIT $2),
+     content AS (
+       SELECT c.invocation_id, c.findings FROM ingest_read.invocation_content c
+       WHERE c.tenant_id = $1 AND c.invocation_id IN (SELECT invocation_id FROM batch)),
+     pending AS (SELECT DISTINCT invocation_id FROM content WHERE findings IS NULL),
+     counts AS (
+       SELECT day, agent_key, verdict, mode, '' AS finding_type, count(*) AS n FROM batch GROUP BY 1, 2, 3, 4
+       UNION ALL
+       SELECT b.day, b.agent_key, b.verdict, b.mode, f->>'type', count(*)
+       FROM batch b JOIN content c ON c.invocation_id = b.invocation_id
+       CROSS JOIN LATERAL jsonb_array_elements(c.findings) AS f
+       WHERE b.invocation_id NOT IN (SELECT invocation_id FROM pending)
+       GROUP BY 1, 2, 3, 4, 5),
+     added AS (
+       INSERT INTO daily_rollups (tenant_id, day, agent_key, verdict, mode, finding_type, n)
+       SELECT $1, day, agent_key, verdict, mode, finding_type, n FROM counts
+       ON CONFLICT (tenant_id, day, agent_key, verdict, mode, finding_type)
+       DO UPDATE SET n = daily_rollups.n + EXCLUDED.n
+       RETURNING 1),
+     parked AS (
+       INSERT INTO rollup_pending_findings (tenant_id, invocation_id) SELECT $1, invocation_id FROM pending RETURNING 1)
+     UPDATE rollup_marks SET invocation_id = coalesce((SELECT max(invocation_id) FROM batch), invocation_id)
+     WHERE tenant_id = $1
+     RETURNING (SELECT count(*) FROM batch)::int AS n`,
+    [tenantId, limit],
+  );
+  const [rogue] = await tx.query<{ n: number }>(
+    `WITH batch AS (
+       SELECT r.rogue_event_id, r.event_type, (r.created_at AT TIME ZONE 'UTC')::date AS day
+       FROM ingest_read.rogue_events r
+       WHERE r.tenant_id = $1 AND r.rogue_event_id > (SELECT rogue_event_id FROM rollup_marks WHERE tenant_id = $1)
+       ORDER BY r.rogue_event_id LIMIT $2),
+     added AS (
+       INSERT INTO daily_rogue_rollups (tenant_id, day, event_type, n)
+       SELECT $1, day, event_type, count(*) FROM batch GROUP BY day, event_type
+       ON CONFLICT (tenant_id, day, event_type) DO UPDATE SET n = daily_rogue_rollups.n + EXCLUDED.n
+       RETURNING 1)
+     UPDATE rollup_marks SET rogue_event_id = coalesce((SELECT max(rogue_event_id) FROM batch), rogue_event_id)
+     WHERE tenant_id = $1
+     RETURNING (SELECT count(*) FROM batch)::int AS n`,
+    [tenantId, limit],
+  );
+  // Findings of folded invocations whose every field is now scanned.
+  await tx.query(
+    `WITH settled AS (
+       DELETE FROM rollup_pending_findings p
+       WHERE p.tenant_id = $1 AND NOT EXISTS (
+         SELECT 1 FROM ingest_read.invocation_content c
+         WHERE c.tenant_id = $1 AND c.invocation_id = p.invocation_id AND c.findings IS NULL)
+       RETURNING p.invocation_id),
+     counts AS (
+       SELECT (i.created_at AT TIME ZONE 'UTC')::date AS day, i.agent_key, i.verdict, i.mode, f->>'type' AS finding_type,
+              count(*) AS n
+       FROM settled s
+       JOIN ingest_read.invocations i ON i.tenant_id = $1 AND i.invocation_id = s.invocation_id
+       JOIN ingest_read.invocation_content c ON c.tenant_id = $1 AND c.invocation_id = s.invocation_id
+       CROSS JOIN LATERAL jsonb_array_elements(c.findings) AS f
+       GROUP BY 1, 2, 3, 4, 5)
+     INSERT INTO daily_rollups (tenant_id, day, agent_key, verdict, mode, finding_type, n)
+     SELECT $1, day, agent_key, verdict, mode, finding_type, n FROM counts
+     ON CONFLICT (tenant_id, day, agent_key, verdict, mode, finding_type)
+     DO UPDATE SET n = daily_rollups.n + EXCLUDED.n`,
+    [tenantId],
+  );
+  return (inv?.n ?? 0) + (rogue?.n ?? 0);
+}
+
+/**
+ * The parts of a period [from, to) the readers count: roll-ups for the whole
+ * UTC days [t1, t2), live rows for the edges [from, t1) and [t2, to). With no
+ * whole day inside, t1 = t2 = to and everything is live.
+ */
+export interface Split {
+  from: Date;
+  to: Date;
+  t1: Date;
+  t2: Date;
+  /** The last invocation and rogue event ids the roll-ups hold. */
+  mark: { invocation: number; rogue: number };
+}
+
+export async function splitPeriod(tx: Queryable, tenantId: string, from: Date, to: Date): Promise<Split> {
+  let t1 = new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS);
+  let t2 = new Date(Math.floor(to.getTime() / DAY_MS) * DAY_MS);
+  if (t1.getTime() >= t2.getTime()) t1 = t2 = to;
+  const [m] = await tx.query<{ invocation_id: string; rogue_event_id: string }>(
+    'SELECT invocation_id, rogue_event_id FROM rollup_marks WHERE tenant_id = $1',
+    [tenantId],
+  );
+  return {
+    from,
+    to,
+    t1,
+    t2,
+    mark: { invocation: Number(m?.invocation_id ?? 0), rogue: Number(m?.rogue_event_id ?? 0) },
+  };
+}
+
+/**
+ * The invocations the roll-ups do not hold, as a UNION ALL of index range
+ * scans: the two edges (any id) and the rows after the mark in the whole
+ * days. `cols` is the select list; $1 tenant, $2 from, $3 t1, $4 t2, $5 to,
+ * $6 mark, $7 log size.
+ */
+function liveInvocations(cols: string, extraBranch = ''): string {
+  const base = `FROM ingest_read.invocations i WHERE i.tenant_id = $1 AND i.log_index < $7`;
+  return `SELECT ${cols} ${base} AND i.created_at >= $2 AND i.created_at < $3
+    UNION ALL SELECT ${cols} ${base} AND i.created_at >= $4 AND i.created_at < $5
+    UNION ALL SELECT ${cols} ${base} AND i.invocation_id > $6 AND i.created_at >= $3 AND i.created_at < $4
+    ${extraBranch ? `UNION ALL SELECT ${cols} ${base} AND ${extraBranch}` : ''}`;
+}
+
+function params(tenantId: string, s: Split, logSize: number | null, mark: number): unknown[] {
+  return [tenantId, s.from, s.t1, s.t2, s.to, mark, logSize ?? Number.MAX_SAFE_INTEGER];
+}
+
+/** Invocations of the period by agent, verdict and mode (log entries below logSize, or all). */
+export async function invocationGroups(
+  tx: Queryable,
+  tenantId: string,
+  s: Split,
+  logSize: number | null,
+): Promise<Array<{ agent_key: string; verdict: string; mode: string; n: number }>> {
+  return tx.query(
+    `SELECT agent_key, verdict, mode, sum(n)::int AS n FROM (
+       SELECT agent_key, verdict, mode, n FROM daily_rollups
+       WHERE tenant_id = $1 AND finding_type = '' AND day >= ($3::timestamptz AT TIME ZONE 'UTC')::date
+         AND day < ($4::timestamptz AT TIME ZONE 'UTC')::date
+       UNION ALL
+       SELECT agent_key, verdict, mode, 1 FROM (${liveInvocations('i.agent_key, i.verdict, i.mode')}) live
+     ) x GROUP BY 1, 2, 3`,
+    params(tenantId, s, logSize, s.mark.invocation),
+  );
+}
+
+/** Invocations of the period per UTC day and verdict. */
+export async function verdictDays(
+  tx: Queryable,
+  tenantId: string,
+  s: Split,
+): Promise<Array<{ day: string; verdict: string; n: number }>> {
+  return tx.query(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, verdict, sum(n)::int AS n FROM (
+       SELECT day, verdict, n FROM daily_rollups
+       WHERE tenant_id = $1 AND finding_type = '' AND day >= ($3::timestamptz AT TIME ZONE 'UTC')::date
+         AND day < ($4::timestamptz AT TIME ZONE 'UTC')::date
+       UNION ALL
+       SELECT (created_at AT TIME ZONE 'UTC')::date, verdict, 1 FROM (${liveInvocations('i.created_at, i.verdict')}) live
+     ) x GROUP BY 1, 2`,
+    params(tenantId, s, null, s.mark.invocation),
+  );
+}
+
+/** Findings of the period's invocations by type. */
+export async function findingGroups(
+  tx: Queryable,
+  tenantId: string,
+  s: Split,
+  logSize: number | null,
+): Promise<Array<{ type: string; n: number }>> {
+  // Folded invocations still waiting for a scan have their findings counted live.
+  const pending = `i.invocation_id <= $6 AND i.created_at >= $3 AND i.created_at < $4
+    AND i.invocation_id IN (SELECT invocation_id FROM rollup_pending_findings WHERE tenant_id = $1)`;
+  return tx.query(
+    `SELECT type, sum(n)::int AS n FROM (
+       SELECT finding_type AS type, n FROM daily_rollups
+       WHERE tenant_id = $1 AND finding_type <> '' AND day >= ($3::timestamptz AT TIME ZONE 'UTC')::date
+         AND day < ($4::timestamptz AT TIME ZONE 'UTC')::date
+       UNION ALL
+       SELECT f->>'type', 1
+       FROM (${liveInvocations('i.tenant_id, i.invocation_id', pending)}) live
+       JOIN ingest_read.invocation_content c ON c.tenant_id = live.tenant_id AND c.invocation_id = live.invocation_id
+       CROSS JOIN LATERAL jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f
+     ) x GROUP BY 1`,
+    params(tenantId, s, logSize, s.mark.invocation),
+  );
+}
+
+/** Rogue events of the period by type. */
+export async function rogueGroups(
+  tx: Queryable,
+  tenantId: string,
+  s: Split,
+  logSize: number | null,
+): Promise<Array<{ event_type: string; n: number }>> {
+  const base = `FROM ingest_read.rogue_events r WHERE r.tenant_id = $1 AND r.log_index < $7`;
+  return tx.query(
+    `SELECT event_type, sum(n)::int AS n FROM (
+       SELECT event_type, n FROM daily_rogue_rollups
+       WHERE tenant_id = $1 AND day >= ($3::timestamptz AT TIME ZONE 'UTC')::date
+         AND day < ($4::timestamptz AT TIME ZONE 'UTC')::date
+       UNION ALL SELECT r.event_type, 1 ${base} AND r.created_at >= $2 AND r.created_at < $3
+       UNION ALL SELECT r.event_type, 1 ${base} AND r.created_at >= $4 AND r.created_at < $5
+       UNION ALL SELECT r.event_type, 1 ${base} AND r.rogue_event_id > $6 AND r.created_at >= $3 AND r.created_at < $4
+     ) x GROUP BY 1`,
+    params(tenantId, s, logSize, s.mark.rogue),
+  );
+}
+
+export interface RollupDeps {
+  ctx: AppContext;
+  /** Every workspace id (accounts). */
+  tenants(): Promise<string[]>;
+}
+
+/** The background pass: every workspace's new rows folded, one bounded transaction at a time. */
+export class RollupWorker {
+  readonly #deps: RollupDeps;
+  readonly #poller: Poller;
+  #stopped = false;
+
+  constructor(deps: RollupDeps, opts: { intervalMs?: number } = {}) {
+    this.#deps = deps;
+    this.#poller = new Poller({
+      // A pass drains every workspace; the next one is an interval later.
+      round: () => this.foldAll().then(() => 0),
+      pollMs: opts.intervalMs ?? 60_000,
+      onError: (err) => console.error('roll-up pass failed', err),
+    });
+  }
+
+  start(): void {
+    this.#poller.start(5_000);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#poller.stop();
+  }
+
+  /** One pass over every workspace; how many rows it folded. */
+  async foldAll(limit = ROLLUP_BATCH): Promise<number> {
+    let n = 0;
+    for (const tenantId of await this.#deps.tenants()) {
+      if (this.#stopped) break;
+      n += await this.fold(tenantId, limit);
+    }
+    return n;
+  }
+
+  /** Folds a workspace until nothing is left (or another pass holds it); how many rows it folded. */
+  async fold(tenantId: string, limit = ROLLUP_BATCH): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.#deps.ctx.db.withTenant(tenantId, (tx) => foldRollups(tx, tenantId, limit));
+      if (n === null || n === 0) return total;
+      total += n;
+      if (this.#stopped) return total;
+    }
+  }
+}
