@@ -1,13 +1,13 @@
-// The API types generated from the service's OpenAPI document, for the
-// client (packages/client) and the console: what scripts/client-openapi.ts and
-// scripts/console-openapi.ts write, and what src/service/api-types.test.ts
-// compares the committed files with.
+// The API types generated from the service's OpenAPI document: one module,
+// packages/client/src/schema.d.ts, which the client uses and the console
+// imports as `@agent-ledger/client/schema`. scripts/write-api-types.ts writes it;
+// src/service/api-types.test.ts compares the committed file with it.
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
 
-/** The files, each with the command that regenerates it. */
-export const API_TYPE_FILES = {
-  client: { path: 'packages/client/src/schema.d.ts', command: 'node scripts/client-openapi.ts' },
-  console: { path: 'console/src/api/schema.d.ts', command: 'node scripts/console-openapi.ts' },
+/** The file, with the command that regenerates it. */
+export const API_TYPES = {
+  path: 'packages/client/src/schema.d.ts',
+  command: 'node scripts/write-api-types.ts',
 } as const;
 
 /** The TypeScript types of an OpenAPI document, as `openapi-typescript <file> -o <out>` writes them. */

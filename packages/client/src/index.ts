@@ -11,7 +11,7 @@ import type { paths } from './schema.d.ts';
 // retries (a retry after a timeout never records twice), 429/502/503/504 and
 // lost connections are retried with backoff honouring Retry-After, and
 // whatever cannot be sent is reported through onDrop, never lost silently.
-// Types come from the service's OpenAPI document (scripts/client-openapi.ts).
+// Types come from the service's OpenAPI document (scripts/write-api-types.ts).
 
 type InvocationOp = paths['/api/v1/admin/agents/events/invocation']['post'];
 type RogueOp = paths['/api/v1/admin/agents/events/rogue']['post'];
