@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   'token.created',
   'token.revoked',
   'member.changed',
+  'witness.failed',
+  'quota.reached',
   'destination.failing',
 ] as const;
 
@@ -65,6 +67,10 @@ export function eventTypeOf(leaf: Record<string, unknown>): string | null {
       return 'token.revoked';
     case 'member_change':
       return 'member.changed';
+    case 'witness_failed':
+      return 'witness.failed';
+    case 'quota_reached':
+      return 'quota.reached';
     case 'destination_failing':
       return 'destination.failing';
     default:

@@ -43,6 +43,13 @@ async function agentKeys(t: TestService, tenantId: string): Promise<string[]> {
   return rows.map((r) => r.agent_key);
 }
 
+/** The quota_reached entries of a workspace's log, in log order, as {quota, limit, period?}. */
+async function quotaLeaves(t: TestService, tenantId: string): Promise<Array<Record<string, unknown>>> {
+  return (await leaves(t, tenantId))
+    .filter((l) => l.kind === 'quota_reached')
+    .map(({ quota, limit, period }) => ({ quota, limit, ...(period === undefined ? {} : { period }) }));
+}
+
 async function registrations(t: TestService, tenantId: string): Promise<string[]> {
   const names = await pseudonymNames(t, tenantId);
   return (await leaves(t, tenantId))
@@ -86,6 +93,8 @@ eachStore(
       assert.deepEqual(await stored(t, tenant), before);
       assert.deepEqual(await agentKeys(t, tenant), ['one', 'two']);
       assert.deepEqual(await registrations(t, tenant), ['one', 'two']);
+      // The second agent used up the agent cap: one quota_reached entry, none for the refusals.
+      assert.deepEqual(await quotaLeaves(t, tenant), [{ quota: 'agents', limit: AGENTS }]);
       const q = await quotas(t, a);
       assert.equal(q.agents_registered, AGENTS);
       assert.equal(q.agents_cap, AGENTS);
@@ -125,6 +134,10 @@ eachStore(
       expectQuota(await post(t, INVOCATION, a.token, { agent_key: 'late-bot' }), 43_200);
       assert.deepEqual(await stored(t, tenant), before);
       assert.deepEqual(await agentKeys(t, tenant), ['cap-bot']);
+      // The 5th invocation used up the day: one quota_reached entry for the day, none for the four refusals.
+      assert.deepEqual(await quotaLeaves(t, tenant), [
+        { quota: 'invocations_per_day', limit: PER_DAY, period: '2026-06-01' },
+      ]);
       const q = await quotas(t, a);
       assert.equal(q.invocations_used_today, PER_DAY);
       assert.equal(q.invocations_cap_per_day, PER_DAY);
@@ -167,6 +180,11 @@ eachStore(
         { day: '2026-06-02', invocations: PER_DAY },
       ]);
       assert.equal((await stored(t, tenant)).invocations, 2 * PER_DAY);
+      // Once per period: one entry for each day, whatever was refused after it.
+      assert.deepEqual(await quotaLeaves(t, tenant), [
+        { quota: 'invocations_per_day', limit: PER_DAY, period: '2026-06-01' },
+        { quota: 'invocations_per_day', limit: PER_DAY, period: '2026-06-02' },
+      ]);
     });
 
     test('caps are per workspace: a full workspace does not limit another', async () => {
@@ -208,6 +226,9 @@ eachStore(
         ids,
       );
       assert.deepEqual(await registrations(t, a.account.tenant_id), ['race-bot']);
+      assert.deepEqual(await quotaLeaves(t, a.account.tenant_id), [
+        { quota: 'invocations_per_day', limit: PER_DAY, period: '2026-06-01' },
+      ]);
     });
 
     test(`the agent cap under concurrency: 10 new agents at once, exactly ${AGENTS} registered`, async () => {
@@ -224,6 +245,7 @@ eachStore(
       const s = await stored(t, a.account.tenant_id);
       assert.equal(s.invocations, AGENTS);
       assert.equal(s.usage, AGENTS);
+      assert.deepEqual(await quotaLeaves(t, a.account.tenant_id), [{ quota: 'agents', limit: AGENTS }]);
     });
   },
   { env: { PLAN_CAPS } },

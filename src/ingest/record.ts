@@ -5,6 +5,7 @@ import { enqueueMany, JUDGE_JOB, type JudgeJobPayload, judgeJobPayload } from '.
 import {
   evidenceIdOf,
   LEAF_VERSION,
+  type LogEntry,
   newSalt,
   type OpenAppend,
   type RideAlong,
@@ -267,7 +268,8 @@ export function recordSet(known: KnownAgents) {
           out.push({ refused: 'quota_exceeded' });
           continue;
         }
-        used.set(day, (used.get(day) ?? 0) + 1);
+        const usedToday = (used.get(day) ?? 0) + 1;
+        used.set(day, usedToday);
         rows.usage(day);
         if (isNew) {
           registered.add(p.agentKey);
@@ -312,6 +314,10 @@ export function recordSet(known: KnownAgents) {
           rows.approval(approvalId, id, p, item.now, expiresAt, at, p.decision.hold.seconds * 1000);
           body.approval = { approval_id: approvalId, status: 'pending', expires_at: expiresAt };
         }
+        // The invocation that uses up a quota says so, once: the next one is refused, and refusals append nothing.
+        if (usedToday === item.caps.invocations_per_day)
+          log.add(quotaReachedLeaf('invocations_per_day', item.caps.invocations_per_day, day), item.now);
+        if (isNew && agentCount === item.caps.agents) log.add(quotaReachedLeaf('agents', item.caps.agents), item.now);
       } else {
         const e = item.event;
         const salt = newSalt();
@@ -376,6 +382,16 @@ export function recordSet(known: KnownAgents) {
       },
     };
   }
+}
+
+/**
+ * The entry a quota leaves when an invocation uses up the last of it: the
+ * invocations of a UTC day (`period`: the day) or the agents a workspace may
+ * register. Once per period and quota: what goes over it is refused and
+ * appends nothing.
+ */
+function quotaReachedLeaf(quota: 'invocations_per_day' | 'agents', limit: number, period?: string): LogEntry {
+  return { v: LEAF_VERSION, kind: 'quota_reached', quota, limit, ...(period === undefined ? {} : { period }) };
 }
 
 /** The UTC days of the invocations among items (the days their quota counts on). */

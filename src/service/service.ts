@@ -136,6 +136,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     : undefined;
   const ledger = await createLedger(ctx, signingKey.key.seed, witnesses, publisher);
   const appendInTx = ledger.appendEntryInTx;
+  // A witness that stops cosigning says so in the workspace's log (witness_failed), for destinations to deliver.
+  witnesses.recordFailuresWith(appendInTx);
 
   // What a workspace used, counted by the modules that own the data (each needs only the database); accounts' plan views show it.
   const usage: UsageSource = {

@@ -1,6 +1,12 @@
 import { Poller } from '../core/index.ts';
 import type { Db, Queryable } from '../db/index.ts';
-import type { CheckpointWitnessing, LogReader, StoredCheckpoint } from '../ledger/index.ts';
+import {
+  type AppendEntryInTx,
+  type CheckpointWitnessing,
+  LEAF_VERSION,
+  type LogReader,
+  type StoredCheckpoint,
+} from '../ledger/index.ts';
 import { verifyCosignatures, type WitnessConfig } from './cosignature.ts';
 import { formatAddCheckpoint, parseSizeBody } from './protocol.ts';
 
@@ -14,6 +20,9 @@ export interface SubmitterOptions {
   onError?: (err: unknown, context: { tenantId: string; witness?: string }) => void;
 }
 
+/** Why a witness did not cosign, as the `witness_failed` entry says it. */
+export type WitnessFailure = 'unreachable' | 'refused' | 'conflict' | 'no_cosignature';
+
 export const witnessId = (w: WitnessConfig): string => `${w.key.name}+${w.key.keyId.toString(16).padStart(8, '0')}`;
 
 /** Also the ledger's CheckpointWitnessing port: the ledger asks it for cosignatures and tells it of new checkpoints. */
@@ -23,6 +32,7 @@ export class WitnessSubmitter implements CheckpointWitnessing {
   readonly #witnesses: readonly WitnessConfig[];
   readonly #opts: Required<Omit<SubmitterOptions, 'onError'>> & Pick<SubmitterOptions, 'onError'>;
   readonly #poller: Poller;
+  #appendInTx: AppendEntryInTx | undefined;
 
   constructor(db: Db, logs: LogReader, witnesses: readonly WitnessConfig[], opts: SubmitterOptions) {
     this.#db = db;
@@ -35,6 +45,16 @@ export class WitnessSubmitter implements CheckpointWitnessing {
       pokeDelayMs: 50, // after the signing transaction has committed
       onError: (err) => this.#opts.onError?.(err, { tenantId: '' }),
     });
+  }
+
+  /**
+   * Where a witness's failure is recorded: a `witness_failed` entry in the
+   * workspace's log, once per failing episode of a witness (the first failure
+   * after it cosigned, or its first submission), so destinations hear of it.
+   * Set once the ledger exists (the ledger is built with this submitter).
+   */
+  recordFailuresWith(appendInTx: AppendEntryInTx): void {
+    this.#appendInTx = appendInTx;
   }
 
   /** Queues a log inside the transaction that signed its checkpoint. */
@@ -151,6 +171,7 @@ export class WitnessSubmitter implements CheckpointWitnessing {
           id,
           old,
           `witness holds size ${old}, larger than the checkpoint ${cp.size} we submit`,
+          { reason: 'conflict', size: cp.size },
         );
         return false;
       }
@@ -165,26 +186,40 @@ export class WitnessSubmitter implements CheckpointWitnessing {
         });
         body = await res.text();
       } catch (err) {
-        await this.#recordState(tenantId, id, old, `unreachable: ${(err as Error).message}`);
+        await this.#recordState(tenantId, id, old, `unreachable: ${(err as Error).message}`, {
+          reason: 'unreachable',
+          size: cp.size,
+        });
         return false;
       }
       if (res.status === 409) {
         const size = parseSizeBody(body);
         if (size === undefined || size === old) {
           // Same size, different root: the witness saw another tree of that size.
-          await this.#recordState(tenantId, id, old, `409 at size ${old}: the witness holds a different tree`);
+          await this.#recordState(tenantId, id, old, `409 at size ${old}: the witness holds a different tree`, {
+            reason: 'conflict',
+            size: cp.size,
+            status: 409,
+          });
           return false;
         }
         old = size;
         continue;
       }
       if (res.status !== 200) {
-        await this.#recordState(tenantId, id, old, `HTTP ${res.status}: ${body.slice(0, 200)}`);
+        await this.#recordState(tenantId, id, old, `HTTP ${res.status}: ${body.slice(0, 200)}`, {
+          reason: 'refused',
+          size: cp.size,
+          status: res.status,
+        });
         return false;
       }
       const mine = verifyCosignatures(cp.note + body, [w.key]);
       if (mine.length === 0) {
-        await this.#recordState(tenantId, id, old, 'the answer holds no cosignature by this witness key');
+        await this.#recordState(tenantId, id, old, 'the answer holds no cosignature by this witness key', {
+          reason: 'no_cosignature',
+          size: cp.size,
+        });
         return false;
       }
       await this.#db.withTenant(tenantId, async (tx) => {
@@ -197,13 +232,36 @@ export class WitnessSubmitter implements CheckpointWitnessing {
       });
       return true;
     }
-    await this.#recordState(tenantId, id, old, 'too many conflicts');
+    await this.#recordState(tenantId, id, old, 'too many conflicts', { reason: 'conflict', size: cp.size });
     return false;
   }
 
-  async #recordState(tenantId: string, id: string, size: number, error: string): Promise<void> {
+  async #recordState(
+    tenantId: string,
+    id: string,
+    size: number,
+    error: string,
+    failure: { reason: WitnessFailure; size: number; status?: number },
+  ): Promise<void> {
     this.#opts.onError?.(new Error(error), { tenantId, witness: id });
-    await this.#db.withTenant(tenantId, (tx) => this.#upsertState(tx, tenantId, id, size, error));
+    await this.#db.withTenant(tenantId, async (tx) => {
+      // The witness was cosigning (or is new): a failing episode starts, and the log says so once.
+      const [before] = await tx.query<{ last_error: string | null }>(
+        'SELECT last_error FROM witness_states WHERE tenant_id = $1 AND witness = $2 FOR UPDATE',
+        [tenantId, id],
+      );
+      await this.#upsertState(tx, tenantId, id, size, error);
+      if ((before === undefined || before.last_error === null) && this.#appendInTx) {
+        await this.#appendInTx(tx, tenantId, {
+          v: LEAF_VERSION,
+          kind: 'witness_failed',
+          witness: id,
+          checkpoint_size: failure.size,
+          reason: failure.reason,
+          ...(failure.status === undefined ? {} : { http_status: failure.status }),
+        });
+      }
+    });
   }
 
   async #upsertState(tx: Queryable, tenantId: string, id: string, size: number, error: string | null): Promise<void> {
