@@ -234,6 +234,8 @@ export async function gatewayRoutes(
       void reply.header('x-agent-ledger-invocation-id', String(body.invocation_id));
       let refusal: string | null = null;
       if (body.approval) {
+        // Recorded: the workspace's share of the node is given back while the call waits for a person.
+        await hooks.released(req);
         const row = await awaitApproval(
           deps,
           { tenantId: body.tenant_id, token: null },

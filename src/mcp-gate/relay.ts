@@ -54,16 +54,18 @@ export async function startRelay({ caller, upstream, gate, onError }: RelayOptio
       .send(m, relatedRequestId === undefined ? undefined : { relatedRequestId })
       .catch((err: Error) => onError?.(err));
   const toUpstream = (m: JSONRPCMessage) =>
-    upstream.send(m).catch((err: Error) => {
+    upstream.send(m).catch(async (err: Error) => {
       onError?.(err);
       // A request the server never got is answered, not left waiting.
       if (isJSONRPCRequest(m)) {
         pending.delete(m.id);
-        void toCaller({
+        await toCaller({
           jsonrpc: '2.0',
           id: m.id,
           error: { code: -32603, message: `agent-ledger mcp-proxy: the server could not be reached (${err.message})` },
         });
+        // No session began: nothing is left to relay.
+        if (m.method === 'initialize') await close();
       }
     });
 
