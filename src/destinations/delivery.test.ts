@@ -504,6 +504,51 @@ eachStore(
       }
     });
 
+    test('a node that died after marking a destination failing, before the mails: the next attempt sends them, once', async () => {
+      const down = await new Receiver().start();
+      try {
+        down.script.push(...Array<number>(10).fill(503));
+        const f = await create(a, { name: 'half-told', kind: 'webhook', url: down.url, events: ['invocation.denied'] });
+        assert.equal(f.statusCode, 201, f.body);
+        const fid = f.json().destination_id as string;
+        await invoke(a, 'ops-bot', 'shell.halt');
+        await drain();
+        assert.ok(down.requests.length >= 1);
+        // What the dead node left: the state and the flag committed, no mail sent.
+        await query(
+          t,
+          `UPDATE destination_cursors SET state = 'failing', failing_mail_due = true, failing_since = now(), run_after = now()
+           WHERE destination_id = $1 RETURNING 1`,
+          [fid],
+        );
+        const told = (m: { subject: string }) => m.subject === 'agent-ledger: destination "half-told" is failing';
+        assert.equal(t.smtp.messages.filter(told).length, 0);
+        const tries = down.requests.length;
+        await until('the next attempt', async () => {
+          await drain();
+          return down.requests.length > tries;
+        });
+        await t.smtp.waitFor((m) => told(m) && m.to.includes(a.account.email), 5000);
+        const [row] = await query<{ failing_mail_due: boolean }>(
+          t,
+          'SELECT failing_mail_due FROM destination_cursors WHERE destination_id = $1',
+          [fid],
+        );
+        assert.equal(row!.failing_mail_due, false);
+        await query(t, 'UPDATE destination_cursors SET run_after = now() WHERE destination_id = $1 RETURNING 1', [fid]);
+        const again = down.requests.length;
+        await until('one more attempt', async () => {
+          await drain();
+          return down.requests.length > again;
+        });
+        await new Promise((r) => setTimeout(r, 200));
+        assert.equal(t.smtp.messages.filter(told).length, 1, 'told once');
+        await t.request({ method: 'DELETE', url: `/api/v1/destinations/${fid}`, token: a.token });
+      } finally {
+        await down.close();
+      }
+    });
+
     test('the URL is a secret: sealed at rest, shown redacted, used whole; a row stored in clear before is read, then sealed', async () => {
       const base = ra.url.replace(/\/hook$/, '');
       const slackUrl = `${base}/services/T0SECRET/B0SECRET/xoxSlackPathSecret`;
