@@ -63,8 +63,9 @@ export async function startHttpProxy(o: HttpProxyOptions): Promise<HttpProxy> {
   /**
    * A server bound to a loopback address answers only requests that name it
    * (Host: localhost:PORT, 127.0.0.1:PORT, [::1]:PORT): a web page the user
-   * visits cannot reach it through a rebound DNS name. A browser's
-   * cross-origin request (an Origin other than the proxy's) is refused too.
+   * visits cannot reach it through a rebound DNS name. A browser's request
+   * from a page that is not itself on this machine (an Origin other than a
+   * loopback one, such as a local MCP inspector's) is refused too.
    */
   const allowedHost = (req: IncomingMessage): boolean => {
     if (!isLoopback(o.host)) return true;
@@ -72,7 +73,9 @@ export async function startHttpProxy(o: HttpProxyOptions): Promise<HttpProxy> {
     const names = [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `${o.host}:${port}`];
     if (!names.includes(host)) return false;
     const origin = req.headers.origin;
-    return origin === undefined || names.some((n) => origin === `http://${n}`);
+    if (origin === undefined) return true;
+    const from = URL.parse(origin);
+    return from !== null && /^https?:$/.test(from.protocol) && isLoopback(from.hostname);
   };
 
   const authorized = (req: IncomingMessage): boolean => {

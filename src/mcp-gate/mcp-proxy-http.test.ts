@@ -307,6 +307,23 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over Streamable HTTP', (get) => {
         .end('{}');
     });
     assert.equal(rebound, 403);
+    // A page of another site, in the user's browser, is refused; a local tool's page (an MCP inspector) is not.
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    const fromPage = (origin: string) =>
+      fetch(proxy.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin },
+        body: JSON.stringify(init),
+      });
+    assert.equal((await fromPage('https://evil.example')).status, 403);
+    const local = await fromPage('http://localhost:6274');
+    assert.equal(local.status, 200);
+    await local.body?.cancel();
     const noSession = await fetch(proxy.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
