@@ -131,7 +131,7 @@ export const NER_SOURCES: NerSource[] = [
       { path: 'da_ddt-ud-dev.iob2', lang: 'da' },
       { path: 'da_ddt-ud-test.iob2', lang: 'da' },
     ],
-    3000,
+    12000,
   ),
   uner(
     'uner-pt-bosque',
@@ -144,7 +144,7 @@ export const NER_SOURCES: NerSource[] = [
       { path: 'pt_bosque-ud-dev.iob2', lang: 'pt' },
       { path: 'pt_bosque-ud-test.iob2', lang: 'pt' },
     ],
-    3000,
+    12000,
   ),
   uner(
     'uner-sv-talbanken',
@@ -157,7 +157,7 @@ export const NER_SOURCES: NerSource[] = [
       { path: 'sv_talbanken-ud-dev.iob2', lang: 'sv' },
       { path: 'sv_talbanken-ud-test.iob2', lang: 'sv' },
     ],
-    2000,
+    12000,
   ),
   uner(
     'uner-hr-set',
@@ -170,7 +170,7 @@ export const NER_SOURCES: NerSource[] = [
       { path: 'hr_set-ud-dev.iob2', lang: 'hr' },
       { path: 'hr_set-ud-test.iob2', lang: 'hr' },
     ],
-    3000,
+    12000,
   ),
   uner(
     'uner-sk-snk',
@@ -183,7 +183,7 @@ export const NER_SOURCES: NerSource[] = [
       { path: 'sk_snk-ud-dev.iob2', lang: 'sk' },
       { path: 'sk_snk-ud-test.iob2', lang: 'sk' },
     ],
-    3000,
+    12000,
   ),
   uner(
     'uner-zh-gsd',
@@ -196,7 +196,7 @@ export const NER_SOURCES: NerSource[] = [
       { path: 'zh_gsd-ud-dev.iob2', lang: 'zh' },
       { path: 'zh_gsd-ud-test.iob2', lang: 'zh' },
     ],
-    2000,
+    12000,
   ),
   {
     id: 'wnut17',
@@ -209,7 +209,7 @@ export const NER_SOURCES: NerSource[] = [
       { path: 'emerging.dev.conll', lang: 'en' },
       { path: 'emerging.test.conll', lang: 'en' },
     ],
-    cap: 4000,
+    cap: 12000,
     tokenCol: 0,
     tagOf: (cols) => mentionFree(cols, cols[1] ?? 'O'),
     mapType: (t) => WNUT_TYPES[t],
@@ -221,7 +221,7 @@ export const NER_SOURCES: NerSource[] = [
     commit: '0c45ef7b1924a6b8115bceab388781590b1b553a',
     licence: 'CC BY 4.0',
     files: ['a', 'b', 'e', 'f', 'g', 'h'].map((s) => ({ path: `${s}.conll`, lang: 'en' })),
-    cap: 5000,
+    cap: 12000,
     tokenCol: 0,
     tagOf: (cols) => mentionFree(cols, cols[1] ?? 'O'),
     mapType: (t) => UNER_TYPES[t],

@@ -1,10 +1,14 @@
 // Features of the named-entity model (ner.ts): for every token, a fixed number of hashed feature ids
-// (FEATURES_PER_TOKEN; an absent feature is -1), read from the token, its neighbours and the name
-// dictionaries. Hashing (FNV-1a over a template id and the feature's characters, no string built)
-// folds the open vocabulary into a table of 2^TABLE_BITS rows; the same function serves training and
-// scanning, so the two cannot drift apart.
+// (FEATURES_PER_TOKEN; an absent feature is -1), read from the token, its neighbours, the name
+// dictionaries and the cross-language word classes of its neighbours (ner-concepts.ts). Hashing (FNV-1a
+// over a template id and the feature's characters, no string built) folds the open vocabulary into a
+// table of 2^TABLE_BITS rows; the same function serves training and scanning, so the two cannot drift
+// apart.
 
 import type { Tokens } from './ner-tokens.ts';
+import * as nerConceptsModule from './ner-concepts.ts';
+// Bound once (../README.md, "Imports"): a named import is re-read and checked at every use in a loop.
+const { conceptOf } = nerConceptsModule;
 
 export const TAGS = ['O', 'B-PER', 'I-PER', 'B-LOC', 'I-LOC', 'B-ORG', 'I-ORG'] as const;
 export type Tag = (typeof TAGS)[number];
@@ -67,7 +71,11 @@ const T_WP1_W = 26;
 export const T_TRANS = 27;
 export const T_TRANS_SHAPE = 28;
 
-export const FEATURES_PER_TOKEN = 26;
+// the class (ner-concepts.ts) of the word before, with the sentence position and this token's shape; of the word after
+const T_CPT_P1 = 32;
+const T_CPT_N1 = 33;
+
+export const FEATURES_PER_TOKEN = 28;
 
 /** Word shape: X upper, x lower, d digit, other chars as themselves; runs folded to two; at most 6 classes. */
 export function shapeOf(w: string): string {
@@ -239,6 +247,8 @@ export function featurize(text: string, toks: Tokens, v: TokenView, out?: Int32A
     f[o + k++] = fin(mixInt(mixInt(FNV, T_SCRIPT), scriptOf(words[i]!.charCodeAt(0))));
     f[o + k++] = fin(mixInt(mixInt(FNV, T_LEN), Math.min(lo.length, 12)));
     f[o + k++] = fin(mixStr(mixStr(mixInt(FNV, T_WP1_W), lp1), '|' + lo));
+    f[o + k++] = fin(mixStr(mixInt(mixInt(FNV, T_CPT_P1), conceptOf(lp1) | (pos << 4)), sh));
+    f[o + k++] = fin(mixStr(mixInt(mixInt(FNV, T_CPT_N1), conceptOf(ln1)), sh));
     while (k < F) f[o + k++] = -1;
   }
   return f;
