@@ -4,19 +4,55 @@
 // occurrence — not once per retry of the witness, nor per refused request.
 // Delivered to a real HTTP receiver, verified with the standardwebhooks package.
 import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { formatSignerKey, generateSignerKey } from '../ledger/note.ts';
+import { formatSignerKey, formatVerifierKey, generateSignerKey, verifierKeyFor } from '../ledger/note.ts';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
-import { expectProblem, INVOCATION, leaves, newWorkspace, post } from '../testing/ingest-kit.ts';
-import { freePort } from '../testing/server-process.ts';
+import { expectProblem, INVOCATION, leaves, newWorkspace, post, ROGUE } from '../testing/ingest-kit.ts';
+import { freePort, MAIN, NODE } from '../testing/server-process.ts';
 import { cosignerKeyOf, formatCosignerKey } from '../witness/index.ts';
 import { type Receiver, startReceiver } from './testing/receiver.ts';
 
 const PER_DAY = 3;
 // A witness nobody runs: every submission to it fails (connection refused).
 const deadWitnessPort = await freePort();
-const WITNESS_KEY = formatCosignerKey(cosignerKeyOf(generateSignerKey('down.witness.test')));
+const WITNESS_SIGNER = generateSignerKey('down.witness.test');
+const WITNESS_KEY = formatCosignerKey(cosignerKeyOf(WITNESS_SIGNER));
+const SERVICE_KEY = generateSignerKey('agent-ledger.local');
+
+/** Runs `agent-ledger witness` with the witness's key on its port, vouching for the service's logs; resolves once it listens. */
+async function startWitness(dir: string): Promise<ChildProcess> {
+  const family = formatVerifierKey(verifierKeyFor(SERVICE_KEY, 'agent-ledger.local'));
+  const child = spawn(
+    NODE,
+    [
+      MAIN,
+      'witness',
+      '--key',
+      formatSignerKey(WITNESS_SIGNER),
+      '--store',
+      join(dir, 'w.json'),
+      '--log-family',
+      family,
+      '--port',
+      String(deadWitnessPort),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } },
+  );
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.resume();
+  const deadline = Date.now() + 15_000;
+  while (!/cosigner key: \S+\n/.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`witness did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return child;
+}
 
 interface Delivered {
   id: string;
@@ -99,6 +135,57 @@ eachStore(
       assert.equal(JSON.parse(entry.json().leaf as string).kind, 'witness_failed');
     });
 
+    test('the witness cosigns again, then fails again: a second failing episode, a second witness.failed', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ws-events-witness-'));
+      const witness = await startWitness(dir);
+      const tenant = a.account.tenant_id;
+      const lastError = async () =>
+        (
+          await t.service.ctx.db.withTenant(tenant, (tx) =>
+            tx.query<{ last_error: string | null }>('SELECT last_error FROM witness_states WHERE tenant_id = $1', [
+              tenant,
+            ]),
+          )
+        )[0]!.last_error;
+      try {
+        const deadline = Date.now() + 20_000;
+        while ((await lastError()) !== null) {
+          assert.ok(Date.now() < deadline, 'the witness never cosigned');
+          await new Promise((r) => setTimeout(r, 300));
+          await t.service.witnesses.drain();
+        }
+      } finally {
+        const exited = new Promise((r) => witness.once('exit', r));
+        witness.kill('SIGTERM');
+        await exited;
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const failedCount = async () => (await leaves(t, tenant)).filter((l) => l.kind === 'witness_failed').length;
+      assert.equal(await failedCount(), 1, 'cosigning appends nothing');
+      // Down again: the next checkpoint it misses starts a new episode.
+      assert.equal((await post(t, ROGUE, a.token, { event_type: 'loop', agent_key: 'w-bot' })).statusCode, 201);
+      const deadline = Date.now() + 15_000;
+      while ((await failedCount()) < 2) {
+        assert.ok(Date.now() < deadline, 'no second witness_failed');
+        await checkpoint();
+        await t.service.witnesses.drain();
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      // And the retries of this episode append nothing more.
+      for (let i = 0; i < 2; i++) {
+        await new Promise((r) => setTimeout(r, 1_100));
+        await checkpoint();
+        await t.service.witnesses.drain();
+      }
+      assert.equal(await failedCount(), 2);
+      receiver.requests.length = 0;
+      await t.service.deliveries.drain();
+      assert.deepEqual(
+        delivered().map((e) => [e.type, e.data.reason]),
+        [['witness.failed', 'unreachable']],
+      );
+    });
+
     test('a quota used up: one quota.reached for the day, none for the requests refused after it', async () => {
       receiver.requests.length = 0;
       // w-bot's invocation above counted too: PER_DAY - 1 more use the day up.
@@ -125,7 +212,7 @@ eachStore(
     manualJobs: true,
     env: {
       PLAN_CAPS: JSON.stringify({ team: { invocations_per_day: PER_DAY } }),
-      LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')),
+      LEDGER_SIGNING_KEY: formatSignerKey(SERVICE_KEY),
       WITNESS_URLS: `http://127.0.0.1:${deadWitnessPort}`,
       WITNESS_KEYS: WITNESS_KEY,
       WITNESS_RETRY_MAX_SECONDS: '1',
