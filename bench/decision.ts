@@ -219,7 +219,7 @@ try {
           fmt(median(ms.map((m) => m.perSecond))),
           fmt(median(ms.map((m) => quantile(m.latencies, 0.5))), 2),
           fmt(p99, 2),
-          fmt(median(ms.map((m) => Math.max(...m.latencies))), 1),
+          fmt(median(ms.map((m) => m.latencies.reduce((a, b) => Math.max(a, b), 0))), 1),
           c === 'enforced' ? `${fmt(100 * median(ms.map((m) => m.within ?? 0)), 1)}%` : '',
           c === 'enforced' ? fmt(median(ms.map((m) => m.perSecond / Math.max(1, m.txPerSecond ?? 0))), 1) : '',
           c === 'enforced' && store === 'postgres' ? `${p99 <= 10 ? 'met' : 'MISSED'}: p99 <= 10 ms` : '',
