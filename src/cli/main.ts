@@ -24,7 +24,7 @@ commands:
   mcp-proxy --url URL --token T --agent-key KEY [--mode enforced|observed] [--on-unreachable deny|allow] -- COMMAND [ARGS…]
                              wrap a stdio MCP server: every tools/call is recorded and decided by the
                              service before the server sees it (AGENT_LEDGER_URL/_TOKEN/_AGENT_KEY)
-  mcp-proxy … --listen HOST:PORT --upstream URL [--upstream-header H]… [--listen-token SECRET]
+  mcp-proxy … --listen HOST:PORT --upstream URL [--upstream-header H]… [--listen-token SECRET] [--session-idle S]
                              the same gate in front of a Streamable HTTP MCP server
   witness --key KEY|FILE --store FILE (--log VKEY | --log-family VKEY)… [--port P]
                              run a C2SP tlog-witness that cosigns checkpoints it found consistent

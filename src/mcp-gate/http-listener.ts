@@ -22,6 +22,8 @@ export interface HttpProxyOptions {
   upstreamHeaders: Record<string, string>;
   /** When set, every request must carry `Authorization: Bearer <listenToken>`. */
   listenToken: string | null;
+  /** A session with no request open (a GET stream counts) for this long (ms) is ended, as a client's DELETE would. */
+  sessionIdleMs: number;
   /** A gate per MCP session: each session's calls share one correlation id. */
   newGate: () => LedgerGate;
   onError?: (err: Error) => void;
@@ -44,6 +46,10 @@ interface Session {
   caller: StreamableHTTPServerTransport;
   upstream: StreamableHTTPClientTransport;
   relay: Relay;
+  /** Requests of the session open now (a held call, the client's GET stream). */
+  open: number;
+  /** When its last request ended (ms, performance.now()). */
+  idleSince: number;
 }
 
 export const isLoopback = (host: string) =>
@@ -102,7 +108,7 @@ export async function startHttpProxy(o: HttpProxyOptions): Promise<HttpProxy> {
       gate: o.newGate(),
       ...(o.onError ? { onError: o.onError } : {}),
     });
-    const session: Session = { caller, upstream, relay };
+    const session: Session = { caller, upstream, relay, open: 0, idleSince: performance.now() };
     void relay.closed.then(() => {
       if (caller.sessionId) sessions.delete(caller.sessionId);
     });
@@ -119,6 +125,7 @@ export async function startHttpProxy(o: HttpProxyOptions): Promise<HttpProxy> {
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       if (!session) return fail(res, 404, 'Session not found');
+      track(session, res);
       return session.caller.handleRequest(req, res);
     }
     if (req.method !== 'POST') return fail(res, 400, 'Bad Request: no session (initialize first)');
@@ -126,8 +133,33 @@ export async function startHttpProxy(o: HttpProxyOptions): Promise<HttpProxy> {
     if (body === undefined) return fail(res, 400, 'Parse error: the body is not JSON (at most 4 MiB)');
     if (!isInitializeRequest(body)) return fail(res, 400, 'Bad Request: no session (initialize first)');
     const session = await openSession();
+    track(session, res);
     await session.caller.handleRequest(req, res, body);
   };
+
+  const track = (session: Session, res: ServerResponse) => {
+    session.open++;
+    res.once('close', () => {
+      session.open--;
+      session.idleSince = performance.now();
+    });
+  };
+  /** Clients that went away without ending their session (no DELETE): their sessions, upstream too, are ended. */
+  const reaper = setInterval(
+    () => {
+      const now = performance.now();
+      for (const [id, s] of sessions) {
+        if (s.open > 0 || now - s.idleSince < o.sessionIdleMs) continue;
+        sessions.delete(id);
+        void s.upstream
+          .terminateSession()
+          .catch(() => {})
+          .then(() => s.relay.close());
+      }
+    },
+    Math.max(250, Math.min(60_000, o.sessionIdleMs / 4)),
+  );
+  reaper.unref();
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: Error) => {
@@ -146,6 +178,7 @@ export async function startHttpProxy(o: HttpProxyOptions): Promise<HttpProxy> {
     url: `http://${hostInUrl}:${port}${MCP_PATH}`,
     sessions: () => sessions.size,
     async close() {
+      clearInterval(reaper);
       await Promise.allSettled(
         [...sessions.values()].map(async (s) => {
           await s.upstream.terminateSession().catch(() => {});

@@ -386,6 +386,41 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over Streamable HTTP', (get) => {
     }
   });
 
+  test('--session-idle: a session with no request open is ended (upstream too); a connected client keeps its own', async () => {
+    const idle = await startProxy(url, alice.token, 'web-agent', upstream.url, ['--session-idle', '1']);
+    try {
+      const kept = await idle.connect(); // the SDK client holds its GET stream open
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const init = await fetch(idle.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gone', version: '1' } },
+        }),
+      });
+      assert.equal(init.status, 200);
+      const sessionId = init.headers.get('mcp-session-id')!;
+      await init.text(); // the answer read: no request of that session is open any more
+      const upstreamSessions = upstream.sessions.size;
+      await new Promise((r) => setTimeout(r, 2_500));
+      const late = await fetch(idle.url, {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
+      assert.equal(late.status, 404, 'the idle session was ended');
+      await late.body?.cancel();
+      assert.equal(upstream.sessions.size, upstreamSessions - 1, 'and its upstream session');
+      const r = await kept.callTool({ name: 'echo', arguments: { text: 'still here' } });
+      assert.equal(textOf(r), 'echo: still here');
+    } finally {
+      await idle.close();
+    }
+  });
+
   test('the upstream server unreachable: the client is answered with a JSON-RPC error, not left waiting', async () => {
     const gone = `http://127.0.0.1:${await freePort()}/mcp`;
     const orphan = await startProxy(url, alice.token, 'web-agent', gone);

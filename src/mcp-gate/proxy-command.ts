@@ -13,7 +13,7 @@ const USAGE = `usage: agent-ledger mcp-proxy --url URL --token TOKEN --agent-key
                             [--mode enforced|observed] [--on-unreachable deny|allow] -- COMMAND [ARGS…]
        agent-ledger mcp-proxy --url URL --token TOKEN --agent-key KEY [--mode …] [--on-unreachable …]
                             --listen HOST:PORT --upstream URL [--upstream-header 'NAME: VALUE']…
-                            [--listen-token SECRET]
+                            [--listen-token SECRET] [--session-idle SECONDS]
   URL    AGENT_LEDGER_URL        the service (e.g. https://ledger.example.com)
   TOKEN  AGENT_LEDGER_TOKEN      an API token (filters tools/list by the agent's scope, names deny reasons)
                                  or an ingress token of the workspace
@@ -28,6 +28,7 @@ const USAGE = `usage: agent-ledger mcp-proxy --url URL --token TOKEN --agent-key
   --upstream-header H     a header for every request to the upstream server (repeatable)
   --listen-token SECRET   AGENT_LEDGER_LISTEN_TOKEN: clients must send Authorization: Bearer SECRET
                           (required to listen on an address other than loopback)
+  --session-idle SECONDS  end a client's session after this long with no request open (default 3600)
 `;
 
 export async function mcpProxyCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -48,6 +49,7 @@ export async function mcpProxyCommand(args: string[], env: NodeJS.ProcessEnv = p
         upstream: { type: 'string' },
         'upstream-header': { type: 'string', multiple: true },
         'listen-token': { type: 'string' },
+        'session-idle': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -76,6 +78,7 @@ export async function mcpProxyCommand(args: string[], env: NodeJS.ProcessEnv = p
     else upstreamHeaders[name] = h.slice(at + 1).trim();
   }
   const listenToken = values['listen-token'] ?? env.AGENT_LEDGER_LISTEN_TOKEN ?? null;
+  const idle = values['session-idle'] ?? '3600';
   const problems = [
     ...(url ? [] : ['--url (or AGENT_LEDGER_URL) is required']),
     ...(token ? [] : ['--token (or AGENT_LEDGER_TOKEN) is required']),
@@ -93,6 +96,7 @@ export async function mcpProxyCommand(args: string[], env: NodeJS.ProcessEnv = p
             ? ['--listen on an address other than loopback needs --listen-token (or AGENT_LEDGER_LISTEN_TOKEN)']
             : []),
           ...(listenToken !== null && listenToken.length < 16 ? ['--listen-token must be at least 16 characters'] : []),
+          ...(/^[1-9]\d{0,6}$/.test(idle) ? [] : ['--session-idle must be a number of seconds (1-9999999)']),
           ...headerProblems,
         ]
       : command.length > 0
@@ -122,6 +126,7 @@ export async function mcpProxyCommand(args: string[], env: NodeJS.ProcessEnv = p
       upstream: upstreamUrl!,
       upstreamHeaders,
       listenToken,
+      sessionIdleMs: Number(idle) * 1000,
       newGate: () => newGate(upstreamUrl!.href),
       onError,
     });
