@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { fuzzTexts } from '../../../scripts/detect/fuzz-text.ts';
 import { tagSpans } from './ner-decode.ts';
 import { defaultNerModel, nerGazetteer } from './ner-default.ts';
-import { TABLE_BITS, N_TAGS } from './ner-features.ts';
+import { featurize, FEATURES_PER_TOKEN, TABLE_BITS, N_TAGS, tokenView } from './ner-features.ts';
 import { tokenize } from './ner-tokens.ts';
 import { prepare, quantize, trainNer } from './ner-train.ts';
 import type { NerSentence } from './ner-train.ts';
@@ -123,6 +123,23 @@ describe('ner model', () => {
     );
     assert.deepEqual(w2, w);
     assert.ok(nerGazetteer().first.size > 1000);
+  });
+
+  it('a preposition of place in any language gives the next token the same class feature', () => {
+    const g = nerGazetteer();
+    const featsOf = (text: string, i: number) => {
+      const toks = tokenize(text);
+      const f = featurize(text, toks, tokenView(text, toks, g));
+      return new Set(f.subarray(i * FEATURES_PER_TOKEN, (i + 1) * FEATURES_PER_TOKEN));
+    };
+    const shared = (a: Set<number>, b: Set<number>) => [...a].filter((x) => x >= 0 && b.has(x)).length;
+    // "Xabc" after "in", "u", "в": the class feature (and the token's own) are shared; after "and" one less
+    const inEn = featsOf('lives in Xabc', 2);
+    const inHr = featsOf('živi u Xabc', 2);
+    const inRu = featsOf('живёт в Xabc', 2);
+    const andEn = featsOf('lives and Xabc', 2);
+    assert.ok(shared(inEn, inHr) > shared(andEn, inHr), 'in / u share a class feature that and / u do not');
+    assert.ok(shared(inEn, inRu) > shared(andEn, inRu), 'in / в share a class feature that and / в do not');
   });
 
   it('tag runs become spans', () => {
