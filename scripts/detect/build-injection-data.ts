@@ -118,6 +118,16 @@ export const REPOS = {
     commit: 'cd543a149df89434d8a54582c0151c0b945c3d20',
     licence: 'Apache-2.0',
   },
+  arcanum: {
+    repo: 'Arcanum-Sec/arc_pi_taxonomy',
+    commit: 'e02cf5b6e202f195c6b6c01484e99519f797acc6',
+    licence: 'CC BY 4.0',
+  },
+  owaspCheatSheets: {
+    repo: 'OWASP/CheatSheetSeries',
+    commit: '6b8819da79e0537d072e04296ffa3adfc94ba881',
+    licence: 'CC BY-SA 4.0',
+  },
 } satisfies Record<string, Repo>;
 
 function arg(name: string): string | undefined {
@@ -944,6 +954,149 @@ function alpacaEval(): { cases: Draft[]; carriers: Carrier[] } {
 }
 
 /** Word 6-grams of a text (lower case), for near-duplicate checks across families. */
+// ------------------------------------------------------------------ families added last
+
+interface ArcanumEntry {
+  id: string;
+  description: string;
+  examples?: string[];
+}
+
+/**
+ * What the Arcanum taxonomy's examples are, by the entry they illustrate. Injections: the techniques that
+ * address the model's instructions, rules, memory or tools, and the intents aimed at its instructions,
+ * secrets or other users' data. Ambiguous (never trained on, reported apart): the evasions (encodings of
+ * a payload, most unreadable as text), techniques whose examples describe tooling or several turns, and
+ * techniques and intents whose examples are a request for harmful content, advice or an action with no
+ * attack on instructions. An example that opens with a parenthesis is a description of a payload, not
+ * one: ambiguous.
+ */
+const ARCANUM_AMBIGUOUS_TECHNIQUES = new Set([
+  'gradient_based_attacks',
+  'fuzzing_jailbreak',
+  'autonomous_strategy_discovery',
+  'best_of_n',
+  'weight_ablation',
+  'retrieval_ranking_manipulation',
+  'tool_preference_manipulation',
+  'tool_rug_pull',
+  'multi_turn_decomposition',
+  'crescendo',
+  'echo_chamber',
+  'many_shot',
+  'tense_reformulation',
+  'masked_word_reconstruction',
+  'distraction_sandwich',
+  'fake_citation_grounding',
+  'evaluator_role_abuse',
+  'structured_output_coercion',
+  'thinking_mode_manipulation',
+  'reasoning_dilution',
+  'cognitive_overload',
+  'spatial_byte_arrays',
+  'glitch_tokens',
+  'induced_hallucination',
+  'truncated_instructions',
+  'persuasion',
+  'self_persuasion',
+]);
+const ARCANUM_INJECTION_INTENTS = new Set([
+  'get_prompt_secret',
+  'jailbreak',
+  'multi_chain_attacks',
+  'system_prompt_leak',
+  'data_poisoning',
+  'sensitive_data_exfiltration',
+  'cross_tenant_leakage',
+]);
+const ARCANUM_JAILBREAK = new Set([
+  'jailbreak',
+  'anti_refusal',
+  'anti_harm_coercion',
+  'narrative_injection',
+  'reiteration',
+  'priming',
+  'output_priming',
+]);
+const ARCANUM_INDIRECT = new Set([
+  'russian_doll',
+  'link_injection',
+  'tool_definition_injection',
+  'conditional_trigger_payload',
+  'prompt_worm',
+  'agent_instruction_file_injection',
+  'function_call_parameter_smuggling',
+  'agentic_compliance_momentum',
+  'tool_call_spoofing',
+  'fake_completion',
+  'multi_chain_attacks',
+  'data_poisoning',
+]);
+
+/** Arcanum's prompt-injection taxonomy: each entry's examples (labelled by entry, above) and its description (a hard negative: a sentence about an attack). */
+function arcanum(): Draft[] {
+  const r = REPOS.arcanum;
+  const path = 'docs/data/taxonomy.json';
+  const t = JSON.parse(show(r, path)) as Record<'inputs' | 'techniques' | 'intents' | 'evasions', ArcanumEntry[]>;
+  const out: Draft[] = [];
+  for (const section of ['inputs', 'techniques', 'intents', 'evasions'] as const)
+    for (const e of t[section]) {
+      out.push({
+        text: e.description,
+        label: 'benign',
+        kind: 'hard_negative',
+        lang: 'en',
+        family: 'arcanum',
+        source: `${where(r, path)} ${section} ${e.id} (its description)`,
+        licence: r.licence,
+      });
+      const attack =
+        section === 'techniques' ? !ARCANUM_AMBIGUOUS_TECHNIQUES.has(e.id) : ARCANUM_INJECTION_INTENTS.has(e.id);
+      for (const [i, x] of (e.examples ?? []).entries()) {
+        const text = String(x).trim();
+        const ambiguous = !attack || section === 'evasions' || text.startsWith('(');
+        out.push({
+          text,
+          label: 'injection',
+          kind: ARCANUM_JAILBREAK.has(e.id) ? 'jailbreak' : ARCANUM_INDIRECT.has(e.id) ? 'indirect' : 'direct',
+          lang: 'en',
+          family: 'arcanum',
+          source: `${where(r, path)} ${section} ${e.id} example ${i + 1}`,
+          licence: r.licence,
+          ...(ambiguous ? { ambiguous: true } : {}),
+        });
+      }
+    }
+  return out;
+}
+
+/** OWASP's cheat sheets on LLM and agent security: their prose, up to 30 paragraphs per sheet (hard negatives). */
+function owaspCheatSheets(): Draft[] {
+  const r = REPOS.owaspCheatSheets;
+  const out: Draft[] = [];
+  const sheets = [
+    'LLM_Prompt_Injection_Prevention',
+    'AI_Agent_Security',
+    'MCP_Security',
+    'Secure_AI_Model_Ops',
+    'Secure_Coding_with_AI',
+  ];
+  for (const [i, s] of sheets.entries()) {
+    const path = `cheatsheets/${s}_Cheat_Sheet.md`;
+    for (const p of sample(proseParagraphs(show(r, path)), 30, 500 + i))
+      out.push({
+        text: p,
+        label: 'benign',
+        kind: 'hard_negative',
+        lang: 'en',
+        family: 'owasp-cheatsheets',
+        source: `${where(r, path)} (a prose paragraph)`,
+        licence: r.licence,
+      });
+  }
+  return out;
+}
+
 function shingles(text: string): string[] {
   const w = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const out: string[] = [];
@@ -1014,6 +1167,8 @@ export function build(): DataCase[] {
       ...owaspNeighbours(),
     ]),
   );
+  // the families added last, kept apart from every family above
+  drafts.push(...withoutCrossFamilyCopies(drafts, [...arcanum(), ...owaspCheatSheets()]));
   const seen = new Set<string>();
   const out: DataCase[] = [];
   for (const d of drafts) {

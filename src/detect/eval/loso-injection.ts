@@ -237,6 +237,9 @@ const ci = (r: Rate) => {
   return (w ? `[${(w[0] * 100).toFixed(0)}-${(w[1] * 100).toFixed(0)}]` : '').padEnd(9);
 };
 
+/** The attack families of the first rounds: their macro-average stays comparable as families are added. */
+export const FIRST_ATTACK_FAMILIES = ['cyberseceval', 'gptfuzz', 'llm-security', 'payload-lists', 'pyrit'];
+
 /** The per-family table and the macro-averages, as printed by `npm run eval`. */
 export function losoTable(results: readonly FamilyResult[]): string[] {
   const kinds = ['direct', 'indirect', 'jailbreak'];
@@ -257,6 +260,7 @@ export function losoTable(results: readonly FamilyResult[]): string[] {
   };
   lines.push(
     `  macro-average: recall ${m(results.map((r) => r.recall))}`,
+    `    over the first five attack families (${FIRST_ATTACK_FAMILIES.join(', ')}): ${m(results.filter((r) => FIRST_ATTACK_FAMILIES.includes(r.family)).map((r) => r.recall))}`,
     ...kinds.map((k) => `    ${k.padEnd(10)} ${m(results.map((r) => r.byKind[k] ?? { hit: 0, n: 0 }))}`),
     `  FPR on benign ${m(results.map((r) => r.benignFp))}`,
     `  FPR on hard negatives ${m(results.map((r) => r.hardFp))}`,
@@ -281,6 +285,7 @@ export function injectionLosoSection(opts: LosoOptions = {}): { lines: string[];
       families: results,
       macro: {
         recall: m(results.map((r) => r.recall)),
+        recall_first_five: m(results.filter((r) => FIRST_ATTACK_FAMILIES.includes(r.family)).map((r) => r.recall)),
         benign_fpr: m(results.map((r) => r.benignFp)),
         hard_negative_fpr: m(results.map((r) => r.hardFp)),
       },
