@@ -9,7 +9,7 @@
 //
 // Two nodes on one PostgreSQL: both deliver to the same destinations; no event
 // is ever sent twice at the same time (nor two of one destination), and every
-// event arrives.
+// event arrives; one node killed -9 mid-delivery, the other finishes its work.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -278,7 +278,7 @@ for (const store of testStores()) {
 
 describe('two nodes on one PostgreSQL deliver together', { skip: multiProcessSkip() }, () => {
   test(
-    'no event is sent twice at the same time, no destination gets two requests at once, every event arrives, in log order',
+    'no event is sent twice at the same time, no destination gets two requests at once, every event arrives, in log order; one node killed, the other finishes',
     { timeout: 240_000 },
     async () => {
       const testDb = await createTestDb('postgres');
@@ -325,8 +325,28 @@ describe('two nodes on one PostgreSQL deliver together', { skip: multiProcessSki
         assert.equal(receiver.maxPerEvent, 1, 'an event was being sent twice at the same time to a destination');
         assert.equal(receiver.maxPerPath, 1, 'a destination got two requests at once');
         for (const d of dests) checkDelivered(receiver.of(d.path), expected, d.secret);
-        // Both nodes were running delivery workers all along (each answered /healthz to the end).
-        for (const n of nodes) assert.equal((await fetch(`${n.url}/healthz`)).status, 200);
+
+        // More events through node A, which is killed (-9) while they are being delivered: node B, a process
+        // of its own, takes A's destinations over once A's leases run out, and delivers every one.
+        receiver.delayMs = 100;
+        for (let i = 30; i < 45; i++) await deny(a, token, i);
+        await until('delivery of the new events under way', () => receiver.hits.length >= 3 * 30 + 5, 60_000);
+        await a.stop('SIGKILL');
+        assert.ok(
+          receiver.hits.length < 3 * 45,
+          'everything was delivered before the kill: nothing was left to take over',
+        );
+        const all = await expectedDenies(b, token, from);
+        assert.equal(all.length, 45);
+        await until(
+          'every deny at every destination, node A dead',
+          () => dests.every((d) => new Set(receiver.of(d.path).map((h) => h.id)).size >= 45),
+          90_000,
+          b,
+        );
+        await new Promise((r) => setTimeout(r, 500));
+        assert.equal(receiver.maxPerPath, 1, 'a destination got two requests at once');
+        for (const d of dests) checkDelivered(receiver.of(d.path), all, d.secret);
       } finally {
         await Promise.all(nodes.map((n) => n.stop()));
         await receiver.down();
