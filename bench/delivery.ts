@@ -7,9 +7,13 @@
 // starts at the log's head, and deleted after its events arrived), odd runs
 // the other way round, so both see the same machine and the same workspace.
 //
-//   npm run bench -- delivery [--store pglite|postgres] [--runs 3] [--seconds 10] [--connections 64]
+//   npm run bench -- delivery [--store pglite|postgres] [--runs 3] [--seconds 10] [--connections 64] [--kind hec|syslog]
 //                             [--env KEY=VALUE,…]   (the server's environment, e.g. DESTINATION_POLL_MS=100)
 //                             [--profile DIR]       (the server writes a V8 CPU profile there on exit)
+//
+// --kind syslog: a syslog destination (syslog+tcp://, RFC 6587 octet-counted
+// RFC 5424 messages, one connection a batch of 100) to the same stand-in
+// process instead; "requests" then counts messages.
 //
 // Prints per run the events/s stored without and with the destination (their
 // ratio: ingest must not wait on a destination), and for the events of the
@@ -33,6 +37,8 @@ const RUNS = args.int('runs', 3);
 const SECONDS = args.int('seconds', 10);
 const N = args.int('connections', 64);
 const PROFILE = args.get('profile');
+const KIND = args.get('kind') ?? 'hec';
+if (KIND !== 'hec' && KIND !== 'syslog') throw new Error('--kind is hec or syslog');
 const ENV = Object.fromEntries(
   (args.get('env') ?? '')
     .split(',')
@@ -77,7 +83,7 @@ async function ingest(url: string, token: string, seconds: number, pid: number) 
 }
 
 console.log(
-  `# delivery: ${RUNS} runs, metadata batches of 100 from ${N} connections for ${SECONDS} s a case, one Splunk HEC destination${
+  `# delivery: ${RUNS} runs, metadata batches of 100 from ${N} connections for ${SECONDS} s a case, one ${KIND === 'hec' ? 'Splunk HEC' : 'syslog (TCP)'} destination${
     Object.keys(ENV).length ? `, server env ${JSON.stringify(ENV)}` : ''
   }; load average ${loadavg()
     .map((l) => l.toFixed(1))
@@ -98,7 +104,11 @@ for (const store of args.stores) {
       const res = await fetch(`${server.url}/api/v1/destinations`, {
         method: 'POST',
         headers: auth,
-        body: JSON.stringify({ name: 'siem', kind: 'splunk_hec', url: hec.url, events: ['*'], token: hecToken }),
+        body: JSON.stringify(
+          KIND === 'hec'
+            ? { name: 'siem', kind: 'splunk_hec', url: hec.url, events: ['*'], token: hecToken }
+            : { name: 'siem', kind: 'syslog', url: hec.syslogUrl, events: ['*'] },
+        ),
       });
       const text = await res.text();
       if (res.status !== 201) throw new Error(`creating the destination: ${res.status} ${text}`);
@@ -198,7 +208,7 @@ table(
     'lag p99',
     'lag max',
     'drain',
-    'HEC requests / events each / bytes an event',
+    KIND === 'hec' ? 'HEC requests / events each / bytes an event' : 'syslog messages / events each / bytes an event',
     'issue #39 target',
   ],
   rows,

@@ -7,10 +7,14 @@
 // ingest acknowledged it). Events are read with a regular expression rather
 // than parsed: the bench measures the service, not this receiver.
 //
+// The same process listens for syslog over TCP too (RFC 6587 octet-counted
+// RFC 5424 messages whose MSG is the event's JSON, as the syslog kind sends),
+// counted the same way: `syslogUrl`.
+//
 // startHecReceiver(token) runs this file as a child and talks to it over IPC.
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export interface HecCounts {
@@ -24,13 +28,15 @@ export interface HecCounts {
 export interface HecReceiver {
   /** http://127.0.0.1:<port>/services/collector/event */
   url: string;
+  /** syslog+tcp://127.0.0.1:<port> */
+  syslogUrl: string;
   counts(): Promise<HecCounts>;
   /** The lag in ms of every event received since the last take(), and clears them. */
   take(): Promise<number[]>;
   close(): Promise<void>;
 }
 
-type Reply = { url: string } | { counts: HecCounts } | { lags: number[] };
+type Reply = { url: string; syslogUrl: string } | { counts: HecCounts } | { lags: number[] };
 
 export async function startHecReceiver(token: string): Promise<HecReceiver> {
   const child = fork(fileURLToPath(import.meta.url), [], {
@@ -45,9 +51,10 @@ export async function startHecReceiver(token: string): Promise<HecReceiver> {
     child.send(what);
     return p;
   };
-  const { url } = (await next()) as { url: string };
+  const { url, syslogUrl } = (await next()) as { url: string; syslogUrl: string };
   return {
     url,
+    syslogUrl,
     counts: async () => ((await ask('counts')) as { counts: HecCounts }).counts,
     take: async () => ((await ask('take')) as { lags: number[] }).lags,
     close: async () => {
@@ -86,10 +93,41 @@ if (process.send && process.env.HEC_TOKEN && process.argv[1] === fileURLToPath(i
       res.end('{"text":"Success","code":0}');
     });
   });
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    process.send!({ url: `http://127.0.0.1:${port}/services/collector/event` });
+  // Syslog: frames are `LENGTH SP MESSAGE`; a connection carries a batch and is ended by the sender.
+  const syslog = createTcpServer((socket) => {
+    let buffered: Buffer = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      const now = Date.now();
+      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+      for (;;) {
+        const space = buffered.indexOf(0x20);
+        if (space < 0) break;
+        const length = Number(buffered.subarray(0, space).toString('latin1'));
+        if (buffered.length < space + 1 + length) break;
+        const message = buffered.subarray(space + 1, space + 1 + length);
+        buffered = buffered.subarray(space + 1 + length);
+        counts.requests++;
+        counts.bytes += length;
+        for (const m of message.toString('utf8').matchAll(RECORDED_AT)) {
+          counts.events++;
+          lags.push(now - Date.parse(m[1]!));
+        }
+      }
+    });
+    socket.on('error', () => {});
   });
+  let listening = 0;
+  const ready = () => {
+    if (++listening < 2) return;
+    const { port } = server.address() as AddressInfo;
+    const { port: syslogPort } = syslog.address() as AddressInfo;
+    process.send!({
+      url: `http://127.0.0.1:${port}/services/collector/event`,
+      syslogUrl: `syslog+tcp://127.0.0.1:${syslogPort}`,
+    });
+  };
+  server.listen(0, '127.0.0.1', ready);
+  syslog.listen(0, '127.0.0.1', ready);
   process.on('message', (m: string) => {
     if (m === 'counts') process.send!({ counts });
     else if (m === 'take') {
@@ -99,6 +137,7 @@ if (process.send && process.env.HEC_TOKEN && process.argv[1] === fileURLToPath(i
   });
   process.once('SIGTERM', () => {
     server.closeAllConnections();
+    syslog.close();
     server.close(() => process.exit(0));
   });
 }
