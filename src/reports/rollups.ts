@@ -31,6 +31,9 @@ export async function foldRollups(tx: Queryable, tenantId: string, limit = ROLLU
     [tenantId],
   );
   if (!held) return null;
+  // The planner's guess of findings per row (100 per jsonb array) prices a batch high enough for JIT,
+  // whose compilation then costs ten times the batch itself.
+  await tx.query('SET LOCAL jit = off');
   // One statement each, so what it reads of the rows is one snapshot: an
   // invocation is counted with its findings, or marked pending, never both.
   const [inv] = await tx.query<{ n: number }>(
@@ -123,6 +126,9 @@ export async function splitPeriod(tx: Queryable, tenantId: string, from: Date, t
   let t1 = new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS);
   let t2 = new Date(Math.floor(to.getTime() / DAY_MS) * DAY_MS);
   if (t1.getTime() >= t2.getTime()) t1 = t2 = to;
+  // What follows reads few rows, but the planner's guess of findings per row (100 per jsonb array) and of
+  // the rows after the mark can price it high enough for JIT, whose compilation would cost more than the reads.
+  await tx.query('SET LOCAL jit = off');
   const [m] = await tx.query<{ invocation_id: string; rogue_event_id: string }>(
     'SELECT invocation_id, rogue_event_id FROM rollup_marks WHERE tenant_id = $1',
     [tenantId],
@@ -161,16 +167,22 @@ export async function invocationGroups(
   s: Split,
   logSize: number | null,
 ): Promise<Array<{ agent_key: string; verdict: string; mode: string; n: number }>> {
-  return tx.query(
-    `SELECT agent_key, verdict, mode, sum(n)::int AS n FROM (
+  const q = invocationGroupsQuery(tenantId, s, logSize);
+  return tx.query(q.sql, q.params);
+}
+
+/** invocationGroups' statement (bench/reports.ts shows its plan). */
+export function invocationGroupsQuery(tenantId: string, s: Split, logSize: number | null) {
+  return {
+    sql: `SELECT agent_key, verdict, mode, sum(n)::int AS n FROM (
        SELECT agent_key, verdict, mode, n FROM daily_rollups
        WHERE tenant_id = $1 AND finding_type = '' AND day >= ($3::timestamptz AT TIME ZONE 'UTC')::date
          AND day < ($4::timestamptz AT TIME ZONE 'UTC')::date
        UNION ALL
        SELECT agent_key, verdict, mode, 1 FROM (${liveInvocations('i.agent_key, i.verdict, i.mode')}) live
      ) x GROUP BY 1, 2, 3`,
-    params(tenantId, s, logSize, s.mark.invocation),
-  );
+    params: params(tenantId, s, logSize, s.mark.invocation),
+  };
 }
 
 /** Invocations of the period per UTC day and verdict. */
