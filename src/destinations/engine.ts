@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Poller } from '../core/index.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import {
@@ -217,9 +218,7 @@ export class DeliveryWorker {
   readonly #deps: DeliveryDeps;
   readonly #leaseMs: number;
   readonly #owner = randomUUID();
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<number> | undefined;
-  #stopped = false;
+  #poller: Poller | undefined;
   #abort = new AbortController();
 
   constructor(deps: DeliveryDeps) {
@@ -227,11 +226,16 @@ export class DeliveryWorker {
     this.#leaseMs = deps.leaseMs ?? 120_000;
   }
 
+  /** Starts delivering; a worker stopped may be started again. */
   start(): void {
-    this.#stopped = false;
     // Rows written before URLs were sealed are sealed now; until then they are read as they are.
     void this.sealLegacyUrls().catch((err) => this.#deps.onError?.(err));
-    this.#schedule(0);
+    this.#poller = new Poller({
+      round: () => this.tick(),
+      pollMs: this.#deps.pollMs,
+      onError: (err) => this.#deps.onError?.(err),
+    });
+    this.#poller.start();
   }
 
   /** Seals the URLs stored in clear by rows written before migration 0170; returns how many. */
@@ -247,10 +251,8 @@ export class DeliveryWorker {
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
     this.#abort.abort(new Error('the delivery worker is stopping'));
-    await this.#running?.catch(() => {});
+    await this.#poller?.stop();
     this.#abort = new AbortController();
   }
 
@@ -259,24 +261,6 @@ export class DeliveryWorker {
     while ((await this.tick()) > 0) {
       // keep going while some destination moved
     }
-  }
-
-  #schedule(ms: number): void {
-    clearTimeout(this.#timer);
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      if (this.#running) return;
-      this.#running = this.tick()
-        .catch((err) => {
-          this.#deps.onError?.(err);
-          return 0;
-        })
-        .finally(() => {
-          this.#running = undefined;
-        });
-      void this.#running.then((n) => this.#schedule(n > 0 ? 0 : this.#deps.pollMs));
-    }, ms);
-    this.#timer.unref();
   }
 
   /** One pass: every due destination with entries after its cursor; returns how many were sent to. */
