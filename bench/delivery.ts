@@ -122,8 +122,9 @@ for (const store of args.stores) {
         if (!gone.ok) throw new Error(`deleting the destination: ${gone.status}`);
       };
     };
-    // Warm-up without and with (agents registered, JIT, pools), then every event delivered so far.
-    await ingest(server.url, server.token, 3, server.pid);
+    // Warm-up, a whole case long without (agents registered, JIT, pools: after a shorter one the first case
+    // measured ran slower), and briefly with; then every event delivered so far.
+    await ingest(server.url, server.token, SECONDS, server.pid);
     let removeDestination = await addDestination();
     const warm = await ingest(server.url, server.token, 1, server.pid);
     const until = async (expected: number) => {
