@@ -15,6 +15,7 @@ import {
 } from '../core/index.ts';
 import { bearer, bearerToken, problems, validationProblem, validatorCompiler } from '../http/index.ts';
 import type { ApprovalWatch } from './approval-watch.ts';
+import { attachOutputRoutes } from './attach-output-routes.ts';
 import { gatewayRoutes } from './gateway-routes.ts';
 import { reservedKey } from './idempotency.ts';
 import type { IngestDeps } from './ingest.ts';
@@ -247,4 +248,6 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps, wa
 
   // MCP gateways' hooks: the invocation endpoint's authorization, admission and pipeline, the gateways' shapes.
   await gatewayRoutes(app, { ...deps, watch }, { authorizer, admit, released, roles: WRITERS });
+  // A call's result attached to its invocation after the call ran: the invocation endpoint's authorization and admission.
+  await attachOutputRoutes(app, deps, { authorizer, admit, released, roles: WRITERS });
 }

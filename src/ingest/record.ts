@@ -495,7 +495,7 @@ class Rows {
   readonly #tenant: string;
   readonly #usage = new Map<string, number>();
   readonly #agents: [string[], string[]] = [[], []];
-  readonly #inv = Array.from({ length: 19 }, () => [] as unknown[]);
+  readonly #inv = Array.from({ length: 20 }, () => [] as unknown[]);
   readonly #content: unknown[][] = [[], [], [], [], [], [], []];
   readonly #ids: [string[], number[]] = [[], []];
   /** The invocations' background jobs: tool_output scans and judge escalations. */
@@ -547,6 +547,7 @@ class Rows {
       needsReview(p.decision.verdict, p.mode) ? 'pending' : null,
       p.metaSalt,
       p.occurredAt ?? null,
+      p.recordedBy ?? null,
     ];
     values.forEach((v, i) => this.#inv[i]!.push(v));
     for (const c of p.content) {
@@ -668,16 +669,16 @@ const ROWS_CTES = [
   `inv AS (
      INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, duration_ms, principal_kind,
        principal_id, parent_invocation_id, correlation_id, tool_name, verdict, reasons, policy_version, pii_count,
-       log_index, created_at, review_status, meta_salt, occurred_at)
+       log_index, created_at, review_status, meta_salt, occurred_at, recorded_by_token)
      SELECT $1, i.id, i.agent_key, i.mode, i.outcome, i.duration_ms, i.principal_kind, i.principal_id,
        i.parent_invocation_id, i.correlation_id, i.tool_name, i.verdict, i.reasons::jsonb, i.policy_version,
-       i.pii_count, i.log_index, i.created_at, i.review_status, i.meta_salt, i.occurred_at
+       i.pii_count, i.log_index, i.created_at, i.review_status, i.meta_salt, i.occurred_at, i.recorded_by_token
      FROM unnest($_::bigint[], $_::text[], $_::text[], $_::text[], $_::bigint[], $_::text[], $_::text[],
        $_::bigint[], $_::text[], $_::text[], $_::text[], $_::text[], $_::int[], $_::int[], $_::bigint[],
-       $_::timestamptz[], $_::text[], $_::bytea[], $_::timestamptz[])
+       $_::timestamptz[], $_::text[], $_::bytea[], $_::timestamptz[], $_::uuid[])
        AS i(id, agent_key, mode, outcome, duration_ms, principal_kind, principal_id, parent_invocation_id,
          correlation_id, tool_name, verdict, reasons, policy_version, pii_count, log_index, created_at, review_status, meta_salt,
-         occurred_at)
+         occurred_at, recorded_by_token)
    )`,
   `content AS (
      INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)

@@ -214,3 +214,14 @@ const BatchResult = Type.Object(
 );
 
 export const BatchResults = Type.Object({ results: Type.Array(BatchResult) });
+
+export const InvocationIdParams = Type.Object({ invocation_id: Type.Integer({ minimum: 1 }) });
+
+export const AttachOutputBody = Type.Object({
+  tool_output: text('Stored sealed (encrypted), then scanned in the background and stored redacted'),
+});
+
+export const OutputAttached = Type.Object({
+  invocation_id: Type.Integer(),
+  evidence_id: Type.Integer({ description: 'The tool_output_attached leaf' }),
+});

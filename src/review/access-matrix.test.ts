@@ -162,6 +162,15 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: editors(204),
   },
+  'POST /api/v1/invocations/{invocation_id}/output': {
+    // A fresh invocation of workspace A each time: an attached output cannot be attached again (409).
+    request: async (w) => {
+      const r = await invoke(w.t, w.a.admin.token, { agent_key: 'matrix-writer', tool_name: 'probe' });
+      return { url: `/api/v1/invocations/${r.invocation_id}/output`, payload: { tool_output: 'probe result' } };
+    },
+    // Another workspace's invocation is none of its own: 404.
+    expect: editors(201, 404),
+  },
   'POST /api/v1/admin/agents/events/rogue': {
     request: () => ({
       url: '/api/v1/admin/agents/events/rogue',

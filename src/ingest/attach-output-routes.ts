@@ -1,0 +1,118 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { conflict, notFound } from '../core/index.ts';
+import type { Queryable } from '../db/index.ts';
+import { enqueue } from '../jobs/index.ts';
+import { commitment, evidenceIdOf, LEAF_VERSION, newSalt, type OpenAppend } from '../ledger/index.ts';
+import { bearer, problems } from '../http/index.ts';
+import type { IngestDeps } from './ingest.ts';
+import type { Authorized } from './pipeline.ts';
+import { OUTPUT_SCAN_JOB } from './record.ts';
+import { AttachOutputBody, OutputAttached, InvocationIdParams } from './schemas.ts';
+import { sealText } from './sealed-output.ts';
+
+// A tool's result attached to the invocation already recorded for the call
+// (an MCP gate records the call before it runs, its result after): stored
+// sealed like a tool_output sent with the invocation, scanned by the same
+// background job (tool_output_scan leaf, output_scan.flagged), and committed
+// to by a `tool_output_attached` leaf. It is no new invocation: quotas and
+// usage do not count it.
+
+/** The leaf kind that commits to an attached tool_output, as sent. */
+export const TOOL_OUTPUT_ATTACHED = 'tool_output_attached';
+
+export type AttachResult = { ok: true; logIndex: number } | { ok: false; reason: 'not_found' | 'conflict' };
+
+/**
+ * Attaches `text` as the invocation's tool_output in the log's transaction.
+ * `token`: an ingress token may attach only to the invocations it recorded
+ * (another's is not found); null: an account of the workspace.
+ */
+export async function attachOutput(
+  tx: Queryable,
+  log: OpenAppend,
+  a: { tenantId: string; invocationId: number; text: string; token: string | null; kek: Uint8Array; now: Date },
+): Promise<AttachResult> {
+  const [row] = await tx.query<{ recorded_by_token: string | null }>(
+    'SELECT recorded_by_token FROM invocations WHERE tenant_id = $1 AND invocation_id = $2 FOR UPDATE',
+    [a.tenantId, a.invocationId],
+  );
+  if (!row || (a.token !== null && row.recorded_by_token !== a.token)) return { ok: false, reason: 'not_found' };
+  const [had] = await tx.query(
+    `SELECT 1 FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2 AND field = 'tool_output'`,
+    [a.tenantId, a.invocationId],
+  );
+  if (had) return { ok: false, reason: 'conflict' };
+  const salt = newSalt();
+  // As a tool_output sent with the invocation (prepare.ts): sealed, its body empty until the scan stores it redacted.
+  const sealed = sealText(a.kek, a.tenantId, a.text);
+  await tx.query(
+    `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
+     VALUES ($1, $2, 'tool_output', '', $3, NULL, $4, $5)`,
+    [a.tenantId, a.invocationId, Buffer.from(salt), sealed.sealed, sealed.wrappedKey],
+  );
+  await enqueue(tx, a.tenantId, OUTPUT_SCAN_JOB, [{ invocation_id: a.invocationId }]);
+  const logIndex = log.add(
+    {
+      v: LEAF_VERSION,
+      kind: TOOL_OUTPUT_ATTACHED,
+      invocation_id: a.invocationId,
+      content: { tool_output: commitment(salt, a.text) },
+    },
+    a.now,
+  );
+  return { ok: true, logIndex };
+}
+
+export async function attachOutputRoutes(
+  fastify: FastifyInstance,
+  deps: IngestDeps,
+  hooks: {
+    authorizer: (req: FastifyRequest, bodyTenant: string | undefined) => (fresh: boolean) => Promise<Authorized>;
+    admit: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    released: (req: FastifyRequest) => Promise<void>;
+    roles: readonly ('admin' | 'operator')[];
+  },
+): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/api/v1/invocations/:invocation_id/output',
+    {
+      config: { auth: 'ingest', roles: hooks.roles },
+      preParsing: hooks.admit,
+      onResponse: hooks.released,
+      schema: {
+        tags: ['events'],
+        summary: "Attach a tool's result to the invocation recorded for its call, as its tool_output",
+        description:
+          'For callers that record a call before it runs and its result after (the MCP gate, the Python guard). The text is stored sealed and scanned in the background exactly like a tool_output sent with the invocation (output_scan, a tool_output_scan leaf, output_scan.flagged); a `tool_output_attached` leaf {invocation_id, content: {tool_output: salted commitment}} commits to it. Not a new invocation: quotas do not count it. By the ingress token that recorded the invocation, or an API token of an admin or operator of its workspace. 404: no such invocation in this workspace (or, for an ingress token, one another token recorded); 409: it has a tool_output already.',
+        security: bearer,
+        params: InvocationIdParams,
+        body: AttachOutputBody,
+        response: { 201: OutputAttached, ...problems(400, 401, 402, 403, 404, 409, 413, 422, 429, 500) },
+      },
+    },
+    async (req, reply) => {
+      const auth = await hooks.authorizer(req, undefined)(false);
+      const p = req.principal;
+      const token = p?.kind === 'ingress' ? p.tokenId : null;
+      const invocationId = req.params.invocation_id;
+      const result = await deps.writer.submit(auth.tenantId, (tx, log) =>
+        attachOutput(tx, log, {
+          tenantId: auth.tenantId,
+          invocationId,
+          text: req.body.tool_output,
+          token,
+          kek: deps.outputKek,
+          now: deps.ctx.now(),
+        }),
+      );
+      if (!result.ok) {
+        if (result.reason === 'not_found') throw notFound('No such invocation.');
+        throw conflict('This invocation has a tool_output already.');
+      }
+      deps.jobsEnqueued();
+      return reply.code(201).send({ invocation_id: invocationId, evidence_id: evidenceIdOf(result.logIndex) });
+    },
+  );
+}
