@@ -54,6 +54,10 @@ export class LedgerGate {
   readonly correlationId = crypto.randomUUID();
   #seq = 0;
   #scopeWarned = false;
+  /** False once the service answered that it has no POST /api/v1/invocations/{id}/output (older versions). */
+  #canAttach = true;
+  /** Results being attached (close() waits for them). */
+  readonly #attaching = new Set<Promise<void>>();
 
   constructor(opts: GateOptions) {
     this.#o = {
@@ -131,7 +135,13 @@ export class LedgerGate {
     return { action: 'forward', invocationId: res.invocation_id, startedAt: performance.now() };
   }
 
-  /** Records what the tool answered, in the background: in enforced mode linked to the gated call as its child. */
+  /**
+   * Records what the tool answered, in the background. A gated call's result
+   * is attached to its invocation as its tool_output (one invocation per call,
+   * scanned after the fact); a service without that endpoint (404) gets it as
+   * an observed child invocation instead, as does observed mode (the call and
+   * its result in one record).
+   */
   after(
     call: { name: string; arguments: unknown },
     gated: GateDecision & { action: 'forward' },
@@ -139,6 +149,36 @@ export class LedgerGate {
   ): void {
     const { text, isError } = resultText(result);
     const output = clip(text);
+    const id = gated.invocationId;
+    if (id === null || !this.#canAttach) {
+      this.#recordResult(call, gated, output, isError);
+      return;
+    }
+    const sent = this.#client.attachOutput(id, output.text).then(
+      () => {},
+      (err: unknown) => {
+        // Stored by an attempt whose answer was lost, then retried: it is there.
+        if (err instanceof AgentLedgerError && err.status === 409) return;
+        if (err instanceof AgentLedgerError && err.status === 404) {
+          // A service from before the endpoint: the result as a child record, from now on.
+          this.#canAttach = false;
+          this.#recordResult(call, gated, output, isError);
+          return;
+        }
+        this.#o.warn(`the result of ${call.name} (invocation ${id}) was not recorded (${message(err)})`);
+      },
+    );
+    this.#attaching.add(sent);
+    void sent.finally(() => this.#attaching.delete(sent));
+  }
+
+  /** The result as an observed invocation: with its input in observed mode, a child of the gated call otherwise. */
+  #recordResult(
+    call: { name: string; arguments: unknown },
+    gated: GateDecision & { action: 'forward' },
+    output: { text: string; cutFrom: number | null },
+    isError: boolean,
+  ): void {
     const input = this.#o.mode === 'observed' ? clip(JSON.stringify(call.arguments ?? {})) : null;
     const truncated = {
       ...(output.cutFrom === null ? {} : { tool_output: output.cutFrom }),
@@ -204,6 +244,8 @@ export class LedgerGate {
 
   /** Sends the tool results still queued. */
   async close(): Promise<void> {
+    // An attachment that falls back to a child record queues it: those first, then the queue.
+    await Promise.all([...this.#attaching]);
     await this.#client.shutdown();
   }
 

@@ -193,10 +193,23 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over Streamable HTTP', (get) => {
     const gated = (await invocations(t, alice.token, 'web-agent')).find((i) => i.mode === 'enforced')!;
     assert.equal(gated.tool_name, 'echo');
     assert.equal(gated.verdict, 'allow');
-    const child = await until('the recorded result', async () =>
-      (await invocations(t, alice.token, 'web-agent')).find((i) => i.parent_invocation_id === gated.invocation_id),
+    // The result is attached to the gated invocation as its tool_output: one invocation for the call.
+    const output = await until('the attached result', async () => {
+      const res = await t.request({
+        method: 'GET',
+        url: `/api/v1/invocations/${gated.invocation_id}`,
+        token: alice.token,
+      });
+      const text = (res.json() as { content: Array<{ field: string; text: string | null }> }).content.find(
+        (c) => c.field === 'tool_output',
+      )?.text;
+      return text ?? undefined;
+    });
+    assert.equal(output, 'echo: over http');
+    assert.deepEqual(
+      (await invocations(t, alice.token, 'web-agent')).map((i) => i.invocation_id),
+      [gated.invocation_id],
     );
-    assert.equal(child.outcome, 'success');
     const detail = await t.request({
       method: 'GET',
       url: `/api/v1/invocations/${gated.invocation_id}`,

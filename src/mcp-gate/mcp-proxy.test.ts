@@ -120,7 +120,7 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over stdio', (get) => {
     assert.deepEqual(tools.map((x) => x.name).sort(), ['echo', 'send_email']);
   });
 
-  test('an allowed call runs, is recorded in enforced mode before it ran, and its result is recorded linked to it', async () => {
+  test('an allowed call runs, is recorded in enforced mode before it ran, and its result is attached to that invocation as its tool_output', async () => {
     const t = get();
     const r = await proxy!.client.callTool({ name: 'echo', arguments: { text: 'quarterly numbers' } });
     assert.equal(r.isError, undefined);
@@ -133,19 +133,21 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over stdio', (get) => {
     const detail = await invocation(t, alice.token, gated.invocation_id);
     assert.equal(fieldText(detail, 'tool_input'), JSON.stringify({ text: 'quarterly numbers' }));
 
-    // The result goes in the background (a batch within a second), then the output scan unseals it.
-    const output = await until(`the recorded tool result`, async () => {
-      const child = (await invocations(t, alice.token, 'desk-agent')).find(
-        (i) => i.parent_invocation_id === gated.invocation_id,
-      );
-      if (!child) return undefined;
-      const d = await invocation(t, alice.token, child.invocation_id);
+    // The result is attached in the background as the gated invocation's own tool_output, then the output scan unseals it.
+    const output = await until(`the attached tool result`, async () => {
+      const d = await invocation(t, alice.token, gated.invocation_id);
       return fieldText(d, 'tool_output') ? d : undefined;
     });
     assert.equal(fieldText(output, 'tool_output'), 'echo: quarterly numbers');
-    assert.equal(output.mode, 'observed');
-    assert.equal(output.outcome, 'success');
-    assert.equal(output.tool_name, 'echo');
+    assert.equal((output as unknown as { output_scan: { status: string } }).output_scan.status, 'done');
+    // One invocation for the call: no child record, and the day's usage counts one.
+    const all = await invocations(t, alice.token, 'desk-agent');
+    assert.deepEqual(
+      all.map((i) => [i.invocation_id, i.mode]),
+      [[gated.invocation_id, 'enforced']],
+    );
+    const me = await t.request({ method: 'GET', url: '/api/v1/accounts/me', token: alice.token });
+    assert.equal(me.json().quotas.invocations_used_today, 1);
   });
 
   test('a call outside the scope is denied with its reasons, recorded as a rogue event, and the server never sees it', async () => {

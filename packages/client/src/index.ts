@@ -7,6 +7,7 @@ import type { paths } from './schema.d.ts';
 //  - record(): buffered, sent in batches in the background; flush() and
 //    shutdown() wait until everything was sent;
 //  - waitForApproval(): a held call's wait for a person's decision (long polls);
+//  - attachOutput(): a call's result, after it ran, as its invocation's tool_output;
 // every request carries an Idempotency-Key that stays the same across its
 // retries (a retry after a timeout never records twice), 429/502/503/504 and
 // lost connections are retried with backoff honouring Retry-After, and
@@ -15,8 +16,10 @@ import type { paths } from './schema.d.ts';
 
 type InvocationOp = paths['/api/v1/admin/agents/events/invocation']['post'];
 type RogueOp = paths['/api/v1/admin/agents/events/rogue']['post'];
+type AttachOp = paths['/api/v1/invocations/{invocation_id}/output']['post'];
 export type InvocationEvent = NonNullable<InvocationOp['requestBody']>['content']['application/json'];
 export type InvocationResult = InvocationOp['responses'][201]['content']['application/json'];
+export type OutputAttached = AttachOp['responses'][201]['content']['application/json'];
 export type RogueEvent = NonNullable<RogueOp['requestBody']>['content']['application/json'];
 export type RogueResult = RogueOp['responses'][201]['content']['application/json'];
 type ApprovalOp = paths['/api/v1/approvals/{approval_id}']['get'];
@@ -132,6 +135,24 @@ export class AgentLedger {
     const { data, error, response } = await this.#api.POST('/api/v1/admin/agents/events/rogue', {
       body: event,
       headers: this.#headers(opts.idempotencyKey ?? crypto.randomUUID()),
+    });
+    if (data === undefined) throw new AgentLedgerError(response.status, error);
+    return data;
+  }
+
+  /**
+   * Attaches a tool's result to the invocation recorded for its call (before
+   * it ran), as that invocation's tool_output: scanned like one sent with it,
+   * not counted as another invocation. Throws AgentLedgerError: 404 when the
+   * invocation is not this token's (or the service predates the endpoint),
+   * 409 when it has a tool_output already (also a retry whose first attempt
+   * was stored but its answer lost).
+   */
+  async attachOutput(invocationId: number, toolOutput: string): Promise<OutputAttached> {
+    const { data, error, response } = await this.#api.POST('/api/v1/invocations/{invocation_id}/output', {
+      params: { path: { invocation_id: invocationId } },
+      body: { tool_output: toolOutput },
+      headers: { authorization: `Bearer ${this.#opts.token}` },
     });
     if (data === undefined) throw new AgentLedgerError(response.status, error);
     return data;
