@@ -2,9 +2,17 @@ import type { Queryable } from '../db/index.ts';
 import { categoryOf } from '../detect/index.ts';
 import { entryRange } from '../ledger/index.ts';
 import { policyVersions } from '../policy/index.ts';
-import { bump, emptyTotals, normalizeTotals, OPEN_ITEMS_LIMIT, type Period, type ReportFacts } from './facts.ts';
+import {
+  bump,
+  emptyTotals,
+  normalizeTotals,
+  OPEN_ITEMS_LIMIT,
+  type Period,
+  type ReportFacts,
+  type ReportTotals,
+} from './facts.ts';
 import { policiesInForce } from './recount.ts';
-import { findingGroups, invocationGroups, rogueGroups, splitPeriod } from './rollups.ts';
+import { periodCounts, rogueGroups, splitPeriod } from './rollups.ts';
 
 // The service's side of a compliance report: the facts of a period computed
 // from the tables, inside one snapshot that also fixes the log size they
@@ -19,25 +27,7 @@ export async function factsFromTables(
   const args = [tenantId, period.from, period.to, logSize];
   // Rows whose leaf lies beyond logSize are not yet part of the signed log the report states.
   const invWhere = 'i.tenant_id = $1 AND i.created_at >= $2 AND i.created_at < $3 AND i.log_index < $4';
-  const totals = emptyTotals();
-
-  // Whole UTC days from the daily roll-ups, the rest counted live (rollups.ts): the same figures as counting every row.
-  const split = await splitPeriod(tx, tenantId, new Date(period.from), new Date(period.to));
-  for (const g of await invocationGroups(tx, tenantId, split, logSize)) {
-    totals.invocations += g.n;
-    bump(totals.invocations_by_agent, g.agent_key, g.n);
-    bump(totals.invocations_by_verdict, g.verdict, g.n);
-    bump(totals.invocations_by_mode, g.mode, g.n);
-  }
-  for (const r of await rogueGroups(tx, tenantId, split, logSize)) {
-    totals.rogue_events += r.n;
-    bump(totals.rogue_events_by_type, r.event_type, r.n);
-  }
-  for (const f of await findingGroups(tx, tenantId, split, logSize)) {
-    const c = categoryOf(f.type);
-    if (c === 'injection') totals.injection_findings += f.n;
-    else bump(c === 'secret' ? totals.secret_findings_by_type : totals.pii_findings_by_type, f.type, f.n);
-  }
+  const totals = await periodTotals(tx, tenantId, period, logSize);
 
   const reviewRows = await tx.query<{ review_status: 'pending' | 'approved' | 'rejected'; n: number }>(
     `SELECT review_status, count(*)::int AS n FROM ingest_read.invocations i WHERE ${invWhere} AND review_status IS NOT NULL GROUP BY 1`,
@@ -53,7 +43,7 @@ export async function factsFromTables(
   const versions = await policyVersions(tx, tenantId);
   const entries = await entryRange(tx, tenantId, period.from, period.to, logSize);
   return {
-    totals: normalizeTotals(totals),
+    totals,
     reviews,
     policy_versions: policiesInForce(
       versions.map((v) => ({ version: v.version, time: v.created_at.toISOString() })),
@@ -61,4 +51,33 @@ export async function factsFromTables(
     ),
     entries,
   };
+}
+
+/** The totals of a period (invocations, rogue events, findings), read as of logSize. */
+export async function periodTotals(
+  tx: Queryable,
+  tenantId: string,
+  period: Period,
+  logSize: number,
+): Promise<ReportTotals> {
+  const totals = emptyTotals();
+  // Whole UTC days from the daily roll-ups, the rest counted live (rollups.ts): the same figures as counting every row.
+  const split = await splitPeriod(tx, tenantId, new Date(period.from), new Date(period.to));
+  const counts = await periodCounts(tx, tenantId, split, logSize);
+  for (const g of counts.invocations) {
+    totals.invocations += g.n;
+    bump(totals.invocations_by_agent, g.agent_key, g.n);
+    bump(totals.invocations_by_verdict, g.verdict, g.n);
+    bump(totals.invocations_by_mode, g.mode, g.n);
+  }
+  for (const r of await rogueGroups(tx, tenantId, split, logSize)) {
+    totals.rogue_events += r.n;
+    bump(totals.rogue_events_by_type, r.event_type, r.n);
+  }
+  for (const f of counts.findings) {
+    const c = categoryOf(f.type);
+    if (c === 'injection') totals.injection_findings += f.n;
+    else bump(c === 'secret' ? totals.secret_findings_by_type : totals.pii_findings_by_type, f.type, f.n);
+  }
+  return normalizeTotals(totals);
 }

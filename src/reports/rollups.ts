@@ -160,28 +160,70 @@ function params(tenantId: string, s: Split, logSize: number | null, mark: number
   return [tenantId, s.from, s.t1, s.t2, s.to, mark, logSize ?? Number.MAX_SAFE_INTEGER];
 }
 
-/** Invocations of the period by agent, verdict and mode (log entries below logSize, or all). */
-export async function invocationGroups(
+const dayOf = (t: Date) => t.toISOString().slice(0, 10);
+
+/** The roll-ups' read of a report: every row of the whole days, invocations and findings in one pass. */
+export function rollupReadQuery(tenantId: string, s: Split) {
+  return {
+    sql: `SELECT finding_type, agent_key, verdict, mode, sum(n)::int AS n FROM daily_rollups
+          WHERE tenant_id = $1 AND day >= $2::date AND day < $3::date GROUP BY 1, 2, 3, 4`,
+    params: [tenantId, dayOf(s.t1), dayOf(s.t2)],
+  };
+}
+
+export interface PeriodCounts {
+  /** Invocations by agent, verdict and mode. */
+  invocations: Array<{ agent_key: string; verdict: string; mode: string; n: number }>;
+  /** Their findings by type. */
+  findings: Array<{ type: string; n: number }>;
+}
+
+/** Invocations of the period by agent, verdict and mode, and their findings by type (log entries below logSize, or all). */
+export async function periodCounts(
   tx: Queryable,
   tenantId: string,
   s: Split,
   logSize: number | null,
-): Promise<Array<{ agent_key: string; verdict: string; mode: string; n: number }>> {
-  const q = invocationGroupsQuery(tenantId, s, logSize);
-  return tx.query(q.sql, q.params);
-}
-
-/** invocationGroups' statement (bench/reports.ts shows its plan). */
-export function invocationGroupsQuery(tenantId: string, s: Split, logSize: number | null) {
+): Promise<PeriodCounts> {
+  const inv = new Map<string, { agent_key: string; verdict: string; mode: string; n: number }>();
+  const found = new Map<string, number>();
+  const addInv = (agent_key: string, verdict: string, mode: string, n: number) => {
+    const key = JSON.stringify([agent_key, verdict, mode]);
+    const g = inv.get(key);
+    if (g) g.n += n;
+    else inv.set(key, { agent_key, verdict, mode, n });
+  };
+  const addFinding = (type: string, n: number) => found.set(type, (found.get(type) ?? 0) + n);
+  const r = rollupReadQuery(tenantId, s);
+  for (const g of await tx.query<{ finding_type: string; agent_key: string; verdict: string; mode: string; n: number }>(
+    r.sql,
+    r.params,
+  )) {
+    if (g.finding_type === '') addInv(g.agent_key, g.verdict, g.mode, g.n);
+    else addFinding(g.finding_type, g.n);
+  }
+  const p = params(tenantId, s, logSize, s.mark.invocation);
+  for (const g of await tx.query<{ agent_key: string; verdict: string; mode: string; n: number }>(
+    `SELECT agent_key, verdict, mode, count(*)::int AS n FROM (${liveInvocations('i.agent_key, i.verdict, i.mode')}) live
+     GROUP BY 1, 2, 3`,
+    p,
+  ))
+    addInv(g.agent_key, g.verdict, g.mode, g.n);
+  // Folded invocations still waiting for a scan have their findings counted live.
+  const pending = `i.invocation_id <= $6 AND i.created_at >= $3 AND i.created_at < $4
+    AND i.invocation_id IN (SELECT invocation_id FROM rollup_pending_findings WHERE tenant_id = $1)`;
+  for (const f of await tx.query<{ type: string; n: number }>(
+    `SELECT f->>'type' AS type, count(*)::int AS n
+     FROM (${liveInvocations('i.tenant_id, i.invocation_id', pending)}) live
+     JOIN ingest_read.invocation_content c ON c.tenant_id = live.tenant_id AND c.invocation_id = live.invocation_id
+     CROSS JOIN LATERAL jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f
+     GROUP BY 1`,
+    p,
+  ))
+    addFinding(f.type, f.n);
   return {
-    sql: `SELECT agent_key, verdict, mode, sum(n)::int AS n FROM (
-       SELECT agent_key, verdict, mode, n FROM daily_rollups
-       WHERE tenant_id = $1 AND finding_type = '' AND day >= ($3::timestamptz AT TIME ZONE 'UTC')::date
-         AND day < ($4::timestamptz AT TIME ZONE 'UTC')::date
-       UNION ALL
-       SELECT agent_key, verdict, mode, 1 FROM (${liveInvocations('i.agent_key, i.verdict, i.mode')}) live
-     ) x GROUP BY 1, 2, 3`,
-    params: params(tenantId, s, logSize, s.mark.invocation),
+    invocations: [...inv.values()].filter((g) => g.n > 0),
+    findings: [...found].filter(([, n]) => n > 0).map(([type, n]) => ({ type, n })),
   };
 }
 
@@ -200,31 +242,6 @@ export async function verdictDays(
        SELECT (created_at AT TIME ZONE 'UTC')::date, verdict, 1 FROM (${liveInvocations('i.created_at, i.verdict')}) live
      ) x GROUP BY 1, 2`,
     params(tenantId, s, null, s.mark.invocation),
-  );
-}
-
-/** Findings of the period's invocations by type. */
-export async function findingGroups(
-  tx: Queryable,
-  tenantId: string,
-  s: Split,
-  logSize: number | null,
-): Promise<Array<{ type: string; n: number }>> {
-  // Folded invocations still waiting for a scan have their findings counted live.
-  const pending = `i.invocation_id <= $6 AND i.created_at >= $3 AND i.created_at < $4
-    AND i.invocation_id IN (SELECT invocation_id FROM rollup_pending_findings WHERE tenant_id = $1)`;
-  return tx.query(
-    `SELECT type, sum(n)::int AS n FROM (
-       SELECT finding_type AS type, n FROM daily_rollups
-       WHERE tenant_id = $1 AND finding_type <> '' AND day >= ($3::timestamptz AT TIME ZONE 'UTC')::date
-         AND day < ($4::timestamptz AT TIME ZONE 'UTC')::date
-       UNION ALL
-       SELECT f->>'type', 1
-       FROM (${liveInvocations('i.tenant_id, i.invocation_id', pending)}) live
-       JOIN ingest_read.invocation_content c ON c.tenant_id = live.tenant_id AND c.invocation_id = live.invocation_id
-       CROSS JOIN LATERAL jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f
-     ) x GROUP BY 1`,
-    params(tenantId, s, logSize, s.mark.invocation),
   );
 }
 
