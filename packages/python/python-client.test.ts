@@ -88,7 +88,7 @@ eachStore(
       const kinds = (leaves.json() as { entries: Array<{ leaf: string }> }).entries.map(
         (e) => (JSON.parse(e.leaf) as { kind?: string; type?: string }).kind ?? '',
       );
-      for (const kind of ['approval_requested', 'approval_decided', 'approval_expired'])
+      for (const kind of ['approval_requested', 'approval_decided', 'approval_expired', 'tool_output_attached'])
         assert.ok(kinds.includes(kind), `a ${kind} leaf (${[...new Set(kinds)].join(', ')})`);
     });
   },

@@ -35,11 +35,12 @@ class AsyncGuardTest(ServiceTest):
         gated = next(r for r in self.records() if r["mode"] == "enforced")
 
         def output() -> Any:
-            child = next((r for r in self.records() if r["parent_invocation_id"] == gated["invocation_id"]), None)
-            d = child and admin("GET", f"/api/v1/invocations/{child['invocation_id']}")
-            return d if d and field_text(d, "tool_output") else None
+            d = admin("GET", f"/api/v1/invocations/{gated['invocation_id']}")
+            return d if field_text(d, "tool_output") else None
 
+        # Attached to the gated invocation as its tool_output: one invocation for the call.
         self.assertEqual(field_text(self.until("the output", output), "tool_output"), '{"sent": "hi"}')
+        self.assertEqual([r["invocation_id"] for r in self.records()], [gated["invocation_id"]])
 
     def test_deny_raises(self) -> None:
         with self.assertRaises(ToolCallDenied):

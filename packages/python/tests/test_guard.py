@@ -19,7 +19,7 @@ from agent_ledger import (
     ToolCallBlocked,
     ToolCallDenied,
 )
-from helpers import ADMIN_TOKEN, AGENT, ServiceTest, admin, dead_url, field_text, pending_approval
+from helpers import ADMIN_TOKEN, AGENT, Proxy, ServiceTest, admin, dead_url, field_text, pending_approval
 
 
 class GuardTest(ServiceTest):
@@ -38,7 +38,16 @@ class GuardTest(ServiceTest):
         return client.guard(run, tool_name=name, **opts)
 
     def output_of(self, gated_id: int) -> Dict[str, Any]:
-        """The observed child record of a gated call, once the service's output scan has unsealed it."""
+        """The gated call's invocation once its attached tool_output was scanned (the scan unseals it)."""
+
+        def find() -> Any:
+            d = admin("GET", f"/api/v1/invocations/{gated_id}")
+            return d if field_text(d, "tool_output") else None
+
+        return self.until("the attached output", find)
+
+    def child_of(self, gated_id: int) -> Dict[str, Any]:
+        """The observed child record of a gated call (a service without the attach endpoint), once scanned."""
 
         def find() -> Any:
             for r in self.records():
@@ -61,7 +70,43 @@ class GuardTest(ServiceTest):
         self.assertEqual(field_text(detail, "tool_input"), '{"text": "hello", "times": 2}')
         out = self.output_of(gated["invocation_id"])
         self.assertEqual(field_text(out, "tool_output"), "echo: hellohello")
+        self.assertEqual(out["output_scan"]["status"], "done")
+        # One invocation for the call: the result is the gated invocation's own tool_output.
+        self.assertEqual([r["invocation_id"] for r in self.records()], [gated["invocation_id"]])
+
+    def test_a_result_whose_answer_was_lost_is_attached_once_and_not_dropped(self) -> None:
+        proxy = Proxy()
+        self.addCleanup(proxy.close)
+        drops: List[Any] = []
+        c = self.client(proxy.url, on_drop=drops.append)
+        # The record goes through; the attachment is stored but its answer lost (503): the retry finds it there (409).
+        proxy.faults.extend([("forward",), ("lose", 503, "0")])
+        self.assertEqual(self.tool("echo", client=c)("once"), "echo: once")
+        self.assertTrue(c.flush(timeout=10))
+        [gated] = self.records()
+        self.assertEqual(field_text(self.output_of(gated["invocation_id"]), "tool_output"), "echo: once")
+        attaches = [x for x in proxy.seen if x.path.endswith("/output")]
+        self.assertEqual(len(attaches), 2)
+        self.assertEqual(drops, [])
+        self.assertEqual(c.stats["dropped"], 0)
+
+    def test_a_service_without_the_attach_endpoint_gets_the_result_as_an_observed_child(self) -> None:
+        proxy = Proxy()
+        self.addCleanup(proxy.close)
+        c = self.client(proxy.url)
+        # An older service: no POST /api/v1/invocations/{id}/output (404).
+        proxy.faults.extend([("forward",), ("answer", 404, None)])
+        self.assertEqual(self.tool("echo", client=c)("old"), "echo: old")
+        self.assertTrue(c.flush(timeout=10))
+        gated = next(r for r in self.records() if r["mode"] == "enforced")
+        out = self.child_of(gated["invocation_id"])
+        self.assertEqual(field_text(out, "tool_output"), "echo: old")
         self.assertEqual((out["mode"], out["outcome"], out["tool_name"]), ("observed", "success", "echo"))
+        # Not asked again: the next result goes the old way at once.
+        self.assertEqual(self.tool("echo", client=c)("again"), "echo: again")
+        self.assertTrue(c.flush(timeout=10))
+        self.assertEqual(len([x for x in proxy.seen if x.path.endswith("/output")]), 1)
+        self.assertEqual(len(self.records()), 4)
 
     def test_a_tool_that_raises_is_recorded_as_an_error_and_the_error_propagates(self) -> None:
         c = self.client()
@@ -76,7 +121,6 @@ class GuardTest(ServiceTest):
         [gated] = [r for r in self.records() if r["mode"] == "enforced"]
         self.assertEqual(gated["tool_name"], "lookup", "the function's name is the default tool name")
         out = self.output_of(gated["invocation_id"])
-        self.assertEqual(out["outcome"], "error")
         self.assertEqual(field_text(out, "tool_output"), "KeyError: 'missing'")
 
     def test_deny_raises_with_the_reasons_and_the_tool_never_runs(self) -> None:

@@ -18,11 +18,15 @@ from typing import Any, Callable, Deque, Dict, List, Optional
 
 @dataclass
 class QueuedEvent:
-    kind: str  # "invocation" | "rogue"
+    kind: str  # "invocation" | "rogue" | "output" (a result attached to the invocation recorded for its call)
     event: Dict[str, Any]
     #: The event's idempotency key (the batch's event_id): the same on every retry.
     key: str
     queued_at: float = 0.0
+    #: "output": the invocation it is attached to.
+    invocation_id: Optional[int] = None
+    #: "output": the invocation event recorded instead when the service has no attach endpoint (older versions).
+    fallback: Optional[Dict[str, Any]] = None
 
 
 @dataclass

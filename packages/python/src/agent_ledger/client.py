@@ -35,6 +35,8 @@ log = logging.getLogger("agent_ledger")
 INVOCATION_PATH = "/api/v1/admin/agents/events/invocation"
 ROGUE_PATH = "/api/v1/admin/agents/events/rogue"
 BATCH_PATH = "/api/v1/admin/agents/events/batch"
+#: POST: a call's result attached to the invocation recorded for it, as its tool_output.
+OUTPUT_PATH = "/api/v1/invocations/{}/output"
 #: The batch endpoint takes up to 4 MiB; a batch is split before it gets there.
 BATCH_MAX_BYTES = 3_800_000
 #: The service answers a long poll after at most 60 s.
@@ -230,6 +232,8 @@ class Client:
         )
         self._on_drop = on_drop or _default_on_drop
         self._has_batch: Optional[bool] = None
+        #: False once the service answered that it has no attach endpoint (older versions).
+        self._can_attach = True
         self._batcher = Batcher(
             self._send_batch,
             self._drop,
@@ -565,9 +569,52 @@ class Client:
         except Exception:
             log.exception("agent-ledger: on_drop raised")
 
+    def _enqueue_output(self, invocation_id: int, tool_output: str, fallback: Dict[str, Any]) -> bool:
+        """Queues a call's result, attached in the background to the invocation recorded for the call
+        (POST /api/v1/invocations/{id}/output); a service without that endpoint gets `fallback` recorded instead."""
+        item = QueuedEvent(
+            "output",
+            {"tool_output": tool_output},
+            f"py:{uuid.uuid4()}",
+            invocation_id=int(invocation_id),
+            fallback=fallback,
+        )
+        return self._batcher.put(item, None)
+
+    def _send_outputs(self, outputs: List[QueuedEvent]) -> List[QueuedEvent]:
+        """Attaches each result; answers the invocation events to record instead (the service has no endpoint)."""
+        instead: List[QueuedEvent] = []
+        for e in outputs:
+            if not self._can_attach:
+                instead.append(QueuedEvent("invocation", e.fallback or {}, e.key, e.queued_at))
+                continue
+            try:
+                res = self._transport.request("POST", OUTPUT_PATH.format(int(e.invocation_id or 0)), body=e.event)
+            except ServiceUnreachable as err:
+                self._drop(DropReport("send_failed", [e], err))
+                continue
+            # 409: stored by an attempt whose answer was lost (or attached before): it is there.
+            if res.status in (201, 409):
+                self._count("sent")
+            elif res.status == 404:
+                # An older service: the result as an observed child invocation, from now on.
+                self._can_attach = False
+                instead.append(QueuedEvent("invocation", e.fallback or {}, e.key, e.queued_at))
+            else:
+                retryable = res.status >= 500 or res.status == 429
+                self._drop(DropReport("send_failed" if retryable else "rejected", [e], res.error()))
+        return instead
+
     def _send_batch(self, batch: List[QueuedEvent]) -> None:
         """The batcher's sender (its thread): one batch request (split when over the size bound), its retryable
-        slots sent again with backoff; what cannot be recorded goes to on_drop."""
+        slots sent again with backoff; what cannot be recorded goes to on_drop. Results attached to their
+        invocations go one by one first."""
+        if any(e.kind == "output" for e in batch):
+            events = [e for e in batch if e.kind != "output"]
+            events += self._send_outputs([e for e in batch if e.kind == "output"])
+            if not events:
+                return None
+            batch = events
         if self._has_batch is False:
             return self._send_singles(batch)
         body = _http.encode(

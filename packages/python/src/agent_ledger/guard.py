@@ -3,9 +3,10 @@
 Each call of the wrapped function is recorded first, in enforced mode (tool_name, the call's arguments as JSON in
 tool_input, an Idempotency-Key kept across the record's retries), and then:
 
-- allow, or flag_for_review without a hold → the function runs; what it returned (or raised) is recorded after,
-  in the background, as an observed invocation whose parent_invocation_id is the gated call (tool_output, scanned
-  by the service after the fact; outcome "success" or "error");
+- allow, or flag_for_review without a hold → the function runs; what it returned (or raised, as "Type: message")
+  is attached after, in the background, to the gated call's invocation as its tool_output (scanned by the service
+  after the fact; one invocation per call). A service without that endpoint (404) gets it as before, as an observed
+  invocation whose parent_invocation_id is the gated call (outcome "success" or "error");
 - deny → ToolCallDenied (reasons: the ids of the rules that denied it); the function never runs;
 - held for a person (the answer carries an approval) → long polls GET /api/v1/approvals/{id}?wait=… until it is
   decided: approved → the function runs; denied → ApprovalDenied; expired → ApprovalExpired; still pending after
@@ -286,10 +287,10 @@ def _record_output(
     context: Dict[str, Any] = {"source": "agent_ledger.guard", "function": call.function}
     if parent is not None:
         context["result_of"] = parent
-    client.enqueue(
-        call.tool_name,
+    observed = dict(
         agent_key=call.agent_key,
         mode="observed",
+        tool_name=call.tool_name,
         # Unrecorded before it ran (on_unreachable="allow"): the input goes with the output.
         tool_input=call.tool_input if parent is None else None,
         tool_output=_clip(text, MAX_TEXT),
@@ -299,6 +300,12 @@ def _record_output(
         correlation_id=call.correlation_id,
         context=_json(context),
     )
+    if parent is not None:
+        # The gated call's own tool_output: one invocation per call. A service without the endpoint gets the
+        # observed child record instead.
+        client._enqueue_output(parent, observed["tool_output"], client._invocation_event(observed))
+        return
+    client.enqueue(**observed)
 
 
 def _json(value: Any) -> str:
