@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { unprocessable } from '../core/index.ts';
 import { bearer, problems } from '../http/index.ts';
 import { type ApprovalRow } from './approvals.ts';
+import { attachOutput } from './attach-output-routes.ts';
 import { awaitApproval, closed } from './approval-routes.ts';
 import type { ApprovalWatch } from './approval-watch.ts';
 import type { IngestDeps } from './ingest.ts';
@@ -19,7 +20,9 @@ import { type Authorized, recordEvents } from './pipeline.ts';
 // pipeline, policy, scope, rogue events and audit-trail leaf as
 // POST /api/v1/admin/agents/events/invocation — and answers its verdict in the
 // gateway's terms; a held call waits for its decision (up to `wait` seconds).
-// An after-hook records the tool's result as an `observed` invocation.
+// A ContextForge post-hook's result is attached to its pre-hook's invocation as
+// its tool_output; a Docker after-hook's (it names no call) is recorded as an
+// `observed` invocation.
 
 const MAX_TEXT = 32_000;
 
@@ -152,6 +155,38 @@ export async function gatewayRoutes(
 ): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
+  /**
+   * ContextForge names each request: a post-hook's result is attached to the
+   * invocation its pre-hook recorded (found by that hook's idempotency key,
+   * kept 24 h) as its tool_output — one invocation per call. False when there
+   * is none (expired key, the pre-hook not recorded): the caller records the
+   * result as an invocation of its own.
+   */
+  async function attachToPreHook(req: FastifyRequest, requestId: string, text: string): Promise<boolean> {
+    const auth = await hooks.authorizer(req, undefined)(false);
+    const p = req.principal;
+    const result = await deps.writer.submit(auth.tenantId, async (tx, log) => {
+      const [k] = await tx.query<{ response: { body?: { invocation_id?: unknown } } }>(
+        'SELECT response FROM idempotency_keys WHERE tenant_id = $1 AND key = $2',
+        [auth.tenantId, `gateway:contextforge:${requestId}:before`],
+      );
+      const id = k?.response?.body?.invocation_id;
+      if (typeof id !== 'number') return null;
+      return attachOutput(tx, log, {
+        tenantId: auth.tenantId,
+        invocationId: id,
+        text,
+        token: p?.kind === 'ingress' ? p.tokenId : null,
+        kek: deps.outputKek,
+        now: deps.ctx.now(),
+      });
+    });
+    if (result === null || (!result.ok && result.reason === 'not_found')) return false;
+    // Attached now, or by a retry of this hook before (409): either way the call's result is there.
+    if (result.ok) deps.jobsEnqueued();
+    return true;
+  }
+
   app.post(
     '/api/v1/gateway/decision',
     {
@@ -163,7 +198,7 @@ export async function gatewayRoutes(
         summary:
           "An MCP gateway's before/after tool-call hook: the call recorded and decided, answered in the hook's shape",
         description:
-          'Docker MCP Gateway interceptors: before → 204 (no body: the call goes on) or 200 with a CallToolResult (isError) that replaces the call; after → 204. ContextForge tool_pre_invoke / tool_post_invoke → 200 PluginResult (continue_processing false with a violation when refused). A before-hook is an enforced invocation (policy, scope, rogue events, audit-trail leaf as the invocation endpoint); a held one waits for its decision up to `wait` seconds, then is refused as undecided. An after-hook records the result as an observed invocation.',
+          'Docker MCP Gateway interceptors: before → 204 (no body: the call goes on) or 200 with a CallToolResult (isError) that replaces the call; after → 204. ContextForge tool_pre_invoke / tool_post_invoke → 200 PluginResult (continue_processing false with a violation when refused). A before-hook is an enforced invocation (policy, scope, rogue events, audit-trail leaf as the invocation endpoint); a held one waits for its decision up to `wait` seconds, then is refused as undecided. A ContextForge tool_post_invoke result is attached to the invocation its tool_pre_invoke recorded (same request_id) as its tool_output; a Docker after-hook (which names no call) records the result as an observed invocation.',
         security: bearer,
         querystring: GatewayQuery,
         body: GatewayBody,
@@ -199,6 +234,9 @@ export async function gatewayRoutes(
       if (call.phase === 'after') {
         const { text, isError } = resultText(call.result);
         const output = clip(text);
+        if (cf?.requestId && (await attachToPreHook(req, cf.requestId, output.text))) {
+          return reply.code(200).send({ continue_processing: true });
+        }
         const event = {
           ...common,
           mode: 'observed',

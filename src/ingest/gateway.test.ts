@@ -180,11 +180,49 @@ eachStore('MCP gateway hooks (POST /api/v1/gateway/decision)', (get) => {
     });
     assert.equal(post.statusCode, 200, post.body);
     assert.deepEqual(post.json(), { continue_processing: true });
+    // The result is the pre-hook's invocation's own tool_output (found by its request_id): no second invocation.
+    const calls = (await invocations(t, alice.token, 'gw-agent')).filter((i) => i.tool_name === 'send_email');
+    assert.deepEqual(
+      calls.map((i) => [i.mode, i.correlation_id]),
+      [['enforced', 'req-cf-0001']],
+    );
+    let output: string | null = null;
+    for (let i = 0; i < 100 && output === null; i++) {
+      await t.service.jobs.drain();
+      output = (await contentOf(t, alice.token, calls[0]!.invocation_id)).tool_output ?? null;
+    }
+    assert.equal(output, 'queued');
+    // The gateway retrying the post-hook: answered alike, nothing recorded twice.
+    const retried = await t.request({
+      method: 'POST',
+      url: URL_OF('gw-agent'),
+      token: alice.token,
+      payload: cfHook(
+        'tool_post_invoke',
+        { name: 'send_email', result: { content: [{ type: 'text', text: 'queued' }], is_error: false } },
+        'req-cf-0001',
+      ),
+    });
+    assert.deepEqual(retried.json(), { continue_processing: true });
+    assert.equal((await invocations(t, alice.token, 'gw-agent')).filter((i) => i.tool_name === 'send_email').length, 1);
+
+    // A post-hook whose pre-hook was never recorded: the result as an observed invocation of its own.
+    const orphan = await t.request({
+      method: 'POST',
+      url: URL_OF('gw-agent'),
+      token: alice.token,
+      payload: cfHook(
+        'tool_post_invoke',
+        { name: 'list_files', result: { content: [{ type: 'text', text: 'a.txt' }], is_error: false } },
+        'req-cf-unknown',
+      ),
+    });
+    assert.equal(orphan.statusCode, 200, orphan.body);
     const results = (await invocations(t, alice.token, 'gw-agent')).filter(
-      (i) => i.tool_name === 'send_email' && i.mode === 'observed',
+      (i) => i.tool_name === 'list_files' && i.mode === 'observed',
     );
     assert.equal(results.length, 1);
-    assert.equal(results[0]!.correlation_id, 'req-cf-0001', 'reads as one trace with its pre-hook');
+    assert.equal(results[0]!.correlation_id, 'req-cf-unknown', 'reads as one trace with its request');
     assert.equal(results[0]!.outcome, 'success');
   });
 

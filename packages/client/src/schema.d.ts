@@ -2032,7 +2032,7 @@ export interface paths {
         put?: never;
         /**
          * An MCP gateway's before/after tool-call hook: the call recorded and decided, answered in the hook's shape
-         * @description Docker MCP Gateway interceptors: before → 204 (no body: the call goes on) or 200 with a CallToolResult (isError) that replaces the call; after → 204. ContextForge tool_pre_invoke / tool_post_invoke → 200 PluginResult (continue_processing false with a violation when refused). A before-hook is an enforced invocation (policy, scope, rogue events, audit-trail leaf as the invocation endpoint); a held one waits for its decision up to `wait` seconds, then is refused as undecided. An after-hook records the result as an observed invocation.
+         * @description Docker MCP Gateway interceptors: before → 204 (no body: the call goes on) or 200 with a CallToolResult (isError) that replaces the call; after → 204. ContextForge tool_pre_invoke / tool_post_invoke → 200 PluginResult (continue_processing false with a violation when refused). A before-hook is an enforced invocation (policy, scope, rogue events, audit-trail leaf as the invocation endpoint); a held one waits for its decision up to `wait` seconds, then is refused as undecided. A ContextForge tool_post_invoke result is attached to the invocation its tool_pre_invoke recorded (same request_id) as its tool_output; a Docker after-hook (which names no call) records the result as an observed invocation.
          */
         post: {
             parameters: {
