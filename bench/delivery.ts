@@ -161,7 +161,7 @@ for (const store of args.stores) {
         await removeDestination();
       }
       const lags = await hec.take();
-      allLags.push(...lags);
+      for (const l of lags) allLags.push(l);
       failures += got.with!.failed + got.without!.failed;
       const r = {
         ratio: got.with!.perSecond / got.without!.perSecond,

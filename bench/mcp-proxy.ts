@@ -122,7 +122,7 @@ try {
       const name = names[(round + k) % names.length]!;
       const xs: number[] = [];
       await paths[name](xs);
-      all[name].push(...xs);
+      for (const x of xs) all[name].push(x);
       rounds[name].push(xs);
       line.push(`${name} p50 ${fmt(quantile(xs, 0.5), 2)} p99 ${fmt(quantile(xs, 0.99), 2)}`);
     }
