@@ -113,6 +113,13 @@ eachStore(
       assertProblem(again, 409);
       const sent = await record(t, team.operator.token, { tool_output: 'sent with the call' });
       assertProblem(await attach(t, team.operator.token, sent, { tool_output: 'x' }), 409);
+      // An invocation whose content was erased (retention, a data subject's request) takes none either.
+      const erased = await record(t, team.operator.token);
+      await t.testDb.db.query(
+        'UPDATE invocation_content SET erased_at = now() WHERE tenant_id = $1 AND invocation_id = $2',
+        [team.tenantId, erased],
+      );
+      assertProblem(await attach(t, team.operator.token, erased, { tool_output: 'x' }), 409);
       await t.service.jobs.drain();
       assert.equal((await leaves(t, team.auditor.token)).filter((l) => l.kind === 'tool_output_attached').length, 1);
       await assertLogVerifies(t, team);

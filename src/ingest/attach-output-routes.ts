@@ -21,7 +21,7 @@ import { sealText } from './sealed-output.ts';
 /** The leaf kind that commits to an attached tool_output, as sent. */
 export const TOOL_OUTPUT_ATTACHED = 'tool_output_attached';
 
-export type AttachResult = { ok: true; logIndex: number } | { ok: false; reason: 'not_found' | 'conflict' };
+export type AttachResult = { ok: true; logIndex: number } | { ok: false; reason: 'not_found' | 'conflict' | 'erased' };
 
 /**
  * Attaches `text` as the invocation's tool_output in the log's transaction.
@@ -38,11 +38,13 @@ export async function attachOutput(
     [a.tenantId, a.invocationId],
   );
   if (!row || (a.token !== null && row.recorded_by_token !== a.token)) return { ok: false, reason: 'not_found' };
-  const [had] = await tx.query(
-    `SELECT 1 FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2 AND field = 'tool_output'`,
+  // One tool_output per invocation; none either once its content was erased (retention, a data subject's request).
+  const content = await tx.query<{ field: string; erased_at: Date | null }>(
+    'SELECT field, erased_at FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2',
     [a.tenantId, a.invocationId],
   );
-  if (had) return { ok: false, reason: 'conflict' };
+  if (content.some((c) => c.field === 'tool_output')) return { ok: false, reason: 'conflict' };
+  if (content.some((c) => c.erased_at !== null)) return { ok: false, reason: 'erased' };
   const salt = newSalt();
   // As a tool_output sent with the invocation (prepare.ts): sealed, its body empty until the scan stores it redacted.
   const sealed = sealText(a.kek, a.tenantId, a.text);
@@ -85,7 +87,7 @@ export async function attachOutputRoutes(
         tags: ['events'],
         summary: "Attach a tool's result to the invocation recorded for its call, as its tool_output",
         description:
-          'For callers that record a call before it runs and its result after (the MCP gate, the Python guard). The text is stored sealed and scanned in the background exactly like a tool_output sent with the invocation (output_scan, a tool_output_scan leaf, output_scan.flagged); a `tool_output_attached` leaf {invocation_id, content: {tool_output: salted commitment}} commits to it. Not a new invocation: quotas do not count it. By the ingress token that recorded the invocation, or an API token of an admin or operator of its workspace. 404: no such invocation in this workspace (or, for an ingress token, one another token recorded); 409: it has a tool_output already.',
+          'For callers that record a call before it runs and its result after (the MCP gate, the Python guard). The text is stored sealed and scanned in the background exactly like a tool_output sent with the invocation (output_scan, a tool_output_scan leaf, output_scan.flagged); a `tool_output_attached` leaf {invocation_id, content: {tool_output: salted commitment}} commits to it. Not a new invocation: quotas do not count it. By the ingress token that recorded the invocation, or an API token of an admin or operator of its workspace. 404: no such invocation in this workspace (or, for an ingress token, one another token recorded); 409: it has a tool_output already, or its content was erased.',
         security: bearer,
         params: InvocationIdParams,
         body: AttachOutputBody,
@@ -109,7 +111,11 @@ export async function attachOutputRoutes(
       );
       if (!result.ok) {
         if (result.reason === 'not_found') throw notFound('No such invocation.');
-        throw conflict('This invocation has a tool_output already.');
+        throw conflict(
+          result.reason === 'erased'
+            ? "This invocation's content was erased."
+            : 'This invocation has a tool_output already.',
+        );
       }
       deps.jobsEnqueued();
       return reply.code(201).send({ invocation_id: invocationId, evidence_id: evidenceIdOf(result.logIndex) });
