@@ -2,9 +2,12 @@ import type { Queryable } from '../db/index.ts';
 import { type AppContext, Poller } from '../core/index.ts';
 
 // Daily roll-ups (migration 0190): counts of invocations per UTC day, agent,
-// verdict and mode, of their findings per type, and of rogue events per type,
-// so that a report over a year reads a few hundred rows per day instead of
-// every row of the year.
+// verdict and mode, and of rogue events per type, so that a report over a year
+// reads a few hundred rows per day instead of every row of the year. Findings
+// are not rolled up (finding_type is always ''): a tool_output may be attached
+// to an invocation and scanned long after it was recorded, so an invocation's
+// findings are never final when a pass folds it; reports count them from the
+// rows.
 //
 // A background pass folds each workspace's new rows after its mark (the last
 // invocation and rogue event id folded), in bounded transactions: counts and
@@ -15,9 +18,8 @@ import { type AppContext, Poller } from '../core/index.ts';
 //
 // Readers never wait for the pass: they read, in one snapshot, the roll-ups of
 // the whole UTC days of a period plus a live count of the rows the roll-ups do
-// not hold (the partial days at either end, the rows after the mark, the
-// findings of invocations whose tool_output scan had not finished when they
-// were folded), so the answers are exactly those of counting every row.
+// not hold (the partial days at either end, the rows after the mark), so the
+// answers are exactly those of counting every row.
 
 const DAY_MS = 86_400_000;
 /** Invocations (and rogue events) folded per transaction. */
@@ -31,37 +33,20 @@ export async function foldRollups(tx: Queryable, tenantId: string, limit = ROLLU
     [tenantId],
   );
   if (!held) return null;
-  // The planner's guess of findings per row (100 per jsonb array) prices a batch high enough for JIT,
-  // whose compilation then costs ten times the batch itself.
+  // A batch is priced high enough for JIT, whose compilation would cost many times the batch itself.
   await tx.query('SET LOCAL jit = off');
-  // One statement each, so what it reads of the rows is one snapshot: an
-  // invocation is counted with its findings, or marked pending, never both.
   const [inv] = await tx.query<{ n: number }>(
     `WITH batch AS (
        SELECT i.invocation_id, i.agent_key, i.verdict, i.mode, (i.created_at AT TIME ZONE 'UTC')::date AS day
        FROM ingest_read.invocations i
        WHERE i.tenant_id = $1 AND i.invocation_id > (SELECT invocation_id FROM rollup_marks WHERE tenant_id = $1)
        ORDER BY i.invocation_id LIMIT $2),
-     content AS (
-       SELECT c.invocation_id, c.findings FROM ingest_read.invocation_content c
-       WHERE c.tenant_id = $1 AND c.invocation_id IN (SELECT invocation_id FROM batch)),
-     pending AS (SELECT DISTINCT invocation_id FROM content WHERE findings IS NULL),
-     counts AS (
-       SELECT day, agent_key, verdict, mode, '' AS finding_type, count(*) AS n FROM batch GROUP BY 1, 2, 3, 4
-       UNION ALL
-       SELECT b.day, b.agent_key, b.verdict, b.mode, f->>'type', count(*)
-       FROM batch b JOIN content c ON c.invocation_id = b.invocation_id
-       CROSS JOIN LATERAL jsonb_array_elements(c.findings) AS f
-       WHERE b.invocation_id NOT IN (SELECT invocation_id FROM pending)
-       GROUP BY 1, 2, 3, 4, 5),
      added AS (
        INSERT INTO daily_rollups (tenant_id, day, agent_key, verdict, mode, finding_type, n)
-       SELECT $1, day, agent_key, verdict, mode, finding_type, n FROM counts
+       SELECT $1, day, agent_key, verdict, mode, '', count(*) FROM batch GROUP BY day, agent_key, verdict, mode
        ON CONFLICT (tenant_id, day, agent_key, verdict, mode, finding_type)
        DO UPDATE SET n = daily_rollups.n + EXCLUDED.n
-       RETURNING 1),
-     parked AS (
-       INSERT INTO rollup_pending_findings (tenant_id, invocation_id) SELECT $1, invocation_id FROM pending RETURNING 1)
+       RETURNING 1)
      UPDATE rollup_marks SET invocation_id = coalesce((SELECT max(invocation_id) FROM batch), invocation_id)
      WHERE tenant_id = $1
      RETURNING (SELECT count(*) FROM batch)::int AS n`,
@@ -82,28 +67,6 @@ export async function foldRollups(tx: Queryable, tenantId: string, limit = ROLLU
      WHERE tenant_id = $1
      RETURNING (SELECT count(*) FROM batch)::int AS n`,
     [tenantId, limit],
-  );
-  // Findings of folded invocations whose every field is now scanned.
-  await tx.query(
-    `WITH settled AS (
-       DELETE FROM rollup_pending_findings p
-       WHERE p.tenant_id = $1 AND NOT EXISTS (
-         SELECT 1 FROM ingest_read.invocation_content c
-         WHERE c.tenant_id = $1 AND c.invocation_id = p.invocation_id AND c.findings IS NULL)
-       RETURNING p.invocation_id),
-     counts AS (
-       SELECT (i.created_at AT TIME ZONE 'UTC')::date AS day, i.agent_key, i.verdict, i.mode, f->>'type' AS finding_type,
-              count(*) AS n
-       FROM settled s
-       JOIN ingest_read.invocations i ON i.tenant_id = $1 AND i.invocation_id = s.invocation_id
-       JOIN ingest_read.invocation_content c ON c.tenant_id = $1 AND c.invocation_id = s.invocation_id
-       CROSS JOIN LATERAL jsonb_array_elements(c.findings) AS f
-       GROUP BY 1, 2, 3, 4, 5)
-     INSERT INTO daily_rollups (tenant_id, day, agent_key, verdict, mode, finding_type, n)
-     SELECT $1, day, agent_key, verdict, mode, finding_type, n FROM counts
-     ON CONFLICT (tenant_id, day, agent_key, verdict, mode, finding_type)
-     DO UPDATE SET n = daily_rollups.n + EXCLUDED.n`,
-    [tenantId],
   );
   return (inv?.n ?? 0) + (rogue?.n ?? 0);
 }
@@ -126,9 +89,6 @@ export async function splitPeriod(tx: Queryable, tenantId: string, from: Date, t
   let t1 = new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS);
   let t2 = new Date(Math.floor(to.getTime() / DAY_MS) * DAY_MS);
   if (t1.getTime() >= t2.getTime()) t1 = t2 = to;
-  // What follows reads few rows, but the planner's guess of findings per row (100 per jsonb array) and of
-  // the rows after the mark can price it high enough for JIT, whose compilation would cost more than the reads.
-  await tx.query('SET LOCAL jit = off');
   const [m] = await tx.query<{ invocation_id: string; rogue_event_id: string }>(
     'SELECT invocation_id, rogue_event_id FROM rollup_marks WHERE tenant_id = $1',
     [tenantId],
@@ -148,12 +108,11 @@ export async function splitPeriod(tx: Queryable, tenantId: string, from: Date, t
  * days. `cols` is the select list; $1 tenant, $2 from, $3 t1, $4 t2, $5 to,
  * $6 mark, $7 log size.
  */
-function liveInvocations(cols: string, extraBranch = ''): string {
+function liveInvocations(cols: string): string {
   const base = `FROM ingest_read.invocations i WHERE i.tenant_id = $1 AND i.log_index < $7`;
   return `SELECT ${cols} ${base} AND i.created_at >= $2 AND i.created_at < $3
     UNION ALL SELECT ${cols} ${base} AND i.created_at >= $4 AND i.created_at < $5
-    UNION ALL SELECT ${cols} ${base} AND i.invocation_id > $6 AND i.created_at >= $3 AND i.created_at < $4
-    ${extraBranch ? `UNION ALL SELECT ${cols} ${base} AND ${extraBranch}` : ''}`;
+    UNION ALL SELECT ${cols} ${base} AND i.invocation_id > $6 AND i.created_at >= $3 AND i.created_at < $4`;
 }
 
 function params(tenantId: string, s: Split, logSize: number | null, mark: number): unknown[] {
@@ -162,11 +121,11 @@ function params(tenantId: string, s: Split, logSize: number | null, mark: number
 
 const dayOf = (t: Date) => t.toISOString().slice(0, 10);
 
-/** The roll-ups' read of a report: every row of the whole days, invocations and findings in one pass. */
+/** The roll-ups' read of a report: the invocations of the whole days. */
 export function rollupReadQuery(tenantId: string, s: Split) {
   return {
-    sql: `SELECT finding_type, agent_key, verdict, mode, sum(n)::int AS n FROM daily_rollups
-          WHERE tenant_id = $1 AND day >= $2::date AND day < $3::date GROUP BY 1, 2, 3, 4`,
+    sql: `SELECT agent_key, verdict, mode, sum(n)::int AS n FROM daily_rollups
+          WHERE tenant_id = $1 AND finding_type = '' AND day >= $2::date AND day < $3::date GROUP BY 1, 2, 3`,
     params: [tenantId, dayOf(s.t1), dayOf(s.t2)],
   };
 }
@@ -195,13 +154,8 @@ export async function periodCounts(
   };
   const addFinding = (type: string, n: number) => found.set(type, (found.get(type) ?? 0) + n);
   const r = rollupReadQuery(tenantId, s);
-  for (const g of await tx.query<{ finding_type: string; agent_key: string; verdict: string; mode: string; n: number }>(
-    r.sql,
-    r.params,
-  )) {
-    if (g.finding_type === '') addInv(g.agent_key, g.verdict, g.mode, g.n);
-    else addFinding(g.finding_type, g.n);
-  }
+  for (const g of await tx.query<{ agent_key: string; verdict: string; mode: string; n: number }>(r.sql, r.params))
+    addInv(g.agent_key, g.verdict, g.mode, g.n);
   const p = params(tenantId, s, logSize, s.mark.invocation);
   for (const g of await tx.query<{ agent_key: string; verdict: string; mode: string; n: number }>(
     `SELECT agent_key, verdict, mode, count(*)::int AS n FROM (${liveInvocations('i.agent_key, i.verdict, i.mode')}) live
@@ -209,16 +163,16 @@ export async function periodCounts(
     p,
   ))
     addInv(g.agent_key, g.verdict, g.mode, g.n);
-  // Folded invocations still waiting for a scan have their findings counted live.
-  const pending = `i.invocation_id <= $6 AND i.created_at >= $3 AND i.created_at < $4
-    AND i.invocation_id IN (SELECT invocation_id FROM rollup_pending_findings WHERE tenant_id = $1)`;
+  // Findings are counted from the rows: a tool_output may be attached to an invocation and scanned at any time
+  // after it was recorded (POST /invocations/{id}/output), so its findings are never final when the pass folds it.
   for (const f of await tx.query<{ type: string; n: number }>(
     `SELECT f->>'type' AS type, count(*)::int AS n
-     FROM (${liveInvocations('i.tenant_id, i.invocation_id', pending)}) live
-     JOIN ingest_read.invocation_content c ON c.tenant_id = live.tenant_id AND c.invocation_id = live.invocation_id
+     FROM ingest_read.invocations i
+     JOIN ingest_read.invocation_content c ON c.tenant_id = i.tenant_id AND c.invocation_id = i.invocation_id
      CROSS JOIN LATERAL jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f
+     WHERE i.tenant_id = $1 AND i.created_at >= $2 AND i.created_at < $3 AND i.log_index < $4
      GROUP BY 1`,
-    p,
+    [tenantId, s.from, s.to, logSize ?? Number.MAX_SAFE_INTEGER],
   ))
     addFinding(f.type, f.n);
   return {
