@@ -93,7 +93,7 @@ try {
   const newTotals = (tx: Queryable) => periodTotals(tx, tenant, period, NO_CUT);
 
   await db.withTenant(tenant, async (tx) => {
-    for (const t of ['daily_rollups', 'daily_rogue_rollups', 'rollup_pending_findings', 'rollup_marks'])
+    for (const t of ['daily_rollups', 'daily_rogue_rollups', 'rollup_marks'])
       await tx.query(`DELETE FROM ${t} WHERE tenant_id = $1`, [tenant]);
   });
   console.log('counting every row (the queries before the roll-ups):');

@@ -108,7 +108,7 @@ export function outputScanHandler(deps: Deps): JobHandler {
         const [p] = await tx.query<{ judged: boolean }>('SELECT judge_panel_configured($1) AS judged', [tenantId]);
         if (p!.judged) await enqueue(tx, tenantId, JUDGE_JOB, [judgeJobPayload(invocationId, decision)]);
       }
-      log.add(
+      const scanIndex = log.add(
         {
           v: LEAF_VERSION,
           kind: 'tool_output_scan',
@@ -121,6 +121,12 @@ export function outputScanHandler(deps: Deps): JobHandler {
         },
         now,
       );
+      // When this output's findings became final, for readers that fold scans by log position (reports' roll-ups).
+      await tx.query('INSERT INTO output_scans (tenant_id, log_index, invocation_id) VALUES ($1, $2, $3)', [
+        tenantId,
+        scanIndex,
+        invocationId,
+      ]);
     });
   };
 }

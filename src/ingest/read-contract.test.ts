@@ -48,6 +48,7 @@ const CONTRACT: Record<string, string[]> = {
     'created_at',
   ],
   agents: ['tenant_id', 'agent_key', 'first_seen_at'],
+  output_scans: ['tenant_id', 'log_index', 'invocation_id'],
   agent_activity: [
     'tenant_id',
     'agent_key',

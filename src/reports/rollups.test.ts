@@ -95,10 +95,16 @@ async function assertRollupsEqualRecount(db: Db, tenantId: string) {
     const recount = await tx.query(
       `SELECT to_char((i.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, agent_key, verdict, mode,
               '' AS finding_type, count(*)::int AS n
-       FROM invocations i WHERE tenant_id = $1 GROUP BY 1, 2, 3, 4`,
+       FROM invocations i WHERE tenant_id = $1 GROUP BY 1, 2, 3, 4
+       UNION ALL
+       SELECT to_char((i.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD'), i.agent_key, i.verdict, i.mode,
+              f->>'type', count(*)::int
+       FROM invocations i JOIN invocation_content c ON c.tenant_id = i.tenant_id AND c.invocation_id = i.invocation_id
+       CROSS JOIN LATERAL jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f
+       WHERE i.tenant_id = $1 GROUP BY 1, 2, 3, 4, 5`,
       [tenantId],
     );
-    assert.deepEqual(norm(rolled), norm(recount), 'daily_rollups = a recount of invocations');
+    assert.deepEqual(norm(rolled), norm(recount), 'daily_rollups = a recount of invocations and findings');
     const rogueRolled = await tx.query(
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, event_type, n::int AS n FROM daily_rogue_rollups WHERE tenant_id = $1`,
       [tenantId],
@@ -182,6 +188,14 @@ class RowWriter {
          VALUES ($1, $2, 'tool_input', 'x', '\\x00', $3::jsonb)`,
         [this.tenantId, id, findings],
       );
+      // A tool_output scanned as it was recorded (findings final at once).
+      if (!o.scanLater && o.findings.length % 2 === 1) {
+        await tx.query(
+          `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
+           VALUES ($1, $2, 'tool_output', 'y', '\\x00', '[{"type":"CREDIT_CARD"}]')`,
+          [this.tenantId, id],
+        );
+      }
       // A tool_output awaiting its background scan: findings null until the scan.
       if (o.scanLater) {
         await tx.query(
@@ -215,15 +229,30 @@ class RowWriter {
     );
   }
 
-  /** The background scan of every waiting tool_output: an injection and an e-mail address found. */
+  lastScan = 1_000_000_000;
+
+  /** The background scan of every waiting tool_output, each in its own transaction with its output_scans row. */
   async scan() {
-    await this.db.withTenant(this.tenantId, (tx) =>
-      tx.query(
-        `UPDATE invocation_content SET findings = '[{"type":"PROMPT_INJECTION"},{"type":"EMAIL_ADDRESS"}]'
-         WHERE tenant_id = $1 AND findings IS NULL`,
+    const waiting = await this.db.withTenant(this.tenantId, (tx) =>
+      tx.query<{ invocation_id: string }>(
+        `SELECT invocation_id FROM invocation_content WHERE tenant_id = $1 AND findings IS NULL ORDER BY invocation_id`,
         [this.tenantId],
       ),
     );
+    for (const w of waiting) {
+      await this.db.withTenant(this.tenantId, async (tx) => {
+        await tx.query(
+          `UPDATE invocation_content SET findings = '[{"type":"PROMPT_INJECTION"},{"type":"EMAIL_ADDRESS"}]'
+           WHERE tenant_id = $1 AND invocation_id = $2 AND field = 'tool_output'`,
+          [this.tenantId, w.invocation_id],
+        );
+        await tx.query('INSERT INTO output_scans (tenant_id, log_index, invocation_id) VALUES ($1, $2, $3)', [
+          this.tenantId,
+          ++this.lastScan,
+          w.invocation_id,
+        ]);
+      });
+    }
   }
 }
 
@@ -323,7 +352,7 @@ eachStore(
         const [a, b] = await Promise.all([passes(w1), passes(w2), writes]);
         await writer.scan();
         const rest = (await w1.foldAll(50)) + (await w2.foldAll(50));
-        assert.equal(a + b + rest, 300 + 75, `every row folded exactly once (${a} + ${b} + ${rest})`);
+        assert.equal(a + b + rest, 300 + 75 + 60, `every row and scan folded exactly once (${a} + ${b} + ${rest})`);
         await assertRollupsEqualRecount(t.service.ctx.db, tenantId);
       } finally {
         if (second !== t.service.ctx.db) await second.close();

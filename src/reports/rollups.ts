@@ -1,16 +1,16 @@
 import type { Queryable } from '../db/index.ts';
 import { type AppContext, Poller } from '../core/index.ts';
 
-// Daily roll-ups (migration 0190): counts of invocations per UTC day, agent,
-// verdict and mode, and of rogue events per type, so that a report over a year
-// reads a few hundred rows per day instead of every row of the year. Findings
-// are not rolled up (finding_type is always ''): a tool_output may be attached
-// to an invocation and scanned long after it was recorded, so an invocation's
-// findings are never final when a pass folds it; reports count them from the
-// rows.
+// Daily roll-ups (migrations 0190-0193): counts of invocations per UTC day,
+// agent, verdict and mode, of their findings per type, and of rogue events per
+// type, so that a report over a year reads a few hundred rows per day instead
+// of every row of the year. An invocation's findings are folded with it, but
+// those of a tool_output scanned in the background are folded by the scan
+// (ingest's output_scans, by log position): such an output may be attached and
+// scanned long after its invocation was folded.
 //
 // A background pass folds each workspace's new rows after its mark (the last
-// invocation and rogue event id folded), in bounded transactions: counts and
+// invocation and rogue event id and scan position folded), in bounded transactions: counts and
 // mark move together, so a pass that dies leaves nothing half counted, and a
 // second pass on the same workspace (another node) skips it while the first
 // holds the mark's row lock. Ids are given out per workspace under its log's
@@ -22,6 +22,10 @@ import { type AppContext, Poller } from '../core/index.ts';
 // answers are exactly those of counting every row.
 
 const DAY_MS = 86_400_000;
+
+/** A content row whose findings count with its invocation: any but a tool_output scanned in the background (c). */
+const NOT_SCANNED_OUTPUT = `NOT (c.field = 'tool_output' AND EXISTS (
+  SELECT 1 FROM ingest_read.output_scans s WHERE s.tenant_id = c.tenant_id AND s.invocation_id = c.invocation_id))`;
 /** Invocations (and rogue events) folded per transaction. */
 export const ROLLUP_BATCH = 5_000;
 
@@ -35,19 +39,55 @@ export async function foldRollups(tx: Queryable, tenantId: string, limit = ROLLU
   if (!held) return null;
   // A batch is priced high enough for JIT, whose compilation would cost many times the batch itself.
   await tx.query('SET LOCAL jit = off');
+  // One statement, so what it reads is one snapshot: a tool_output is counted here or by its scan, never both.
   const [inv] = await tx.query<{ n: number }>(
     `WITH batch AS (
        SELECT i.invocation_id, i.agent_key, i.verdict, i.mode, (i.created_at AT TIME ZONE 'UTC')::date AS day
        FROM ingest_read.invocations i
        WHERE i.tenant_id = $1 AND i.invocation_id > (SELECT invocation_id FROM rollup_marks WHERE tenant_id = $1)
        ORDER BY i.invocation_id LIMIT $2),
+     counts AS (
+       SELECT day, agent_key, verdict, mode, '' AS finding_type, count(*) AS n FROM batch GROUP BY 1, 2, 3, 4
+       UNION ALL
+       SELECT b.day, b.agent_key, b.verdict, b.mode, f->>'type', count(*)
+       FROM batch b
+       JOIN ingest_read.invocation_content c ON c.tenant_id = $1 AND c.invocation_id = b.invocation_id
+       CROSS JOIN LATERAL jsonb_array_elements(c.findings) AS f
+       WHERE ${NOT_SCANNED_OUTPUT}
+       GROUP BY 1, 2, 3, 4, 5),
      added AS (
        INSERT INTO daily_rollups (tenant_id, day, agent_key, verdict, mode, finding_type, n)
-       SELECT $1, day, agent_key, verdict, mode, '', count(*) FROM batch GROUP BY day, agent_key, verdict, mode
+       SELECT $1, day, agent_key, verdict, mode, finding_type, n FROM counts
        ON CONFLICT (tenant_id, day, agent_key, verdict, mode, finding_type)
        DO UPDATE SET n = daily_rollups.n + EXCLUDED.n
        RETURNING 1)
      UPDATE rollup_marks SET invocation_id = coalesce((SELECT max(invocation_id) FROM batch), invocation_id)
+     WHERE tenant_id = $1
+     RETURNING (SELECT count(*) FROM batch)::int AS n`,
+    [tenantId, limit],
+  );
+  // The findings of tool_outputs scanned in the background, into their invocation's day.
+  const [scans] = await tx.query<{ n: number }>(
+    `WITH batch AS (
+       SELECT s.log_index, s.invocation_id FROM ingest_read.output_scans s
+       WHERE s.tenant_id = $1 AND s.log_index > (SELECT scan_log_index FROM rollup_marks WHERE tenant_id = $1)
+       ORDER BY s.log_index LIMIT $2),
+     counts AS (
+       SELECT (i.created_at AT TIME ZONE 'UTC')::date AS day, i.agent_key, i.verdict, i.mode, f->>'type' AS finding_type,
+              count(*) AS n
+       FROM batch b
+       JOIN ingest_read.invocations i ON i.tenant_id = $1 AND i.invocation_id = b.invocation_id
+       JOIN ingest_read.invocation_content c
+         ON c.tenant_id = $1 AND c.invocation_id = b.invocation_id AND c.field = 'tool_output'
+       CROSS JOIN LATERAL jsonb_array_elements(c.findings) AS f
+       GROUP BY 1, 2, 3, 4, 5),
+     added AS (
+       INSERT INTO daily_rollups (tenant_id, day, agent_key, verdict, mode, finding_type, n)
+       SELECT $1, day, agent_key, verdict, mode, finding_type, n FROM counts
+       ON CONFLICT (tenant_id, day, agent_key, verdict, mode, finding_type)
+       DO UPDATE SET n = daily_rollups.n + EXCLUDED.n
+       RETURNING 1)
+     UPDATE rollup_marks SET scan_log_index = coalesce((SELECT max(log_index) FROM batch), scan_log_index)
      WHERE tenant_id = $1
      RETURNING (SELECT count(*) FROM batch)::int AS n`,
     [tenantId, limit],
@@ -68,7 +108,7 @@ export async function foldRollups(tx: Queryable, tenantId: string, limit = ROLLU
      RETURNING (SELECT count(*) FROM batch)::int AS n`,
     [tenantId, limit],
   );
-  return (inv?.n ?? 0) + (rogue?.n ?? 0);
+  return (inv?.n ?? 0) + (rogue?.n ?? 0) + (scans?.n ?? 0);
 }
 
 /**
@@ -81,16 +121,16 @@ export interface Split {
   to: Date;
   t1: Date;
   t2: Date;
-  /** The last invocation and rogue event ids the roll-ups hold. */
-  mark: { invocation: number; rogue: number };
+  /** The last invocation and rogue event ids and the last scan position the roll-ups hold. */
+  mark: { invocation: number; rogue: number; scan: number };
 }
 
 export async function splitPeriod(tx: Queryable, tenantId: string, from: Date, to: Date): Promise<Split> {
   let t1 = new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS);
   let t2 = new Date(Math.floor(to.getTime() / DAY_MS) * DAY_MS);
   if (t1.getTime() >= t2.getTime()) t1 = t2 = to;
-  const [m] = await tx.query<{ invocation_id: string; rogue_event_id: string }>(
-    'SELECT invocation_id, rogue_event_id FROM rollup_marks WHERE tenant_id = $1',
+  const [m] = await tx.query<{ invocation_id: string; rogue_event_id: string; scan_log_index: string }>(
+    'SELECT invocation_id, rogue_event_id, scan_log_index FROM rollup_marks WHERE tenant_id = $1',
     [tenantId],
   );
   return {
@@ -98,7 +138,11 @@ export async function splitPeriod(tx: Queryable, tenantId: string, from: Date, t
     to,
     t1,
     t2,
-    mark: { invocation: Number(m?.invocation_id ?? 0), rogue: Number(m?.rogue_event_id ?? 0) },
+    mark: {
+      invocation: Number(m?.invocation_id ?? 0),
+      rogue: Number(m?.rogue_event_id ?? 0),
+      scan: m ? Math.max(Number(m.scan_log_index), Number.MIN_SAFE_INTEGER) : Number.MIN_SAFE_INTEGER,
+    },
   };
 }
 
@@ -121,11 +165,11 @@ function params(tenantId: string, s: Split, logSize: number | null, mark: number
 
 const dayOf = (t: Date) => t.toISOString().slice(0, 10);
 
-/** The roll-ups' read of a report: the invocations of the whole days. */
+/** The roll-ups' read of a report: invocations and findings of the whole days in one pass. */
 export function rollupReadQuery(tenantId: string, s: Split) {
   return {
-    sql: `SELECT agent_key, verdict, mode, sum(n)::int AS n FROM daily_rollups
-          WHERE tenant_id = $1 AND finding_type = '' AND day >= $2::date AND day < $3::date GROUP BY 1, 2, 3`,
+    sql: `SELECT finding_type, agent_key, verdict, mode, sum(n)::int AS n FROM daily_rollups
+          WHERE tenant_id = $1 AND day >= $2::date AND day < $3::date GROUP BY 1, 2, 3, 4`,
     params: [tenantId, dayOf(s.t1), dayOf(s.t2)],
   };
 }
@@ -154,8 +198,13 @@ export async function periodCounts(
   };
   const addFinding = (type: string, n: number) => found.set(type, (found.get(type) ?? 0) + n);
   const r = rollupReadQuery(tenantId, s);
-  for (const g of await tx.query<{ agent_key: string; verdict: string; mode: string; n: number }>(r.sql, r.params))
-    addInv(g.agent_key, g.verdict, g.mode, g.n);
+  for (const g of await tx.query<{ finding_type: string; agent_key: string; verdict: string; mode: string; n: number }>(
+    r.sql,
+    r.params,
+  )) {
+    if (g.finding_type === '') addInv(g.agent_key, g.verdict, g.mode, g.n);
+    else addFinding(g.finding_type, g.n);
+  }
   const p = params(tenantId, s, logSize, s.mark.invocation);
   for (const g of await tx.query<{ agent_key: string; verdict: string; mode: string; n: number }>(
     `SELECT agent_key, verdict, mode, count(*)::int AS n FROM (${liveInvocations('i.agent_key, i.verdict, i.mode')}) live
@@ -163,16 +212,25 @@ export async function periodCounts(
     p,
   ))
     addInv(g.agent_key, g.verdict, g.mode, g.n);
-  // Findings are counted from the rows: a tool_output may be attached to an invocation and scanned at any time
-  // after it was recorded (POST /invocations/{id}/output), so its findings are never final when the pass folds it.
+  // Live: every finding of the edges; those of the invocations after the mark but for outputs scanned in the
+  // background; those of the scans after the scan mark (whatever their invocation).
+  const withContent = `FROM ingest_read.invocations i
+    JOIN ingest_read.invocation_content c ON c.tenant_id = i.tenant_id AND c.invocation_id = i.invocation_id
+    WHERE i.tenant_id = $1 AND i.log_index < $7`;
   for (const f of await tx.query<{ type: string; n: number }>(
-    `SELECT f->>'type' AS type, count(*)::int AS n
-     FROM ingest_read.invocations i
-     JOIN ingest_read.invocation_content c ON c.tenant_id = i.tenant_id AND c.invocation_id = i.invocation_id
-     CROSS JOIN LATERAL jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f
-     WHERE i.tenant_id = $1 AND i.created_at >= $2 AND i.created_at < $3 AND i.log_index < $4
+    `SELECT f->>'type' AS type, count(*)::int AS n FROM (
+       SELECT c.findings ${withContent} AND i.created_at >= $2 AND i.created_at < $3
+       UNION ALL SELECT c.findings ${withContent} AND i.created_at >= $4 AND i.created_at < $5
+       UNION ALL SELECT c.findings ${withContent} AND i.invocation_id > $6 AND i.created_at >= $3 AND i.created_at < $4
+         AND ${NOT_SCANNED_OUTPUT}
+       UNION ALL SELECT c.findings FROM ingest_read.output_scans s
+         JOIN ingest_read.invocations i ON i.tenant_id = s.tenant_id AND i.invocation_id = s.invocation_id
+         JOIN ingest_read.invocation_content c
+           ON c.tenant_id = s.tenant_id AND c.invocation_id = s.invocation_id AND c.field = 'tool_output'
+         WHERE s.tenant_id = $1 AND s.log_index > $8 AND s.log_index < $7 AND i.created_at >= $3 AND i.created_at < $4
+     ) x CROSS JOIN LATERAL jsonb_array_elements(COALESCE(x.findings, '[]'::jsonb)) AS f
      GROUP BY 1`,
-    [tenantId, s.from, s.to, logSize ?? Number.MAX_SAFE_INTEGER],
+    [...p, s.mark.scan],
   ))
     addFinding(f.type, f.n);
   return {
