@@ -43,6 +43,8 @@ export type GateDecision =
 type Approval = ApprovalState;
 
 const MAX_TEXT = 32_000;
+/** How long a tool result waits to be attached, so the results of a burst of calls go together. */
+const ATTACH_DELAY_MS = 1_000;
 /** A held call asks again this long (s) per long poll; the service answers as soon as it is decided (at most 60). */
 const POLL_SECONDS = 30;
 
@@ -56,6 +58,11 @@ export class LedgerGate {
   #scopeWarned = false;
   /** False once the service answered that it has no POST /api/v1/invocations/{id}/output (older versions). */
   #canAttach = true;
+  /** True once the service took an attachment: the endpoint is there, queued ones may go at once. */
+  #attachSeen = false;
+  /** Results waiting to be attached, sent together at most ATTACH_DELAY_MS after the first. */
+  #queued: Array<() => Promise<void>> = [];
+  #attachTimer: NodeJS.Timeout | undefined;
   /** Results being attached (close() waits for them). */
   readonly #attaching = new Set<Promise<void>>();
 
@@ -154,22 +161,52 @@ export class LedgerGate {
       this.#recordResult(call, gated, output, isError);
       return;
     }
-    const sent = this.#client.attachOutput(id, output.text).then(
-      () => {},
-      (err: unknown) => {
+    // Queued, not sent now: a request per result right after the call would make the agent's next call wait behind
+    // it in the workspace's log (+5 ms p50 through the proxy, bench/mcp-proxy.ts); sent together, they share the
+    // service's grouped appends, as the batched records did.
+    this.#queued.push(async () => {
+      if (!this.#canAttach) return this.#recordResult(call, gated, output, isError);
+      try {
+        await this.#client.attachOutput(id, output.text);
+        this.#attachSeen = true;
+      } catch (err) {
         // Stored by an attempt whose answer was lost, then retried: it is there.
-        if (err instanceof AgentLedgerError && err.status === 409) return;
-        if (err instanceof AgentLedgerError && err.status === 404) {
-          // A service from before the endpoint: the result as a child record, from now on.
-          this.#canAttach = false;
-          this.#recordResult(call, gated, output, isError);
+        if (err instanceof AgentLedgerError && err.status === 409) {
+          this.#attachSeen = true;
           return;
         }
+        if (err instanceof AgentLedgerError && err.status === 404 && !this.#attachSeen) {
+          // A service from before the endpoint: the result as a child record, from now on.
+          this.#canAttach = false;
+          return this.#recordResult(call, gated, output, isError);
+        }
         this.#o.warn(`the result of ${call.name} (invocation ${id}) was not recorded (${message(err)})`);
-      },
-    );
-    this.#attaching.add(sent);
-    void sent.finally(() => this.#attaching.delete(sent));
+      }
+    });
+    if (this.#attachTimer === undefined) {
+      this.#attachTimer = setTimeout(() => void this.#sendAttachments(), ATTACH_DELAY_MS);
+      this.#attachTimer.unref();
+    }
+  }
+
+  /** Sends the queued results: the first alone until the service is known to take them, then the rest together. */
+  #sendAttachments(): Promise<void> {
+    clearTimeout(this.#attachTimer);
+    this.#attachTimer = undefined;
+    const jobs = this.#queued;
+    this.#queued = [];
+    const run = (async () => {
+      let i = 0;
+      while (i < jobs.length && !this.#attachSeen && this.#canAttach) await jobs[i++]!();
+      // Two at a time: a burst of them at once would hold up the agent's next call behind all of them.
+      const worker = async () => {
+        while (i < jobs.length) await jobs[i++]!();
+      };
+      await Promise.all([worker(), worker()]);
+    })();
+    this.#attaching.add(run);
+    void run.finally(() => this.#attaching.delete(run));
+    return run;
   }
 
   /** The result as an observed invocation: with its input in observed mode, a child of the gated call otherwise. */
@@ -245,6 +282,7 @@ export class LedgerGate {
   /** Sends the tool results still queued. */
   async close(): Promise<void> {
     // An attachment that falls back to a child record queues it: those first, then the queue.
+    await this.#sendAttachments();
     await Promise.all([...this.#attaching]);
     await this.#client.shutdown();
   }
