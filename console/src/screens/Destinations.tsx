@@ -41,6 +41,8 @@ export const EVENT_TYPES = [
   'token.created',
   'token.revoked',
   'member.changed',
+  'witness.failed',
+  'quota.reached',
   'destination.failing',
 ] as const;
 
