@@ -266,12 +266,15 @@ for (const store of testStores()) {
               { leaseMs: 60_000 },
             ),
         );
+        // The service's checkpoint scheduler signs what is pending and stops, so
+        // from here on a log is armed only when this test signs it.
+        await t.service.ledger.close();
         // Both nodes see the armed row at once: one of them publishes it.
         await t.testDb.db.query('UPDATE log_publish_queue SET due_at = NULL');
         await append(a, 50);
         await t.testDb.db.withTenant(a.account.tenant_id, (tx) => nodes[0]!.signed(tx, a.account.tenant_id));
         await Promise.all(nodes.map((n) => n.drain()));
-        const wrote = stores.map((st) => st.puts.filter((k) => k.endsWith('/checkpoint')).length);
+        const wrote = stores.map((st) => st.puts.filter((k) => k === `${origin(a)}/checkpoint`).length);
         assert.deepEqual(wrote.sort(), [0, 1], 'one node took the log');
         // A lease run out: both publish the same log at once while it grows; what is published only grows and verifies.
         const local: Fetch = async (path) => new Uint8Array(readFileSync(join(target, origin(a), path)));
@@ -314,7 +317,11 @@ for (const store of testStores()) {
         },
         { leaseMs: 60_000 },
       );
-      // The file:// run first catches up with everything signed so far.
+      // The file:// run first catches up with everything signed so far. The
+      // nodes of the test before took the logs' armings (the queue is one per
+      // log, shared by every publisher), so they are armed again here.
+      for (const who of [a, b]) await served(who, 'checkpoint');
+      await t.testDb.db.query('UPDATE log_publish_queue SET due_at = now()');
       await t.service.publisher!.drain();
       for (const who of [a, b]) await publisher.publish(who.account.tenant_id);
       const reader = new S3Client({
