@@ -9,6 +9,7 @@ import { awaitApproval, closed } from './approval-routes.ts';
 import type { ApprovalWatch } from './approval-watch.ts';
 import type { IngestDeps } from './ingest.ts';
 import { type Authorized, recordEvents } from './pipeline.ts';
+import { IDEMPOTENCY_TTL_MS } from './record.ts';
 
 // The decision endpoint MCP gateways call around a tools/call, in the shapes
 // their hooks send: Docker MCP Gateway's interceptors (`before` gets
@@ -167,8 +168,13 @@ export async function gatewayRoutes(
     const p = req.principal;
     const result = await deps.writer.submit(auth.tenantId, async (tx, log) => {
       const [k] = await tx.query<{ response: { body?: { invocation_id?: unknown } } }>(
-        'SELECT response FROM idempotency_keys WHERE tenant_id = $1 AND key = $2',
-        [auth.tenantId, `gateway:contextforge:${requestId}:before`],
+        `SELECT response FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND created_at > $3
+          ORDER BY created_at DESC LIMIT 1`,
+        [
+          auth.tenantId,
+          `gateway:contextforge:${requestId}:before`,
+          new Date(deps.ctx.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString(),
+        ],
       );
       const id = k?.response?.body?.invocation_id;
       if (typeof id !== 'number') return null;

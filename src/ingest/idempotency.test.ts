@@ -144,4 +144,53 @@ eachStore('Idempotency-Key on the event endpoints', (get) => {
     // A control character breaks the one input rule for strings (docs/api.md): 422 naming the header.
     expectProblem(await postKey(t, INVOCATION, a.token, 'tab\there', { agent_key: 'x' }), 422, 'unprocessable');
   });
+
+  test('keys expire by dropping day partitions: over 48 hours none is deleted, a replay within 24 h answers', async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'idem-days');
+    const start = t.clock.now();
+    const { partitions } = t.service;
+    const keyRows = async () =>
+      (
+        await t.testDb.db.query<{ key: string; part: string }>(
+          `SELECT key, tableoid::regclass::text AS part FROM idempotency_keys WHERE tenant_id = $1 ORDER BY created_at`,
+          [a.account.tenant_id],
+        )
+      ).map((r) => `${r.key}@${r.part.slice('idempotency_keys_'.length)}`);
+    try {
+      const first = await postKey(t, INVOCATION, a.token, 'day-one', { agent_key: 'x' });
+      assert.equal(first.statusCode, 201, first.body);
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
+      for (let h = 1; h <= 48; h++) {
+        t.clock.set(new Date(start.getTime() + h * 3600_000));
+        await partitions.maintain();
+        if (h === 23) {
+          const again = await postKey(t, INVOCATION, a.token, 'day-one', { agent_key: 'x' });
+          assert.equal(again.headers['idempotent-replayed'], 'true', 'replayed 23 h on, across the day boundary');
+          assert.deepEqual(again.json(), first.json());
+          await postKey(t, INVOCATION, a.token, 'day-two', { agent_key: 'x' });
+        }
+      }
+      const twoDaysOn = start.getTime() + 48 * 3600_000;
+      // day-one's day is past its 24 hours and the hour of slack: its partition is gone; day-two's stays.
+      assert.deepEqual(await keyRows(), [`day-two@p${day(start.getTime() + 23 * 3600_000)}`]);
+      const [gone] = await t.testDb.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_class WHERE relname = $1',
+        [`idempotency_keys_p${day(start.getTime())}`],
+      );
+      assert.equal(gone!.n, 0);
+      const [ahead] = await t.testDb.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_class WHERE relname = $1',
+        [`idempotency_keys_p${day(twoDaysOn + 2 * DAY_MS)}`],
+      );
+      assert.equal(ahead!.n, 1, 'two days ahead are made');
+      // Nothing was ever deleted row by row from a partition (the default one held no key).
+      const [dead] = await t.testDb.db.query<{ n: number }>(
+        `SELECT coalesce(sum(n_tup_del), 0)::int AS n FROM pg_stat_user_tables WHERE relname LIKE 'idempotency_keys%'`,
+      );
+      assert.equal(dead!.n, 0);
+    } finally {
+      t.clock.set(start);
+    }
+  });
 });

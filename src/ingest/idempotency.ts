@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.ts';
+import type { PartitionedTable } from '../partitions/index.ts';
 import { unprocessable } from '../core/index.ts';
 import { IDEMPOTENCY_TTL_MS } from './record.ts';
 
@@ -18,10 +18,15 @@ export function reservedKey(key: string, field: string) {
   ]);
 }
 
-/** Deletes idempotency keys past their 24 hours (and an hour of slack for clocks), across workspaces. */
-export async function sweepIdempotencyKeys(db: Queryable, now: Date): Promise<number> {
-  const rows = await db.query('DELETE FROM idempotency_keys WHERE created_at < $1 RETURNING 1', [
-    new Date(now.getTime() - IDEMPOTENCY_TTL_MS - 3600_000).toISOString(),
-  ]);
-  return rows.length;
-}
+/**
+ * Idempotency keys by UTC day (migration 0200): a key answers for 24 hours,
+ * so a day's partition is dropped once its last key is past them and an hour
+ * of slack for clocks — no per-row DELETE.
+ */
+export const IDEMPOTENCY_PARTITIONS: PartitionedTable = {
+  table: 'idempotency_keys',
+  column: 'created_at',
+  unit: 'day',
+  ahead: 2,
+  dropBefore: (now) => new Date(now.getTime() - IDEMPOTENCY_TTL_MS - 3600_000),
+};

@@ -9,7 +9,7 @@ export {
 } from './erasure.ts';
 export type { ContentSelector } from './erasure.ts';
 export { INGRESS_TOKENS, createIngest, ingestUsage } from './ingest.ts';
-export { RESERVED_KEY_PREFIX } from './idempotency.ts';
+export { IDEMPOTENCY_PARTITIONS, RESERVED_KEY_PREFIX } from './idempotency.ts';
 export { linkParents } from './links.ts';
 export { redactMeta } from './metadata.ts';
 export type { Redactor } from './metadata.ts';

@@ -18,7 +18,6 @@ import { createScanPool, OFFLOAD_CHARS } from './scan-pool.ts';
 import { ScanScheduler } from './scan-scheduler.ts';
 import { Admission } from './admission.ts';
 import { KnownAgents, OUTPUT_SCAN_JOB, recordSet } from './record.ts';
-import { sweepIdempotencyKeys } from './idempotency.ts';
 import { approvalRoutes } from './approval-routes.ts';
 import { ApprovalWatch } from './approval-watch.ts';
 import { APPROVAL_EXPIRY_JOB, expireIfDue, type ResolveReview } from './approvals.ts';
@@ -140,7 +139,6 @@ export function createIngest(sources: IngestSources): IngestModule {
     resolvedFor: new WeakMap(),
   };
   const watch = new ApprovalWatch();
-  let sweeper: NodeJS.Timeout | undefined;
   return {
     approvalsWaiting: () => watch.waiting(),
     async resolveForEvents(token, req) {
@@ -184,18 +182,8 @@ export function createIngest(sources: IngestSources): IngestModule {
     async start() {
       await gate.start();
       await watch.start(ctx.db);
-      // Expired idempotency keys go every ten minutes (they are ignored once 24 hours old).
-      sweeper = setInterval(
-        () =>
-          void sweepIdempotencyKeys(ctx.db, ctx.now()).catch((err: unknown) =>
-            console.error('idempotency key sweep failed', err),
-          ),
-        600_000,
-      );
-      sweeper.unref();
     },
     async close() {
-      clearInterval(sweeper);
       await watch.close();
       await gate.close();
       await scanPool?.close();

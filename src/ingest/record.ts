@@ -704,8 +704,8 @@ const ROWS_CTES = [
      INSERT INTO idempotency_keys (tenant_id, key, fingerprint, response, created_at)
      SELECT $1, k.key, decode(k.fp, 'hex'), k.response::jsonb, k.at
      FROM unnest($_::text[], $_::text[], $_::text[], $_::timestamptz[]) AS k(key, fp, response, at)
-     -- Only an expired key is still there: the lookup ignored it, its successor replaces it.
-     ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, response = EXCLUDED.response,
+     -- An expired key is a row of an older day (the lookup ignored it); its successor is a row of its own.
+     ON CONFLICT (tenant_id, key, created_at) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, response = EXCLUDED.response,
        created_at = EXCLUDED.created_at
    )`,
   `approval AS (

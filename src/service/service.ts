@@ -9,7 +9,7 @@ import { createMetrics } from '../core/metrics.ts';
 import { type Db, migrate, openDb, openPostgres } from '../db/index.ts';
 import { redactForStorage, scanField } from '../detect/index.ts';
 import { buildApp, createLogger, registerRateLimits } from '../http/index.ts';
-import { createIngest, ingestUsage, INGRESS_TOKENS } from '../ingest/index.ts';
+import { createIngest, IDEMPOTENCY_PARTITIONS, ingestUsage, INGRESS_TOKENS } from '../ingest/index.ts';
 import { JobBell, JobWorker } from '../jobs/index.ts';
 import { createJudges, judgeCallsThisMonth } from '../judges/index.ts';
 import {
@@ -23,6 +23,7 @@ import {
 } from '../ledger/index.ts';
 import { createMailer, type Mailer } from '../mail/index.ts';
 import { createOtlp } from '../otlp/index.ts';
+import { PartitionMaintainer } from '../partitions/index.ts';
 import { createPersonas, personasUsed } from '../personas/index.ts';
 import { createPolicy } from '../policy/index.ts';
 import { reportRoutes, RollupWorker } from '../reports/index.ts';
@@ -59,6 +60,7 @@ export interface Service {
   ledger: LedgerModule;
   /** Deletes checkpoints nothing needs (every ten minutes; tests call prune()). */
   checkpointPruner: CheckpointPruner;
+  partitions: PartitionMaintainer;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -231,6 +233,14 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     onError: (err, tenantId) => log.warn({ err, tenant_id: tenantId }, 'checkpoint pruning failed'),
   });
   const rollups = new RollupWorker({ ctx, tenants: accounts.workspaceIds });
+  const partitions = new PartitionMaintainer({
+    db,
+    now: ctx.now,
+    tables: [IDEMPOTENCY_PARTITIONS],
+    onError: (err, table) => log.warn({ err, table }, 'partition maintenance failed'),
+  });
+  // Today's partitions and the next ones exist before the first write.
+  await partitions.maintain();
 
   const app: FastifyInstance = await buildApp(ctx, {
     logger: log,
@@ -264,6 +274,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     witnesses.start();
     retention.start();
     checkpointPruner.start();
+    partitions.start();
     rollups.start();
     await publisher?.start();
     destinations.worker.start();
@@ -282,6 +293,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     publisher,
     ledger,
     checkpointPruner,
+    partitions,
     async close() {
       if (closed) return;
       closed = true;
@@ -291,6 +303,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       await destinations.worker.stop();
       await retention.stop();
       await checkpointPruner.stop();
+      await partitions.stop();
       await rollups.stop();
       await ledger.close();
       await witnesses.stop();
