@@ -11,7 +11,7 @@ import {
   readHead,
 } from '../ledger/index.ts';
 import { retryDelayMs, GIVE_UP_MS, FAILING_AFTER_MS } from './backoff.ts';
-import { clearFields, eventIdOf, eventTypeOf, passes, type Subject, wants } from './events.ts';
+import { clearFields, eventIdOf, eventTypeOf, passes, plainJson, type Subject, wants } from './events.ts';
 import type { DeliveryOutcome, DestinationTarget, Evidence, KindSender, OutboundEvent } from './kind.ts';
 import { clearUrl, open, seal } from './secret-box.ts';
 import {
@@ -94,11 +94,19 @@ interface Due {
   next_index: number;
 }
 
-/** A chunk read from the log: the destination as read, the end of the entries read, their events. */
+/** A chunk read from the log: the destination as read (next_index: the chunk's start), the end of the entries read, their events. */
 interface Chunk {
   d: DestinationRow;
   end: number;
   made: Made[];
+}
+
+/** A pass's bookkeeping, written in order behind its sends. */
+interface Books {
+  /** Queues a cursor write; one answering false (the lease was lost) ends the pass. */
+  book(step: () => Promise<boolean>): void;
+  /** Once every write queued is done: whether the lease is still held. */
+  settled(): Promise<boolean>;
 }
 
 /** An event made from the entry at `index`, with what a filter needs. */
@@ -206,7 +214,7 @@ export async function makeEvents(
         tenant_id: tenantId,
         occurred_at: occurredAt,
         recorded_at: String(p.leaf.time),
-        data: JSON.parse(JSON.stringify(data)) as Record<string, unknown>,
+        data: plainJson(data) as Record<string, unknown>,
         evidence,
       },
     });
@@ -283,7 +291,7 @@ export class DeliveryWorker {
       const slice = work.slice(i, i + CONCURRENCY);
       const done = await Promise.all(
         slice.map((d) =>
-          this.#deliver(d.tenant_id, d.destination_id, sizes.get(d.tenant_id)!).catch((err) => {
+          this.#deliver(d.tenant_id, d.destination_id).catch((err) => {
             this.#deps.onError?.(err, { tenantId: d.tenant_id, destinationId: d.destination_id });
             return false;
           }),
@@ -319,10 +327,10 @@ export class DeliveryWorker {
   }
 
   /** Takes the lease and sends what is after the cursor; true when the cursor moved. */
-  async #deliver(tenantId: string, destinationId: string, size: number): Promise<boolean> {
+  async #deliver(tenantId: string, destinationId: string): Promise<boolean> {
     if (!(await this.#claim(tenantId, destinationId))) return false;
     try {
-      return await this.#send(tenantId, destinationId, size);
+      return await this.#send(tenantId, destinationId);
     } finally {
       await this.#release(tenantId, destinationId);
     }
@@ -330,15 +338,16 @@ export class DeliveryWorker {
 
   /**
    * Reads up to READ_MAX entries after the cursor (or after `from`: the end
-   * of the chunk being sent, when reading ahead) and makes their events.
+   * of the chunk being sent, when reading ahead), up to the log's head as the
+   * same transaction sees it, and makes their events.
    */
-  async #read(tenantId: string, destinationId: string, size: number, from?: number): Promise<Chunk | null> {
+  async #read(tenantId: string, destinationId: string, from?: number): Promise<Chunk | null> {
     const deps = this.#deps;
     return deps.db.withTenant(tenantId, async (tx) => {
       const d = await findDestination(tx, tenantId, destinationId);
       if (!d) return null;
       if (from !== undefined) d.next_index = from;
-      const end = Math.min(size, d.next_index + READ_MAX);
+      const end = Math.min((await readHead(tx, tenantId)).size, d.next_index + READ_MAX);
       const entries = await readEntries(tx, tenantId, d.next_index, end);
       const cp = await latestCheckpoint(tx, tenantId);
       const made = await makeEvents(tx, deps, d, entries, cp);
@@ -347,12 +356,13 @@ export class DeliveryWorker {
   }
 
   /**
-   * Sends what is after the cursor up to `size`, a chunk of READ_MAX entries
-   * at a time, for up to PASS_MS: the next chunk is read while one is sent.
-   * True when the cursor moved.
+   * Sends what is after the cursor, a chunk of READ_MAX entries at a time,
+   * for up to PASS_MS: the next chunk is read while one is sent, up to the
+   * head as it is then (what ingest appended meanwhile goes in the same
+   * pass, not after another scan and lease). True when the cursor moved.
    */
-  async #send(tenantId: string, destinationId: string, size: number): Promise<boolean> {
-    const first = await this.#read(tenantId, destinationId, size);
+  async #send(tenantId: string, destinationId: string): Promise<boolean> {
+    const first = await this.#read(tenantId, destinationId);
     if (!first) {
       // Deleted between the scan and now: its cursor row goes too (the delete removes it; this is the stray).
       await this.#deps.db.query('DELETE FROM destination_cursors WHERE tenant_id = $1 AND destination_id = $2', [
@@ -365,35 +375,64 @@ export class DeliveryWorker {
     if (first.d.failing_mail_due) await this.#tellAdmins(first.d);
     const until = performance.now() + PASS_MS;
     let moved = false;
-    for (let chunk: Chunk | null = first; chunk !== null;) {
-      const more: boolean = chunk.end < size && performance.now() < until && !this.#abort.signal.aborted;
-      // A read ahead that fails is read again on the next pass, from the cursor.
-      const ahead: Promise<Chunk | null> | null = more
-        ? this.#read(tenantId, destinationId, size, chunk.end).catch(() => null)
-        : null;
-      const sent = await this.#sendChunk(chunk);
-      moved ||= sent.moved;
-      if (!sent.reachedEnd) {
-        await ahead;
-        break;
+    let held = true;
+    // Each chunk's bookkeeping runs after the one before it, while the next chunk is sent: a
+    // cursor write is conditional on the cursor the one before left, and on the lease. One that
+    // finds the lease gone (or fails) stops the pass before its next send.
+    let booked: Promise<void> = Promise.resolve();
+    const books: Books = {
+      book: (step) => {
+        booked = booked.then(async () => {
+          if (!held) return;
+          if (await step()) moved = true;
+          else held = false;
+        });
+        booked.catch(() => {
+          held = false;
+        });
+      },
+      settled: () => booked.then(() => held),
+    };
+    try {
+      for (let chunk: Chunk | null = first; chunk !== null && held;) {
+        // A chunk that read nothing is the head: the pass ends there.
+        const more: boolean =
+          chunk.end > chunk.d.next_index && performance.now() < until && !this.#abort.signal.aborted;
+        // A read ahead that fails is read again on the next pass, from the cursor.
+        const ahead: Promise<Chunk | null> | null = more
+          ? this.#read(tenantId, destinationId, chunk.end).catch(() => null)
+          : null;
+        const reachedEnd = await this.#sendChunk(chunk, books);
+        if (!reachedEnd) {
+          await ahead;
+          break;
+        }
+        chunk = await ahead;
       }
-      chunk = await ahead;
+    } finally {
+      // The lease is let go after the last bookkeeping, never during it.
+      await booked.catch(() => {});
     }
+    await booked;
     return moved;
   }
 
-  /** Sends one chunk's events in batches, in log order; reachedEnd: the cursor is at the chunk's end. */
-  async #sendChunk({ d, end, made }: Chunk): Promise<{ moved: boolean; reachedEnd: boolean }> {
+  /**
+   * Sends one chunk's events in batches, in log order, and hands its
+   * bookkeeping to `books`; true when the receiver took the whole chunk.
+   */
+  async #sendChunk({ d, end, made }: Chunk, books: Books): Promise<boolean> {
     const deps = this.#deps;
     const start = d.next_index;
     if (made.length === 0) {
-      const moved = await this.#advance(d, start, end);
-      return { moved, reachedEnd: moved || start === end };
+      if (start !== end) books.book(() => this.#advance(d, start, end));
+      return true;
     }
     const sender = deps.senders.get(d.kind);
     if (!sender) {
-      await this.#failed(d, made.slice(0, 1), { ok: false, error: `kind ${d.kind} is not available`, latencyMs: 0 });
-      return { moved: false, reachedEnd: false };
+      if (await books.settled())
+        await this.#failed(d, made.slice(0, 1), { ok: false, error: `kind ${d.kind} is not available`, latencyMs: 0 });
+      return false;
     }
     const target = targetOf(deps, d);
     const max = Math.max(1, sender.maxBatch);
@@ -426,10 +465,9 @@ export class DeliveryWorker {
           latencyMs: outcome.latencyMs,
         });
     }
-    if (cursor !== start && !(await this.#delivered(d, start, cursor, attempts)))
-      return { moved: false, reachedEnd: false };
-    if (failed) await this.#failed(d, failed.batch, failed.outcome);
-    return { moved: cursor !== start, reachedEnd: cursor === end };
+    if (cursor !== start) books.book(() => this.#delivered(d, start, cursor, attempts));
+    if (failed && (await books.settled())) await this.#failed(d, failed.batch, failed.outcome);
+    return cursor === end;
   }
 
   /** Moves the cursor from `from` to `to` (no event between them for this destination). */

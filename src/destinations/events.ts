@@ -133,3 +133,25 @@ export function passes(filter: Filter, subject: Subject | null): boolean {
     return false;
   return true;
 }
+
+/**
+ * A value as JSON.parse(JSON.stringify(v)) gives it back (dates as their
+ * ISO text, undefined fields dropped, non-finite numbers null), built in one
+ * walk: the read side's rows become plain data without a string in between.
+ */
+export function plainJson(v: unknown): unknown {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (v === null || typeof v !== 'object') return v;
+  const json = (v as { toJSON?: unknown }).toJSON;
+  if (typeof json === 'function') return plainJson((json as () => unknown).call(v));
+  if (Array.isArray(v))
+    return v.map((x: unknown) =>
+      x === undefined || typeof x === 'function' || typeof x === 'symbol' ? null : plainJson(x),
+    );
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+    out[k] = plainJson(x);
+  }
+  return out;
+}

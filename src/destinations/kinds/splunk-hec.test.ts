@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { aTarget, anEvent } from '../testing/events.ts';
 import { type Receiver, startReceiver } from '../testing/receiver.ts';
 import { senders } from './index.ts';
+import { HEC_MAX_BODY } from './splunk-hec.ts';
 
 // Splunk cannot run here: a stand-in answers like HEC does and the test reads
 // the batches as Splunk would split them (concatenated JSON objects).
@@ -67,6 +68,27 @@ test('a batch is one POST to /services/collector/event with the token, one HEC e
   assert.equal(got[0]!['time'], 1772359200);
 });
 
+test('a batch bigger than a POST may carry goes in several, in order, each at most HEC_MAX_BODY bytes; one refused fails the batch', async () => {
+  const pad = 'x'.repeat(4_000);
+  const events = Array.from({ length: 1000 }, (_, i) => anEvent('invocation.denied', { invocation_id: i + 1, pad }));
+  const before = hec.requests.length;
+  const out = await sender.send(aTarget('splunk_hec', hec.url, { token: TOKEN }), events, signal());
+  assert.equal(out.ok, true, out.error);
+  const posts = hec.requests.slice(before);
+  assert.ok(posts.length >= 4 && posts.length <= 6, `${posts.length} POSTs`);
+  for (const p of posts) assert.ok(Buffer.byteLength(p.body) <= HEC_MAX_BODY, `${Buffer.byteLength(p.body)} bytes`);
+  assert.deepEqual(
+    posts.flatMap((p) => hecObjects(p.body).map((o) => (o['event'] as { id: string }).id)),
+    events.map((e) => e.id),
+  );
+  // The second POST refused: the batch failed with its answer, nothing after it sent.
+  hec.answer(SUCCESS, { status: 503, headers: { 'retry-after': '5' }, body: '{"text":"Server is busy","code":9}' });
+  const at = hec.requests.length;
+  const failed = await sender.send(aTarget('splunk_hec', hec.url, { token: TOKEN }), events, signal());
+  assert.deepEqual([failed.ok, failed.status, failed.retryAfterMs], [false, 503, 5_000]);
+  assert.equal(hec.requests.length, at + 2);
+});
+
 test('the URL may name the endpoint, the collector or the base; other paths are refused', async () => {
   for (const path of ['/services/collector/event', '/services/collector', '']) {
     const before = hec.requests.length;
@@ -77,7 +99,7 @@ test('the URL may name the endpoint, the collector or the base; other paths are 
   assert.equal(sender.validateUrl('https://http-inputs-acme.splunkcloud.com/services/collector/event'), undefined);
   assert.match(sender.validateUrl('https://splunk.example.com:8088/services/collector/raw') ?? '', /HEC endpoint/);
   assert.match(sender.validateUrl('splunk.example.com:8088') ?? '', /http/);
-  assert.equal(sender.maxBatch, 100);
+  assert.equal(sender.maxBatch, 1000);
 });
 
 test('HEC refusing (403 invalid token, 400 invalid data, 503 busy with Retry-After) is a failure saying so', async () => {
@@ -105,10 +127,10 @@ test('no token, too big a batch or the metadata address: nothing is sent', async
   assert.match(none.error ?? '', /no HEC token/);
   const big = await sender.send(
     aTarget('splunk_hec', hec.url, { token: TOKEN }),
-    Array.from({ length: 101 }, () => anEvent()),
+    Array.from({ length: 1001 }, () => anEvent()),
     signal(),
   );
-  assert.match(big.error ?? '', /at most 100/);
+  assert.match(big.error ?? '', /at most 1000/);
   const meta = await sender.send(
     aTarget('splunk_hec', 'http://169.254.169.254:8088', { token: TOKEN }),
     [anEvent()],

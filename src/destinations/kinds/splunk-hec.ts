@@ -4,13 +4,20 @@ import { payloadOf } from './payload.ts';
 
 // Splunk HTTP Event Collector, event endpoint: one POST carries a batch as
 // concatenated HEC event objects (no array, no separator needed), so a SIEM
-// keeps up with ingest at a request per hundred events. HEC answers 200
+// keeps up with ingest at a request per several hundred events: a batch is
+// up to HEC_MAX_BATCH events in POSTs of at most HEC_MAX_BODY bytes, sent one
+// after the other (each request a round trip the engine waits for, on an
+// event loop ingest keeps busy: fewer of them is what lets delivery keep
+// up). A POST refused fails the batch, and the engine sends it again whole
+// (the POSTs before it again too: same ids, at least once). HEC answers 200
 // {"text":"Success","code":0} when it took them all; anything else (400 with
 // "invalid-event-number", 403 bad token, 503 busy) means the batch is retried
 // whole, which is safe: each event carries its id for deduplication.
 
 export const HEC_PATH = '/services/collector/event';
-export const HEC_MAX_BATCH = 100;
+export const HEC_MAX_BATCH = 1_000;
+/** Bytes a POST carries at most: Splunk's HEC accepts far more by default (max_content_length), collectors in front of it often 1 MB. */
+export const HEC_MAX_BODY = 1_000_000;
 
 /** The endpoint a destination URL names: the HEC event endpoint itself, or the collector's base URL. */
 export function hecEndpoint(url: string): string {
@@ -58,15 +65,38 @@ export const splunkHecSender: KindSender = {
     if (!target.token) return { ok: false, error: 'the destination has no HEC token', latencyMs: 0 };
     const problem = hecUrlProblem(target.url);
     if (problem) return { ok: false, error: `url ${problem}`, latencyMs: 0 };
-    return postToDestination(target, {
-      url: hecEndpoint(target.url),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'agent-ledger',
-        authorization: `Splunk ${target.token}`,
-      },
-      body: events.map((e) => JSON.stringify(hecEvent(target, e))).join('\n'),
-      signal,
-    });
+    const url = hecEndpoint(target.url);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'agent-ledger',
+      authorization: `Splunk ${target.token}`,
+    };
+    let latencyMs = 0;
+    let last: DeliveryOutcome = { ok: true, latencyMs: 0 };
+    for (const body of bodies(events.map((e) => JSON.stringify(hecEvent(target, e))))) {
+      last = await postToDestination(target, { url, headers, body, signal });
+      latencyMs += last.latencyMs;
+      if (!last.ok) break;
+    }
+    return { ...last, latencyMs };
   },
 };
+
+/** The events' JSON texts as POST bodies of at most HEC_MAX_BODY bytes (an event bigger than that alone). */
+function bodies(texts: readonly string[]): string[] {
+  const out: string[] = [];
+  let part: string[] = [];
+  let bytes = 0;
+  for (const t of texts) {
+    const n = Buffer.byteLength(t) + 1;
+    if (part.length > 0 && bytes + n > HEC_MAX_BODY) {
+      out.push(part.join('\n'));
+      part = [];
+      bytes = 0;
+    }
+    part.push(t);
+    bytes += n;
+  }
+  if (part.length > 0) out.push(part.join('\n'));
+  return out;
+}

@@ -144,8 +144,8 @@ describe('syslog+tls to rsyslog (gnutls)', { skip }, () => {
   });
 });
 
-test('URLs: syslog+tls or syslog+tcp with a host, nothing else; batches of at most 100', () => {
-  assert.equal(sender.maxBatch, 100);
+test('URLs: syslog+tls or syslog+tcp with a host, nothing else; batches of at most 1000', () => {
+  assert.equal(sender.maxBatch, 1000);
   assert.equal(sender.validateUrl('syslog+tls://siem.example.com:6514'), undefined);
   assert.equal(sender.validateUrl('syslog+tcp://10.0.0.5:514'), undefined);
   assert.equal(sender.validateUrl('syslog+tls://[2001:db8::1]'), undefined);

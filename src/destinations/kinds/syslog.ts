@@ -20,7 +20,8 @@ import { payloadOf } from './payload.ts';
 // a re-pointed name could answer differently. TLS verifies the server's
 // certificate against the name in the URL (target.tlsCa for a private CA).
 
-export const SYSLOG_MAX_BATCH = 100;
+/** Events one connection carries: a whole chunk of the engine's, so a batch costs one connection's round trips. */
+export const SYSLOG_MAX_BATCH = 1_000;
 const APP_NAME = 'agent-ledger';
 /** RFC 5424 facility 13, "log audit": what the audit trail's events are. */
 const FACILITY = 13;
