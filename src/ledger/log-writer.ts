@@ -263,77 +263,15 @@ export class LogWriter {
    * retries of what failed in it.
    */
   async #drain(tenantId: string, lane: Lane): Promise<void> {
-    let units: Unit[] | undefined;
-    let previous: Promise<void> = Promise.resolve();
-    let decided: DecidedAhead | undefined;
-    let ended!: () => void;
-    const end = new Promise<void>((r) => (ended = r));
-    let ahead = false;
-    const grab = (beforeLock = false): Unit[] => {
-      if (units) return units;
-      if (lane.onSent === early) lane.onSent = undefined;
-      // Every transaction that held the lock before this one has ended in the
-      // database once it holds it. Let the last one of this node finish here
-      // too (it keeps the tree's edge this one needs); then the next may open and wait.
-      previous = lane.lastEnded;
-      lane.lastEnded = end;
-      lane.waiting = false;
-      lane.sentAhead = undefined;
-      units = toUnits(takeFromQueue(lane.queue, this.#maxBatch, this.#maxItems, this.#maxWeight));
-      if (beforeLock) lane.takenAhead = ahead = true;
-      else this.#pump(tenantId, lane);
-      return units;
-    };
-    /** Holding the lock (or failed before it): the next transaction may open. */
-    const locked = () => {
-      if (!ahead) return;
-      ahead = false;
-      lane.takenAhead = false;
-      this.#pump(tenantId, lane);
-    };
-    let sent: Sealed | undefined;
-    /** This transaction's last write is on its way, leaving `sealed`: the next may decide on it. */
-    const announce = (sealed: Sealed) => {
-      sent = sealed;
-      lane.sentAhead = sealed;
-      lane.onSent?.(sealed);
-    };
-    let sendAhead: SendAhead | undefined;
-    let held = false;
-    /**
-     * Decided, and the opening is on its way without an answer yet: the
-     * write goes right behind the lock, with what it was decided on checked
-     * there, so the database runs it the moment the write before commits
-     * instead of waiting for this process to hear of the lock.
-     */
-    const sendDecided = () => {
-      if (!decided || decided.sent || !sendAhead || held) return;
-      const statements = aheadStatements(tenantId, decided);
-      if (!statements) return;
-      decided.sent = sendAhead(statements);
-      // Awaited once the lock's answer comes (#run), or by withTenant if it never does.
-      decided.sent.catch(() => {});
-      announce(decided.sealed);
-    };
-    const early = (sealed: Sealed) => {
-      if (units || queuedItems(lane.queue, this.#maxBatch) < this.#minAheadItems) return;
-      const taken = grab(true);
-      try {
-        decided = decideAhead(tenantId, taken, sealed, this.#db.encodeParams?.bind(this.#db));
-      } catch {
-        // Decided again once the lock is held, where a failure is this transaction's own.
-        decided = undefined;
-      }
-      sendDecided();
-    };
+    const turn = new LaneTurn(tenantId, lane, {
+      take: (queue) => toUnits(takeFromQueue(queue, this.#maxBatch, this.#maxItems, this.#maxWeight)),
+      pump: () => this.#pump(tenantId, lane),
+      maxBatch: this.#maxBatch,
+      minAheadItems: this.#minAheadItems,
+      encode: this.#db.encodeParams?.bind(this.#db),
+    });
     // Waiting from now: a transaction sending its last write before this one has begun hands it the queue.
-    lane.onSent = early;
-    const take = async (): Promise<Unit[]> => {
-      const taken = grab();
-      locked();
-      await previous;
-      return taken;
-    };
+    lane.onSent = turn.early;
     // Begin on the next turn so requests arriving together share the first batch. Behind another
     // transaction it takes the queue only once it holds the lock: it opens at once, to be waiting
     // for the lock when that one commits. On PGlite every transaction begins on a turn of its own:
@@ -343,45 +281,28 @@ export class LogWriter {
     // of them. Begun on the next turn, they take the database in turn with other workspaces'.
     if (lane.open === 1 || this.#inProcess) await new Promise((resolve) => setImmediate(resolve));
     // Opened while the last transaction's write runs: decide now, on what it leaves.
-    if (lane.sentAhead && units === undefined) early(lane.sentAhead);
-    // The request first in the queue (or, decided ahead, the work taken) opens the transaction: its set job may read ahead with the lock.
-    const taken = units?.[0];
-    const opener = taken
-      ? taken.kind === 'set'
-        ? { set: taken.set, items: taken.parts.map((x) => x.p.items[x.index]) }
-        : undefined
-      : openerOf(lane.queue[0]);
-    const statement = opener && 'set' in opener ? opener.set.opening?.(tenantId, opener.items) : undefined;
+    if (lane.sentAhead && turn.units === undefined) turn.early(lane.sentAhead);
+    const ahead = turn.opening();
     let first: unknown[] | undefined;
     let error: unknown;
     try {
-      first = await this.#run(tenantId, take, {
-        ahead:
-          statement === undefined ? undefined : { set: (opener as { set: SetJob<unknown, unknown> }).set, statement },
-        decided: () => decided,
-        sent: announce,
-        onOpened: (send) => {
-          sendAhead = send;
-          sendDecided();
-        },
-        held: () => (held = true),
+      first = await this.#run(tenantId, turn.take, {
+        ahead,
+        decided: () => turn.decided,
+        sent: turn.announce,
+        onOpened: turn.opened,
+        held: turn.hold,
       });
     } catch (err) {
       error = err;
     } finally {
-      // Failed before it held the lock (BEGIN, a lost connection): what it
-      // would have taken is refused, as a failed BEGIN always refused its batch.
-      grab();
-      locked();
-      // Its write has ended: a transaction opening now finds the lock free, or the head moved.
-      if (sent && lane.sentAhead === sent) lane.sentAhead = undefined;
-      ended();
+      turn.end();
     }
     if (first) {
-      units!.forEach((u, i) => settle(u, first[i]));
+      turn.units!.forEach((u, i) => settle(u, first[i]));
       return;
     }
-    await this.#recover(tenantId, units!, error);
+    await this.#recover(tenantId, turn.units!, error);
   }
 
   /** After a failed batch: what can run again runs again (alone), the rest is refused. */
@@ -446,105 +367,16 @@ export class LogWriter {
 
   /**
    * One transaction: locks the head, runs what `take` hands it, commits.
-   * Results in the order of the units. `ahead`: a set job's opening statement,
-   * read in the round trip that takes the lock; `decided`: the units' work
-   * decided ahead, if it was; `sent`: told the head and edge its last write
-   * leaves, just before it is sent; `onOpened`: Db.withTenant's; `held`:
-   * told when the lock's answer has come.
+   * Results in the order of the units (RunOptions says what else it is told).
    */
-  async #run(
-    tenantId: string,
-    take: () => Promise<Unit[]>,
-    opts: {
-      ahead?: { set: SetJob<unknown, unknown>; statement: Statement } | undefined;
-      decided?: () => DecidedAhead | undefined;
-      sent?: (sealed: Sealed) => void;
-      onOpened?: (sendAhead: SendAhead) => void;
-      held?: () => void;
-    } = {},
-  ): Promise<unknown[]> {
-    const { ahead } = opts;
+  async #run(tenantId: string, take: () => Promise<Unit[]>, opts: RunOptions = {}): Promise<unknown[]> {
     const lock = lockHeadStatement(tenantId);
-    const opening = ahead ? [lock, ahead.statement] : [lock];
+    const opening = opts.ahead ? [lock, opts.ahead.statement] : [lock];
     const { results, head, edge, size } = await this.#db.withTenant(
       tenantId,
       async (tx, opened) => {
         try {
-          opts.held?.();
-          const start = opened ? headOf(opened[0]!) : await lockHead(tx, tenantId);
-          const readAhead = opened?.[1];
-          const units = await take();
-          const size = units.reduce((n, u) => n + (u.kind === 'job' ? 1 : u.parts.length), 0);
-          // Decided ahead on the head this transaction now holds, and on the state it read: only the write is left.
-          const decided = opts.decided?.();
-          if (decided?.sent) {
-            // Written already, behind the lock, with the head and state it was decided on checked there first.
-            try {
-              await decided.sent;
-            } catch (err) {
-              if (err instanceof CommitOutcomeUnknown) throw err;
-              if (pgErrorCode(err) === MOVED_SQLSTATE) throw new DecidedAheadMoved(err);
-              throw new JobFailure(0, err);
-            }
-            this.#opts.onDecidedAhead?.('written');
-            return { results: [decided.work.written!()], size, head: decided.sealed.head, edge: decided.sealed.edge };
-          }
-          let log: OpenAppend | undefined;
-          let out: unknown[] = [];
-          if (decided) {
-            try {
-              const results = sameHead(decided.log.start, start) ? await decided.work.run(tx, readAhead) : undefined;
-              if (results) {
-                log = decided.log;
-                out = [results];
-              }
-            } catch (err) {
-              throw new JobFailure(0, err);
-            }
-            this.#opts.onDecidedAhead?.(log ? 'written' : 'decided_again');
-          }
-          if (!log) {
-            const known = this.#edges.get(tenantId);
-            log = new OpenAppend(tenantId, start, known?.size === start.size ? known.edge : undefined);
-            out = [];
-            for (const [i, u] of units.entries()) {
-              log.lastWork = i === units.length - 1;
-              try {
-                // What was read ahead holds for the first work only: the others run after writes.
-                const given = i === 0 && u.kind === 'set' && u.set === ahead?.set ? readAhead : undefined;
-                out.push(
-                  u.kind === 'job'
-                    ? await u.p.job(tx, log)
-                    : await u.set.run(
-                        tx,
-                        log,
-                        u.parts.map((x) => x.p.items[x.index]),
-                        given,
-                      ),
-                );
-              } catch (err) {
-                throw new JobFailure(i, err);
-              }
-            }
-          }
-          const sealed = log.canSeal ? log.seal() : undefined;
-          log.lastWork = false;
-          const along = log.hasRideAlong;
-          let committed;
-          try {
-            // The last statement of the transaction: on PostgreSQL it commits in the same round trip.
-            const writing = log.commit(tx, { last: true });
-            // Sent (commit() sends before its first wait): the next transaction may decide its work while this write runs.
-            if (sealed) opts.sent?.(sealed);
-            committed = await writing;
-          } catch (err) {
-            // Lost while committing: maybe stored, so nothing may run again.
-            if (err instanceof CommitOutcomeUnknown) throw err;
-            // The last unit's rows were written by this statement: its failure
-            // is that unit's (it runs again item by item, the others as they were).
-            throw along ? new JobFailure(units.length - 1, err) : err;
-          }
-          return { results: out, size, ...committed };
+          return await this.#transaction(tenantId, tx, opened, take, opts);
         } catch (err) {
           throw err instanceof JobFailure || err instanceof CommitOutcomeUnknown || err instanceof DecidedAheadMoved
             ? err
@@ -554,7 +386,124 @@ export class LogWriter {
       opening,
       opts.onOpened,
     );
-    // Committed: nothing below may turn that into a failure.
+    this.#committed(tenantId, size, head, edge);
+    return results;
+  }
+
+  /** Inside the transaction: the head it holds, the work taken (decided ahead or run now), and the write that commits. */
+  async #transaction(
+    tenantId: string,
+    tx: Queryable,
+    opened: Row[][] | undefined,
+    take: () => Promise<Unit[]>,
+    opts: RunOptions,
+  ): Promise<{ results: unknown[]; size: number; head: Head; edge: StoredNode[] | undefined }> {
+    opts.held?.();
+    const start = opened ? headOf(opened[0]!) : await lockHead(tx, tenantId);
+    const readAhead = opened?.[1];
+    const units = await take();
+    const size = units.reduce((n, u) => n + (u.kind === 'job' ? 1 : u.parts.length), 0);
+    // Decided ahead on the head this transaction now holds, and on the state it read: only the write is left.
+    const decided = opts.decided?.();
+    // Written already, behind the lock, with the head and state it was decided on checked there first.
+    if (decided?.sent) return { ...(await this.#writtenAhead(decided)), size };
+    const work =
+      (decided && (await this.#writeDecided(tx, decided, start, readAhead))) ??
+      (await this.#runUnits(tx, tenantId, start, units, opts.ahead?.set, readAhead));
+    const committed = await this.#commit(tx, work.log, units.length, opts.sent);
+    return { results: work.out, size, ...committed };
+  }
+
+  /** The outcome of a write decided ahead and sent behind the lock. */
+  async #writtenAhead(decided: DecidedAhead): Promise<{ results: unknown[]; head: Head; edge: StoredNode[] }> {
+    try {
+      await decided.sent;
+    } catch (err) {
+      if (err instanceof CommitOutcomeUnknown) throw err;
+      if (pgErrorCode(err) === MOVED_SQLSTATE) throw new DecidedAheadMoved(err);
+      throw new JobFailure(0, err);
+    }
+    this.#opts.onDecidedAhead?.('written');
+    return { results: [decided.work.written!()], head: decided.sealed.head, edge: decided.sealed.edge };
+  }
+
+  /** Writes the work decided ahead if the head and state it assumed hold; undefined (nothing run) when they do not. */
+  async #writeDecided(
+    tx: Queryable,
+    decided: DecidedAhead,
+    start: Head,
+    readAhead: Row[] | undefined,
+  ): Promise<{ log: OpenAppend; out: unknown[] } | undefined> {
+    let results: unknown[] | undefined;
+    try {
+      results = sameHead(decided.log.start, start) ? await decided.work.run(tx, readAhead) : undefined;
+    } catch (err) {
+      throw new JobFailure(0, err);
+    }
+    this.#opts.onDecidedAhead?.(results ? 'written' : 'decided_again');
+    return results ? { log: decided.log, out: [results] } : undefined;
+  }
+
+  /** Runs each unit in turn on a log opened on the head held; a unit's failure is a JobFailure naming it. */
+  async #runUnits(
+    tx: Queryable,
+    tenantId: string,
+    start: Head,
+    units: Unit[],
+    aheadSet: SetJob<unknown, unknown> | undefined,
+    readAhead: Row[] | undefined,
+  ): Promise<{ log: OpenAppend; out: unknown[] }> {
+    const known = this.#edges.get(tenantId);
+    const log = new OpenAppend(tenantId, start, known?.size === start.size ? known.edge : undefined);
+    const out: unknown[] = [];
+    for (const [i, u] of units.entries()) {
+      log.lastWork = i === units.length - 1;
+      try {
+        // What was read ahead holds for the first work only: the others run after writes.
+        const given = i === 0 && u.kind === 'set' && u.set === aheadSet ? readAhead : undefined;
+        out.push(
+          u.kind === 'job'
+            ? await u.p.job(tx, log)
+            : await u.set.run(
+                tx,
+                log,
+                u.parts.map((x) => x.p.items[x.index]),
+                given,
+              ),
+        );
+      } catch (err) {
+        throw new JobFailure(i, err);
+      }
+    }
+    return { log, out };
+  }
+
+  /** The log's statement, the transaction's last: on PostgreSQL it commits in the same round trip. */
+  async #commit(
+    tx: Queryable,
+    log: OpenAppend,
+    unitCount: number,
+    sent: ((sealed: Sealed) => void) | undefined,
+  ): Promise<{ head: Head; edge: StoredNode[] | undefined }> {
+    const sealed = log.canSeal ? log.seal() : undefined;
+    log.lastWork = false;
+    const along = log.hasRideAlong;
+    try {
+      const writing = log.commit(tx, { last: true });
+      // Sent (commit() sends before its first wait): the next transaction may decide its work while this write runs.
+      if (sealed) sent?.(sealed);
+      return await writing;
+    } catch (err) {
+      // Lost while committing: maybe stored, so nothing may run again.
+      if (err instanceof CommitOutcomeUnknown) throw err;
+      // The last unit's rows were written by this statement: its failure
+      // is that unit's (it runs again item by item, the others as they were).
+      throw along ? new JobFailure(unitCount - 1, err) : err;
+    }
+  }
+
+  /** Committed: keeps the edge, tells metrics and the checkpoint scheduler. Nothing here may turn that into a failure. */
+  #committed(tenantId: string, size: number, head: Head, edge: StoredNode[] | undefined): void {
     if (this.#edges.size >= 10_000) this.#edges.clear();
     if (edge) this.#edges.set(tenantId, { size: head.size, edge });
     try {
@@ -565,7 +514,175 @@ export class LogWriter {
     } catch {
       // Metrics and checkpoint scheduling are best effort.
     }
-    return results;
+  }
+}
+
+/** What #run is told and tells. */
+interface RunOptions {
+  /** A set job's opening statement, read in the round trip that takes the lock. */
+  ahead?: { set: SetJob<unknown, unknown>; statement: Statement } | undefined;
+  /** The units' work decided ahead, if it was. */
+  decided?: () => DecidedAhead | undefined;
+  /** Told the head and edge its last write leaves, just before it is sent. */
+  sent?: (sealed: Sealed) => void;
+  /** Db.withTenant's onOpened. */
+  onOpened?: (sendAhead: SendAhead) => void;
+  /** Told when the lock's answer has come. */
+  held?: () => void;
+}
+
+/** What a LaneTurn needs of its LogWriter. */
+interface TurnDeps {
+  /** Takes what one transaction takes from the front of the queue (takeFromQueue), as units. */
+  take(queue: Pending[]): Unit[];
+  /** Opens the lane's next transaction if work is queued and none is waiting (LogWriter's #pump). */
+  pump(): void;
+  maxBatch: number;
+  minAheadItems: number;
+  encode: Db['encodeParams'];
+}
+
+/**
+ * One transaction's turn in its lane: when it takes the queue (once it holds
+ * the head's lock or, deciding ahead, once the transaction before it sends
+ * its last write), what it decided ahead, and that decided write sent right
+ * behind the lock. At most one turn of a lane waits for the lock at a time,
+ * and turns take the lock in the order they take work.
+ */
+class LaneTurn {
+  /** What this transaction took from the queue (set once). */
+  units: Unit[] | undefined;
+  /** Its work, decided before it held the lock. */
+  decided: DecidedAhead | undefined;
+  /** Resolves when this transaction has ended. */
+  readonly #end: Promise<void>;
+  #ended!: () => void;
+  /** Resolves when the transaction of this node that took work before this one has ended. */
+  #previous: Promise<void> = Promise.resolve();
+  /** Took the queue ahead of the lock and does not hold it yet. */
+  #ahead = false;
+  /** What its last write leaves, once that write is on its way. */
+  #sent: Sealed | undefined;
+  #sendAhead: SendAhead | undefined;
+  #held = false;
+  readonly #tenantId: string;
+  readonly #lane: Lane;
+  readonly #deps: TurnDeps;
+
+  constructor(tenantId: string, lane: Lane, deps: TurnDeps) {
+    this.#tenantId = tenantId;
+    this.#lane = lane;
+    this.#deps = deps;
+    this.#end = new Promise<void>((r) => (this.#ended = r));
+  }
+
+  /** Takes the queue, once: at the lock, or before it (`beforeLock`, deciding ahead). */
+  #grab(beforeLock = false): Unit[] {
+    if (this.units) return this.units;
+    const lane = this.#lane;
+    if (lane.onSent === this.early) lane.onSent = undefined;
+    // Every transaction that held the lock before this one has ended in the
+    // database once it holds it. Let the last one of this node finish here
+    // too (it keeps the tree's edge this one needs); then the next may open and wait.
+    this.#previous = lane.lastEnded;
+    lane.lastEnded = this.#end;
+    lane.waiting = false;
+    lane.sentAhead = undefined;
+    this.units = this.#deps.take(lane.queue);
+    if (beforeLock) lane.takenAhead = this.#ahead = true;
+    else this.#deps.pump();
+    return this.units;
+  }
+
+  /** Holding the lock (or failed before it): the next transaction may open. */
+  #locked(): void {
+    if (!this.#ahead) return;
+    this.#ahead = false;
+    this.#lane.takenAhead = false;
+    this.#deps.pump();
+  }
+
+  /** This transaction's last write is on its way, leaving `sealed`: the next may decide on it. */
+  readonly announce = (sealed: Sealed): void => {
+    this.#sent = sealed;
+    this.#lane.sentAhead = sealed;
+    this.#lane.onSent?.(sealed);
+  };
+
+  /**
+   * Decided, and the opening is on its way without an answer yet: the
+   * write goes right behind the lock, with what it was decided on checked
+   * there, so the database runs it the moment the write before commits
+   * instead of waiting for this process to hear of the lock.
+   */
+  #sendDecided(): void {
+    const decided = this.decided;
+    if (!decided || decided.sent || !this.#sendAhead || this.#held) return;
+    const statements = aheadStatements(this.#tenantId, decided);
+    if (!statements) return;
+    decided.sent = this.#sendAhead(statements);
+    // Awaited once the lock's answer comes (#run), or by withTenant if it never does.
+    decided.sent.catch(() => {});
+    this.announce(decided.sealed);
+  }
+
+  /** The write before this transaction is on its way, leaving `sealed`: with enough queued, take it and decide on that. */
+  readonly early = (sealed: Sealed): void => {
+    if (this.units || queuedItems(this.#lane.queue, this.#deps.maxBatch) < this.#deps.minAheadItems) return;
+    const taken = this.#grab(true);
+    try {
+      this.decided = decideAhead(this.#tenantId, taken, sealed, this.#deps.encode);
+    } catch {
+      // Decided again once the lock is held, where a failure is this transaction's own.
+      this.decided = undefined;
+    }
+    this.#sendDecided();
+  };
+
+  /** Db.withTenant's onOpened: statements may be sent behind the opening now. */
+  readonly opened = (send: SendAhead): void => {
+    this.#sendAhead = send;
+    this.#sendDecided();
+  };
+
+  /** The lock's answer has come: nothing more is sent ahead of it. */
+  readonly hold = (): void => {
+    this.#held = true;
+  };
+
+  /** #run's take: holding the lock, the work (taken now unless it was ahead), once the transaction before has ended. */
+  readonly take = async (): Promise<Unit[]> => {
+    const taken = this.#grab();
+    this.#locked();
+    await this.#previous;
+    return taken;
+  };
+
+  /**
+   * What the transaction reads ahead with the lock: the opening statement of
+   * the set job of the work taken (deciding ahead) or of the request first in
+   * the queue, which opens the transaction.
+   */
+  opening(): { set: SetJob<unknown, unknown>; statement: Statement } | undefined {
+    const taken = this.units?.[0];
+    const opener = taken
+      ? taken.kind === 'set'
+        ? { set: taken.set, items: taken.parts.map((x) => x.p.items[x.index]) }
+        : undefined
+      : openerOf(this.#lane.queue[0]);
+    const statement = opener?.set.opening?.(this.#tenantId, opener.items);
+    return statement === undefined || !opener ? undefined : { set: opener.set, statement };
+  }
+
+  /** The transaction has ended (committed or not). */
+  end(): void {
+    // Failed before it held the lock (BEGIN, a lost connection): what it
+    // would have taken is refused, as a failed BEGIN always refused its batch.
+    this.#grab();
+    this.#locked();
+    // Its write has ended: a transaction opening now finds the lock free, or the head moved.
+    if (this.#sent && this.#lane.sentAhead === this.#sent) this.#lane.sentAhead = undefined;
+    this.#ended();
   }
 }
 
