@@ -17,7 +17,7 @@ commands:
                              (token: --token or AGENT_LEDGER_TOKEN); --report recounts a compliance
                              report (JSON) from the leaves; --entry checks an event a destination delivered;
                              --witness needs N witness cosignatures; exit 1 when verification fails
-  hook claude-code [--url URL] [--token T] [--agent KEY] [--fail-closed] [--wait SECONDS]
+  hook claude-code [--url URL] [--token T] [--agent KEY] [--fail-open] [--wait SECONDS]
                              Claude Code PreToolUse hook: records the tool call (enforced mode) and
                              blocks it when the verdict is deny (AGENT_LEDGER_URL/_TOKEN/_AGENT_KEY);
                              a held call waits for its approval, or asks when undecided

@@ -235,15 +235,24 @@ eachStore('Claude Code PreToolUse hook', (get) => {
     });
   });
 
-  test('service unreachable: fail-open lets the tool run, fail-closed blocks it', async () => {
+  test('service unreachable: blocked by default (fail-closed), let run only when told to fail open', async () => {
     const down = { ...env, AGENT_LEDGER_URL: 'http://127.0.0.1:9' };
-    const open = await runHook(preToolUse('Read', {}, 'toolu_03'), down);
+    const byDefault = await runHook(preToolUse('Read', {}, 'toolu_03'), down);
+    assert.equal(byDefault.code, 2);
+    assert.match(byDefault.stderr, /fail-closed/);
+    const open = await runHook(preToolUse('Read', {}, 'toolu_04'), { ...down, AGENT_LEDGER_FAIL: 'open' });
     assert.equal(open.code, 0);
     assert.match(open.stderr, /fail-open/);
-    const closed = await runHook(preToolUse('Read', {}, 'toolu_04'), { ...down, AGENT_LEDGER_FAIL: 'closed' });
+    const flag = await runHook(preToolUse('Read', {}, 'toolu_05'), down, ['--fail-open']);
+    assert.equal(flag.code, 0);
+    // Said on the command line, closed wins over an inherited FAIL=open.
+    const closed = await runHook(preToolUse('Read', {}, 'toolu_06'), { ...down, AGENT_LEDGER_FAIL: 'open' }, [
+      '--fail-closed',
+    ]);
     assert.equal(closed.code, 2);
-    assert.match(closed.stderr, /fail-closed/);
-    const flag = await runHook(preToolUse('Read', {}, 'toolu_05'), down, ['--fail-closed']);
-    assert.equal(flag.code, 2);
+    // Not configured at all: blocked too.
+    const unset = await runHook(preToolUse('Read', {}, 'toolu_07'), { ...down, AGENT_LEDGER_URL: '' });
+    assert.equal(unset.code, 2);
+    assert.match(unset.stderr, /must be set/);
   });
 });

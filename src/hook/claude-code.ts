@@ -17,12 +17,13 @@ const DEFAULT_WAIT = 25;
 /** The longest --wait: Claude Code's longest hook timeout is 10 minutes. */
 const MAX_WAIT = 600;
 
-const USAGE = `usage: agent-ledger hook claude-code [--url URL] [--token TOKEN] [--agent KEY] [--fail-closed] [--wait SECONDS]
+const USAGE = `usage: agent-ledger hook claude-code [--url URL] [--token TOKEN] [--agent KEY] [--fail-open] [--wait SECONDS]
   URL    AGENT_LEDGER_URL        the service (e.g. https://ledger.example.com)
   TOKEN  AGENT_LEDGER_TOKEN      an API or ingress token of the workspace
   KEY    AGENT_LEDGER_AGENT_KEY  the agent the calls are recorded for (default claude-code)
-  --fail-closed / AGENT_LEDGER_FAIL=closed: block tool calls while the service cannot be reached
-                                           (default: let them run, with a warning)
+  --fail-open / AGENT_LEDGER_FAIL=open: let tool calls run, with a warning, while the service cannot be
+                                       reached (default: block them, as mcp-proxy's --on-unreachable deny;
+                                       --fail-closed / AGENT_LEDGER_FAIL=closed say the default)
   --wait / AGENT_LEDGER_HOLD_WAIT: seconds a held call waits for its approval (default ${DEFAULT_WAIT}, 0: do not
                                    wait); keep it below the hook's timeout. Undecided by then: ask.
 `;
@@ -57,6 +58,7 @@ export async function hookCommand(
       token: { type: 'string' },
       agent: { type: 'string' },
       'fail-closed': { type: 'boolean' },
+      'fail-open': { type: 'boolean' },
       wait: { type: 'string' },
     },
   });
@@ -65,7 +67,10 @@ export async function hookCommand(
   const url = values.url ?? io.env.AGENT_LEDGER_URL;
   const token = values.token ?? io.env.AGENT_LEDGER_TOKEN;
   const agent = values.agent ?? io.env.AGENT_LEDGER_AGENT_KEY ?? 'claude-code';
-  const failClosed = values['fail-closed'] === true || io.env.AGENT_LEDGER_FAIL === 'closed';
+  // Fail closed unless told otherwise: a control that lets every call through while it cannot be asked is
+  // not one (an agent could get there by cutting the network). --fail-closed wins over an inherited FAIL=open.
+  const failClosed =
+    values['fail-closed'] === true || (values['fail-open'] !== true && io.env.AGENT_LEDGER_FAIL !== 'open');
   const unavailable = (why: string) => {
     if (failClosed) {
       io.stderr.write(`agent-ledger: ${why}; the tool call is blocked (fail-closed).\n`);
