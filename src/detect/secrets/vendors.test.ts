@@ -104,6 +104,17 @@ export function vendorSamples(): Array<{ vendor: string; type: string; token: st
     s('1Password', G, 'ops_' + b64url(JSON.stringify({ signInAddress: 'my.1password.com', userAuth: r(ALNUM, 80) }))),
     s('JFrog', G, 'AKCp' + r(ALNUM, 69)),
     s('Alibaba', G, 'LTAI' + r(ALNUM, 20)),
+    s('Tencent Cloud', G, 'AKID' + r(ALNUM, 32)),
+    ...['squ', 'sqp', 'sqa'].map((p) => s('SonarQube', G, `${p}_${r(HEX, 40)}`)),
+    s('OpenRouter', G, 'sk-or-v1-' + r(HEX, 64)),
+    s('Langfuse', G, `sk-lf-${r(HEX, 8)}-${r(HEX, 4)}-4${r(HEX, 3)}-a${r(HEX, 3)}-${r(HEX, 12)}`),
+    ...['xkeysib', 'xsmtpsib'].map((p) => s('Brevo', G, `${p}-${r(HEX, 64)}-${r(ALNUM, 16)}`)),
+    ...['production', 'development', 'sandbox'].map((e) =>
+      s('Plaid', G, `access-${e}-${r(HEX, 8)}-${r(HEX, 4)}-4${r(HEX, 3)}-a${r(HEX, 3)}-${r(HEX, 12)}`),
+    ),
+    s('Tailscale', G, `tskey-auth-k${r(ALNUM, 10)}CNTRL-${r(ALNUM, 33)}`),
+    ...['shippo_live', 'shippo_test'].map((p) => s('Shippo', G, `${p}_${r(HEX, 40)}`)),
+    ...['FLWSECK', 'FLWSECK_TEST'].map((p) => s('Flutterwave', G, `${p}-${r(HEX, 32)}-X`)),
   ];
 }
 
@@ -131,7 +142,7 @@ test('every vendor format is found where it stands, as its type, and redacted', 
 
 test('every vendor rule names its documentation and has a sample here', () => {
   for (const rule of VENDOR_RULES) assert.match(rule.doc, /^https:\/\//, rule.vendor);
-  const sampled = [...vendorSamples().map((s) => s.token), SAS_URL];
+  const sampled = [...vendorSamples().map((s) => s.token), SAS_URL, OKTA_TOKEN];
   for (const rule of VENDOR_RULES) {
     const anywhere = new RegExp(rule.re.source, rule.re.flags.replace('y', ''));
     assert.ok(
@@ -143,6 +154,17 @@ test('every vendor rule names its documentation and has a sample here', () => {
 
 const SAS_SIG = encodeURIComponent(Buffer.from(r(ALNUM, 32)).toString('base64'));
 const SAS_URL = `https://acct.blob.core.windows.net/logs/a.json?sv=2022-11-02&ss=b&srt=o&sp=r&se=2030-01-01T00:00:00Z&sig=${SAS_SIG}`;
+
+const OKTA_TOKEN = '00' + r(URLSAFE, 40);
+
+test('an Okta API token is found in its SSWS header, the token without the scheme', () => {
+  const text = `curl -H "Authorization: SSWS ${OKTA_TOKEN}" https://acme.okta.com/api/v1/users`;
+  const f = detectSecrets(text);
+  assert.deepEqual(
+    f.map((x) => [x.type, text.slice(x.start, x.end)]),
+    [['GENERIC_SECRET', OKTA_TOKEN]],
+  );
+});
 
 test("an Azure SAS URL's signature is an AZURE_KEY; a sig= without the SAS version is not", () => {
   const f = detectSecrets(`GET ${SAS_URL} 200`);
@@ -169,6 +191,9 @@ test('lookalikes stay unreported: documented examples, placeholders, ids, hashes
     'key-value pairs: key-1, key-2 and key-abc',
     'pat-na1-<your-token-here>',
     'SKU SK1234 in stock',
+    'access-production-<access-token>',
+    'Authorization: SSWS ${OKTA_API_TOKEN}',
+    'sk-lf-...',
   ];
   for (const t of negatives) assert.deepEqual(detectSecrets(t), [], t);
 });
