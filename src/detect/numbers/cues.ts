@@ -8,10 +8,35 @@ import * as context from '../text/context.ts';
 const { CR, isAsciiLower, LF, lowerAscii } = charsModule;
 const { isAsciiDigit } = context;
 
-/** A keyword with the bit of the list it belongs to. */
+/**
+ * A keyword with the bit of the list it belongs to. A list's word written with a leading '^' matches only
+ * at the start of a word (not after a letter): a short cue that other words contain ("tel" in "hotel",
+ * "gsm" in "spørgsmål", "liga" in "obligatorisk", "cep" in "except").
+ */
 interface Keyword {
   word: string;
   bit: number;
+  wordStart: boolean;
+}
+
+/** A word-start keyword as its list writes it. */
+const WORD_START = '^';
+
+/** The keyword a list's word stands for, without its word-start mark. */
+export function keywordText(word: string): string {
+  return word.startsWith(WORD_START) ? word.slice(1) : word;
+}
+
+/** Is `c` (a code unit before a keyword) a letter? ASCII by range, the rest as Unicode says (cold: only at a match). */
+function isLetterUnit(c: number): boolean {
+  if (c < 128) return (c | 32) >= 97 && (c | 32) <= 122;
+  return LETTER.test(String.fromCharCode(c));
+}
+const LETTER = /\p{L}|\p{M}/u;
+
+/** Does `k` stand at `p`, as far as its word-start mark goes? (`at(p - 1)` is the char before) */
+function startsWordOk(k: Keyword, p: number, before: number): boolean {
+  return !k.wordStart || p === 0 || !isLetterUnit(before);
 }
 
 /** Keyword lists indexed by first char, for looking their keywords up in one short window. */
@@ -30,9 +55,10 @@ export function matcherFor(lists: readonly KeywordList[]): Matcher {
     other: new Map(),
   };
   lists.forEach((list, i) => {
-    for (const word of list.words) {
+    for (const listed of list.words) {
+      const word = keywordText(listed);
       if (word.length === 0) continue;
-      const k = { word, bit: 1 << i };
+      const k = { word, bit: 1 << i, wordStart: word !== listed };
       const c = word.charCodeAt(0);
       if (c < 128) {
         const c2 = word.length > 1 ? word.charCodeAt(1) : -1;
@@ -85,7 +111,13 @@ export function cuesIn(lower: string, m: Matcher, lo: number, start: number, wan
     const ks = c < 128 ? m.ascii[c] : m.other.get(c);
     if (!ks) continue;
     for (const k of ks)
-      if ((found & k.bit) === 0 && p + k.word.length <= start && lower.startsWith(k.word, p)) found |= k.bit;
+      if (
+        (found & k.bit) === 0 &&
+        p + k.word.length <= start &&
+        lower.startsWith(k.word, p) &&
+        startsWordOk(k, p, p > 0 ? lower.charCodeAt(p - 1) : 0)
+      )
+        found |= k.bit;
     if ((found & want) === want) return found;
   }
   return found;
@@ -125,7 +157,13 @@ export function asciiCues(units: Uint16Array, m: Matcher, lo: number, hi: number
   for (let i = 0; i < n; i++) {
     const p = pairHits[i]!;
     for (const k of m.ascii[lowerAscii(units[p]!)]!)
-      if ((found & k.bit) === 0 && p + k.word.length <= hi && asciiMatchAt(units, p, k.word)) found |= k.bit;
+      if (
+        (found & k.bit) === 0 &&
+        p + k.word.length <= hi &&
+        asciiMatchAt(units, p, k.word) &&
+        startsWordOk(k, p, p > 0 ? units[p - 1]! : 0)
+      )
+        found |= k.bit;
     if ((found & want) === want) return found;
   }
   return found;
@@ -148,6 +186,11 @@ export function cueAfter(text: string, units: Uint16Array, list: KeywordList, en
   const found = asciiCues(units, matcherOf(list), end, stop, 1);
   if (found >= 0) return found !== 0;
   const window = text.slice(end, stop).toLowerCase();
-  for (const k of list.words) if (k.length > 0 && window.includes(k)) return true;
+  for (const k of list.words) {
+    const w = keywordText(k);
+    if (w.length === 0) continue;
+    for (let i = window.indexOf(w); i >= 0; i = window.indexOf(w, i + 1))
+      if (w === k || !isLetterUnit(i > 0 ? window.charCodeAt(i - 1) : units[end - 1]!)) return true;
+  }
   return false;
 }

@@ -12,6 +12,11 @@ import * as numericPhoneRules from './phone-rules.ts';
 import type { Finding } from '../types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { DIGIT_0, DIGIT_1, OPEN_PAREN } = chars;
+/** The separator code of " - " (numbers/chunks.ts: c1 + 8*c2 + 64*c3). */
+const SPACED_DASH = numericChunks.SPACE + 8 * numericChunks.DASH + 64 * numericChunks.SPACE;
+/** $ £ ¥ € ₹ ₽ ₩: the number after one is an amount. */
+const isCurrencySign = (c: number) =>
+  c === 36 || c === 0xa3 || c === 0xa5 || c === 0x20ac || c === 0x20b9 || c === 0x20bd || c === 0x20a9;
 const { clamp01, isStandalone } = contextModule;
 const { DASH, DOT, isDateSep, isWord, SPACE } = numericChunks;
 const { countryRegionsBefore, cueRegionsBefore, scriptRegionsNear } = numericPhoneRegions;
@@ -152,7 +157,16 @@ export class PhoneFinder {
           placeRegions = countryRegionsBefore(text, start);
           if (placeRegions.length === 0) return;
         }
-        if (ng >= 2 && ge[a]! - gs[a]! === 4 && sep[a] === DASH && startsLikeYear(units, gs[a]!)) return;
+        if (
+          ng >= 2 &&
+          ge[a]! - gs[a]! === 4 &&
+          (sep[a] === DASH || sep[a] === SPACED_DASH) &&
+          startsLikeYear(units, gs[a]!)
+        )
+          return;
+        // a range of two numbers of one length ("60000 - 70000", "2000 - 2004"), or an amount ("$60000")
+        if (ng === 2 && sep[a] === SPACED_DASH && ge[a]! - gs[a]! >= 4 && ge[a]! - gs[a]! === ge[b]! - gs[b]!) return;
+        if (start > 0 && isCurrencySign(units[start - 1]!)) return;
       }
       if (!formatted && nd > 12) return;
       if (nd < 7 && !(ctx && formatted)) return;
@@ -187,7 +201,13 @@ export class PhoneFinder {
       }
       // a formatted number right after a phone cue ("Phone: 60-56-85-91") even when no region validates it
       // (or an unformatted one of 7-12 digits: "call me on 71239376")
-      if (base === 0 && ((spent && formatted) || (ctx && (formatted || (nd >= 7 && nd <= 12))))) base = 0.45;
+      // (not five digits, a dash and three: a Brazilian postal code, "CEP 01202-001", that no region validates)
+      if (
+        base === 0 &&
+        ((spent && formatted) || (ctx && (formatted || (nd >= 7 && nd <= 12)))) &&
+        !(ng === 2 && sep[a] === DASH && ge[a]! - gs[a]! === 5 && nd === 8)
+      )
+        base = 0.45;
       if (base === 0) return;
     }
     const s = clamp01(ctx ? base + 0.3 : standalone ? base + 0.25 : base);

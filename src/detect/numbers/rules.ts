@@ -84,14 +84,13 @@ export const NUMERIC_RULES: Rule[] = [
     fits: groupCounts(1, 3),
     check: (c) => {
       // "123-45-6789", "123 45 6789", "123.45.6789", and "123 - 45 - 6789" as typed into forms
-      if (
-        c.digits.length !== 9 ||
-        !groupsAre(c, [3, 2, 4]) ||
-        !(uniformSeps(c, '- .') || c.seps.every((s) => s === ' - '))
-      )
-        return 0;
+      if (c.digits.length !== 9 || !groupsAre(c, [3, 2, 4])) return 0;
+      const uniform = uniformSeps(c, '- .') || c.seps.every((s) => s === ' - ');
+      // mixed or slashed separators ("710-31 0236", "710/31/0236") only where the context names an SSN
+      // (0.3 and the context's boost)
+      if (!uniform && !c.seps.every((s) => s.length === 1 && '- ./'.includes(s))) return 0;
       if (!ssnParts(c.digits)) return 0;
-      return c.groups.length === 3 ? 0.5 : 0.3;
+      return c.groups.length === 3 && uniform ? 0.5 : 0.3;
     },
     context: keywordList([
       'ssn',

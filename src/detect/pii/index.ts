@@ -291,6 +291,11 @@ function ipv6Matches(text: string): { index: number; value: string }[] {
   return out;
 }
 
+/** Four pairs of digits, and a phone label right before them: "Tlf: 32.12.34.56" is a Danish phone number. */
+const PAIRS4 = /^\d\d\.\d\d\.\d\d\.\d\d$/;
+const PHONE_LABEL_BEFORE =
+  /(?:^|[^\p{L}])(?:tel|tél|tlf|phone|telefon|fax|mobil|gsm|puh|handy|cell)\p{L}*\.?[\s:.(-]{0,4}$/iu;
+
 /**
  * IPV4_AT's matches: a match starts with 1-3 digits before a '.' followed by a digit, and its look-behind
  * excludes digits, '.' and ':' before the start (so, as for IPv6, no match starts inside another).
@@ -339,6 +344,7 @@ export function detectIp(text: string): Finding[] {
     while (next6 < v6 && out[next6]!.start <= s) reach = Math.max(reach, out[next6++]!.end);
     if (reach > s) continue;
     if (!isIPv4(m.value)) continue;
+    if (PAIRS4.test(m.value) && PHONE_LABEL_BEFORE.test(text.slice(Math.max(0, s - 16), s))) continue;
     // version strings "v1.2.3.4" and OIDs are preceded by letters/dots (excluded by the look-behind)
     out.push({ type: 'IP_ADDRESS', start: s, end: s + m.value.length, score: 0.8 });
     reach = Math.max(reach, s + m.value.length);

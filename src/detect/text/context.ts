@@ -110,7 +110,17 @@ export class TextContext {
 }
 
 function keywordIn(window: string, words: readonly string[]): boolean {
-  for (const k of words) if (k.length > 0 && window.includes(k)) return true;
+  for (const k of words) {
+    if (k.length === 0) continue;
+    // a word written "^word" counts at the start of a word only (numbers/cues.ts)
+    if (k.charCodeAt(0) !== 94) {
+      if (window.includes(k)) return true;
+      continue;
+    }
+    const w = k.slice(1);
+    for (let i = window.indexOf(w); i >= 0; i = window.indexOf(w, i + 1))
+      if (i === 0 || !/[\p{L}\p{M}]/u.test(window[i - 1]!)) return true;
+  }
   return false;
 }
 
