@@ -18,6 +18,8 @@ import { createWorkspaceWithAdmin } from '../src/accounts/directory.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgres } from '../src/db/postgres.ts';
+import { ROGUE_EVENT_PARTITIONS } from '../src/ingest/index.ts';
+import { PartitionMaintainer, periodAfter, periodStart } from '../src/partitions/index.ts';
 import { saveAgentScope } from '../src/policy/store.ts';
 
 /** Marks seeded workspaces: bench/read.ts looks for the newest one. */
@@ -160,6 +162,12 @@ try {
   }
 
   t0 = performance.now();
+  // Rogue events are partitioned by month: each month the seed spans gets its
+  // partition first, as the service's maintenance would have made it.
+  for (let m = periodStart(params.start, 'month'); m.getTime() <= end; m = periodAfter(m, 'month')) {
+    const at = m;
+    await new PartitionMaintainer({ db, now: () => at, tables: [ROGUE_EVENT_PARTITIONS] }).maintain();
+  }
   await db.withTenant(tenant, async (tx) => {
     await tx.query(
       `INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id, severity, source,

@@ -1,7 +1,8 @@
 // A deployment upgrading to partitioned tables keeps what it holds: the rows
 // written before the migrations that partition ingest's tables are there
 // after them (idempotency keys: those still answering), in the partitions of
-// their periods or, until the maintenance's next pass, the default one.
+// their periods or, until the maintenance's next pass, the default one; the
+// per-agent counters of rogue events count each row once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Db } from '../db/index.ts';
@@ -9,13 +10,13 @@ import { loadMigrations, migrate } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
 import { PartitionMaintainer } from '../partitions/index.ts';
 import { createTestDb, testStores } from '../testing/test-db.ts';
-import { IDEMPOTENCY_PARTITIONS } from './index.ts';
+import { INGEST_PARTITIONS } from './index.ts';
 
 const TENANT = '00000000-0000-4000-8000-0000000000bb';
 const FIRST_PARTITIONED = '0200';
 
 for (const store of testStores()) {
-  test(`upgrading (${store}): idempotency keys that still answer move into the partitioned table`, async () => {
+  test(`upgrading (${store}): idempotency keys that still answer and every rogue event move into the partitioned tables`, async () => {
     let db: Db;
     let dispose: () => Promise<void>;
     if (store === 'postgres') {
@@ -38,7 +39,56 @@ for (const store of testStores()) {
            ($1, 'expired', '\\x02', '{"status": 201, "body": {}}', now() - interval '30 hours')`,
         [TENANT],
       );
+      // Rogue events of three months, counted per agent by the table's trigger (RLS forced: as the workspace).
+      await db.withTenant(TENANT, (tx) =>
+        tx.query(
+          `INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, log_index, created_at)
+           SELECT $1, i, 'loop', 'bot-' || (i % 2), i - 1, timestamptz '2025-11-20T10:00:00Z' + (i * interval '20 days')
+           FROM generate_series(1, 4) AS i`,
+          [TENANT],
+        ),
+      );
+      const counters = () =>
+        db.withTenant(TENANT, (tx) =>
+          tx.query('SELECT agent_key, event_type, events::int AS n FROM agent_rogue_activity ORDER BY agent_key'),
+        );
+      const countedBefore = await counters();
+      assert.equal(countedBefore.length, 2);
       await migrate(db, all);
+      const rogue = await db.withTenant(TENANT, (tx) =>
+        tx.query<{ id: number; part: string }>(
+          'SELECT rogue_event_id AS id, tableoid::regclass::text AS part FROM rogue_events ORDER BY 1',
+        ),
+      );
+      assert.deepEqual(
+        rogue.map((r) => [r.id, r.part]),
+        [
+          [1, 'rogue_events_p202512'],
+          [2, 'rogue_events_p202512'],
+          [3, 'rogue_events_p202601'],
+          [4, 'rogue_events_p202602'],
+        ],
+      );
+      assert.deepEqual(await counters(), countedBefore, 'the copy counted nothing twice');
+      // The new rows go on being counted, and the read view answers.
+      await db.withTenant(TENANT, (tx) =>
+        tx.query(
+          `INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, log_index, created_at)
+           VALUES ($1, 5, 'loop', 'bot-1', 4, '2026-02-10T00:00:00Z')`,
+          [TENANT],
+        ),
+      );
+      const [viewed] = await db.withTenant(TENANT, (tx) =>
+        tx.query<{ n: number }>('SELECT count(*)::int AS n FROM ingest_read.rogue_events'),
+      );
+      assert.equal(viewed!.n, 5);
+      assert.deepEqual(
+        (await counters()).map((r) => [r['agent_key'], r['n']]),
+        [
+          ['bot-0', 2],
+          ['bot-1', 3],
+        ],
+      );
       const rows = await db.query<{ key: string; response: unknown; part: string }>(
         'SELECT key, response, tableoid::regclass::text AS part FROM idempotency_keys ORDER BY key',
       );
@@ -47,7 +97,7 @@ for (const store of testStores()) {
         [['live', { status: 201, body: { invocation_id: 7 } }, 'idempotency_keys_default']],
       );
       // The first pass moves it into its day's partition.
-      const m = new PartitionMaintainer({ db, now: () => new Date(), tables: [IDEMPOTENCY_PARTITIONS] });
+      const m = new PartitionMaintainer({ db, now: () => new Date(), tables: INGEST_PARTITIONS });
       const pass = await m.maintain();
       assert.equal(pass.defaultRowsMoved, 1);
       const [moved] = await db.query<{ part: string }>(

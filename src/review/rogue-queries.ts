@@ -3,8 +3,9 @@ import { evidenceIdOf } from '../ledger/index.ts';
 import { isoMicros, microsOf, type TimeKey, Where } from './cursor.ts';
 
 // Rogue events of a workspace, newest first, keyset paging on
-// (created_at, rogue_event_id): rogue_events_created (0030) without a filter
-// or with since/until, rogue_events_agent and rogue_events_type (0060) with one.
+// (created_at, rogue_event_id): rogue_events_created without a filter or with
+// since/until, rogue_events_agent and rogue_events_type with one (ingest
+// 0201, each partitioned by month with the table).
 
 export interface RogueFilters {
   agent_key?: string | undefined;
@@ -34,7 +35,12 @@ export function rogueListQuery(tenantId: string, f: RogueFilters, after: TimeKey
   if (f.event_type !== undefined) w.add('event_type = ?', f.event_type);
   if (f.since !== undefined) w.add('created_at >= ?::timestamptz', f.since);
   if (f.until !== undefined) w.add('created_at < ?::timestamptz', f.until);
-  if (after) w.add('(created_at, rogue_event_id) < (?::timestamptz, ?::bigint)', isoMicros(after.us), after.id);
+  if (after) {
+    // The plain bound repeats the row comparison's so that the pages after the first read only the months up to
+    // the cursor (rogue events are partitioned by month; a row comparison prunes no partition).
+    w.add('created_at <= ?::timestamptz', isoMicros(after.us));
+    w.add('(created_at, rogue_event_id) < (?::timestamptz, ?::bigint)', isoMicros(after.us), after.id);
+  }
   const lim = w.param(limit + 1);
   const sql = `SELECT rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id, severity, source, invocation_id,
   log_index, created_at, ${microsOf('created_at')} AS created_us
