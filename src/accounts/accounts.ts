@@ -27,7 +27,7 @@ export interface AccountsModule {
   /** Every workspace id, for sweeps across workspaces (retention). */
   workspaceIds(): Promise<string[]>;
   /** The stored plan and caps of a workspace (its status follows the clock: see accountStatus). */
-  workspacePlanRecord(tenantId: string): Promise<{ plan: WorkspacePlan; caps: PlanCaps } | null>;
+  workspacePlanRecord(tenantId: string): Promise<{ plan: WorkspacePlan; caps: PlanCaps; createdAt: Date } | null>;
   routes(app: FastifyInstance): Promise<void>;
 }
 
@@ -69,7 +69,7 @@ export function createAccounts(
     workspaceIds: () => workspaceIds(ctx.db),
     async workspacePlanRecord(tenantId) {
       const ws = await getWorkspace(ctx.db, tenantId);
-      return ws ? { plan: ws, caps: ctx.config.plans[ws.plan_tier] } : null;
+      return ws ? { plan: ws, caps: ctx.config.plans[ws.plan_tier], createdAt: new Date(ws.created_at) } : null;
     },
     async routes(app) {
       await accountRoutes(app, deps);

@@ -1,25 +1,15 @@
 import { setImmediate } from 'node:timers/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { accountStatus } from '../accounts/index.ts';
-import {
-  type AccountStatus,
-  badRequest,
-  forbidden,
-  HttpProblem,
-  paymentRequired,
-  type Principal,
-  unauthorized,
-  unknownToken,
-  wrongTokenKind,
-} from '../core/index.ts';
+import { badRequest, type HttpProblem } from '../core/index.ts';
 import { bearer, bearerToken, problems, validationProblem, validatorCompiler } from '../http/index.ts';
 import type { ApprovalWatch } from './approval-watch.ts';
 import { attachOutputRoutes } from './attach-output-routes.ts';
+import { EVENT_WRITERS } from './event-authorizer.ts';
 import { gatewayRoutes } from './gateway-routes.ts';
 import { reservedKey } from './idempotency.ts';
 import type { IngestDeps } from './ingest.ts';
-import { type Authorized, type EventInput, type EventKind, type EventResult, recordEvents } from './pipeline.ts';
+import { type EventInput, type EventKind, type EventResult, recordEvents } from './pipeline.ts';
 
 const validators = {
   invocation: validatorCompiler({ schema: InvocationBody, httpPart: 'body', method: 'POST', url: '' }),
@@ -41,71 +31,23 @@ import {
   RogueCreated,
 } from './schemas.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const WRITERS = ['admin', 'operator'] as const;
+const WRITERS = EVENT_WRITERS;
+const FALLBACK_NEEDS_TENANT = 'The fallback ingress token needs a tenant_id in the body.';
 /** Idempotency-Key: 1-255 printable ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 /** A batch's body may be larger than a single event's. */
 export const BATCH_BODY_LIMIT = 4 * 1024 * 1024;
 
 export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps, watch: ApprovalWatch): Promise<void> {
-  const { ctx, gate } = deps;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['events'];
 
-  /**
-   * The workspace a request writes to, from the cached gate (fresh: from the
-   * database, after the write found the cache stale). API and scoped tokens
-   * decide it themselves (a tenant_id in the body is ignored, even another
-   * workspace's); the fallback token must name an existing one. Then the
-   * workspace must be active.
-   */
+  /** A request's authorization (event-authorizer.ts); the fallback token names its workspace in the body. */
   function authorizer(req: FastifyRequest, bodyTenant: string | undefined) {
-    const decide = decider(req, bodyTenant);
-    // A refusal is never answered from the cache alone: the change that lifts
-    // it (a plan paid, a role raised) may be committed on this or another node
-    // while its notification is still on the way. Refusals are rare, so
-    // confirming one with fresh reads costs nothing that matters.
-    return async (fresh: boolean): Promise<Authorized> => {
-      if (fresh) return decide(true);
-      try {
-        return await decide(false);
-      } catch (err) {
-        // 402 and 403 come from cached state; a 401 was read from the database already.
-        if (!(err instanceof HttpProblem) || (err.status !== 402 && err.status !== 403)) throw err;
-        return decide(true);
-      }
-    };
-  }
-
-  function decider(req: FastifyRequest, bodyTenant: string | undefined) {
-    return async (fresh: boolean): Promise<Authorized> => {
-      const token = bearerToken(req.headers.authorization);
-      if (token === undefined) throw unauthorized();
-      // Found moments ago by the authentication hook, under the same cache; afresh when a refusal is confirmed.
-      const resolved = (!fresh && deps.resolvedFor.get(req)) || (await gate.principal(token));
-      if (!resolved) throw unknownToken();
-      const p: Principal = resolved.principal;
-      const epoch = resolved.epoch;
-      if (p.kind === 'account' && !(WRITERS as readonly string[]).includes(p.role))
-        throw forbidden(`The ${p.role} role cannot call this endpoint.`);
-      let tenantId: string;
-      if (p.kind === 'account' || p.kind === 'ingress') tenantId = p.tenantId;
-      else if (p.kind === 'fallback') {
-        if (bodyTenant === undefined) throw forbidden('The fallback ingress token needs a tenant_id in the body.');
-        if (!UUID.test(bodyTenant)) throw forbidden('Unknown workspace.');
-        tenantId = bodyTenant.toLowerCase();
-      } else throw wrongTokenKind();
-      if (fresh) gate.invalidate(tenantId);
-      const state = await gate.tenant(tenantId);
-      // The principal was read under an older epoch: read it again under this one.
-      if (epoch !== undefined && epoch !== state.epoch) return decider(req, bodyTenant)(true);
-      const ws = await gate.plan(state);
-      if (!ws) throw forbidden('Unknown workspace.');
-      const status = accountStatus(ws.plan, ctx.now());
-      if (status !== 'active') throw paymentRequired(status as Exclude<AccountStatus, 'active'>);
-      return { tenantId, state, caps: ws.caps, tokenId: p.kind === 'fallback' ? undefined : p.tokenId };
-    };
+    return deps.authorizer.request(req, bearerToken(req.headers.authorization), {
+      named: () => bodyTenant,
+      missing: FALLBACK_NEEDS_TENANT,
+    });
   }
 
   function idempotencyKey(req: FastifyRequest): string | undefined {

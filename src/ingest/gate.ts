@@ -24,16 +24,23 @@ export interface GateSources {
   db: Db;
   /** Resolves a token in the database (null: unknown, revoked, malformed). */
   resolveToken(token: string): Promise<Principal | null>;
-  loadPlan(tenantId: string): Promise<{ plan: WorkspacePlan; caps: PlanCaps } | null>;
+  loadPlan(tenantId: string): Promise<WorkspaceRecord | null>;
   loadPolicy(tenantId: string): Promise<{ version: number; document: PolicyDocument }>;
   /** The agent's allowed tool globs (null: no scope) and its persona. */
   loadScope(tenantId: string, agentKey: string): Promise<AgentScope>;
 }
 
+/** A workspace's stored plan, its caps and when it was made. */
+export interface WorkspaceRecord {
+  plan: WorkspacePlan;
+  caps: PlanCaps;
+  createdAt: Date;
+}
+
 export interface TenantState {
   readonly tenantId: string;
   readonly epoch: number;
-  plan?: Promise<{ plan: WorkspacePlan; caps: PlanCaps } | null>;
+  plan?: Promise<WorkspaceRecord | null>;
   policy?: Promise<{ version: number; document: PolicyDocument }>;
   readonly scopes: Map<string, Promise<AgentScope>>;
 }

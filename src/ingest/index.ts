@@ -9,6 +9,7 @@ export {
 } from './erasure.ts';
 export type { ContentSelector } from './erasure.ts';
 export { INGRESS_TOKENS, createIngest, ingestUsage } from './ingest.ts';
+export type { IngestModule } from './ingest.ts';
 export { IDEMPOTENCY_PARTITIONS, RESERVED_KEY_PREFIX } from './idempotency.ts';
 export { linkParents } from './links.ts';
 export { INGEST_PARTITIONS, ROGUE_EVENT_PARTITIONS } from './partitioned.ts';

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
-import type { WorkspacePlan } from '../accounts/index.ts';
 import type { PlanCaps } from '../config/index.ts';
 import type { Queryable } from '../db/index.ts';
 import type { JobHandler } from '../jobs/index.ts';
@@ -8,10 +7,11 @@ import type { AppContext, Principal } from '../core/index.ts';
 import type { LogEntry, LogWriter, PseudonymKind } from '../ledger/index.ts';
 import type { Decision, Facts, PersonaFacts, PolicyDocument } from '../policy/index.ts';
 import { eventRoutes, validateEvent } from './event-routes.ts';
-import { Gate, type GatePrincipal } from './gate.ts';
+import { EventAuthorizer, type NamedWorkspace } from './event-authorizer.ts';
+import { Gate, type GatePrincipal, type WorkspaceRecord } from './gate.ts';
 import { ingressTokenRoutes } from './ingress-token-routes.ts';
 import { outputScanHandler, wakeOnPendingScan } from './output-scan.ts';
-import { type Authorized, type EventInput, type EventResult, InFlightKeys, recordEvents } from './pipeline.ts';
+import { type EventInput, type EventResult, InFlightKeys, recordEvents } from './pipeline.ts';
 import type { Redactor } from './metadata.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
 import { createScanPool, OFFLOAD_CHARS } from './scan-pool.ts';
@@ -44,7 +44,7 @@ export interface IngestSources {
   redact: Redactor;
   /** Resolves any bearer token (accounts/token-resolver.ts: API and ingress tokens, the operator and fallback tokens). */
   resolveToken(token: string): Promise<Principal | null>;
-  loadPlan(tenantId: string): Promise<{ plan: WorkspacePlan; caps: PlanCaps } | null>;
+  loadPlan(tenantId: string): Promise<WorkspaceRecord | null>;
   loadPolicy(tenantId: string): Promise<{ version: number; document: PolicyDocument }>;
   /** The agent's allowed tool globs (null: no scope, every tool allowed) and its persona as the verdict sees it. */
   loadScope(tenantId: string, agentKey: string): Promise<AgentScope>;
@@ -81,6 +81,8 @@ export interface IngestDeps extends IngestSources {
    * and a lookup a request).
    */
   resolvedFor: WeakMap<object, GatePrincipal>;
+  /** Who may record events in which workspace, for every door events come in by. */
+  authorizer: EventAuthorizer;
 }
 
 export interface IngestModule {
@@ -89,6 +91,15 @@ export interface IngestModule {
    * gate.ts), and keeps what it found for `req`'s route (IngestDeps.resolvedFor).
    */
   resolveForEvents(token: string, req?: object): Promise<Principal | null>;
+  /**
+   * The workspace a request records events in, authorized as the event
+   * endpoints authorize theirs (the OTLP receiver's; event-authorizer.ts).
+   */
+  authorizeEvents(
+    req: FastifyRequest,
+    token: string | undefined,
+    where: NamedWorkspace,
+  ): Promise<{ tenantId: string; caps: PlanCaps; createdAt: Date }>;
   /**
    * Records events of one workspace as the batch endpoint does (the OTLP
    * receiver's door): each slot is what the single endpoint would answer.
@@ -129,6 +140,8 @@ export function createIngest(sources: IngestSources): IngestModule {
       this.set(scanner.queued());
     },
   });
+  const resolvedFor = new WeakMap<object, GatePrincipal>();
+  const authorizer = new EventAuthorizer(gate, ctx.now, resolvedFor);
   const deps: IngestDeps = {
     ...sources,
     scanner,
@@ -138,25 +151,23 @@ export function createIngest(sources: IngestSources): IngestModule {
     gate,
     inFlight: new InFlightKeys(ctx.config.idempotencyWaitMs),
     recordSet: recordSet(knownAgents),
-    resolvedFor: new WeakMap(),
+    resolvedFor,
+    authorizer,
   };
   const watch = new ApprovalWatch();
   return {
     approvalsWaiting: () => watch.waiting(),
+    async authorizeEvents(req, token, where) {
+      const { tenantId, caps, createdAt } = await authorizer.request(req, token, where)(false);
+      return { tenantId, caps, createdAt };
+    },
     async resolveForEvents(token, req) {
       const resolved = await gate.principal(token);
       if (resolved && req) deps.resolvedFor.set(req, resolved);
       return resolved?.principal ?? null;
     },
     recordBatch(tenantId, events) {
-      const authorize = async (fresh: boolean): Promise<Authorized> => {
-        if (fresh) gate.invalidate(tenantId);
-        const state = await gate.tenant(tenantId);
-        const ws = await gate.plan(state);
-        if (!ws) throw new Error(`unknown workspace ${tenantId}`);
-        return { tenantId, state, caps: ws.caps };
-      };
-      return recordEvents(deps, authorize, events, { validate: validateEvent });
+      return recordEvents(deps, authorizer.workspace(tenantId), events, { validate: validateEvent });
     },
     jobs: {
       [OUTPUT_SCAN_JOB]: outputScanHandler({

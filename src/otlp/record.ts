@@ -1,6 +1,13 @@
 import type { PlanCaps } from '../config/index.ts';
 import type { AppContext } from '../core/index.ts';
-import { type EventInput, type EventResult, linkParents, type Redactor, RESERVED_KEY_PREFIX } from '../ingest/index.ts';
+import {
+  type EventInput,
+  type EventResult,
+  type IngestModule,
+  linkParents,
+  type Redactor,
+  RESERVED_KEY_PREFIX,
+} from '../ingest/index.ts';
 import type { LogWriter } from '../ledger/index.ts';
 import { eventTime } from './event-time.ts';
 import { type MappedSpan, mapSpan, recordedParent, resolveAgents } from './mapping.ts';
@@ -25,7 +32,11 @@ export interface OtlpDeps {
   recordBatch(tenantId: string, events: readonly EventInput[]): Promise<EventResult[]>;
   /** The stored form of a span's texts, as of event metadata (detect's redactForStorage; span-texts.ts). */
   redact: Redactor;
-  workspacePlan(tenantId: string): Promise<{ status: string; caps: PlanCaps; createdAt: Date } | null>;
+  /**
+   * The workspace an export's request records in, authorized as ingest's event endpoints authorize
+   * theirs (IngestModule.authorizeEvents): the token kinds, the workspace named for the fallback token, its standing.
+   */
+  authorizeEvents: IngestModule['authorizeEvents'];
 }
 
 export interface ExportOutcome {

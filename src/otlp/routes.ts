@@ -1,15 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { secondsToUtcMidnight } from '../accounts/index.ts';
-import {
-  type AccountStatus,
-  forbidden,
-  paymentRequired,
-  rateLimited,
-  serviceUnavailable,
-  unauthorized,
-} from '../core/index.ts';
-import { bearer, parseJsonBody } from '../http/index.ts';
+import { rateLimited, serviceUnavailable } from '../core/index.ts';
+import { bearer, bearerToken, parseJsonBody } from '../http/index.ts';
 import { guardedBody } from './body-stream.ts';
 import { OTLP_ERROR_CODES, sendError } from './errors.ts';
 import { ExportTraceServiceResponse } from './proto.ts';
@@ -28,7 +21,6 @@ export const MAX_CONCURRENT_EXPORTS = 16;
 export const MAX_EXPORTS_PER_WORKSPACE = 4;
 export const TRACES_PATH = '/api/v1/otel/v1/traces';
 const TENANT_ATTRIBUTE = 'agent_ledger.tenant_id';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PROTOBUF = 'application/x-protobuf';
 const WRITERS = ['admin', 'operator'] as const;
 
@@ -183,29 +175,18 @@ function slotHolder(req: FastifyRequest): string {
 }
 
 /**
- * The workspace of an export: the token's own, or with the operator's
- * fallback token the resource attribute agent_ledger.tenant_id (one
- * workspace per export); then it must be active.
+ * The workspace of an export, authorized as every event is (ingest's event
+ * authorizer): the token's own, or with the operator's fallback token the
+ * resource attribute agent_ledger.tenant_id (one workspace per export).
  */
-async function workspaceFor(deps: OtlpDeps, req: FastifyRequest, decoded: DecodedRequest) {
-  const p = req.principal;
-  let tenantId: string;
-  if (p?.kind === 'account' || p?.kind === 'ingress') tenantId = p.tenantId;
-  else if (p?.kind === 'fallback') {
-    const named = new Set(decoded.spans.map((s) => s.resource[TENANT_ATTRIBUTE]));
-    const [only] = named;
-    if (named.size !== 1 || typeof only !== 'string') {
-      throw forbidden(
-        `The fallback ingress token needs the resource attribute ${TENANT_ATTRIBUTE} (one workspace per export).`,
-      );
-    }
-    if (!UUID.test(only)) throw forbidden('Unknown workspace.');
-    tenantId = only.toLowerCase();
-  } else throw unauthorized();
-  const plan = await deps.workspacePlan(tenantId);
-  if (!plan) throw forbidden('Unknown workspace.');
-  if (plan.status !== 'active') throw paymentRequired(plan.status as Exclude<AccountStatus, 'active'>);
-  return { tenantId, caps: plan.caps, createdAt: plan.createdAt };
+function workspaceFor(deps: OtlpDeps, req: FastifyRequest, decoded: DecodedRequest) {
+  return deps.authorizeEvents(req, bearerToken(req.headers.authorization), {
+    named() {
+      const named = new Set(decoded.spans.map((s) => s.resource[TENANT_ATTRIBUTE]));
+      return named.size === 1 ? [...named][0] : undefined;
+    },
+    missing: `The fallback ingress token needs the resource attribute ${TENANT_ATTRIBUTE} (one workspace per export).`,
+  });
 }
 
 function responseOf(rejected: number, notes: readonly string[]) {

@@ -183,8 +183,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     ctx,
     writer: ledger.writer,
     recordBatch: ingest.recordBatch,
+    authorizeEvents: ingest.authorizeEvents,
     redact: redactForStorage,
-    workspacePlan: accounts.workspacePlan,
   });
   const judges = createJudges({
     ctx,
