@@ -71,23 +71,42 @@ function isCjk(u: number): boolean {
   return (u >= 0x3040 && u < 0x3100) || (u >= 0x4e00 && u < 0xa000) || (u >= 0x3400 && u < 0x4dc0);
 }
 
+const LETTER = 1;
+const LOWER = 2;
+const UPPER = 4;
+let unitClasses: Uint8Array | undefined;
+/**
+ * LETTER, LOWER and UPPER of every code unit above ASCII, by the definitions below (a case mapping that
+ * changes it, or an ideograph), built on the first such unit: a string and its case mappings per unit
+ * cost more than the rest of the scan of a text in another script.
+ */
+function classesAboveAscii(): Uint8Array {
+  if (unitClasses) return unitClasses;
+  const t = new Uint8Array(0x10000);
+  for (let u = 128; u < 0x10000; u++) {
+    const ch = String.fromCharCode(u);
+    const lower = ch.toLowerCase();
+    const upper = ch.toUpperCase();
+    t[u] = (lower !== upper || isCjk(u) ? LETTER : 0) | (ch !== upper ? LOWER : 0) | (ch !== lower ? UPPER : 0);
+  }
+  unitClasses = t;
+  return t;
+}
+
 function isLetterUnit(u: number): boolean {
   if (u < 128) return (u >= 65 && u <= 90) || (u >= 97 && u <= 122) || (u >= 48 && u <= 57);
-  const ch = String.fromCharCode(u);
-  return ch.toLowerCase() !== ch.toUpperCase() || isCjk(u);
+  return (classesAboveAscii()[u]! & LETTER) !== 0;
 }
 
 function isLowerUnit(u: number): boolean {
   if (u < 128) return u >= 97 && u <= 122;
-  const ch = String.fromCharCode(u);
-  return ch !== ch.toUpperCase();
+  return (classesAboveAscii()[u]! & LOWER) !== 0;
 }
 
 /** Is the unit at i an upper-case letter (non-ASCII: one whose lower case differs)? */
 function isUpperUnit(u: number): boolean {
   if (u < 128) return u >= 65 && u <= 90;
-  const ch = String.fromCharCode(u);
-  return ch !== ch.toLowerCase();
+  return (classesAboveAscii()[u]! & UPPER) !== 0;
 }
 
 /** A span already found (by the rules): anchors inside it open no window. */
@@ -121,17 +140,22 @@ function sentenceStartBefore(text: string, i: number): boolean {
  * not) that is not a frequent word and, at a sentence's start, where every word has a capital, is in
  * the name dictionaries. Most capitals of ordinary text are thus skipped without reading the model.
  */
-function windows(text: string, model: NerModel, covered: readonly Covered[]): number[] {
+function windows(
+  text: string,
+  model: NerModel,
+  covered: readonly Covered[],
+  open: (from: number, to: number) => boolean,
+): void {
   const { stopwords, gazetteer: g } = model;
   const n = text.length;
-  const out: number[] = [];
   let curFrom = -1;
   let curTo = -1;
   let c = 0;
   let coveredTo = -1;
   for (let i = 0; i < n; i++) {
     const u = text.charCodeAt(i);
-    if (u < 65) continue;
+    // only an ASCII capital or a unit above ASCII may be an anchor
+    if (u < 65 || (u > 90 && u < 128)) continue;
     // an anchor inside a finding the rules already made is left to them
     while (c < covered.length && covered[c]!.start <= i) coveredTo = Math.max(coveredTo, covered[c++]!.end);
     if (i < coveredTo) continue;
@@ -162,14 +186,13 @@ function windows(text: string, model: NerModel, covered: readonly Covered[]): nu
     const to = Math.min(n, j + AFTER);
     if (curTo >= 0 && from <= curTo && to - curFrom <= WINDOW_MAX) curTo = to;
     else {
-      if (curTo >= 0) out.push(curFrom, curTo);
+      if (curTo >= 0 && !open(curFrom, curTo)) return;
       curFrom = Math.max(from, curTo < 0 ? 0 : curTo);
       curTo = to;
     }
     i = j - 1;
   }
-  if (curTo >= 0) out.push(curFrom, curTo);
-  return out;
+  if (curTo >= 0) open(curFrom, curTo);
 }
 
 /** May the token be (part of) a name: upper-case or ideographic first letter, or a name particle between two such. */
@@ -184,20 +207,18 @@ let emitBuf: Float64Array = new Float64Array(0);
 /** Spans the model finds in text; `covered` (sorted by start) are spans the rules found already. */
 export function nerSpans(model: NerModel, text: string, covered: readonly Covered[] = []): NerSpan[] {
   const out: NerSpan[] = [];
-  const ws = windows(text, model, covered);
   let budget = TOKEN_BUDGET;
   let c = 0;
   let coveredTo = -1;
-  for (let k = 0; k < ws.length && budget > 0; k += 2) {
-    let from = ws[k]!;
-    const to = ws[k + 1]!;
+  const scoreWindow = (wFrom: number, to: number): void => {
+    let from = wFrom;
     // start at a token boundary: a window cut through a word would make a token of its tail
     while (from > 0 && from < to && isLetterUnit(text.charCodeAt(from - 1)) && isLetterUnit(text.charCodeAt(from)))
       from++;
     const toks = tokenize(text, from, to);
     // the last token may be cut by the window's end: it is context only
     const n = toks.n;
-    if (n === 0) continue;
+    if (n === 0) return;
     const mask = new Uint8Array(n);
     let any = false;
     for (let i = 0; i < n; i++) {
@@ -215,7 +236,7 @@ export function nerSpans(model: NerModel, text: string, covered: readonly Covere
     for (let i = 1; i + 1 < n; i++)
       if (!mask[i] && mask[i - 1] && mask[i + 1] && PARTICLES.has(text.slice(toks.starts[i]!, toks.ends[i]!)))
         mask[i] = 1;
-    if (!any) continue;
+    if (!any) return;
     const v = tokenView(text, toks, model.gazetteer, mask);
     featBuf = featurize(text, toks, v, featBuf, mask);
     emitBuf = emissions(model.weights, featBuf, n, emitBuf, mask);
@@ -243,6 +264,11 @@ export function nerSpans(model: NerModel, text: string, covered: readonly Covere
         margin = Math.max(margin, emitBuf[i * N_TAGS + tags[i]!]! - emitBuf[i * N_TAGS]!);
       out.push({ ...s, margin });
     }
-  }
+  };
+  // each window as windows() closes it; once the budget is spent, no further window is looked for
+  windows(text, model, covered, (wFrom, to) => {
+    scoreWindow(wFrom, to);
+    return budget > 0;
+  });
   return out;
 }

@@ -657,11 +657,11 @@ function detectAuthHeaders(text: string): Finding[] {
     if (basic ? basicCredentialOk(v) : bearerOk(v))
       out.push({ type: 'GENERIC_SECRET', start: vs, end: i, score: 0.85 });
   };
-  for (let q = text.indexOf('earer '); q !== -1; q = text.indexOf('earer ', q + 1)) {
-    const b = text.charCodeAt(q - 1);
-    if ((b === 66 || b === 98) && !isAsciiLetter(text.charCodeAt(q - 2))) push(q + 6, false);
-  }
-  for (let q = text.indexOf('uthorization'); q !== -1; q = text.indexOf('uthorization', q + 1)) {
+  for (const q of bearerWords(text)) if (!isAsciiLetter(text.charCodeAt(q - 1))) push(q + 7, false);
+  // from the rare "zation" (V8 looks for a pattern of fewer than 7 characters by its first, here a 'u')
+  for (let z = text.indexOf('zation', 6); z !== -1; z = text.indexOf('zation', z + 1)) {
+    const q = z - 6;
+    if (!text.startsWith('uthori', q)) continue;
     // "Authorization": "…", authorization: …, Authorization=…: the separator, then a scheme word
     let i = q + 12;
     const lim = Math.min(text.length, i + 8);
@@ -675,6 +675,20 @@ function detectAuthHeaders(text: string): Finding[] {
     else if (scheme === 'token' || scheme === 'bot' || scheme === 'apikey' || scheme === 'key') push(i + 1, false);
   }
   return out;
+}
+
+/**
+ * Ascending starts of "Bearer " and "bearer ": found from their first letter, one search for each case
+ * ("earer " would be searched by its 'e', the commonest letter).
+ */
+function bearerWords(text: string): number[] {
+  const out: number[] = [];
+  for (let q = text.indexOf('B'); q !== -1; q = text.indexOf('B', q + 1))
+    if (text.startsWith('earer ', q + 1)) out.push(q);
+  const upper = out.length;
+  for (let q = text.indexOf('b'); q !== -1; q = text.indexOf('b', q + 1))
+    if (text.startsWith('earer ', q + 1)) out.push(q);
+  return upper > 0 && out.length > upper ? out.sort((x, y) => x - y) : out;
 }
 
 function bearerOk(v: string): boolean {
@@ -840,6 +854,26 @@ interface LeadEntry {
   back: number;
   rule: number;
 }
+/** A FIND_LEADS literal, searched by the two characters from its rarest (`pivot`, `k` characters in). */
+interface PivotEntry extends LeadEntry {
+  pivot: string;
+  k: number;
+}
+
+/**
+ * Characters from the commonest in text, logs and code to the rarer; any other is rarer still. V8 looks
+ * for a short pattern by its first character and reads a long one slowly where its start is common (the
+ * "/api/" of "/api/webhooks/" in every URL of a log): a literal is searched by the pair of characters
+ * from its rarest on, then checked whole.
+ */
+const BY_FREQUENCY = ' etaoinsrhldcu\n.,:/-_"=mfpgwybvk0123456789STAECIRNOLDPMUHGBFWKYVJQXZjxqz';
+
+function pivoted(e: LeadEntry): PivotEntry {
+  const rarity = (ch: string) => (BY_FREQUENCY.includes(ch) ? BY_FREQUENCY.indexOf(ch) : BY_FREQUENCY.length);
+  let k = 0;
+  for (let i = 1; i < e.find.length; i++) if (rarity(e.find[i]!) > rarity(e.find[k]!)) k = i;
+  return { ...e, pivot: e.find.slice(k, k + 2), k };
+}
 
 const UNDERSCORE_IX = 0;
 const HYPHEN_IX = 1;
@@ -852,7 +886,7 @@ const SEP_ANYWHERE: SepEntry[][] = SEP_CHARS.map(() => []);
 /** indexOf literals that start with a separator (found in its loop), with 'A' (the 'A' loop), and the rest. */
 const SEP_LEADS: LeadEntry[][] = SEP_CHARS.map(() => []);
 const A_LEADS: LeadEntry[] = [];
-const FIND_LEADS: LeadEntry[] = [];
+const FIND_LEADS: PivotEntry[] = [];
 let DOTTED_RULE = -1;
 let COLON_RULE = -1;
 VENDOR_RULES.forEach((r, rule) => {
@@ -869,7 +903,7 @@ VENDOR_RULES.forEach((r, rule) => {
     const ix = SEP_CHARS.indexOf(t.find[0]!);
     if (ix >= 0) SEP_LEADS[ix]!.push(e);
     else if (t.find[0] === 'A' && t.back === undefined) A_LEADS.push(e);
-    else FIND_LEADS.push(e);
+    else FIND_LEADS.push(pivoted(e));
   } else if (t.special === 'dotted') DOTTED_RULE = rule;
   else COLON_RULE = rule;
 });
@@ -909,8 +943,11 @@ function vendorStartsElsewhere(text: string, vs: VendorStarts): void {
     while (s > 0 && q - s < 13 && isAsciiDigit(text.charCodeAt(s - 1))) s--;
     if (q - s >= 6 && q - s <= 12) addVendor(vs, COLON_RULE, s);
   }
-  for (const e of FIND_LEADS)
-    for (let q = text.indexOf(e.find); q !== -1; q = text.indexOf(e.find, q + 1)) addVendor(vs, e.rule, q - e.back);
+  for (const e of FIND_LEADS) {
+    const { find, k, pivot } = e;
+    for (let z = text.indexOf(pivot, k); z !== -1; z = text.indexOf(pivot, z + 1))
+      if (text.startsWith(find, z - k)) addVendor(vs, e.rule, z - k - e.back);
+  }
 }
 
 /** Documented example values the vendors print in their docs ("documented example keys are not secrets"). */

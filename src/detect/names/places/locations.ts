@@ -93,7 +93,20 @@ function routeKeysBoth(text: string): boolean {
   return ROUTE_FROM_KEY.test(text) && ROUTE_TO_KEY.test(text);
 }
 
-const STREET_ANCHORS_COMMA_LAST = [...STREET_ANCHORS].sort((a, b) => Number(a[1]) - Number(b[1]));
+/**
+ * The anchors, the comma last, each with the two characters it is searched by (`pivot`, `k` characters
+ * in): V8 looks for a pattern shorter than 7 characters by its first, and a space (" at ") stops that search
+ * at every word; a longer pattern ("address as ") it reads far slower than a rare pair ("dd") on this text.
+ */
+const ANCHOR_PIVOTS: Record<string, number> = { ' at ': 1, 'address as ': 1, 'address is ': 1 };
+const STREET_ANCHORS_COMMA_LAST = [...STREET_ANCHORS]
+  .sort((a, b) => Number(a[1]) - Number(b[1]))
+  .map(([anchor, afterComma]) => {
+    const k = ANCHOR_PIVOTS[anchor];
+    return k === undefined
+      ? { anchor, afterComma, k: 0, pivot: anchor }
+      : { anchor, afterComma, k, pivot: anchor.slice(k, k + 2) };
+  });
 
 export function detectLocations(text: string, cands = scanCandidates(text)): Finding[] {
   const d = loadDicts();
@@ -290,8 +303,12 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   const streetEnds = new Set<number>();
   for (const f of out) if (f.type === 'STREET_ADDRESS') streetEnds.add(f.end);
   // (the comma anchor last, so that it knows the streets the other anchors found)
-  for (const [anchor, afterComma] of STREET_ANCHORS_COMMA_LAST) {
-    for (let q = text.indexOf(anchor, 0); q !== -1 && q < text.length; q = text.indexOf(anchor, q + anchor.length)) {
+  for (const { anchor, afterComma, k, pivot } of STREET_ANCHORS_COMMA_LAST) {
+    for (let z = text.indexOf(pivot, k); z !== -1; z = text.indexOf(pivot, z + 1)) {
+      const q = z - k;
+      if (pivot !== anchor && !text.startsWith(anchor, q)) continue;
+      // the next occurrence starts at or after this one's end (as indexOf(anchor, q + anchor.length) finds it)
+      z = q + anchor.length + k - 1;
       if (afterComma && streetEnds.has(q)) continue;
       const at = q + anchor.length;
       // a street starts with a digit or a capital (or a letter of a caseless script): most commas and
