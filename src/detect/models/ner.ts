@@ -74,39 +74,43 @@ function isCjk(u: number): boolean {
 const LETTER = 1;
 const LOWER = 2;
 const UPPER = 4;
-let unitClasses: Uint8Array | undefined;
+/** LETTER, LOWER and UPPER of the code units above ASCII, filled 256 at a time, as a text first uses them. */
+const unitClasses = new Uint8Array(0x10000);
+const blockFilled = new Uint8Array(256);
 /**
- * LETTER, LOWER and UPPER of every code unit above ASCII, by the definitions below (a case mapping that
- * changes it, or an ideograph), built on the first such unit: a string and its case mappings per unit
- * cost more than the rest of the scan of a text in another script.
+ * The classes of `u` (above ASCII), by the definitions below: a case mapping that changes it, or an
+ * ideograph. A string and its case mappings per unit cost more than the rest of a text in another script;
+ * by 256-unit block, a text pays only for the blocks of its scripts, once per process.
  */
-function classesAboveAscii(): Uint8Array {
-  if (unitClasses) return unitClasses;
-  const t = new Uint8Array(0x10000);
-  for (let u = 128; u < 0x10000; u++) {
-    const ch = String.fromCharCode(u);
-    const lower = ch.toLowerCase();
-    const upper = ch.toUpperCase();
-    t[u] = (lower !== upper || isCjk(u) ? LETTER : 0) | (ch !== upper ? LOWER : 0) | (ch !== lower ? UPPER : 0);
+function classesAboveAscii(u: number): number {
+  const block = u >> 8;
+  if (blockFilled[block] === 0) {
+    for (let v = block << 8; v < (block + 1) << 8; v++) {
+      const ch = String.fromCharCode(v);
+      const lower = ch.toLowerCase();
+      const upper = ch.toUpperCase();
+      unitClasses[v] =
+        (lower !== upper || isCjk(v) ? LETTER : 0) | (ch !== upper ? LOWER : 0) | (ch !== lower ? UPPER : 0);
+    }
+    blockFilled[block] = 1;
   }
-  unitClasses = t;
-  return t;
+  return unitClasses[u]!;
 }
 
 function isLetterUnit(u: number): boolean {
   if (u < 128) return (u >= 65 && u <= 90) || (u >= 97 && u <= 122) || (u >= 48 && u <= 57);
-  return (classesAboveAscii()[u]! & LETTER) !== 0;
+  return (classesAboveAscii(u) & LETTER) !== 0;
 }
 
 function isLowerUnit(u: number): boolean {
   if (u < 128) return u >= 97 && u <= 122;
-  return (classesAboveAscii()[u]! & LOWER) !== 0;
+  return (classesAboveAscii(u) & LOWER) !== 0;
 }
 
 /** Is the unit at i an upper-case letter (non-ASCII: one whose lower case differs)? */
 function isUpperUnit(u: number): boolean {
   if (u < 128) return u >= 65 && u <= 90;
-  return (classesAboveAscii()[u]! & UPPER) !== 0;
+  return (classesAboveAscii(u) & UPPER) !== 0;
 }
 
 /** A span already found (by the rules): anchors inside it open no window. */
