@@ -49,6 +49,13 @@ describe('ranges, amounts and SSNs are no phone numbers (numbers/phone.ts, rules
     assert.deepEqual(of('US_SSN', 'SSN: 710/31/0236'), ['710/31/0236']);
     assert.deepEqual(of('US_SSN', 'build 710-31 0236 ok'), []);
   });
+
+  it('the groups of an SSN after a word for one are no phone number, even when no SSN check accepts them', () => {
+    assert.deepEqual(phones('my ssn is 666-12-3456'), []);
+    assert.deepEqual(phones('SSN: 900-12-3456'), []);
+    assert.deepEqual(of('US_SSN', 'SSN: 710-31-0236'), ['710-31-0236']);
+    assert.deepEqual(phones('call 555-12-3456'), ['555-12-3456']);
+  });
 });
 
 describe('four dotted pairs after a phone label are a phone number, not an IP address (pii/index.ts)', () => {

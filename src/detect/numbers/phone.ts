@@ -9,6 +9,7 @@ import type { NumericChunk } from './chunk-reader.ts';
 import * as numericChunks from './chunks.ts';
 import * as numericPhoneRegions from './phone-regions.ts';
 import * as numericPhoneRules from './phone-rules.ts';
+import * as numericRules from './rules.ts';
 import type { Finding } from '../types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { DIGIT_0, DIGIT_1, OPEN_PAREN } = chars;
@@ -17,7 +18,9 @@ const SPACED_DASH = numericChunks.SPACE + 8 * numericChunks.DASH + 64 * numericC
 /** $ £ ¥ € ₹ ₽ ₩: the number after one is an amount. */
 const isCurrencySign = (c: number) =>
   c === 36 || c === 0xa3 || c === 0xa5 || c === 0x20ac || c === 0x20b9 || c === 0x20bd || c === 0x20a9;
-const { clamp01, isStandalone } = contextModule;
+const { clamp01, hasContext, isStandalone } = contextModule;
+/** The US_SSN rule's context words. */
+const SSN_WORDS = numericRules.NUMERIC_RULES.find((r) => r.type === 'US_SSN')!.context.words;
 const { DASH, DOT, isDateSep, isWord, SPACE } = numericChunks;
 const { countryRegionsBefore, cueRegionsBefore, scriptRegionsNear } = numericPhoneRegions;
 const {
@@ -147,6 +150,11 @@ export class PhoneFinder {
       ctx = scan.phoneCue(start);
     } else {
       ctx = scan.phoneCue(start);
+      // an SSN's groups after a word for one (and no phone word) are no phone number, valid SSN or not
+      // ("SSN: 900-12-3456": storage hides it as a named value, numbers/named.ts)
+      if (!ctx && ng === 3 && ge[a]! - gs[a]! === 3 && ge[a + 1]! - gs[a + 1]! === 2 && ge[b]! - gs[b]! === 4) {
+        if (hasContext(text, start, rawEnd, SSN_WORDS, 40)) return;
+      }
       let placeRegions: CountryCode[] | undefined;
       // cheapest bounds first: without a '+' prefix, context or a bare value, only a formatted number of
       // national length that does not start like a year ("2024-118") can reach the threshold, or a shorter
