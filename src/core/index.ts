@@ -26,3 +26,4 @@ export {
 export type { FieldError } from './problems.ts';
 export { TOKEN_PREFIXES, checksum, newToken, parseToken, safeEqual } from './token-format.ts';
 export type { TokenPrefix } from './token-format.ts';
+export { MAX_TEXT, clipText, toolResultText } from './tool-result.ts';

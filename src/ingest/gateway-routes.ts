@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { unprocessable } from '../core/index.ts';
+import { clipText, toolResultText, unprocessable } from '../core/index.ts';
 import { bearer, problems } from '../http/index.ts';
 import { type ApprovalRow } from './approvals.ts';
 import { attachOutput } from './attach-output-routes.ts';
@@ -24,8 +24,6 @@ import { IDEMPOTENCY_TTL_MS } from './idempotency.ts';
 // A ContextForge post-hook's result is attached to its pre-hook's invocation as
 // its tool_output; a Docker after-hook's (it names no call) is recorded as an
 // `observed` invocation.
-
-const MAX_TEXT = 32_000;
 
 const GatewayQuery = Type.Object({
   agent_key: Type.String({ minLength: 1, maxLength: 512, description: 'The agent the calls are recorded for' }),
@@ -121,29 +119,6 @@ function callOf(body: Record<string, unknown>): Call {
   );
 }
 
-/** A tool result as text: text blocks as they are, other blocks named by type, structured content as JSON. */
-function resultText(result: unknown): { text: string; isError: boolean } {
-  const r = obj(result);
-  if (!Array.isArray(r.content) && r.structuredContent === undefined)
-    return { text: typeof result === 'string' ? result : JSON.stringify(result ?? null), isError: false };
-  const parts: string[] = [];
-  for (const block of (Array.isArray(r.content) ? r.content : []) as unknown[]) {
-    const b = obj(block);
-    parts.push(typeof b.text === 'string' ? b.text : `[${String(b.type)}]`);
-  }
-  if (r.structuredContent !== undefined) parts.push(JSON.stringify(r.structuredContent));
-  return { text: parts.join('\n'), isError: r.isError === true || r.is_error === true };
-}
-
-/** The API takes up to 32,000 code points per text field; the cut is marked in the context. */
-function clip(s: string): { text: string; cutFrom: number | null } {
-  if (s.length <= MAX_TEXT) return { text: s, cutFrom: null };
-  const points = [...s];
-  return points.length <= MAX_TEXT
-    ? { text: s, cutFrom: null }
-    : { text: points.slice(0, MAX_TEXT).join(''), cutFrom: points.length };
-}
-
 export async function gatewayRoutes(
   fastify: FastifyInstance,
   deps: IngestDeps & { watch: ApprovalWatch },
@@ -220,7 +195,7 @@ export async function gatewayRoutes(
       const agent = req.query.agent_key;
       const cf = call.gateway === 'contextforge' ? call : null;
       const context = (extra: Record<string, unknown>) =>
-        clip(
+        clipText(
           JSON.stringify({
             source: 'gateway',
             gateway: call.gateway,
@@ -238,8 +213,8 @@ export async function gatewayRoutes(
       const key = cf?.requestId ? `gateway:contextforge:${cf.requestId}:${call.phase}` : undefined;
 
       if (call.phase === 'after') {
-        const { text, isError } = resultText(call.result);
-        const output = clip(text);
+        const { text, isError } = toolResultText(call.result);
+        const output = clipText(text);
         if (cf?.requestId && (await attachToPreHook(req, cf.requestId, output.text))) {
           return reply.code(200).send({ continue_processing: true });
         }
@@ -257,7 +232,7 @@ export async function gatewayRoutes(
         return reply.code(200).send({ continue_processing: true });
       }
 
-      const input = clip(JSON.stringify(call.args ?? {}));
+      const input = clipText(JSON.stringify(call.args ?? {}));
       const event = {
         ...common,
         mode: 'enforced',

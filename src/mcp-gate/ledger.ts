@@ -1,4 +1,5 @@
 import { AgentLedger, AgentLedgerError, type ApprovalState } from '../../packages/client/src/index.ts';
+import { clipText, toolResultText } from '../core/index.ts';
 import { globMatch } from '../policy/index.ts';
 
 // What the gate asks of the service: record a tool call before it runs and
@@ -42,7 +43,6 @@ export type GateDecision =
 
 type Approval = ApprovalState;
 
-const MAX_TEXT = 32_000;
 /** How long a tool result waits to be attached, so the results of a burst of calls go together. */
 const ATTACH_DELAY_MS = 1_000;
 /** A held call asks again this long (s) per long poll; the service answers as soon as it is decided (at most 60). */
@@ -93,7 +93,7 @@ export class LedgerGate {
     const startedAt = performance.now();
     // Observed mode records the call with its result, after it ran: nothing waits for the service.
     if (this.#o.mode === 'observed') return { action: 'forward', invocationId: null, startedAt };
-    const input = clip(JSON.stringify(call.arguments ?? {}));
+    const input = clipText(JSON.stringify(call.arguments ?? {}));
     let res: Omit<Awaited<ReturnType<AgentLedger['invocation']>>, 'approval'> & { approval?: Approval };
     try {
       res = await this.#client.invocation(
@@ -154,8 +154,8 @@ export class LedgerGate {
     gated: GateDecision & { action: 'forward' },
     result: unknown,
   ): void {
-    const { text, isError } = resultText(result);
-    const output = clip(text);
+    const { text, isError } = toolResultText(result);
+    const output = clipText(text);
     const id = gated.invocationId;
     if (id === null || !this.#canAttach) {
       this.#recordResult(call, gated, output, isError);
@@ -216,7 +216,7 @@ export class LedgerGate {
     output: { text: string; cutFrom: number | null },
     isError: boolean,
   ): void {
-    const input = this.#o.mode === 'observed' ? clip(JSON.stringify(call.arguments ?? {})) : null;
+    const input = this.#o.mode === 'observed' ? clipText(JSON.stringify(call.arguments ?? {})) : null;
     const truncated = {
       ...(output.cutFrom === null ? {} : { tool_output: output.cutFrom }),
       ...(input && input.cutFrom !== null ? { tool_input: input.cutFrom } : {}),
@@ -339,37 +339,8 @@ export class LedgerGate {
   }
 
   #context(extra: Record<string, unknown>): string {
-    return clip(JSON.stringify({ source: 'mcp-proxy', server: this.#o.server.slice(0, 512), ...extra })).text;
+    return clipText(JSON.stringify({ source: 'mcp-proxy', server: this.#o.server.slice(0, 512), ...extra })).text;
   }
-}
-
-/** A tool result as text for the record: text blocks as they are, other blocks named by type, structured content as JSON. */
-export function resultText(result: unknown): { text: string; isError: boolean } {
-  if (typeof result !== 'object' || result === null) return { text: JSON.stringify(result ?? null), isError: false };
-  const r = result as { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown };
-  const parts: string[] = [];
-  if (Array.isArray(r.content)) {
-    for (const block of r.content as Array<Record<string, unknown>>) {
-      if (block?.type === 'text' && typeof block.text === 'string') parts.push(block.text);
-      else if (block?.type === 'resource' && typeof block.resource === 'object' && block.resource !== null) {
-        const res = block.resource as { uri?: unknown; text?: unknown };
-        parts.push(typeof res.text === 'string' ? res.text : `[resource ${String(res.uri)}]`);
-      } else if (block?.type === 'resource_link') parts.push(`[resource_link ${String(block.uri)}]`);
-      else parts.push(`[${String(block?.type)}${block?.mimeType ? ` ${String(block.mimeType)}` : ''}]`);
-    }
-  }
-  if (r.structuredContent !== undefined) parts.push(JSON.stringify(r.structuredContent));
-  if (r.toolResult !== undefined) parts.push(JSON.stringify(r.toolResult));
-  return { text: parts.join('\n'), isError: r.isError === true };
-}
-
-/** The API takes up to 32,000 code points per text field; cutFrom is the length in code points of a text that was cut. */
-function clip(s: string): { text: string; cutFrom: number | null } {
-  if (s.length <= MAX_TEXT) return { text: s, cutFrom: null };
-  const points = [...s];
-  return points.length <= MAX_TEXT
-    ? { text: s, cutFrom: null }
-    : { text: points.slice(0, MAX_TEXT).join(''), cutFrom: points.length };
 }
 
 const message = (err: unknown) => {
