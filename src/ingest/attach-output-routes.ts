@@ -7,7 +7,7 @@ import { commitment, evidenceIdOf, LEAF_VERSION, newSalt, type OpenAppend } from
 import { bearer, problems } from '../http/index.ts';
 import type { IngestDeps } from './ingest.ts';
 import type { Authorized } from './pipeline.ts';
-import { OUTPUT_SCAN_JOB } from './escalation.ts';
+import { OUTPUT_SCAN_JOB } from './record.ts';
 import { AttachOutputBody, OutputAttached, InvocationIdParams } from './schemas.ts';
 import { sealText } from './sealed-output.ts';
 

@@ -9,7 +9,7 @@ import { awaitApproval, closed } from './approval-routes.ts';
 import type { ApprovalWatch } from './approval-watch.ts';
 import type { IngestDeps } from './ingest.ts';
 import { type Authorized, recordEvents } from './pipeline.ts';
-import { IDEMPOTENCY_TTL_MS } from './idempotency.ts';
+import { IDEMPOTENCY_TTL_MS } from './record.ts';
 
 // The decision endpoint MCP gateways call around a tools/call, in the shapes
 // their hooks send: Docker MCP Gateway's interceptors (`before` gets

@@ -11,8 +11,7 @@ import {
   type PersonaFacts,
 } from '../policy/index.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
-import { escalatesToJudges, needsReview } from './escalation.ts';
-import { countByType } from './leaves.ts';
+import { countByType, escalatesToJudges, needsReview } from './record.ts';
 import { openText } from './sealed-output.ts';
 
 /**
