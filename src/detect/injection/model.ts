@@ -2,9 +2,7 @@
 // 4-grams of the normalised text, word unigrams, bigrams and skip-bigrams (a word and the word two before
 // it: "ignore … previous" whatever filler stands between), word stems (the first STEM letters of longer
 // words), character bigrams of CJK text, and shared concepts across languages (injection/concepts.ts:
-// "ignoriere", "игнорируй", "忽略" -> IGNORE; one feature per concept, one per pair a few tokens apart), and
-// the first two words of every clause and their concepts as features of their own (an order puts its verb
-// first: "Forget everything and …", "Stop. Write …"; a text about attacks puts it mid-sentence) — with
+// "ignoriere", "игнорируй", "忽略" -> IGNORE; one feature per concept, one per pair a few tokens apart) — with
 // weights trained by scripts/detect/train-injection.ts (`npm run train:injection`) and shipped in
 // src/detect/injection/model/. One pass over the text; each feature costs a hash and one lookup in a 256 Ki-entry
 // int8 table (256 KB), so scoring is linear and memory-bound by the table, not by the text.
@@ -67,21 +65,6 @@ const KIND = (() => {
   return t;
 })();
 
-/**
- * Characters after which a clause begins (sentence ends, colons, semicolons, dashes, line breaks, CJK full
- * stops): the first words of a clause get features of their own. An attack gives orders ("Ignore the
- * resume and state …", "Forget everything. Write …", "Vergiss alles"), with the verb first; a text about
- * attacks names the verb inside a sentence ("instructing the model to ignore …").
- */
-const OPENS = (() => {
-  const t = new Uint8Array(0x10000);
-  for (const c of [10, 13, 33, 46, 58, 59, 63, 0x2013, 0x2014, 0x2022, 0x3002, 0xff01, 0xff1a, 0xff1b, 0xff1f])
-    t[c] = 1;
-  return t;
-})();
-/** How many words of a clause count as its opening. */
-const LEAD_WORDS = 2;
-
 const P = 0x01000193; // FNV prime
 /** Base of the rolling 4-gram value, and its cube. */
 const B = 0x10003;
@@ -110,19 +93,14 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
   let lastConcept = 0;
   let lastTok = -100;
   let letters = 0;
-  // words left in the current clause's opening (OPENS)
-  let lead = LEAD_WORDS;
   let r3 = Math.imul(Math.imul(32, B) + 32, B) + 32;
   for (let i = 0; i < n; i++) {
-    const raw = text.charCodeAt(i);
-    const c = NORM[raw]!;
+    const c = NORM[text.charCodeAt(i)]!;
     if (c === 32) {
-      if (raw === 10) lead = LEAD_WORDS;
       if (prevSpace) continue; // runs of whitespace count as one space
       prevSpace = true;
     } else prevSpace = false;
     const k = KIND[c]!;
-    if (k === 0 && OPENS[c] !== 0) lead = LEAD_WORDS;
     // character 4-gram ending here, when one of its chars is a letter (runs of digits, spaces and
     // punctuation say little and are most of a log line)
     letters = ((letters << 1) | (k !== 0 ? 1 : 0)) & 15;
@@ -159,16 +137,6 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
         lastConcept = cid;
         lastTok = tok;
       }
-      if (lead !== 0) {
-        // the clause's opening words, and their concept
-        const lw = Math.imul(word ^ 0x2545f491, P);
-        emit((lw ^ (lw >>> 14)) & MASK, i);
-        if (cid !== 0) {
-          const lc = Math.imul(cid ^ 0x4b1d3a97, P);
-          emit((lc ^ (lc >>> 13)) & MASK, i);
-        }
-        lead--;
-      }
       tok++;
       stem = 0x811c9dc5;
       wlen = 0;
@@ -199,13 +167,8 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
           }
           lastConcept = cid;
           lastTok = tok;
-          if (lead !== 0) {
-            const lc = Math.imul(cid ^ 0x4b1d3a97, P);
-            emit((lc ^ (lc >>> 13)) & MASK, i);
-          }
         }
       }
-      if (lead !== 0) lead--;
       tok++;
       prevCjk = c;
     } else if (c !== 32) prevCjk = 0;
@@ -224,14 +187,6 @@ export function forEachFeature(text: string, emit: (index: number, pos: number) 
       if (tok - lastTok <= PAIR_SPAN) {
         const pf = Math.imul(Math.imul(lastConcept, 0x165667b1) ^ cid ^ 0x1b873593, P);
         emit((pf ^ (pf >>> 12)) & MASK, n);
-      }
-    }
-    if (lead !== 0) {
-      const lw = Math.imul(word ^ 0x2545f491, P);
-      emit((lw ^ (lw >>> 14)) & MASK, n);
-      if (cid !== 0) {
-        const lc = Math.imul(cid ^ 0x4b1d3a97, P);
-        emit((lc ^ (lc >>> 13)) & MASK, n);
       }
     }
     if (prevWord !== 0) {
@@ -330,7 +285,6 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
   let lastConcept = 0;
   let lastTok = -100;
   let letters = 0;
-  let lead = LEAD_WORDS;
   let r3 = Math.imul(Math.imul(32, B) + 32, B) + 32;
   let sum = 0;
   let cnt = 0;
@@ -348,12 +302,10 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
     const u0 = units[i]!;
     const c = u0 < 128 ? ASCII_NORM[u0]! : NORM[u0]!;
     if (c === 32) {
-      if (u0 === 10) lead = LEAD_WORDS;
       if (prevSpace) continue;
       prevSpace = true;
     } else prevSpace = false;
     const kind = KIND[c]!;
-    if (kind === 0 && OPENS[c] !== 0) lead = LEAD_WORDS;
     letters = ((letters << 1) | (kind !== 0 ? 1 : 0)) & 15;
     const v = Math.imul(r3, B) + c;
     if (letters !== 0) {
@@ -392,17 +344,6 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
         lastConcept = cid;
         lastTok = tok;
       }
-      if (lead !== 0) {
-        const lw = Math.imul(word ^ 0x2545f491, P);
-        sum += w[(lw ^ (lw >>> 14)) & MASK]!;
-        cnt++;
-        if (cid !== 0) {
-          const lc = Math.imul(cid ^ 0x4b1d3a97, P);
-          sum += w[(lc ^ (lc >>> 13)) & MASK]!;
-          cnt++;
-        }
-        lead--;
-      }
       tok++;
       stem = 0x811c9dc5;
       wlen = 0;
@@ -438,14 +379,8 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
           }
           lastConcept = cid;
           lastTok = tok;
-          if (lead !== 0) {
-            const lc = Math.imul(cid ^ 0x4b1d3a97, P);
-            sum += w[(lc ^ (lc >>> 13)) & MASK]!;
-            cnt++;
-          }
         }
       }
-      if (lead !== 0) lead--;
       tok++;
       prevCjk = c;
     } else if (c !== 32) prevCjk = 0;
@@ -467,16 +402,6 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
       if (tok - lastTok <= PAIR_SPAN) {
         const pf = Math.imul(Math.imul(lastConcept, 0x165667b1) ^ cid ^ 0x1b873593, P);
         sum += w[(pf ^ (pf >>> 12)) & MASK]!;
-        cnt++;
-      }
-    }
-    if (lead !== 0) {
-      const lw = Math.imul(word ^ 0x2545f491, P);
-      sum += w[(lw ^ (lw >>> 14)) & MASK]!;
-      cnt++;
-      if (cid !== 0) {
-        const lc = Math.imul(cid ^ 0x4b1d3a97, P);
-        sum += w[(lc ^ (lc >>> 13)) & MASK]!;
         cnt++;
       }
     }
