@@ -17,11 +17,16 @@ interface Item {
   weight: number;
 }
 
-/** A set job that appends one leaf per item and notes each transaction's items, in the order they ran. */
-function notingJob(runs: string[]): SetJob<Item, number> {
+/**
+ * A set job that appends one leaf per item and notes each transaction's items, in the order they ran;
+ * with `holdMs`, the flood's transactions hold the lock that long, so that where the other workspace's
+ * transaction lands among them measures the scheduling, not the machine's load at that moment.
+ */
+function notingJob(runs: string[], holdMs = 0): SetJob<Item, number> {
   return {
     async run(_tx, log: OpenAppend, items) {
       runs.push(`${items[0]!.tenant}:${items.map((i) => i.n).join(',')}`);
+      if (holdMs > 0 && items[0]!.tenant === 'F') await new Promise((r) => setTimeout(r, holdMs));
       return items.map((i) => log.add({ kind: 'test_item', n: i.n }, new Date()));
     },
     weight: (item) => item.weight,
@@ -52,7 +57,7 @@ for (const store of testStores()) {
 
     test("a heavy request goes in parts, and another workspace's event is written before the rest of it", async () => {
       const runs: string[] = [];
-      const job = notingJob(runs);
+      const job = notingJob(runs, 40);
       const writer = new LogWriter(testDb.db, { maxWeight: 250 });
       const flood = randomUUID();
       const other = randomUUID();
