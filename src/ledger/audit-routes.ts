@@ -21,24 +21,31 @@ const Entry = Type.Object({
 const Index = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 const Size = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 
+const tags = ['audit trail'];
+const config = { auth: 'account' as const };
+
 export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: LedgerModule): Promise<void> {
+  checkpointRoutes(fastify, ctx, ledger);
+  entryRoutes(fastify, ctx);
+  proofRoutes(fastify, ctx);
+  evidenceRoute(fastify, ctx, ledger);
+}
+
+/** The size of the workspace's latest signed checkpoint (0 before the first). */
+async function signedSize(ctx: AppContext, tenantId: string): Promise<number> {
+  const cp = await ctx.readDb.withTenant(tenantId, (tx) => latestCheckpoint(tx, tenantId));
+  return cp?.size ?? 0;
+}
+
+const entryView = (e: { index: number; leaf: string; leafHash: Uint8Array }) => ({
+  index: e.index,
+  leaf: e.leaf,
+  leaf_hash: encodeBase64(e.leafHash),
+});
+
+/** The latest checkpoint and the key that signs it. */
+function checkpointRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: LedgerModule): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const tags = ['audit trail'];
-  const config = { auth: 'account' as const };
-
-  const currentCheckpoint = (tenantId: string) => latestOrSignNow(ctx, ledger, tenantId);
-
-  async function signedSize(tenantId: string): Promise<number> {
-    const cp = await ctx.readDb.withTenant(tenantId, (tx) => latestCheckpoint(tx, tenantId));
-    return cp?.size ?? 0;
-  }
-
-  const entryView = (e: { index: number; leaf: string; leafHash: Uint8Array }) => ({
-    index: e.index,
-    leaf: e.leaf,
-    leaf_hash: encodeBase64(e.leafHash),
-  });
-
   app.get(
     '/api/v1/audit/checkpoint',
     {
@@ -53,7 +60,7 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
     },
     async (req, reply) => {
       const me = accountOf(req);
-      const cp = await currentCheckpoint(me.tenantId);
+      const cp = await latestOrSignNow(ctx, ledger, me.tenantId);
       return reply.type('text/plain; charset=utf-8').send(await ledger.cosigned(me.tenantId, cp));
     },
   );
@@ -84,7 +91,11 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
       return { verifier_key: current!, origin: ledger.origin(me.tenantId), previous_verifier_keys: previous };
     },
   );
+}
 
+/** One entry, or a range of them for full verification. */
+function entryRoutes(fastify: FastifyInstance, ctx: AppContext): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1/audit/entries/:index',
     {
@@ -139,7 +150,11 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
       return { start, end: last ? last.index + 1 : start, entries: entries.map(entryView) };
     },
   );
+}
 
+/** RFC 6962 proofs against a signed size. */
+function proofRoutes(fastify: FastifyInstance, ctx: AppContext): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1/audit/proof/inclusion',
     {
@@ -162,7 +177,7 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
         throw unprocessable('index must be below tree_size.', [
           { field: '/index', message: 'must be less than tree_size' },
         ]);
-      if (tree_size > (await signedSize(me.tenantId))) {
+      if (tree_size > (await signedSize(ctx, me.tenantId))) {
         throw unprocessable('tree_size is larger than the latest checkpoint.', [
           { field: '/tree_size', message: 'must not exceed the latest checkpoint size' },
         ]);
@@ -194,7 +209,7 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
       const { first, second } = req.query;
       if (first > second)
         throw unprocessable('first must not exceed second.', [{ field: '/first', message: 'must be at most second' }]);
-      if (second > (await signedSize(me.tenantId))) {
+      if (second > (await signedSize(ctx, me.tenantId))) {
         throw unprocessable('second is larger than the latest checkpoint.', [
           { field: '/second', message: 'must not exceed the latest checkpoint size' },
         ]);
@@ -205,7 +220,11 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
       return { first, second, hashes: consistencyProof(first, second, nodes).map(encodeBase64) };
     },
   );
+}
 
+/** An entry with its inclusion proof, in one answer. */
+function evidenceRoute(fastify: FastifyInstance, ctx: AppContext, ledger: LedgerModule): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1/audit/evidence/:evidence_id',
     {
@@ -234,7 +253,7 @@ export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, led
       const index = evidenceIndex(req.params.evidence_id);
       const [e] = await ctx.db.withTenant(me.tenantId, (tx) => readEntries(tx, me.tenantId, index, index + 1));
       if (!e) throw notFound('No such evidence.');
-      const cp = await currentCheckpoint(me.tenantId);
+      const cp = await latestOrSignNow(ctx, ledger, me.tenantId);
       const nodes = await ctx.db.withTenant(me.tenantId, (tx) =>
         readNodes(tx, me.tenantId, inclusionNeeds(index, cp.size)),
       );
