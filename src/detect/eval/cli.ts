@@ -1,4 +1,5 @@
 // npm run eval -- [--corpus DIR] [--json] [--only dev|untouched|corpus|loso|loso-ner] [--errors TYPE]
+//                  [--families F1,F2] [--jobs N]
 //
 // Leads with prompt injection measured by leaving one source out (loso-injection.ts): on development data
 // written by other people, every source family scored by a detector trained and tuned without it.
@@ -9,7 +10,9 @@
 // --errors TYPE lists the dev split's misses and false positives of one type (or PROMPT_INJECTION) for
 // tuning; it refuses to list the untouched split's.
 // The names detector's leave-one-source-out table on public annotated corpora (loso-ner.ts; it trains one
-// named-entity model per source, about a minute of CPU) comes last; --only loso-ner prints it alone.
+// named-entity model per source, about a minute of CPU) comes last; --only loso-ner prints it alone,
+// --families scores only those families (the same figures as the full run's rows for them), --jobs N
+// trains the held-out models on N threads (loso-ner-parallel.ts).
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +23,8 @@ import { devSet, ofSplit } from '../../../scripts/detect/devset/index.ts';
 import { injectionLosoSection } from './loso-injection.ts';
 import { generatedPool } from '../../../scripts/detect/injection-training-data.ts';
 import { asTraining } from '../../../scripts/detect/train-injection.ts';
-import { losoLines, losoNer, scoreCases } from './loso-ner.ts';
+import { losoLines, scoreCases } from './loso-ner.ts';
+import { losoNerParallel } from './loso-ner-parallel.ts';
 import { detectNamesWith } from '../names/index.ts';
 import { defaultNerModel } from '../models/ner-default.ts';
 import { matchCase, metrics, wilson } from './score.ts';
@@ -194,11 +198,10 @@ function listErrors(type: string, ds: ReturnType<typeof devSet>): void {
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const only = arg('only');
-  const ds = devSet();
   const errors = arg('errors');
-  if (errors) return listErrors(errors, ds);
+  if (errors) return listErrors(errors, devSet());
   const out: string[] = [];
   const json: Record<string, unknown> = {};
   if (!only || only === 'loso') {
@@ -207,14 +210,17 @@ function main(): void {
     out.push(...r.lines);
     json.loso_injection = r.json;
   }
+  // the generated set is built only when a split of it is asked for
+  const ds = !only || only === 'dev' || only === 'untouched' ? devSet() : undefined;
   const size = (split: 'dev' | 'untouched') =>
-    ofSplit(ds.pii, split).length + ofSplit(ds.secrets, split).length + ofSplit(ds.injection, split).length;
-  out.push(
-    `development set (generated, scripts/detect/devset/): ${ds.pii.length + ds.secrets.length + ds.injection.length} cases, dev ${size('dev')}, untouched ${size('untouched')}`,
-    '',
-  );
+    ds ? ofSplit(ds.pii, split).length + ofSplit(ds.secrets, split).length + ofSplit(ds.injection, split).length : 0;
+  if (ds)
+    out.push(
+      `development set (generated, scripts/detect/devset/): ${ds.pii.length + ds.secrets.length + ds.injection.length} cases, dev ${size('dev')}, untouched ${size('untouched')}`,
+      '',
+    );
   for (const split of ['dev', 'untouched'] as const) {
-    if (only && only !== split) continue;
+    if (!ds || (only && only !== split)) continue;
     const r = section(
       `development set, ${split} split`,
       ofSplit(ds.pii, split),
@@ -236,7 +242,14 @@ function main(): void {
     json.corpus = r.json;
   } else if (!corpus) out.push('(shared corpus not found: pass --corpus DIR)');
   if (!only || only === 'loso-ner') {
-    const results = losoNer();
+    const families = arg('families')?.split(',');
+    const results = await losoNerParallel({
+      families,
+      jobs: Number(arg('jobs') ?? 1),
+      // progress, out of the table's way
+      onFamily: (r) =>
+        process.stderr.write(`loso-ner: ${r.family} scored (trained in ${(r.trainMs / 1000).toFixed(0)} s)\n`),
+    });
     out.push(
       '==== names, leave one source out (datasets/detect/ner: public annotated corpora, see SOURCES.md)',
       ...losoLines(results),
@@ -261,4 +274,4 @@ function main(): void {
   process.stdout.write(process.argv.includes('--json') ? JSON.stringify(json) + '\n' : out.join('\n') + '\n');
 }
 
-main();
+await main();
