@@ -119,54 +119,17 @@ function callOf(body: Record<string, unknown>): Call {
   );
 }
 
-export async function gatewayRoutes(
-  fastify: FastifyInstance,
-  deps: IngestDeps & { watch: ApprovalWatch },
-  hooks: {
-    authorizer: (req: FastifyRequest, bodyTenant: string | undefined) => (fresh: boolean) => Promise<Authorized>;
-    admit: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    released: (req: FastifyRequest) => Promise<void>;
-    roles: readonly ('admin' | 'operator')[];
-  },
-): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+type GatewayDeps = IngestDeps & { watch: ApprovalWatch };
 
-  /**
-   * ContextForge names each request: a post-hook's result is attached to the
-   * invocation its pre-hook recorded (found by that hook's idempotency key,
-   * kept 24 h) as its tool_output — one invocation per call. False when there
-   * is none (expired key, the pre-hook not recorded): the caller records the
-   * result as an invocation of its own.
-   */
-  async function attachToPreHook(req: FastifyRequest, requestId: string, text: string): Promise<boolean> {
-    const auth = await hooks.authorizer(req, undefined)(false);
-    const p = req.principal;
-    const result = await deps.writer.submit(auth.tenantId, async (tx, log) => {
-      const [k] = await tx.query<{ response: { body?: { invocation_id?: unknown } } }>(
-        `SELECT response FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND created_at > $3
-          ORDER BY created_at DESC LIMIT 1`,
-        [
-          auth.tenantId,
-          `gateway:contextforge:${requestId}:before`,
-          new Date(deps.ctx.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString(),
-        ],
-      );
-      const id = k?.response?.body?.invocation_id;
-      if (typeof id !== 'number') return null;
-      return attachOutput(tx, log, {
-        tenantId: auth.tenantId,
-        invocationId: id,
-        text,
-        token: p?.kind === 'ingress' ? p.tokenId : null,
-        kek: deps.outputKek,
-        now: deps.ctx.now(),
-      });
-    });
-    if (result === null || (!result.ok && result.reason === 'not_found')) return false;
-    // Attached now, or by a retry of this hook before (409): either way the call's result is there.
-    if (result.ok) deps.jobsEnqueued();
-    return true;
-  }
+interface GatewayHooks {
+  authorizer: (req: FastifyRequest, bodyTenant: string | undefined) => (fresh: boolean) => Promise<Authorized>;
+  admit: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  released: (req: FastifyRequest) => Promise<void>;
+  roles: readonly ('admin' | 'operator')[];
+}
+
+export async function gatewayRoutes(fastify: FastifyInstance, deps: GatewayDeps, hooks: GatewayHooks): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
     '/api/v1/gateway/decision',
@@ -192,104 +155,181 @@ export async function gatewayRoutes(
     },
     async (req, reply) => {
       const call = callOf(req.body as Record<string, unknown>);
-      const agent = req.query.agent_key;
-      const cf = call.gateway === 'contextforge' ? call : null;
-      const context = (extra: Record<string, unknown>) =>
-        clipText(
-          JSON.stringify({
-            source: 'gateway',
-            gateway: call.gateway,
-            hook: call.phase,
-            ...(cf?.serverId ? { server_id: cf.serverId } : {}),
-            ...extra,
-          }),
-        ).text;
-      const common = {
-        agent_key: agent,
-        ...(cf?.requestId ? { correlation_id: cf.requestId } : {}),
-        ...(cf?.user ? { principal_kind: 'user', principal_id: cf.user } : {}),
-      };
-      // ContextForge names each request: a retried hook records once.
-      const key = cf?.requestId ? `gateway:contextforge:${cf.requestId}:${call.phase}` : undefined;
-
-      if (call.phase === 'after') {
-        const { text, isError } = toolResultText(call.result);
-        const output = clipText(text);
-        if (cf?.requestId && (await attachToPreHook(req, cf.requestId, output.text))) {
-          return reply.code(200).send({ continue_processing: true });
-        }
-        const event = {
-          ...common,
-          mode: 'observed',
-          ...(call.gateway === 'contextforge' ? { tool_name: call.name.slice(0, 256) } : {}),
-          tool_output: output.text,
-          outcome: isError ? 'error' : 'success',
-          context: context(output.cutFrom === null ? {} : { truncated: { tool_output: output.cutFrom } }),
-        };
-        const [r] = await recordEvents(deps, hooks.authorizer(req, undefined), [{ kind: 'invocation', event, key }]);
-        if ('problem' in r!) throw r.problem;
-        if (call.gateway === 'docker') return reply.code(204).send(null);
-        return reply.code(200).send({ continue_processing: true });
-      }
-
-      const input = clipText(JSON.stringify(call.args ?? {}));
-      const event = {
-        ...common,
-        mode: 'enforced',
-        tool_name: call.name.slice(0, 256),
-        tool_input: input.text,
-        context: context(input.cutFrom === null ? {} : { truncated: { tool_input: input.cutFrom } }),
-      };
-      const [r] = await recordEvents(deps, hooks.authorizer(req, undefined), [{ kind: 'invocation', event, key }]);
-      if ('problem' in r!) throw r.problem;
-      const body = r!.body as {
-        invocation_id: number;
-        tenant_id: string;
-        verdict: string;
-        evidence_id?: number;
-        reasons?: string[];
-        approval?: { approval_id: string };
-      };
-      void reply.header('x-agent-ledger-invocation-id', String(body.invocation_id));
-      let refusal: string | null = null;
-      if (body.approval) {
-        // Recorded: the workspace's share of the node is given back while the call waits for a person.
-        await hooks.released(req);
-        const row = await awaitApproval(
-          deps,
-          { tenantId: body.tenant_id, token: null },
-          body.approval.approval_id,
-          (req.query.wait ?? 55) * 1000,
-          closed(reply),
-        );
-        if (row?.status !== 'approved')
-          refusal = heldText(call.name, agent, body.invocation_id, row, req.query.wait ?? 55);
-      } else if (body.verdict === 'deny') {
-        const reasons = body.reasons?.length ? `: ${body.reasons.join(', ')}` : '';
-        refusal = `agent-ledger denied ${call.name} for agent ${agent}${reasons} (invocation ${body.invocation_id}, evidence ${body.evidence_id ?? 'n/a'}).`;
-      }
-      void reply.header('x-agent-ledger-verdict', refusal === null ? 'allow' : 'deny');
-      if (call.gateway === 'docker') {
-        if (refusal === null) return reply.code(204).send(null);
-        return reply.code(200).send({ content: [{ type: 'text', text: refusal }], isError: true });
-      }
-      if (refusal === null) return reply.code(200).send({ continue_processing: true });
-      return reply.code(200).send({
-        continue_processing: false,
-        violation: {
-          reason: body.approval ? 'Held for approval and not approved' : 'Denied by agent-ledger policy',
-          description: refusal,
-          code: body.approval ? 'AGENT_LEDGER_NOT_APPROVED' : 'AGENT_LEDGER_DENIED',
-          details: {
-            invocation_id: body.invocation_id,
-            evidence_id: body.evidence_id ?? null,
-            reasons: body.reasons ?? [],
-            ...(body.approval ? { approval_id: body.approval.approval_id } : {}),
-          },
-        },
-      });
+      const hook: Hook = { req, reply, deps, hooks, agent: req.query.agent_key, wait: req.query.wait ?? 55 };
+      return call.phase === 'after' ? afterHook(hook, call) : beforeHook(hook, call);
     },
   );
+}
+
+/** One hook's request, what answers it and what records it. */
+interface Hook {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  deps: GatewayDeps;
+  hooks: GatewayHooks;
+  agent: string;
+  /** Seconds a held call waits for its decision. */
+  wait: number;
+}
+
+/** What an invocation recorded for a hook carries whatever its phase: agent, correlation, context, idempotency key. */
+function eventBase(call: Call, agent: string) {
+  const cf = call.gateway === 'contextforge' ? call : null;
+  const context = (extra: Record<string, unknown>) =>
+    clipText(
+      JSON.stringify({
+        source: 'gateway',
+        gateway: call.gateway,
+        hook: call.phase,
+        ...(cf?.serverId ? { server_id: cf.serverId } : {}),
+        ...extra,
+      }),
+    ).text;
+  const common = {
+    agent_key: agent,
+    ...(cf?.requestId ? { correlation_id: cf.requestId } : {}),
+    ...(cf?.user ? { principal_kind: 'user', principal_id: cf.user } : {}),
+  };
+  // ContextForge names each request: a retried hook records once.
+  const key = cf?.requestId ? `gateway:contextforge:${cf.requestId}:${call.phase}` : undefined;
+  return { cf, context, common, key };
+}
+
+/** An after-hook: the result attached to its pre-hook's invocation, or recorded as an observed one. */
+async function afterHook(
+  { req, reply, deps, hooks, agent }: Hook,
+  call: Exclude<Call, { phase: 'before'; gateway: 'docker' }>,
+) {
+  const { cf, context, common, key } = eventBase(call, agent);
+  const { text, isError } = toolResultText(call.result);
+  const output = clipText(text);
+  if (cf?.requestId && (await attachToPreHook(deps, hooks, req, cf.requestId, output.text))) {
+    return reply.code(200).send({ continue_processing: true });
+  }
+  const event = {
+    ...common,
+    mode: 'observed',
+    ...(call.gateway === 'contextforge' ? { tool_name: call.name.slice(0, 256) } : {}),
+    tool_output: output.text,
+    outcome: isError ? 'error' : 'success',
+    context: context(output.cutFrom === null ? {} : { truncated: { tool_output: output.cutFrom } }),
+  };
+  const [r] = await recordEvents(deps, hooks.authorizer(req, undefined), [{ kind: 'invocation', event, key }]);
+  if ('problem' in r!) throw r.problem;
+  if (call.gateway === 'docker') return reply.code(204).send(null);
+  return reply.code(200).send({ continue_processing: true });
+}
+
+/** What recording a before-hook's enforced invocation answered. */
+type Recorded = {
+  invocation_id: number;
+  tenant_id: string;
+  verdict: string;
+  evidence_id?: number;
+  reasons?: string[];
+  approval?: { approval_id: string };
+};
+
+/** A before-hook: the call recorded as an enforced invocation, a held one awaited, the verdict answered in the gateway's shape. */
+async function beforeHook(hook: Hook, call: Exclude<Call, { phase: 'after'; gateway: 'docker' }>) {
+  const { req, reply, deps, hooks, agent } = hook;
+  const { context, common, key } = eventBase(call, agent);
+  const input = clipText(JSON.stringify(call.args ?? {}));
+  const event = {
+    ...common,
+    mode: 'enforced',
+    tool_name: call.name.slice(0, 256),
+    tool_input: input.text,
+    context: context(input.cutFrom === null ? {} : { truncated: { tool_input: input.cutFrom } }),
+  };
+  const [r] = await recordEvents(deps, hooks.authorizer(req, undefined), [{ kind: 'invocation', event, key }]);
+  if ('problem' in r!) throw r.problem;
+  const body = r!.body as Recorded;
+  void reply.header('x-agent-ledger-invocation-id', String(body.invocation_id));
+  let refusal: string | null = null;
+  if (body.approval) {
+    // Recorded: the workspace's share of the node is given back while the call waits for a person.
+    await hooks.released(req);
+    const row = await awaitApproval(
+      deps,
+      { tenantId: body.tenant_id, token: null },
+      body.approval.approval_id,
+      hook.wait * 1000,
+      closed(reply),
+    );
+    if (row?.status !== 'approved') refusal = heldText(call.name, agent, body.invocation_id, row, hook.wait);
+  } else if (body.verdict === 'deny') {
+    const reasons = body.reasons?.length ? `: ${body.reasons.join(', ')}` : '';
+    refusal = `agent-ledger denied ${call.name} for agent ${agent}${reasons} (invocation ${body.invocation_id}, evidence ${body.evidence_id ?? 'n/a'}).`;
+  }
+  return answerBefore(reply, call.gateway, body, refusal);
+}
+
+/** A before-hook's verdict in its gateway's terms: go on, or a refusal the gateway shows instead of the call. */
+function answerBefore(reply: FastifyReply, gateway: Call['gateway'], body: Recorded, refusal: string | null) {
+  void reply.header('x-agent-ledger-verdict', refusal === null ? 'allow' : 'deny');
+  if (gateway === 'docker') {
+    if (refusal === null) return reply.code(204).send(null);
+    return reply.code(200).send({ content: [{ type: 'text', text: refusal }], isError: true });
+  }
+  if (refusal === null) return reply.code(200).send({ continue_processing: true });
+  return reply.code(200).send({
+    continue_processing: false,
+    violation: {
+      reason: body.approval ? 'Held for approval and not approved' : 'Denied by agent-ledger policy',
+      description: refusal,
+      code: body.approval ? 'AGENT_LEDGER_NOT_APPROVED' : 'AGENT_LEDGER_DENIED',
+      details: {
+        invocation_id: body.invocation_id,
+        evidence_id: body.evidence_id ?? null,
+        reasons: body.reasons ?? [],
+        ...(body.approval ? { approval_id: body.approval.approval_id } : {}),
+      },
+    },
+  });
+}
+
+/**
+ * ContextForge names each request: a post-hook's result is attached to the
+ * invocation its pre-hook recorded (found by that hook's idempotency key,
+ * kept 24 h) as its tool_output — one invocation per call. False when there
+ * is none (expired key, the pre-hook not recorded): the caller records the
+ * result as an invocation of its own.
+ */
+async function attachToPreHook(
+  deps: GatewayDeps,
+  hooks: GatewayHooks,
+  req: FastifyRequest,
+  requestId: string,
+  text: string,
+): Promise<boolean> {
+  const auth = await hooks.authorizer(req, undefined)(false);
+  const p = req.principal;
+  const result = await deps.writer.submit(auth.tenantId, async (tx, log) => {
+    const [k] = await tx.query<{ response: { body?: { invocation_id?: unknown } } }>(
+      `SELECT response FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND created_at > $3
+        ORDER BY created_at DESC LIMIT 1`,
+      [
+        auth.tenantId,
+        `gateway:contextforge:${requestId}:before`,
+        new Date(deps.ctx.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString(),
+      ],
+    );
+    const id = k?.response?.body?.invocation_id;
+    if (typeof id !== 'number') return null;
+    return attachOutput(tx, log, {
+      tenantId: auth.tenantId,
+      invocationId: id,
+      text,
+      token: p?.kind === 'ingress' ? p.tokenId : null,
+      kek: deps.outputKek,
+      now: deps.ctx.now(),
+    });
+  });
+  if (result === null || (!result.ok && result.reason === 'not_found')) return false;
+  // Attached now, or by a retry of this hook before (409): either way the call's result is there.
+  if (result.ok) deps.jobsEnqueued();
+  return true;
 }
 
 function heldText(tool: string, agent: string, invocationId: number, row: ApprovalRow | null, wait: number): string {
