@@ -1,5 +1,5 @@
 // npm run eval -- [--corpus DIR] [--json] [--only dev|untouched|corpus|loso|loso-ner] [--errors TYPE]
-//                  [--families F1,F2] [--jobs N]
+//                  [--families F,G] [--jobs N] [--approximate]
 //
 // Leads with prompt injection measured by leaving one source out (loso-injection.ts): on development data
 // written by other people, every source family scored by a detector trained and tuned without it.
@@ -9,6 +9,10 @@
 // Wilson interval, so a gain that shows on one split only is visible as such.
 // --errors TYPE lists the dev split's misses and false positives of one type (or PROMPT_INJECTION) for
 // tuning; it refuses to list the untouched split's.
+// With --only loso: --families F,G holds out only those injection families (each fold's figures are those of
+// the full run); --jobs N spreads the injection folds' trainings over N worker threads (same figures);
+// --approximate tunes each fold's threshold on the other folds' models (a sixth of the trainings; for
+// iterating, not the headline).
 // The names detector's leave-one-source-out table on public annotated corpora (loso-ner.ts; it trains one
 // named-entity model per source, about a minute of CPU) comes last; --only loso-ner prints it alone,
 // --families scores only those families (the same figures as the full run's rows for them), --jobs N
@@ -206,7 +210,13 @@ async function main(): Promise<void> {
   const json: Record<string, unknown> = {};
   if (!only || only === 'loso') {
     // the shipped model's recipe: the real families and the same share of generated text
-    const r = injectionLosoSection({ extra: asTraining(generatedPool()) });
+    const r = await injectionLosoSection({
+      extra: asTraining(generatedPool()),
+      ...(arg('families') ? { families: arg('families')!.split(',') } : {}),
+      jobs: Number(arg('jobs') ?? 1),
+      approximate: process.argv.includes('--approximate'),
+      onFamily: (f, done, of) => process.stderr.write(`loso: ${f} scored (${done} of ${of})\n`),
+    });
     out.push(...r.lines);
     json.loso_injection = r.json;
   }

@@ -9,6 +9,7 @@
 // may join every training set; they are never scored.
 
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import * as injection from '../injection/index.ts';
 import * as injectionModel from '../injection/model.ts';
@@ -53,6 +54,14 @@ export interface LosoOptions {
   extra?: readonly TrainingExample[];
   settings?: TrainSettings;
   tuningFpr?: number;
+  /** hold out only these families (their figures are those of the full run) */
+  families?: readonly string[];
+  /**
+   * Tune each fold's threshold on the other folds' own models (trained with the held-out family in) instead
+   * of a model per pair: one training per family instead of one per pair, an approximation for iterating
+   * whose figures are not the headline's.
+   */
+  approximate?: boolean;
   /** called after each held-out family (progress) */
   onFamily?: (family: string, done: number, of: number) => void;
 }
@@ -74,7 +83,7 @@ export interface FamilyResult {
 }
 
 /** What the caller needs to score a text with a model: the cues alone (precomputed) and the model's probability. */
-interface Prepared {
+export interface Prepared {
   c: InjectionDataCase;
   ex: TrainingExample;
   feats: Int32Array[];
@@ -166,45 +175,195 @@ export function modelFor(
   return { model: { ...model, threshold }, threshold };
 }
 
+/**
+ * One training the folds need: the model trained on every usable case outside `without`. Trained without
+ * a pair {f, g}, it tunes fold f's threshold (scoring g's negatives) and fold g's (scoring f's): the
+ * training set is the same, and training is deterministic, so one model serves both folds. Trained
+ * without one family, it is that fold's model.
+ */
+export interface FoldTask {
+  without: string[];
+  /** the excluded families whose negatives are scored (for the other's threshold) */
+  score: string[];
+  /** keep the model (a fold's own) */
+  keep: boolean;
+}
+
+export interface TaskResult {
+  without: string[];
+  negatives: Record<string, { benign: ScoredNegative[]; hard: ScoredNegative[] }>;
+  model?: { weights: Int8Array; scale: number; bias: number };
+}
+
+/** The trainings the folds of `selected` need: one per fold, one per pair of a fold and a family with negatives. */
+export function foldTasks(prepared: readonly Prepared[], selected: readonly string[], approximate = false): FoldTask[] {
+  const families = [...new Set(prepared.map((p) => p.c.family))].sort();
+  const withNegatives = new Set(prepared.filter((p) => !p.c.ambiguous && p.ex.y === 0).map((p) => p.c.family));
+  if (approximate)
+    return families
+      .filter((f) => selected.includes(f) || withNegatives.has(f))
+      .map((f) => ({ without: [f], score: withNegatives.has(f) ? [f] : [], keep: selected.includes(f) }));
+  const tasks: FoldTask[] = selected.map((f) => ({ without: [f], score: [], keep: true }));
+  const pairs = new Map<string, FoldTask>();
+  for (const f of selected) {
+    for (const g of families) {
+      if (g === f || !withNegatives.has(g)) continue;
+      const without = [f, g].sort();
+      const key = without.join('\u0000');
+      const t = pairs.get(key) ?? { without, score: [], keep: false };
+      if (!t.score.includes(g)) t.score.push(g);
+      pairs.set(key, t);
+    }
+  }
+  return [...tasks, ...pairs.values()];
+}
+
+export function runTask(
+  prepared: readonly Prepared[],
+  extra: readonly TrainingExample[],
+  extraFeats: readonly Int32Array[][],
+  s: TrainSettings,
+  task: FoldTask,
+): TaskResult {
+  const m = fit(
+    prepared.filter((p) => !p.c.ambiguous && !task.without.includes(p.c.family)),
+    extra,
+    extraFeats,
+    s,
+  );
+  const negatives: TaskResult['negatives'] = {};
+  for (const g of task.score) {
+    const xs = prepared.filter((p) => p.c.family === g && !p.c.ambiguous && p.ex.y === 0);
+    const scored = (ys: readonly Prepared[]) => ys.map((p) => ({ p: modelScore(m, p.c.text), ruled: p.ruled }));
+    negatives[g] = { benign: scored(xs.filter((p) => !p.ex.hard)), hard: scored(xs.filter((p) => p.ex.hard)) };
+  }
+  return {
+    without: task.without,
+    negatives,
+    ...(task.keep ? { model: { weights: m.weights, scale: m.scale, bias: m.bias } } : {}),
+  };
+}
+
+/** Fold f's threshold from the pair trainings' scores: as tuneThreshold on every case outside f (approximately: from each other family's own fold). */
+function foldThreshold(
+  f: string,
+  results: readonly TaskResult[],
+  families: readonly string[],
+  rate: number,
+  approximate: boolean,
+): number {
+  const benign: ScoredNegative[] = [];
+  const hard: ScoredNegative[] = [];
+  const groups: Array<{ xs: ScoredNegative[]; rate: number }> = [];
+  for (const g of families) {
+    if (g === f) continue;
+    const r = approximate
+      ? results.find((x) => x.without.length === 1 && x.without[0] === g)
+      : results.find((x) => x.without.length === 2 && x.without.includes(f) && x.without.includes(g));
+    const n = r?.negatives[g];
+    if (!n) continue;
+    benign.push(...n.benign);
+    hard.push(...n.hard);
+    groups.push({ xs: n.benign, rate: PER_FAMILY * rate }, { xs: n.hard, rate: PER_FAMILY * rate });
+  }
+  groups.push({ xs: benign, rate }, { xs: hard, rate });
+  return pickThreshold(groups);
+}
+
+function scoreFold(prepared: readonly Prepared[], f: string, model: InjectionModel): FamilyResult {
+  const r: FamilyResult = {
+    family: f,
+    threshold: model.threshold,
+    recall: { hit: 0, n: 0 },
+    byKind: {},
+    benignFp: { hit: 0, n: 0 },
+    hardFp: { hit: 0, n: 0 },
+    ambiguous: { hit: 0, n: 0 },
+  };
+  for (const p of prepared) {
+    if (p.c.family !== f) continue;
+    // the whole detector as shipped: the cues, or the model (on the text and on the payloads it decodes)
+    const flagged = p.ruled || detectInjection(p.c.text, { model }).detected;
+    const add = (x: Rate) => {
+      x.n++;
+      if (flagged) x.hit++;
+    };
+    if (p.c.ambiguous) add(r.ambiguous);
+    else if (p.ex.y === 1) {
+      add(r.recall);
+      add((r.byKind[p.c.kind] ??= { hit: 0, n: 0 }));
+    } else add(p.ex.hard ? r.hardFp : r.benignFp);
+  }
+  return r;
+}
+
+function selectedFamilies(cases: readonly InjectionDataCase[], only?: readonly string[]): string[] {
+  const families = [...new Set(cases.map((c) => c.family))].sort();
+  if (!only) return families;
+  const unknown = only.filter((f) => !families.includes(f));
+  if (unknown.length > 0) throw new Error(`no such family: ${unknown.join(', ')} (families: ${families.join(', ')})`);
+  return families.filter((f) => only.includes(f));
+}
+
+function assemble(
+  prepared: readonly Prepared[],
+  selected: readonly string[],
+  results: readonly TaskResult[],
+  opts: LosoOptions,
+): FamilyResult[] {
+  const families = [...new Set(prepared.map((p) => p.c.family))].sort();
+  return selected.map((f, i) => {
+    const threshold = foldThreshold(f, results, families, opts.tuningFpr ?? TUNING_FPR, opts.approximate ?? false);
+    const m = results.find((x) => x.without.length === 1 && x.without[0] === f)!.model!;
+    const r = scoreFold(prepared, f, { ...m, threshold });
+    opts.onFamily?.(f, i + 1, selected.length);
+    return r;
+  });
+}
+
+/**
+ * Leaves each family (or each of `opts.families`) out in turn. The figures are those of training and tuning
+ * every fold on its own (`modelFor` on the cases outside it); the trainings that folds share are made once.
+ */
 export function losoInjection(cases: readonly InjectionDataCase[], opts: LosoOptions = {}): FamilyResult[] {
   const s = opts.settings ?? DEFAULT_SETTINGS;
   const extra = opts.extra ?? [];
   const extraFeats = extra.map((e) => featurize(e.text));
   const prepared = prepare(cases);
-  const families = [...new Set(cases.map((c) => c.family))].sort();
-  const out: FamilyResult[] = [];
-  for (const [i, f] of families.entries()) {
-    const training = prepared.filter((p) => p.c.family !== f && !p.c.ambiguous);
-    const threshold = tuneThreshold(training, extra, extraFeats, s, opts.tuningFpr ?? TUNING_FPR);
-    const m = fit(training, extra, extraFeats, s);
-    const model: InjectionModel = { weights: m.weights, scale: m.scale, bias: m.bias, threshold };
-    const r: FamilyResult = {
-      family: f,
-      threshold,
-      recall: { hit: 0, n: 0 },
-      byKind: {},
-      benignFp: { hit: 0, n: 0 },
-      hardFp: { hit: 0, n: 0 },
-      ambiguous: { hit: 0, n: 0 },
-    };
-    for (const p of prepared) {
-      if (p.c.family !== f) continue;
-      // the whole detector as shipped: the cues, or the model (on the text and on the payloads it decodes)
-      const flagged = p.ruled || detectInjection(p.c.text, { model }).detected;
-      const add = (x: Rate) => {
-        x.n++;
-        if (flagged) x.hit++;
-      };
-      if (p.c.ambiguous) add(r.ambiguous);
-      else if (p.ex.y === 1) {
-        add(r.recall);
-        add((r.byKind[p.c.kind] ??= { hit: 0, n: 0 }));
-      } else add(p.ex.hard ? r.hardFp : r.benignFp);
-    }
-    out.push(r);
-    opts.onFamily?.(f, i + 1, families.length);
-  }
-  return out;
+  const selected = selectedFamilies(cases, opts.families);
+  const results = foldTasks(prepared, selected, opts.approximate).map((t) =>
+    runTask(prepared, extra, extraFeats, s, t),
+  );
+  return assemble(prepared, selected, results, opts);
+}
+
+/** As losoInjection, the trainings spread over `jobs` worker threads (same figures). */
+export async function losoInjectionInWorkers(
+  cases: readonly InjectionDataCase[],
+  jobs: number,
+  opts: LosoOptions = {},
+): Promise<FamilyResult[]> {
+  const prepared = prepare(cases);
+  const selected = selectedFamilies(cases, opts.families);
+  const tasks = foldTasks(prepared, selected, opts.approximate);
+  const shares = Array.from({ length: Math.max(1, Math.min(jobs, tasks.length)) }, (_, j) =>
+    tasks.filter((_, i) => i % jobs === j),
+  );
+  const data = { cases, extra: opts.extra ?? [], settings: opts.settings ?? DEFAULT_SETTINGS };
+  const parts = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<TaskResult[]>((resolve, reject) => {
+          const w = new Worker(new URL('./loso-injection-worker.ts', import.meta.url), {
+            workerData: { ...data, tasks: share },
+          });
+          w.once('message', (r: TaskResult[]) => resolve(r));
+          w.once('error', reject);
+          w.once('exit', (code) => code !== 0 && reject(new Error(`loso worker exited with ${code}`)));
+        }),
+    ),
+  );
+  return assemble(prepared, selected, parts.flat(), opts);
 }
 
 export interface MacroRate {
@@ -269,13 +428,17 @@ export function losoTable(results: readonly FamilyResult[]): string[] {
 }
 
 /** `npm run eval`'s leave-one-source-out section: the table's lines and its figures as JSON. */
-export function injectionLosoSection(opts: LosoOptions = {}): { lines: string[]; json: unknown } {
+export async function injectionLosoSection(
+  opts: LosoOptions & { jobs?: number } = {},
+): Promise<{ lines: string[]; json: unknown }> {
   const cases = loadInjectionData();
   const t0 = performance.now();
-  const results = losoInjection(cases, opts);
+  const results =
+    (opts.jobs ?? 1) > 1 ? await losoInjectionInWorkers(cases, opts.jobs!, opts) : losoInjection(cases, opts);
+  const families = new Set(cases.map((c) => c.family)).size;
   const lines = [
     ...losoTable(results),
-    `  (${cases.length} cases of ${new Set(cases.map((c) => c.family)).size} families; ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+    `  (${cases.length} cases of ${families} families${opts.families ? `; ${results.length} held out, the macro-averages are over these only` : ''}${opts.approximate ? '; APPROXIMATE thresholds (--approximate), not the headline figures' : ''}; ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
     '',
   ];
   const m = (xs: Rate[]) => macro(xs);
