@@ -601,8 +601,8 @@ eachStore(
       const again = await t.request({ method: 'POST', url: `/api/v1/destinations/${ids[1]}/test`, token: a.token });
       assert.equal(again.json().ok, true, again.body);
       // ... and the worker, when it starts, seals it.
-      assert.equal(await t.service.deliveries.sealLegacyUrls(), 1);
-      assert.equal(await t.service.deliveries.sealLegacyUrls(), 0);
+      assert.equal(await t.service.destinations.worker.sealLegacyUrls(), 1);
+      assert.equal(await t.service.destinations.worker.sealLegacyUrls(), 0);
       for (const r of await rows()) {
         assert.equal(r.url, null);
         assert.ok(!r.row.includes('qs-Secret-4242'));

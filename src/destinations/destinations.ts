@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/index.ts';
 import type { AppContext } from '../core/index.ts';
+import type { Db } from '../db/index.ts';
 import type { AppendEntryInTx } from '../ledger/index.ts';
+import type { Mailer } from '../mail/index.ts';
 import { DeliveryWorker, type EventViews } from './engine.ts';
 import type { KindSender } from './kind.ts';
 import { createSenders } from './kinds/index.ts';
@@ -34,31 +37,73 @@ export interface DestinationsModule {
   routes(app: FastifyInstance): Promise<void>;
 }
 
+/** The service's settings a delivery worker reads: plain data, so a worker thread is given a copy. */
+export interface DeliverySettings {
+  privateNetworks: 'allow' | 'deny';
+  /** The console's address for links in what people read (Slack, e-mail). */
+  consoleUrl: string | undefined;
+  pollMs: number;
+  retryBaseMs: number;
+  leaseMs: number;
+}
+
+export function deliverySettings(config: Config): DeliverySettings {
+  return {
+    privateNetworks: config.destinationPrivateNetworks,
+    consoleUrl: config.publicUrl && `${config.publicUrl.replace(/\/$/, '')}/console`,
+    pollMs: config.destinationPollMs,
+    retryBaseMs: config.destinationRetryBaseMs,
+    leaseMs: config.destinationLeaseMs,
+  };
+}
+
+/** What a delivery worker is made of, in the service's thread or in a thread of its own (service/delivery-thread.ts). */
+export interface DeliveryWorkerDeps extends Pick<
+  DestinationsDeps,
+  'kek' | 'appendInTx' | 'origin' | 'views' | 'senders' | 'adminEmails' | 'onError'
+> {
+  db: Db;
+  settings: DeliverySettings;
+  now: () => Date;
+  mailer: Pick<Mailer, 'send'>;
+  leaseMs?: number;
+}
+
+export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
+  const { settings } = deps;
+  return new DeliveryWorker({
+    db: deps.db,
+    kek: deps.kek,
+    senders: deps.senders ?? createSenders({ mailer: deps.mailer }),
+    views: deps.views,
+    origin: deps.origin,
+    appendInTx: deps.appendInTx,
+    now: deps.now,
+    privateNetworks: settings.privateNetworks,
+    consoleUrl: settings.consoleUrl,
+    pollMs: settings.pollMs,
+    retryBaseMs: settings.retryBaseMs,
+    leaseMs: deps.leaseMs ?? settings.leaseMs,
+    mailer: deps.mailer,
+    ...(deps.adminEmails ? { adminEmails: deps.adminEmails } : {}),
+    ...(deps.onError ? { onError: deps.onError } : {}),
+  });
+}
+
 export function createDestinations(deps: DestinationsDeps): DestinationsModule {
   const { ctx } = deps;
+  const settings = deliverySettings(ctx.config);
   const senders: ReadonlyMap<string, KindSender> = deps.senders ?? createSenders({ mailer: ctx.mailer });
+  const make = (opts: { leaseMs?: number } = {}) =>
+    createDeliveryWorker({ ...deps, senders, settings, db: ctx.db, now: ctx.now, mailer: ctx.mailer, ...opts });
+  const worker = make();
   const common = {
     kek: deps.kek,
     senders,
     origin: deps.origin,
     appendInTx: deps.appendInTx,
-    privateNetworks: ctx.config.destinationPrivateNetworks,
-    consoleUrl: ctx.config.publicUrl && `${ctx.config.publicUrl.replace(/\/$/, '')}/console`,
+    privateNetworks: settings.privateNetworks,
+    consoleUrl: settings.consoleUrl,
   };
-  const make = (opts: { leaseMs?: number } = {}) =>
-    new DeliveryWorker({
-      ...common,
-      leaseMs: ctx.config.destinationLeaseMs,
-      ...opts,
-      db: ctx.db,
-      views: deps.views,
-      now: ctx.now,
-      pollMs: ctx.config.destinationPollMs,
-      retryBaseMs: ctx.config.destinationRetryBaseMs,
-      mailer: ctx.mailer,
-      ...(deps.adminEmails ? { adminEmails: deps.adminEmails } : {}),
-      ...(deps.onError ? { onError: deps.onError } : {}),
-    });
-  const worker = make();
   return { worker, newWorker: make, routes: (app) => destinationRoutes(app, { ...common, ctx }) };
 }

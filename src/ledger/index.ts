@@ -9,7 +9,7 @@ export { latestCheckpoint, originOf } from './checkpoints.ts';
 export type { StoredCheckpoint } from './checkpoints.ts';
 export { evidenceIdOf } from './evidence.ts';
 export { LEAF_VERSION, commitment, encodeLeaf, leafHashOf, newSalt } from './leaf.ts';
-export { createLedger, logReader } from './ledger.ts';
+export { appendUnscheduled, createLedger, logReader } from './ledger.ts';
 export type { CheckpointPublishing, CheckpointWitnessing, LedgerModule, LogReader } from './ledger.ts';
 export { entryRange, readEntries, readHead, writeRideAlong } from './log-store.ts';
 export type { RideAlong } from './log-store.ts';

@@ -38,6 +38,8 @@ export interface LedgerModule {
   appendEntryInTx: AppendEntryInTx;
   /** The same for account-side entries: an e-mail address in the entry goes to the log as its pseudonym. */
   appendAccountEntryInTx: AppendEntryInTx;
+  /** A log grew by appendUnscheduled (another thread of the service): its next checkpoint is scheduled. */
+  grew(tenantId: string): void;
   origin(tenantId: string): string;
   verifierKey(tenantId: string): VerifierKey;
   /** Verifier keys of every key this service signed with, current first. */
@@ -52,6 +54,24 @@ export interface LedgerModule {
   cosignNow(tenantId: string, checkpoint: StoredCheckpoint): Promise<string>;
   routes(app: FastifyInstance): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Appends entries inside the caller's transaction without scheduling the
+ * checkpoint that covers them: for a thread of the service without a ledger
+ * module of its own (the delivery thread), which tells the one that has it
+ * (`LedgerModule.grew`).
+ */
+export async function appendUnscheduled(
+  tx: Queryable,
+  tenantId: string,
+  entries: readonly LogEntry[],
+  time: Date,
+): Promise<number[]> {
+  const log = await beginAppend(tx, tenantId);
+  const indexes = entries.map((e) => log.add(e, time));
+  await log.commit(tx);
+  return indexes;
 }
 
 /** What the logs hold, read with nothing but the database: the witness submitter is made with it before the ledger. */
@@ -122,9 +142,7 @@ export async function createLedger(
   });
   const pseudonyms = new Pseudonyms(ctx.db);
   const appendInTx = async (tx: Queryable, tenantId: string, entries: LogEntry[], time: Date) => {
-    const log = await beginAppend(tx, tenantId);
-    const indexes = entries.map((e) => log.add(e, time));
-    await log.commit(tx);
+    const indexes = await appendUnscheduled(tx, tenantId, entries, time);
     // The caller's transaction commits after this returns; a checkpoint
     // scheduled now is signed an interval later, after that commit.
     scheduler.grew(tenantId);
@@ -135,6 +153,7 @@ export async function createLedger(
     pseudonym: (tenantId, kind, value) => pseudonyms.of(tenantId, kind, value),
     appendInTx,
     appendEntryInTx: entryAppender({ appendInTx }, ctx.now),
+    grew: (tenantId) => scheduler.grew(tenantId),
     appendAccountEntryInTx: accountEntryAppender({ appendInTx }, ctx.now),
     origin,
     verifierKey: (tenantId) => verifierKeyFor(signer, origin(tenantId)),

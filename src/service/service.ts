@@ -1,7 +1,12 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createAccounts, type UsageSource } from '../accounts/index.ts';
-import { createDestinations, type DeliveryWorker, type DestinationsModule } from '../destinations/index.ts';
+import {
+  createDestinations,
+  type DeliveryWorker,
+  deliverySettings,
+  type DestinationsModule,
+} from '../destinations/index.ts';
 import { consoleRoutes } from '../console/index.ts';
 import type { Config } from '../config/index.ts';
 import type { AppContext } from '../core/index.ts';
@@ -30,7 +35,14 @@ import { reportRoutes, RollupWorker } from '../reports/index.ts';
 import { type RetentionDeps, retentionRoutes, RetentionSweeper } from '../retention/index.ts';
 import { createReview, invocationViews, resolveAsPanel, resolveAsReviewer, rogueViewsAt } from '../review/index.ts';
 import { witnessesOf, WitnessSubmitter } from '../witness/index.ts';
+import { DeliveryThread } from './delivery-host.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
+
+/**
+ * Connections of the delivery thread's own pool: a pass holds up to three at once (the chunk read ahead, the
+ * bookkeeping behind the send, the lease), for a few destinations at a time.
+ */
+const DELIVERY_POOL_SIZE = 4;
 
 export interface ServiceOverrides {
   db?: Db;
@@ -38,6 +50,11 @@ export interface ServiceOverrides {
   now?: () => Date;
   /** Do not poll for background jobs; the caller runs them with jobs.drain(). */
   manualJobs?: boolean;
+  /**
+   * Deliver on a thread of its own (needs config.databaseUrl). By default it does when the service opens its
+   * PostgreSQL pool itself, with the real clock, running its background work.
+   */
+  deliveryThread?: boolean;
 }
 
 export interface Service {
@@ -46,8 +63,11 @@ export interface Service {
   jobs: JobWorker;
   /** Submits new checkpoints to the configured witnesses (WITNESS_URLS). */
   witnesses: WitnessSubmitter;
-  /** Delivers the audit trail's events to each workspace's destinations (tests call drain()). */
-  deliveries: DeliveryWorker;
+  /**
+   * Delivers the audit trail's events to each workspace's destinations (tests call drain()): on a thread of
+   * its own when the service opened a PostgreSQL pool itself (delivery-thread.ts), else in the service's thread.
+   */
+  deliveries: Pick<DeliveryWorker, 'start' | 'stop' | 'drain'>;
   /** The destinations module: a second delivery worker for tests of several nodes (newWorker). */
   destinations: DestinationsModule;
   /** Deletes stored content past each workspace's retention (hourly; tests call sweepAll()). */
@@ -207,6 +227,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       onError: (err, job) => log.error({ err, job_id: job?.job_id, kind: job?.kind }, 'background job failed'),
     },
   );
+  const deliveryFailed = (err: unknown, where?: { tenantId: string; destinationId: string }) =>
+    log.warn({ err, tenant_id: where?.tenantId, destination_id: where?.destinationId }, 'delivery pass failed');
   const destinations = createDestinations({
     ctx,
     // Seals destinations' signing secrets and tokens; derived like the judges' kek, never stored.
@@ -215,9 +237,27 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     origin: ledger.origin,
     views: { invocations: invocationViews, rogueAt: rogueViewsAt },
     adminEmails: accounts.adminEmails,
-    onError: (err, where) =>
-      log.warn({ err, tenant_id: where?.tenantId, destination_id: where?.destinationId }, 'delivery pass failed'),
+    onError: deliveryFailed,
   });
+  // PGlite has one connection, in this thread: delivery stays here. So it does for tests that bring their own
+  // database or clock, or run the background work themselves, unless they ask for the thread.
+  const threaded = overrides.deliveryThread ?? (!overrides.db && !overrides.now && !overrides.manualJobs);
+  const deliveries =
+    threaded && config.databaseUrl
+      ? new DeliveryThread({
+          data: {
+            databaseUrl: config.databaseUrl,
+            poolSize: DELIVERY_POOL_SIZE,
+            ledgerOrigin: config.ledgerOrigin,
+            kek: deriveSecret(signingKey.key, 'destination-secrets'),
+            settings: deliverySettings(config),
+          },
+          mailer,
+          adminEmails: accounts.adminEmails,
+          grew: ledger.grew,
+          onError: deliveryFailed,
+        })
+      : destinations.worker;
   const retentionDeps: RetentionDeps = {
     ctx,
     appendInTx: ledger.appendInTx,
@@ -277,7 +317,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     partitions.start();
     rollups.start();
     await publisher?.start();
-    destinations.worker.start();
+    deliveries.start();
   }
 
   let closed = false;
@@ -286,7 +326,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     ctx,
     jobs,
     witnesses,
-    deliveries: destinations.worker,
+    deliveries,
     destinations,
     retention,
     rollups,
@@ -300,7 +340,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
       await app.close();
       await ingest.close();
       await jobs.stop();
-      await destinations.worker.stop();
+      await deliveries.stop();
       await retention.stop();
       await checkpointPruner.stop();
       await partitions.stop();

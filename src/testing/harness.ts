@@ -56,6 +56,8 @@ export interface TestServiceOptions {
   smtp?: SmtpPeerOptions;
   /** Background jobs run only when the test calls `t.service.jobs.drain()`. */
   manualJobs?: boolean;
+  /** Delivery on a thread of its own, as a served PostgreSQL node runs it (PostgreSQL only; the thread keeps the real time). */
+  deliveryThread?: boolean;
 }
 
 export async function startTestService(store: Store, opts: TestServiceOptions = {}): Promise<TestService> {
@@ -73,9 +75,15 @@ export async function startTestService(store: Store, opts: TestServiceOptions = 
     SIGNUP_LIMIT_PER_EMAIL: '1000',
     INVITE_LIMIT_PER_WORKSPACE: '1000',
     INVITE_LIMIT_PER_EMAIL: '1000',
+    ...(opts.deliveryThread && testDb.url ? { DATABASE_URL: testDb.url } : {}),
     ...opts.env,
   });
-  const service = await createService(config, { db: testDb.db, now: clock.now, manualJobs: opts.manualJobs ?? false });
+  const service = await createService(config, {
+    db: testDb.db,
+    now: clock.now,
+    manualJobs: opts.manualJobs ?? false,
+    ...(opts.deliveryThread ? { deliveryThread: true } : {}),
+  });
   const ts: TestService = {
     store,
     testDb,

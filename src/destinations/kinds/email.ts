@@ -87,7 +87,7 @@ function summary(events: readonly OutboundEvent[]): string {
 }
 
 /** The e-mail kind, sending through `mailer`; without one every send fails saying so. */
-export function emailSender(mailer?: Mailer): KindSender {
+export function emailSender(mailer?: Pick<Mailer, 'send'>): KindSender {
   return {
     kind: 'email',
     maxBatch: EMAIL_MAX_BATCH,

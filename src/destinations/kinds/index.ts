@@ -16,7 +16,7 @@ import { webhookSender } from './webhook.ts';
 
 export interface SenderDeps {
   /** The service's mailer (SMTP or outbox), for the e-mail kind. */
-  mailer?: Mailer;
+  mailer?: Pick<Mailer, 'send'>;
 }
 
 export function createSenders(deps: SenderDeps = {}): Map<DestinationTarget['kind'], KindSender> {

@@ -1,0 +1,117 @@
+import { Worker } from 'node:worker_threads';
+import type { Mailer } from '../mail/index.ts';
+import {
+  type DeliveryThreadData,
+  type FailedAt,
+  type FromDeliveryThread,
+  fromThreadError,
+  type Question,
+  threadError,
+  type ToDeliveryThread,
+} from './delivery-protocol.ts';
+
+// The service's side of the delivery thread (delivery-thread.ts): starts it,
+// answers what it asks (mail, admins' addresses), passes on what it tells
+// (a log grew, a pass failed), and stops it with the service. A thread that
+// dies (it should not) is started again after a while: the cursors and
+// leases in the database make that safe, as a node's restart is.
+
+/** How long after a thread ended unasked it is started again. */
+const RESTART_MS = 5_000;
+/** How long stop() waits for the thread to finish its pass before ending it (a pass's sends are bounded by their timeouts). */
+const STOP_MS = 60_000;
+
+export interface DeliveryHostDeps {
+  data: DeliveryThreadData;
+  mailer: Pick<Mailer, 'send'>;
+  adminEmails(tenantId: string): Promise<string[]>;
+  /** A log the thread appended to: its checkpoint is scheduled (LedgerModule.grew). */
+  grew(tenantId: string): void;
+  onError(err: unknown, where?: FailedAt): void;
+}
+
+export class DeliveryThread {
+  readonly #deps: DeliveryHostDeps;
+  #thread: Worker | undefined;
+  #stopping = false;
+  #restart: NodeJS.Timeout | undefined;
+  #drained = 0;
+  readonly #draining = new Map<number, { resolve(): void; reject(e: Error): void }>();
+
+  constructor(deps: DeliveryHostDeps) {
+    this.#deps = deps;
+  }
+
+  /** Whether the thread is alive (started and not yet ended). */
+  get running(): boolean {
+    return this.#thread !== undefined;
+  }
+
+  /** Starts the thread; it delivers until stop(). */
+  start(): void {
+    this.#stopping = false;
+    if (this.#thread) return;
+    const thread = new Worker(new URL('./delivery-thread.ts', import.meta.url), { workerData: this.#deps.data });
+    this.#thread = thread;
+    thread.on('message', (m: FromDeliveryThread) => this.#heard(thread, m));
+    thread.on('error', (err) => this.#deps.onError(err));
+    thread.on('exit', (code) => {
+      if (this.#thread === thread) this.#thread = undefined;
+      for (const d of this.#draining.values()) d.reject(new Error(`the delivery thread ended (${code})`));
+      this.#draining.clear();
+      if (this.#stopping) return;
+      this.#deps.onError(new Error(`the delivery thread ended (${code}); started again in ${RESTART_MS} ms`));
+      this.#restart = setTimeout(() => this.start(), RESTART_MS);
+      this.#restart.unref();
+    });
+  }
+
+  /** Lets the thread finish its pass, then ends it. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    clearTimeout(this.#restart);
+    const thread = this.#thread;
+    if (!thread) return;
+    const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    this.#send(thread, { type: 'stop' });
+    const late = setTimeout(() => void thread.terminate(), STOP_MS);
+    await exited;
+    clearTimeout(late);
+  }
+
+  /** Runs the thread's passes until nothing is due (as DeliveryWorker.drain). */
+  drain(): Promise<void> {
+    const thread = this.#thread;
+    if (!thread) return Promise.reject(new Error('the delivery thread is not running'));
+    const id = ++this.#drained;
+    return new Promise<void>((resolve, reject) => {
+      this.#draining.set(id, { resolve, reject });
+      this.#send(thread, { type: 'drain', id });
+    });
+  }
+
+  #send(thread: Worker, m: ToDeliveryThread): void {
+    thread.postMessage(m);
+  }
+
+  #heard(thread: Worker, m: FromDeliveryThread): void {
+    if (m.type === 'ask') {
+      this.#answer(m.question).then(
+        (value) => this.#send(thread, { type: 'answer', id: m.id, value }),
+        (err: unknown) => this.#send(thread, { type: 'answer', id: m.id, error: threadError(err) }),
+      );
+    } else if (m.type === 'grew') this.#deps.grew(m.tenantId);
+    else if (m.type === 'error') this.#deps.onError(fromThreadError(m.error), m.where);
+    else if (m.type === 'drained') {
+      const d = this.#draining.get(m.id);
+      this.#draining.delete(m.id);
+      if (m.error) d?.reject(fromThreadError(m.error));
+      else d?.resolve();
+    }
+  }
+
+  async #answer(q: Question): Promise<unknown> {
+    if (q.what === 'mail') return this.#deps.mailer.send(q.message);
+    return this.#deps.adminEmails(q.tenantId);
+  }
+}
