@@ -40,52 +40,56 @@ export const BATCH_BODY_LIMIT = 4 * 1024 * 1024;
 
 export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps, watch: ApprovalWatch): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const tags = ['events'];
+  const gate = { authorizer: requestAuthorizer(deps), ...admission(deps), roles: WRITERS };
+  singleRoutes(fastify, deps, gate);
+  batchRoute(fastify, deps, gate);
+  // MCP gateways' hooks: the invocation endpoint's authorization, admission and pipeline, the gateways' shapes.
+  await gatewayRoutes(app, { ...deps, watch }, gate);
+  // A call's result attached to its invocation after the call ran: the invocation endpoint's authorization and admission.
+  await attachOutputRoutes(app, deps, gate);
+}
 
-  /** A request's authorization (event-authorizer.ts); the fallback token names its workspace in the body. */
-  function authorizer(req: FastifyRequest, bodyTenant: string | undefined) {
-    return deps.authorizer.request(req, bearerToken(req.headers.authorization), {
+/** What every event route shares: who may write, and the workspace's share of this node. */
+interface Gate {
+  authorizer: ReturnType<typeof requestAuthorizer>;
+  admit: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  released: (req: FastifyRequest) => Promise<void>;
+  roles: typeof WRITERS;
+}
+
+const tags = ['events'];
+
+/** A request's authorization (event-authorizer.ts); the fallback token names its workspace in the body. */
+function requestAuthorizer(deps: IngestDeps) {
+  return (req: FastifyRequest, bodyTenant: string | undefined) =>
+    deps.authorizer.request(req, bearerToken(req.headers.authorization), {
       named: () => bodyTenant,
       missing: FALLBACK_NEEDS_TENANT,
     });
-  }
+}
 
-  function idempotencyKey(req: FastifyRequest): string | undefined {
-    const v = req.headers['idempotency-key'];
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !IDEMPOTENCY_KEY.test(v))
-      throw badRequest('Idempotency-Key must be 1-255 printable ASCII characters.');
-    const reserved = reservedKey(v, '/headers/idempotency-key');
-    if (reserved) throw reserved;
-    return v;
-  }
+function idempotencyKey(req: FastifyRequest): string | undefined {
+  const v = req.headers['idempotency-key'];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !IDEMPOTENCY_KEY.test(v))
+    throw badRequest('Idempotency-Key must be 1-255 printable ASCII characters.');
+  const reserved = reservedKey(v, '/headers/idempotency-key');
+  if (reserved) throw reserved;
+  return v;
+}
 
-  function answerOne(reply: FastifyReply, r: EventResult, replayHeader: boolean) {
-    if ('problem' in r) throw r.problem;
-    if (replayHeader && r.replayed) void reply.header('idempotent-replayed', 'true');
-    return reply.code(201).send(r.body);
-  }
+function answerOne(reply: FastifyReply, r: EventResult, replayHeader: boolean) {
+  if ('problem' in r) throw r.problem;
+  if (replayHeader && r.replayed) void reply.header('idempotent-replayed', 'true');
+  return reply.code(201).send(r.body);
+}
 
-  const single = (kind: EventInput['kind']) => async (req: FastifyRequest, reply: FastifyReply) => {
-    const key = idempotencyKey(req);
-    const body = req.body as { tenant_id?: string };
-    // Deciding an event (its detectors run here, on this thread) waits for the I/O callbacks of
-    // this turn: the database's answers that move the log on (a lock granted, a commit to
-    // answer) then come before it instead of after every request that arrived with them.
-    // Content singles 1.12-1.16x (ingest-ab, 10 of 10 pairs twice), metadata singles and
-    // batches unchanged (docs/performance.md).
-    await setImmediate();
-    const [r] = await recordEvents(deps, authorizer(req, body.tenant_id), [{ kind, event: body, key }]);
-    return answerOne(reply, r!, true);
-  };
-
-  const idempotencyHeader = { headers: IdempotencyKeyHeader };
-
-  /**
-   * Each workspace's share of this node (admission.ts), taken before the body
-   * is read: the authentication hook has named the workspace by then. A
-   * body without Content-Length (chunked) counts as the route's body limit.
-   */
+/**
+ * Each workspace's share of this node (admission.ts), taken before the body
+ * is read: the authentication hook has named the workspace by then. A
+ * body without Content-Length (chunked) counts as the route's body limit.
+ */
+function admission(deps: IngestDeps) {
   const admitted = new WeakMap<FastifyRequest, () => void>();
   const admit = async (req: FastifyRequest, reply: FastifyReply) => {
     const limit = req.routeOptions.bodyLimit ?? BATCH_BODY_LIMIT;
@@ -103,13 +107,32 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps, wa
     else reply.raw.once('close', release);
   };
   const released = async (req: FastifyRequest) => admitted.get(req)?.();
+  return { admit, released };
+}
+
+/** The invocation and rogue endpoints: one event a request. */
+function singleRoutes(fastify: FastifyInstance, deps: IngestDeps, gate: Gate): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const single = (kind: EventInput['kind']) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const key = idempotencyKey(req);
+    const body = req.body as { tenant_id?: string };
+    // Deciding an event (its detectors run here, on this thread) waits for the I/O callbacks of
+    // this turn: the database's answers that move the log on (a lock granted, a commit to
+    // answer) then come before it instead of after every request that arrived with them.
+    // Content singles 1.12-1.16x (ingest-ab, 10 of 10 pairs twice), metadata singles and
+    // batches unchanged (docs/performance.md).
+    await setImmediate();
+    const [r] = await recordEvents(deps, gate.authorizer(req, body.tenant_id), [{ kind, event: body, key }]);
+    return answerOne(reply, r!, true);
+  };
+  const idempotencyHeader = { headers: IdempotencyKeyHeader };
 
   app.post(
     '/api/v1/admin/agents/events/invocation',
     {
-      config: { auth: 'ingest', roles: WRITERS },
-      preParsing: admit,
-      onResponse: released,
+      config: { auth: 'ingest', roles: gate.roles },
+      preParsing: gate.admit,
+      onResponse: gate.released,
       schema: {
         tags,
         summary: 'Record an agent invocation; the verdict is decided before the write',
@@ -125,9 +148,9 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps, wa
   app.post(
     '/api/v1/admin/agents/events/rogue',
     {
-      config: { auth: 'ingest', roles: WRITERS },
-      preParsing: admit,
-      onResponse: released,
+      config: { auth: 'ingest', roles: gate.roles },
+      preParsing: gate.admit,
+      onResponse: gate.released,
       schema: {
         tags,
         summary: 'Record an out-of-scope ("rogue") action of an agent',
@@ -139,14 +162,18 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps, wa
     },
     single('rogue'),
   );
+}
 
+/** Up to 500 events a request, each answered as its single endpoint would. */
+function batchRoute(fastify: FastifyInstance, deps: IngestDeps, gate: Gate): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api/v1/admin/agents/events/batch',
     {
-      config: { auth: 'ingest', roles: WRITERS },
+      config: { auth: 'ingest', roles: gate.roles },
       bodyLimit: BATCH_BODY_LIMIT,
-      preParsing: admit,
-      onResponse: released,
+      preParsing: gate.admit,
+      onResponse: gate.released,
       schema: {
         tags,
         summary: 'Record up to 500 events in one request; each gets the answer its single endpoint would give',
@@ -164,32 +191,31 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps, wa
       const inputs: EventInput[] = events.flatMap((e, i) =>
         refused[i] ? [] : [{ kind: e.kind, event: e.event, key: e.event_id }],
       );
-      const recorded = await recordEvents(deps, authorizer(req, tenant_id), inputs, { validate: validateEvent });
+      const recorded = await recordEvents(deps, gate.authorizer(req, tenant_id), inputs, { validate: validateEvent });
       let next = 0;
       const results: EventResult[] = refused.map((p) => (p ? { status: p.status, problem: p } : recorded[next++]!));
-      const out = results.map((r, index) => {
-        const event_id = events[index]!.event_id ?? null;
-        if ('problem' in r) {
-          if (r.status >= 500)
-            req.log.error({ err: (r.problem as { cause?: unknown }).cause, index }, 'batch item not stored');
-          const p: HttpProblem = r.problem;
-          return {
-            index,
-            event_id,
-            status: r.status,
-            code: p.code,
-            detail: p.message,
-            ...(p.errors ? { errors: p.errors } : {}),
-          };
-        }
-        return { index, event_id, status: 201, ...r.body };
-      });
-      return reply.code(207).send({ results: out });
+      return reply
+        .code(207)
+        .send({ results: results.map((r, index) => batchItem(req, events[index]!.event_id, r, index)) });
     },
   );
+}
 
-  // MCP gateways' hooks: the invocation endpoint's authorization, admission and pipeline, the gateways' shapes.
-  await gatewayRoutes(app, { ...deps, watch }, { authorizer, admit, released, roles: WRITERS });
-  // A call's result attached to its invocation after the call ran: the invocation endpoint's authorization and admission.
-  await attachOutputRoutes(app, deps, { authorizer, admit, released, roles: WRITERS });
+/** One batch item's answer: its status and body, or its problem (a 5xx logged, as a single one would be). */
+function batchItem(req: FastifyRequest, eventId: string | undefined, r: EventResult, index: number) {
+  const event_id = eventId ?? null;
+  if ('problem' in r) {
+    if (r.status >= 500)
+      req.log.error({ err: (r.problem as { cause?: unknown }).cause, index }, 'batch item not stored');
+    const p: HttpProblem = r.problem;
+    return {
+      index,
+      event_id,
+      status: r.status,
+      code: p.code,
+      detail: p.message,
+      ...(p.errors ? { errors: p.errors } : {}),
+    };
+  }
+  return { index, event_id, status: 201, ...r.body };
 }
