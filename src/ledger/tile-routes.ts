@@ -6,7 +6,7 @@
 
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf, bearer, problems, Uuid } from '../http/index.ts';
 import { type AppContext, HttpProblem, notFound, unauthorized } from '../core/index.ts';
@@ -27,20 +27,27 @@ export async function isPublicLog(ctx: AppContext, tenantId: string): Promise<bo
   return rows[0]?.public ?? false;
 }
 
-export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: LedgerModule): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const tags = ['audit trail'];
-  const params = Type.Object({ tenant_id: Uuid });
+const tags = ['audit trail'];
 
-  /** 'public' or 'private' (the cache scope), or throws: 401 without a token, 404 for another workspace's private log. */
-  async function access(req: FastifyRequest, tenantId: string): Promise<'public' | 'private'> {
-    const p = req.principal;
-    // A member's request carries its token: 'private' keeps shared caches from storing it, public log or not.
-    if (p?.kind === 'account' && p.tenantId === tenantId) return 'private';
-    if (await isPublicLog(ctx, tenantId)) return 'public';
-    if (p === null) throw unauthorized();
-    throw notFound('No such log.'); // never reveal whether another workspace exists
-  }
+export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: LedgerModule): Promise<void> {
+  tlogRoutes(fastify, ctx, ledger);
+  visibilityRoutes(fastify, ctx, ledger);
+}
+
+/** 'public' or 'private' (the cache scope), or throws: 401 without a token, 404 for another workspace's private log. */
+async function access(ctx: AppContext, req: FastifyRequest, tenantId: string): Promise<'public' | 'private'> {
+  const p = req.principal;
+  // A member's request carries its token: 'private' keeps shared caches from storing it, public log or not.
+  if (p?.kind === 'account' && p.tenantId === tenantId) return 'private';
+  if (await isPublicLog(ctx, tenantId)) return 'public';
+  if (p === null) throw unauthorized();
+  throw notFound('No such log.'); // never reveal whether another workspace exists
+}
+
+/** The log as tlog-tiles: its checkpoint and its tiles. */
+function tlogRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: LedgerModule): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const params = Type.Object({ tenant_id: Uuid });
 
   app.get(
     '/api/v1/audit/tlog/:tenant_id/checkpoint',
@@ -56,7 +63,7 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
       },
     },
     async (req, reply) => {
-      const scope = await access(req, req.params.tenant_id);
+      const scope = await access(ctx, req, req.params.tenant_id);
       const cp = await latestOrSignNow(ctx, ledger, req.params.tenant_id);
       return reply
         .header('cache-control', `${scope}, ${CHECKPOINT_MAX_AGE}`)
@@ -81,42 +88,13 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
         response: { 200: Type.Unsafe({ type: 'string', format: 'binary' }), ...problems(401, 404) },
       },
     },
-    async (req, reply) => {
-      const tenantId = req.params.tenant_id;
-      const ref = parseTilePath(req.params['*']);
-      if (ref === undefined) throw notFound('Not a tile path.');
-      const scope = await access(req, tenantId);
-      const full = ref.width === TILE_WIDTH;
-      const bundle = ref.kind === 'entries';
-      // Full entry bundles are stored gzipped (what clients ask for); hash tiles as they are.
-      let stored = full ? await ctx.readDb.withTenant(tenantId, (tx) => readStoredTile(tx, tenantId, ref)) : undefined;
-      let data: Uint8Array | undefined = bundle ? undefined : stored;
-      if (stored === undefined) {
-        data = await ctx.db.withTenant(tenantId, async (tx) => {
-          const built = await buildTile(tx, tenantId, ref).catch((err: unknown) => {
-            if (err instanceof RangeError)
-              throw new HttpProblem('internal_error', 'An entry is too large for an entry bundle.').withCause(err);
-            throw err;
-          });
-          if (built !== undefined && full) {
-            stored = bundle ? gzipSync(built) : built;
-            await storeTile(tx, tenantId, ref, stored);
-          }
-          return built;
-        });
-        if (data === undefined) throw notFound('The log has no such tile yet.');
-      }
-      void reply.header('cache-control', `${scope}, ${IMMUTABLE}`).type('application/octet-stream');
-      if (!bundle) return reply.send(toBuffer(data!));
-      // Entry bundles SHOULD be compressed at the HTTP layer.
-      void reply.header('vary', 'accept-encoding');
-      if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-        return reply.header('content-encoding', 'gzip').send(toBuffer(stored ?? gzipSync(data!)));
-      }
-      return reply.send(toBuffer(data ?? gunzipSync(stored!)));
-    },
+    async (req, reply) => sendTile(ctx, req, reply, req.params.tenant_id, req.params['*']),
   );
+}
 
+/** Whether the log is readable without a token, and making it so. */
+function visibilityRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: LedgerModule): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1/workspace/transparency-log',
     {
@@ -171,6 +149,41 @@ export async function tileRoutes(fastify: FastifyInstance, ctx: AppContext, ledg
       return { public: req.body.public, prefix: `/api/v1/audit/tlog/${me.tenantId}` };
     },
   );
+}
+
+/** A hash tile or an entry bundle: a full one stored on first read (entry bundles gzipped), a partial one built each time. */
+async function sendTile(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, tenantId: string, path: string) {
+  const ref = parseTilePath(path);
+  if (ref === undefined) throw notFound('Not a tile path.');
+  const scope = await access(ctx, req, tenantId);
+  const full = ref.width === TILE_WIDTH;
+  const bundle = ref.kind === 'entries';
+  // Full entry bundles are stored gzipped (what clients ask for); hash tiles as they are.
+  let stored = full ? await ctx.readDb.withTenant(tenantId, (tx) => readStoredTile(tx, tenantId, ref)) : undefined;
+  let data: Uint8Array | undefined = bundle ? undefined : stored;
+  if (stored === undefined) {
+    data = await ctx.db.withTenant(tenantId, async (tx) => {
+      const built = await buildTile(tx, tenantId, ref).catch((err: unknown) => {
+        if (err instanceof RangeError)
+          throw new HttpProblem('internal_error', 'An entry is too large for an entry bundle.').withCause(err);
+        throw err;
+      });
+      if (built !== undefined && full) {
+        stored = bundle ? gzipSync(built) : built;
+        await storeTile(tx, tenantId, ref, stored);
+      }
+      return built;
+    });
+    if (data === undefined) throw notFound('The log has no such tile yet.');
+  }
+  void reply.header('cache-control', `${scope}, ${IMMUTABLE}`).type('application/octet-stream');
+  if (!bundle) return reply.send(toBuffer(data!));
+  // Entry bundles SHOULD be compressed at the HTTP layer.
+  void reply.header('vary', 'accept-encoding');
+  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+    return reply.header('content-encoding', 'gzip').send(toBuffer(stored ?? gzipSync(data!)));
+  }
+  return reply.send(toBuffer(data ?? gunzipSync(stored!)));
 }
 
 const Visibility = Type.Object({
