@@ -16,7 +16,6 @@ const NOT_YET_SPLIT: Record<string, number> = {
   'ingest/record.ts:recordSet': 269,
   'ingest/record.ts:recordSet.plan': 159,
   'ingest/approval-routes.ts:approvalRoutes': 115,
-  'ingest/ingress-token-routes.ts:ingressTokenRoutes': 109,
   'ingest/pipeline.ts:recordEvents': 88,
   'ingest/ingest.ts:createIngest': 88,
 };

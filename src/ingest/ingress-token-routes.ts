@@ -18,11 +18,18 @@ const IngressToken = Type.Object({
   revoked_at: NullableTimestamp,
 });
 
+const tags = ['workspace'];
+
 export async function ingressTokenRoutes(fastify: FastifyInstance, deps: IngestDeps): Promise<void> {
+  issueRoute(fastify, deps);
+  listRoute(fastify, deps);
+  revokeRoute(fastify, deps);
+}
+
+/** An ingress token issued, its issue on the audit trail. */
+function issueRoute(fastify: FastifyInstance, deps: IngestDeps): void {
   const { ctx } = deps;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const tags = ['workspace'];
-
   app.post(
     '/api/v1/workspace/ingress-tokens',
     {
@@ -57,7 +64,12 @@ export async function ingressTokenRoutes(fastify: FastifyInstance, deps: IngestD
       return reply.code(201).send(issued);
     },
   );
+}
 
+/** The workspace's ingress tokens, a page at a time. */
+function listRoute(fastify: FastifyInstance, deps: IngestDeps): void {
+  const { ctx } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1/workspace/ingress-tokens',
     {
@@ -75,27 +87,17 @@ export async function ingressTokenRoutes(fastify: FastifyInstance, deps: IngestD
     },
     async (req) => {
       const me = accountOf(req);
-      const key = decodeCursor(req.query.cursor);
-      const [createdAt, tokenId] = key ?? [];
-      if (
-        key &&
-        !(
-          typeof createdAt === 'string' &&
-          !Number.isNaN(Date.parse(createdAt)) &&
-          typeof tokenId === 'string' &&
-          UUID.test(tokenId)
-        )
-      ) {
-        throw unprocessable('The cursor is not one this service issued.', [
-          { field: '/cursor', message: 'is invalid' },
-        ]);
-      }
-      const after = key ? { createdAt: createdAt as string, tokenId: tokenId as string } : null;
+      const after = listCursor(req.query.cursor);
       const rows = await listIngressTokens(ctx.db, me.tenantId, after, req.query.limit + 1);
       return page(rows, req.query.limit, (r) => [r.created_at.toISOString(), r.token_id]);
     },
   );
+}
 
+/** An ingress token revoked, its revocation on the audit trail. */
+function revokeRoute(fastify: FastifyInstance, deps: IngestDeps): void {
+  const { ctx } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.delete(
     '/api/v1/workspace/ingress-tokens/:token_id',
     {
@@ -126,4 +128,22 @@ export async function ingressTokenRoutes(fastify: FastifyInstance, deps: IngestD
       return reply.code(204).send(null);
     },
   );
+}
+
+/** Where a page of tokens starts: after the (created_at, token_id) a cursor names; 422 for a cursor this service did not issue. */
+function listCursor(cursor: string | undefined): { createdAt: string; tokenId: string } | null {
+  const key = decodeCursor(cursor);
+  const [createdAt, tokenId] = key ?? [];
+  if (
+    key &&
+    !(
+      typeof createdAt === 'string' &&
+      !Number.isNaN(Date.parse(createdAt)) &&
+      typeof tokenId === 'string' &&
+      UUID.test(tokenId)
+    )
+  ) {
+    throw unprocessable('The cursor is not one this service issued.', [{ field: '/cursor', message: 'is invalid' }]);
+  }
+  return key ? { createdAt: createdAt as string, tokenId: tokenId as string } : null;
 }
