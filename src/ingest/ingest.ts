@@ -115,6 +115,44 @@ export interface IngestModule {
 
 export function createIngest(sources: IngestSources): IngestModule {
   const { ctx } = sources;
+  const { deps, scanPool } = ingestDeps(sources);
+  const { gate, authorizer } = deps;
+  const watch = new ApprovalWatch();
+  return {
+    approvalsWaiting: () => watch.waiting(),
+    async authorizeEvents(req, token, where) {
+      const { tenantId, caps, createdAt } = await authorizer.request(req, token, where)(false);
+      return { tenantId, caps, createdAt };
+    },
+    async resolveForEvents(token, req) {
+      const resolved = await gate.principal(token);
+      if (resolved && req) deps.resolvedFor.set(req, resolved);
+      return resolved?.principal ?? null;
+    },
+    recordBatch(tenantId, events) {
+      return recordEvents(deps, authorizer.workspace(tenantId), events, { validate: validateEvent });
+    },
+    jobs: ingestJobs(sources),
+    async routes(app) {
+      await eventRoutes(app, deps, watch);
+      await ingressTokenRoutes(app, deps);
+      await approvalRoutes(app, { ...deps, watch });
+    },
+    async start() {
+      await gate.start();
+      await watch.start(ctx.db);
+    },
+    async close() {
+      await watch.close();
+      await gate.close();
+      await scanPool?.close();
+    },
+  };
+}
+
+/** What every ingest function is given: the sources, and the gate, scanner, admission and write engine made here. */
+function ingestDeps(sources: IngestSources): { deps: IngestDeps; scanPool: ReturnType<typeof createScanPool> } {
+  const { ctx } = sources;
   const gate = new Gate({
     db: ctx.db,
     resolveToken: sources.resolveToken,
@@ -139,7 +177,6 @@ export function createIngest(sources: IngestSources): IngestModule {
     },
   });
   const resolvedFor = new WeakMap<object, GatePrincipal>();
-  const authorizer = new EventAuthorizer(gate, ctx.now, resolvedFor);
   const deps: IngestDeps = {
     ...sources,
     scanner,
@@ -150,54 +187,30 @@ export function createIngest(sources: IngestSources): IngestModule {
     inFlight: new InFlightKeys(ctx.config.idempotencyWaitMs),
     recordSet: recordSet(knownAgents),
     resolvedFor,
-    authorizer,
+    authorizer: new EventAuthorizer(gate, ctx.now, resolvedFor),
   };
-  const watch = new ApprovalWatch();
+  return { deps, scanPool };
+}
+
+/** Ingest's background jobs: a tool output's scan, and a hold that ran out. */
+function ingestJobs(sources: IngestSources): IngestModule['jobs'] {
+  const { ctx } = sources;
   return {
-    approvalsWaiting: () => watch.waiting(),
-    async authorizeEvents(req, token, where) {
-      const { tenantId, caps, createdAt } = await authorizer.request(req, token, where)(false);
-      return { tenantId, caps, createdAt };
-    },
-    async resolveForEvents(token, req) {
-      const resolved = await gate.principal(token);
-      if (resolved && req) deps.resolvedFor.set(req, resolved);
-      return resolved?.principal ?? null;
-    },
-    recordBatch(tenantId, events) {
-      return recordEvents(deps, authorizer.workspace(tenantId), events, { validate: validateEvent });
-    },
-    jobs: {
-      [OUTPUT_SCAN_JOB]: outputScanHandler({
-        writer: sources.writer,
-        scan: sources.scan,
-        outputKek: sources.outputKek,
-        policyInTx: sources.policyInTx,
-        personaInTx: sources.personaInTx,
-        now: ctx.now,
-      }),
-      // A hold that ran out is a deny, whether or not anyone is polling: due at expires_at.
-      [APPROVAL_EXPIRY_JOB]: async (job, claim) => {
-        const approvalId = String(job.payload.approval_id);
-        await sources.writer.submit(job.tenant_id, async (tx, log) => {
-          if (!(await claim(tx))) return;
-          await expireIfDue(tx, log, job.tenant_id, approvalId, ctx.now());
-        });
-      },
-    },
-    async routes(app) {
-      await eventRoutes(app, deps, watch);
-      await ingressTokenRoutes(app, deps);
-      await approvalRoutes(app, { ...deps, watch });
-    },
-    async start() {
-      await gate.start();
-      await watch.start(ctx.db);
-    },
-    async close() {
-      await watch.close();
-      await gate.close();
-      await scanPool?.close();
+    [OUTPUT_SCAN_JOB]: outputScanHandler({
+      writer: sources.writer,
+      scan: sources.scan,
+      outputKek: sources.outputKek,
+      policyInTx: sources.policyInTx,
+      personaInTx: sources.personaInTx,
+      now: ctx.now,
+    }),
+    // A hold that ran out is a deny, whether or not anyone is polling: due at expires_at.
+    [APPROVAL_EXPIRY_JOB]: async (job, claim) => {
+      const approvalId = String(job.payload.approval_id);
+      await sources.writer.submit(job.tenant_id, async (tx, log) => {
+        if (!(await claim(tx))) return;
+        await expireIfDue(tx, log, job.tenant_id, approvalId, ctx.now());
+      });
     },
   };
 }
