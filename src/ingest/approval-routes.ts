@@ -41,14 +41,20 @@ function reader(p: Principal | null): { tenantId: string; token: string | null; 
   throw wrongTokenKind();
 }
 
-export async function approvalRoutes(
-  fastify: FastifyInstance,
-  deps: IngestDeps & { watch: ApprovalWatch },
-): Promise<void> {
+type ApprovalDeps = IngestDeps & { watch: ApprovalWatch };
+
+const tags = ['approvals'];
+
+export async function approvalRoutes(fastify: FastifyInstance, deps: ApprovalDeps): Promise<void> {
+  listRoute(fastify, deps);
+  readRoute(fastify, deps);
+  decisionRoute(fastify, deps);
+}
+
+/** Approvals of one status, a page at a time. */
+function listRoute(fastify: FastifyInstance, deps: ApprovalDeps): void {
   const { ctx } = deps;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const tags = ['approvals'];
-
   app.get(
     '/api/v1/approvals',
     {
@@ -83,7 +89,11 @@ export async function approvalRoutes(
       return { items: p.items.map((r) => approvalView(r, who.withNote)), next_cursor: p.next_cursor };
     },
   );
+}
 
+/** One approval, awaited while pending when asked to. */
+function readRoute(fastify: FastifyInstance, deps: ApprovalDeps): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1/approvals/:approval_id',
     {
@@ -112,7 +122,12 @@ export async function approvalRoutes(
       return approvalView(row, who.withNote);
     },
   );
+}
 
+/** A person's decision on a held invocation. */
+function decisionRoute(fastify: FastifyInstance, deps: ApprovalDeps): void {
+  const { ctx } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api/v1/approvals/:approval_id/decision',
     {
