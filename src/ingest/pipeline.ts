@@ -171,18 +171,7 @@ export async function recordEvents(
   inputs: readonly EventInput[],
   opts: { validate?: EventValidator } = {},
 ): Promise<EventResult[]> {
-  // One lookup per pseudonym a request needs, however many of its events name it
-  // (500 events of one agent must not race 500 first-use inserts for its salt).
-  const pseudonyms = new Map<string, Promise<string>>();
-  const deps: IngestDeps = {
-    ...shared,
-    pseudonym(tenantId, kind, value) {
-      const k = `${tenantId}\u0000${kind}\u0000${value}`;
-      let p = pseudonyms.get(k);
-      if (!p) pseudonyms.set(k, (p = shared.pseudonym(tenantId, kind, value)));
-      return p;
-    },
-  };
+  const deps = withPseudonymMemo(shared);
   const results: Array<EventResult | undefined> = new Array(inputs.length);
   const valid = inputs.map((input, i) => {
     try {
@@ -252,6 +241,23 @@ export async function recordEvents(
     pending = stale;
   }
   return results as EventResult[];
+}
+
+/**
+ * One lookup per pseudonym a request needs, however many of its events name it
+ * (500 events of one agent must not race 500 first-use inserts for its salt).
+ */
+function withPseudonymMemo(shared: IngestDeps): IngestDeps {
+  const pseudonyms = new Map<string, Promise<string>>();
+  return {
+    ...shared,
+    pseudonym(tenantId, kind, value) {
+      const k = `${tenantId}\u0000${kind}\u0000${value}`;
+      let p = pseudonyms.get(k);
+      if (!p) pseudonyms.set(k, (p = shared.pseudonym(tenantId, kind, value)));
+      return p;
+    },
+  };
 }
 
 async function toItem(
