@@ -149,6 +149,7 @@ eachStore(
         'unprocessable',
       );
       assert.equal(type.errors?.[0]?.field, '/events/1');
+      assert.match(type.errors?.[0]?.message ?? '', /^must be one of .*"invocation\.denied".*"\*"/);
       const none = await t.request({ method: 'GET', url: '/api/v1/destinations', token: a.token });
       assert.deepEqual(none.json(), { destinations: [] });
     });

@@ -72,11 +72,12 @@ const FilterSchema = Type.Object(
       'Events about the workspace (policy, tokens, members, destinations) pass.',
   },
 );
-const EventType = Type.String({
-  minLength: 1,
-  maxLength: 64,
-  description: `One of ${EVENT_TYPES.join(', ')}, or "*" for all`,
-});
+// An enum in the OpenAPI document: the console's generated API types carry the
+// list (its form is checked against them), and an unknown type is a validation 422.
+const EventType = Type.Union(
+  [...EVENT_TYPES, '*'].map((t) => Type.Literal(t)),
+  { description: 'An event type, or "*" for all' },
+);
 const Events = Type.Array(EventType, { minItems: 1, maxItems: 32, uniqueItems: true });
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
 const Token = Type.String({ minLength: 1, maxLength: 4096 });
@@ -218,15 +219,6 @@ export async function addressProblem(url: string, privateNetworks: 'allow' | 'de
   return undefined;
 }
 
-function checkEvents(events: readonly string[], field: string): void {
-  const known = new Set<string>([...EVENT_TYPES, '*']);
-  const bad = events.findIndex((e) => !known.has(e));
-  if (bad >= 0)
-    throw unprocessable(`Unknown event type "${events[bad]}".`, [
-      { field: `${field}/${bad}`, message: `must be one of ${[...EVENT_TYPES, '*'].join(', ')}` },
-    ]);
-}
-
 export async function destinationRoutes(fastify: FastifyInstance, deps: DestinationRoutesDeps): Promise<void> {
   const { ctx } = deps;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -292,7 +284,6 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
       const format = body.format ?? 'native';
       if (format === 'ocsf' && !OCSF_READY)
         throw unprocessable('The OCSF format is not available yet.', [{ field: '/format', message: 'must be native' }]);
-      checkEvents(body.events, '/events');
       await checkUrl(sender, body.url);
       const signing = body.signing ?? 'hmac';
       const id = randomUUID();
@@ -397,7 +388,6 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
       const me = accountOf(req);
       const id = req.params.destination_id;
       const body = req.body;
-      if (body.events) checkEvents(body.events, '/events');
       const before = await ctx.db.withTenant(me.tenantId, (tx) => findDestination(tx, me.tenantId, id));
       if (!before) throw notFound('No such destination.');
       const beforeUrl = clearUrl(deps.kek, before);

@@ -1,6 +1,7 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { paths } from '@agent-ledger/client/schema';
 import { api, ApiError, call } from '../api/client';
 import { Badge, CopyButton, Empty, Loading, NotAllowed, PageHeader, ProblemView, useAnnounce } from '../components/ui';
 import { usePrefs } from '../lib/prefs';
@@ -26,25 +27,31 @@ const listDeliveries = (id: string, limit: number) =>
 const sendTest = (id: string) =>
   call(api.POST('/api/v1/destinations/{destination_id}/test', { params: { path: { destination_id: id } } }));
 
-/** The event types a destination may ask for, as src/destinations/events.ts lists them (the browser test checks). */
-export const EVENT_TYPES = [
-  'invocation.denied',
-  'invocation.flagged',
-  'invocation.allowed',
-  'rogue.recorded',
-  'output_scan.flagged',
-  'review.decided',
-  'judgement.completed',
-  'approval.requested',
-  'approval.decided',
-  'policy.changed',
-  'token.created',
-  'token.revoked',
-  'member.changed',
-  'witness.failed',
-  'quota.reached',
-  'destination.failing',
-] as const;
+/** An event type a destination may ask for: the API's enum (its generated types), "*" aside. */
+type EventType = Exclude<DestinationIn['events'][number], '*'>;
+type DestinationIn = NonNullable<paths['/api/v1/destinations']['post']['requestBody']>['content']['application/json'];
+
+// Keyed by the API's enum, so the compiler refuses a type the API does not
+// have and a type it has that this list lacks; in the order the form shows them.
+const EVENT_TYPE_KEYS: Record<EventType, null> = {
+  'invocation.denied': null,
+  'invocation.flagged': null,
+  'invocation.allowed': null,
+  'rogue.recorded': null,
+  'output_scan.flagged': null,
+  'review.decided': null,
+  'judgement.completed': null,
+  'approval.requested': null,
+  'approval.decided': null,
+  'policy.changed': null,
+  'token.created': null,
+  'token.revoked': null,
+  'member.changed': null,
+  'witness.failed': null,
+  'quota.reached': null,
+  'destination.failing': null,
+};
+export const EVENT_TYPES = Object.keys(EVENT_TYPE_KEYS) as EventType[];
 
 const KINDS = {
   webhook: { label: 'Webhook (Standard Webhooks, signed)', url: 'https://siem.example.com/hooks/agent-ledger' },

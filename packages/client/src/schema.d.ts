@@ -6576,7 +6576,7 @@ export interface paths {
                         /** @description webhook, slack, splunk_hec, syslog, email */
                         kind: string;
                         url: string;
-                        events: string[];
+                        events: ("invocation.denied" | "invocation.flagged" | "invocation.allowed" | "rogue.recorded" | "output_scan.flagged" | "review.decided" | "judgement.completed" | "approval.requested" | "approval.decided" | "policy.changed" | "token.created" | "token.revoked" | "member.changed" | "witness.failed" | "quota.reached" | "destination.failing" | "*")[];
                         format?: "native" | "ocsf";
                         signing?: "hmac" | "ed25519";
                         token?: string;
@@ -6848,7 +6848,7 @@ export interface paths {
                     "application/json": {
                         name?: string;
                         url?: string;
-                        events?: string[];
+                        events?: ("invocation.denied" | "invocation.flagged" | "invocation.allowed" | "rogue.recorded" | "output_scan.flagged" | "review.decided" | "judgement.completed" | "approval.requested" | "approval.decided" | "policy.changed" | "token.created" | "token.revoked" | "member.changed" | "witness.failed" | "quota.reached" | "destination.failing" | "*")[];
                         /** @description Narrows the events about an agent (invocations, rogue events, scans, reviews, judgements): each field given must match. Events about the workspace (policy, tokens, members, destinations) pass. */
                         filter?: {
                             /** @description Agent key globs (`*`, `?`) */
