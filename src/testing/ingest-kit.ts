@@ -7,6 +7,7 @@ import type { Role } from '../core/identity.ts';
 import { metaCommitment } from '../ingest/metadata.ts';
 import { commitment } from '../ledger/leaf.ts';
 import type { SignedIn, TestService } from './harness.ts';
+import { addMember as addMemberAs } from './workspace.ts';
 
 export const INVOCATION = '/api/v1/admin/agents/events/invocation';
 export const ROGUE = '/api/v1/admin/agents/events/rogue';
@@ -35,18 +36,7 @@ export function newWorkspace(t: TestService, label: string): Promise<SignedIn> {
 /** Invites an address of the admin's domain with this role and signs it in. */
 export async function addMember(t: TestService, admin: SignedIn, role: Role): Promise<SignedIn> {
   seq += 1;
-  const email = `${role}-${seq}@${admin.account.email.split('@')[1]}`;
-  const inv = await t.request({
-    method: 'POST',
-    url: '/api/v1/workspace/invites',
-    token: admin.token,
-    payload: { email, role },
-  });
-  assert.equal(inv.statusCode, 201, inv.body);
-  const m = await t.signIn(email);
-  assert.equal(m.account.tenant_id, admin.account.tenant_id);
-  assert.equal(m.account.role, role);
-  return m;
+  return addMemberAs(t, admin, `${role}-${seq}@${admin.account.email.split('@')[1]}`, role);
 }
 
 export interface IssuedIngressToken {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type { Role } from '../core/identity.ts';
 import type { SignedIn, TestService } from './harness.ts';
+import { addMember } from './workspace.ts';
 
 export const INVOKE = '/api/v1/admin/agents/events/invocation';
 export const ROGUE = '/api/v1/admin/agents/events/rogue';
@@ -29,19 +30,7 @@ export interface Team {
 export async function newTeam(t: TestService, label: string): Promise<Team> {
   const domain = uniqueDomain(label);
   const admin = await t.signIn(`admin@${domain}`);
-  const member = async (role: Role) => {
-    const email = `${role}@${domain}`;
-    const inv = await t.request({
-      method: 'POST',
-      url: '/api/v1/workspace/invites',
-      token: admin.token,
-      payload: { email, role },
-    });
-    assert.equal(inv.statusCode, 201, inv.body);
-    const m = await t.signIn(email);
-    assert.equal(m.account.role, role);
-    return m;
-  };
+  const member = (role: Role) => addMember(t, admin, `${role}@${domain}`, role);
   const [operator, viewer, auditor] = [await member('operator'), await member('viewer'), await member('auditor')];
   return { admin, operator, viewer, auditor, tenantId: admin.account.tenant_id, domain };
 }
