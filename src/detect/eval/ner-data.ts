@@ -1,6 +1,7 @@
 // Reads the named-entity data (datasets/detect/ner/, built by scripts/detect/build-ner-data.ts): one
 // gzipped JSONL file per source, grouped into leave-one-source-out families (the PUD translations are
-// one family: one language left out would still be seen through the others).
+// one family: one language left out would still be seen through the others). A source the manifest marks
+// for evaluation only is never trained on.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,16 @@ export const NER_DATA_DIR = fileURLToPath(new URL('../../../datasets/detect/ner/
 export interface NerSourceData {
   id: string;
   family: string;
+  /** False for a source held out of all training (manifest.json's `"use": "evaluation"`): only scored. */
+  train: boolean;
   sentences: NerSentence[];
+}
+
+/** manifest.json as build-ner-data.ts writes it (the fields read here). */
+export type NerDataManifest = Record<string, { sha256: string; use?: 'evaluation' }>;
+
+export function readNerManifest(dir = NER_DATA_DIR): NerDataManifest {
+  return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as NerDataManifest;
 }
 
 export function nerFamilyOf(id: string): string {
@@ -21,6 +31,7 @@ export function nerFamilyOf(id: string): string {
 }
 
 export function loadNerData(dir = NER_DATA_DIR): NerSourceData[] {
+  const manifest = readNerManifest(dir);
   return readdirSync(dir)
     .filter((f) => f.endsWith('.jsonl.gz'))
     .sort()
@@ -30,6 +41,6 @@ export function loadNerData(dir = NER_DATA_DIR): NerSourceData[] {
         .toString('utf8')
         .split('\n');
       const sentences = lines.filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as NerSentence);
-      return { id, family: nerFamilyOf(id), sentences };
+      return { id, family: nerFamilyOf(id), train: manifest[id]?.use !== 'evaluation', sentences };
     });
 }
