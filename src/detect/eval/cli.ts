@@ -14,9 +14,9 @@
 // --approximate tunes each fold's threshold on the other folds' models (a sixth of the trainings; for
 // iterating, not the headline).
 // The names detector's leave-one-source-out table on public annotated corpora (loso-ner.ts; it trains one
-// named-entity model per source, about a minute of CPU) comes last; --only loso-ner prints it alone,
-// --families scores only those families (the same figures as the full run's rows for them), --jobs N
-// trains the held-out models on N threads (loso-ner-parallel.ts).
+// named-entity model per source, about a minute of CPU) comes last; --only loso-ner prints it alone, and
+// with it --families scores only those names families (the same figures as the full run's rows for them);
+// --jobs N trains the held-out models on N threads (loso-ner-parallel.ts).
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -252,7 +252,8 @@ async function main(): Promise<void> {
     json.corpus = r.json;
   } else if (!corpus) out.push('(shared corpus not found: pass --corpus DIR)');
   if (!only || only === 'loso-ner') {
-    const families = arg('families')?.split(',');
+    // --families names injection families unless the names table is asked for alone
+    const families = only === 'loso-ner' ? arg('families')?.split(',') : undefined;
     const results = await losoNerParallel({
       families,
       jobs: Number(arg('jobs') ?? 1),
