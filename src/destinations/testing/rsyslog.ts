@@ -119,7 +119,7 @@ async function freePort(): Promise<number> {
 }
 
 async function listening(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`rsyslogd exited (${child.exitCode}): ${stderr()}`);
     const ok = await new Promise<boolean>((resolve) => {
@@ -134,11 +134,16 @@ async function listening(port: number, child: ChildProcess, stderr: () => string
   }
 }
 
-export async function startRsyslog(opts: { tls?: Pki } = {}): Promise<Rsyslog> {
-  const dir = await mkdtemp(join(tmpdir(), 'agent-ledger-rsyslog-'));
+/**
+ * rsyslogd on a free port, once it accepts connections. A child that does not get there is killed
+ * before this throws: a leaked rsyslogd would keep the test file's process alive for ever.
+ */
+async function spawnListening(
+  dir: string,
+  out: string,
+  tls: Pki | undefined,
+): Promise<{ child: ChildProcess; port: number; errText: () => string }> {
   const port = await freePort();
-  const out = join(dir, 'received.jsonl');
-  const tls = opts.tls;
   const conf = [
     `global(workDirectory="${dir}" maxMessageSize="64k"${
       tls
@@ -171,9 +176,38 @@ export async function startRsyslog(opts: { tls?: Pki } = {}): Promise<Rsyslog> {
   const child = spawn(RSYSLOGD, ['-n', '-f', confFile, '-i', join(dir, 'rsyslogd.pid')], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.on('data', (c: Buffer) => (errText += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (errText += c.toString()));
-  await listening(port, child, () => errText);
+  child.stdout!.on('data', (c: Buffer) => (errText += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (errText += c.toString()));
+  try {
+    await listening(port, child, () => errText);
+  } catch (err) {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    throw err;
+  }
+  return { child, port, errText: () => errText };
+}
+
+export async function startRsyslog(opts: { tls?: Pki } = {}): Promise<Rsyslog> {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-ledger-rsyslog-'));
+  const out = join(dir, 'received.jsonl');
+  // The port is free when chosen but another test file may take it before rsyslogd binds it
+  // (rsyslogd then runs without listening): start again on a new port.
+  let started: { child: ChildProcess; port: number; errText: () => string } | undefined;
+  for (let attempt = 1; !started; attempt++) {
+    try {
+      started = await spawnListening(dir, out, opts.tls);
+    } catch (err) {
+      if (attempt >= 3) {
+        await rm(dir, { recursive: true, force: true });
+        throw err;
+      }
+    }
+  }
+  const { child, port, errText } = started;
 
   const messages = async (): Promise<Parsed[]> => {
     let text: string;
@@ -187,12 +221,12 @@ export async function startRsyslog(opts: { tls?: Pki } = {}): Promise<Rsyslog> {
   return {
     port,
     messages,
-    async waitFor(n, timeoutMs = 10_000) {
+    async waitFor(n, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const got = await messages();
         if (got.length >= n) return got;
-        if (Date.now() > deadline) throw new Error(`rsyslog wrote ${got.length} of ${n} messages: ${errText}`);
+        if (Date.now() > deadline) throw new Error(`rsyslog wrote ${got.length} of ${n} messages: ${errText()}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
