@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { conflict, notFound } from '../core/index.ts';
 import type { Queryable } from '../db/index.ts';
 import { enqueue } from '../jobs/index.ts';
 import { commitment, evidenceIdOf, LEAF_VERSION, newSalt, type OpenAppend } from '../ledger/index.ts';
 import { bearer, problems } from '../http/index.ts';
+import type { EventGate } from './event-gate.ts';
 import type { IngestDeps } from './ingest.ts';
-import type { Authorized } from './pipeline.ts';
 import { OUTPUT_SCAN_JOB } from './record.ts';
 import { AttachOutputBody, OutputAttached, InvocationIdParams } from './schemas.ts';
 import { sealText } from './sealed-output.ts';
@@ -66,16 +66,7 @@ export async function attachOutput(
   return { ok: true, logIndex };
 }
 
-export async function attachOutputRoutes(
-  fastify: FastifyInstance,
-  deps: IngestDeps,
-  hooks: {
-    authorizer: (req: FastifyRequest, bodyTenant: string | undefined) => (fresh: boolean) => Promise<Authorized>;
-    admit: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    released: (req: FastifyRequest) => Promise<void>;
-    roles: readonly ('admin' | 'operator')[];
-  },
-): Promise<void> {
+export async function attachOutputRoutes(fastify: FastifyInstance, deps: IngestDeps, hooks: EventGate): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api/v1/invocations/:invocation_id/output',

@@ -8,6 +8,7 @@ import { attachOutputRoutes } from './attach-output-routes.ts';
 import { EVENT_WRITERS } from './event-authorizer.ts';
 import { gatewayRoutes } from './gateway-routes.ts';
 import { reservedKey } from './idempotency.ts';
+import type { EventGate } from './event-gate.ts';
 import type { IngestDeps } from './ingest.ts';
 import { type EventInput, type EventKind, type EventResult, recordEvents } from './pipeline.ts';
 
@@ -47,14 +48,6 @@ export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps, wa
   await gatewayRoutes(app, { ...deps, watch }, gate);
   // A call's result attached to its invocation after the call ran: the invocation endpoint's authorization and admission.
   await attachOutputRoutes(app, deps, gate);
-}
-
-/** What every event route shares: who may write, and the workspace's share of this node. */
-interface Gate {
-  authorizer: ReturnType<typeof requestAuthorizer>;
-  admit: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  released: (req: FastifyRequest) => Promise<void>;
-  roles: typeof WRITERS;
 }
 
 const tags = ['events'];
@@ -111,7 +104,7 @@ function admission(deps: IngestDeps) {
 }
 
 /** The invocation and rogue endpoints: one event a request. */
-function singleRoutes(fastify: FastifyInstance, deps: IngestDeps, gate: Gate): void {
+function singleRoutes(fastify: FastifyInstance, deps: IngestDeps, gate: EventGate): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const single = (kind: EventInput['kind']) => async (req: FastifyRequest, reply: FastifyReply) => {
     const key = idempotencyKey(req);
@@ -165,7 +158,7 @@ function singleRoutes(fastify: FastifyInstance, deps: IngestDeps, gate: Gate): v
 }
 
 /** Up to 500 events a request, each answered as its single endpoint would. */
-function batchRoute(fastify: FastifyInstance, deps: IngestDeps, gate: Gate): void {
+function batchRoute(fastify: FastifyInstance, deps: IngestDeps, gate: EventGate): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api/v1/admin/agents/events/batch',

@@ -7,8 +7,9 @@ import { type ApprovalRow } from './approvals.ts';
 import { attachOutput } from './attach-output-routes.ts';
 import { awaitApproval, closed } from './approval-routes.ts';
 import type { ApprovalWatch } from './approval-watch.ts';
+import type { EventGate } from './event-gate.ts';
 import type { IngestDeps } from './ingest.ts';
-import { type Authorized, recordEvents } from './pipeline.ts';
+import { recordEvents } from './pipeline.ts';
 import { IDEMPOTENCY_TTL_MS } from './record.ts';
 
 // The decision endpoint MCP gateways call around a tools/call, in the shapes
@@ -121,14 +122,7 @@ function callOf(body: Record<string, unknown>): Call {
 
 type GatewayDeps = IngestDeps & { watch: ApprovalWatch };
 
-interface GatewayHooks {
-  authorizer: (req: FastifyRequest, bodyTenant: string | undefined) => (fresh: boolean) => Promise<Authorized>;
-  admit: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  released: (req: FastifyRequest) => Promise<void>;
-  roles: readonly ('admin' | 'operator')[];
-}
-
-export async function gatewayRoutes(fastify: FastifyInstance, deps: GatewayDeps, hooks: GatewayHooks): Promise<void> {
+export async function gatewayRoutes(fastify: FastifyInstance, deps: GatewayDeps, hooks: EventGate): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -166,7 +160,7 @@ interface Hook {
   req: FastifyRequest;
   reply: FastifyReply;
   deps: GatewayDeps;
-  hooks: GatewayHooks;
+  hooks: EventGate;
   agent: string;
   /** Seconds a held call waits for its decision. */
   wait: number;
@@ -298,7 +292,7 @@ function answerBefore(reply: FastifyReply, gateway: Call['gateway'], body: Recor
  */
 async function attachToPreHook(
   deps: GatewayDeps,
-  hooks: GatewayHooks,
+  hooks: EventGate,
   req: FastifyRequest,
   requestId: string,
   text: string,
