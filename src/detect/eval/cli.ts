@@ -1,5 +1,5 @@
 // npm run eval -- [--corpus DIR] [--json] [--only dev|untouched|corpus|loso|loso-ner] [--errors TYPE]
-//                  [--families F,G] [--jobs N] [--approximate]
+//                  [--families F,G] [--jobs N] [--approximate] [--cache DIR]
 //
 // Leads with prompt injection measured by leaving one source out (loso-injection.ts): on development data
 // written by other people, every source family scored by a detector trained and tuned without it.
@@ -16,7 +16,8 @@
 // The names detector's leave-one-source-out table on public annotated corpora (loso-ner.ts; it trains one
 // named-entity model per source, about a minute of CPU) comes last; --only loso-ner prints it alone, and
 // with it --families scores only those names families (the same figures as the full run's rows for them);
-// --jobs N trains the held-out models on N threads (loso-ner-parallel.ts).
+// --jobs N trains the held-out models on N threads (loso-ner-parallel.ts); --cache DIR keeps them
+// (ner-fold-cache.ts), so a change to how the model is read is measured again without training.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -257,6 +258,7 @@ async function main(): Promise<void> {
     const results = await losoNerParallel({
       families,
       jobs: Number(arg('jobs') ?? 1),
+      ...(arg('cache') ? { cacheDir: arg('cache')! } : {}),
       // progress, out of the table's way
       onFamily: (r) =>
         process.stderr.write(`loso-ner: ${r.family} scored (trained in ${(r.trainMs / 1000).toFixed(0)} s)\n`),

@@ -27,7 +27,7 @@ export async function losoNerParallel(opts: LosoNerOptions & { jobs: number }): 
     shares.map(
       (share) =>
         new Promise<void>((resolve, reject) => {
-          const w = new Worker(WORKER, { workerData: { families: share } });
+          const w = new Worker(WORKER, { workerData: { families: share, cacheDir: opts.cacheDir } });
           w.on('message', (r: FamilyResult) => {
             results.push(r);
             opts.onFamily?.(r);

@@ -4,5 +4,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { losoNer } from './loso-ner.ts';
 
-const { families } = workerData as { families: string[] };
-for (const r of losoNer({ families })) parentPort!.postMessage(r);
+const { families, cacheDir } = workerData as { families: string[]; cacheDir?: string };
+for (const r of losoNer({ families, cacheDir })) parentPort!.postMessage(r);

@@ -18,6 +18,7 @@ import { prepare, quantize, trainNer } from '../models/ner-train.ts';
 import type { Example } from '../models/ner-train.ts';
 import { COMMON_WORDS } from '../names/lexicon.ts';
 import { loadNerData, readNerManifest } from './ner-data.ts';
+import { cachedFold } from './ner-fold-cache.ts';
 import type { NerSourceData } from './ner-data.ts';
 import { matchCase, wilson } from './score.ts';
 import type { Span, SpanCase, TypeCounts } from './score.ts';
@@ -76,6 +77,8 @@ function shippedWasTrainedOn(ids: readonly string[]): boolean {
 export interface LosoNerOptions {
   /** Families to score (each still trained on every other source); all when absent. */
   families?: readonly string[];
+  /** A folder keeping each fold's trained weights (ner-fold-cache.ts): a second run only scores. */
+  cacheDir?: string;
   onFamily?: (r: FamilyResult) => void;
 }
 
@@ -107,12 +110,19 @@ export function losoNer(opts: LosoNerOptions = {}): FamilyResult[] {
   for (const fam of families) {
     const t0 = performance.now();
     const sources = data.filter((d) => d.family !== fam && d.train);
+    const trainFold = () => quantize(trainNer(sources.flatMap(examplesOf), { epochs: NER_EPOCHS, seed: NER_SEED }));
     // a family held out of all training (evaluation only) is scored by the model trained on every other
     // source: the shipped one, when it was trained on exactly these files (same recipe, same weights)
     const model: NerModel = shippedWasTrainedOn(sources.map((d) => d.id))
       ? defaultNerModel()
       : {
-          weights: quantize(trainNer(sources.flatMap(examplesOf), { epochs: NER_EPOCHS, seed: NER_SEED })),
+          weights: opts.cacheDir
+            ? cachedFold(
+                opts.cacheDir,
+                sources.map((d) => d.id),
+                trainFold,
+              )
+            : trainFold(),
           gazetteer: g,
           stopwords: COMMON_WORDS,
         };
