@@ -1,47 +1,16 @@
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import pg from 'pg';
-import type { Db } from '../db/db.ts';
 import { loadMigrations, migrate } from '../db/migrate.ts';
-import { openPglite } from '../db/pglite.ts';
-import { openPostgres } from '../db/postgres.ts';
+import { testStores, withEmptyDb } from '../testing/test-db.ts';
 
 // 0036 moves a database that already holds events to per-workspace ids: each
 // workspace goes on from its own highest id (the ids given out stay: leaves
 // name them), and the shared sequences are gone.
 
-/** An empty database of the store (no migrations), dropped afterwards. */
-async function withDb(store: 'pglite' | 'postgres', fn: (db: Db) => Promise<void>) {
-  if (store === 'pglite') {
-    const db = await openPglite();
-    try {
-      await fn(db);
-    } finally {
-      await db.close();
-    }
-    return;
-  }
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `agent_ledger_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const db = await openPostgres(url.toString(), { max: 2 });
-  try {
-    await fn(db);
-  } finally {
-    await db.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
-for (const store of process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const)) {
+for (const store of testStores()) {
   test(`0036 starts each workspace's id counters at its highest id [${store}]`, async () => {
-    await withDb(store, async (db) => {
+    await withEmptyDb(store, async (db) => {
       const all = loadMigrations();
       await migrate(
         db,

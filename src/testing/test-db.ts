@@ -92,6 +92,25 @@ export async function createTestDb(store: Store, opts: TestDbOptions = {}): Prom
   };
 }
 
+/** An empty database of the store (no migrations: for tests of migrating), closed and dropped afterwards. */
+export async function withEmptyDb(store: Store, fn: (db: Db) => Promise<void>): Promise<void> {
+  if (store === 'pglite') {
+    const db = await openPglite();
+    try {
+      await fn(db);
+    } finally {
+      await db.close();
+    }
+    return;
+  }
+  const t = await createTestDb('postgres', { empty: true });
+  try {
+    await fn(t.db);
+  } finally {
+    await t.dispose();
+  }
+}
+
 /**
  * A PGlite data directory with every migration applied, built once per
  * PGlite version and migration set and shared by test processes (built in a
