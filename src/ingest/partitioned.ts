@@ -13,5 +13,27 @@ export const ROGUE_EVENT_PARTITIONS: PartitionedTable = {
   ahead: 2,
 };
 
+/**
+ * Invocations and their stored texts by UTC month (migration 0202), made two
+ * months ahead; a text lives in its invocation's month. Kept forever by
+ * default, for the same reason as rogue events (agent_activity counts every
+ * invocation).
+ */
+export const INVOCATION_PARTITIONS: PartitionedTable = {
+  table: 'invocations',
+  column: 'created_at',
+  unit: 'month',
+  ahead: 2,
+};
+export const INVOCATION_CONTENT_PARTITIONS: PartitionedTable = {
+  ...INVOCATION_PARTITIONS,
+  table: 'invocation_content',
+};
+
 /** Ingest's partitioned tables, for the partitions module's maintenance. */
-export const INGEST_PARTITIONS: readonly PartitionedTable[] = [IDEMPOTENCY_PARTITIONS, ROGUE_EVENT_PARTITIONS];
+export const INGEST_PARTITIONS: readonly PartitionedTable[] = [
+  IDEMPOTENCY_PARTITIONS,
+  ROGUE_EVENT_PARTITIONS,
+  INVOCATION_PARTITIONS,
+  INVOCATION_CONTENT_PARTITIONS,
+];
