@@ -34,7 +34,16 @@ export type AttachResult = { ok: true; logIndex: number } | { ok: false; reason:
 export async function attachOutput(
   tx: Queryable,
   log: OpenAppend,
-  a: { tenantId: string; invocationId: number; text: string; token: string | null; kek: Uint8Array; now: Date },
+  a: {
+    tenantId: string;
+    invocationId: number;
+    text: string;
+    token: string | null;
+    kek: Uint8Array;
+    now: Date;
+    /** The time before which the workspace's content is past retention: attaching there is refused as erased. */
+    contentDueBefore?: (tx: Queryable, tenantId: string, now: Date) => Promise<Date>;
+  },
 ): Promise<AttachResult> {
   const [row] = await tx.query<{ recorded_by_token: string | null; created_at: Date }>(
     `SELECT recorded_by_token, created_at FROM invocations WHERE ${BY_ID} FOR UPDATE`,
@@ -48,6 +57,9 @@ export async function attachOutput(
   );
   if (content.some((c) => c.field === 'tool_output')) return { ok: false, reason: 'conflict' };
   if (content.some((c) => c.erased_at !== null)) return { ok: false, reason: 'erased' };
+  // Past retention: the sweep has erased its month's texts and does not read them again (retention_sweeps).
+  const due = await a.contentDueBefore?.(tx, a.tenantId, a.now);
+  if (due !== undefined && new Date(row.created_at) < due) return { ok: false, reason: 'erased' };
   const salt = newSalt();
   // As a tool_output sent with the invocation (prepare.ts): sealed, its body empty until the scan stores it redacted.
   const sealed = sealText(a.kek, a.tenantId, a.text);
@@ -82,7 +94,7 @@ export async function attachOutputRoutes(fastify: FastifyInstance, deps: IngestD
         tags: ['events'],
         summary: "Attach a tool's result to the invocation recorded for its call, as its tool_output",
         description:
-          'For callers that record a call before it runs and its result after (the MCP gate, the Python guard). The text is stored sealed and scanned in the background exactly like a tool_output sent with the invocation (output_scan, a tool_output_scan leaf, output_scan.flagged); a `tool_output_attached` leaf {invocation_id, content: {tool_output: salted commitment}} commits to it. Not a new invocation: quotas do not count it. By the ingress token that recorded the invocation, or an API token of an admin or operator of its workspace. 404: no such invocation in this workspace (or, for an ingress token, one another token recorded); 409: it has a tool_output already, or its content was erased.',
+          "For callers that record a call before it runs and its result after (the MCP gate, the Python guard). The text is stored sealed and scanned in the background exactly like a tool_output sent with the invocation (output_scan, a tool_output_scan leaf, output_scan.flagged); a `tool_output_attached` leaf {invocation_id, content: {tool_output: salted commitment}} commits to it. Not a new invocation: quotas do not count it. By the ingress token that recorded the invocation, or an API token of an admin or operator of its workspace. 404: no such invocation in this workspace (or, for an ingress token, one another token recorded); 409: it has a tool_output already, or its content was erased or is past the workspace's content retention.",
         security: bearer,
         params: InvocationIdParams,
         body: AttachOutputBody,
@@ -102,6 +114,7 @@ export async function attachOutputRoutes(fastify: FastifyInstance, deps: IngestD
           token,
           kek: deps.outputKek,
           now: deps.ctx.now(),
+          ...(deps.contentDueBefore ? { contentDueBefore: deps.contentDueBefore } : {}),
         }),
       );
       if (!result.ok) {
