@@ -14,7 +14,7 @@ import { createMetrics } from '../core/metrics.ts';
 import { type Db, migrate, openDb, openPostgres } from '../db/index.ts';
 import { redactForStorage, scanField } from '../detect/index.ts';
 import { buildApp, createLogger, registerRateLimits } from '../http/index.ts';
-import { createIngest, INGEST_PARTITIONS, ingestUsage, INGRESS_TOKENS } from '../ingest/index.ts';
+import { createIngest, ingestPartitions, ingestUsage, INGRESS_TOKENS } from '../ingest/index.ts';
 import { JobBell, JobWorker } from '../jobs/index.ts';
 import { createJudges, judgeCallsThisMonth } from '../judges/index.ts';
 import {
@@ -277,7 +277,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const partitions = new PartitionMaintainer({
     db,
     now: ctx.now,
-    tables: INGEST_PARTITIONS,
+    tables: ingestPartitions(config.recordsRetentionDays),
     onError: (err, table) => log.warn({ err, table }, 'partition maintenance failed'),
   });
   // Today's partitions and the next ones exist before the first write.

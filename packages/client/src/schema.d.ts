@@ -5833,6 +5833,15 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
+                /** @description Problem details (application/problem+json) */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
             };
         };
         put?: never;
