@@ -4,24 +4,12 @@ import { after, before, describe, test } from 'node:test';
 import { formatSignerKey, generateSignerKey } from '../ledger/note.ts';
 import { type SmtpPeer, startSmtpPeer } from '../mail/testing/smtp-peer.ts';
 import { multiProcessSkip, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
+import { call, signUp } from '../testing/judge-nodes.ts';
 import { createTestDb, type TestDb } from '../testing/test-db.ts';
 
 // Two `agent-ledger serve` processes on one PostgreSQL: an agent's long poll
 // waits on node B while a person decides on node A. B hears the decision's
 // NOTIFY and answers at once, holding no database connection meanwhile.
-
-async function call(node: ServerProcess, method: string, path: string, body?: unknown, token?: string) {
-  const res = await fetch(`${node.url}${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, text, json: () => JSON.parse(text) };
-}
 
 /** Connections of this database that are in a transaction or running a statement. */
 async function busyConnections(db: TestDb): Promise<number> {
@@ -59,10 +47,7 @@ describe('approvals across two server processes', { skip: multiProcessSkip() }, 
 
   test('a long poll on one node answers as soon as the other node records the decision, with no connection held', async (t) => {
     const address = `admin@approvals-${randomBytes(4).toString('hex')}.multi-node.example`;
-    assert.equal((await call(a, 'POST', '/api/v1/accounts/signup', { email: address })).status, 200);
-    const mail = await smtp.waitFor((m) => m.to.includes(address), 15_000);
-    const code = /\b(\d{6,})\b/.exec(mail.subject)![1]!;
-    const token = (await call(a, 'POST', '/api/v1/accounts/verify', { email: address, code })).json().token as string;
+    const { token } = await signUp(a, smtp, address);
     const policy = await call(
       a,
       'PUT',

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { formatSignerKey, generateSignerKey } from '../ledger/note.ts';
 import { type SmtpPeer, startSmtpPeer } from '../mail/testing/smtp-peer.ts';
 import { multiProcessSkip, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
+import { call, signUp } from '../testing/judge-nodes.ts';
 import { createTestDb, type TestDb } from '../testing/test-db.ts';
 
 // Two `agent-ledger serve` processes on one PostgreSQL: a persona changed
@@ -12,19 +13,6 @@ import { createTestDb, type TestDb } from '../testing/test-db.ts';
 // the workspace's change epoch moved (the persona tables' triggers,
 // migrations/0109) and decides again with fresh reads, whether or not B has
 // heard the change's NOTIFY yet.
-
-async function call(node: ServerProcess, method: string, path: string, body?: unknown, token?: string) {
-  const res = await fetch(`${node.url}${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, text, json: () => JSON.parse(text) };
-}
 
 describe('a persona across two server processes', { skip: multiProcessSkip() }, () => {
   let db: TestDb;
@@ -53,10 +41,7 @@ describe('a persona across two server processes', { skip: multiProcessSkip() }, 
 
   test("a persona change on one node decides the other node's next event", async () => {
     const address = `admin@personas-${randomBytes(4).toString('hex')}.multi-node.example`;
-    assert.equal((await call(a, 'POST', '/api/v1/accounts/signup', { email: address })).status, 200);
-    const mail = await smtp.waitFor((m) => m.to.includes(address), 15_000);
-    const code = /\b(\d{6,})\b/.exec(mail.subject)![1]!;
-    const token = (await call(a, 'POST', '/api/v1/accounts/verify', { email: address, code })).json().token as string;
+    const { token } = await signUp(a, smtp, address);
 
     const created = await call(a, 'POST', '/api/v1/personas', { name: 'Support', allowed_tools: ['kb.*'] }, token);
     assert.equal(created.status, 201, created.text);

@@ -1,6 +1,7 @@
-// Test utility for the judge panel across `agent-ledger serve` processes:
-// HTTP calls to a node, a signed-in workspace with a review policy and a
-// panel of stand-in judges, and waiting for judgements to settle.
+// Test utility for tests across `agent-ledger serve` processes: HTTP calls to
+// a node and signing up through the real flow; for the judge panel, a
+// workspace with a review policy and a panel of stand-in judges, and waiting
+// for judgements to settle.
 import assert from 'node:assert/strict';
 import type { SmtpPeer } from '../mail/testing/smtp-peer.ts';
 import type { ServerProcess } from './server-process.ts';
