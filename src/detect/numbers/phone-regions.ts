@@ -40,12 +40,61 @@ function names(): Map<string, CountryCode> {
   return m;
 }
 
+/** The words of a window before a number, as [start, end) pairs into the text (reused from call to call). */
+const wordAt = new Int32Array(2 * WINDOW);
+/** Per word of wordAt: 1 if its first part (before a '-') begins a country's name, 0 if not, -1 not read yet. */
+const firstAt = new Int8Array(WINDOW);
+
 /** Capitalised runs of 1-4 words in the window before `start` that name a country, nearest first (at most 2 regions). */
 export function countryRegionsBefore(text: string, start: number): CountryCode[] {
   const from = Math.max(0, start - WINDOW);
+  const m = names();
+  // the words, /\p{Lu}[\p{L}'’.-]*/gu's matches, read by char codes in an ASCII window (most windows)
+  let n = 0;
+  let inWord = false;
+  for (let i = from; i < start; i++) {
+    const c = text.charCodeAt(i);
+    const letter = ((c | 32) - 97) >>> 0 < 26;
+    if (inWord) {
+      if (letter || c === 39 || c === 0x2019 || c === 46 || c === 45) continue;
+      wordAt[2 * n - 1] = i;
+      inWord = false;
+    }
+    if (c >= 128 && c !== 0x2019) return countryRegionsByRegex(text, from, start, m);
+    if (letter && c < 97) {
+      wordAt[2 * n] = i;
+      firstAt[n++] = -1;
+      inWord = true;
+    }
+  }
+  if (inWord) wordAt[2 * n - 1] = start;
+  const out: CountryCode[] = [];
+  for (let i = n - 1; i >= 0 && out.length < 2; i--) {
+    // the longest name ending at word i (up to 4 words, joined by what stands between them in the text)
+    for (let k = Math.max(0, i - 3); k <= i; k++) {
+      if (firstAt[k] === -1) {
+        const a = wordAt[2 * k]!;
+        const e = wordAt[2 * k + 1]!;
+        let dash = a;
+        while (dash < e && text.charCodeAt(dash) !== 45) dash++;
+        firstAt[k] = firstWords!.has(text.slice(a, dash).toLowerCase()) ? 1 : 0;
+      }
+      if (firstAt[k] === 0) continue;
+      const code = m.get(text.slice(wordAt[2 * k]!, wordAt[2 * i + 1]!).toLowerCase());
+      if (code && !out.includes(code)) {
+        out.push(code);
+        i = k;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** countryRegionsBefore of a window with letters beyond ASCII, by the regex. */
+function countryRegionsByRegex(text: string, from: number, start: number, m: Map<string, CountryCode>): CountryCode[] {
   const window = text.slice(from, start);
   const out: CountryCode[] = [];
-  const m = names();
   const words = [...window.matchAll(/\p{Lu}[\p{L}'’.-]*/gu)];
   for (let i = words.length - 1; i >= 0 && out.length < 2; i--) {
     // the longest name ending at word i (up to 4 words, joined by what stands between them in the text)
