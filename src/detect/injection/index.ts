@@ -800,6 +800,21 @@ function printableRatio(s: string): number {
   return ok / s.length;
 }
 
+/**
+ * Do the bytes hold so many ASCII control characters that their UTF-8 text cannot be 95 % printable
+ * (printableRatio)? Each such byte decodes to itself, one unprintable character, and the text has at most
+ * as many characters as there are bytes: more than one in 20 rules the text out without decoding it, as
+ * it does most random key material (about one byte in nine).
+ */
+function controlBytesRuleOut(bytes: Buffer): boolean {
+  let control = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if ((b < 32 && b !== 9 && b !== 10 && b !== 13) || b === 127) control++;
+  }
+  return 20 * control > bytes.length;
+}
+
 interface Layer {
   text: string;
   /** where the layer's text comes from in the original (for finding spans) */
@@ -850,7 +865,9 @@ function decodeLayers(text: string, hidden: Hidden): { layers: Layer[]; obfuscat
   for (let m = nextBase64(units, 0); m && payloads < MAX_PAYLOADS && budget > 0; m = nextBase64(units, m[1])) {
     const v = text.slice(m[0], m[1]);
     if (!/[a-z]/.test(v) || !/[A-Z]/.test(v)) continue;
-    const decoded = Buffer.from(v.slice(0, Math.min(v.length, budget * 2)), 'base64').toString('utf8');
+    const bytes = Buffer.from(v.slice(0, Math.min(v.length, budget * 2)), 'base64');
+    if (controlBytesRuleOut(bytes)) continue;
+    const decoded = bytes.toString('utf8');
     if (decoded.length < 12 || printableRatio(decoded) < 0.95 || !/\s/.test(decoded)) continue;
     payloads++;
     budget -= decoded.length;
