@@ -44,10 +44,13 @@ export function loadInjectionData(file: URL | string = INJECTION_DATA): Injectio
     .map((l) => JSON.parse(l) as InjectionDataCase);
 }
 
-/** False positives allowed when tuning the threshold, on each family's benign texts and on its hard negatives (the target is 2 %; the rest is margin for unseen sources). */
+/**
+ * False positives the model may add when tuning the threshold, on all benign texts and on all hard negatives
+ * pooled over families (the target is 2 %; the rest is margin for unseen sources). A budget per family as
+ * well (2 % of each) let the smallest family of write-ups decide the threshold alone: measured without it,
+ * leave-one-source-out recall rose 3.8 points at 0.5 / 1.8 % false positives (docs/detection.md).
+ */
 export const TUNING_FPR = 0.01;
-/** Each family's own groups get this many times TUNING_FPR: one family of a few dozen texts cannot have a budget of 1 % of itself. */
-const PER_FAMILY = 2;
 
 export interface LosoOptions {
   /** always in training, never scored (generated or auxiliary text) */
@@ -94,32 +97,20 @@ function exampleOf(c: { text: string; label: string; kind: string }): TrainingEx
   return { text: c.text, y: c.label === 'injection' ? 1 : 0, hard: c.kind === 'hard_negative' };
 }
 
-/**
- * Weight of an example in training: every family weighs as much as a family of `typical` cases, so that a
- * large family does not decide the model alone (square root: a large family still counts more).
- */
-function familyWeights(cases: readonly Prepared[]): Map<string, number> {
-  const n = new Map<string, number>();
-  for (const p of cases) n.set(p.c.family, (n.get(p.c.family) ?? 0) + 1);
-  const typical = [...n.values()].reduce((a, b) => a + b, 0) / Math.max(1, n.size);
-  return new Map([...n].map(([f, k]) => [f, Math.sqrt(typical / k)]));
-}
-
 function fit(
   cases: readonly Prepared[],
   extra: readonly TrainingExample[],
   extraFeats: readonly Int32Array[][],
   s: TrainSettings,
 ): TrainedModel {
-  const w = familyWeights(cases);
-  const ex = [...cases.map((p) => ({ ...p.ex, weight: w.get(p.c.family)! })), ...extra];
-  return train(ex, [...cases.map((p) => p.feats), ...extraFeats], s);
+  // every case weighs alike: balancing families (by the square root of their sizes) read 1.3 points lower
+  return train([...cases.map((p) => p.ex), ...extra], [...cases.map((p) => p.feats), ...extraFeats], s);
 }
 
 /**
  * The threshold for a model trained on `cases`: each family of `cases` is scored by a model trained on
- * the others (and `extra`), and the threshold keeps each family's benign texts and its hard negatives
- * within `rate` of false positives.
+ * the others (and `extra`), and the threshold keeps the benign texts and the hard negatives of all
+ * families, pooled, within `rate` of false positives.
  */
 export function tuneThreshold(
   cases: readonly Prepared[],
@@ -131,7 +122,6 @@ export function tuneThreshold(
   const families = [...new Set(cases.map((p) => p.c.family))];
   const benign: ScoredNegative[] = [];
   const hard: ScoredNegative[] = [];
-  const groups: Array<{ xs: ScoredNegative[]; rate: number }> = [];
   for (const g of families) {
     const negatives = cases.filter((p) => p.c.family === g && p.ex.y === 0);
     if (negatives.length === 0) continue;
@@ -146,10 +136,11 @@ export function tuneThreshold(
     const h = scored(negatives.filter((p) => p.ex.hard));
     benign.push(...b);
     hard.push(...h);
-    groups.push({ xs: b, rate: PER_FAMILY * rate }, { xs: h, rate: PER_FAMILY * rate });
   }
-  groups.push({ xs: benign, rate }, { xs: hard, rate });
-  return pickThreshold(groups);
+  return pickThreshold([
+    { xs: benign, rate },
+    { xs: hard, rate },
+  ]);
 }
 
 export function prepare(cases: readonly InjectionDataCase[]): Prepared[] {
@@ -254,7 +245,6 @@ function foldThreshold(
 ): number {
   const benign: ScoredNegative[] = [];
   const hard: ScoredNegative[] = [];
-  const groups: Array<{ xs: ScoredNegative[]; rate: number }> = [];
   for (const g of families) {
     if (g === f) continue;
     const r = approximate
@@ -264,10 +254,11 @@ function foldThreshold(
     if (!n) continue;
     benign.push(...n.benign);
     hard.push(...n.hard);
-    groups.push({ xs: n.benign, rate: PER_FAMILY * rate }, { xs: n.hard, rate: PER_FAMILY * rate });
   }
-  groups.push({ xs: benign, rate }, { xs: hard, rate });
-  return pickThreshold(groups);
+  return pickThreshold([
+    { xs: benign, rate },
+    { xs: hard, rate },
+  ]);
 }
 
 function scoreFold(prepared: readonly Prepared[], f: string, model: InjectionModel): FamilyResult {
