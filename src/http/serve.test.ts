@@ -49,7 +49,7 @@ describe('agent-ledger serve: configuration errors stop the start', () => {
     const r = await runCli(
       ['serve'],
       { DATA_DIR: dir, LOG_LEVEL: 'warn', PORT: '0', LEDGER_SIGNING_KEY: '/nonexistent/agent-ledger.key' },
-      10_000,
+      30_000,
     ).finally(() => rmSync(dir, { recursive: true, force: true }));
     assert.notEqual(r.code, null, 'did not exit by itself');
     assert.notEqual(r.code, 0);
@@ -131,7 +131,7 @@ describe('agent-ledger serve: graceful shutdown', () => {
           LOG_LEVEL: 'warn',
           ...(db?.url ? { DATABASE_URL: db.url } : {}),
         },
-        10_000,
+        30_000,
       );
       assert.notEqual(r.code, 0);
       assert.notEqual(r.code, null);

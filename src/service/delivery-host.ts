@@ -33,6 +33,8 @@ export interface DeliveryHostDeps {
 export class DeliveryThread {
   readonly #deps: DeliveryHostDeps;
   #thread: Worker | undefined;
+  /** The thread has loaded and begun delivering (its first message); before that it holds no work to finish. */
+  #started = false;
   #stopping = false;
   #restart: NodeJS.Timeout | undefined;
   #drained = 0;
@@ -53,6 +55,7 @@ export class DeliveryThread {
     if (this.#thread) return;
     const thread = new Worker(new URL('./delivery-thread.ts', import.meta.url), { workerData: this.#deps.data });
     this.#thread = thread;
+    this.#started = false;
     thread.on('message', (m: FromDeliveryThread) => this.#heard(thread, m));
     thread.on('error', (err) => this.#deps.onError(err));
     thread.on('exit', (code) => {
@@ -73,6 +76,13 @@ export class DeliveryThread {
     const thread = this.#thread;
     if (!thread) return;
     const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    // Still loading the service's modules (seconds of CPU on a busy machine): nothing of a pass to finish, so
+    // ended at once — a start that fails (a taken port) or a quick stop does not wait for the load.
+    if (!this.#started) {
+      await thread.terminate();
+      await exited;
+      return;
+    }
     this.#send(thread, { type: 'stop' });
     const late = setTimeout(() => void thread.terminate(), STOP_MS);
     await exited;
@@ -95,7 +105,8 @@ export class DeliveryThread {
   }
 
   #heard(thread: Worker, m: FromDeliveryThread): void {
-    if (m.type === 'ask') {
+    if (m.type === 'started') this.#started = true;
+    else if (m.type === 'ask') {
       this.#answer(m.question).then(
         (value) => this.#send(thread, { type: 'answer', id: m.id, value }),
         (err: unknown) => this.#send(thread, { type: 'answer', id: m.id, error: threadError(err) }),

@@ -34,6 +34,7 @@ export type ToDeliveryThread =
   | { type: 'answer'; id: number; value?: unknown; error?: ThreadError };
 
 export type FromDeliveryThread =
+  | { type: 'started' }
   | { type: 'drained'; id: number; error?: ThreadError }
   | { type: 'ask'; id: number; question: Question }
   | { type: 'grew'; tenantId: string }

@@ -80,3 +80,4 @@ port.on('message', (m: ToDeliveryThread) => {
 });
 
 worker.start();
+tell({ type: 'started' });
