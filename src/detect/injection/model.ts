@@ -10,7 +10,8 @@
 // Long texts are scored in windows: the features of each BLOCK-char block are summed; every block alone
 // and every two adjacent blocks form a window whose score is bias + sum / sqrt(count); the text's score is
 // the highest window's (windows with fewer than MIN_FEATURES features are skipped in texts of several
-// blocks: a text's short tail says too little). An instruction hidden in a long benign document is thus not diluted by the document.
+// blocks: a text's short tail says too little; a one-block text of fewer than MIN_TEXT_FEATURES is not
+// scored at all). An instruction hidden in a long benign document is thus not diluted by the document.
 
 import { readFileSync } from 'node:fs';
 import * as codeUnits from '../text/code-units.ts';
@@ -25,6 +26,12 @@ export const FEATURE_BITS = 18;
 const MASK = (1 << FEATURE_BITS) - 1;
 export const BLOCK = 128;
 export const MIN_FEATURES = 48;
+/**
+ * Fewest features of a one-block text the model scores: a word or two ("OK", "hi") carries no
+ * instruction, and over so few features bias + sum / sqrt(count) rests on one or two weights — "OK" read
+ * 0.92 and crossed the threshold. Below it the model abstains (p = 0) and the cues alone decide.
+ */
+export const MIN_TEXT_FEATURES = 16;
 /** Two concepts at most this many tokens apart form a pair feature (IGNORE … INSTRUCTIONS). */
 const PAIR_SPAN = 8;
 
@@ -426,8 +433,7 @@ export function modelVerdict(model: InjectionModel, text: string): ModelVerdict 
     for (let len = 1; len <= 2 && b + len <= blocks; len++) {
       const sum = len === 1 ? s[b]! : s[b]! + s[b + 1]!;
       const cnt = len === 1 ? k[b]! : k[b]! + k[b + 1]!;
-      if (cnt < MIN_FEATURES && blocks > 1) continue;
-      if (cnt === 0) continue;
+      if (cnt < (blocks > 1 ? MIN_FEATURES : MIN_TEXT_FEATURES)) continue;
       const z = model.bias + (sum * model.scale) / Math.sqrt(cnt);
       if (z > best) {
         best = z;
