@@ -50,14 +50,20 @@ async function main(): Promise<void> {
   for (let s = seed0; s < seed0 + seeds; s++) {
     for (const t of fuzzTexts(s, n)) {
       texts++;
-      const t0 = process.cpuUsage(); // CPU time: a wall-clock budget fails whenever the machine is busy
+      // CPU time: a wall-clock budget fails whenever the machine is busy. The better of two calls: the
+      // process's CPU time also counts a garbage collection, the optimising compiler and a table built on
+      // first use (the BMP letter classes, ~65 ms) that fall into one call; an input that is slow is so twice.
+      const t0 = process.cpuUsage();
       const r = scan(t);
       const d = process.cpuUsage(t0);
-      const ms = (d.user + d.system) / 1000;
+      const t1 = process.cpuUsage();
+      const again = scan(t);
+      const d1 = process.cpuUsage(t1);
+      const ms = Math.min(d.user + d.system, d1.user + d1.system) / 1000;
       worst = Math.max(worst, ms);
       if (ms > BUDGET_MS) fail(`scan took ${ms.toFixed(1)} ms on ${t.length} chars`, t);
       checkFindings(r.findings, t.length, t, 'scan');
-      if (JSON.stringify(scan(t)) !== JSON.stringify(r)) fail('scan not deterministic', t);
+      if (JSON.stringify(again) !== JSON.stringify(r)) fail('scan not deterministic', t);
       const field = (['prompt', 'tool_output', 'context'] as const)[texts % 3]!;
       const st = scanField(field, t);
       checkFindings(st.findings, t.length, t, 'scanField.findings');
