@@ -1,22 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type AppContext, notFound } from '../core/index.ts';
+import { notFound } from '../core/index.ts';
 import { accountOf, bearer, limiter, problems, Uuid } from '../http/index.ts';
 import { issueApiToken, listOwnTokens, revokeApiToken } from './api-tokens.ts';
-import type { AppendAudit, UsageSource } from './deps.ts';
+import type { AccountRouteDeps } from './deps.ts';
 import { accountView, displayNameOf, getWorkspace } from './directory.ts';
 import { normalizeEmail, requireEmail } from './email-domains.ts';
 import { planView } from './plan-view.ts';
 import { AccountSchema, Email, IssuedTokenSchema, PlanViewSchema, TokenListItem } from './schemas.ts';
 import { invalidCode, requestCode, verifyCode } from './signin.ts';
-
-export interface AccountRouteDeps {
-  ctx: AppContext;
-  pepper: Buffer;
-  appendAudit: AppendAudit;
-  usage: UsageSource;
-}
 
 export async function accountRoutes(fastify: FastifyInstance, deps: AccountRouteDeps): Promise<void> {
   const { ctx } = deps;

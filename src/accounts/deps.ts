@@ -1,3 +1,4 @@
+import type { AppContext } from '../core/index.ts';
 import type { Queryable } from '../db/index.ts';
 
 /** An account-side change that matters to an auditor, recorded as a leaf of the workspace log. */
@@ -25,4 +26,12 @@ export interface UsageSource {
   personasUsed(tenantId: string): Promise<number>;
   /** Judge calls counted this calendar month (UTC) (judges module). */
   judgeCallsThisMonth(tenantId: string, now: Date): Promise<number>;
+}
+
+/** What the account routes are given by the service. */
+export interface AccountRouteDeps {
+  ctx: AppContext;
+  pepper: Buffer;
+  appendAudit: AppendAudit;
+  usage: UsageSource;
 }

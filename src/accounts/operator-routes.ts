@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { bearer, NullableTimestamp, PageQuery, problems, Uuid } from '../http/index.ts';
 import { decodeCursor, notFound, page, unprocessable } from '../core/index.ts';
-import type { AccountRouteDeps } from './account-routes.ts';
+import type { AccountRouteDeps } from './deps.ts';
 import { getWorkspace } from './directory.ts';
 import { listWorkspaces, planView } from './plan-view.ts';
 import { PlanTierSchema, PlanViewSchema, SubscriptionStatusSchema } from './schemas.ts';

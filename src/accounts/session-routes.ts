@@ -13,7 +13,7 @@ import {
   Uuid,
 } from '../http/index.ts';
 import { forbidden, notFound } from '../core/index.ts';
-import type { AccountRouteDeps } from './account-routes.ts';
+import type { AccountRouteDeps } from './deps.ts';
 import { listOwnSessions, revokeSession, SESSION_HOURS, startSession } from './console-sessions.ts';
 import { accountView, getWorkspace } from './directory.ts';
 import { normalizeEmail } from './email-domains.ts';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf, bearer, problems } from '../http/index.ts';
 import { notFound } from '../core/index.ts';
-import type { AccountRouteDeps } from './account-routes.ts';
+import type { AccountRouteDeps } from './deps.ts';
 
 const ADMIN = ['admin'] as const;
 

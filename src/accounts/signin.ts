@@ -2,7 +2,7 @@ import type { Queryable } from '../db/index.ts';
 import { HttpProblem, serviceUnavailable } from '../core/index.ts';
 import { signInMail } from '../mail/index.ts';
 import { issueApiToken } from './api-tokens.ts';
-import type { AccountRouteDeps } from './account-routes.ts';
+import type { AccountRouteDeps } from './deps.ts';
 import {
   type Account,
   type Workspace,

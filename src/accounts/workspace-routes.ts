@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf, bearer, limiter, PageQuery, problems, Uuid } from '../http/index.ts';
 import { decodeCursor, notFound, page } from '../core/index.ts';
-import type { AccountRouteDeps } from './account-routes.ts';
+import type { AccountRouteDeps } from './deps.ts';
 import { normalizeEmail, requireEmail } from './email-domains.ts';
 import { invitationMail } from './invitation-mail.ts';
 import { cancelInvitation, changeRole, invite, listMembers, listOpenInvitations, removeMember } from './members.ts';

@@ -5,7 +5,7 @@ import { accountOf, bearer, problems } from '../http/index.ts';
 import { type AppContext, notFound, unprocessable } from '../core/index.ts';
 import { encodeBase64 } from './bytes.ts';
 import { latestCheckpoint, type StoredCheckpoint } from './checkpoints.ts';
-import type { LedgerModule } from './ledger.ts';
+import type { LedgerModule } from './ledger-module.ts';
 import { evidenceIndex } from './evidence.ts';
 import { readEntries, readHead, readNodes } from './log-store.ts';
 import { consistencyNeeds, consistencyProof, inclusionNeeds, inclusionProof } from './merkle.ts';

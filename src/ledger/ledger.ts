@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import type { Db, Queryable } from '../db/index.ts';
 import type { AppContext } from '../core/index.ts';
 import { type LogEntry, beginAppend } from './append.ts';
-import { accountEntryAppender, type AppendEntryInTx, entryAppender } from './appenders.ts';
+import { accountEntryAppender, entryAppender } from './appenders.ts';
 import { auditRoutes } from './audit-routes.ts';
+import type { LedgerModule } from './ledger-module.ts';
 import {
   CheckpointScheduler,
   checkpointOfSize,
@@ -15,46 +15,9 @@ import {
 import { readNodes } from './log-store.ts';
 import { consistencyNeeds, consistencyProof } from './merkle.ts';
 import { LogWriter } from './log-writer.ts';
-import { Pseudonyms, type PseudonymKind } from './pseudonyms.ts';
+import { Pseudonyms } from './pseudonyms.ts';
 import { tileRoutes } from './tile-routes.ts';
-import {
-  formatVerifierKey,
-  keyId,
-  type SignerKey,
-  signerKeyFromSeed,
-  type VerifierKey,
-  verifierKeyFor,
-} from './note.ts';
-
-export interface LedgerModule {
-  /** Groups concurrent appends to one workspace's log into one transaction (ingest). */
-  writer: LogWriter;
-  /** Pseudonyms of agent keys and rogue event types for leaves (format v2), cached. */
-  /** A value's pseudonym in the workspace log, its salt committed before it is returned (cached per node). */
-  pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
-  /** Appends entries inside the caller's own transaction (account-side changes). */
-  appendInTx(tx: Queryable, tenantId: string, entries: LogEntry[], time: Date): Promise<number[]>;
-  /** One entry in the caller's transaction at the clock's time: the appendInTx policy, personas, ingest and judges take. */
-  appendEntryInTx: AppendEntryInTx;
-  /** The same for account-side entries: an e-mail address in the entry goes to the log as its pseudonym. */
-  appendAccountEntryInTx: AppendEntryInTx;
-  /** A log grew by appendUnscheduled (another thread of the service): its next checkpoint is scheduled. */
-  grew(tenantId: string): void;
-  origin(tenantId: string): string;
-  verifierKey(tenantId: string): VerifierKey;
-  /** Verifier keys of every key this service signed with, current first. */
-  verifierKeys(tenantId: string): Promise<string[]>;
-  /** Signs the current head now (on demand) unless already signed. */
-  signNow(tx: Queryable, tenantId: string): ReturnType<typeof signHead>;
-  /** A checkpoint of exactly this size (stored, or signed now). */
-  checkpointOfSize(tx: Queryable, tenantId: string, size: number): ReturnType<typeof signHead>;
-  /** The checkpoint note with the witnesses' cosignatures of its size appended (when any). */
-  cosigned(tenantId: string, checkpoint: StoredCheckpoint): Promise<string>;
-  /** The checkpoint submitted to the witnesses now (bounded wait), with the cosignatures gathered. */
-  cosignNow(tenantId: string, checkpoint: StoredCheckpoint): Promise<string>;
-  routes(app: FastifyInstance): Promise<void>;
-  close(): Promise<void>;
-}
+import { formatVerifierKey, keyId, type SignerKey, signerKeyFromSeed, verifierKeyFor } from './note.ts';
 
 /**
  * Appends entries inside the caller's transaction without scheduling the

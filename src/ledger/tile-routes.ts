@@ -11,7 +11,7 @@ import { Type } from 'typebox';
 import { accountOf, bearer, problems, Uuid } from '../http/index.ts';
 import { type AppContext, HttpProblem, notFound, unauthorized } from '../core/index.ts';
 import { latestOrSignNow } from './audit-routes.ts';
-import type { LedgerModule } from './ledger.ts';
+import type { LedgerModule } from './ledger-module.ts';
 import { buildTile, parseTilePath, readStoredTile, storeTile, TILE_WIDTH } from './tiles.ts';
 
 const ADMINS = ['admin'] as const;

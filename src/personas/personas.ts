@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlanCaps } from '../config/index.ts';
-import type { AppContext } from '../core/index.ts';
 import type { Db, Queryable } from '../db/index.ts';
-import type { LogEntry } from '../ledger/index.ts';
 import type { PersonaFacts } from '../policy/index.ts';
+import type { PersonasDeps } from './deps.ts';
 import { personaFactsInTx } from './facts.ts';
 import { personaRoutes } from './routes.ts';
 import { countPersonas } from './store.ts';
@@ -12,12 +10,6 @@ import { countPersonas } from './store.ts';
 // owns the personas and agent_personas tables and builds on policy (its
 // overrides are policy rules); the verdict gets an agent's persona through
 // personaInTx (facts.ts), which the composition root hands to policy.
-
-export interface PersonasDeps {
-  ctx: AppContext;
-  appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
-  workspacePlan(tenantId: string): Promise<{ caps: PlanCaps } | null>;
-}
 
 export interface PersonasModule {
   /** The agent's persona as the verdict sees it, read in the caller's tenant-scoped transaction (facts.ts). */

@@ -6,7 +6,7 @@ import { isKnownPiiType } from '../detect/index.ts';
 import { checkRules } from '../policy/index.ts';
 import { accountOf, bearer, ContentText, problems } from '../http/index.ts';
 import { commitment, encodeLeaf, LEAF_VERSION, newSalt, pseudonymInTx } from '../ledger/index.ts';
-import type { PersonasDeps } from './personas.ts';
+import type { PersonasDeps } from './deps.ts';
 import {
   AgentPersonaBody,
   AgentPersonaView,

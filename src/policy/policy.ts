@@ -1,18 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { readEpoch } from '../changes/index.ts';
 import type { Queryable } from '../db/index.ts';
-import type { AppContext } from '../core/index.ts';
-import type { LogEntry } from '../ledger/index.ts';
+import type { PolicyModuleDeps } from './deps.ts';
 import { type Decision, decide, type Facts, type PersonaFacts, type PolicyDocument } from './engine.ts';
 import { policyRoutes } from './routes.ts';
 import { agentScope, currentPolicy, type VersionedPolicy } from './store.ts';
-
-export interface PolicyModuleDeps {
-  ctx: AppContext;
-  appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
-  /** The agent's persona as the verdict sees it (personas module; injected: personas build on policy, not the reverse). */
-  personaInTx(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
-}
 
 /** A policy version, ready to decide. */
 export interface PolicyInForce {

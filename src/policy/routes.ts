@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf, bearer, ContentText, problems, Timestamp } from '../http/index.ts';
 import { LEAF_VERSION, pseudonymInTx } from '../ledger/index.ts';
-import type { PolicyModuleDeps } from './policy.ts';
+import type { PolicyModuleDeps } from './deps.ts';
 import { checkRules } from './rule-checks.ts';
 import { PolicyDocumentSchema, PolicyView } from './schema.ts';
 import { currentPolicy, saveAgentScope, savePolicy } from './store.ts';

@@ -6,7 +6,7 @@ import { agentScope } from '../policy/index.ts';
 import { READERS } from './access.ts';
 import { type AgentTotals, agentDetail, listAgents } from './agent-queries.ts';
 import { storableText } from './cursor.ts';
-import type { ReviewModuleDeps } from './review.ts';
+import type { ReviewModuleDeps } from './deps.ts';
 import { riskScore } from './risk.ts';
 import { AgentKeyParams, AgentPage, AgentsQuery, AgentView } from './schemas.ts';
 

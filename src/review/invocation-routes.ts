@@ -16,7 +16,7 @@ import {
   TRACE_LIMIT,
   type TraceRow,
 } from './invocation-queries.ts';
-import type { ReviewModuleDeps } from './review.ts';
+import type { ReviewModuleDeps } from './deps.ts';
 import { decisionView, reviewOf } from './review-store.ts';
 import { BUCKET_MS, MAX_BUCKETS, verdictStats } from './stats.ts';
 import { InvocationIdParams, InvocationPage, InvocationQuery, InvocationRecord } from './schemas.ts';

@@ -8,7 +8,7 @@ import { evidenceIdOf } from '../ledger/index.ts';
 import { READERS, REVIEWERS, seesContent } from './access.ts';
 import { decodeTimeKey, timePage } from './cursor.ts';
 import { invocationSummary } from './invocation-queries.ts';
-import type { ReviewModuleDeps } from './review.ts';
+import type { ReviewModuleDeps } from './deps.ts';
 import { leasedByOther, leaseNext, LEASE_MINUTES, pendingCount, release } from './leases.ts';
 import { decideReview, decisionView, listReviews } from './review-store.ts';
 import { InvocationIdParams, ReviewBody, ReviewDone, ReviewPage, ReviewQuery } from './schemas.ts';

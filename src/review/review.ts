@@ -1,10 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../core/index.ts';
-import type { Queryable } from '../db/index.ts';
-import type { Static } from 'typebox';
-import type { LogWriter } from '../ledger/index.ts';
-import type { JudgementSchema } from '../judges/index.ts';
-import type { OtelDetailsSchema } from '../otlp/index.ts';
+import type { ReviewModuleDeps } from './deps.ts';
 import { agentRoutes } from './agent-routes.ts';
 import { invocationRoutes } from './invocation-routes.ts';
 import { reviewRoutes } from './review-routes.ts';
@@ -21,25 +16,6 @@ export { resolveAsPanel, resolveAsReviewer } from './review-store.ts';
 // (API.md "Read side"). Reads go to ctx.readDb in tenant-scoped transactions;
 // review decisions go through the log writer, so each one and its audit leaf
 // commit together.
-
-export interface ReviewModuleDeps {
-  ctx: AppContext;
-  writer: LogWriter;
-  /** The OTLP span facts of an invocation recorded from a span (src/otlp), shown in its detail. */
-  otelDetails?: (
-    tx: Queryable,
-    tenantId: string,
-    invocationId: number,
-    withTexts: boolean,
-  ) => Promise<Static<typeof OtelDetailsSchema> | null>;
-  /** The judge panel's latest judgement of each invocation (src/judges); rationales only withRationale. */
-  judgements?: (
-    tx: Queryable,
-    tenantId: string,
-    ids: readonly number[],
-    withRationale: boolean,
-  ) => Promise<Map<number, Static<typeof JudgementSchema>>>;
-}
 
 export interface ReviewModule {
   routes(app: FastifyInstance): Promise<void>;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { accountOf, bearer, problems } from '../http/index.ts';
 import { READERS } from './access.ts';
 import { checkRange, checkText, decodeTimeKey, timePage } from './cursor.ts';
-import type { ReviewModuleDeps } from './review.ts';
+import type { ReviewModuleDeps } from './deps.ts';
 import { listRogueEvents, rogueView } from './rogue-queries.ts';
 import { RoguePage, RogueQuery } from './schemas.ts';
 

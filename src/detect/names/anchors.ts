@@ -4,7 +4,7 @@
 import * as chars from '../text/chars.ts';
 const COLON = 58;
 import * as namesAddressRules from './places/address-rules.ts';
-import type { Candidates } from './candidates.ts';
+import type { Candidates } from './scan-state.ts';
 import * as namesCharClasses from './char-classes.ts';
 import * as namesLiterals from './literals.ts';
 import * as namesSticky from './sticky.ts';

@@ -2,7 +2,7 @@
 // first word, or a later one, may begin a country name (by a hash slot of the dictionary's first words).
 
 import * as chars from '../text/chars.ts';
-import type { Scan } from './candidates.ts';
+import type { Scan } from './scan-state.ts';
 import * as namesCharClasses from './char-classes.ts';
 import * as namesLexicon from './lexicon.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
