@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { completionsUrl, postChatCompletion } from './chat-client.ts';
 import { messageContent, parseAnswer } from './judge-answer.ts';
 import type { ChatMessage } from './judge-prompt.ts';
-import type { JudgeEndpoint, JudgeOpinion, RunOptions } from './panel.ts';
+import type { JudgeEndpoint, JudgeOpinion, RunOptions } from './panel-types.ts';
 
 // One judge's opinion: the retry policy around chat-client.ts.
 // - Every HTTP request is reserved first (opts.reserveCall); no reservation,

@@ -1,5 +1,5 @@
 import { answerJson } from './answer-json.ts';
-import type { JudgeVerdict } from './panel.ts';
+import type { JudgeVerdict } from './panel-types.ts';
 
 // Reading a judge's answer: the chat-completions envelope, then the one JSON
 // object of the message content (answer-json.ts: read through a Markdown code

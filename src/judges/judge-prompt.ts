@@ -1,4 +1,4 @@
-import type { JudgeCase } from './panel.ts';
+import type { JudgeCase } from './panel-types.ts';
 
 // What a judge is told. The system message holds our instructions and the
 // answer schema; the user message is ONE JSON document holding the case and
