@@ -28,6 +28,8 @@ export interface DestinationsDeps {
   adminEmails?: (tenantId: string) => Promise<string[]>;
   /** A pass of the worker failed (a database error; a receiver's failure is no error, it is retried). */
   onError?: (err: unknown, where?: { tenantId: string; destinationId: string }) => void;
+  /** A destination was created or changed through this node's API (the service starts delivery if it idles). */
+  changed?: () => void;
 }
 
 export interface DestinationsModule {
@@ -67,6 +69,8 @@ export interface DeliveryWorkerDeps extends Pick<
   now: () => Date;
   mailer: Pick<Mailer, 'send'>;
   leaseMs?: number;
+  /** Whose leases the worker's are (DeliveryDeps.owner). */
+  owner?: string;
 }
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
@@ -85,6 +89,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     retryBaseMs: settings.retryBaseMs,
     leaseMs: deps.leaseMs ?? settings.leaseMs,
     mailer: deps.mailer,
+    ...(deps.owner ? { owner: deps.owner } : {}),
     ...(deps.adminEmails ? { adminEmails: deps.adminEmails } : {}),
     ...(deps.onError ? { onError: deps.onError } : {}),
   });
@@ -105,5 +110,6 @@ export function createDestinations(deps: DestinationsDeps): DestinationsModule {
     privateNetworks: settings.privateNetworks,
     consoleUrl: settings.consoleUrl,
   };
-  return { worker, newWorker: make, routes: (app) => destinationRoutes(app, { ...common, ctx }) };
+  const changed = deps.changed ? { changed: deps.changed } : {};
+  return { worker, newWorker: make, routes: (app) => destinationRoutes(app, { ...common, ctx, ...changed }) };
 }

@@ -82,6 +82,11 @@ export interface DeliveryDeps {
   retryBaseMs: number;
   /** How long a node holds a destination it is sending to; another may take it after. */
   leaseMs?: number;
+  /**
+   * Whose leases this worker's are (random when absent). A delivery thread started again after it died
+   * is given its predecessor's, so it takes back what that one held instead of waiting out the leases.
+   */
+  owner?: string;
   onError?: (err: unknown, where?: { tenantId: string; destinationId: string }) => void;
   /** The service's mailer and who administers a workspace: a destination becoming failing e-mails its admins. */
   mailer?: Pick<Mailer, 'send'>;
@@ -225,13 +230,27 @@ export async function makeEvents(
 export class DeliveryWorker {
   readonly #deps: DeliveryDeps;
   readonly #leaseMs: number;
-  readonly #owner = randomUUID();
+  readonly #owner: string;
   #poller: Poller | undefined;
   #abort = new AbortController();
 
   constructor(deps: DeliveryDeps) {
     this.#deps = deps;
     this.#leaseMs = deps.leaseMs ?? 120_000;
+    this.#owner = deps.owner ?? randomUUID();
+  }
+
+  /**
+   * Lets go every lease held under this worker's owner: only for a worker that takes over from one that
+   * ended (a delivery thread that died), so none of those leases has a send behind it any more. Their
+   * destinations are due again at once, their cursors where the dead one's last bookkeeping left them.
+   */
+  async releaseOwnLeases(): Promise<number> {
+    const rows = await this.#deps.db.query(
+      `UPDATE destination_cursors SET locked_until = NULL, lease_owner = NULL WHERE lease_owner = $1 RETURNING 1`,
+      [this.#owner],
+    );
+    return rows.length;
   }
 
   /** Starts delivering; a worker stopped may be started again. */

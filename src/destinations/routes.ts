@@ -47,6 +47,8 @@ export interface DestinationRoutesDeps {
   origin(tenantId: string): string;
   privateNetworks: 'allow' | 'deny';
   consoleUrl?: string | undefined;
+  /** A destination was created or changed here (committed): a node that delivers only while some exist starts at once. */
+  changed?: () => void;
 }
 
 const ADMINS = ['admin'] as const;
@@ -324,6 +326,7 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
         });
         return findDestination(tx, me.tenantId, id);
       });
+      deps.changed?.();
       return reply.code(201).send({ ...view(deps.kek, row!), secret: key.secret });
     },
   );
@@ -432,6 +435,7 @@ export async function destinationRoutes(fastify: FastifyInstance, deps: Destinat
         return findDestination(tx, me.tenantId, id);
       });
       if (!row) throw notFound('No such destination.');
+      deps.changed?.();
       return view(deps.kek, row);
     },
   );

@@ -292,3 +292,11 @@ export async function tenantsWithDestinations(db: Queryable): Promise<string[]> 
   const rows = await db.query<{ tenant_id: string }>('SELECT DISTINCT tenant_id FROM destination_cursors');
   return rows.map((r) => r.tenant_id);
 }
+
+/** Whether any workspace has a destination to deliver to (not paused, not disabled): a node delivers only then. */
+export async function anyActiveDestination(db: Queryable): Promise<boolean> {
+  const rows = await db.query<{ some: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM destination_cursors WHERE NOT paused AND state <> 'disabled') AS some`,
+  );
+  return rows[0]?.some === true;
+}

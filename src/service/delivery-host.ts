@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { Mailer } from '../mail/index.ts';
 import {
@@ -14,15 +15,19 @@ import {
 // answers what it asks (mail, admins' addresses), passes on what it tells
 // (a log grew, a pass failed), and stops it with the service. A thread that
 // dies (it should not) is started again after a while: the cursors and
-// leases in the database make that safe, as a node's restart is.
+// leases in the database make that safe, as a node's restart is. Each thread
+// is given the same lease owner, so the new one takes back the dead one's
+// leases at once (delivery-thread.ts) instead of waiting them out.
 
-/** How long after a thread ended unasked it is started again. */
+/** How long after a thread ended unasked it is started again (by default). */
 const RESTART_MS = 5_000;
 /** How long stop() waits for the thread to finish its pass before ending it (a pass's sends are bounded by their timeouts). */
 const STOP_MS = 60_000;
 
 export interface DeliveryHostDeps {
-  data: DeliveryThreadData;
+  data: Omit<DeliveryThreadData, 'owner'>;
+  /** How long after a thread ended unasked it is started again (RESTART_MS). */
+  restartMs?: number;
   mailer: Pick<Mailer, 'send'>;
   adminEmails(tenantId: string): Promise<string[]>;
   /** A log the thread appended to: its checkpoint is scheduled (LedgerModule.grew). */
@@ -32,6 +37,8 @@ export interface DeliveryHostDeps {
 
 export class DeliveryThread {
   readonly #deps: DeliveryHostDeps;
+  /** The lease owner of every thread this host starts. */
+  readonly #owner = randomUUID();
   #thread: Worker | undefined;
   /** The thread has loaded and begun delivering (its first message); before that it holds no work to finish. */
   #started = false;
@@ -52,8 +59,10 @@ export class DeliveryThread {
   /** Starts the thread; it delivers until stop(). */
   start(): void {
     this.#stopping = false;
+    clearTimeout(this.#restart);
     if (this.#thread) return;
-    const thread = new Worker(new URL('./delivery-thread.ts', import.meta.url), { workerData: this.#deps.data });
+    const workerData: DeliveryThreadData = { ...this.#deps.data, owner: this.#owner };
+    const thread = new Worker(new URL('./delivery-thread.ts', import.meta.url), { workerData });
     this.#thread = thread;
     this.#started = false;
     thread.on('message', (m: FromDeliveryThread) => this.#heard(thread, m));
@@ -63,8 +72,9 @@ export class DeliveryThread {
       for (const d of this.#draining.values()) d.reject(new Error(`the delivery thread ended (${code})`));
       this.#draining.clear();
       if (this.#stopping) return;
-      this.#deps.onError(new Error(`the delivery thread ended (${code}); started again in ${RESTART_MS} ms`));
-      this.#restart = setTimeout(() => this.start(), RESTART_MS);
+      const after = this.#deps.restartMs ?? RESTART_MS;
+      this.#deps.onError(new Error(`the delivery thread ended (${code}); started again in ${after} ms`));
+      this.#restart = setTimeout(() => this.start(), after);
       this.#restart.unref();
     });
   }
@@ -87,6 +97,11 @@ export class DeliveryThread {
     const late = setTimeout(() => void thread.terminate(), STOP_MS);
     await exited;
     clearTimeout(late);
+  }
+
+  /** For tests: ends the thread as a crash would, in the middle of whatever it does; it is started again after restartMs. */
+  async kill(): Promise<void> {
+    await this.#thread?.terminate();
   }
 
   /** Runs the thread's passes until nothing is due (as DeliveryWorker.drain). */

@@ -13,6 +13,8 @@ export interface DeliveryThreadData {
   /** Opens destinations' URLs, signing secrets and tokens. */
   kek: Uint8Array;
   settings: DeliverySettings;
+  /** Whose leases the thread's are: the same for a thread started again after one died, which takes them back. */
+  owner: string;
 }
 
 /** Where a pass failed, as the engine names it. */

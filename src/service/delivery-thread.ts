@@ -41,6 +41,7 @@ const worker = createDeliveryWorker({
   db,
   kek: data.kek,
   settings: data.settings,
+  owner: data.owner,
   now,
   mailer: { send: (message) => ask<void>({ what: 'mail', message }) },
   adminEmails: (tenantId) => ask<string[]>({ what: 'adminEmails', tenantId }),
@@ -53,6 +54,10 @@ const worker = createDeliveryWorker({
   },
   onError: (err, where) => tell({ type: 'error', error: threadError(err), ...(where ? { where } : {}) }),
 });
+
+// A thread before this one that died held its leases under the same owner: nothing of it sends any more.
+// Before the first message is heard, so a drain sees those destinations due.
+await worker.releaseOwnLeases();
 
 port.on('message', (m: ToDeliveryThread) => {
   if (m.type === 'answer') {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createAccounts, type UsageSource } from '../accounts/index.ts';
 import {
+  anyActiveDestination,
   createDestinations,
   type DeliveryWorker,
   deliverySettings,
@@ -36,6 +37,7 @@ import { type RetentionDeps, retentionRoutes, RetentionSweeper } from '../retent
 import { createReview, invocationViews, resolveAsPanel, resolveAsReviewer, rogueViewsAt } from '../review/index.ts';
 import { witnessesOf, WitnessSubmitter } from '../witness/index.ts';
 import { DeliveryThread } from './delivery-host.ts';
+import { DeliveryOnDemand } from './delivery-on-demand.ts';
 import { deriveSecret, loadSigningKey } from './secrets.ts';
 
 /**
@@ -55,6 +57,8 @@ export interface ServiceOverrides {
    * PostgreSQL pool itself, with the real clock, running its background work.
    */
   deliveryThread?: boolean;
+  /** Tests: how soon the delivery thread restarts after dying, looks for destinations, stops without any. */
+  deliveryThreadTiming?: { restartMs?: number; checkMs?: number; idleMs?: number };
 }
 
 export interface Service {
@@ -68,6 +72,8 @@ export interface Service {
    * its own when the service opened a PostgreSQL pool itself (delivery-thread.ts), else in the service's thread.
    */
   deliveries: Pick<DeliveryWorker, 'start' | 'stop' | 'drain'>;
+  /** The delivery thread when delivery runs on one, started only while a destination exists (tests). */
+  deliveryThread: DeliveryThread | undefined;
   /** The destinations module: a second delivery worker for tests of several nodes (newWorker). */
   destinations: DestinationsModule;
   /** Deletes stored content past each workspace's retention (hourly; tests call sweepAll()). */
@@ -229,6 +235,8 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   );
   const deliveryFailed = (err: unknown, where?: { tenantId: string; destinationId: string }) =>
     log.warn({ err, tenant_id: where?.tenantId, destination_id: where?.destinationId }, 'delivery pass failed');
+  // Set below when delivery runs on a thread started on demand: told of destinations made through this node.
+  let onDemand: DeliveryOnDemand | undefined;
   const destinations = createDestinations({
     ctx,
     // Seals destinations' signing secrets and tokens; derived like the judges' kek, never stored.
@@ -238,11 +246,13 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     views: { invocations: invocationViews, rogueAt: rogueViewsAt },
     adminEmails: accounts.adminEmails,
     onError: deliveryFailed,
+    changed: () => onDemand?.wake(),
   });
   // PGlite has one connection, in this thread: delivery stays here. So it does for tests that bring their own
   // database or clock, or run the background work themselves, unless they ask for the thread.
   const threaded = overrides.deliveryThread ?? (!overrides.db && !overrides.now && !overrides.manualJobs);
-  const deliveries =
+  // The thread runs only while some workspace has a destination (delivery-on-demand.ts).
+  const deliveryThread =
     threaded && config.databaseUrl
       ? new DeliveryThread({
           data: {
@@ -256,8 +266,17 @@ export async function createService(config: Config, overrides: ServiceOverrides 
           adminEmails: accounts.adminEmails,
           grew: ledger.grew,
           onError: deliveryFailed,
+          ...overrides.deliveryThreadTiming,
         })
-      : destinations.worker;
+      : undefined;
+  if (deliveryThread)
+    onDemand = new DeliveryOnDemand({
+      thread: deliveryThread,
+      anyDestination: () => anyActiveDestination(db),
+      onError: deliveryFailed,
+      ...overrides.deliveryThreadTiming,
+    });
+  const deliveries = onDemand ?? destinations.worker;
   const retentionDeps: RetentionDeps = {
     ctx,
     appendInTx: ledger.appendInTx,
@@ -327,6 +346,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     jobs,
     witnesses,
     deliveries,
+    deliveryThread,
     destinations,
     retention,
     rollups,

@@ -58,6 +58,8 @@ export interface TestServiceOptions {
   manualJobs?: boolean;
   /** Delivery on a thread of its own, as a served PostgreSQL node runs it (PostgreSQL only; the thread keeps the real time). */
   deliveryThread?: boolean;
+  /** With deliveryThread: how soon the thread restarts after dying, looks for destinations, stops without any. */
+  deliveryThreadTiming?: { restartMs?: number; checkMs?: number; idleMs?: number };
 }
 
 export async function startTestService(store: Store, opts: TestServiceOptions = {}): Promise<TestService> {
@@ -83,6 +85,7 @@ export async function startTestService(store: Store, opts: TestServiceOptions = 
     now: clock.now,
     manualJobs: opts.manualJobs ?? false,
     ...(opts.deliveryThread ? { deliveryThread: true } : {}),
+    ...(opts.deliveryThreadTiming ? { deliveryThreadTiming: opts.deliveryThreadTiming } : {}),
   });
   const ts: TestService = {
     store,
