@@ -14,7 +14,7 @@ import {
 import { accountOf, bearer, problems } from '../http/index.ts';
 import { approvalOf, approvalView, decideApproval, expireIfDue, listApprovals, type ApprovalRow } from './approvals.ts';
 import type { ApprovalWatch } from './approval-watch.ts';
-import type { IngestDeps } from './ingest.ts';
+import type { IngestDeps } from './deps.ts';
 import {
   ApprovalDecisionBody,
   ApprovalIdParams,

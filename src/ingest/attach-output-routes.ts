@@ -6,7 +6,7 @@ import { enqueue } from '../jobs/index.ts';
 import { commitment, evidenceIdOf, LEAF_VERSION, newSalt, type OpenAppend } from '../ledger/index.ts';
 import { bearer, problems } from '../http/index.ts';
 import type { EventGate } from './event-gate.ts';
-import type { IngestDeps } from './ingest.ts';
+import type { IngestDeps } from './deps.ts';
 import { OUTPUT_SCAN_JOB } from './record.ts';
 import { AttachOutputBody, OutputAttached, InvocationIdParams } from './schemas.ts';
 import { sealText } from './sealed-output.ts';

@@ -10,11 +10,20 @@ import {
   unknownToken,
   wrongTokenKind,
 } from '../core/index.ts';
-import type { Gate, GatePrincipal } from './gate.ts';
-import type { Authorized } from './pipeline.ts';
+import type { PlanCaps } from '../config/index.ts';
+import type { Gate, GatePrincipal, TenantState } from './gate.ts';
 
 // Who may record events in which workspace: one rule for every door events come in by (the single
 // and batch endpoints, the gateways' hooks, attached outputs, OTLP), and the workspace's standing.
+
+/** The workspace a request writes to, as authorized now; throws the whole request's 401/402/403. */
+export interface Authorized {
+  tenantId: string;
+  state: TenantState;
+  caps: PlanCaps;
+  /** The API or ingress token writing (undefined: the fallback token, the OTLP receiver's own door). */
+  tokenId?: string | undefined;
+}
 
 /** The roles of an API token that may record events. */
 export const EVENT_WRITERS = ['admin', 'operator'] as const;

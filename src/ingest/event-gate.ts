@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Authorized } from './pipeline.ts';
+import type { Authorized } from './event-authorizer.ts';
 
 /**
  * What every route that records events shares (event-routes.ts makes it once):

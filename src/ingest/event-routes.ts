@@ -9,7 +9,7 @@ import { EVENT_WRITERS } from './event-authorizer.ts';
 import { gatewayRoutes } from './gateway-routes.ts';
 import { reservedKey } from './idempotency.ts';
 import type { EventGate } from './event-gate.ts';
-import type { IngestDeps } from './ingest.ts';
+import type { IngestDeps } from './deps.ts';
 import { type EventInput, type EventKind, type EventResult, recordEvents } from './pipeline.ts';
 
 const validators = {

@@ -4,8 +4,7 @@ import type { PlanCaps } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Principal } from '../core/index.ts';
 import type { WorkspacePlan } from '../accounts/index.ts';
-import type { PolicyDocument } from '../policy/index.ts';
-import type { AgentScope } from './ingest.ts';
+import type { PersonaFacts, PolicyDocument } from '../policy/index.ts';
 
 // What the event endpoints check on every request — the token's principal,
 // the workspace's plan and status, its policy and its agents' scopes — kept
@@ -19,6 +18,12 @@ import type { AgentScope } from './ingest.ts';
 // reads, so a change is in force for the very next event on every node.
 // NOTIFY (on PostgreSQL) drops a workspace's state as soon as it changes, so
 // that re-decision is rare.
+
+/** What the verdict reads of an agent besides the policy: its scope and persona. */
+export interface AgentScope {
+  tools: string[] | null;
+  persona: PersonaFacts | undefined;
+}
 
 export interface GateSources {
   db: Db;

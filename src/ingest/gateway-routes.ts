@@ -8,7 +8,7 @@ import { attachOutput } from './attach-output-routes.ts';
 import { awaitApproval, closed } from './approval-routes.ts';
 import type { ApprovalWatch } from './approval-watch.ts';
 import type { EventGate } from './event-gate.ts';
-import type { IngestDeps } from './ingest.ts';
+import type { IngestDeps } from './deps.ts';
 import { recordEvents } from './pipeline.ts';
 import { IDEMPOTENCY_TTL_MS } from './record.ts';
 

@@ -1,87 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { PlanCaps } from '../config/index.ts';
-import type { Queryable } from '../db/index.ts';
 import type { JobHandler } from '../jobs/index.ts';
-import type { AppContext, Principal } from '../core/index.ts';
-import type { LogEntry, LogWriter, PseudonymKind } from '../ledger/index.ts';
-import type { Decision, Facts, PersonaFacts, PolicyDocument } from '../policy/index.ts';
+import type { Principal } from '../core/index.ts';
 import { eventRoutes, validateEvent } from './event-routes.ts';
 import { EventAuthorizer, type NamedWorkspace } from './event-authorizer.ts';
-import { Gate, type GatePrincipal, type WorkspaceRecord } from './gate.ts';
+import { Gate, type GatePrincipal } from './gate.ts';
 import { ingressTokenRoutes } from './ingress-token-routes.ts';
 import { outputScanHandler, wakeOnPendingScan } from './output-scan.ts';
-import { type EventInput, type EventResult, InFlightKeys, recordEvents } from './pipeline.ts';
-import type { Redactor } from './metadata.ts';
-import type { PreparedInvocation, Scanner } from './prepare.ts';
+import { type EventInput, type EventResult, recordEvents } from './pipeline.ts';
+import { InFlightKeys } from './in-flight-keys.ts';
+import type { IngestDeps, IngestSources } from './deps.ts';
 import { createScanPool, OFFLOAD_CHARS } from './scan-pool.ts';
 import { ScanScheduler } from './scan-scheduler.ts';
 import { Admission } from './admission.ts';
 import { KnownAgents, OUTPUT_SCAN_JOB, recordSet } from './record.ts';
 import { approvalRoutes } from './approval-routes.ts';
 import { ApprovalWatch } from './approval-watch.ts';
-import { APPROVAL_EXPIRY_JOB, expireIfDue, type ResolveReview } from './approvals.ts';
+import { APPROVAL_EXPIRY_JOB, expireIfDue } from './approvals.ts';
 
 // Published for what is made before this module: the token kind of ingress tokens (the one token resolver,
 // accounts/token-resolver.ts) and the usage counted from ingest's tables (accounts' plan views). Both need
 // nothing but the database.
 export { INGRESS_TOKENS } from './ingress-tokens.ts';
 export { ingestUsage } from './usage.ts';
-
-/** What the verdict reads of an agent besides the policy: its scope and persona. */
-export interface AgentScope {
-  tools: string[] | null;
-  persona: PersonaFacts | undefined;
-}
-
-export interface IngestSources {
-  ctx: AppContext;
-  writer: LogWriter;
-  scan: Scanner;
-  /** The stored form of metadata values, which are redacted but not decided on (detect's redactForStorage). */
-  redact: Redactor;
-  /** Resolves any bearer token (accounts/token-resolver.ts: API and ingress tokens, the operator and fallback tokens). */
-  resolveToken(token: string): Promise<Principal | null>;
-  loadPlan(tenantId: string): Promise<WorkspaceRecord | null>;
-  loadPolicy(tenantId: string): Promise<{ version: number; document: PolicyDocument }>;
-  /** The agent's allowed tool globs (null: no scope, every tool allowed) and its persona as the verdict sees it. */
-  loadScope(tenantId: string, agentKey: string): Promise<AgentScope>;
-  /** The policy in force, read in the tool_output scan's transaction (policy module). */
-  policyInTx(tx: Queryable, tenantId: string): Promise<{ version: number; decide(facts: Facts): Decision }>;
-  /** The agent's persona, read in the tool_output scan's transaction (personas module). */
-  personaInTx(tx: Queryable, tenantId: string, agentKey: string): Promise<PersonaFacts | undefined>;
-  appendInTx(tx: Queryable, tenantId: string, entry: LogEntry): Promise<void>;
-  /** Key-encryption key of tool_outputs awaiting their scan (sealed-output.ts); never stored in the database. */
-  outputKek: Uint8Array;
-  /** A value's pseudonym in the workspace log, its salt committed before it is returned. */
-  pseudonym(tenantId: string, kind: PseudonymKind, value: string): Promise<string>;
-  /** Jobs were enqueued on this node (the job worker's bell, jobs/jobs.ts JobBell). */
-  jobsEnqueued(): void;
-  /** Resolves a held invocation's review queue item with its approval's decision (review's resolveAsReviewer). */
-  resolveReview?: ResolveReview;
-}
-
-export interface IngestDeps extends IngestSources {
-  /** Each workspace's share of the event endpoints on this node (admission.ts). */
-  admission: Admission;
-  /** Runs the detectors of every workspace's events in turn, on the event loop or the detector workers (scan-scheduler.ts). */
-  scanner: ScanScheduler;
-  /** Called after an invocation is acknowledged (background scans). */
-  afterInvocation?: (tenantId: string, invocationId: number, prepared: PreparedInvocation) => void;
-  knownAgents: KnownAgents;
-  gate: Gate;
-  inFlight: InFlightKeys;
-  /** The set job every event goes through: one object, so requests queued together share its statements. */
-  recordSet: ReturnType<typeof recordSet>;
-  /**
-   * What authenticating a request (resolveForEvents) found for its token: its
-   * route decides on it instead of resolving the same token again (a SHA-256
-   * and a lookup a request).
-   */
-  resolvedFor: WeakMap<object, GatePrincipal>;
-  /** Who may record events in which workspace, for every door events come in by. */
-  authorizer: EventAuthorizer;
-}
 
 export interface IngestModule {
   /**

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { accountOf, bearer, NullableTimestamp, PageQuery, problems, Timestamp, Uuid } from '../http/index.ts';
 import { decodeCursor, notFound, page, unprocessable } from '../core/index.ts';
-import type { IngestDeps } from './ingest.ts';
+import type { IngestDeps } from './deps.ts';
 import { issueIngressToken, listIngressTokens, revokeIngressToken } from './ingress-tokens.ts';
 
 const ADMIN = ['admin'] as const;
