@@ -24,7 +24,7 @@ const { APOSTROPHE, DOT, HYPHEN, isAsciiDigit, isAsciiLower, isAsciiUpper, isJsS
 const { codeUnitReader } = codeUnitsModule;
 const { addressCuesIn, atComma, atKeyAnchor, atSpace } = namesAnchors;
 const { capSeqMayFollow, capSeqMayStart, capSeqNext } = namesCapSeq;
-const { ASCII_CLASS, bmpTable, C_COMMA, C_DIGIT, C_KEY, C_SPACE, C_UPPER, isLetterUnit, U_ASTRAL_LU, U_LU } =
+const { ASCII_CLASS, bmpClass, C_COMMA, C_DIGIT, C_KEY, C_SPACE, C_UPPER, isLetterUnit, U_ASTRAL_LU, U_LU } =
   namesCharClasses;
 const { countryAt, countryEnd } = namesCountries;
 const { loadDicts, wordHashSlot } = namesLexicon;
@@ -86,7 +86,6 @@ export function scanCandidates(text: string): Candidates {
   const st: Scan = {
     t,
     lo,
-    bmp: bmpTable(),
     firsts: loadDicts().countryFirsts,
     c,
     countries: [],
@@ -143,7 +142,7 @@ function scanText(st: Scan, text: string): boolean {
 
 /** At a non-ASCII code unit: an upper-case letter may start a capitalised sequence or a country. */
 function atNonAscii(st: Scan, i: number, u: number): void {
-  const k = st.bmp[u]!;
+  const k = bmpClass(u);
   if ((k & (U_LU | U_ASTRAL_LU)) !== 0) {
     if (capSeqMayStart(st.t, i)) st.c.capSeq.push(i);
     if ((k & U_LU) !== 0 && i >= st.countryFrom) st.countryFrom = countryAt(st, i);
@@ -228,7 +227,7 @@ function capitalWord(st: Scan, s: number, e: number, ascii: boolean): void {
     (capSeqNext(t, e + 1) || (e + 1 < n && isSpace(t[e + 1]!) && capSeqNext(t, e + 2)))
   )
     st.c.capSeq.push(s);
-  if (s >= st.countryFrom && e - s >= 3 && e - s <= 21 && !(s > 0 && isLetterUnit(st.bmp, t[s - 1]!))) {
+  if (s >= st.countryFrom && e - s >= 3 && e - s <= 21 && !(s > 0 && isLetterUnit(t[s - 1]!))) {
     const end = countryEnd(st, e);
     if (st.firsts[wordHashSlot(h)] === 1 || st.countryLater) st.countries.push(s, end);
     st.countryFrom = end;

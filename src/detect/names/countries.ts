@@ -7,22 +7,22 @@ import * as namesCharClasses from './char-classes.ts';
 import * as namesLexicon from './lexicon.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
 const { isJsSpace: isSpace } = chars;
-const { ASCII_CLASS, C_LOWER, C_UPPER, isLetterUnit, U_LL, U_LU } = namesCharClasses;
+const { ASCII_CLASS, bmpClass, C_LOWER, C_UPPER, isLetterUnit, U_LL, U_LU } = namesCharClasses;
 const { wordHashSlot } = namesLexicon;
 
 /** The end of COUNTRY_RE's word at p (an upper-case letter, 2 to 20 lower-case ones, then no letter), or -1. */
-function titleWordEnd(t: Uint16Array, bmp: Uint8Array, p: number): number {
+function titleWordEnd(t: Uint16Array, p: number): number {
   const n = t.length;
   if (p >= n) return -1;
   const u0 = t[p]!;
-  if (u0 < 128 ? ASCII_CLASS[u0] !== C_UPPER : (bmp[u0]! & U_LU) === 0) return -1;
+  if (u0 < 128 ? ASCII_CLASS[u0] !== C_UPPER : (bmpClass(u0) & U_LU) === 0) return -1;
   let j = p + 1;
   for (; j < n && j - p <= 21; j++) {
     const u = t[j]!;
-    if (u < 128 ? ASCII_CLASS[u] !== C_LOWER : (bmp[u]! & U_LL) === 0) break;
+    if (u < 128 ? ASCII_CLASS[u] !== C_LOWER : (bmpClass(u) & U_LL) === 0) break;
   }
   const run = j - p - 1;
-  if (run < 2 || run > 20 || (j < n && isLetterUnit(bmp, t[j]!))) return -1;
+  if (run < 2 || run > 20 || (j < n && isLetterUnit(t[j]!))) return -1;
   return j;
 }
 
@@ -31,9 +31,9 @@ function titleWordEnd(t: Uint16Array, bmp: Uint8Array, p: number): number {
  * word may begin a country name. Returns where the scan goes on.
  */
 export function countryAt(st: Scan, i: number): number {
-  const { t, bmp } = st;
-  if (i > 0 && isLetterUnit(bmp, t[i - 1]!)) return st.countryFrom;
-  const first = titleWordEnd(t, bmp, i);
+  const { t } = st;
+  if (i > 0 && isLetterUnit(t[i - 1]!)) return st.countryFrom;
+  const first = titleWordEnd(t, i);
   return first < 0 ? st.countryFrom : countryFrom(st, i, first);
 }
 
@@ -56,12 +56,12 @@ export function countryFrom(st: Scan, i: number, first: number): number {
 
 /** The end of COUNTRY_RE's match whose first word ends at `first`: up to two more words after a space each. */
 export function countryEnd(st: Scan, first: number): number {
-  const { t, bmp } = st;
+  const { t } = st;
   let e = first;
   st.countryLater = false;
   // (words on one line: "Berlin\nGermany" is a town's line and a country's)
   for (let k = 0; k < 2 && e < t.length && isSpace(t[e]!) && t[e] !== 10 && t[e] !== 13; k++) {
-    const next = titleWordEnd(t, bmp, e + 1);
+    const next = titleWordEnd(t, e + 1);
     if (next < 0) break;
     // a later word may begin a country too: the match is looked up from each of its words (names/places/locations.ts)
     if (!st.countryLater) st.countryLater = mayBeginCountry(st, e + 1, next);

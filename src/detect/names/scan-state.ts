@@ -43,7 +43,6 @@ export interface Candidates {
 export interface Scan {
   t: Uint16Array;
   lo: string;
-  bmp: Uint8Array;
   firsts: Uint8Array;
   c: Candidates;
   countries: number[];
