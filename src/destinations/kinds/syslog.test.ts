@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { aTarget, anEvent } from '../testing/events.ts';
 import { makePki, type Pki, type Rsyslog, rsyslogAvailable, startRsyslog } from '../testing/rsyslog.ts';
 import { senders } from './index.ts';
+import { octetCounted, syslogFrames, syslogMessage } from './syslog.ts';
 
 // Debian's rsyslog is the collector: it parses what arrives as RFC 5424 with
 // RFC 6587 octet counting, and the test reads the fields it parsed.
@@ -153,4 +154,37 @@ test('URLs: syslog+tls or syslog+tcp with a host, nothing else; batches of at mo
   assert.match(sender.validateUrl('syslog+udp://siem.example.com:514') ?? '', /syslog\+tls/);
   assert.match(sender.validateUrl('syslog+tls://u:p@siem.example.com:6514') ?? '', /credentials/);
   assert.match(sender.validateUrl('syslog+tls://siem.example.com:6514/x') ?? '', /only a host/);
+});
+
+test('a batch of frames: each event’s message octet-counted, back to back, whatever the types, origins and characters', () => {
+  const events = [
+    anEvent('invocation.denied', { note: 'zoë ✓ 𝄞' }),
+    anEvent('invocation.allowed'),
+    anEvent('invocation.denied', { note: 'line one\nline two' }),
+    { ...anEvent('review.decided'), occurred_at: 'not a time' },
+    { ...anEvent('rogue.recorded'), evidence: { ...anEvent().evidence, log_origin: 'other.example.org/t/1' } },
+  ];
+  for (const format of ['native', 'ocsf'] as const) {
+    const target = aTarget('syslog', 'syslog+tcp://127.0.0.1:514', { format });
+    const frames = syslogFrames(target, events);
+    assert.deepEqual(frames, Buffer.concat(events.map((e) => octetCounted(syslogMessage(target, e)))));
+    // Read back as a collector frames them: a byte count, a space, that many bytes.
+    const messages: string[] = [];
+    for (let at = 0; at < frames.length;) {
+      const space = frames.indexOf(0x20, at);
+      const length = Number(frames.subarray(at, space).toString('ascii'));
+      messages.push(frames.subarray(space + 1, space + 1 + length).toString('utf8'));
+      at = space + 1 + length;
+    }
+    assert.deepEqual(
+      messages.map((m) => m.split(' ').slice(0, 6)),
+      [
+        ['<107>1', '2026-03-01T10:00:00.000Z', 'ledger.example.com', 'agent-ledger', '-', 'invocation.denied'],
+        ['<110>1', '2026-03-01T10:00:00.000Z', 'ledger.example.com', 'agent-ledger', '-', 'invocation.allowed'],
+        ['<107>1', '2026-03-01T10:00:00.000Z', 'ledger.example.com', 'agent-ledger', '-', 'invocation.denied'],
+        ['<109>1', '-', 'ledger.example.com', 'agent-ledger', '-', 'review.decided'],
+        ['<108>1', '2026-03-01T10:00:00.000Z', 'other.example.org', 'agent-ledger', '-', 'rogue.recorded'],
+      ],
+    );
+  }
 });
