@@ -11,8 +11,12 @@ import type { DeliveryThread } from './delivery-host.ts';
 
 /** How often the service's thread looks for a destination (a destination made on another node waits up to this). */
 const CHECK_MS = 2_000;
-/** How long no destination must have been found before the thread is stopped (one deleted and made again keeps it). */
-const IDLE_MS = 60_000;
+/**
+ * How long no destination must have been found before the thread is stopped: long, since an idle thread costs
+ * little and starting one seconds of loading, which destinations deleted and made again soon after (a benchmark's
+ * cases, a receiver being moved) would otherwise pay each time.
+ */
+const IDLE_MS = 600_000;
 
 export interface DeliveryOnDemandDeps {
   thread: Pick<DeliveryThread, 'start' | 'stop' | 'drain' | 'running'>;
