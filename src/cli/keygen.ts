@@ -6,7 +6,7 @@
 // key a workspace pins is printed with --tenant (or read from GET /api/v1/audit/key).
 
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { commandError, commandOptions } from '../core/index.ts';
 import {
   formatSignerKey,
   formatVerifierKey,
@@ -24,37 +24,22 @@ export const KEYGEN_USAGE = `usage: agent-ledger keygen [--name ORIGIN] [--out F
   --tenant TENANT_ID  also print the verifier key of that workspace's log (what verify --key pins)
 `;
 
-const fail = (message: string): number => {
-  process.stderr.write(`agent-ledger keygen: ${message}\n`);
-  return 2;
-};
+const fail = (message: string): number => commandError('keygen', message);
 
 export async function keygenCommand(args: string[]): Promise<number> {
-  let values: {
-    name?: string | undefined;
-    out?: string | undefined;
-    tenant?: string | undefined;
-    help?: boolean | undefined;
-  };
-  try {
-    values = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        name: { type: 'string' },
-        out: { type: 'string' },
-        tenant: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (err) {
-    return fail(`${(err as Error).message}\n${KEYGEN_USAGE}`);
-  }
-  if (values.help) {
-    process.stdout.write(KEYGEN_USAGE);
-    return 0;
-  }
+  const parsed = commandOptions(
+    'keygen',
+    args,
+    {
+      name: { type: 'string' },
+      out: { type: 'string' },
+      tenant: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    KEYGEN_USAGE,
+  );
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
   const name = values.name ?? (process.env.LEDGER_ORIGIN || 'agent-ledger.local');
   // The same rule as LEDGER_ORIGIN: printable ASCII without spaces or '+'.
   if (!isValidKeyName(name) || !/^[\x21-\x2a\x2c-\x7e]{1,200}$/.test(name)) {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { commandOptions } from '../core/index.ts';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LedgerGate, type Mode, type OnUnreachable } from './ledger.ts';
@@ -35,32 +35,26 @@ export async function mcpProxyCommand(args: string[], env: NodeJS.ProcessEnv = p
   const split = args.indexOf('--');
   const own = split === -1 ? args : args.slice(0, split);
   const command = split === -1 ? [] : args.slice(split + 1);
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: own,
-      options: {
-        url: { type: 'string' },
-        token: { type: 'string' },
-        'agent-key': { type: 'string' },
-        mode: { type: 'string' },
-        'on-unreachable': { type: 'string' },
-        listen: { type: 'string' },
-        upstream: { type: 'string' },
-        'upstream-header': { type: 'string', multiple: true },
-        'listen-token': { type: 'string' },
-        'session-idle': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    process.stderr.write(`agent-ledger mcp-proxy: ${(err as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const parsed = commandOptions(
+    'mcp-proxy',
+    own,
+    {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      'agent-key': { type: 'string' },
+      mode: { type: 'string' },
+      'on-unreachable': { type: 'string' },
+      listen: { type: 'string' },
+      upstream: { type: 'string' },
+      'upstream-header': { type: 'string', multiple: true },
+      'listen-token': { type: 'string' },
+      'session-idle': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  );
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
   const url = values.url ?? env.AGENT_LEDGER_URL;
   const token = values.token ?? env.AGENT_LEDGER_TOKEN;
   const agentKey = values['agent-key'] ?? env.AGENT_LEDGER_AGENT_KEY;

@@ -4,7 +4,7 @@
 // logs and auditors pin (WITNESS_KEYS, verify --witness).
 
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { commandError, commandOptions } from '../core/index.ts';
 import { parseSignerKey, parseVerifierKey, type SignerKey } from '../ledger/index.ts';
 import { cosignerKeyOf, formatCosignerKey } from './cosignature.ts';
 import { startWitnessServer } from './server.ts';
@@ -24,37 +24,27 @@ export const WITNESS_USAGE = `usage: agent-ledger witness --key KEY|FILE --store
   --prefix /PATH       the submission prefix: POST <prefix>/add-checkpoint (default none)
 `;
 
-const fail = (message: string): number => {
-  process.stderr.write(`agent-ledger witness: ${message}\n`);
-  return 2;
-};
+const fail = (message: string): number => commandError('witness', message);
 
 export async function witnessCommand(args: string[]): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        key: { type: 'string' },
-        store: { type: 'string' },
-        log: { type: 'string', multiple: true },
-        'log-family': { type: 'string', multiple: true },
-        name: { type: 'string' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        prefix: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (err) {
-    return fail(`${(err as Error).message}\n${WITNESS_USAGE}`);
-  }
-  if (values.help) {
-    process.stdout.write(WITNESS_USAGE);
-    return 0;
-  }
+  const parsed = commandOptions(
+    'witness',
+    args,
+    {
+      key: { type: 'string' },
+      store: { type: 'string' },
+      log: { type: 'string', multiple: true },
+      'log-family': { type: 'string', multiple: true },
+      name: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      prefix: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    WITNESS_USAGE,
+  );
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
   const keyText = values.key ?? process.env.WITNESS_SIGNING_KEY;
   if (keyText === undefined) return fail(`--key is required\n${WITNESS_USAGE}`);
   if (values.store === undefined) return fail(`--store is required\n${WITNESS_USAGE}`);
