@@ -74,29 +74,62 @@ export async function forgetMetadataSalts(tx: Queryable, tenantId: string, sel: 
 }
 
 /**
- * Deletes the notes of the selected invocations' decided approvals and their
- * salts (what a person wrote about a held call may name the customer it
- * concerns); the decision, who made it and when stay, and the approval_decided
- * leaf's commitment can no longer be opened. `decidedBefore`: retention, by
- * the decision's time. Returns how many approvals had a note.
+ * A text kept about invocations besides their content (a review's note, a
+ * judge's rationale, an approval's note): which rows hold one and what
+ * deleting it sets, for eraseText. The table is `t` in `set`, where $8 is the
+ * erasure's time, and `x` in `pending`.
  */
-export async function eraseApprovalNotes(
+export interface ErasableText {
+  table: string;
+  /** The columns that name a row. */
+  key: readonly string[];
+  /** The SET list: the text and its salt gone, the row marked erased at $8. */
+  set: string;
+  /** A row whose text is not erased yet. */
+  pending: string;
+  /** Its own time, by which retention erases it (`before`), rather than by the invocation's. */
+  timeColumn: string;
+}
+
+/**
+ * Erases `text` from at most `limit` rows of the selected invocations
+ * (`from`/`to` bound the invocation's time), or — with `before` — of rows
+ * whose own time is before then (retention). Returns how many rows.
+ */
+export async function eraseText(
   tx: Queryable,
   tenantId: string,
-  sel: ContentSelector & { decidedBefore?: Date },
+  text: ErasableText,
+  sel: ContentSelector & { before?: Date },
   now: Date,
   limit = 10_000,
 ): Promise<number> {
+  const key = (alias: string) => text.key.map((c) => `${alias}.${c}`).join(', ');
   const rows = await tx.query(
-    `UPDATE approvals a SET note = NULL, note_salt = NULL, note_erased_at = $8
-     WHERE a.tenant_id = $1 AND a.approval_id IN (
-       SELECT x.approval_id FROM approvals x
-       WHERE x.tenant_id = $1 AND x.note_erased_at IS NULL AND (x.note IS NOT NULL OR x.note_salt IS NOT NULL)
+    `UPDATE ${text.table} t SET ${text.set}
+     WHERE t.tenant_id = $1 AND (${key('t')}) IN (
+       SELECT ${key('x')} FROM ${text.table} x
+       WHERE x.tenant_id = $1 AND ${text.pending}
          AND x.invocation_id IN (SELECT invocation_id FROM ${SELECTED_INVOCATIONS})
-         AND ($6::timestamptz IS NULL OR x.decided_at < $6)
+         AND ($6::timestamptz IS NULL OR x.${text.timeColumn} < $6)
        LIMIT $7)
      RETURNING 1`,
-    [...selectorParams(tenantId, sel), sel.decidedBefore?.toISOString() ?? null, limit, now.toISOString()],
+    [...selectorParams(tenantId, sel), sel.before?.toISOString() ?? null, limit, now.toISOString()],
   );
   return rows.length;
 }
+
+/**
+ * The notes of the selected invocations' decided approvals and their salts
+ * (what a person wrote about a held call may name the customer it concerns);
+ * the decision, who made it and when stay, and the approval_decided leaf's
+ * commitment can no longer be opened. Retention erases them by the decision's
+ * time.
+ */
+export const APPROVAL_NOTES: ErasableText = {
+  table: 'approvals',
+  key: ['approval_id'],
+  set: 'note = NULL, note_salt = NULL, note_erased_at = $8',
+  pending: 'x.note_erased_at IS NULL AND (x.note IS NOT NULL OR x.note_salt IS NOT NULL)',
+  timeColumn: 'decided_at',
+};

@@ -1,13 +1,14 @@
 // The ingest module's face: what other modules may use. Nothing else of ingest/ is imported from outside it.
 
 export {
-  eraseApprovalNotes,
+  APPROVAL_NOTES,
+  eraseText,
   eraseInvocationContent,
   forgetMetadataSalts,
   SELECTED_INVOCATIONS,
   selectorParams,
 } from './erasure.ts';
-export type { ContentSelector } from './erasure.ts';
+export type { ContentSelector, ErasableText } from './erasure.ts';
 export { INGRESS_TOKENS, createIngest, ingestUsage } from './ingest.ts';
 export type { IngestModule } from './ingest.ts';
 export { IDEMPOTENCY_PARTITIONS, RESERVED_KEY_PREFIX } from './idempotency.ts';

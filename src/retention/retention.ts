@@ -2,14 +2,15 @@ import type { Queryable } from '../db/index.ts';
 import { type AppContext, Poller } from '../core/index.ts';
 import {
   type ContentSelector,
-  eraseApprovalNotes,
+  APPROVAL_NOTES,
+  eraseText,
   eraseInvocationContent,
   forgetMetadataSalts,
 } from '../ingest/index.ts';
 import { commitment, encodeLeaf, type LogEntry, newSalt } from '../ledger/index.ts';
-import { eraseJudgeRationales } from '../judges/index.ts';
+import { JUDGE_RATIONALES } from '../judges/index.ts';
 import { eraseSpanTexts } from '../otlp/index.ts';
-import { eraseReviewNotes } from '../review/index.ts';
+import { REVIEW_NOTES } from '../review/index.ts';
 
 /** Six months: the least log retention the EU AI Act asks of deployers of high-risk systems (Art. 19, 26(6)). */
 export const MIN_CONTENT_DAYS = 183;
@@ -109,21 +110,21 @@ export async function erase(
     await forgetMetadataSalts(tx, tenantId, sel);
     let notes = 0;
     for (;;) {
-      const n = await eraseReviewNotes(tx, tenantId, sel, now, SWEEP_CHUNK);
+      const n = await eraseText(tx, tenantId, REVIEW_NOTES, sel, now, SWEEP_CHUNK);
       notes += n;
       if (n < SWEEP_CHUNK) break;
     }
     // The judges' rationales were written from the erased content, and OTLP span texts are content
     // (neither counted: the record's counts are fixed).
     for (;;) {
-      if ((await eraseJudgeRationales(tx, tenantId, sel, now, SWEEP_CHUNK)) < SWEEP_CHUNK) break;
+      if ((await eraseText(tx, tenantId, JUDGE_RATIONALES, sel, now, SWEEP_CHUNK)) < SWEEP_CHUNK) break;
     }
     for (;;) {
       if ((await eraseSpanTexts(tx, tenantId, sel, now, SWEEP_CHUNK)) < SWEEP_CHUNK) break;
     }
     // What a person wrote when deciding a held call (its review item's copy went with the review notes).
     for (;;) {
-      if ((await eraseApprovalNotes(tx, tenantId, sel, now, SWEEP_CHUNK)) < SWEEP_CHUNK) break;
+      if ((await eraseText(tx, tenantId, APPROVAL_NOTES, sel, now, SWEEP_CHUNK)) < SWEEP_CHUNK) break;
     }
     const counts = { invocations: invocations.size, fields, review_notes: notes };
     const [index] = await deps.appendInTx(
@@ -241,11 +242,11 @@ export class RetentionSweeper {
         const c = await eraseInvocationContent(tx, tenantId, { to: cutoff }, now, SWEEP_CHUNK);
         const n =
           c.fields < SWEEP_CHUNK
-            ? await eraseReviewNotes(tx, tenantId, { decidedBefore: cutoff }, now, SWEEP_CHUNK)
+            ? await eraseText(tx, tenantId, REVIEW_NOTES, { before: cutoff }, now, SWEEP_CHUNK)
             : 0;
         const j =
           c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK
-            ? await eraseJudgeRationales(tx, tenantId, { finishedBefore: cutoff }, now, SWEEP_CHUNK)
+            ? await eraseText(tx, tenantId, JUDGE_RATIONALES, { before: cutoff }, now, SWEEP_CHUNK)
             : 0;
         // OTLP span texts expire with the invocation's content: by the invocation's time.
         const s =
@@ -255,7 +256,7 @@ export class RetentionSweeper {
         // Approval notes expire like review notes: by the decision's time.
         const a =
           c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK && s < SWEEP_CHUNK
-            ? await eraseApprovalNotes(tx, tenantId, { decidedBefore: cutoff }, now, SWEEP_CHUNK)
+            ? await eraseText(tx, tenantId, APPROVAL_NOTES, { before: cutoff }, now, SWEEP_CHUNK)
             : 0;
         // Then what is left of span texts stored before they were stored redacted.
         const legacy =
