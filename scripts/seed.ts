@@ -18,7 +18,7 @@ import { createWorkspaceWithAdmin } from '../src/accounts/directory.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgres } from '../src/db/postgres.ts';
-import { ROGUE_EVENT_PARTITIONS } from '../src/ingest/index.ts';
+import { INVOCATION_CONTENT_PARTITIONS, INVOCATION_PARTITIONS, ROGUE_EVENT_PARTITIONS } from '../src/ingest/index.ts';
 import { PartitionMaintainer, periodAfter, periodStart } from '../src/partitions/index.ts';
 import { saveAgentScope } from '../src/policy/store.ts';
 
@@ -96,6 +96,18 @@ try {
     }
   });
 
+  // Invocations, their texts and rogue events are partitioned by month: each
+  // month the seed spans gets its partitions first, as the service's
+  // maintenance would have made them.
+  for (let m = periodStart(params.start, 'month'); m.getTime() <= end; m = periodAfter(m, 'month')) {
+    const at = m;
+    await new PartitionMaintainer({
+      db,
+      now: () => at,
+      tables: [ROGUE_EVENT_PARTITIONS, INVOCATION_PARTITIONS, INVOCATION_CONTENT_PARTITIONS],
+    }).maintain();
+  }
+
   // Invocations, chunk by chunk (one transaction each): row g (0 ≤ g < N)
   // has id base+g and a time spread evenly over the period, so ids and
   // times rise together as in real traffic.
@@ -144,8 +156,9 @@ try {
     // for every fifth.
     await db.withTenant(tenant, (tx) =>
       tx.query(
-        `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
-         SELECT $1, i.invocation_id, c.field, c.body, sha256(int8send(i.invocation_id) || convert_to(c.field, 'UTF8')), c.findings
+        `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, created_at)
+         SELECT $1, i.invocation_id, c.field, c.body, sha256(int8send(i.invocation_id) || convert_to(c.field, 'UTF8')), c.findings,
+           i.created_at
          FROM invocations i
          CROSS JOIN LATERAL (VALUES
            ('prompt', 'Summarize the open tickets of account ' || i.invocation_id || ' and draft a short reply for the customer.',
@@ -162,13 +175,14 @@ try {
   }
 
   t0 = performance.now();
-  // Rogue events are partitioned by month: each month the seed spans gets its
-  // partition first, as the service's maintenance would have made it.
-  for (let m = periodStart(params.start, 'month'); m.getTime() <= end; m = periodAfter(m, 'month')) {
-    const at = m;
-    await new PartitionMaintainer({ db, now: () => at, tables: [ROGUE_EVENT_PARTITIONS] }).maintain();
-  }
   await db.withTenant(tenant, async (tx) => {
+    // Each day's invocations and the ids it gave out, as ingest counts them (reads by id find months by them).
+    await tx.query(
+      `INSERT INTO usage_daily (tenant_id, day, invocations, first_invocation_id, last_invocation_id)
+       SELECT $1, (created_at AT TIME ZONE 'UTC')::date, count(*), min(invocation_id), max(invocation_id)
+       FROM invocations WHERE tenant_id = $1 GROUP BY 2`,
+      [tenant],
+    );
     await tx.query(
       `INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id, severity, source,
          invocation_id, log_index, created_at)

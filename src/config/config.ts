@@ -55,6 +55,12 @@ export interface Config {
   logPublishS3Endpoint: string | undefined;
   /** How long a node holds a log it publishes before another node may take it over. */
   logPublishLeaseMs: number;
+  /**
+   * Days invocations and rogue events are kept (RECORDS_RETENTION_DAYS, at
+   * least 183): whole months past it are dropped, their leaves kept. Unset:
+   * kept forever.
+   */
+  recordsRetentionDays: number | undefined;
   /** Worker threads running the detectors on events with long texts; 0 scans on the event loop. */
   detectWorkers: number;
   /** Most milliseconds the event loop scans events before it looks at I/O again (ingest/scan-scheduler.ts). */
@@ -112,6 +118,21 @@ function int(env: Env, name: string, dflt: number, min: number, max: number): nu
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+/** Six months: the least log retention the EU AI Act asks of deployers of high-risk systems (Art. 19, 26(6)). */
+export const MIN_RECORDS_RETENTION_DAYS = 183;
+
+function recordsRetention(env: Env): number | undefined {
+  const raw = env['RECORDS_RETENTION_DAYS'];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < MIN_RECORDS_RETENTION_DAYS || Number(raw) > 36_500)
+    throw new ConfigError(
+      `RECORDS_RETENTION_DAYS must be a whole number of days from ${MIN_RECORDS_RETENTION_DAYS} (six months, the least ` +
+        `log retention the EU AI Act asks of deployers of high-risk systems) to 36500, got ${JSON.stringify(raw)}; ` +
+        'unset keeps records forever',
+    );
+  return Number(raw);
 }
 
 function str(env: Env, name: string): string | undefined {
@@ -255,6 +276,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const logPublishUrl = url(env, 'LOG_PUBLISH_URL', ['file:', 's3:']);
   if (logPublishUrl !== undefined) checkPublishing(logPublishUrl, origin);
+  const recordsRetentionDays = recordsRetention(env);
   const mailFrom = str(env, 'MAIL_FROM') ?? 'agent-ledger <no-reply@agent-ledger.local>';
   if (!/@/.test(mailFrom)) throw new ConfigError('MAIL_FROM must hold an e-mail address');
   return {
@@ -288,6 +310,7 @@ export function loadConfig(env: Env = process.env): Config {
     logPublishUrl,
     logPublishS3Endpoint: url(env, 'LOG_PUBLISH_S3_ENDPOINT', ['http:', 'https:']),
     logPublishLeaseMs: int(env, 'LOG_PUBLISH_LEASE_SECONDS', 60, 1, 86_400) * 1000,
+    recordsRetentionDays,
     detectWorkers: int(env, 'DETECT_WORKERS', 0, 0, 64),
     scanSliceMs: int(env, 'SCAN_SLICE_MS', 5, 1, 1000),
     ingestWorkspaceBytes: int(env, 'INGEST_WORKSPACE_BYTES', 8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),

@@ -35,6 +35,8 @@ export const PROBLEM_CODES = {
   // Events: Idempotency-Key (draft-ietf-httpapi-idempotency-key-header).
   idempotency_key_reused: 422,
   idempotency_key_in_flight: 409,
+  // Read side: a record the deployment's records retention dropped (its leaf stays in the log).
+  expired_by_retention: 410,
 } as const satisfies Record<string, number>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
@@ -53,6 +55,7 @@ const TITLES: Record<number, string> = {
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Content Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',

@@ -9,7 +9,10 @@ import type { EventGate } from './event-gate.ts';
 import type { IngestDeps } from './deps.ts';
 import { OUTPUT_SCAN_JOB } from './record.ts';
 import { AttachOutputBody, OutputAttached, InvocationIdParams } from './schemas.ts';
+import { oneInvocationTimeSql } from './invocation-time.ts';
 import { sealText } from './sealed-output.ts';
+
+const BY_ID = `tenant_id = $1 AND invocation_id = $2 AND ${oneInvocationTimeSql('', '$1', '$2::bigint')}`;
 
 // A tool's result attached to the invocation already recorded for the call
 // (an MCP gate records the call before it runs, its result after): stored
@@ -31,27 +34,40 @@ export type AttachResult = { ok: true; logIndex: number } | { ok: false; reason:
 export async function attachOutput(
   tx: Queryable,
   log: OpenAppend,
-  a: { tenantId: string; invocationId: number; text: string; token: string | null; kek: Uint8Array; now: Date },
+  a: {
+    tenantId: string;
+    invocationId: number;
+    text: string;
+    token: string | null;
+    kek: Uint8Array;
+    now: Date;
+    /** The time before which the workspace's content is past retention: attaching there is refused as erased. */
+    contentDueBefore?: (tx: Queryable, tenantId: string, now: Date) => Promise<Date>;
+  },
 ): Promise<AttachResult> {
-  const [row] = await tx.query<{ recorded_by_token: string | null }>(
-    'SELECT recorded_by_token FROM invocations WHERE tenant_id = $1 AND invocation_id = $2 FOR UPDATE',
+  const [row] = await tx.query<{ recorded_by_token: string | null; created_at: Date }>(
+    `SELECT recorded_by_token, created_at FROM invocations WHERE ${BY_ID} FOR UPDATE`,
     [a.tenantId, a.invocationId],
   );
   if (!row || (a.token !== null && row.recorded_by_token !== a.token)) return { ok: false, reason: 'not_found' };
   // One tool_output per invocation; none either once its content was erased (retention, a data subject's request).
   const content = await tx.query<{ field: string; erased_at: Date | null }>(
-    'SELECT field, erased_at FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2',
-    [a.tenantId, a.invocationId],
+    'SELECT field, erased_at FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2 AND created_at = $3',
+    [a.tenantId, a.invocationId, row.created_at],
   );
   if (content.some((c) => c.field === 'tool_output')) return { ok: false, reason: 'conflict' };
   if (content.some((c) => c.erased_at !== null)) return { ok: false, reason: 'erased' };
+  // Past retention: the sweep has erased its month's texts and does not read them again (retention_sweeps).
+  const due = await a.contentDueBefore?.(tx, a.tenantId, a.now);
+  if (due !== undefined && new Date(row.created_at) < due) return { ok: false, reason: 'erased' };
   const salt = newSalt();
   // As a tool_output sent with the invocation (prepare.ts): sealed, its body empty until the scan stores it redacted.
   const sealed = sealText(a.kek, a.tenantId, a.text);
   await tx.query(
-    `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
-     VALUES ($1, $2, 'tool_output', '', $3, NULL, $4, $5)`,
-    [a.tenantId, a.invocationId, Buffer.from(salt), sealed.sealed, sealed.wrappedKey],
+    // In its invocation's month (the partition key is the invocation's created_at).
+    `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key, created_at)
+     VALUES ($1, $2, 'tool_output', '', $3, NULL, $4, $5, $6)`,
+    [a.tenantId, a.invocationId, Buffer.from(salt), sealed.sealed, sealed.wrappedKey, row.created_at],
   );
   await enqueue(tx, a.tenantId, OUTPUT_SCAN_JOB, [{ invocation_id: a.invocationId }]);
   const logIndex = log.add(
@@ -78,7 +94,7 @@ export async function attachOutputRoutes(fastify: FastifyInstance, deps: IngestD
         tags: ['events'],
         summary: "Attach a tool's result to the invocation recorded for its call, as its tool_output",
         description:
-          'For callers that record a call before it runs and its result after (the MCP gate, the Python guard). The text is stored sealed and scanned in the background exactly like a tool_output sent with the invocation (output_scan, a tool_output_scan leaf, output_scan.flagged); a `tool_output_attached` leaf {invocation_id, content: {tool_output: salted commitment}} commits to it. Not a new invocation: quotas do not count it. By the ingress token that recorded the invocation, or an API token of an admin or operator of its workspace. 404: no such invocation in this workspace (or, for an ingress token, one another token recorded); 409: it has a tool_output already, or its content was erased.',
+          "For callers that record a call before it runs and its result after (the MCP gate, the Python guard). The text is stored sealed and scanned in the background exactly like a tool_output sent with the invocation (output_scan, a tool_output_scan leaf, output_scan.flagged); a `tool_output_attached` leaf {invocation_id, content: {tool_output: salted commitment}} commits to it. Not a new invocation: quotas do not count it. By the ingress token that recorded the invocation, or an API token of an admin or operator of its workspace. 404: no such invocation in this workspace (or, for an ingress token, one another token recorded); 409: it has a tool_output already, or its content was erased or is past the workspace's content retention.",
         security: bearer,
         params: InvocationIdParams,
         body: AttachOutputBody,
@@ -98,6 +114,7 @@ export async function attachOutputRoutes(fastify: FastifyInstance, deps: IngestD
           token,
           kek: deps.outputKek,
           now: deps.ctx.now(),
+          ...(deps.contentDueBefore ? { contentDueBefore: deps.contentDueBefore } : {}),
         }),
       );
       if (!result.ok) {

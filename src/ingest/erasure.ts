@@ -46,9 +46,15 @@ export async function eraseInvocationContent(
      SET body = NULL, salt = NULL, sealed = NULL, sealed_key = NULL, erased_at = $7,
          findings = (SELECT COALESCE(jsonb_agg(jsonb_build_object('type', f->>'type')), '[]'::jsonb)
                      FROM jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f)
-     WHERE c.tenant_id = $1 AND (c.invocation_id, c.field) IN (
-       SELECT x.invocation_id, x.field FROM invocation_content x
+     WHERE c.tenant_id = $1
+       AND ($4::timestamptz IS NULL OR c.created_at >= $4::timestamptz)
+       AND ($5::timestamptz IS NULL OR c.created_at < $5::timestamptz)
+       AND (c.invocation_id, c.field, c.created_at) IN (
+       SELECT x.invocation_id, x.field, x.created_at FROM invocation_content x
        WHERE x.tenant_id = $1 AND x.erased_at IS NULL
+         -- A text is in its invocation's month: a period reads only its months' partitions.
+         AND ($4::timestamptz IS NULL OR x.created_at >= $4::timestamptz)
+         AND ($5::timestamptz IS NULL OR x.created_at < $5::timestamptz)
          AND x.invocation_id IN (SELECT invocation_id FROM ${SELECTED_INVOCATIONS})
        LIMIT $6)
      RETURNING c.invocation_id`,

@@ -12,8 +12,16 @@ export type { ContentSelector, ErasableText } from './erasure.ts';
 export { INGRESS_TOKENS, createIngest, ingestUsage } from './ingest.ts';
 export type { IngestModule } from './ingest.ts';
 export { IDEMPOTENCY_PARTITIONS, RESERVED_KEY_PREFIX } from './idempotency.ts';
+export { invocationTimeSql, oneInvocationTimeSql } from './invocation-time.ts';
 export { linkParents } from './links.ts';
-export { INGEST_PARTITIONS, ROGUE_EVENT_PARTITIONS } from './partitioned.ts';
+export { invocationExpired } from './records-retention.ts';
+export {
+  INGEST_PARTITIONS,
+  ingestPartitions,
+  INVOCATION_CONTENT_PARTITIONS,
+  INVOCATION_PARTITIONS,
+  ROGUE_EVENT_PARTITIONS,
+} from './partitioned.ts';
 export { redactMeta } from './metadata.ts';
 export type { Redactor } from './metadata.ts';
 export type { EventInput, EventResult } from './pipeline.ts';

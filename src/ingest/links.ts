@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/index.ts';
+import { invocationTimeSql } from './invocation-time.ts';
 
 /**
  * Sets the parent of invocations recorded before their parent was known (an
@@ -19,11 +20,12 @@ export async function linkParents(
   // invocations once per link (2 s for 340 links among 28,000 invocations).
   await tx.query(
     `UPDATE invocations i SET parent_invocation_id = t.parent
-     FROM (SELECT c.ctid AS row, l.parent FROM unnest($2::bigint[], $3::bigint[]) AS l(child, parent)
-           CROSS JOIN LATERAL (SELECT ctid FROM invocations WHERE tenant_id = $1 AND invocation_id = l.child
-             AND parent_invocation_id IS NULL OFFSET 0) c
+     FROM (SELECT c.ctid AS row, c.tableoid AS part, l.parent FROM unnest($2::bigint[], $3::bigint[]) AS l(child, parent)
+           CROSS JOIN LATERAL (SELECT ctid, tableoid FROM invocations WHERE tenant_id = $1 AND invocation_id = l.child
+             AND ${invocationTimeSql('', '$1', '$2::bigint[]')} AND parent_invocation_id IS NULL OFFSET 0) c
            WHERE l.child <> l.parent) t
-     WHERE i.ctid = t.row`,
+     WHERE i.ctid = t.row AND i.tableoid = t.part AND i.tenant_id = $1
+       AND ${invocationTimeSql('i', '$1', '$2::bigint[]')}`,
     [tenantId, links.map((l) => l.child), links.map((l) => l.parent)],
   );
 }

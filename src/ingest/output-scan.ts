@@ -12,7 +12,11 @@ import {
 } from '../policy/index.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
 import { countByType, escalatesToJudges, needsReview } from './record.ts';
+import { oneInvocationTimeSql } from './invocation-time.ts';
 import { openText } from './sealed-output.ts';
+
+/** One invocation (or its texts) by workspace and id, read in its month only. */
+const BY_ID = `tenant_id = $1 AND invocation_id = $2 AND ${oneInvocationTimeSql('', '$1', '$2::bigint')}`;
 
 /**
  * IngestDeps.afterInvocation: wakes the job worker when an acknowledged invocation left a tool_output
@@ -88,7 +92,7 @@ export function outputScanHandler(deps: Deps): JobHandler {
       await tx.query(
         // The redacted text replaces the sealed one; ciphertext and wrapped key go (crypto-shredding).
         `UPDATE invocation_content SET body = $3, salt = $4, findings = $5, sealed = NULL, sealed_key = NULL
-         WHERE tenant_id = $1 AND invocation_id = $2 AND field = 'tool_output'`,
+         WHERE ${BY_ID} AND field = 'tool_output'`,
         [tenantId, invocationId, r.stored, Buffer.from(salt), JSON.stringify(r.storedFindings)],
       );
       const review =
@@ -97,7 +101,7 @@ export function outputScanHandler(deps: Deps): JobHandler {
           : inv.row.review_status;
       await tx.query(
         `UPDATE invocations SET output_scan_verdict = $3, output_scan_reasons = $4, output_scanned_at = $5, review_status = $6
-         WHERE tenant_id = $1 AND invocation_id = $2`,
+         WHERE ${BY_ID}`,
         [tenantId, invocationId, decision.verdict, JSON.stringify(decision.reasons), now, review],
       );
       // Flagged by its tool_output, or a rule asking for the panel fired: escalated like at write time (the job
@@ -134,7 +138,7 @@ export function outputScanHandler(deps: Deps): JobHandler {
 async function loadInvocation(tx: Queryable, tenantId: string, invocationId: number, kek: Uint8Array) {
   const [row] = await tx.query<InvocationRow & Record<string, unknown>>(
     `SELECT agent_key, tool_name, mode, outcome, principal_kind, principal_id, reasons, review_status, output_scanned_at
-     FROM invocations WHERE tenant_id = $1 AND invocation_id = $2 FOR UPDATE`,
+     FROM invocations WHERE ${BY_ID} FOR UPDATE`,
     [tenantId, invocationId],
   );
   if (!row) return null;
@@ -144,10 +148,10 @@ async function loadInvocation(tx: Queryable, tenantId: string, invocationId: num
     findings: Finding[] | null;
     sealed: Uint8Array | null;
     sealed_key: Uint8Array | null;
-  }>(
-    'SELECT field, body, findings, sealed, sealed_key FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2',
-    [tenantId, invocationId],
-  );
+  }>(`SELECT field, body, findings, sealed, sealed_key FROM invocation_content WHERE ${BY_ID}`, [
+    tenantId,
+    invocationId,
+  ]);
   const pending = content.find((c) => c.field === 'tool_output' && c.findings === null);
   // Rows from before sealing (migration 0036) hold the text in body.
   const output =

@@ -2,7 +2,8 @@
 // written before the migrations that partition ingest's tables are there
 // after them (idempotency keys: those still answering), in the partitions of
 // their periods or, until the maintenance's next pass, the default one; the
-// per-agent counters of rogue events count each row once.
+// per-agent counters of rogue events and invocations count each row once, and
+// each invocation's texts are kept in its month.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Db } from '../db/index.ts';
@@ -16,7 +17,7 @@ const TENANT = '00000000-0000-4000-8000-0000000000bb';
 const FIRST_PARTITIONED = '0200';
 
 for (const store of testStores()) {
-  test(`upgrading (${store}): idempotency keys that still answer and every rogue event move into the partitioned tables`, async () => {
+  test(`upgrading (${store}): idempotency keys that still answer and every rogue event, invocation and text move into the partitioned tables`, async () => {
     let db: Db;
     let dispose: () => Promise<void>;
     if (store === 'postgres') {
@@ -48,6 +49,28 @@ for (const store of testStores()) {
           [TENANT],
         ),
       );
+      // Invocations of three months with their texts, counted per agent by the table's trigger.
+      await db.withTenant(TENANT, async (tx) => {
+        await tx.query(
+          `INSERT INTO invocations (tenant_id, invocation_id, agent_key, mode, outcome, principal_id, verdict, reasons,
+             policy_version, log_index, created_at)
+           SELECT $1, i, 'bot-' || (i % 2), 'observed', 'success', 'p', 'allow', '[]', 1, 10 + i,
+             timestamptz '2025-11-20T10:00:00Z' + (i * interval '20 days')
+           FROM generate_series(1, 4) AS i`,
+          [TENANT],
+        );
+        await tx.query(
+          `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt)
+           SELECT $1, i, f, 'text ' || i, '\\x00' FROM generate_series(1, 4) AS i, unnest(ARRAY['prompt', 'tool_input']) AS f`,
+          [TENANT],
+        );
+      });
+      const invocationCounters = () =>
+        db.withTenant(TENANT, (tx) =>
+          tx.query('SELECT agent_key, invocations::int AS n FROM agent_activity ORDER BY agent_key'),
+        );
+      const invocationsCountedBefore = await invocationCounters();
+      assert.equal(invocationsCountedBefore.length, 2);
       const counters = () =>
         db.withTenant(TENANT, (tx) =>
           tx.query('SELECT agent_key, event_type, events::int AS n FROM agent_rogue_activity ORDER BY agent_key'),
@@ -70,6 +93,30 @@ for (const store of testStores()) {
         ],
       );
       assert.deepEqual(await counters(), countedBefore, 'the copy counted nothing twice');
+      // Invocations and their texts, each in its invocation's month; the counters unchanged; the days'
+      // ids recorded, so that a read by id finds its month.
+      const invocations = await db.withTenant(TENANT, (tx) =>
+        tx.query<{ id: number; part: string; texts: string; found: number }>(
+          `SELECT i.invocation_id::int AS id, i.tableoid::regclass::text AS part,
+             (SELECT string_agg(c.tableoid::regclass::text || ':' || c.field, ',' ORDER BY c.field) FROM invocation_content c
+               WHERE c.tenant_id = i.tenant_id AND c.invocation_id = i.invocation_id AND c.created_at = i.created_at) AS texts,
+             (SELECT count(*)::int FROM ingest_read.invocations j WHERE j.tenant_id = i.tenant_id
+               AND j.invocation_id = i.invocation_id
+               AND j.created_at >= ingest_read.invocations_from(i.tenant_id, ARRAY[i.invocation_id])
+               AND j.created_at < ingest_read.invocations_until(i.tenant_id, ARRAY[i.invocation_id])) AS found
+           FROM invocations i ORDER BY 1`,
+        ),
+      );
+      assert.deepEqual(
+        invocations.map((r) => [r.id, r.part, r.texts, r.found]),
+        [
+          [1, 'invocations_p202512', 'invocation_content_p202512:prompt,invocation_content_p202512:tool_input', 1],
+          [2, 'invocations_p202512', 'invocation_content_p202512:prompt,invocation_content_p202512:tool_input', 1],
+          [3, 'invocations_p202601', 'invocation_content_p202601:prompt,invocation_content_p202601:tool_input', 1],
+          [4, 'invocations_p202602', 'invocation_content_p202602:prompt,invocation_content_p202602:tool_input', 1],
+        ],
+      );
+      assert.deepEqual(await invocationCounters(), invocationsCountedBefore, 'the copy counted nothing twice');
       // The new rows go on being counted, and the read view answers.
       await db.withTenant(TENANT, (tx) =>
         tx.query(

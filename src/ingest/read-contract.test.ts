@@ -32,7 +32,7 @@ const CONTRACT: Record<string, string[]> = {
     'created_at',
     'occurred_at',
   ],
-  invocation_content: ['tenant_id', 'invocation_id', 'field', 'body', 'findings', 'erased_at'],
+  invocation_content: ['tenant_id', 'invocation_id', 'field', 'body', 'findings', 'erased_at', 'created_at'],
   rogue_events: [
     'tenant_id',
     'rogue_event_id',

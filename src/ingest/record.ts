@@ -270,7 +270,6 @@ export function recordSet(known: KnownAgents) {
         }
         const usedToday = (used.get(day) ?? 0) + 1;
         used.set(day, usedToday);
-        rows.usage(day);
         if (isNew) {
           registered.add(p.agentKey);
           agentCount++;
@@ -279,6 +278,7 @@ export function recordSet(known: KnownAgents) {
         }
         // The leaf's time and created_at are the service's clock; when the event happened is p.occurredAt.
         const id = ++lastInvocation;
+        rows.usage(day, id);
         const index = log.add(invocationLeaf(id, p), item.now);
         rows.invocation(id, index, p, item.now, item.caps.multi_judge_calls_per_month > 0);
         // A tool outside the agent's scope is also a rogue event of its own.
@@ -493,10 +493,11 @@ async function readState(
 /** Every row a set of events writes, as columns, written by one statement. */
 class Rows {
   readonly #tenant: string;
-  readonly #usage = new Map<string, number>();
+  /** Per UTC day: invocations, and the first and last id given out (reads by id find their months by them). */
+  readonly #usage = new Map<string, [number, number, number]>();
   readonly #agents: [string[], string[]] = [[], []];
   readonly #inv = Array.from({ length: 20 }, () => [] as unknown[]);
-  readonly #content: unknown[][] = [[], [], [], [], [], [], []];
+  readonly #content: unknown[][] = [[], [], [], [], [], [], [], []];
   readonly #ids: [string[], number[]] = [[], []];
   /** The invocations' background jobs: tool_output scans and judge escalations. */
   readonly jobs: {
@@ -516,8 +517,13 @@ class Rows {
     this.#judged = judged;
   }
 
-  usage(day: string) {
-    this.#usage.set(day, (this.#usage.get(day) ?? 0) + 1);
+  usage(day: string, id: number) {
+    const u = this.#usage.get(day);
+    if (u) {
+      u[0]++;
+      u[1] = Math.min(u[1], id);
+      u[2] = Math.max(u[2], id);
+    } else this.#usage.set(day, [1, id, id]);
   }
 
   agent(key: string, now: Date) {
@@ -558,6 +564,7 @@ class Rows {
       this.#content[4]!.push(c.findings === null ? null : JSON.stringify(c.findings));
       this.#content[5]!.push(c.sealed?.sealed ?? null);
       this.#content[6]!.push(c.sealed?.wrappedKey ?? null);
+      this.#content[7]!.push(now.toISOString());
     }
     if (p.content.some((c) => c.findings === null))
       this.jobs.push({ kind: OUTPUT_SCAN_JOB, payload: { invocation_id: id } });
@@ -631,7 +638,9 @@ class Rows {
    */
   statement(): RideAlong {
     const parts = [
-      this.#usage.size > 0 ? [[...this.#usage.keys()], [...this.#usage.values()]] : undefined,
+      this.#usage.size > 0
+        ? [[...this.#usage.keys()], ...[0, 1, 2].map((i) => [...this.#usage.values()].map((u) => u[i]))]
+        : undefined,
       this.#agents[0].length > 0 ? this.#agents : undefined,
       this.#inv[0]!.length > 0 ? this.#inv : undefined,
       this.#content[0]!.length > 0 ? this.#content : undefined,
@@ -657,9 +666,12 @@ class Rows {
  */
 const ROWS_CTES = [
   `usage AS (
-     INSERT INTO usage_daily (tenant_id, day, invocations)
-     SELECT $1, u.day, u.n FROM unnest($_::date[], $_::int[]) AS u(day, n)
-     ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + EXCLUDED.invocations
+     INSERT INTO usage_daily (tenant_id, day, invocations, first_invocation_id, last_invocation_id)
+     SELECT $1, u.day, u.n, u.first_id, u.last_id FROM unnest($_::date[], $_::int[], $_::bigint[], $_::bigint[])
+       AS u(day, n, first_id, last_id)
+     ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = usage_daily.invocations + EXCLUDED.invocations,
+       first_invocation_id = least(usage_daily.first_invocation_id, EXCLUDED.first_invocation_id),
+       last_invocation_id = greatest(usage_daily.last_invocation_id, EXCLUDED.last_invocation_id)
    )`,
   `agent AS (
      INSERT INTO agents (tenant_id, agent_key, first_seen_at)
@@ -681,10 +693,10 @@ const ROWS_CTES = [
          occurred_at, recorded_by_token)
    )`,
   `content AS (
-     INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key)
-     SELECT $1, c.id, c.field, c.body, c.salt, c.findings::jsonb, c.sealed, c.sealed_key
-     FROM unnest($_::bigint[], $_::text[], $_::text[], $_::bytea[], $_::text[], $_::bytea[], $_::bytea[])
-       AS c(id, field, body, salt, findings, sealed, sealed_key)
+     INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, sealed, sealed_key, created_at)
+     SELECT $1, c.id, c.field, c.body, c.salt, c.findings::jsonb, c.sealed, c.sealed_key, c.created_at
+     FROM unnest($_::bigint[], $_::text[], $_::text[], $_::bytea[], $_::text[], $_::bytea[], $_::bytea[], $_::timestamptz[])
+       AS c(id, field, body, salt, findings, sealed, sealed_key, created_at)
    )`,
   `rogue AS (
      INSERT INTO rogue_events (tenant_id, rogue_event_id, event_type, agent_key, actor_agent_key, tool, user_id,

@@ -1,4 +1,7 @@
 import type { Queryable } from '../db/index.ts';
+import { oneInvocationTimeSql } from './invocation-time.ts';
+
+const BY_ID = `tenant_id = $1 AND invocation_id = $2 AND ${oneInvocationTimeSql('', '$1', '$2::bigint')}`;
 
 // An invocation's place in the review queue is a column of ingest's table:
 // ingest sets it to 'pending' when policy flags the invocation (at write time
@@ -18,7 +21,7 @@ export async function lockReviewStatus(
   invocationId: number,
 ): Promise<ReviewStatus | null | undefined> {
   const [row] = await tx.query<{ review_status: ReviewStatus | null }>(
-    'SELECT review_status FROM invocations WHERE tenant_id = $1 AND invocation_id = $2 FOR UPDATE',
+    `SELECT review_status FROM invocations WHERE ${BY_ID} FOR UPDATE`,
     [tenantId, invocationId],
   );
   return row === undefined ? undefined : row.review_status;
@@ -31,9 +34,5 @@ export async function setReviewStatus(
   invocationId: number,
   status: Exclude<ReviewStatus, 'pending'>,
 ): Promise<void> {
-  await tx.query('UPDATE invocations SET review_status = $3 WHERE tenant_id = $1 AND invocation_id = $2', [
-    tenantId,
-    invocationId,
-    status,
-  ]);
+  await tx.query(`UPDATE invocations SET review_status = $3 WHERE ${BY_ID}`, [tenantId, invocationId, status]);
 }

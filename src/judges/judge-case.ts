@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/index.ts';
 import { personaOfAgent } from '../personas/index.ts';
+import { oneInvocationTimeSql } from '../ingest/index.ts';
 
 // What a judge is shown about an invocation, read through the owners' read
 // contracts: ingest's views (ingest_read.*, which hold the REDACTED stored
@@ -42,7 +43,8 @@ export async function loadCase(tx: Queryable, tenantId: string, invocationId: nu
   const [inv] = await tx.query<InvocationRow & Record<string, unknown>>(
     `SELECT invocation_id, agent_key, mode, outcome, duration_ms, principal_kind, tool_name, verdict, reasons, policy_version,
        review_status, output_scan_verdict, output_scan_reasons, created_at
-     FROM ingest_read.invocations WHERE tenant_id = $1 AND invocation_id = $2`,
+     FROM ingest_read.invocations WHERE tenant_id = $1 AND invocation_id = $2
+       AND ${oneInvocationTimeSql('', '$1', '$2::bigint')}`,
     [tenantId, invocationId],
   );
   if (!inv) return { found: false };
@@ -53,8 +55,8 @@ export async function loadCase(tx: Queryable, tenantId: string, invocationId: nu
     erased_at: Date | null;
   }>(
     `SELECT field, body, findings, erased_at FROM ingest_read.invocation_content
-     WHERE tenant_id = $1 AND invocation_id = $2 ORDER BY field`,
-    [tenantId, invocationId],
+     WHERE tenant_id = $1 AND invocation_id = $2 AND created_at = $3 ORDER BY field`,
+    [tenantId, invocationId, inv.created_at],
   );
   const kept = content.filter((c) => c.erased_at === null);
   // An unscanned tool_output's row holds the text as sent (sealed or not): never shown.

@@ -13,6 +13,7 @@ import { JudgementSchema } from './schemas.ts';
 import { destinationOf, keptSecret } from '../outbound/index.ts';
 import { sealKey } from './secret-box.ts';
 import { insertPending } from './store.ts';
+import { oneInvocationTimeSql } from '../ingest/index.ts';
 
 // The judge panel of a workspace (issue 17): its configuration, and asking
 // it about an invocation on demand. Keys are sealed at rest (secret-box.ts)
@@ -200,7 +201,8 @@ export async function judgeRoutes(fastify: FastifyInstance, deps: JudgesDeps): P
       const now = ctx.now();
       const judgement = await ctx.db.withTenant(me.tenantId, async (tx) => {
         const [inv] = await tx.query(
-          'SELECT 1 FROM ingest_read.invocations WHERE tenant_id = $1 AND invocation_id = $2',
+          `SELECT 1 FROM ingest_read.invocations WHERE tenant_id = $1 AND invocation_id = $2
+             AND ${oneInvocationTimeSql('', '$1', '$2::bigint')}`,
           [me.tenantId, invocationId],
         );
         if (!inv) throw notFound('No such invocation.');

@@ -182,26 +182,34 @@ class RowWriter {
          VALUES ($1, $2, $3, $4, 'ok', 'p', $5, '[]', 0, $2, $6)`,
         [this.tenantId, id, AGENTS[o.agent], MODES[o.mode], VERDICTS[o.verdict], new Date(T0 + o.at)],
       );
+      // The day's ids, as ingest keeps them (reads by id find an invocation's month by them).
+      await tx.query(
+        `INSERT INTO usage_daily AS u (tenant_id, day, invocations, first_invocation_id, last_invocation_id)
+         VALUES ($1, ($3::timestamptz AT TIME ZONE 'UTC')::date, 1, $2, $2)
+         ON CONFLICT (tenant_id, day) DO UPDATE SET invocations = u.invocations + 1,
+           first_invocation_id = least(u.first_invocation_id, $2), last_invocation_id = greatest(u.last_invocation_id, $2)`,
+        [this.tenantId, id, new Date(T0 + o.at)],
+      );
       const findings = JSON.stringify(o.findings.map((f) => ({ type: TYPES[f], start: 0, end: 1 })));
       await tx.query(
-        `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
-         VALUES ($1, $2, 'tool_input', 'x', '\\x00', $3::jsonb)`,
-        [this.tenantId, id, findings],
+        `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, created_at)
+         VALUES ($1, $2, 'tool_input', 'x', '\\x00', $3::jsonb, $4)`,
+        [this.tenantId, id, findings, new Date(T0 + o.at)],
       );
       // A tool_output scanned as it was recorded (findings final at once).
       if (!o.scanLater && o.findings.length % 2 === 1) {
         await tx.query(
-          `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
-           VALUES ($1, $2, 'tool_output', 'y', '\\x00', '[{"type":"CREDIT_CARD"}]')`,
-          [this.tenantId, id],
+          `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, created_at)
+           VALUES ($1, $2, 'tool_output', 'y', '\\x00', '[{"type":"CREDIT_CARD"}]', $3)`,
+          [this.tenantId, id, new Date(T0 + o.at)],
         );
       }
       // A tool_output awaiting its background scan: findings null until the scan.
       if (o.scanLater) {
         await tx.query(
-          `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
-           VALUES ($1, $2, 'tool_output', 'y', '\\x00', NULL)`,
-          [this.tenantId, id],
+          `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, created_at)
+           VALUES ($1, $2, 'tool_output', 'y', '\\x00', NULL, $3)`,
+          [this.tenantId, id, new Date(T0 + o.at)],
         );
       }
     });
@@ -222,8 +230,9 @@ class RowWriter {
     if (this.lastInvocation === 0) return;
     await this.db.withTenant(this.tenantId, (tx) =>
       tx.query(
-        `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings)
-         VALUES ($1, $2, 'tool_output', 'z', '\\x00', NULL) ON CONFLICT DO NOTHING`,
+        `INSERT INTO invocation_content (tenant_id, invocation_id, field, body, salt, findings, created_at)
+         SELECT $1, $2, 'tool_output', 'z', '\\x00', NULL, created_at FROM invocations WHERE tenant_id = $1 AND invocation_id = $2
+         ON CONFLICT DO NOTHING`,
         [this.tenantId, 1 + (pick % this.lastInvocation)],
       ),
     );

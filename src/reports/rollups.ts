@@ -1,5 +1,9 @@
 import type { Queryable } from '../db/index.ts';
 import { type AppContext, Poller } from '../core/index.ts';
+import { invocationTimeSql } from '../ingest/index.ts';
+
+/** The greatest bigint: an open upper end of an id range. */
+const MAX_BIGINT = '9223372036854775807';
 
 // Daily roll-ups (migrations 0190-0193): counts of invocations per UTC day,
 // agent, verdict and mode, of their findings per type, and of rogue events per
@@ -42,16 +46,20 @@ export async function foldRollups(tx: Queryable, tenantId: string, limit = ROLLU
   // One statement, so what it reads is one snapshot: a tool_output is counted here or by its scan, never both.
   const [inv] = await tx.query<{ n: number }>(
     `WITH batch AS (
-       SELECT i.invocation_id, i.agent_key, i.verdict, i.mode, (i.created_at AT TIME ZONE 'UTC')::date AS day
+       SELECT i.invocation_id, i.agent_key, i.verdict, i.mode, (i.created_at AT TIME ZONE 'UTC')::date AS day,
+         i.created_at
        FROM ingest_read.invocations i
        WHERE i.tenant_id = $1 AND i.invocation_id > (SELECT invocation_id FROM rollup_marks WHERE tenant_id = $1)
+         -- Only the months of the days that gave out ids after the mark (invocations are partitioned by month).
+         AND ${invocationTimeSql('i', '$1', `ARRAY[(SELECT invocation_id FROM rollup_marks WHERE tenant_id = $1) + 1, ${MAX_BIGINT}]`)}
        ORDER BY i.invocation_id LIMIT $2),
      counts AS (
        SELECT day, agent_key, verdict, mode, '' AS finding_type, count(*) AS n FROM batch GROUP BY 1, 2, 3, 4
        UNION ALL
        SELECT b.day, b.agent_key, b.verdict, b.mode, f->>'type', count(*)
        FROM batch b
-       JOIN ingest_read.invocation_content c ON c.tenant_id = $1 AND c.invocation_id = b.invocation_id
+       JOIN ingest_read.invocation_content c
+         ON c.tenant_id = $1 AND c.invocation_id = b.invocation_id AND c.created_at = b.created_at
        CROSS JOIN LATERAL jsonb_array_elements(c.findings) AS f
        WHERE ${NOT_SCANNED_OUTPUT}
        GROUP BY 1, 2, 3, 4, 5),
@@ -77,8 +85,10 @@ export async function foldRollups(tx: Queryable, tenantId: string, limit = ROLLU
               count(*) AS n
        FROM batch b
        JOIN ingest_read.invocations i ON i.tenant_id = $1 AND i.invocation_id = b.invocation_id
+         AND ${invocationTimeSql('i', '$1', '(SELECT array_agg(invocation_id) FROM batch)')}
        JOIN ingest_read.invocation_content c
-         ON c.tenant_id = $1 AND c.invocation_id = b.invocation_id AND c.field = 'tool_output'
+         ON c.tenant_id = $1 AND c.invocation_id = b.invocation_id AND c.created_at = i.created_at
+           AND c.field = 'tool_output'
        CROSS JOIN LATERAL jsonb_array_elements(c.findings) AS f
        GROUP BY 1, 2, 3, 4, 5),
      added AS (
@@ -215,7 +225,8 @@ export async function periodCounts(
   // Live: every finding of the edges; those of the invocations after the mark but for outputs scanned in the
   // background; those of the scans after the scan mark (whatever their invocation).
   const withContent = `FROM ingest_read.invocations i
-    JOIN ingest_read.invocation_content c ON c.tenant_id = i.tenant_id AND c.invocation_id = i.invocation_id
+    JOIN ingest_read.invocation_content c
+      ON c.tenant_id = i.tenant_id AND c.invocation_id = i.invocation_id AND c.created_at = i.created_at
     WHERE i.tenant_id = $1 AND i.log_index < $7`;
   for (const f of await tx.query<{ type: string; n: number }>(
     `SELECT f->>'type' AS type, count(*)::int AS n FROM (
@@ -226,7 +237,8 @@ export async function periodCounts(
        UNION ALL SELECT c.findings FROM ingest_read.output_scans s
          JOIN ingest_read.invocations i ON i.tenant_id = s.tenant_id AND i.invocation_id = s.invocation_id
          JOIN ingest_read.invocation_content c
-           ON c.tenant_id = s.tenant_id AND c.invocation_id = s.invocation_id AND c.field = 'tool_output'
+           ON c.tenant_id = s.tenant_id AND c.invocation_id = s.invocation_id AND c.created_at = i.created_at
+             AND c.field = 'tool_output'
          WHERE s.tenant_id = $1 AND s.log_index > $8 AND s.log_index < $7 AND i.created_at >= $3 AND i.created_at < $4
      ) x CROSS JOIN LATERAL jsonb_array_elements(COALESCE(x.findings, '[]'::jsonb)) AS f
      GROUP BY 1`,

@@ -58,6 +58,11 @@ export async function contentDays(tx: Queryable, tenantId: string): Promise<numb
   return row?.content_days ?? DEFAULT_CONTENT_DAYS;
 }
 
+/** The time before which the workspace's stored content is past its retention (erased by the sweep). */
+export async function contentDueBefore(tx: Queryable, tenantId: string, now: Date): Promise<Date> {
+  return new Date(now.getTime() - (await contentDays(tx, tenantId)) * DAY_MS);
+}
+
 export async function setContentDays(deps: RetentionDeps, tenantId: string, days: number, by: string): Promise<void> {
   const now = deps.ctx.now();
   await deps.ctx.db.withTenant(tenantId, async (tx) => {
@@ -239,7 +244,17 @@ export class RetentionSweeper {
         );
         if (!lock?.ok) return null; // another node is sweeping this workspace
         const cutoff = new Date(now.getTime() - (await contentDays(tx, tenantId)) * DAY_MS);
-        const c = await eraseInvocationContent(tx, tenantId, { to: cutoff }, now, SWEEP_CHUNK);
+        // Texts of invocations before the mark are erased already: only those since are read.
+        const [mark] = await tx.query<{ at: Date }>(
+          'SELECT content_swept_before AS at FROM retention_sweeps WHERE tenant_id = $1',
+          [tenantId],
+        );
+        const from = mark === undefined ? undefined : new Date(mark.at);
+        const due: ContentSelector = from === undefined ? { to: cutoff } : { from, to: cutoff };
+        const c =
+          from !== undefined && from >= cutoff
+            ? { fields: 0 }
+            : await eraseInvocationContent(tx, tenantId, due, now, SWEEP_CHUNK);
         const n =
           c.fields < SWEEP_CHUNK
             ? await eraseText(tx, tenantId, REVIEW_NOTES, { before: cutoff }, now, SWEEP_CHUNK)
@@ -251,7 +266,7 @@ export class RetentionSweeper {
         // OTLP span texts expire with the invocation's content: by the invocation's time.
         const s =
           c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK
-            ? await eraseSpanTexts(tx, tenantId, { to: cutoff }, now, SWEEP_CHUNK)
+            ? await eraseSpanTexts(tx, tenantId, due, now, SWEEP_CHUNK)
             : 0;
         // Approval notes expire like review notes: by the decision's time.
         const a =
@@ -263,6 +278,14 @@ export class RetentionSweeper {
           c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK && s < SWEEP_CHUNK && a < SWEEP_CHUNK
             ? ((await this.#deps.redactLegacySpanTexts?.(tx, tenantId, LEGACY_CHUNK)) ?? 0)
             : 0;
+        // Every text before the cutoff is erased now: the next sweep starts there.
+        if (c.fields < SWEEP_CHUNK && s < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK)
+          await tx.query(
+            `INSERT INTO retention_sweeps (tenant_id, content_swept_before) VALUES ($1, $2)
+             ON CONFLICT (tenant_id) DO UPDATE
+               SET content_swept_before = greatest(retention_sweeps.content_swept_before, EXCLUDED.content_swept_before)`,
+            [tenantId, cutoff.toISOString()],
+          );
         return { fields: c.fields, notes: n, rationales: j, spans: s, approvals: a, legacy };
       });
       if (r === null) break;

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/index.ts';
 import { INVOCATION_COLUMNS, invocationSummary, type InvocationRow } from './invocation-queries.ts';
 import { type RogueRow, rogueView } from './rogue-queries.ts';
 import { microsOf } from './cursor.ts';
+import { invocationTimeSql } from '../ingest/index.ts';
 
 // What the read side shows of invocations and rogue events, for the events
 // that leave the service (destinations): the same views every role sees in
@@ -16,7 +17,8 @@ export async function invocationViews(
 ): Promise<Map<number, ReturnType<typeof invocationSummary>>> {
   if (ids.length === 0) return new Map();
   const rows = await tx.query<InvocationRow & Record<string, unknown>>(
-    `SELECT ${INVOCATION_COLUMNS} FROM ingest_read.invocations i WHERE i.tenant_id = $1 AND i.invocation_id = ANY($2::bigint[])`,
+    `SELECT ${INVOCATION_COLUMNS} FROM ingest_read.invocations i WHERE i.tenant_id = $1 AND i.invocation_id = ANY($2::bigint[])
+       AND ${invocationTimeSql('i', '$1', '$2::bigint[]')}`,
     [tenantId, ids],
   );
   return new Map(rows.map((r) => [Number(r.invocation_id), invocationSummary(r)]));

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/index.ts';
 import { evidenceIdOf } from '../ledger/index.ts';
 import type { Finding } from '../policy/index.ts';
 import { isoMicros, microsOf, type TimeKey, Where } from './cursor.ts';
+import { oneInvocationTimeSql } from '../ingest/index.ts';
 
 // The read side's queries of invocations, through ingest's read contract
 // (the views ingest_read.*, migration 0089). Each runs in a tenant-scoped
@@ -88,7 +89,7 @@ FROM (
   ORDER BY created_at DESC, invocation_id DESC
   LIMIT ${lim}
 ) k
-JOIN ingest_read.invocations i ON i.tenant_id = k.tenant_id AND i.invocation_id = k.invocation_id${extra.join ? `\n${extra.join}` : ''}
+JOIN ingest_read.invocations i ON i.tenant_id = k.tenant_id AND i.invocation_id = k.invocation_id AND i.created_at = k.created_at${extra.join ? `\n${extra.join}` : ''}
 ORDER BY k.created_at DESC, k.invocation_id DESC`;
   return { sql, params: w.params };
 }
@@ -137,7 +138,8 @@ export interface InvocationDetailRow extends InvocationRow {
 export async function findInvocation(tx: Queryable, tenantId: string, id: number): Promise<InvocationDetailRow | null> {
   const [row] = await tx.query<InvocationDetailRow & Record<string, unknown>>(
     `SELECT ${INVOCATION_COLUMNS}, i.output_scan_reasons, i.output_scanned_at
-     FROM ingest_read.invocations i WHERE i.tenant_id = $1 AND i.invocation_id = $2`,
+     FROM ingest_read.invocations i WHERE i.tenant_id = $1 AND i.invocation_id = $2
+       AND ${oneInvocationTimeSql('i', '$1', '$2::bigint')}`,
     [tenantId, id],
   );
   return row ?? null;
@@ -163,7 +165,8 @@ export async function invocationContent(
 ): Promise<ContentRow[]> {
   const rows = await tx.query<ContentRow & Record<string, unknown>>(
     `SELECT field, ${withText ? 'body' : 'NULL::text AS body'}, findings, erased_at
-     FROM ingest_read.invocation_content WHERE tenant_id = $1 AND invocation_id = $2`,
+     FROM ingest_read.invocation_content WHERE tenant_id = $1 AND invocation_id = $2
+       AND ${oneInvocationTimeSql('', '$1', '$2::bigint')}`,
     [tenantId, id],
   );
   return rows.sort((a, b) => FIELD_ORDER.indexOf(a.field) - FIELD_ORDER.indexOf(b.field));
@@ -199,7 +202,8 @@ export async function invocationTrace(
   const cols = `invocation_id, parent_invocation_id, agent_key, tool_name, mode, outcome, verdict, log_index, created_at,
     ${microsOf('created_at')} AS created_us`;
   const rows = await tx.query<TraceRow & Record<string, unknown>>(
-    `(SELECT 'parent' AS rel, ${cols} FROM ingest_read.invocations WHERE tenant_id = $1 AND invocation_id = $3::bigint)
+    `(SELECT 'parent' AS rel, ${cols} FROM ingest_read.invocations WHERE tenant_id = $1 AND invocation_id = $3::bigint
+       AND ${oneInvocationTimeSql('', '$1', '$3::bigint')})
      UNION ALL
      (SELECT 'child', ${cols} FROM ingest_read.invocations WHERE tenant_id = $1 AND parent_invocation_id = $2
       ORDER BY created_at, invocation_id LIMIT $5)

@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { accountOf, bearer, problems, Timestamp } from '../http/index.ts';
-import { notFound, unprocessable } from '../core/index.ts';
+import { HttpProblem, notFound, unprocessable } from '../core/index.ts';
+import { invocationExpired } from '../ingest/index.ts';
 import { Type } from 'typebox';
 import { evidenceIdOf } from '../ledger/index.ts';
 import { READERS, seesContent } from './access.ts';
@@ -112,7 +113,7 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
           'Viewers get the record without stored content: no `content` and no review note; `finding_counts` (types and counts) is for every role.',
         security: bearer,
         params: InvocationIdParams,
-        response: { 200: InvocationRecord, ...problems(401, 403, 404) },
+        response: { 200: InvocationRecord, ...problems(401, 403, 404, 410) },
       },
     },
     async (req) => {
@@ -131,7 +132,15 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
         const judgement = (await deps.judgements?.(tx, me.tenantId, [id], withContent))?.get(id) ?? null;
         return { inv, content, trace, review, otel, judgement };
       });
-      if (!found) throw notFound('No such invocation.');
+      if (!found) {
+        if (await ctx.readDb.withTenant(me.tenantId, (tx) => invocationExpired(tx, me.tenantId, id)))
+          throw new HttpProblem(
+            'expired_by_retention',
+            `Invocation ${id} was recorded before the deployment's records retention and its record was deleted; ` +
+              'its leaf stays in the log, so its evidence and proofs still verify.',
+          );
+        throw notFound('No such invocation.');
+      }
       const { inv, content, trace, review, otel, judgement } = found;
       const output = content.find((c) => c.field === 'tool_output');
       return {

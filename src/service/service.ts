@@ -15,7 +15,7 @@ import { createMetrics } from '../core/metrics.ts';
 import { type Db, migrate, openDb, openPostgres } from '../db/index.ts';
 import { redactForStorage, scanField } from '../detect/index.ts';
 import { buildApp, createLogger, registerRateLimits } from '../http/index.ts';
-import { createIngest, INGEST_PARTITIONS, ingestUsage, INGRESS_TOKENS } from '../ingest/index.ts';
+import { createIngest, ingestPartitions, ingestUsage, INGRESS_TOKENS } from '../ingest/index.ts';
 import { JobBell, JobWorker } from '../jobs/index.ts';
 import { createJudges, judgeCallsThisMonth } from '../judges/index.ts';
 import {
@@ -33,7 +33,7 @@ import { PartitionMaintainer } from '../partitions/index.ts';
 import { createPersonas, personasUsed } from '../personas/index.ts';
 import { createPolicy } from '../policy/index.ts';
 import { reportRoutes, RollupWorker } from '../reports/index.ts';
-import { type RetentionDeps, retentionRoutes, RetentionSweeper } from '../retention/index.ts';
+import { contentDueBefore, type RetentionDeps, retentionRoutes, RetentionSweeper } from '../retention/index.ts';
 import { createReview, invocationViews, resolveAsPanel, resolveAsReviewer, rogueViewsAt } from '../review/index.ts';
 import { witnessesOf, WitnessSubmitter } from '../witness/index.ts';
 import { DeliveryThread } from './delivery-host.ts';
@@ -204,6 +204,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     jobsEnqueued: jobBell.ring,
     // A held invocation's approval, decided by a person, resolves its review queue item too.
     resolveReview: resolveAsReviewer,
+    contentDueBefore,
   });
   const otlp = createOtlp({
     ctx,
@@ -295,7 +296,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const partitions = new PartitionMaintainer({
     db,
     now: ctx.now,
-    tables: INGEST_PARTITIONS,
+    tables: ingestPartitions(config.recordsRetentionDays),
     onError: (err, table) => log.warn({ err, table }, 'partition maintenance failed'),
   });
   // Today's partitions and the next ones exist before the first write.

@@ -2180,7 +2180,7 @@ export interface paths {
         put?: never;
         /**
          * Attach a tool's result to the invocation recorded for its call, as its tool_output
-         * @description For callers that record a call before it runs and its result after (the MCP gate, the Python guard). The text is stored sealed and scanned in the background exactly like a tool_output sent with the invocation (output_scan, a tool_output_scan leaf, output_scan.flagged); a `tool_output_attached` leaf {invocation_id, content: {tool_output: salted commitment}} commits to it. Not a new invocation: quotas do not count it. By the ingress token that recorded the invocation, or an API token of an admin or operator of its workspace. 404: no such invocation in this workspace (or, for an ingress token, one another token recorded); 409: it has a tool_output already, or its content was erased.
+         * @description For callers that record a call before it runs and its result after (the MCP gate, the Python guard). The text is stored sealed and scanned in the background exactly like a tool_output sent with the invocation (output_scan, a tool_output_scan leaf, output_scan.flagged); a `tool_output_attached` leaf {invocation_id, content: {tool_output: salted commitment}} commits to it. Not a new invocation: quotas do not count it. By the ingress token that recorded the invocation, or an API token of an admin or operator of its workspace. 404: no such invocation in this workspace (or, for an ingress token, one another token recorded); 409: it has a tool_output already, or its content was erased or is past the workspace's content retention.
          */
         post: {
             parameters: {
@@ -5826,6 +5826,15 @@ export interface paths {
                 };
                 /** @description Problem details (application/problem+json) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Problem details (application/problem+json) */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
