@@ -56,8 +56,18 @@ const UNFLUSHED = 'SET LOCAL synchronous_commit = off';
 const CONCURRENCY = 8;
 
 /** What the read side shows of the invocations and rogue events that entries name (review module). */
+/** An invocation an event shows: its id, and its row's time when the entry is the invocation's own. */
+export interface InvocationRef {
+  id: number;
+  recordedAt?: string;
+}
+
 export interface EventViews {
-  invocations(tx: Queryable, tenantId: string, ids: readonly number[]): Promise<Map<number, Record<string, unknown>>>;
+  invocations(
+    tx: Queryable,
+    tenantId: string,
+    refs: readonly InvocationRef[],
+  ): Promise<Map<number, Record<string, unknown>>>;
   rogueAt(
     tx: Queryable,
     tenantId: string,
@@ -162,15 +172,16 @@ export async function makeEvents(
     if (type === 'destination.failing' && leaf.destination_id === d.destination_id) continue;
     picked.push({ index: e.index, leafHash: e.leafHash, leaf, type });
   }
-  const invocationIds = [
-    ...new Set(
-      picked
-        .filter((p) => p.leaf.kind !== 'rogue' && typeof p.leaf.invocation_id === 'number')
-        .map((p) => p.leaf.invocation_id as number),
-    ),
-  ];
+  // An invocation's own entry carries the time its row was recorded with (the partition key): it is read by it.
+  const invocationRefs = new Map<number, InvocationRef>();
+  for (const p of picked) {
+    if (p.leaf.kind === 'rogue' || typeof p.leaf.invocation_id !== 'number') continue;
+    const id = p.leaf.invocation_id;
+    if (p.leaf.kind === 'invocation') invocationRefs.set(id, { id, recordedAt: String(p.leaf.time) });
+    else if (!invocationRefs.has(id)) invocationRefs.set(id, { id });
+  }
   const rogue = picked.filter((p) => p.leaf.kind === 'rogue');
-  const invocations = await deps.views.invocations(tx, tenantId, invocationIds);
+  const invocations = await deps.views.invocations(tx, tenantId, [...invocationRefs.values()]);
   const rogues =
     rogue.length === 0
       ? new Map<number, Record<string, unknown>>()
