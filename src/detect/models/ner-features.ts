@@ -40,6 +40,18 @@ function mixInt(h: number, x: number): number {
   return h;
 }
 const fin = (h: number) => (h ^ (h >>> 15)) & TABLE_MASK;
+/** mixStr of s.slice(from, to), without the slice. */
+function mixRange(h: number, s: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), PRIME);
+  return h;
+}
+/** mixStr of '|', the separator of a feature's parts. */
+const mixBar = (h: number) => Math.imul(h ^ 124, PRIME);
+/** Is there a line break in text[from, to)? */
+function lineBreakIn(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 10) return true;
+  return false;
+}
 
 // template ids: a feature's hash starts from its template's, so "w=paris" and "w-1=paris" differ
 const T_BIAS = 1;
@@ -76,6 +88,36 @@ const T_CPT_P1 = 32;
 const T_CPT_N1 = 33;
 
 export const FEATURES_PER_TOKEN = 28;
+
+// each template's hash state before the feature's characters (mixInt(FNV, template)), computed once
+const BIAS_ID = fin(mixInt(FNV, T_BIAS));
+const S_W = mixInt(FNV, T_W);
+const S_WORD_EXACT = mixInt(FNV, T_WORD_EXACT);
+const S_WP1 = mixInt(FNV, T_WP1);
+const S_WN1 = mixInt(FNV, T_WN1);
+const S_WP2 = mixInt(FNV, T_WP2);
+const S_WN2 = mixInt(FNV, T_WN2);
+const S_SHAPE = mixInt(FNV, T_SHAPE);
+const S_SHAPE_P1 = mixInt(FNV, T_SHAPE_P1);
+const S_SHAPE_N1 = mixInt(FNV, T_SHAPE_N1);
+const S_PRE2 = mixInt(FNV, T_PRE2);
+const S_PRE3 = mixInt(FNV, T_PRE3);
+const S_SUF2 = mixInt(FNV, T_SUF2);
+const S_SUF3 = mixInt(FNV, T_SUF3);
+const S_SUF4 = mixInt(FNV, T_SUF4);
+const S_GAZ = mixInt(FNV, T_GAZ);
+const S_GAZ_SHAPE = mixInt(FNV, T_GAZ_SHAPE);
+const S_GAZ_P1 = mixInt(FNV, T_GAZ_P1);
+const S_GAZ_N1 = mixInt(FNV, T_GAZ_N1);
+const S_SHAPES3 = mixInt(FNV, T_SHAPES3);
+const S_WP1_SHAPE = mixInt(FNV, T_WP1_SHAPE);
+const S_SHAPE_WN1 = mixInt(FNV, T_SHAPE_WN1);
+const S_POS_SHAPE = mixInt(FNV, T_POS_SHAPE);
+const S_SCRIPT = mixInt(FNV, T_SCRIPT);
+const S_LEN = mixInt(FNV, T_LEN);
+const S_WP1_W = mixInt(FNV, T_WP1_W);
+const S_CPT_P1 = mixInt(FNV, T_CPT_P1);
+const S_CPT_N1 = mixInt(FNV, T_CPT_N1);
 
 /** Word shape: X upper, x lower, d digit, other chars as themselves; runs folded to two; at most 6 classes. */
 export function shapeOf(w: string): string {
@@ -218,37 +260,39 @@ export function featurize(text: string, toks: Tokens, v: TokenView, out?: Int32A
     let pos = 0;
     if (i === 0) pos = 1;
     else if (SENTENCE_END.has(words[i - 1]!)) pos = 2;
-    else if (text.slice(toks.ends[i - 1]!, toks.starts[i]!).includes('\n')) pos = 3;
+    else if (lineBreakIn(text, toks.ends[i - 1]!, toks.starts[i]!)) pos = 3;
     const o = i * F;
+    const len = lo.length;
     let k = 0;
-    f[o + k++] = fin(mixInt(FNV, T_BIAS));
-    f[o + k++] = fin(mixStr(mixInt(FNV, T_W), lo));
-    f[o + k++] = fin(mixStr(mixInt(FNV, T_WORD_EXACT), words[i]!));
-    f[o + k++] = fin(mixStr(mixInt(FNV, T_WP1), lp1));
-    f[o + k++] = fin(mixStr(mixInt(FNV, T_WN1), ln1));
-    f[o + k++] = fin(mixStr(mixInt(FNV, T_WP2), lp2));
-    f[o + k++] = fin(mixStr(mixInt(FNV, T_WN2), ln2));
-    f[o + k++] = fin(mixStr(mixInt(FNV, T_SHAPE), sh));
-    f[o + k++] = fin(mixStr(mixInt(FNV, T_SHAPE_P1), sp1));
-    f[o + k++] = fin(mixStr(mixInt(FNV, T_SHAPE_N1), sn1));
-    f[o + k++] = lo.length > 2 ? fin(mixStr(mixInt(FNV, T_PRE2), lo.slice(0, 2))) : -1;
-    f[o + k++] = lo.length > 3 ? fin(mixStr(mixInt(FNV, T_PRE3), lo.slice(0, 3))) : -1;
-    f[o + k++] = lo.length > 2 ? fin(mixStr(mixInt(FNV, T_SUF2), lo.slice(-2))) : -1;
-    f[o + k++] = lo.length > 3 ? fin(mixStr(mixInt(FNV, T_SUF3), lo.slice(-3))) : -1;
-    f[o + k++] = lo.length > 4 ? fin(mixStr(mixInt(FNV, T_SUF4), lo.slice(-4))) : -1;
-    f[o + k++] = fin(mixInt(mixInt(FNV, T_GAZ), g));
-    f[o + k++] = fin(mixStr(mixInt(mixInt(FNV, T_GAZ_SHAPE), g | (pos << 5)), sh));
-    f[o + k++] = fin(mixInt(mixInt(FNV, T_GAZ_P1), gp1 | (g << 5)));
-    f[o + k++] = fin(mixInt(mixInt(FNV, T_GAZ_N1), gn1 | (g << 5)));
-    f[o + k++] = fin(mixStr(mixStr(mixStr(mixInt(FNV, T_SHAPES3), sp1), '|' + sh + '|'), sn1));
-    f[o + k++] = fin(mixStr(mixStr(mixInt(FNV, T_WP1_SHAPE), lp1), '|' + sh));
-    f[o + k++] = fin(mixStr(mixStr(mixInt(FNV, T_SHAPE_WN1), sh + '|'), ln1));
-    f[o + k++] = fin(mixStr(mixInt(mixInt(FNV, T_POS_SHAPE), pos), sh));
-    f[o + k++] = fin(mixInt(mixInt(FNV, T_SCRIPT), scriptOf(words[i]!.charCodeAt(0))));
-    f[o + k++] = fin(mixInt(mixInt(FNV, T_LEN), Math.min(lo.length, 12)));
-    f[o + k++] = fin(mixStr(mixStr(mixInt(FNV, T_WP1_W), lp1), '|' + lo));
-    f[o + k++] = fin(mixStr(mixInt(mixInt(FNV, T_CPT_P1), conceptOf(lp1) | (pos << 4)), sh));
-    f[o + k++] = fin(mixStr(mixInt(mixInt(FNV, T_CPT_N1), conceptOf(ln1)), sh));
+    f[o + k++] = BIAS_ID;
+    f[o + k++] = fin(mixStr(S_W, lo));
+    f[o + k++] = fin(mixStr(S_WORD_EXACT, words[i]!));
+    f[o + k++] = fin(mixStr(S_WP1, lp1));
+    f[o + k++] = fin(mixStr(S_WN1, ln1));
+    f[o + k++] = fin(mixStr(S_WP2, lp2));
+    f[o + k++] = fin(mixStr(S_WN2, ln2));
+    f[o + k++] = fin(mixStr(S_SHAPE, sh));
+    f[o + k++] = fin(mixStr(S_SHAPE_P1, sp1));
+    f[o + k++] = fin(mixStr(S_SHAPE_N1, sn1));
+    // affixes, separators and the gap's line break hashed in place: the strings they were built as cost more than the rest
+    f[o + k++] = len > 2 ? fin(mixRange(S_PRE2, lo, 0, 2)) : -1;
+    f[o + k++] = len > 3 ? fin(mixRange(S_PRE3, lo, 0, 3)) : -1;
+    f[o + k++] = len > 2 ? fin(mixRange(S_SUF2, lo, len - 2, len)) : -1;
+    f[o + k++] = len > 3 ? fin(mixRange(S_SUF3, lo, len - 3, len)) : -1;
+    f[o + k++] = len > 4 ? fin(mixRange(S_SUF4, lo, len - 4, len)) : -1;
+    f[o + k++] = fin(mixInt(S_GAZ, g));
+    f[o + k++] = fin(mixStr(mixInt(S_GAZ_SHAPE, g | (pos << 5)), sh));
+    f[o + k++] = fin(mixInt(S_GAZ_P1, gp1 | (g << 5)));
+    f[o + k++] = fin(mixInt(S_GAZ_N1, gn1 | (g << 5)));
+    f[o + k++] = fin(mixStr(mixBar(mixStr(mixBar(mixStr(S_SHAPES3, sp1)), sh)), sn1));
+    f[o + k++] = fin(mixStr(mixBar(mixStr(S_WP1_SHAPE, lp1)), sh));
+    f[o + k++] = fin(mixStr(mixBar(mixStr(S_SHAPE_WN1, sh)), ln1));
+    f[o + k++] = fin(mixStr(mixInt(S_POS_SHAPE, pos), sh));
+    f[o + k++] = fin(mixInt(S_SCRIPT, scriptOf(words[i]!.charCodeAt(0))));
+    f[o + k++] = fin(mixInt(S_LEN, Math.min(len, 12)));
+    f[o + k++] = fin(mixStr(mixBar(mixStr(S_WP1_W, lp1)), lo));
+    f[o + k++] = fin(mixStr(mixInt(S_CPT_P1, conceptOf(lp1) | (pos << 4)), sh));
+    f[o + k++] = fin(mixStr(mixInt(S_CPT_N1, conceptOf(ln1)), sh));
     while (k < F) f[o + k++] = -1;
   }
   return f;
