@@ -138,6 +138,9 @@ function sentenceStartBefore(text: string, i: number): boolean {
   return SENTENCE_OPENERS.has(u);
 }
 
+/** An ASCII capital or a code unit above ASCII (a surrogate too, as the loop below reads it). */
+const MAY_ANCHOR = /[A-Z\u0080-\uffff]/g;
+
 /**
  * Windows [from, to) around the anchors, ascending, non-overlapping, each at most WINDOW_MAX long. An
  * anchor is an ideograph or kana, or a word in title case (upper then lower: "IBAN", "AWS_REGION" are
@@ -157,9 +160,15 @@ function windows(
   let c = 0;
   let coveredTo = -1;
   for (let i = 0; i < n; i++) {
-    const u = text.charCodeAt(i);
-    // only an ASCII capital or a unit above ASCII may be an anchor
-    if (u < 65 || (u > 90 && u < 128)) continue;
+    let u = text.charCodeAt(i);
+    // only an ASCII capital or a unit above ASCII may be an anchor: the rest of ASCII is skipped by a native
+    // scan (a unit above ASCII is read here, so that a text in another script makes no call per unit)
+    if (u < 65 || (u > 90 && u < 128)) {
+      MAY_ANCHOR.lastIndex = i + 1;
+      if (!MAY_ANCHOR.test(text)) break;
+      i = MAY_ANCHOR.lastIndex - 1;
+      u = text.charCodeAt(i);
+    }
     // an anchor inside a finding the rules already made is left to them
     while (c < covered.length && covered[c]!.start <= i) coveredTo = Math.max(coveredTo, covered[c++]!.end);
     if (i < coveredTo) continue;
