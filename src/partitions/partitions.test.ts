@@ -3,7 +3,10 @@
 // partitions ahead and drops those behind the table's cutoff (rows inside a
 // kept partition stay, rows of a dropped one are gone); a row that arrived
 // before its partition existed waits in the default partition and is moved
-// into its own; a key read names only the partitions it can find rows in.
+// into its own; a key read names only the partitions it can find rows in; a
+// partition that fills without statistics is analyzed by the next pass, and a
+// read by key's cached generic plan then takes the primary key, not the
+// (tenant_id, created_at) index over the whole range.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { IDEMPOTENCY_PARTITIONS } from '../ingest/index.ts';
@@ -57,6 +60,60 @@ for (const store of testStores()) {
     });
     after(async () => {
       await testDb.dispose();
+    });
+
+    test('a partition filled without statistics is analyzed once: the generic plan of a read by key takes the primary key', async () => {
+      const { db } = testDb;
+      // The shape of invocations: the key with the time last, and a (tenant_id, created_at, id) index for pages.
+      await db.exec(`CREATE TABLE plan_events (tenant_id uuid NOT NULL, id bigint NOT NULL,
+          created_at timestamptz NOT NULL, PRIMARY KEY (tenant_id, id, created_at)) PARTITION BY RANGE (created_at);
+        CREATE TABLE plan_events_default PARTITION OF plan_events DEFAULT;
+        CREATE INDEX plan_events_created ON plan_events (tenant_id, created_at DESC, id DESC)`);
+      const t: PartitionedTable = { table: 'plan_events', column: 'created_at', unit: 'month', ahead: 1 };
+      const month = new Date('2027-03-01T00:00:00.000Z');
+      const m = new PartitionMaintainer({ db, now: () => month, tables: [t] });
+      const first = await m.maintain();
+      assert.deepEqual(first.created, ['plan_events_p202703', 'plan_events_p202704']);
+      assert.deepEqual(first.analyzed, [], 'empty partitions are left alone');
+      // No autovacuum either (PGlite has none): the statistics come from the pass or not at all.
+      await db.exec('ALTER TABLE plan_events_p202703 SET (autovacuum_enabled = off)');
+      // A day of one workspace's rows, 4 s apart, ids rising with time.
+      await db.query(
+        `INSERT INTO plan_events SELECT $1, g, $2::timestamptz + g * interval '4 seconds' FROM generate_series(1, 20000) g`,
+        [TENANT, month.toISOString()],
+      );
+      const statistics = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stats WHERE tablename = 'plan_events_p202703'`)
+          )[0]!.n,
+        );
+      // The read by key with its day's bounds, as a statement's cached generic plan.
+      const genericPlan = () =>
+        db.transaction(async (tx) => {
+          await tx.exec(`SET LOCAL plan_cache_mode = force_generic_plan;
+            PREPARE by_key (uuid, bigint, timestamptz, timestamptz) AS SELECT id FROM plan_events
+              WHERE tenant_id = $1 AND id = $2 AND created_at >= $3 AND created_at < $4`);
+          try {
+            const rows = await tx.query<{ 'QUERY PLAN': string }>(
+              `EXPLAIN EXECUTE by_key ('${TENANT}', 10000, '2027-03-01T00:00:00Z', '2027-03-02T00:00:00Z')`,
+            );
+            return rows.map((r) => r['QUERY PLAN']).join('\n');
+          } finally {
+            await tx.exec('DEALLOCATE by_key');
+          }
+        });
+      assert.equal(await statistics(), 0);
+      const before = await genericPlan();
+      assert.match(before, /Index (Only )?Scan using plan_events_p202703_tenant_id_created_at_id_idx/, before);
+
+      const pass = await m.maintain();
+      assert.deepEqual(pass.analyzed, ['plan_events_p202703']);
+      assert.equal(await statistics(), 3, 'one row per column');
+      const after = await genericPlan();
+      assert.match(after, /Index (Only )?Scan using plan_events_p202703_pkey/, after);
+      assert.doesNotMatch(after, /created_at_id_idx/, after);
+      assert.deepEqual((await m.maintain()).analyzed, [], 'analyzed once');
     });
 
     test('idempotency keys by day across a simulated year: made 2 days ahead, dropped 25 h behind', async () => {

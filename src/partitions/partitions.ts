@@ -10,6 +10,13 @@
 //     period rows in the default partition belong to, moving those rows into
 //     it: PostgreSQL refuses to attach a range the default partition holds
 //     rows of);
+//   - ANALYZEs each partition that holds rows but has no planner statistics
+//     (a month just begun, a fresh database; PGlite has no autovacuum at
+//     all): without them the planner costs every index of the partition at
+//     about a row, and a statement's cached generic plan for a read by key
+//     took the (tenant_id, created_at) index over a whole day instead of the
+//     primary key. ANALYZE invalidates such cached plans; a partition is
+//     analyzed once, autovacuum keeps its statistics after that;
 //   - drops every partition wholly before the table's cutoff (disk back at
 //     once, no dead rows, no WAL per row) and deletes the default partition's
 //     rows before it.
@@ -82,6 +89,8 @@ const IDENT = /^[a-z_][a-z0-9_]*$/;
 export interface PartitionPass {
   created: string[];
   dropped: string[];
+  /** Partitions analyzed: they held rows and had no statistics. */
+  analyzed: string[];
   /** Rows deleted from default partitions (before a cutoff) or moved out of them. */
   defaultRowsDeleted: number;
   defaultRowsMoved: number;
@@ -132,7 +141,7 @@ export class PartitionMaintainer {
 
   /** One pass over every table; a table that fails is reported and left to the next pass. */
   async maintain(): Promise<PartitionPass> {
-    const pass: PartitionPass = { created: [], dropped: [], defaultRowsDeleted: 0, defaultRowsMoved: 0 };
+    const pass: PartitionPass = { created: [], dropped: [], analyzed: [], defaultRowsDeleted: 0, defaultRowsMoved: 0 };
     for (const t of this.#deps.tables) {
       try {
         await this.#maintainTable(t, pass);
@@ -181,6 +190,13 @@ export class PartitionMaintainer {
       pass.created.push(partitionName(t.table, new Date(ms), t.unit));
       pass.defaultRowsMoved += moved;
     }
+    for (const name of await this.#withoutStatistics(t)) {
+      const done = await this.#locked(t, async (tx) => {
+        await tx.exec(`ANALYZE ${name}`);
+        return true;
+      });
+      if (done) pass.analyzed.push(name);
+    }
     if (cutoff === undefined) return;
     for (const [name, start] of [...have].sort((a, b) => a[1].getTime() - b[1].getTime())) {
       if (periodAfter(start, t.unit) > cutoff) continue;
@@ -196,6 +212,29 @@ export class PartitionMaintainer {
       return tx.query(`DELETE FROM ${t.table}_default WHERE ${t.column} < $1 RETURNING 1`, [cutoff.toISOString()]);
     });
     pass.defaultRowsDeleted += deleted?.length ?? 0;
+  }
+
+  /**
+   * The partitions of `t` (the default one too) that hold rows but have no
+   * column statistics: never analyzed, or analyzed while still empty (as
+   * those made ahead are by an ANALYZE of the parent).
+   */
+  async #withoutStatistics(t: PartitionedTable): Promise<string[]> {
+    const bare = await this.#deps.db.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i
+         JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE i.inhparent = $1::regclass AND c.relkind = 'r'
+          AND NOT EXISTS (SELECT 1 FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname)
+        ORDER BY 1`,
+      [t.table],
+    );
+    const out: string[] = [];
+    for (const { name } of bare) {
+      if (!IDENT.test(name)) continue;
+      const [row] = await this.#deps.db.query<{ has: boolean }>(`SELECT EXISTS (SELECT FROM ${name}) AS has`);
+      if (row?.has) out.push(name);
+    }
+    return out;
   }
 
   /**
