@@ -196,6 +196,36 @@ export function extendBlock(text: string, s: number, e: number): number {
 /** Country names: capitalised words, at most three (the global scan when the text has astral characters, else see countryAt). */
 export const COUNTRY_RE = /(?<![\p{L}])[\p{Lu}][\p{Ll}]{2,20}(?:[^\S\n\r][\p{Lu}][\p{Ll}]{2,20}){0,2}(?![\p{L}])/gu;
 
+/** Is the code unit an ASCII space, tab or line break (each one \s)? */
+function isAsciiBlank(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** NUM_PREFIX_STREET_RE's type words' first letters (its /iu matches an ASCII letter by its lower case only). */
+const TYPE_WORD_FIRSTS = new Set([...'rvcabpusq'].map((c) => c.charCodeAt(0)));
+
+/**
+ * Where the word after the house number at p is read in ASCII, may EN_STREET_RE (`types`: false) or
+ * NUM_PREFIX_STREET_RE (`types`: true) match at p? False only where it cannot: "12 Main 12 Main …" costs a
+ * regex call per number otherwise. EN_STREET_RE needs a second word or a street type, starting with a letter,
+ * after the first word's space; NUM_PREFIX_STREET_RE a type word right after the number. Anything not read here
+ * (a non-ASCII unit, a second number, a long word) is left to the regex.
+ */
+export function streetMayFollow(text: string, p: number, types: boolean): boolean {
+  const n = text.length;
+  let q = p;
+  while (q < n && isAsciiDigit(text.charCodeAt(q))) q++;
+  if (q === p || q - p > 6) return true;
+  if (!types && q < n && isAsciiLetter(text.charCodeAt(q))) q++; // "12A Main St"
+  if (!(q < n && isAsciiBlank(text.charCodeAt(q)))) return true;
+  const w = ++q;
+  if (types) return !(w < n && isAsciiLetter(text.charCodeAt(w)) && !TYPE_WORD_FIRSTS.has(text.charCodeAt(w) | 32));
+  for (let c = text.charCodeAt(q); q < n && (isAsciiLetter(c) || c === 39 || c === 45 || c === 46);)
+    c = text.charCodeAt(++q);
+  if (q === w || q - w > 25 || !(q < n && isAsciiBlank(text.charCodeAt(q)))) return true;
+  return !(q + 1 < n && isAsciiDigit(text.charCodeAt(q + 1)));
+}
+
 export const EN_STREET_AT = sticky(EN_STREET_RE);
 export const CONT_STREET_AT = sticky(CONT_STREET_RE);
 export const SUFFIX_NUM_AT = sticky(SUFFIX_NUM_RE);

@@ -38,6 +38,7 @@ const {
   STREET_ANCHORS,
   STREET_BEFORE_ZIP_AT,
   STREET_WORDS,
+  streetMayFollow,
   STRONG_PLACE_AT,
   SUFFIX_NUM_AT,
   TIME_WORD,
@@ -131,10 +132,21 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
     const contStarts = cands.contMil;
     const street = (m: RegExpExecArray) =>
       push('STREET_ADDRESS', m.index, extendBlock(text, m.index, m.index + m[0].length), 0.8);
-    execAt(EN_STREET_AT, text, numStarts, street);
+    // (the numbers neither rule can start at, skipped without a regex call: "12 Main 12 Main …")
+    execAt(
+      EN_STREET_AT,
+      text,
+      numStarts.filter((p) => streetMayFollow(text, p, false)),
+      street,
+    );
     execAt(CONT_STREET_AT, text, contStarts, street);
     execAt(MIL_AT, text, contStarts, street);
-    execAt(NUM_PREFIX_STREET_AT, text, numStarts, street);
+    execAt(
+      NUM_PREFIX_STREET_AT,
+      text,
+      numStarts.filter((p) => streetMayFollow(text, p, true)),
+      street,
+    );
     execAt(NUM_LED_AT, text, numStarts, (m) => {
       const words = m[1]!.trim().split(/\s+/);
       const lows = words.map(norm);
