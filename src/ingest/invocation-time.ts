@@ -17,6 +17,18 @@ export function invocationTimeSql(alias: string, tenant: string, ids: string): s
   return `${col} >= ingest_read.invocations_from(${tenant}, ${ids}) AND ${col} < ingest_read.invocations_until(${tenant}, ${ids})`;
 }
 
+/**
+ * invocationTimeSql with each bound a scalar subquery: the statement computes
+ * it once (an InitPlan) and prunes the months by it as it runs. For a
+ * condition evaluated per row of a loop (a LATERAL join per id), where the
+ * plain calls ran again on every row, each reading the whole id array:
+ * quadratic in the number of ids.
+ */
+export function invocationTimeOnceSql(alias: string, tenant: string, ids: string): string {
+  const col = alias === '' ? 'created_at' : `${alias}.created_at`;
+  return `${col} >= (SELECT ingest_read.invocations_from(${tenant}, ${ids})) AND ${col} < (SELECT ingest_read.invocations_until(${tenant}, ${ids}))`;
+}
+
 /** invocationTimeSql for one id (a bigint SQL expression). */
 export function oneInvocationTimeSql(alias: string, tenant: string, id: string): string {
   return invocationTimeSql(alias, tenant, `ARRAY[${id}]::bigint[]`);
