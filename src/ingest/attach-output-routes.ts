@@ -7,7 +7,7 @@ import { commitment, evidenceIdOf, LEAF_VERSION, newSalt, type OpenAppend } from
 import { bearer, problems } from '../http/index.ts';
 import type { EventGate } from './event-gate.ts';
 import type { IngestDeps } from './deps.ts';
-import { OUTPUT_SCAN_JOB } from './record.ts';
+import { OUTPUT_SCAN_JOB } from './escalation.ts';
 import { AttachOutputBody, OutputAttached, InvocationIdParams } from './schemas.ts';
 import { oneInvocationTimeSql } from './invocation-time.ts';
 import { sealText } from './sealed-output.ts';

@@ -17,7 +17,9 @@ import { ItemFailed, LogWriter } from '../ledger/log-writer.ts';
 import { leafHash, rootFromLeafHashes } from '../ledger/merkle.ts';
 import { metaItem } from '../testing/record-items.ts';
 import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
-import { KnownAgents, type RecordOutcome, recordSet } from './record.ts';
+import { KnownAgents } from './known-agents.ts';
+import { recordSet } from './record.ts';
+import type { RecordOutcome } from './set-items.ts';
 
 const caps = (perDay: number) =>
   ({ agents: 100, invocations_per_day: perDay, multi_judge_calls_per_month: 0 }) as PlanCaps;

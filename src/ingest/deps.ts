@@ -9,7 +9,8 @@ import type { AgentScope, Gate, GatePrincipal, WorkspaceRecord } from './gate.ts
 import type { InFlightKeys } from './in-flight-keys.ts';
 import type { Redactor } from './metadata.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
-import type { KnownAgents, recordSet } from './record.ts';
+import type { KnownAgents } from './known-agents.ts';
+import type { recordSet } from './record.ts';
 import type { ScanScheduler } from './scan-scheduler.ts';
 
 // What ingest's parts are given: the service's sources (createIngest's argument), and what createIngest

@@ -10,7 +10,7 @@ import type { ApprovalWatch } from './approval-watch.ts';
 import type { EventGate } from './event-gate.ts';
 import type { IngestDeps } from './deps.ts';
 import { recordEvents } from './pipeline.ts';
-import { IDEMPOTENCY_TTL_MS } from './record.ts';
+import { IDEMPOTENCY_TTL_MS } from './idempotency.ts';
 
 // The decision endpoint MCP gateways call around a tools/call, in the shapes
 // their hooks send: Docker MCP Gateway's interceptors (`before` gets

@@ -1,6 +1,8 @@
 import type { PartitionedTable } from '../partitions/index.ts';
 import { unprocessable } from '../core/index.ts';
-import { IDEMPOTENCY_TTL_MS } from './record.ts';
+
+/** How long a key answers with its first response. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 /**
  * Keys of this prefix are the service's own: OTLP ingest records a span under

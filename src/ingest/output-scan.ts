@@ -11,8 +11,9 @@ import {
   type PersonaFacts,
 } from '../policy/index.ts';
 import type { PreparedInvocation, Scanner } from './prepare.ts';
-import { countByType, escalatesToJudges, needsReview } from './record.ts';
+import { escalatesToJudges, needsReview } from './escalation.ts';
 import { oneInvocationTimeSql } from './invocation-time.ts';
+import { countByType } from './leaves.ts';
 import { openText } from './sealed-output.ts';
 
 /** One invocation (or its texts) by workspace and id, read in its month only. */

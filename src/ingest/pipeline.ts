@@ -17,13 +17,8 @@ import {
   type PreparedInvocation,
   type RogueInput,
 } from './prepare.ts';
-import {
-  metaCommitmentOf,
-  type IdempotencyClaim,
-  type RecordItem,
-  type RecordOutcome,
-  type RogueRecord,
-} from './record.ts';
+import { metaCommitmentOf } from './leaves.ts';
+import type { IdempotencyClaim, RecordItem, RecordOutcome, RogueRecord } from './set-items.ts';
 import { InvocationBody, RogueBody } from './schemas.ts';
 
 // One path for every event, whichever endpoint (or OTLP) it came by:

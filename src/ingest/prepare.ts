@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { commitment, newSalt } from '../ledger/index.ts';
 import type { ContentField, Decision, FieldFindings, Finding } from '../policy/index.ts';
-import type { RogueRecord } from './record.ts';
+import type { RogueRecord } from './set-items.ts';
 import { sealText, type SealedText } from './sealed-output.ts';
 import type { InvocationBody, RogueBody } from './schemas.ts';
 
@@ -55,7 +55,7 @@ export interface PreparedInvocation {
   /** Salt of the leaf's commitment to the metadata, stored in the row. */
   metaSalt: Uint8Array;
   /**
-   * The leaf's commitment to the metadata (record.ts metaCommitmentOf), taken
+   * The leaf's commitment to the metadata (leaves.ts metaCommitmentOf), taken
    * before the write transaction so that its hashing is not done while the
    * workspace's log is locked; computed there when absent.
    */

@@ -13,7 +13,8 @@ import { LogWriter } from '../ledger/log-writer.ts';
 import { countingDb } from '../testing/counting-db.ts';
 import { metaItems } from '../testing/record-items.ts';
 import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
-import { KnownAgents, recordSet } from './record.ts';
+import { KnownAgents } from './known-agents.ts';
+import { recordSet } from './record.ts';
 
 const READ = 'SELECT coalesce((SELECT epoch';
 

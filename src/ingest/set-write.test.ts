@@ -17,7 +17,9 @@ import { decide } from '../policy/engine.ts';
 import { countingDb } from '../testing/counting-db.ts';
 import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
 import { scanContent, type PreparedInvocation } from './prepare.ts';
-import { KnownAgents, type RecordItem, recordSet } from './record.ts';
+import { KnownAgents } from './known-agents.ts';
+import { recordSet } from './record.ts';
+import type { RecordItem } from './set-items.ts';
 
 const caps = { agents: 10_000, invocations_per_day: 1_000_000 } as PlanCaps;
 

@@ -1,6 +1,6 @@
 import type { UsageSource } from '../accounts/index.ts';
 import type { Db } from '../db/index.ts';
-import { utcDay } from './record.ts';
+import { utcDay } from './utc-day.ts';
 
 /**
  * What a workspace used, counted from ingest's own tables: today's invocations and the agents it registered.

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { utcDay } from './record.ts';
+import { utcDay } from './utc-day.ts';
 
 test('utcDay names the UTC day of any instant, whatever it named before (midnights, years before 1970, after 9999 excluded)', () => {
   const instant = fc.oneof(

@@ -247,7 +247,7 @@ for (const store of testStores()) {
       const now = new Date(clock.now().getTime() - DAY_MS);
       const kept = await names(m, t);
       assert.ok(kept.length >= 8, kept.join());
-      // The statement ingest's read runs (src/ingest/record.ts stateSql): keys younger than 24 hours.
+      // The statement ingest's read runs (src/ingest/set-state.ts stateSql): keys younger than 24 hours.
       const plan = await db.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN SELECT key FROM idempotency_keys WHERE tenant_id = $1 AND key = ANY($2::text[]) AND created_at > $3`,
         [TENANT, ['p5', 'p6'], new Date(now.getTime() - DAY_MS - 60_000).toISOString()],

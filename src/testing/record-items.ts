@@ -1,6 +1,6 @@
 import type { PlanCaps } from '../config/config.ts';
 import type { PreparedInvocation } from '../ingest/prepare.ts';
-import type { RecordItem } from '../ingest/record.ts';
+import type { RecordItem } from '../ingest/set-items.ts';
 import { newSalt } from '../ledger/leaf.ts';
 import { DEFAULT_POLICY } from '../policy/default-policy.ts';
 import { decide } from '../policy/engine.ts';
