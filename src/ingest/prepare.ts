@@ -1,7 +1,6 @@
 import type { Static } from 'typebox';
 import { commitment, newSalt } from '../ledger/index.ts';
 import type { ContentField, Decision, FieldFindings, Finding } from '../policy/index.ts';
-import type { RogueRecord } from './set-items.ts';
 import { sealText, type SealedText } from './sealed-output.ts';
 import type { InvocationBody, RogueBody } from './schemas.ts';
 
@@ -70,6 +69,12 @@ export interface PreparedInvocation {
 
 export type InvocationInput = Static<typeof InvocationBody>;
 export type RogueInput = Static<typeof RogueBody>;
+
+/** A rogue event as stored: free-form fields already redacted, pseudonyms of its agent and type taken. */
+export interface RogueRecord extends Omit<RogueInput, 'tenant_id'> {
+  invocation_id?: number;
+  pseudonyms: { agent: string; type: string };
+}
 
 /**
  * Scans, redacts and commits each text field: everything before the write

@@ -1,5 +1,7 @@
 import type { PlanCaps } from '../config/index.ts';
-import type { PreparedInvocation, RogueInput } from './prepare.ts';
+import type { PreparedInvocation, RogueRecord } from './prepare.ts';
+
+export type { RogueRecord } from './prepare.ts';
 
 // What the set job (record.ts) takes and answers: decided events, one outcome each.
 
@@ -34,10 +36,4 @@ export type RecordOutcome =
 export interface StoredResponse {
   status: 201;
   body: Record<string, unknown>;
-}
-
-/** A rogue event as stored: free-form fields already redacted, pseudonyms of its agent and type taken. */
-export interface RogueRecord extends Omit<RogueInput, 'tenant_id'> {
-  invocation_id?: number;
-  pseudonyms: { agent: string; type: string };
 }
