@@ -2,6 +2,7 @@
 // createMetrics is not here: the detector workers load this file (the token format), and prom-client
 // has no business in them; the composition root imports core/metrics.ts itself (see ALLOWED_INTERNAL).
 
+export { BEARER_TOKEN, bearerToken } from './bearer.ts';
 export { commandError, commandOptions } from './command-line.ts';
 export type { AppContext } from './context.ts';
 export type { AccountPrincipal, AccountStatus, Principal, Role } from './identity.ts';

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   type AccountPrincipal,
   type AccountStatus,
+  bearerToken,
   forbidden,
   paymentRequired,
   type Principal,
@@ -57,16 +58,6 @@ declare module 'fastify' {
     /** The CSRF token of the console session that authenticated this request (cookie auth only). */
     consoleCsrf: string | null;
   }
-}
-
-// The scheme is case-insensitive (RFC 9110 §11.1); the token itself is not.
-// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token — one space or more.
-// The one parse of the header: every endpoint, the event endpoints too, reads it here.
-const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([\x21-\x7e]{1,512})$/;
-
-/** The token of an `Authorization: Bearer <token>` header, or undefined when it is absent or not that form. */
-export function bearerToken(header: string | undefined): string | undefined {
-  return BEARER.exec(header ?? '')?.[1];
 }
 
 /** Throws 402 unless the workspace may write. */

@@ -1,7 +1,7 @@
 // The http module's face: what other modules may use. Nothing else of http/ is imported from outside it.
 
 export { buildApp } from './app.ts';
-export { accountOf, bearerToken } from './auth.ts';
+export { accountOf } from './auth.ts';
 export { parseJsonBody } from './json-body.ts';
 export { createLogger } from './logger.ts';
 export { limiter, registerRateLimits } from './rate-limit.ts';

@@ -1,8 +1,8 @@
 import { setImmediate } from 'node:timers/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, type HttpProblem } from '../core/index.ts';
-import { bearer, bearerToken, problems, validationProblem, validatorCompiler } from '../http/index.ts';
+import { badRequest, bearerToken, type HttpProblem } from '../core/index.ts';
+import { bearer, problems, validationProblem, validatorCompiler } from '../http/index.ts';
 import type { ApprovalWatch } from './approval-watch.ts';
 import { attachOutputRoutes } from './attach-output-routes.ts';
 import { EVENT_WRITERS } from './event-authorizer.ts';

@@ -1,9 +1,10 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { bearerToken, safeEqual } from '../core/index.ts';
 import type { LedgerGate } from './ledger.ts';
 import { type Relay, startRelay } from './relay.ts';
 
@@ -57,7 +58,6 @@ export const isLoopback = (host: string) =>
 
 export async function startHttpProxy(o: HttpProxyOptions): Promise<HttpProxy> {
   const sessions = new Map<string, Session>();
-  const expectedToken = o.listenToken === null ? null : Buffer.from(`Bearer ${o.listenToken}`);
   let port = o.port;
 
   const fail = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
@@ -84,10 +84,11 @@ export async function startHttpProxy(o: HttpProxyOptions): Promise<HttpProxy> {
     return from !== null && /^https?:$/.test(from.protocol) && isLoopback(from.hostname);
   };
 
+  /** The header read as the service reads its own (core's bearerToken), the token compared in constant time. */
   const authorized = (req: IncomingMessage): boolean => {
-    if (expectedToken === null) return true;
-    const got = Buffer.from(req.headers.authorization ?? '');
-    return got.length === expectedToken.length && timingSafeEqual(got, expectedToken);
+    if (o.listenToken === null) return true;
+    const got = bearerToken(req.headers.authorization);
+    return got !== undefined && safeEqual(got, o.listenToken);
   };
 
   const openSession = async (): Promise<Session> => {

@@ -11,6 +11,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { freePort } from '../testing/server-process.ts';
 import { fixtureServer } from './testing/fixture-tools.ts';
+import { mcpProxyCommand } from './proxy-command.ts';
 
 // The gate in front of a Streamable HTTP MCP server, as it runs:
 // `agent-ledger mcp-proxy … --listen 127.0.0.1:0 --upstream URL` in its own
@@ -355,21 +356,31 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over Streamable HTTP', (get) => {
     assert.equal(unknown.status, 404);
   });
 
-  test('--listen-token: a client without it is 401, with it connects', async () => {
+  test('--listen-token: a client without it is 401, with it connects; the header read as the service reads its own', async () => {
     const secret = 'listen-secret-0123456789';
     const guarded = await startProxy(url, alice.token, 'web-agent', upstream.url, ['--listen-token', secret]);
     try {
-      const bare = await fetch(guarded.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-        }),
-      });
-      assert.equal(bare.status, 401);
+      const initialize = (authorization?: string) =>
+        fetch(guarded.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(authorization === undefined ? {} : { authorization }),
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+          }),
+        });
+      assert.equal((await initialize()).status, 401);
+      for (const wrong of [`Bearer ${secret}x`, `Bearer ${secret.slice(0, -1)}`, `Basic ${secret}`, secret])
+        assert.equal((await initialize(wrong)).status, 401, wrong);
+      // RFC 6750: one space or more after the scheme, the scheme in any case — as on the service's endpoints.
+      for (const right of [`Bearer  ${secret}`, `bearer ${secret}`])
+        assert.equal((await initialize(right)).status, 200, right);
       const c = new Client({ name: 'gate-http-test', version: '1.0.0' });
       await c.connect(
         new StreamableHTTPClientTransport(new URL(guarded.url), {
@@ -380,6 +391,30 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over Streamable HTTP', (get) => {
       await c.close();
     } finally {
       await guarded.close();
+    }
+  });
+
+  test('--listen-token must be a bearer token (visible ASCII, no spaces, at most 512): otherwise exit 2, nothing listens', async () => {
+    const base = ['--url', url, '--token', alice.token, '--agent-key', 'web-agent', '--listen', '127.0.0.1:0'];
+    for (const [secret, why] of [
+      ['listen secret 0123456789', /--listen-token must be visible ASCII without spaces/],
+      [`listen-secret-${'x'.repeat(500)}`, /at most 512 characters/],
+      ['short', /--listen-token must be at least 16 characters/],
+    ] as const) {
+      let stderr = '';
+      const write = process.stderr.write.bind(process.stderr);
+      process.stderr.write = ((chunk: string | Uint8Array) => {
+        stderr += String(chunk);
+        return true;
+      }) as typeof process.stderr.write;
+      let code: number;
+      try {
+        code = await mcpProxyCommand([...base, '--upstream', upstream.url, '--listen-token', secret], {});
+      } finally {
+        process.stderr.write = write;
+      }
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, why);
     }
   });
 

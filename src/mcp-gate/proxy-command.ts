@@ -1,4 +1,4 @@
-import { commandOptions } from '../core/index.ts';
+import { BEARER_TOKEN, commandOptions } from '../core/index.ts';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LedgerGate, type Mode, type OnUnreachable } from './ledger.ts';
@@ -90,6 +90,9 @@ export async function mcpProxyCommand(args: string[], env: NodeJS.ProcessEnv = p
             ? ['--listen on an address other than loopback needs --listen-token (or AGENT_LEDGER_LISTEN_TOKEN)']
             : []),
           ...(listenToken !== null && listenToken.length < 16 ? ['--listen-token must be at least 16 characters'] : []),
+          ...(listenToken !== null && !BEARER_TOKEN.test(listenToken)
+            ? ['--listen-token must be visible ASCII without spaces, at most 512 characters (a bearer token)']
+            : []),
           ...(/^[1-9]\d{0,6}$/.test(idle) ? [] : ['--session-idle must be a number of seconds (1-9999999)']),
           ...headerProblems,
         ]

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { secondsToUtcMidnight } from '../accounts/index.ts';
-import { rateLimited, serviceUnavailable } from '../core/index.ts';
-import { bearer, bearerToken, parseJsonBody } from '../http/index.ts';
+import { bearerToken, rateLimited, serviceUnavailable } from '../core/index.ts';
+import { bearer, parseJsonBody } from '../http/index.ts';
 import { guardedBody } from './body-stream.ts';
 import { OTLP_ERROR_CODES, sendError } from './errors.ts';
 import { ExportTraceServiceResponse } from './proto.ts';
