@@ -1,3 +1,4 @@
+import { Poller } from '../core/index.ts';
 import type { DeliveryThread } from './delivery-host.ts';
 
 // The delivery thread only while there is something to deliver to. A thread
@@ -29,7 +30,8 @@ export interface DeliveryOnDemandDeps {
 
 export class DeliveryOnDemand {
   readonly #deps: DeliveryOnDemandDeps;
-  #timer: NodeJS.Timeout | undefined;
+  /** The checks: core's Poller, one every CHECK_MS after the last ended. */
+  readonly #checks: Poller;
   #started = false;
   #checking = false;
   /** Since when the checks have found no destination (undefined: one was found last). */
@@ -39,6 +41,14 @@ export class DeliveryOnDemand {
 
   constructor(deps: DeliveryOnDemandDeps) {
     this.#deps = deps;
+    this.#checks = new Poller({
+      round: async () => {
+        await this.check();
+        return 0;
+      },
+      pollMs: deps.checkMs ?? CHECK_MS,
+      onError: deps.onError,
+    });
   }
 
   /** Whether the delivery thread is alive now. */
@@ -50,15 +60,13 @@ export class DeliveryOnDemand {
   start(): void {
     if (this.#started) return;
     this.#started = true;
-    void this.check();
-    this.#timer = setInterval(() => void this.check(), this.#deps.checkMs ?? CHECK_MS);
-    this.#timer.unref();
+    this.#checks.start();
   }
 
   /** Stops checking and stops the thread (after its pass). */
   async stop(): Promise<void> {
     this.#started = false;
-    clearInterval(this.#timer);
+    await this.#checks.stop();
     await this.#turn(() => this.#deps.thread.stop());
   }
 
