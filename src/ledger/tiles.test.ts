@@ -1,26 +1,34 @@
-// tlog-tiles as a client that knows only the spec sees them: the client below
-// (tile URLs, entry bundles, RFC 6962 hashing, the checkpoint's Ed25519 note
-// signature) shares no code with the server. It reads a workspace log of a
-// few hundred entries, rebuilds the checkpoint's root from the tiles, and
-// keeps doing so while the log grows.
+// tlog-tiles as a client that knows only the spec sees them: the client
+// (testing/tile-client.ts: tile URLs, entry bundles, RFC 6962 hashing, the
+// checkpoint's Ed25519 note signature; the whole-tree check below) shares no
+// code with the server. It reads a workspace log of a few hundred entries,
+// rebuilds the checkpoint's root from the tiles, and keeps doing so while the
+// log grows.
 
 import assert from 'node:assert/strict';
-import { createHash, createPublicKey, verify as edVerify } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
+import {
+  indexPath,
+  leafHash,
+  type OpenedCheckpoint,
+  openCheckpoint,
+  splitBundle,
+  tileUrl,
+} from '../testing/tile-client.ts';
 import { beginAppend } from './append.ts';
 import { appendLeaves } from './merkle.ts';
 import { parseTilePath, tileNodes } from './tiles.ts';
 
-// ---- the independent client -------------------------------------------------
+// ---- the whole tree, layer by layer -----------------------------------------
 
 const sha256 = (...parts: Uint8Array[]) => {
   const h = createHash('sha256');
   for (const p of parts) h.update(p);
   return new Uint8Array(h.digest());
 };
-const leafHash = (entry: Uint8Array) => sha256(Uint8Array.of(0), entry);
 const nodeHash = (l: Uint8Array, r: Uint8Array) => sha256(Uint8Array.of(1), l, r);
 function mth(hashes: Uint8Array[]): Uint8Array {
   if (hashes.length === 0) return sha256();
@@ -28,53 +36,6 @@ function mth(hashes: Uint8Array[]): Uint8Array {
   let k = 1;
   while (k * 2 < hashes.length) k *= 2;
   return nodeHash(mth(hashes.slice(0, k)), mth(hashes.slice(k)));
-}
-function indexPath(n: number): string {
-  const groups: string[] = [];
-  do {
-    groups.unshift(String(n % 1000).padStart(3, '0'));
-    n = Math.floor(n / 1000);
-  } while (n > 0);
-  return groups.map((g, i) => (i < groups.length - 1 ? `x${g}` : g)).join('/');
-}
-const tileUrl = (level: number | 'entries', n: number, w: number) =>
-  `tile/${level}/${indexPath(n)}${w < 256 ? `.p/${w}` : ''}`;
-
-type Checkpoint = { origin: string; size: number; root: Uint8Array; text: string };
-
-/** Opens a checkpoint note with a pinned vkey (name+hex8+base64(0x01‖key)). */
-function openCheckpoint(note: string, vkey: string): Checkpoint {
-  const [name, hex] = vkey.split('+');
-  const key = Buffer.from(vkey.split('+').slice(2).join('+'), 'base64');
-  const text = note.slice(0, note.lastIndexOf('\n\n') + 1);
-  const lines = note.slice(text.length + 1, -1).split('\n');
-  const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), key.subarray(1)]);
-  const ok = lines.some((line) => {
-    const m = /^— (\S+) (\S+)$/.exec(line);
-    if (!m || m[1] !== name) return false;
-    const sig = Buffer.from(m[2]!, 'base64');
-    if (sig.subarray(0, 4).toString('hex') !== hex) return false;
-    return edVerify(
-      null,
-      Buffer.from(text),
-      createPublicKey({ key: spki, format: 'der', type: 'spki' }),
-      sig.subarray(4),
-    );
-  });
-  assert.ok(ok, 'checkpoint signed by the pinned key');
-  const [origin, size, root] = text.slice(0, -1).split('\n');
-  assert.equal(origin, name);
-  return { origin: origin!, size: Number(size), root: new Uint8Array(Buffer.from(root!, 'base64')), text };
-}
-
-function splitBundle(bytes: Uint8Array): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length;) {
-    const len = (bytes[at]! << 8) | bytes[at + 1]!;
-    out.push(bytes.subarray(at + 2, at + 2 + len));
-    at += 2 + len;
-  }
-  return out;
 }
 const hashesOf = (tile: Uint8Array) =>
   Array.from({ length: tile.length / 32 }, (_, i) => tile.subarray(i * 32, i * 32 + 32));
@@ -359,7 +320,7 @@ eachStore('tlog-tiles', (get) => {
   });
 
   test('tiles read while the log grows never contradict a checkpoint served before', async () => {
-    const seen: Checkpoint[] = [];
+    const seen: OpenedCheckpoint[] = [];
     for (let i = 0; i < 6; i++) {
       // An append in flight while the checkpoint and the tiles are read.
       const growing = append(37 + i * 11);

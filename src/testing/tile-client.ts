@@ -60,7 +60,8 @@ export function openCheckpoint(note: string, vkey: string): OpenedCheckpoint {
   return { origin: origin!, size: Number(size), root: new Uint8Array(Buffer.from(root!, 'base64')) };
 }
 
-function splitBundle(bytes: Uint8Array): Uint8Array[] {
+/** The entries of an entry bundle (c2sp.org/tlog-tiles: each a big-endian uint16 length, then its bytes). */
+export function splitBundle(bytes: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let at = 0; at < bytes.length;) {
     const len = (bytes[at]! << 8) | bytes[at + 1]!;
