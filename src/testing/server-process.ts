@@ -190,8 +190,16 @@ export interface CliResult extends Exit {
   stderr: string;
 }
 
-/** Runs `agent-ledger <args>` to completion with exactly this environment (plus PATH and HOME). */
-export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<CliResult> {
+/**
+ * Runs `agent-ledger <args>` to completion with exactly this environment (plus PATH and HOME).
+ * The limit only catches a CLI that hangs: on a machine at load 17, four CLIs starting at once
+ * took over 30 s each to load the service's modules, so it is generous.
+ */
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<CliResult> {
   const child = spawnMain(args, { ...baseEnv(), ...env });
   const io = collect(child);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
