@@ -2,16 +2,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { formatSignerKey, generateSignerKey } from '../ledger/note.ts';
-import { type SmtpPeer, startSmtpPeer } from '../mail/testing/smtp-peer.ts';
-import {
-  multiProcessSkip,
-  redisSkip,
-  type ServerProcess,
-  startServerProcess,
-  TEST_REDIS_URL,
-} from '../testing/server-process.ts';
-import { createTestDb, type TestDb } from '../testing/test-db.ts';
+import type { SmtpPeer } from '../mail/testing/smtp-peer.ts';
+import { multiProcessSkip, redisSkip, type ServerProcess, TEST_REDIS_URL } from '../testing/server-process.ts';
+import type { TestDb } from '../testing/test-db.ts';
+import { startTwoNodes, type TwoNodes } from '../testing/two-nodes.ts';
 
 // Two `agent-ledger serve` processes on one PostgreSQL database (and one Redis):
 // what one node does, the other sees on its very next request.
@@ -66,6 +60,7 @@ const randomLoopback = () => `127.${[...randomBytes(3)].map((b) => Math.max(1, b
 const clientAddress = randomLoopback();
 
 describe('two server processes on one PostgreSQL', { skip: multiProcessSkip() }, () => {
+  let nodes: TwoNodes | undefined;
   let db: TestDb;
   let smtp: SmtpPeer;
   let a: ServerProcess;
@@ -87,27 +82,20 @@ describe('two server processes on one PostgreSQL', { skip: multiProcessSkip() },
   }
 
   before(async () => {
-    db = await createTestDb('postgres', { empty: true });
-    smtp = await startSmtpPeer();
-    const env = {
-      // Every node needs the same key (docs/operations.md, "Keys"): sign-in codes are keyed by a secret derived from it.
-      LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')),
-      OPERATOR_TOKEN: OP,
-      SMTP_URL: smtp.url,
-      SIGNUP_LIMIT_PER_EMAIL: '3',
-      SIGNUP_LIMIT_PER_IP: '1000',
-      ...(noRedis ? {} : { REDIS_URL: TEST_REDIS_URL }),
-    };
     // Both start at once on an empty database: the migrations must run exactly once.
-    [a, b] = await Promise.all([
-      startServerProcess({ databaseUrl: db.url, env }),
-      startServerProcess({ databaseUrl: db.url, env }),
-    ]);
+    nodes = await startTwoNodes({
+      empty: true,
+      env: {
+        OPERATOR_TOKEN: OP,
+        SIGNUP_LIMIT_PER_EMAIL: '3',
+        SIGNUP_LIMIT_PER_IP: '1000',
+        ...(noRedis ? {} : { REDIS_URL: TEST_REDIS_URL }),
+      },
+    });
+    ({ db, smtp, a, b } = nodes);
   });
   after(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.dispose();
-    await smtp?.close();
+    await nodes?.stop();
   });
 
   test('both nodes serve one directory: a code asked on one is verified on the other', async () => {

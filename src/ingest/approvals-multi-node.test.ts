@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { formatSignerKey, generateSignerKey } from '../ledger/note.ts';
-import { type SmtpPeer, startSmtpPeer } from '../mail/testing/smtp-peer.ts';
-import { multiProcessSkip, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
+import { multiProcessSkip } from '../testing/server-process.ts';
 import { call, signUp } from '../testing/judge-nodes.ts';
-import { createTestDb, type TestDb } from '../testing/test-db.ts';
+import type { TestDb } from '../testing/test-db.ts';
+import { startTwoNodes, type TwoNodes } from '../testing/two-nodes.ts';
 
 // Two `agent-ledger serve` processes on one PostgreSQL: an agent's long poll
 // waits on node B while a person decides on node A. B hears the decision's
@@ -21,31 +20,12 @@ async function busyConnections(db: TestDb): Promise<number> {
 }
 
 describe('approvals across two server processes', { skip: multiProcessSkip() }, () => {
-  let db: TestDb;
-  let smtp: SmtpPeer;
-  let a: ServerProcess;
-  let b: ServerProcess;
-
-  before(async () => {
-    db = await createTestDb('postgres');
-    smtp = await startSmtpPeer();
-    const env = {
-      LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')),
-      SMTP_URL: smtp.url,
-      SIGNUP_LIMIT_PER_IP: '1000',
-    };
-    [a, b] = await Promise.all([
-      startServerProcess({ databaseUrl: db.url, env }),
-      startServerProcess({ databaseUrl: db.url, env }),
-    ]);
-  });
-  after(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.dispose();
-    await smtp?.close();
-  });
+  let nodes: TwoNodes | undefined;
+  before(async () => (nodes = await startTwoNodes({ env: { SIGNUP_LIMIT_PER_IP: '1000' } })));
+  after(() => nodes?.stop());
 
   test('a long poll on one node answers as soon as the other node records the decision, with no connection held', async (t) => {
+    const { db, smtp, a, b } = nodes!;
     const address = `admin@approvals-${randomBytes(4).toString('hex')}.multi-node.example`;
     const { token } = await signUp(a, smtp, address);
     const policy = await call(

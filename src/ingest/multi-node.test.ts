@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { formatSignerKey, generateSignerKey } from '../ledger/note.ts';
-import { type SmtpPeer, startSmtpPeer } from '../mail/testing/smtp-peer.ts';
-import { multiProcessSkip, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
-import { createTestDb, type TestDb } from '../testing/test-db.ts';
+import type { SmtpPeer } from '../mail/testing/smtp-peer.ts';
+import { multiProcessSkip, type ServerProcess } from '../testing/server-process.ts';
+import type { TestDb } from '../testing/test-db.ts';
+import { startTwoNodes, type TwoNodes } from '../testing/two-nodes.ts';
 
 const OP = 'ingest_multi_node_operator_0123';
 const INVOCATION = '/api/v1/admin/agents/events/invocation';
@@ -34,6 +34,7 @@ async function call(
 }
 
 describe('event endpoints on two nodes', { skip: multiProcessSkip() }, () => {
+  let nodes: TwoNodes | undefined;
   let db: TestDb;
   let smtp: SmtpPeer;
   let a: ServerProcess;
@@ -52,22 +53,11 @@ describe('event endpoints on two nodes', { skip: multiProcessSkip() }, () => {
   }
 
   before(async () => {
-    db = await createTestDb('postgres');
-    smtp = await startSmtpPeer();
-    const env = {
-      LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')),
-      OPERATOR_TOKEN: OP,
-      SMTP_URL: smtp.url,
-    };
-    [a, b] = await Promise.all([
-      startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }),
-      startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }),
-    ]);
+    nodes = await startTwoNodes({ env: { OPERATOR_TOKEN: OP } });
+    ({ db, smtp, a, b } = nodes);
   });
   after(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.dispose();
-    await smtp?.close();
+    await nodes?.stop();
   });
 
   test('a policy change on node A decides the next event on node B; a scope too', async () => {

@@ -5,17 +5,18 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { formatSignerKey, generateSignerKey } from '../ledger/note.ts';
-import { type SmtpPeer, startSmtpPeer } from '../mail/testing/smtp-peer.ts';
+import type { SmtpPeer } from '../mail/testing/smtp-peer.ts';
 import { type JudgeStandIn, startJudgeStandIn } from '../testing/judge-stand-in.ts';
 import { call, flag, reviewWithPanel, settled, signUp } from '../testing/judge-nodes.ts';
-import { multiProcessSkip, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
-import { createTestDb, type TestDb } from '../testing/test-db.ts';
+import { multiProcessSkip, type ServerProcess } from '../testing/server-process.ts';
+import type { TestDb } from '../testing/test-db.ts';
+import { startTwoNodes, type TwoNodes } from '../testing/two-nodes.ts';
 
 const CAP = 7;
 const INVOCATIONS = 12;
 
 describe('two nodes racing at the judge-call cap', { skip: multiProcessSkip() }, () => {
+  let nodes: TwoNodes | undefined;
   let db: TestDb;
   let smtp: SmtpPeer;
   let standIn: JudgeStandIn;
@@ -23,29 +24,22 @@ describe('two nodes racing at the judge-call cap', { skip: multiProcessSkip() },
   let b: ServerProcess;
 
   before(async () => {
-    db = await createTestDb('postgres');
-    smtp = await startSmtpPeer();
     standIn = await startJudgeStandIn({
       first: { delayMs: 30, then: { verdict: 'allow' } },
       second: { delayMs: 30, then: { verdict: 'deny' } },
     });
-    const env = {
-      LEDGER_SIGNING_KEY: formatSignerKey(generateSignerKey('agent-ledger.local')),
-      SMTP_URL: smtp.url,
-      PLAN_CAPS: JSON.stringify({ team: { multi_judge_calls_per_month: CAP } }),
-      // One job per poll: the two nodes' workers share the jobs and judge at the same time.
-      JOB_BATCH: '1',
-    };
-    [a, b] = await Promise.all([
-      startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }),
-      startServerProcess({ databaseUrl: db.url, env, timeoutMs: 120_000 }),
-    ]);
+    nodes = await startTwoNodes({
+      env: {
+        PLAN_CAPS: JSON.stringify({ team: { multi_judge_calls_per_month: CAP } }),
+        // One job per poll: the two nodes' workers share the jobs and judge at the same time.
+        JOB_BATCH: '1',
+      },
+    });
+    ({ db, smtp, a, b } = nodes);
   });
   after(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
+    await nodes?.stop();
     await standIn?.close();
-    await db?.dispose();
-    await smtp?.close();
   });
 
   test(
