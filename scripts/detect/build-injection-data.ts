@@ -128,6 +128,11 @@ export const REPOS = {
     commit: '6b8819da79e0537d072e04296ffa3adfc94ba881',
     licence: 'CC BY-SA 4.0',
   },
+  hivetrace: {
+    repo: 'HiveTrace/HiveTraceRed',
+    commit: '975fd9993528a6b3531ab6687d4194d413c3b82b',
+    licence: 'Apache-2.0',
+  },
 } satisfies Record<string, Repo>;
 
 function arg(name: string): string | undefined {
@@ -1097,6 +1102,111 @@ function owaspCheatSheets(): Draft[] {
   return out;
 }
 
+/**
+ * HiveTrace Red's single-turn attack templates (YAML, in Russian) that attack the model's instructions:
+ * the context switches (overrides, claimed system updates, an administrator's order) are `direct`; the
+ * persona jailbreaks and the rules against refusing are `jailbreak`. Not taken: the templates that nest a
+ * harmful request in a task, a format, code or distractors, and the persuasion prompts (instructions to an
+ * attacking model to rewrite a request), which attack no instructions.
+ */
+const HIVETRACE_ATTACKS: Record<string, 'direct' | 'jailbreak'> = {
+  'context_switching/dashed_divider': 'direct',
+  'context_switching/forget_everything_before': 'direct',
+  'context_switching/ignore_previous_instructions': 'direct',
+  'context_switching/symbol_divider': 'direct',
+  'roleplay/aim': 'jailbreak',
+  'roleplay/dan': 'jailbreak',
+  'roleplay/evil_confidant': 'jailbreak',
+  'output_formatting/refusal_suppression': 'jailbreak',
+  'output_formatting/prefix_injection': 'jailbreak',
+};
+
+/** The prose paragraphs of a reStructuredText page: no headings, directives, indented blocks (code, definitions) or bullet lists; at least 80 characters. */
+function rstProse(rst: string): string[] {
+  return rst
+    .split(/\n\s*\n/)
+    .map((b) => b.trim())
+    .filter(
+      (p) =>
+        p.length >= 80 &&
+        !/^(\.\.|[*-] |\d+\.|:)/.test(p) &&
+        !p.split('\n').some((l) => /^\s/.test(l) || /^([=~^"`'-])\1{3,}\s*$/.test(l)),
+    );
+}
+
+/**
+ * HiveTrace Red (a red-teaming kit, Russian first): every prompt of its Russian system-prompt extraction
+ * set (`direct`), its attack templates on instructions (HIVETRACE_ATTACKS) each filled with one of its own
+ * Russian example requests in turn, and — as hard negatives, text about attacks — every template's
+ * description and the prose of its README and documentation pages.
+ */
+function hivetrace(): Draft[] {
+  const r = REPOS.hivetrace;
+  const out: Draft[] = [];
+  const ex = 'datasets/system_prompt_extraction_ru.csv';
+  for (const [i, row] of parseCsv(show(r, ex)).slice(1).entries())
+    out.push({
+      text: row[0]!,
+      label: 'injection',
+      kind: 'direct',
+      lang: 'ru',
+      family: 'hivetrace',
+      source: `${where(r, ex)} row ${i + 1}`,
+      licence: r.licence,
+    });
+  const requestsPath = 'datasets/prompts_subset.csv';
+  const requests = parseCsv(show(r, requestsPath)).slice(1);
+  const promptCol = parseCsv(show(r, requestsPath))[0]!.indexOf('Prompt');
+  const base = 'src/hivetracered/attacks/types/single_turn';
+  const files = listFiles(r, base).filter((f) => f.endsWith('.yaml'));
+  for (const [i, f] of files.entries()) {
+    const name = f.slice(base.length + 1).replace(/\.yaml$/, '');
+    const yaml = show(r, f);
+    const description = /^description: ([\s\S]*?)\n(?=\S)/m.exec(yaml)?.[1]?.replace(/\s+/g, ' ').trim();
+    if (description && description.length >= 40)
+      out.push({
+        text: description,
+        label: 'benign',
+        kind: 'hard_negative',
+        lang: 'en',
+        family: 'hivetrace',
+        source: `${where(r, f)} (its description)`,
+        licence: r.licence,
+      });
+    const kind = HIVETRACE_ATTACKS[name];
+    const template = blockScalar(yaml, 'prompt');
+    if (!kind || !template) continue;
+    const q = requests[i % requests.length]![promptCol]!;
+    out.push({
+      text: template
+        .replace(/\{prompt\}/g, q)
+        .replace(/\{\{/g, '{')
+        .replace(/\}\}/g, '}'),
+      label: 'injection',
+      kind,
+      lang: 'ru',
+      family: 'hivetrace',
+      source: `${where(r, f)} filled with ${requestsPath} row ${(i % requests.length) + 1}`,
+      licence: r.licence,
+    });
+  }
+  const pages = ['README.md', ...listFiles(r, 'docs').filter((f) => f.endsWith('.rst') && !f.startsWith('docs/api/'))];
+  for (const [i, f] of pages.entries()) {
+    const text = show(r, f);
+    for (const p of sample(f.endsWith('.md') ? proseParagraphs(text) : rstProse(text), 12, 600 + i))
+      out.push({
+        text: p,
+        label: 'benign',
+        kind: 'hard_negative',
+        lang: 'en',
+        family: 'hivetrace',
+        source: `${where(r, f)} (a prose paragraph)`,
+        licence: r.licence,
+      });
+  }
+  return out;
+}
+
 function shingles(text: string): string[] {
   const w = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const out: string[] = [];
@@ -1169,6 +1279,8 @@ export function build(): DataCase[] {
   );
   // the families added last, kept apart from every family above
   drafts.push(...withoutCrossFamilyCopies(drafts, [...arcanum(), ...owaspCheatSheets()]));
+  // and the family after them, kept apart from all of these
+  drafts.push(...withoutCrossFamilyCopies(drafts, hivetrace()));
   const seen = new Set<string>();
   const out: DataCase[] = [];
   for (const d of drafts) {

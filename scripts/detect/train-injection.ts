@@ -3,7 +3,8 @@
 // injection-training-manifest.json (what it was trained on: counts by family and source, licences, and a
 // SHA-256 of the training texts). Deterministic: the same repository gives the same files.
 //
-// Training data: the development data written by other people (datasets/detect/injection/, every family,
+// Training data: the development data written by other people (datasets/detect/injection/, every family but
+// the evaluation-only ones (EVALUATION_ONLY in loso-injection.ts),
 // ambiguous cases left out) and a fixed share of generated text (injection-training-data.ts,
 // generatedPool). Never ../shared/corpus, never a reserved source.
 // Method: src/detect/eval/injection-trainer.ts, the same recipe the leave-one-source-out evaluation
@@ -19,13 +20,19 @@ import { join } from 'node:path';
 import { BLOCK, FEATURE_BITS } from '../../src/detect/injection/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/detect/eval/injection-trainer.ts';
 import type { TrainingExample } from '../../src/detect/eval/injection-trainer.ts';
-import { loadInjectionData, modelFor, prepare, TUNING_FPR } from '../../src/detect/eval/loso-injection.ts';
+import {
+  loadInjectionData,
+  modelFor,
+  prepare,
+  trainingCases,
+  TUNING_FPR,
+} from '../../src/detect/eval/loso-injection.ts';
 import { generatedPool, GENERATED_POOL_SIZE } from './injection-training-data.ts';
 import { REPO } from './frozen.ts';
 
 function main(): void {
   const t0 = performance.now();
-  const real = loadInjectionData().filter((c) => !c.ambiguous);
+  const real = trainingCases(loadInjectionData());
   const generated = generatedPool();
   const { model, threshold } = modelFor(prepare(real), { extra: asTraining(generated) });
   const dir = join(REPO, 'src/detect/injection/model');
@@ -78,6 +85,7 @@ function main(): void {
           '../shared/corpus',
           'every source the issue reserves for independent evaluation',
           'ambiguous cases',
+          'the evaluation-only families of datasets/detect/injection (EVALUATION_ONLY in src/detect/eval/loso-injection.ts)',
           "the development set's untouched split",
         ],
         examples: real.length + generated.length,

@@ -7,9 +7,11 @@ import {
   loadInjectionData,
   losoInjection,
   losoInjectionInWorkers,
+  EVALUATION_ONLY,
   macro,
   modelFor,
   prepare,
+  trainingCases,
 } from './loso-injection.ts';
 import { detectInjection } from '../injection/index.ts';
 import type { InjectionDataCase } from './loso-injection.ts';
@@ -166,6 +168,49 @@ test('leave one source out: shared trainings, a subset of folds and worker threa
     results.map((r) => [r.family, r.recall.n, r.benignFp.n]),
   );
   assert.ok(approx.every((r) => r.threshold > 0.1 && r.threshold < 0.99));
+});
+
+test('an evaluation-only family is scored held out and never trained or tuned on: the other folds read as without it', async () => {
+  const only = [...EVALUATION_ONLY][0]!;
+  const base = toyWithAttacksOnly();
+  // the evaluation-only family: the alpha family's words (attacks) and negatives that would lower every threshold
+  const extra: InjectionDataCase[] = [];
+  for (let i = 0; i < 100; i++) {
+    const meta = { lang: 'en', family: only, source: 'toy', licence: 'none' };
+    if (i < 20)
+      extra.push({
+        ...meta,
+        id: `${only}:i${i}`,
+        text: `zqxv blorp frindle zqxv blorp (${only} ${i})`,
+        label: 'injection',
+        kind: 'direct',
+      });
+    // many easy hard negatives: pooled into the tuning, they would give the rest a budget and lower the thresholds
+    extra.push({
+      ...meta,
+      id: `${only}:h${i}`,
+      text: `the weather is fine (${only} ${i})`,
+      label: 'benign',
+      kind: 'hard_negative',
+    });
+  }
+  const cases = [...base, ...extra];
+  const without = losoInjection(base, { settings: TOY_SETTINGS });
+  const withIt = losoInjection(cases, { settings: TOY_SETTINGS });
+  assert.deepEqual(
+    withIt.filter((r) => r.family !== only),
+    without,
+  );
+  assert.deepEqual(await losoInjectionInWorkers(cases, 2, { settings: TOY_SETTINGS }), withIt);
+  // held out, it is scored by the shipped recipe (every other family): the alpha words it shares are known
+  const own = withIt.find((r) => r.family === only)!;
+  const { model, threshold } = modelFor(prepare(cases), { settings: TOY_SETTINGS });
+  assert.equal(own.threshold, threshold);
+  assert.equal(own.recall.n, 20);
+  assert.equal(own.hardFp.n, 100);
+  const hit = extra.filter((c) => c.label === 'injection' && detectInjection(c.text, { model }).detected).length;
+  assert.equal(own.recall.hit, hit);
+  assert.deepEqual(trainingCases(cases), trainingCases(base));
 });
 
 test('pickThreshold: the model may add at most the budget of false positives to the rules', () => {

@@ -34,6 +34,22 @@ export interface InjectionDataCase {
   ambiguous?: boolean;
 }
 
+/**
+ * Families that are only ever scored: no fold trains or tunes on them, nor does the shipped model
+ * (`trainingCases`). Held out, each is scored by the detector trained and tuned on every other family —
+ * the shipped recipe — so its figure is that of text the model never saw, and the other families'
+ * figures are those of a run without it. `hivetrace` (Russian system-prompt extraction) taught the
+ * model nothing the other families' figures show (six-family macro 58.9 → 59.0 % trained on), and its
+ * 146 easy hard negatives, pooled into the tuning, lowered the folds' thresholds: hard-negative false
+ * positives 1.8 → 2.9 % (docs/detection.md).
+ */
+export const EVALUATION_ONLY: ReadonlySet<string> = new Set(['hivetrace']);
+
+/** The cases a model may train or tune on: not ambiguous, not of an evaluation-only family. */
+export function trainingCases<T extends { ambiguous?: boolean; family: string }>(cases: readonly T[]): T[] {
+  return cases.filter((c) => !c.ambiguous && !EVALUATION_ONLY.has(c.family));
+}
+
 export const INJECTION_DATA = new URL('../../../datasets/detect/injection/cases.jsonl.gz', import.meta.url);
 
 export function loadInjectionData(file: URL | string = INJECTION_DATA): InjectionDataCase[] {
@@ -160,7 +176,7 @@ export function modelFor(
   const s = opts.settings ?? DEFAULT_SETTINGS;
   const extra = opts.extra ?? [];
   const extraFeats = extra.map((e) => featurize(e.text));
-  const usable = cases.filter((p) => !p.c.ambiguous);
+  const usable = cases.filter((p) => !p.c.ambiguous && !EVALUATION_ONLY.has(p.c.family));
   const threshold = tuneThreshold(usable, extra, extraFeats, s, opts.tuningFpr ?? TUNING_FPR);
   const model = fit(usable, extra, extraFeats, s);
   return { model: { ...model, threshold }, threshold };
@@ -189,7 +205,9 @@ export interface TaskResult {
 /** The trainings the folds of `selected` need: one per fold, one per pair of a fold and a family with negatives. */
 export function foldTasks(prepared: readonly Prepared[], selected: readonly string[], approximate = false): FoldTask[] {
   const families = [...new Set(prepared.map((p) => p.c.family))].sort();
-  const withNegatives = new Set(prepared.filter((p) => !p.c.ambiguous && p.ex.y === 0).map((p) => p.c.family));
+  const withNegatives = new Set(
+    prepared.filter((p) => !p.c.ambiguous && p.ex.y === 0 && !EVALUATION_ONLY.has(p.c.family)).map((p) => p.c.family),
+  );
   if (approximate)
     return families
       .filter((f) => selected.includes(f) || withNegatives.has(f))
@@ -217,7 +235,7 @@ export function runTask(
   task: FoldTask,
 ): TaskResult {
   const m = fit(
-    prepared.filter((p) => !p.c.ambiguous && !task.without.includes(p.c.family)),
+    prepared.filter((p) => !p.c.ambiguous && !EVALUATION_ONLY.has(p.c.family) && !task.without.includes(p.c.family)),
     extra,
     extraFeats,
     s,
@@ -411,6 +429,7 @@ export function losoTable(results: readonly FamilyResult[]): string[] {
   lines.push(
     `  macro-average: recall ${m(results.map((r) => r.recall))}`,
     `    over the first five attack families (${FIRST_ATTACK_FAMILIES.join(', ')}): ${m(results.filter((r) => FIRST_ATTACK_FAMILIES.includes(r.family)).map((r) => r.recall))}`,
+    `    over the families trained on (without the evaluation-only ${[...EVALUATION_ONLY].join(', ')}): ${m(results.filter((r) => !EVALUATION_ONLY.has(r.family)).map((r) => r.recall))}`,
     ...kinds.map((k) => `    ${k.padEnd(10)} ${m(results.map((r) => r.byKind[k] ?? { hit: 0, n: 0 }))}`),
     `  FPR on benign ${m(results.map((r) => r.benignFp))}`,
     `  FPR on hard negatives ${m(results.map((r) => r.hardFp))}`,
@@ -440,6 +459,7 @@ export async function injectionLosoSection(
       macro: {
         recall: m(results.map((r) => r.recall)),
         recall_first_five: m(results.filter((r) => FIRST_ATTACK_FAMILIES.includes(r.family)).map((r) => r.recall)),
+        recall_trained_on: m(results.filter((r) => !EVALUATION_ONLY.has(r.family)).map((r) => r.recall)),
         benign_fpr: m(results.map((r) => r.benignFp)),
         hard_negative_fpr: m(results.map((r) => r.hardFp)),
       },
