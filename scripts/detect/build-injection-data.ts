@@ -128,6 +128,11 @@ export const REPOS = {
     commit: '6b8819da79e0537d072e04296ffa3adfc94ba881',
     licence: 'CC BY-SA 4.0',
   },
+  pincer: {
+    repo: 'rustyorb/pincer',
+    commit: '961485b0321259cf65ed3497e9c125cb587679bf',
+    licence: 'MIT',
+  },
   hivetrace: {
     repo: 'HiveTrace/HiveTraceRed',
     commit: '975fd9993528a6b3531ab6687d4194d413c3b82b',
@@ -1207,6 +1212,100 @@ function hivetrace(): Draft[] {
   return out;
 }
 
+/** The value of a JavaScript string literal (double- or single-quoted) of a payload file; parts joined by `+`. */
+function jsString(src: string): string {
+  let out = '';
+  for (const m of src.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g)) {
+    const body = m[1] ?? m[2]!;
+    out += body.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) =>
+      e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : e === 'n' ? '\n' : e === 't' ? '\t' : e,
+    );
+  }
+  return out;
+}
+
+/** A payload of pincer's attack files: its fields `name`, `description`, `prompt` (string literals). */
+function pincerPayloads(ts: string): Array<{ name: string; description: string; prompt: string }> {
+  const lit = String.raw`(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')(?:\s*\+\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'))*`;
+  const field = (block: string, key: string) => {
+    const m = new RegExp(String.raw`\n\s*${key}:\s*(${lit})`).exec(block);
+    return m ? jsString(m[1]!) : '';
+  };
+  return ts
+    .split(/\n\s*\{\s*\n(?=\s*id:)/)
+    .slice(1)
+    .map((b) => ({
+      name: field('\n' + b, 'name'),
+      description: field('\n' + b, 'description'),
+      prompt: field('\n' + b, 'prompt'),
+    }))
+    .filter((p) => p.prompt.length > 0);
+}
+
+/**
+ * What pincer's payloads are, by file and by the payload's name. Attacks on instructions: the injection file
+ * (indirect when the payload rides in data the model processes: a document, an e-mail, a review, a profile, a
+ * tool's or an API's output), the extraction payloads aimed at the model's instructions, rules or configuration,
+ * the tool-abuse payloads (injections into tools and their data; indirect when planted in a document, feedback, a
+ * CSV or a configuration), the jailbreaks and bypasses whose text addresses the model's instructions, rules, filters
+ * or policies. Ambiguous: evasions (encodings, invisible or split characters), several-turn attacks, probes of
+ * training data, PII, probabilities or architecture (not of instructions), a plain question about the tools, and
+ * jailbreaks that only frame a harmful request (a story, a hypothetical, a debate).
+ */
+const PINCER_EVASION =
+  /encod|base64|rot13|morse|hex|pig latin|emoji|homoglyph|zero-width|invisible|leet|reverse text|anagram|acrostic|musical|steganograph|token (?:count|probab|limit)|tokeniz|token-level|splitting|smuggling via translation|crescendo|many-shot|multi-turn|gradual|timing|conversation history/i;
+const PINCER_EXTRACTION_OF_INSTRUCTIONS =
+  /system prompt|instruction|repeat-after-me|completion-based|role reversal|behavioral rule|inverse prompting|hypothetical clone|error|json schema|function schema|api documentation|differential|contradiction|analogy|code generation|dream|fill-in-the-blank|translation round-trip|comparative|fingerprint|canary|self-reflection/i;
+const PINCER_INDIRECT =
+  /indirect|user data|api response|email|spreadsheet|csv|code review|chained tool|embedded|user profile|summarization task|translation task|html comments|json configuration|document-embedded|feedback-embedded|config lifecycle|pre-check|exfiltration chain/i;
+const PINCER_TOOL_QUESTIONS = /direct tool listing|documentation request|tool guessing game/i;
+const ADDRESSES_INSTRUCTIONS =
+  /instruction|guideline|rules|restriction|filter|polic|system prompt|system message|developer mode|safety|constraint|programming|directive/i;
+
+/** rustyorb/pincer (an LLM red-teaming kit): the payloads of its attack library (labelled above), and every payload's description as a hard negative (a sentence about an attack). */
+function pincer(): Draft[] {
+  const r = REPOS.pincer;
+  const out: Draft[] = [];
+  for (const file of ['injection', 'extraction', 'jailbreak', 'bypass', 'tool-abuse', 'encoding', 'multi-turn']) {
+    const path = `src/lib/attacks/${file}.ts`;
+    for (const p of pincerPayloads(show(r, path))) {
+      const where_ = `${where(r, path)} "${p.name}"`;
+      if (p.description.length >= 40)
+        out.push({
+          text: p.description,
+          label: 'benign',
+          kind: 'hard_negative',
+          lang: 'en',
+          family: 'pincer',
+          source: `${where_} (its description)`,
+          licence: r.licence,
+        });
+      const attack =
+        !PINCER_EVASION.test(p.name) &&
+        (file === 'injection' ||
+          (file === 'extraction' && PINCER_EXTRACTION_OF_INSTRUCTIONS.test(p.name)) ||
+          (file === 'tool-abuse' && !PINCER_TOOL_QUESTIONS.test(p.name)) ||
+          ((file === 'jailbreak' || file === 'bypass') && ADDRESSES_INSTRUCTIONS.test(p.prompt)));
+      out.push({
+        text: p.prompt,
+        label: 'injection',
+        kind:
+          file === 'jailbreak' || file === 'bypass'
+            ? 'jailbreak'
+            : PINCER_INDIRECT.test(p.name)
+              ? 'indirect'
+              : 'direct',
+        lang: 'en',
+        family: 'pincer',
+        source: `${where_} (its prompt)`,
+        licence: r.licence,
+        ...(attack ? {} : { ambiguous: true }),
+      });
+    }
+  }
+  return out;
+}
+
 function shingles(text: string): string[] {
   const w = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const out: string[] = [];
@@ -1281,6 +1380,7 @@ export function build(): DataCase[] {
   drafts.push(...withoutCrossFamilyCopies(drafts, [...arcanum(), ...owaspCheatSheets()]));
   // and the family after them, kept apart from all of these
   drafts.push(...withoutCrossFamilyCopies(drafts, hivetrace()));
+  drafts.push(...withoutCrossFamilyCopies(drafts, pincer()));
   const seen = new Set<string>();
   const out: DataCase[] = [];
   for (const d of drafts) {

@@ -38,12 +38,13 @@ export interface InjectionDataCase {
  * Families that are only ever scored: no fold trains or tunes on them, nor does the shipped model
  * (`trainingCases`). Held out, each is scored by the detector trained and tuned on every other family —
  * the shipped recipe — so its figure is that of text the model never saw, and the other families'
- * figures are those of a run without it. `hivetrace` (Russian system-prompt extraction) taught the
- * model nothing the other families' figures show (six-family macro 58.9 → 59.0 % trained on), and its
- * 146 easy hard negatives, pooled into the tuning, lowered the folds' thresholds: hard-negative false
- * positives 1.8 → 2.9 % (docs/detection.md).
+ * figures are those of a run without it. Trained on, neither taught the model anything the other
+ * families' figures show, and both cost false positives (docs/detection.md): `hivetrace` (Russian
+ * system-prompt extraction) six-family macro 58.9 → 59.0 %, hard-negative false positives 1.8 → 2.9 % (its
+ * 146 easy hard negatives, pooled into the tuning, lowered the folds' thresholds); `pincer` (an English
+ * red-teaming library) 58.9 → 58.6 % (`arcanum` +7, `pyrit` −9), hard negatives 1.8 → 3.3 %.
  */
-export const EVALUATION_ONLY: ReadonlySet<string> = new Set(['hivetrace']);
+export const EVALUATION_ONLY: ReadonlySet<string> = new Set(['hivetrace', 'pincer']);
 
 /** The cases a model may train or tune on: not ambiguous, not of an evaluation-only family. */
 export function trainingCases<T extends { ambiguous?: boolean; family: string }>(cases: readonly T[]): T[] {
