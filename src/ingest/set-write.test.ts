@@ -4,9 +4,8 @@
 // database, and what they store is complete and verifies.
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { PlanCaps } from '../config/config.ts';
-import { migrate } from '../db/migrate.ts';
 import { scanField } from '../detect/index.ts';
 import { LogWriter } from '../ledger/log-writer.ts';
 import { readEntries } from '../ledger/log-store.ts';
@@ -15,7 +14,7 @@ import { leafHashOf, newSalt } from '../ledger/leaf.ts';
 import { DEFAULT_POLICY } from '../policy/default-policy.ts';
 import { decide } from '../policy/engine.ts';
 import { countingDb } from '../testing/counting-db.ts';
-import { createTestDb, type TestDb, testStores } from '../testing/test-db.ts';
+import { eachTestDb } from '../testing/test-db.ts';
 import { scanContent, type PreparedInvocation } from './prepare.ts';
 import { KnownAgents } from './known-agents.ts';
 import { recordSet } from './record.ts';
@@ -147,126 +146,113 @@ function itemsOf(tenantId: string, kinds: string, keyed: boolean, now: Date): Re
   });
 }
 
-for (const store of testStores()) {
-  describe(`set-based write [${store}]`, () => {
-    let testDb: TestDb;
-    before(async () => {
-      testDb = await createTestDb(store);
-      await migrate(testDb.db);
-    });
-    after(async () => {
-      await testDb?.dispose();
-    });
-
-    test('a batch of 1 and a batch of 200 send the same statements; all of it is stored and the root matches', async () => {
-      const seen: Record<number, string[]> = {};
-      for (const n of [1, 200]) {
-        const tenantId = randomUUID();
-        const { db, statements } = countingDb(testDb.db);
-        const writer = new LogWriter(db);
-        const set = recordSet(new KnownAgents());
-        // Warm: the first append of a workspace creates its log; the second has a log, like every later one.
-        await writer.submitSet(tenantId, set, items(tenantId, 1, new Date(), 'warm'));
-        statements.length = 0;
-        const out = await writer.submitSet(tenantId, set, items(tenantId, n, new Date()));
-        assert.equal(out.length, n);
-        assert.ok(
-          out.every((o) => 'status' in o && o.status === 201),
-          JSON.stringify(out.find((o) => !('status' in o))),
-        );
-        seen[n] = [...statements];
-        const [row] = await testDb.db.query<{
-          inv: number;
-          content: number;
-          rogue: number;
-          jobs: number;
-          keys: number;
-          size: number;
-          root: Uint8Array;
-        }>(
-          `SELECT (SELECT count(*)::int FROM invocations WHERE tenant_id = $1) AS inv,
+eachTestDb('set-based write', (testDb) => {
+  test('a batch of 1 and a batch of 200 send the same statements; all of it is stored and the root matches', async () => {
+    const seen: Record<number, string[]> = {};
+    for (const n of [1, 200]) {
+      const tenantId = randomUUID();
+      const { db, statements } = countingDb(testDb.db);
+      const writer = new LogWriter(db);
+      const set = recordSet(new KnownAgents());
+      // Warm: the first append of a workspace creates its log; the second has a log, like every later one.
+      await writer.submitSet(tenantId, set, items(tenantId, 1, new Date(), 'warm'));
+      statements.length = 0;
+      const out = await writer.submitSet(tenantId, set, items(tenantId, n, new Date()));
+      assert.equal(out.length, n);
+      assert.ok(
+        out.every((o) => 'status' in o && o.status === 201),
+        JSON.stringify(out.find((o) => !('status' in o))),
+      );
+      seen[n] = [...statements];
+      const [row] = await testDb.db.query<{
+        inv: number;
+        content: number;
+        rogue: number;
+        jobs: number;
+        keys: number;
+        size: number;
+        root: Uint8Array;
+      }>(
+        `SELECT (SELECT count(*)::int FROM invocations WHERE tenant_id = $1) AS inv,
                   (SELECT count(*)::int FROM invocation_content WHERE tenant_id = $1) AS content,
                   (SELECT count(*)::int FROM rogue_events WHERE tenant_id = $1) AS rogue,
                   (SELECT count(*)::int FROM jobs WHERE tenant_id = $1) AS jobs,
                   (SELECT count(*)::int FROM idempotency_keys WHERE tenant_id = $1) AS keys,
                   (SELECT size FROM log_heads WHERE tenant_id = $1) AS size,
                   (SELECT root FROM log_heads WHERE tenant_id = $1) AS root`,
-          [tenantId],
-        );
-        const invs = 1 + items(tenantId, n, new Date()).filter((i) => i.kind === 'invocation').length;
-        assert.equal(row!.inv, invs);
-        assert.equal(row!.keys, n + 1);
-        // The same keys again: replayed, nothing written.
-        const replay = await writer.submitSet(tenantId, set, items(tenantId, n, new Date()));
-        assert.ok(replay.every((o) => 'status' in o && o.status === 201 && o.replayed));
-        const entries = await testDb.db.withTenant(tenantId, (tx) => readEntries(tx, tenantId, 0, row!.size));
-        assert.equal(entries.length, row!.size);
-        assert.deepEqual(
-          Buffer.from(row!.root),
-          Buffer.from(rootFromLeafHashes(entries.map((e) => leafHashOf(e.leaf)))),
-        );
-        for (const e of entries) assert.deepEqual(Buffer.from(e.leafHash), Buffer.from(leafHashOf(e.leaf)));
-      }
-      assert.deepEqual(seen[200], seen[1]);
-      assert.ok(seen[1]!.length <= 5, `statements: ${seen[1]!.join(' | ')}`);
-    });
+        [tenantId],
+      );
+      const invs = 1 + items(tenantId, n, new Date()).filter((i) => i.kind === 'invocation').length;
+      assert.equal(row!.inv, invs);
+      assert.equal(row!.keys, n + 1);
+      // The same keys again: replayed, nothing written.
+      const replay = await writer.submitSet(tenantId, set, items(tenantId, n, new Date()));
+      assert.ok(replay.every((o) => 'status' in o && o.status === 201 && o.replayed));
+      const entries = await testDb.db.withTenant(tenantId, (tx) => readEntries(tx, tenantId, 0, row!.size));
+      assert.equal(entries.length, row!.size);
+      assert.deepEqual(Buffer.from(row!.root), Buffer.from(rootFromLeafHashes(entries.map((e) => leafHashOf(e.leaf)))));
+      for (const e of entries) assert.deepEqual(Buffer.from(e.leafHash), Buffer.from(leafHashOf(e.leaf)));
+    }
+    assert.deepEqual(seen[200], seen[1]);
+    assert.ok(seen[1]!.length <= 5, `statements: ${seen[1]!.join(' | ')}`);
+  });
 
-    test('a set writes only the tables it has rows for; every row of every mix is stored and counted', async () => {
-      // Each mix in a workspace of its own, recorded twice (the second time the agents are known).
-      for (const [kinds, keyed] of [
-        ['mm', false],
-        ['r', false],
-        ['cm', true],
-        ['o', false],
-        ['mcro', true],
-        ['rr', true],
-      ] as const) {
-        const tenantId = randomUUID();
-        const writes: string[] = [];
-        const db = {
-          ...testDb.db,
-          withTenant: ((id, fn, opening) =>
-            testDb.db.withTenant(
-              id,
-              (tx, opened) => {
-                const seen = (sql: string) => (/INSERT INTO log_entries/.test(sql) ? writes.push(sql) : 0);
-                const wrapped = {
-                  query: ((sql, params) => (seen(sql), tx.query(sql, params))) as typeof tx.query,
-                  exec: (sql: string) => tx.exec(sql),
-                  ...(tx.queryThenCommit
-                    ? {
-                        queryThenCommit: ((sql, params) => (
-                          seen(sql),
-                          tx.queryThenCommit!(sql, params)
-                        )) as typeof tx.queryThenCommit,
-                      }
-                    : {}),
-                };
-                return fn(wrapped, opened);
-              },
-              opening,
-            )) as typeof testDb.db.withTenant,
-        };
-        const writer = new LogWriter(db);
-        const set = recordSet(new KnownAgents());
-        for (const round of [0, 1]) {
-          const out = await writer.submitSet(
-            tenantId,
-            set,
-            itemsOf(tenantId, kinds, keyed, new Date(Date.now() + round)).map((it) =>
-              it.idem ? { ...it, idem: { ...it.idem, key: `${it.idem.key}-${round}` } } : it,
-            ),
-          );
-          assert.ok(
-            out.every((o) => 'status' in o && o.status === 201),
-            `${kinds}: ${JSON.stringify(out)}`,
-          );
-        }
-        const invocations = [...kinds].filter((k) => k !== 'r').length * 2;
-        const rogue = [...kinds].filter((k) => k === 'r' || k === 'o').length * 2;
-        const content = [...kinds].filter((k) => k === 'c').length * 2;
-        const [row] = await testDb.db.query<Record<string, number>>(
-          `SELECT (SELECT count(*)::int FROM invocations WHERE tenant_id = $1) AS inv,
+  test('a set writes only the tables it has rows for; every row of every mix is stored and counted', async () => {
+    // Each mix in a workspace of its own, recorded twice (the second time the agents are known).
+    for (const [kinds, keyed] of [
+      ['mm', false],
+      ['r', false],
+      ['cm', true],
+      ['o', false],
+      ['mcro', true],
+      ['rr', true],
+    ] as const) {
+      const tenantId = randomUUID();
+      const writes: string[] = [];
+      const db = {
+        ...testDb.db,
+        withTenant: ((id, fn, opening) =>
+          testDb.db.withTenant(
+            id,
+            (tx, opened) => {
+              const seen = (sql: string) => (/INSERT INTO log_entries/.test(sql) ? writes.push(sql) : 0);
+              const wrapped = {
+                query: ((sql, params) => (seen(sql), tx.query(sql, params))) as typeof tx.query,
+                exec: (sql: string) => tx.exec(sql),
+                ...(tx.queryThenCommit
+                  ? {
+                      queryThenCommit: ((sql, params) => (
+                        seen(sql),
+                        tx.queryThenCommit!(sql, params)
+                      )) as typeof tx.queryThenCommit,
+                    }
+                  : {}),
+              };
+              return fn(wrapped, opened);
+            },
+            opening,
+          )) as typeof testDb.db.withTenant,
+      };
+      const writer = new LogWriter(db);
+      const set = recordSet(new KnownAgents());
+      for (const round of [0, 1]) {
+        const out = await writer.submitSet(
+          tenantId,
+          set,
+          itemsOf(tenantId, kinds, keyed, new Date(Date.now() + round)).map((it) =>
+            it.idem ? { ...it, idem: { ...it.idem, key: `${it.idem.key}-${round}` } } : it,
+          ),
+        );
+        assert.ok(
+          out.every((o) => 'status' in o && o.status === 201),
+          `${kinds}: ${JSON.stringify(out)}`,
+        );
+      }
+      const invocations = [...kinds].filter((k) => k !== 'r').length * 2;
+      const rogue = [...kinds].filter((k) => k === 'r' || k === 'o').length * 2;
+      const content = [...kinds].filter((k) => k === 'c').length * 2;
+      const [row] = await testDb.db.query<Record<string, number>>(
+        `SELECT (SELECT count(*)::int FROM invocations WHERE tenant_id = $1) AS inv,
                   (SELECT count(*)::int FROM invocation_content WHERE tenant_id = $1) AS content,
                   (SELECT count(*)::int FROM rogue_events WHERE tenant_id = $1) AS rogue,
                   (SELECT count(*)::int FROM idempotency_keys WHERE tenant_id = $1) AS keys,
@@ -276,82 +262,81 @@ for (const store of testStores()) {
                   (SELECT coalesce(sum(invocations), 0)::int FROM usage_daily WHERE tenant_id = $1) AS used,
                   (SELECT coalesce(jsonb_object_agg(kind, last_id), '{}') FROM event_ids WHERE tenant_id = $1) AS ids,
                   (SELECT size::int FROM log_heads WHERE tenant_id = $1) AS size`,
-          [tenantId],
-        );
-        assert.deepEqual(
-          { ...row },
-          {
-            inv: invocations,
-            content,
-            rogue,
-            keys: keyed ? kinds.length * 2 : 0,
-            agents: invocations / 2,
-            counted: invocations,
-            rogue_counted: rogue,
-            used: invocations,
-            ids: { ...(invocations ? { invocation: invocations } : {}), ...(rogue ? { rogue_event: rogue } : {}) },
-            // A leaf an event, one more an out-of-scope tool's rogue event, one more an agent seen first.
-            size: kinds.length * 2 + [...kinds].filter((k) => k === 'o').length * 2 + invocations / 2,
-          },
-          kinds,
-        );
-        // The statements named only the tables written; the second round's agents were known.
-        assert.equal(writes.length, 2, kinds);
-        writes.forEach((sql, round) => {
-          const named = (table: string) => sql.includes(`INSERT INTO ${table} `);
-          assert.deepEqual(
-            {
-              inv: named('invocations'),
-              content: named('invocation_content'),
-              rogue: named('rogue_events'),
-              keys: named('idempotency_keys'),
-              agents: named('agents'),
-              usage: named('usage_daily'),
-            },
-            {
-              inv: invocations > 0,
-              content: content > 0,
-              rogue: rogue > 0,
-              keys: keyed,
-              agents: round === 0 && invocations > 0,
-              usage: invocations > 0,
-            },
-            `${kinds}, round ${round}`,
-          );
-        });
-      }
-    });
-
-    test('a transaction takes requests up to maxItems events; a request of more goes whole, alone; all of it is stored', async () => {
-      const tenantId = randomUUID();
-      const sizes: number[] = [];
-      const writer = new LogWriter(testDb.db, { maxItems: 250, onBatch: (n) => sizes.push(n) });
-      const set = recordSet(new KnownAgents());
-      await writer.submitSet(tenantId, set, items(tenantId, 1, new Date(), 'warm'));
-      sizes.length = 0;
-      // Queued together: six requests of 100 and one of 300.
-      const requests = [
-        ...Array.from({ length: 6 }, (_, r) => items(tenantId, 100, new Date(), `r${r}`)),
-        items(tenantId, 300, new Date(), 'big'),
-      ];
-      const out = await Promise.all(requests.map((r) => writer.submitSet(tenantId, set, r)));
-      assert.ok(out.flat().every((o) => 'status' in o && o.status === 201));
-      assert.equal(
-        sizes.reduce((a, b) => a + b, 0),
-        900,
-      );
-      assert.ok(
-        sizes.every((n) => n <= 250 || n === 300),
-        `transactions of ${sizes.join(', ')} events`,
-      );
-      assert.ok(sizes.includes(300), `transactions of ${sizes.join(', ')} events`);
-      const [row] = await testDb.db.query<{ keys: number; size: number }>(
-        `SELECT (SELECT count(*)::int FROM idempotency_keys WHERE tenant_id = $1) AS keys, (SELECT size FROM log_heads WHERE tenant_id = $1) AS size`,
         [tenantId],
       );
-      assert.equal(row!.keys, 901);
-      const entries = await testDb.db.withTenant(tenantId, (tx) => readEntries(tx, tenantId, 0, row!.size));
-      assert.equal(entries.length, row!.size);
-    });
+      assert.deepEqual(
+        { ...row },
+        {
+          inv: invocations,
+          content,
+          rogue,
+          keys: keyed ? kinds.length * 2 : 0,
+          agents: invocations / 2,
+          counted: invocations,
+          rogue_counted: rogue,
+          used: invocations,
+          ids: { ...(invocations ? { invocation: invocations } : {}), ...(rogue ? { rogue_event: rogue } : {}) },
+          // A leaf an event, one more an out-of-scope tool's rogue event, one more an agent seen first.
+          size: kinds.length * 2 + [...kinds].filter((k) => k === 'o').length * 2 + invocations / 2,
+        },
+        kinds,
+      );
+      // The statements named only the tables written; the second round's agents were known.
+      assert.equal(writes.length, 2, kinds);
+      writes.forEach((sql, round) => {
+        const named = (table: string) => sql.includes(`INSERT INTO ${table} `);
+        assert.deepEqual(
+          {
+            inv: named('invocations'),
+            content: named('invocation_content'),
+            rogue: named('rogue_events'),
+            keys: named('idempotency_keys'),
+            agents: named('agents'),
+            usage: named('usage_daily'),
+          },
+          {
+            inv: invocations > 0,
+            content: content > 0,
+            rogue: rogue > 0,
+            keys: keyed,
+            agents: round === 0 && invocations > 0,
+            usage: invocations > 0,
+          },
+          `${kinds}, round ${round}`,
+        );
+      });
+    }
   });
-}
+
+  test('a transaction takes requests up to maxItems events; a request of more goes whole, alone; all of it is stored', async () => {
+    const tenantId = randomUUID();
+    const sizes: number[] = [];
+    const writer = new LogWriter(testDb.db, { maxItems: 250, onBatch: (n) => sizes.push(n) });
+    const set = recordSet(new KnownAgents());
+    await writer.submitSet(tenantId, set, items(tenantId, 1, new Date(), 'warm'));
+    sizes.length = 0;
+    // Queued together: six requests of 100 and one of 300.
+    const requests = [
+      ...Array.from({ length: 6 }, (_, r) => items(tenantId, 100, new Date(), `r${r}`)),
+      items(tenantId, 300, new Date(), 'big'),
+    ];
+    const out = await Promise.all(requests.map((r) => writer.submitSet(tenantId, set, r)));
+    assert.ok(out.flat().every((o) => 'status' in o && o.status === 201));
+    assert.equal(
+      sizes.reduce((a, b) => a + b, 0),
+      900,
+    );
+    assert.ok(
+      sizes.every((n) => n <= 250 || n === 300),
+      `transactions of ${sizes.join(', ')} events`,
+    );
+    assert.ok(sizes.includes(300), `transactions of ${sizes.join(', ')} events`);
+    const [row] = await testDb.db.query<{ keys: number; size: number }>(
+      `SELECT (SELECT count(*)::int FROM idempotency_keys WHERE tenant_id = $1) AS keys, (SELECT size FROM log_heads WHERE tenant_id = $1) AS size`,
+      [tenantId],
+    );
+    assert.equal(row!.keys, 901);
+    const entries = await testDb.db.withTenant(tenantId, (tx) => readEntries(tx, tenantId, 0, row!.size));
+    assert.equal(entries.length, row!.size);
+  });
+});

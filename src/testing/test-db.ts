@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
 import pg from 'pg';
 import type { Db } from '../db/db.ts';
 import { loadMigrations, migrate } from '../db/migrate.ts';
@@ -90,6 +91,53 @@ export async function createTestDb(store: Store, opts: TestDbOptions = {}): Prom
       }
     },
   };
+}
+
+/** The database of a suite of eachTestDb: created before the suite's tests, so read inside a test. */
+export class SuiteDb {
+  #current: TestDb | undefined;
+  readonly store: Store;
+
+  constructor(store: Store) {
+    this.store = store;
+  }
+
+  get db(): Db {
+    return this.#opened().db;
+  }
+
+  /** The database URL (PostgreSQL only), for server processes the test spawns. */
+  get url(): string | undefined {
+    return this.#opened().url;
+  }
+
+  async open(): Promise<void> {
+    this.#current = await createTestDb(this.store);
+  }
+
+  async dispose(): Promise<void> {
+    await this.#current?.dispose();
+  }
+
+  #opened(): TestDb {
+    if (!this.#current) throw new Error('the test database is not created yet (read it inside a test)');
+    return this.#current;
+  }
+}
+
+/**
+ * A suite per store (testStores()), each with a database of its own (migrated): created before the suite's tests,
+ * dropped after them. Inside a test, `testDb.db` is that suite's database.
+ */
+export function eachTestDb(title: string, body: (testDb: SuiteDb, store: Store) => void): void {
+  for (const store of testStores()) {
+    describe(`${title} [${store}]`, () => {
+      const testDb = new SuiteDb(store);
+      before(() => testDb.open());
+      after(() => testDb.dispose());
+      body(testDb, store);
+    });
+  }
 }
 
 /** An empty database of the store (no migrations: for tests of migrating), closed and dropped afterwards. */
