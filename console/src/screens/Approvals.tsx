@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
+import type { paths } from '@agent-ledger/client/schema';
 import { useEffect, useRef, useState } from 'react';
 import { api, ApiError, call } from '../api/client';
 import { Highlighted, useInvocation } from '../components/InvocationDetail';
@@ -12,22 +13,9 @@ import { clean } from '../lib/search';
 import { useSession } from '../lib/session';
 import { formatTime, zoneLabel } from '../lib/time';
 
-type ApprovalItem = {
-  approval_id: string;
-  invocation_id: number;
-  agent_key: string;
-  tool_name: string | null;
-  status: Status;
-  created_at: string;
-  expires_at: string;
-  evidence_id: number;
-  decided_by?: string | null;
-  decided_at?: string | null;
-  decision_evidence_id?: number;
-  note?: string;
-  note_erased?: true;
-};
-type Status = 'pending' | 'approved' | 'denied' | 'expired';
+/** An approval as the API answers it (the generated API types, not a copy that could drift from them). */
+type ApprovalItem = paths['/api/v1/approvals/{approval_id}']['get']['responses'][200]['content']['application/json'];
+type Status = ApprovalItem['status'];
 const STATUSES: ReadonlyArray<[Status, string]> = [
   ['pending', 'Pending'],
   ['approved', 'Approved'],
@@ -92,9 +80,7 @@ export function Approvals({ search }: { search: Record<string, string | undefine
   });
   // Decided here: gone from the pending list at once, before the list is read again.
   const [decided, setDecided] = useState<ReadonlySet<string>>(new Set());
-  const listed = ((q.data?.items ?? []) as ApprovalItem[]).filter(
-    (a) => a.status !== 'pending' || !decided.has(a.approval_id),
-  );
+  const listed = (q.data?.items ?? []).filter((a) => a.status !== 'pending' || !decided.has(a.approval_id));
   // Pending: the one that runs out first on top. Decided: newest first, as the API answers.
   const items =
     status === 'pending' ? [...listed].sort((a, b) => Date.parse(a.expires_at) - Date.parse(b.expires_at)) : listed;
@@ -106,7 +92,7 @@ export function Approvals({ search }: { search: Record<string, string | undefine
     enabled: selectedId !== null && idx < 0 && !q.isLoading,
     queryFn: () => call(api.GET('/api/v1/approvals/{approval_id}', { params: { path: { approval_id: selectedId! } } })),
   });
-  const current: ApprovalItem | null = idx >= 0 ? items[idx]! : ((single.data as ApprovalItem | undefined) ?? null);
+  const current: ApprovalItem | null = idx >= 0 ? items[idx]! : (single.data ?? null);
 
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | null>(null);
@@ -161,12 +147,12 @@ export function Approvals({ search }: { search: Record<string, string | undefine
     setBusy(true);
     setError(null);
     try {
-      const r = (await call(
+      const r = await call(
         api.POST('/api/v1/approvals/{approval_id}/decision', {
           params: { path: { approval_id: current.approval_id } },
           body: { decision, note },
         }),
-      )) as ApprovalItem;
+      );
       setLast(r);
       setDecided((d) => new Set(d).add(current.approval_id));
       announce(
