@@ -102,7 +102,7 @@ async function startProxy(service: string, token: string, agentKey: string, upst
   live.add(child);
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the proxy did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`the proxy did not start: ${stderr}`)), 60_000);
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
       const m = /listening on (http:\/\/\S+),/.exec(stderr);

@@ -50,9 +50,14 @@ async function startWitness(signerKey: string, store: string, logFamily: string,
     out += d.toString();
   });
   child.stderr!.resume();
-  const deadline = Date.now() + 15_000;
+  // Generous (at load 17 a CLI took over 15 s to load); one that does not start is killed,
+  // or its pipes would keep this file's process alive after its tests.
+  const deadline = Date.now() + 60_000;
   while (!/cosigner key: \S+\n/.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`witness did not start: ${out}`);
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`witness did not start: ${out}`);
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
   return { child, url: /listening on (\S+)/.exec(out)![1]!, key: /cosigner key: (\S+)/.exec(out)![1]! };
