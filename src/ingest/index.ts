@@ -14,7 +14,7 @@ export type { IngestModule } from './ingest.ts';
 export { IDEMPOTENCY_PARTITIONS, RESERVED_KEY_PREFIX } from './idempotency.ts';
 export { invocationTimeSql, oneInvocationTimeSql } from './invocation-time.ts';
 export { linkParents } from './links.ts';
-export { invocationExpired } from './records-retention.ts';
+export { invocationExpired, recordsCutoff } from './records-retention.ts';
 export {
   INGEST_PARTITIONS,
   ingestPartitions,

@@ -45,9 +45,14 @@ export interface EventInput {
   oosSource?: string | undefined;
 }
 
-/** What the single endpoint would have answered for the event. */
+/**
+ * What the single endpoint would have answered for the event; recordedAt, when
+ * it was recorded (its created_at; a replay's, the first answer's: the key is
+ * written with the event, at its time).
+ */
 export type EventResult =
-  { status: 201; body: Record<string, unknown>; replayed: boolean } | { status: number; problem: HttpProblem };
+  | { status: 201; body: Record<string, unknown>; replayed: boolean; recordedAt: Date }
+  | { status: number; problem: HttpProblem };
 
 /** How many times a request is decided again when what it read changed meanwhile. */
 const MAX_ATTEMPTS = 5;

@@ -27,7 +27,8 @@ export type RecordItem =
 
 /** What a request gets for one item. */
 export type RecordOutcome =
-  | { status: 201; body: Record<string, unknown>; replayed: boolean }
+  /** recordedAt: when the event was recorded (its created_at; a replay's, the first answer's). */
+  | { status: 201; body: Record<string, unknown>; replayed: boolean; recordedAt: Date }
   | { refused: 'plan_limit' | 'quota_exceeded' | 'idempotency_key_reused' }
   /** Something the request read from memory changed meanwhile (on any node): decide again with fresh reads. */
   | { stale: true };

@@ -71,7 +71,7 @@ class SetPlanner {
       this.#claimed.set(item.idem.key, { fingerprint: item.idem.fingerprint, response, at: item.now.getTime() });
       this.#rows.key(item.idem, response, item.now);
     }
-    return { status: 201, body, replayed: false };
+    return { status: 201, body, replayed: false, recordedAt: item.now };
   }
 
   /** The first answer to the item's key, or its refusal when the key asked something else. */
@@ -81,7 +81,7 @@ class SetPlanner {
     // A key is kept for 24 hours from its first use, by the request's clock.
     if (!hit || item.now.getTime() - hit.at >= IDEMPOTENCY_TTL_MS) return undefined;
     return hit.fingerprint === item.idem.fingerprint
-      ? { status: 201, body: hit.response.body, replayed: true }
+      ? { status: 201, body: hit.response.body, replayed: true, recordedAt: new Date(hit.at) }
       : { refused: 'idempotency_key_reused' };
   }
 

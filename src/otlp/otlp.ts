@@ -14,10 +14,15 @@ export interface OtlpModule {
   routes(app: FastifyInstance): Promise<void>;
   /**
    * The OTLP facts of an invocation recorded from a span (null for JSON ones),
-   * for the read side; the span's texts only `withTexts` (a role that reads
-   * stored content).
+   * for the read side (by the invocation's id and created_at: its month); the
+   * span's texts only `withTexts` (a role that reads stored content).
    */
-  details(tx: Queryable, tenantId: string, invocationId: number, withTexts: boolean): Promise<OtelDetails | null>;
+  details(
+    tx: Queryable,
+    tenantId: string,
+    invocation: { id: number; createdAt: Date },
+    withTexts: boolean,
+  ): Promise<OtelDetails | null>;
   /** Redacts stored span texts written before they were stored redacted, at most `limit` (the retention sweep runs it). */
   redactLegacyTexts(tx: Queryable, tenantId: string, limit: number): Promise<number>;
 }
@@ -25,7 +30,7 @@ export interface OtlpModule {
 export function createOtlp(deps: OtlpDeps): OtlpModule {
   return {
     routes: (app) => otlpRoutes(app, deps),
-    details: (tx, tenantId, invocationId, withTexts) => otelDetails(tx, tenantId, invocationId, withTexts, deps.redact),
+    details: (tx, tenantId, invocation, withTexts) => otelDetails(tx, tenantId, invocation, withTexts, deps.redact),
     redactLegacyTexts: (tx, tenantId, limit) => redactLegacySpanTexts(tx, tenantId, deps.redact, limit),
   };
 }

@@ -128,27 +128,27 @@ export async function recordExport(
   }
   resolveAgents(mapped, decoded.spans);
 
+  // Each span's time: when it happened, as far as the service takes the client's word (its occurred_at).
+  const receivedAt = deps.ctx.now();
+  const timeOf = new Map(mapped.map((m) => [m, eventTime(m.span.startNs, receivedAt, workspace.createdAt)]));
+  const timed = (m: MappedSpan) => ({ traceId: m.span.traceId, spanId: m.span.spanId, at: timeOf.get(m)! });
+
   // Re-sent spans cost one lookup, no scan.
   const stored = await deps.ctx.db.withTenant(tenantId, (tx) =>
-    recordedSpans(
-      tx,
-      tenantId,
-      mapped.map((m) => m.span),
-    ),
+    recordedSpans(tx, tenantId, mapped.map(timed), receivedAt),
   );
   const fresh = mapped.filter((m) => !stored.has(keyOf(m.span)));
   out.duplicates += mapped.length - fresh.length;
   if (fresh.length === 0) return out;
 
   const recordedKeys = new Set(fresh.map((m) => keyOf(m.span)));
-  const receivedAt = deps.ctx.now();
   const results = await deps.recordBatch(
     tenantId,
     fresh.map((m) => ({
       kind: 'invocation',
       event: invocationBody(m),
       key: spanKey(m.span),
-      occurredAt: eventTime(m.span.startNs, receivedAt, workspace.createdAt),
+      occurredAt: timeOf.get(m)!,
       oosSource: 'otlp',
     })),
   );
@@ -156,7 +156,7 @@ export async function recordExport(
   const rows: SpanRow[] = [];
   let refusedQuota = 0;
   let refusedAgents = 0;
-  const claimed: OtelSpan[] = [];
+  const claimed: MappedSpan[] = [];
   let failure: unknown;
   results.forEach((r, i) => {
     const m = fresh[i]!;
@@ -165,6 +165,8 @@ export async function recordExport(
       else out.recorded++;
       rows.push({
         invocationId: r.body.invocation_id as number,
+        recordedAt: r.recordedAt,
+        at: timeOf.get(m)!,
         parentSpanId: recordedParent(m, recordedKeys, all),
         extras: m.extras,
       });
@@ -175,7 +177,7 @@ export async function recordExport(
         // Its key holds another body: another export's copy of the span (the
         // first stands), or a claim made before the key space was the
         // service's own. Told apart below, by whether the span is stored.
-        claimed.push(m.span);
+        claimed.push(m);
         return;
       case 'quota_exceeded':
         refusedQuota++;
@@ -206,15 +208,7 @@ export async function recordExport(
       // Under the log head's lock, so an export carrying a span's parent and
       // one carrying its child never miss each other's rows.
       await insertSpans(tx, tenantId, rows);
-      await linkParents(
-        tx,
-        tenantId,
-        await spanLinks(
-          tx,
-          tenantId,
-          rows.map((r) => ({ traceId: r.extras.trace_id, spanId: r.extras.span_id })),
-        ),
-      );
+      await linkParents(tx, tenantId, await spanLinks(tx, tenantId, rows, deps.ctx.now()));
     });
   }
   // Some spans could not be stored (the database failed them): the exporter
@@ -225,7 +219,7 @@ export async function recordExport(
   const storedClaims =
     claimed.length === 0
       ? new Map<string, number>()
-      : await deps.ctx.db.withTenant(tenantId, (tx) => recordedSpans(tx, tenantId, claimed));
+      : await deps.ctx.db.withTenant(tenantId, (tx) => recordedSpans(tx, tenantId, claimed.map(timed), deps.ctx.now()));
   out.duplicates += storedClaims.size;
   const lost = claimed.length - storedClaims.size;
   out.rejected += refusedQuota + refusedAgents + lost;

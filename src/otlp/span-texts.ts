@@ -47,9 +47,15 @@ export async function eraseSpanTexts(
   const rows = await tx.query(
     `UPDATE otel_spans s
      SET ${SPAN_TEXT_COLUMNS.map((c) => `${c} = NULL`).join(', ')}, texts_erased_at = $7, texts_redacted = true
-     WHERE s.tenant_id = $1 AND s.invocation_id IN (
-       SELECT x.invocation_id FROM otel_spans x
+     WHERE s.tenant_id = $1
+       AND ($4::timestamptz IS NULL OR s.created_at >= $4::timestamptz)
+       AND ($5::timestamptz IS NULL OR s.created_at < $5::timestamptz)
+       AND (s.invocation_id, s.created_at) IN (
+       SELECT x.invocation_id, x.created_at FROM otel_spans x
        WHERE x.tenant_id = $1 AND x.texts_erased_at IS NULL
+         -- A span is in its invocation's month: a period reads only its months' partitions.
+         AND ($4::timestamptz IS NULL OR x.created_at >= $4::timestamptz)
+         AND ($5::timestamptz IS NULL OR x.created_at < $5::timestamptz)
          AND x.invocation_id IN (SELECT invocation_id FROM ${SELECTED_INVOCATIONS})
        LIMIT $6)
      RETURNING 1`,
@@ -70,9 +76,12 @@ export async function redactLegacySpanTexts(
   redact: Redactor,
   limit = 1_000,
 ): Promise<number> {
-  const rows = await tx.query<SpanTexts & { trace_id: string; span_id: string }>(
-    `SELECT trace_id, span_id, ${SPAN_TEXT_COLUMNS.join(', ')} FROM otel_spans
-     WHERE tenant_id = $1 AND NOT texts_redacted LIMIT $2 FOR UPDATE SKIP LOCKED`,
+  // Only rows written before otlp migration 0204 can be unredacted: the months after it are not read.
+  // created_at as text: to the microsecond, as it is matched below.
+  const rows = await tx.query<SpanTexts & { trace_id: string; span_id: string; created_at: string }>(
+    `SELECT trace_id, span_id, created_at::text AS created_at, ${SPAN_TEXT_COLUMNS.join(', ')} FROM otel_spans
+     WHERE tenant_id = $1 AND NOT texts_redacted AND created_at < otel_spans_unredacted_before()
+     LIMIT $2 FOR UPDATE SKIP LOCKED`,
     [tenantId, limit],
   );
   if (rows.length === 0) return 0;
@@ -81,13 +90,15 @@ export async function redactLegacySpanTexts(
   await tx.query(
     `UPDATE otel_spans s
      SET ${SPAN_TEXT_COLUMNS.map((c) => `${c} = ${cast(c)}`).join(', ')}, texts_redacted = true
-     FROM unnest($2::text[], $3::text[], ${SPAN_TEXT_COLUMNS.map((_, i) => `$${i + 4}::text[]`).join(', ')})
-       AS r(trace_id, span_id, ${SPAN_TEXT_COLUMNS.join(', ')})
-     WHERE s.tenant_id = $1 AND s.trace_id = r.trace_id AND s.span_id = r.span_id`,
+     FROM unnest($2::text[], $3::text[], $4::timestamptz[], ${SPAN_TEXT_COLUMNS.map((_, i) => `$${i + 5}::text[]`).join(', ')})
+       AS r(trace_id, span_id, created_at, ${SPAN_TEXT_COLUMNS.join(', ')})
+     WHERE s.tenant_id = $1 AND s.trace_id = r.trace_id AND s.span_id = r.span_id AND s.created_at = r.created_at
+       AND s.created_at < otel_spans_unredacted_before()`,
     [
       tenantId,
       done.map((r) => r.trace_id),
       done.map((r) => r.span_id),
+      done.map((r) => r.created_at),
       ...SPAN_TEXT_COLUMNS.map((c) =>
         done.map((r) => (JSON_COLUMNS.has(c) && r[c] !== null ? JSON.stringify(r[c]) : r[c])),
       ),

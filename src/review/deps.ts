@@ -13,7 +13,7 @@ export interface ReviewModuleDeps {
   otelDetails?: (
     tx: Queryable,
     tenantId: string,
-    invocationId: number,
+    invocation: { id: number; createdAt: Date },
     withTexts: boolean,
   ) => Promise<Static<typeof OtelDetailsSchema> | null>;
   /** The judge panel's latest judgement of each invocation (src/judges); rationales only withRationale. */

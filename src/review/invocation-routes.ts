@@ -127,7 +127,7 @@ export async function invocationRoutes(fastify: FastifyInstance, deps: ReviewMod
           await invocationContent(tx, me.tenantId, id, withContent),
           await invocationTrace(tx, me.tenantId, inv),
           await reviewOf(tx, me.tenantId, id),
-          (await deps.otelDetails?.(tx, me.tenantId, id, withContent)) ?? null,
+          (await deps.otelDetails?.(tx, me.tenantId, { id, createdAt: inv.created_at }, withContent)) ?? null,
         ];
         const judgement = (await deps.judgements?.(tx, me.tenantId, [id], withContent))?.get(id) ?? null;
         return { inv, content, trace, review, otel, judgement };

@@ -28,7 +28,7 @@ import {
   originOf,
 } from '../ledger/index.ts';
 import { createMailer, type Mailer } from '../mail/index.ts';
-import { createOtlp } from '../otlp/index.ts';
+import { createOtlp, otlpPartitions } from '../otlp/index.ts';
 import { PartitionMaintainer } from '../partitions/index.ts';
 import { createPersonas, personasUsed } from '../personas/index.ts';
 import { createPolicy } from '../policy/index.ts';
@@ -296,7 +296,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   const partitions = new PartitionMaintainer({
     db,
     now: ctx.now,
-    tables: ingestPartitions(config.recordsRetentionDays),
+    tables: [...ingestPartitions(config.recordsRetentionDays), ...otlpPartitions(config.recordsRetentionDays)],
     onError: (err, table) => log.warn({ err, table }, 'partition maintenance failed'),
   });
   // Today's partitions and the next ones exist before the first write.
