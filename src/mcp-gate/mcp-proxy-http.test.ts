@@ -8,10 +8,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
+import { eachStore, type SignedIn } from '../testing/harness.ts';
 import { freePort } from '../testing/server-process.ts';
 import { fixtureServer } from './testing/fixture-tools.ts';
 import { mcpProxyCommand } from './proxy-command.ts';
+import { decideApproval, holdSends, invocations, pendingApproval, textOf, until } from './testing/gate-kit.ts';
 
 // The gate in front of a Streamable HTTP MCP server, as it runs:
 // `agent-ledger mcp-proxy … --listen 127.0.0.1:0 --upstream URL` in its own
@@ -134,26 +135,6 @@ async function startProxy(service: string, token: string, agentKey: string, upst
   return proxy;
 }
 
-const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
-  (r.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
-
-async function until<T>(what: string, f: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-type Inv = Record<string, unknown> & { invocation_id: number };
-async function invocations(t: TestService, token: string, agent: string): Promise<Inv[]> {
-  const res = await t.request({ method: 'GET', url: `/api/v1/invocations?agent_key=${agent}`, token });
-  assert.equal(res.statusCode, 200, res.body);
-  return (res.json() as { items: Inv[] }).items;
-}
-
 eachStore('MCP gate (agent-ledger mcp-proxy) over Streamable HTTP', (get) => {
   let alice: SignedIn;
   let url: string;
@@ -252,34 +233,16 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over Streamable HTTP', (get) => {
 
   test('a held call waits for a person and, approved, reaches the upstream server', async () => {
     const t = get();
-    const policy = await t.request({
-      method: 'PUT',
-      url: '/api/v1/policy',
-      token: alice.token,
-      payload: {
-        default_verdict: 'allow',
-        rules: [{ id: 'hold-mail', when: { tools: ['send_*'] }, verdict: 'allow', hold: true, hold_seconds: 600 }],
-      },
-    });
-    assert.equal(policy.statusCode, 200, policy.body);
+    await holdSends(t, alice.token, 600);
     const progress: string[] = [];
     const call = client.callTool({ name: 'send_email', arguments: { text: 'to the board' } }, undefined, {
       onprogress: (p) => void progress.push(p.message ?? ''),
       resetTimeoutOnProgress: true,
     });
-    const pending = await until('a pending approval', async () => {
-      const res = await t.request({ method: 'GET', url: '/api/v1/approvals?status=pending', token: alice.token });
-      return (res.json() as { items: Array<{ approval_id: string; tool_name: string }> }).items[0];
-    });
+    const pending = await pendingApproval(t, alice.token);
     assert.equal(pending.tool_name, 'send_email');
     assert.equal(upstream.calls.length, 1, 'not forwarded while it waits');
-    const res = await t.request({
-      method: 'POST',
-      url: `/api/v1/approvals/${pending.approval_id}/decision`,
-      token: alice.token,
-      payload: { decision: 'approve', note: 'ok' },
-    });
-    assert.equal(res.statusCode, 200, res.body);
+    await decideApproval(t, alice.token, pending.approval_id, 'approve', 'ok');
     const r = await call;
     assert.equal(textOf(r), 'sent');
     assert.deepEqual(upstream.calls.at(-1), { name: 'send_email', arguments: { text: 'to the board' } });

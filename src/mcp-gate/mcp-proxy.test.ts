@@ -8,6 +8,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { eachStore, type SignedIn, type TestService } from '../testing/harness.ts';
 import { freePort } from '../testing/server-process.ts';
+import {
+  decideApproval,
+  holdSends,
+  type Inv,
+  invocations,
+  pendingApproval,
+  textOf,
+  until,
+} from './testing/gate-kit.ts';
 
 // The gate as an MCP client runs it: the SDK's Client starts
 // `agent-ledger mcp-proxy … -- node fixture-server.ts` over stdio; the proxy
@@ -65,26 +74,6 @@ async function startProxy(url: string, token: string, agentKey: string, flags: s
     stderr: () => stderr,
     close: () => client.close(),
   };
-}
-
-const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
-  (r.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
-
-async function until<T>(what: string, f: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-type Inv = Record<string, unknown> & { invocation_id: number };
-async function invocations(t: TestService, token: string, agent: string): Promise<Inv[]> {
-  const res = await t.request({ method: 'GET', url: `/api/v1/invocations?agent_key=${agent}`, token });
-  assert.equal(res.statusCode, 200, res.body);
-  return (res.json() as { items: Inv[] }).items;
 }
 
 type Detail = Inv & { mode: string; outcome: string; content: Array<{ field: string; text: string | null }> };
@@ -185,28 +174,10 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over stdio', (get) => {
 
   test('a held call waits for a person: approved it runs, denied it is refused and the server never sees it', async () => {
     const t = get();
-    const policy = await t.request({
-      method: 'PUT',
-      url: '/api/v1/policy',
-      token: alice.token,
-      payload: {
-        default_verdict: 'allow',
-        rules: [{ id: 'hold-mail', when: { tools: ['send_*'] }, verdict: 'allow', hold: true, hold_seconds: 600 }],
-      },
-    });
-    assert.equal(policy.statusCode, 200, policy.body);
+    await holdSends(t, alice.token, 600);
     const decide = async (decision: 'approve' | 'deny') => {
-      const pending = await until('a pending approval', async () => {
-        const res = await t.request({ method: 'GET', url: '/api/v1/approvals?status=pending', token: alice.token });
-        return (res.json() as { items: Array<{ approval_id: string }> }).items[0];
-      });
-      const res = await t.request({
-        method: 'POST',
-        url: `/api/v1/approvals/${pending.approval_id}/decision`,
-        token: alice.token,
-        payload: { decision, note: `${decision} by the test` },
-      });
-      assert.equal(res.statusCode, 200, res.body);
+      const pending = await pendingApproval(t, alice.token);
+      await decideApproval(t, alice.token, pending.approval_id, decision, `${decision} by the test`);
     };
     const before = proxy!.calls().length;
     const approved = proxy!.client.callTool({ name: 'send_email', arguments: { text: 'to the board' } });
@@ -230,22 +201,10 @@ eachStore('MCP gate (agent-ledger mcp-proxy) over stdio', (get) => {
 
   test('a held call nobody decides expires: the client gets isError naming the expiry, the server never sees it', async () => {
     const t = get();
-    const policy = await t.request({
-      method: 'PUT',
-      url: '/api/v1/policy',
-      token: alice.token,
-      payload: {
-        default_verdict: 'allow',
-        rules: [{ id: 'hold-mail', when: { tools: ['send_*'] }, verdict: 'allow', hold: true, hold_seconds: 1 }],
-      },
-    });
-    assert.equal(policy.statusCode, 200, policy.body);
+    await holdSends(t, alice.token, 1);
     const before = proxy!.calls().length;
     const call = proxy!.client.callTool({ name: 'send_email', arguments: { text: 'too late' } });
-    const pending = await until('a pending approval', async () => {
-      const res = await t.request({ method: 'GET', url: '/api/v1/approvals?status=pending', token: alice.token });
-      return (res.json() as { items: Array<{ approval_id: string; invocation_id: number }> }).items[0];
-    });
+    const pending = await pendingApproval(t, alice.token);
     // The service's clock passes expires_at: the proxy's next poll finds it expired.
     t.clock.advance(2_000);
     const r = await call;
