@@ -5,10 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { commitment } from '../ledger/leaf.ts';
-import { verifyBundle } from '../ledger/verify-bundle.ts';
 import { eachStore, type TestService } from '../testing/harness.ts';
 import { assertProblem } from '../testing/problems.ts';
-import { get, INVOKE, leaves, newTeam, quietJobs, setPolicy, type Team } from '../testing/review-kit.ts';
+import { assertLogVerifies, get, INVOKE, leaves, newTeam, quietJobs, setPolicy } from '../testing/review-kit.ts';
 
 const HOLD_PAYMENTS = { id: 'hold-payments', when: { tools: ['payments.*'] }, verdict: 'allow', hold: true };
 const decision = (id: string) => `/api/v1/approvals/${id}/decision`;
@@ -31,17 +30,6 @@ const held = (t: TestService, token: string, extra: Record<string, unknown> = {}
 
 async function decide(t: TestService, token: string, id: string, body: Record<string, unknown>) {
   return t.request({ method: 'POST', url: decision(id), token, payload: body });
-}
-
-/** The whole workspace log checks out against its signed checkpoint and key. */
-async function assertLogVerifies(t: TestService, team: Team): Promise<void> {
-  const key = (await get(t, team.auditor.token, '/api/v1/audit/key')).body.verifier_key as string;
-  const checkpoint = (await t.request({ method: 'GET', url: '/api/v1/audit/checkpoint', token: team.auditor.token }))
-    .body;
-  const size = Number(checkpoint.split('\n')[1]);
-  const entries = (await get(t, team.auditor.token, `/api/v1/audit/entries?start=0&end=${size}`)).body.entries;
-  assert.equal(entries.length, size);
-  assert.deepEqual(verifyBundle({ verifierKeys: [key], checkpoint, entries, complete: true }), []);
 }
 
 async function storedApproval(t: TestService, tenantId: string, id: string) {

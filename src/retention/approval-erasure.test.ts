@@ -5,10 +5,9 @@
 // and the whole log still verifies.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { verifyBundle } from '../ledger/verify-bundle.ts';
 import { dumpTables } from '../testing/db-dump.ts';
 import { eachStore, OPERATOR_TOKEN, type TestService } from '../testing/harness.ts';
-import { get, INVOKE, leaves, newTeam, quietJobs, setPolicy, type Team } from '../testing/review-kit.ts';
+import { assertLogVerifies, get, INVOKE, leaves, newTeam, quietJobs, setPolicy } from '../testing/review-kit.ts';
 import { setSubscription } from '../testing/workspace.ts';
 
 const SUBJECT = 'subject-greta-51c';
@@ -52,16 +51,6 @@ async function stored(t: TestService, tenantId: string, id: string) {
     ),
   );
   return row!;
-}
-
-async function assertLogVerifies(t: TestService, team: Team): Promise<void> {
-  const key = (await get(t, team.auditor.token, '/api/v1/audit/key')).body.verifier_key as string;
-  const checkpoint = (await t.request({ method: 'GET', url: '/api/v1/audit/checkpoint', token: team.auditor.token }))
-    .body;
-  const size = Number(checkpoint.split('\n')[1]);
-  const entries = (await get(t, team.auditor.token, `/api/v1/audit/entries?start=0&end=${size}`)).body.entries;
-  assert.equal(entries.length, size);
-  assert.deepEqual(verifyBundle({ verifierKeys: [key], checkpoint, entries, complete: true }), []);
 }
 
 eachStore('approval notes: erasure and retention', (getT) => {

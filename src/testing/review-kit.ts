@@ -3,6 +3,7 @@
 // rows and log leaves.
 import assert from 'node:assert/strict';
 import type { Role } from '../core/identity.ts';
+import { verifyBundle } from '../ledger/index.ts';
 import type { SignedIn, TestService } from './harness.ts';
 import { addMember } from './workspace.ts';
 
@@ -128,4 +129,15 @@ export async function leaves(t: TestService, token: string): Promise<Array<Recor
  */
 export async function quietJobs(t: TestService): Promise<void> {
   await t.service.jobs.stop();
+}
+
+/** The whole workspace log checks out against its signed checkpoint and key. */
+export async function assertLogVerifies(t: TestService, team: Team): Promise<void> {
+  const key = (await get(t, team.auditor.token, '/api/v1/audit/key')).body.verifier_key as string;
+  const checkpoint = (await t.request({ method: 'GET', url: '/api/v1/audit/checkpoint', token: team.auditor.token }))
+    .body;
+  const size = Number(checkpoint.split('\n')[1]);
+  const entries = (await get(t, team.auditor.token, `/api/v1/audit/entries?start=0&end=${size}`)).body.entries;
+  assert.equal(entries.length, size);
+  assert.deepEqual(verifyBundle({ verifierKeys: [key], checkpoint, entries, complete: true }), []);
 }
