@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { aTarget, anEvent } from '../testing/events.ts';
 import { type Receiver, startReceiver } from '../testing/receiver.ts';
 import { senders } from './index.ts';
-import { HEC_MAX_BODY } from './splunk-hec.ts';
+import { HEC_MAX_BODY, hecBodies, hecEvent, hecEventText } from './splunk-hec.ts';
 
 // Splunk cannot run here: a stand-in answers like HEC does and the test reads
 // the batches as Splunk would split them (concatenated JSON objects).
@@ -149,4 +149,48 @@ test("format 'ocsf': sourcetype agent-ledger:ocsf and the OCSF event inside", as
   assert.equal(got!['sourcetype'], 'agent-ledger:ocsf');
   const o = got!['event'] as { class_uid: number; api: { operation: string }; metadata: { uid: string } };
   assert.deepEqual([o.class_uid, o.api.operation, o.metadata.uid], [6003, 'stripe.refund', event.id]);
+});
+
+test('each event is the text JSON.stringify(hecEvent) makes, whatever its characters, time or origin', () => {
+  const events = [
+    anEvent('invocation.denied', {
+      note: 'naïve € 𝄞 "quoted" \\ \u2028 \u0000',
+      nested: { list: [1, 2.5, null, true] },
+    }),
+    { ...anEvent('invocation.flagged'), occurred_at: 'not a date' },
+    { ...anEvent('rogue.recorded'), evidence: { log_origin: '/t/no-host', index: 3, leaf_hash: 'x' } },
+    { ...anEvent('policy.changed'), occurred_at: '2026-03-01T10:00:00.123Z' },
+  ];
+  for (const format of ['native', 'ocsf'] as const) {
+    const heads = new Map<string, string>();
+    for (const e of events) {
+      const text = hecEventText({ format }, e, heads);
+      assert.equal(text, JSON.stringify(hecEvent({ format }, e)), `${format} ${e.type}`);
+    }
+  }
+});
+
+test('bodies of multi-byte text stay within HEC_MAX_BODY bytes, every event whole and in order', () => {
+  // 3 and 4 bytes a character in UTF-8: a body counted by characters would overflow.
+  const events = Array.from({ length: 1000 }, (_, i) =>
+    anEvent('invocation.denied', { invocation_id: i + 1, pad: (i % 3 === 0 ? '€' : '𝄞').repeat(300 + (i % 7) * 50) }),
+  );
+  const bodies = hecBodies({ format: 'native' }, events);
+  assert.ok(bodies.length > 1, `${bodies.length} bodies`);
+  const texts = events.map((e) => JSON.stringify(hecEvent({ format: 'native' }, e)));
+  for (const b of bodies) assert.ok(b.length <= HEC_MAX_BODY, `${b.length} bytes`);
+  assert.equal(bodies.map((b) => b.toString('utf8')).join('\n'), texts.join('\n'));
+  // Each body but the last is full: the next event would not have fitted.
+  let next = 0;
+  for (const b of bodies.slice(0, -1)) {
+    next += b.toString('utf8').split('\n').length;
+    assert.ok(b.length + 1 + Buffer.byteLength(texts[next]!) > HEC_MAX_BODY);
+  }
+  // An event bigger than a body goes alone, between the others.
+  const huge = anEvent('invocation.denied', { pad: 'é'.repeat(HEC_MAX_BODY / 2) });
+  const alone = hecBodies({ format: 'native' }, [events[0]!, huge, events[1]!]);
+  assert.deepEqual(
+    alone.map((b) => b.toString('utf8')),
+    [texts[0], JSON.stringify(hecEvent({ format: 'native' }, huge)), texts[1]],
+  );
 });

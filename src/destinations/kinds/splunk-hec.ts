@@ -50,6 +50,65 @@ export function hecEvent(target: Pick<DestinationTarget, 'format'>, event: Outbo
   return out;
 }
 
+/**
+ * JSON.stringify(hecEvent(target, event)), the same text, with the payload
+ * stringified once and what surrounds it made once per log origin (`heads`,
+ * one batch's: a batch is one workspace's log).
+ */
+export function hecEventText(
+  target: Pick<DestinationTarget, 'format'>,
+  event: OutboundEvent,
+  heads: Map<string, string> = new Map(),
+): string {
+  const origin = event.evidence.log_origin;
+  let head = heads.get(origin);
+  if (head === undefined) {
+    const host = origin.split('/')[0];
+    head = `${host ? `"host":${JSON.stringify(host)},` : ''}"source":"agent-ledger","sourcetype":${JSON.stringify(`agent-ledger:${target.format}`)},"event":`;
+    heads.set(origin, head);
+  }
+  const at = Date.parse(event.occurred_at);
+  const time = Number.isNaN(at) ? '' : `"time":${JSON.stringify(at / 1000)},`;
+  return `{${time}${head}${JSON.stringify(payloadOf(target, event))}}`;
+}
+
+/**
+ * A batch's HEC event texts as POST bodies of at most HEC_MAX_BODY bytes
+ * (an event bigger than that alone), newline-separated, each written straight
+ * into one buffer: no joined string that is encoded again. A text's byte
+ * count is computed only near a body's end, where its worst case (3 bytes a
+ * UTF-16 unit) might not fit.
+ */
+export function hecBodies(target: Pick<DestinationTarget, 'format'>, events: readonly OutboundEvent[]): Buffer[] {
+  const heads = new Map<string, string>();
+  const texts = events.map((e) => hecEventText(target, e, heads));
+  let left = 0;
+  for (const t of texts) left += t.length + 1;
+  const out: Buffer[] = [];
+  let body = Buffer.allocUnsafe(0);
+  let at = 0;
+  for (const t of texts) {
+    left -= t.length + 1;
+    const room = body.length - at - (at > 0 ? 1 : 0);
+    const bytes = t.length * 3 <= room ? -1 : Buffer.byteLength(t);
+    if (bytes >= 0 && bytes > room) {
+      if (at > 0) out.push(body.subarray(0, at));
+      if (bytes >= HEC_MAX_BODY) {
+        out.push(Buffer.from(t, 'utf8'));
+        body = Buffer.allocUnsafe(0);
+        at = 0;
+        continue;
+      }
+      body = Buffer.allocUnsafe(Math.min(HEC_MAX_BODY, bytes + 3 * left));
+      at = 0;
+    }
+    if (at > 0) body[at++] = 0x0a;
+    at += body.write(t, at, 'utf8');
+  }
+  if (at > 0) out.push(body.subarray(0, at));
+  return out;
+}
+
 export const splunkHecSender: KindSender = {
   kind: 'splunk_hec',
   maxBatch: HEC_MAX_BATCH,
@@ -73,7 +132,7 @@ export const splunkHecSender: KindSender = {
     };
     let latencyMs = 0;
     let last: DeliveryOutcome = { ok: true, latencyMs: 0 };
-    for (const body of bodies(events.map((e) => JSON.stringify(hecEvent(target, e))))) {
+    for (const body of hecBodies(target, events)) {
       last = await postToDestination(target, { url, headers, body, signal });
       latencyMs += last.latencyMs;
       if (!last.ok) break;
@@ -81,22 +140,3 @@ export const splunkHecSender: KindSender = {
     return { ...last, latencyMs };
   },
 };
-
-/** The events' JSON texts as POST bodies of at most HEC_MAX_BODY bytes (an event bigger than that alone). */
-function bodies(texts: readonly string[]): string[] {
-  const out: string[] = [];
-  let part: string[] = [];
-  let bytes = 0;
-  for (const t of texts) {
-    const n = Buffer.byteLength(t) + 1;
-    if (part.length > 0 && bytes + n > HEC_MAX_BODY) {
-      out.push(part.join('\n'));
-      part = [];
-      bytes = 0;
-    }
-    part.push(t);
-    bytes += n;
-  }
-  if (part.length > 0) out.push(part.join('\n'));
-  return out;
-}
