@@ -46,7 +46,14 @@ interface Measured {
   /** The share answered within 10 ms by the server's clock, and its log transactions a second (enforced). */
   within?: number;
   txPerSecond?: number;
+  /** Where the enforced requests' time in the log went, by the server's step histograms (stepsIn). */
+  steps?: Steps;
 }
+
+const STEPS = ['queued', 'lock', 'plan', 'write'] as const;
+type Step = (typeof STEPS)[number];
+/** Per step: its count, sum (s) and cumulative bucket counts (upper bound in s, count). */
+type Steps = Record<Step, { count: number; sum: number; buckets: Array<[number, number]> }>;
 
 /** AGENTS loops, each on its own connection, sending `body(agent, n)` and waiting for the answer, for SECONDS. */
 async function load(url: string, path: string, token: string, body: (agent: number, n: number) => string) {
@@ -140,9 +147,9 @@ async function startNoop(): Promise<{ url: string; stop(): void }> {
 
 /**
  * The server's count of POSTs to the event endpoint, all and answered within
- * 10 ms by its own clock, and of its log transactions.
+ * 10 ms by its own clock, of its log transactions, and its log steps.
  */
-async function within10ms(url: string): Promise<{ all: number; within: number; tx: number }> {
+async function within10ms(url: string): Promise<{ all: number; within: number; tx: number; steps: Steps }> {
   const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const lines = text
     .split('\n')
@@ -152,7 +159,46 @@ async function within10ms(url: string): Promise<{ all: number; within: number; t
     all: value(lines.find((l) => l.startsWith('http_request_duration_seconds_count{'))),
     within: value(lines.find((l) => l.startsWith('http_request_duration_seconds_bucket{') && l.includes('le="0.01"'))),
     tx: Number(/^agent_ledger_append_batch_size_count (\d+)/m.exec(text)?.[1] ?? 0),
+    steps: stepsIn(text),
   };
+}
+
+/** The log writer's step histograms (agent_ledger_log_step_seconds) in a /metrics text. */
+function stepsIn(text: string): Steps {
+  const steps = Object.fromEntries(STEPS.map((s) => [s, { count: 0, sum: 0, buckets: [] }])) as unknown as Steps;
+  for (const l of text.split('\n')) {
+    const m = /^agent_ledger_log_step_seconds_(bucket|sum|count)\{([^}]*)\} (\S+)$/.exec(l);
+    const step = m && /step="([^"]+)"/.exec(m[2]!)?.[1];
+    if (!m || !step || !(step in steps)) continue;
+    const s = steps[step as Step];
+    const value = Number(m[3]);
+    if (m[1] === 'sum') s.sum = value;
+    else if (m[1] === 'count') s.count = value;
+    else s.buckets.push([Number(/le="([^"]+)"/.exec(m[2]!)?.[1]), value]);
+  }
+  return steps;
+}
+
+/** What was observed between two readings of the step histograms. */
+function stepsBetween(a: Steps, b: Steps): Steps {
+  const out = {} as Steps;
+  for (const step of STEPS)
+    out[step] = {
+      count: b[step].count - a[step].count,
+      sum: b[step].sum - a[step].sum,
+      buckets: b[step].buckets.map(([le, n], i) => [le, n - (a[step].buckets[i]?.[1] ?? 0)]),
+    };
+  return out;
+}
+
+/** Each step's mean and the bucket bound its 99th percentile falls under, in ms. */
+function describeSteps(steps: Steps): string {
+  return STEPS.map((step) => {
+    const { count, sum, buckets } = steps[step];
+    if (count === 0) return `${step} -`;
+    const p99 = buckets.find(([, n]) => n >= 0.99 * count)?.[0] ?? Infinity;
+    return `${step} ${fmt((1000 * sum) / count, 2)} (p99 ≤ ${fmt(1000 * p99, 1)})`;
+  }).join(', ');
 }
 
 const eventIn = (mode: 'enforced' | 'observed') => (agent: number, n: number) =>
@@ -201,6 +247,7 @@ try {
             const after = await within10ms(server.url);
             m.within = (after.within - before.within) / Math.max(1, after.all - before.all);
             m.txPerSecond = (after.tx - before.tx) / SECONDS;
+            m.steps = stepsBetween(before.steps, after.steps);
           }
           failures += m.failed;
           runs[c]!.push(m);
@@ -209,6 +256,8 @@ try {
           );
         }
         console.log(`#   ${store} run ${run}: ${line.join('; ')}`);
+        const steps = runs.enforced!.at(-1)?.steps;
+        if (steps) console.log(`#     enforced, the log's steps (server's clock, mean ms): ${describeSteps(steps)}`);
       }
       for (const [c, ms] of Object.entries(runs)) {
         if (ms.length === 0) continue;

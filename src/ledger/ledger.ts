@@ -14,7 +14,7 @@ import {
 } from './checkpoints.ts';
 import { readNodes } from './log-store.ts';
 import { consistencyNeeds, consistencyProof } from './merkle.ts';
-import { LogWriter } from './log-writer.ts';
+import { type LogStep, LogWriter } from './log-writer.ts';
 import { Pseudonyms } from './pseudonyms.ts';
 import { tileRoutes } from './tile-routes.ts';
 import { formatVerifierKey, keyId, type SignerKey, signerKeyFromSeed, verifierKeyFor } from './note.ts';
@@ -102,6 +102,7 @@ export async function createLedger(
     onCommitted: (tenantId) => scheduler.grew(tenantId),
     onBatch: (n) => ctx.metrics.ledgerAppends.observe(n),
     onDecidedAhead: (outcome) => ctx.metrics.ledgerDecidedAhead.inc({ outcome }),
+    onStep: stepTimer(ctx.metrics.ledgerSteps),
   });
   const pseudonyms = new Pseudonyms(ctx.db);
   const appendInTx = async (tx: Queryable, tenantId: string, entries: LogEntry[], time: Date) => {
@@ -155,4 +156,15 @@ export async function createLedger(
     close: () => scheduler.close(),
   };
   return ledger;
+}
+
+/** LogWriterOptions.onStep into the step histogram: each step's child looked up once, not by its label at every observation. */
+function stepTimer(histogram: AppContext['metrics']['ledgerSteps']): (step: LogStep, seconds: number) => void {
+  const steps = {
+    queued: histogram.labels('queued'),
+    lock: histogram.labels('lock'),
+    plan: histogram.labels('plan'),
+    write: histogram.labels('write'),
+  };
+  return (step, seconds) => steps[step].observe(seconds);
 }

@@ -86,6 +86,8 @@ export class ItemFailed {
 
 interface JobPending {
   job: AppendJob<unknown>;
+  /** When it was queued (performance.now()). */
+  queuedAt: number;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -93,6 +95,8 @@ interface JobPending {
 interface SetPending {
   set: SetJob<unknown, unknown>;
   items: readonly unknown[];
+  /** When it was queued (performance.now()). */
+  queuedAt: number;
   /** Items before it were taken by a transaction already (a request heavier than one transaction takes). */
   next: number;
   results: unknown[];
@@ -129,7 +133,24 @@ export interface LogWriterOptions {
   minAheadItems?: number;
   /** Called when a transaction's work was decided ahead: written as decided, or decided again (the state was not as assumed). */
   onDecidedAhead?: (outcome: 'written' | 'decided_again') => void;
+  /** Told how long each step of a request's way through the log took (LogStep), in seconds. */
+  onStep?: (step: LogStep, seconds: number) => void;
 }
+
+/**
+ * The steps an event's way through the log takes, timed by this process:
+ * `queued`, a request from being queued until a transaction takes it (its
+ * first part, for a request split over several); `lock`, a transaction from
+ * opening (a connection from the pool, BEGIN and the head's lock) until the
+ * lock's answer (the transaction before it writing and committing, when it
+ * waits behind one); `plan`, a transaction that took its work at the lock,
+ * from the lock's answer until its write with COMMIT is sent (deciding and
+ * making the write); `write`, from that write sent, or the lock's answer for
+ * a write sent ahead behind the lock, until its commit is answered (the
+ * write, COMMIT and its WAL flush). Only transactions that committed are
+ * timed.
+ */
+export type LogStep = 'queued' | 'lock' | 'plan' | 'write';
 
 /**
  * A workspace's queue on this node. At most one transaction waits for the
@@ -200,7 +221,7 @@ export class LogWriter {
 
   submit<T>(tenantId: string, job: AppendJob<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#enqueue(tenantId, { job, resolve: resolve as (v: unknown) => void, reject });
+      this.#enqueue(tenantId, { job, queuedAt: performance.now(), resolve: resolve as (v: unknown) => void, reject });
     });
   }
 
@@ -216,6 +237,7 @@ export class LogWriter {
       this.#enqueue(tenantId, {
         set: set as SetJob<unknown, unknown>,
         items,
+        queuedAt: performance.now(),
         next: 0,
         results: new Array(items.length),
         left: items.length,
@@ -264,11 +286,12 @@ export class LogWriter {
    */
   async #drain(tenantId: string, lane: Lane): Promise<void> {
     const turn = new LaneTurn(tenantId, lane, {
-      take: (queue) => toUnits(takeFromQueue(queue, this.#maxBatch, this.#maxItems, this.#maxWeight)),
+      take: (queue) => toUnits(this.#timed(takeFromQueue(queue, this.#maxBatch, this.#maxItems, this.#maxWeight))),
       pump: () => this.#pump(tenantId, lane),
       maxBatch: this.#maxBatch,
       minAheadItems: this.#minAheadItems,
       encode: this.#db.encodeParams?.bind(this.#db),
+      onStep: this.#opts.onStep,
     });
     // Waiting from now: a transaction sending its last write before this one has begun hands it the queue.
     lane.onSent = turn.early;
@@ -283,6 +306,7 @@ export class LogWriter {
     // Opened while the last transaction's write runs: decide now, on what it leaves.
     if (lane.sentAhead && turn.units === undefined) turn.early(lane.sentAhead);
     const ahead = turn.opening();
+    turn.begin();
     let first: unknown[] | undefined;
     let error: unknown;
     try {
@@ -290,19 +314,29 @@ export class LogWriter {
         ahead,
         decided: () => turn.decided,
         sent: turn.announce,
+        writing: turn.writing,
         onOpened: turn.opened,
         held: turn.hold,
       });
     } catch (err) {
       error = err;
     } finally {
-      turn.end();
+      turn.end(first !== undefined);
     }
     if (first) {
       turn.units!.forEach((u, i) => settle(u, first[i]));
       return;
     }
     await this.#recover(tenantId, turn.units!, error);
+  }
+
+  /** What a transaction takes, its requests' time queued told (onStep 'queued'; a request's first part only). */
+  #timed(taken: Taken[]): Taken[] {
+    const onStep = this.#opts.onStep;
+    if (!onStep) return taken;
+    const now = performance.now();
+    for (const t of taken) if (!('from' in t) || t.from === 0) onStep('queued', (now - t.p.queuedAt) / 1000);
+    return taken;
   }
 
   /** After a failed batch: what can run again runs again (alone), the rest is refused. */
@@ -410,7 +444,7 @@ export class LogWriter {
     const work =
       (decided && (await this.#writeDecided(tx, decided, start, readAhead))) ??
       (await this.#runUnits(tx, tenantId, start, units, opts.ahead?.set, readAhead));
-    const committed = await this.#commit(tx, work.log, units.length, opts.sent);
+    const committed = await this.#commit(tx, work.log, units.length, opts);
     return { results: work.out, size, ...committed };
   }
 
@@ -483,7 +517,7 @@ export class LogWriter {
     tx: Queryable,
     log: OpenAppend,
     unitCount: number,
-    sent: ((sealed: Sealed) => void) | undefined,
+    { sent, writing: told }: Pick<RunOptions, 'sent' | 'writing'>,
   ): Promise<{ head: Head; edge: StoredNode[] | undefined }> {
     const sealed = log.canSeal ? log.seal() : undefined;
     log.lastWork = false;
@@ -491,6 +525,7 @@ export class LogWriter {
     try {
       const writing = log.commit(tx, { last: true });
       // Sent (commit() sends before its first wait): the next transaction may decide its work while this write runs.
+      told?.();
       if (sealed) sent?.(sealed);
       return await writing;
     } catch (err) {
@@ -525,6 +560,8 @@ interface RunOptions {
   decided?: () => DecidedAhead | undefined;
   /** Told the head and edge its last write leaves, just before it is sent. */
   sent?: (sealed: Sealed) => void;
+  /** Told when its write with COMMIT has been sent. */
+  writing?: () => void;
   /** Db.withTenant's onOpened. */
   onOpened?: (sendAhead: SendAhead) => void;
   /** Told when the lock's answer has come. */
@@ -540,6 +577,7 @@ interface TurnDeps {
   maxBatch: number;
   minAheadItems: number;
   encode: Db['encodeParams'];
+  onStep: LogWriterOptions['onStep'];
 }
 
 /**
@@ -565,6 +603,10 @@ class LaneTurn {
   #sent: Sealed | undefined;
   #sendAhead: SendAhead | undefined;
   #held = false;
+  /** When it began opening, the lock's answer came, and its write was sent (performance.now()). */
+  #lockSentAt = 0;
+  #heldAt = 0;
+  #writeSentAt = 0;
   readonly #tenantId: string;
   readonly #lane: Lane;
   readonly #deps: TurnDeps;
@@ -621,6 +663,7 @@ class LaneTurn {
     const statements = aheadStatements(this.#tenantId, decided);
     if (!statements) return;
     decided.sent = this.#sendAhead(statements);
+    this.writing();
     // Awaited once the lock's answer comes (#run), or by withTenant if it never does.
     decided.sent.catch(() => {});
     this.announce(decided.sealed);
@@ -647,8 +690,19 @@ class LaneTurn {
 
   /** The lock's answer has come: nothing more is sent ahead of it. */
   readonly hold = (): void => {
+    this.#heldAt = performance.now();
     this.#held = true;
   };
+
+  /** Its write with COMMIT is on its way. */
+  readonly writing = (): void => {
+    this.#writeSentAt = performance.now();
+  };
+
+  /** About to open the transaction: a connection, BEGIN and the lock. */
+  begin(): void {
+    this.#lockSentAt = performance.now();
+  }
 
   /** #run's take: holding the lock, the work (taken now unless it was ahead), once the transaction before has ended. */
   readonly take = async (): Promise<Unit[]> => {
@@ -675,7 +729,8 @@ class LaneTurn {
   }
 
   /** The transaction has ended (committed or not). */
-  end(): void {
+  end(committed: boolean): void {
+    if (committed) this.#timeSteps();
     // Failed before it held the lock (BEGIN, a lost connection): what it
     // would have taken is refused, as a failed BEGIN always refused its batch.
     this.#grab();
@@ -683,6 +738,17 @@ class LaneTurn {
     // Its write has ended: a transaction opening now finds the lock free, or the head moved.
     if (this.#sent && this.#lane.sentAhead === this.#sent) this.#lane.sentAhead = undefined;
     this.#ended();
+  }
+
+  /** A committed transaction's steps (LogStep): the lock, the planning under it (work taken there), the write. */
+  #timeSteps(): void {
+    const onStep = this.#deps.onStep;
+    if (!onStep || this.#heldAt === 0 || this.#writeSentAt === 0) return;
+    const now = performance.now();
+    onStep('lock', (this.#heldAt - this.#lockSentAt) / 1000);
+    // Sent ahead, behind the lock: planned before the lock, written once it was held.
+    if (this.#writeSentAt >= this.#heldAt) onStep('plan', (this.#writeSentAt - this.#heldAt) / 1000);
+    onStep('write', (now - Math.max(this.#writeSentAt, this.#heldAt)) / 1000);
   }
 }
 
