@@ -201,6 +201,23 @@ export const CUES: Cue[] = [
     re: /\b(?:zeige?|gib|nenne|wiederhole)\w{0,2}\b[^.!?\n]{0,30}?\b(?:prompt-?texte?|anweisungen|instruktionen|systemprompt)\b/i,
     weight: 0.8,
   },
+  // ---- system-prompt extraction (OWASP LLM07:2025 System Prompt Leakage; the Arcanum taxonomy's
+  // system_prompt_leak / get_prompt_secret intents), written from that definition, not from cases: a request
+  // — an imperative, or a question to the assistant — that it disclose, repeat, print, translate, summarise
+  // or encode its own instructions, system prompt, rules, configuration or secrets, said with a second-person
+  // possessive ("your", "свой", "deine", "你的"). The verbs and nouns are dictionary translations. Third person
+  // ("an attacker may ask the model to reveal its prompt"), negation ("never reveal your instructions", an
+  // operator's rule) and a quoted mention are not requests.
+  {
+    id: 'extract_own',
+    re: /(?<!\b(?:not|never|don't|dont|do not|must not|mustn't|won't|cannot|can't|shouldn't)\s{1,4}(?:\w{1,12}\s{1,4})?)\b(?:summari[sz]e|sum up|paraphrase|encode|share|reveal|disclose|print|repeat|output|show|display|tell me|list|translate|recite|write (?:out|down)|spell out|copy|dump|leak|give me(?: a (?:tl;?dr|summary) of)?)\s{1,4}(?:me\s{1,4})?(?:all\s{1,4}(?:of\s{1,4})?)?your\s{1,4}(?:[\w-]{1,15}\s{1,4}){0,2}?(?:instructions|system prompt|system message|initial prompt|prompt|rules|guidelines|configuration|config|directives|secrets?|password|pre-prompt|programming)\b|\b(?:what|which)\s{1,4}(?:are|were|is|was)\s{1,4}(?:all\s{1,4})?your\s{1,4}(?:[\w-]{1,15}\s{1,4}){0,2}?(?:instructions|system prompt|system message|initial prompt|directives|configuration|secret (?:rules|instructions|password|key)|password)\b/i,
+    weight: 0.8,
+  },
+  {
+    id: 'extract_own_ml',
+    re: /(?<![\p{L}])(?:выведи|выведите|покажи|покажите|повтори|повторите|напиши|напишите|раскрой|раскройте|расскажи|расскажите|перечисли|перечислите|переведи|переведите|перескажи|перескажите|процитируй|процитируйте|скажи|скажите|сообщи|сообщите|озвучь|озвучьте|распечатай|распечатайте|напечатай|напечатайте|закодируй|закодируйте|изложи|изложите|предоставь|предоставьте|дай|дайте|резюмируй|резюмируйте|воспроизведи|воспроизведите|отобрази|отобразите|приведи|приведите|раскрой)(?![\p{L}])[^.!?\n]{0,40}?(?:(?<![\p{L}])(?:сво|тво|ваш)\p{L}{0,4}(?![\p{L}])[^.!?\n]{0,30}?(?:промпт|инструкци|правил|указани|настройк|конфигураци|секрет|директив|установк|пароль|парол)|(?:системн\p{L}{0,4}\s{1,4}(?:промпт|инструкци|сообщени|подсказк|настройк)|промпт)|(?:дословно|слово в слово|полностью|(?<![\p{L}])(?:скрыт|исходн|первоначальн|изначальн|начальн|внутренн|секретн)\p{L}{0,4})(?![\p{L}])[^.!?\n]{0,30}?(?:инструкци|правил|указани|настройк|директив))|(?<![\p{L}])(?:какие|какой|какая|каковы)\s{1,4}(?:у\s{1,4}(?:тебя|вас)\s{1,4})?(?:\p{L}{1,15}\s{1,4})?(?:инструкци|системн\p{L}{0,4}\s{1,4}промпт|промпт|правил|указани)|(?<![\p{L}])(?:verrate|verrat|zeige?|zeigen sie|gib|geben sie|nenne|wiederhole|übersetze|fasse|schreib|schreibe|drucke|liste|teile)(?![\p{L}])[^.!?\n]{0,30}?(?<![\p{L}])(?:dein|deine|deinen|deiner)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:systemprompt|system-prompt|anweisungen|instruktionen|regeln|vorgaben|konfiguration|geheimnisse|passwort|prompt)(?![\p{L}])|(?<![\p{L}])was\s{1,4}(?:sind|waren|ist|war)\s{1,4}deine\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:anweisungen|instruktionen|regeln|vorgaben|systemprompt)|(?<![\p{L}])(?:révèle|révélez|affiche|affichez|répète|répétez|montre|montrez|imprime|imprimez|traduis|traduisez|résume|résumez|donne|donnez|dis|dites|écris|écrivez|récite|récitez|partage|partagez)(?:-moi)?(?![\p{L}])[^.!?\n]{0,30}?(?<![\p{L}])(?:tes|vos|ton|votre)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:instructions|prompt|invite|consignes|règles|directives|configuration|secrets|mot de passe)(?![\p{L}])|(?<![\p{L}])quel(?:le)?s?\s{1,4}(?:sont|est|étaient|était)\s{1,4}(?:tes|vos|ton|votre)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:instructions|prompt|consignes|règles|directives)|(?<![\p{L}])(?:revela|revele|revélame|muestra|muestre|muéstrame|muestrame|repite|repita|imprime|imprima|traduce|traduzca|resume|resuma|dime|díme|dame|deme|escribe|escriba|enumera|comparte|recita|rivela|mostra|mostrami|ripeti|stampa|traduci|riassumi|dimmi|dammi|scrivi|elenca|condividi|mostre|repete|traduza|diga|me diga|me dê|escreva|liste|compartilhe|recite)(?![\p{L}])[^.!?\n]{0,30}?(?<![\p{L}])(?:tus|tu|sus|tue|tuo|tuoi|le tue|il tuo|i tuoi|suas|seu|seus|sua|tuas|teu|teus|tua)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:instrucciones|indicaciones|reglas|directrices|configuración|secretos|contraseña|istruzioni|regole|direttive|configurazione|segreti|instruções|instrucoes|regras|diretrizes|configuração|configuracao|segredos|senha|prompt)(?![\p{L}])|(?<![\p{L}])(?:cuáles|cuales|quali|quais)\s{1,4}(?:son|sono|são|sao)\s{1,4}(?:as\s{1,4}|le\s{1,4})?(?:tus|tue|suas|tuas|vostre)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:instrucciones|reglas|istruzioni|regole|instruções|regras)|(?<![\p{L}])(?:toon|laat|herhaal|print|vertaal|vat|geef|vertel|noem|schrijf|deel|pokaż|pokaz|powtórz|powtorz|wypisz|ujawnij|przetłumacz|podsumuj|podaj|wyświetl|napisz|zdradź|visa|upprepa|avslöja|översätt|sammanfatta|berätta|vis|gjenta|avslør|oversett|oppsummer|fortell|näytä|toista|tulosta|paljasta|käännä|tiivistä|kerro)(?![\p{L}])[^.!?\n]{0,30}?(?<![\p{L}])(?:je|jouw|uw|swoje|twoje|swój|twój|swoich|twoich|swoją|twoją|dina|dine|din|ditt|dit)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:instructies|systeemprompt|prompt|regels|richtlijnen|configuratie|geheimen|wachtwoord|instrukcje|instrukcji|zasady|reguły|konfigurację|sekrety|hasło|instruktioner|instruksjoner|instruksjonene|systemprompt|regler|riktlinjer|retningslinjer|lösenord|passord)(?![\p{L}])|(?<![\p{L}])(?:näytä|toista|tulosta|paljasta|käännä|tiivistä|kerro)(?![\p{L}])[^.!?\n]{0,30}?(?:ohjeesi|järjestelmäkehotteesi|kehotteesi|sääntösi|salasanasi)|(?:sistem isteminizi|sistem istemini|sistem promptunu|sistem promptunuzu|talimatlarını|talimatlarınızı|kurallarını|kurallarınızı|yönergelerini|yönergelerinizi|şifreni|şifrenizi)[^.!?\n]{0,30}?(?:göster|yazdır|tekrarla|açıkla|çevir|özetle|söyle|paylaş|listele)(?:in|iniz)?(?![\p{L}])|(?<![\p{L}])(?:tampilkan|tunjukkan|ulangi|cetak|ungkapkan|terjemahkan|ringkas|ringkaskan|beri tahu|sebutkan)(?![\p{L}])[^.!?\n]{0,30}?(?:instruksimu|instruksi anda|instruksi kamu|prompt sistem(?:mu| anda| kamu)|aturanmu|aturan anda|aturan kamu)|(?:hiển thị|in ra|lặp lại|tiết lộ|dịch|tóm tắt|cho tôi biết|cho tôi xem|liệt kê)[^.!?\n]{0,30}?(?:hướng dẫn|lời nhắc hệ thống|chỉ dẫn|chỉ thị|quy tắc)[^.!?\n]{0,10}?của bạn|(?:显示|输出|打印|重复|透露|泄露|告诉我|翻译|总结|给我看|列出|展示|复述|说出|公开|写出)[^。！？\n]{0,10}?(?:你的|您的|你)[^。！？\n]{0,6}?(?:系统提示|提示词|指令|指示|规则|设定|配置|秘密|密码|初始提示)|(?:你的|您的)(?:系统提示词?|提示词|初始指令|指令|规则|设定)(?:是什么|有哪些|是甚麼)|(?:把|将)(?:你的|您的)[^。！？\n]{0,8}?(?:系统提示|提示词|指令|指示|规则|设定)[^。！？\n]{0,6}?(?:显示|输出|打印|重复|透露|泄露|翻译|总结|告诉我|写出)|(?:あなたの|君の|お前の)[^。！？\n]{0,10}?(?:システムプロンプト|プロンプト|指示|ルール|設定|秘密|パスワード)[^。！？\n]{0,8}?(?:表示|出力|教え|見せ|繰り返|翻訳|要約|書き出|開示|公開|印刷)|(?:너의|당신의|네|니)\s{0,2}[^.!?\n]{0,10}?(?:시스템 프롬프트|프롬프트|지시|지침|규칙|설정|비밀번호)[^.!?\n]{0,8}?(?:보여|출력|알려|반복|번역|요약|공개|말해)/iu,
+    weight: 0.8,
+  },
   // ---- role / system impersonation and delimiters
   {
     id: 'role_line',
@@ -383,6 +400,55 @@ export const CUE_STEMS: Record<string, readonly string[]> = {
   extract: ['prompt', 'instruction', 'system message', 'directive'],
   extract_above: ['written', 'sentences before', 'repeat', 'instruction'],
   extract_de: ['prompt', 'anweisung', 'instruktion'],
+  extract_own: [
+    'instruction',
+    'prompt',
+    'system message',
+    'rules',
+    'guideline',
+    'config',
+    'directive',
+    'secret',
+    'password',
+    'programming',
+  ],
+  extract_own_ml: [
+    ...[
+      'промпт',
+      'инструкци',
+      'правил',
+      'указани',
+      'настройк',
+      'конфигураци',
+      'секрет',
+      'директив',
+      'установк',
+      'парол',
+    ],
+    ...['prompt', 'anweisung', 'instruktion', 'regeln', 'vorgaben', 'konfiguration', 'geheimnis', 'passwort'],
+    ...['instruction', 'invite', 'consignes', 'règles', 'directive', 'configuration', 'secret', 'mot de passe'],
+    ...['instruccion', 'indicacion', 'reglas', 'directrices', 'configuraci', 'contraseña', 'istruzion', 'regole'],
+    ...[
+      'direttive',
+      'configurazion',
+      'segret',
+      'instruç',
+      'instruc',
+      'regras',
+      'diretrizes',
+      'configura',
+      'segredo',
+      'senha',
+    ],
+    ...['instructies', 'regels', 'richtlijnen', 'configuratie', 'geheimen', 'wachtwoord', 'instrukc', 'zasady'],
+    ...['reguły', 'konfiguracj', 'sekrety', 'hasło', 'instruktion', 'instruksjon', 'regler', 'riktlinjer'],
+    ...['retningslinjer', 'lösenord', 'passord', 'ohjee', 'kehottee', 'sääntösi', 'salasanasi'],
+    ...['sistem istem', 'sistem prompt', 'talimatlar', 'kurallar', 'yönergeler', 'şifreni', 'instruksi', 'aturan'],
+    ...['hướng dẫn', 'lời nhắc hệ thống', 'chỉ dẫn', 'chỉ thị', 'quy tắc'],
+    ...['系统提示', '提示词', '指令', '指示', '规则', '设定', '配置', '秘密', '密码', '初始提示'],
+    ...['プロンプト', 'ルール', '設定', 'パスワード'],
+    ...['프롬프트', '지시', '지침', '규칙', '설정', '비밀번호'],
+  ],
   role_line: ['system', 'assistant', 'user', 'developer', 'im_start'],
   special_tokens: [
     '<|',
