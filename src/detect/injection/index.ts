@@ -25,6 +25,8 @@ interface Cue {
   weight: number;
   /** cue only counts when the text looks like data an agent reads (or the field is context/tool_output) */
   data?: boolean;
+  /** cues of one kind that count once, by the strongest of their hits (the id of the kind's first cue) */
+  group?: string;
 }
 
 // filler words allowed between an override verb and its object ("ignore all of the previous instructions")
@@ -212,11 +214,13 @@ export const CUES: Cue[] = [
     id: 'extract_own',
     re: /(?<!\b(?:not|never|don't|dont|do not|must not|mustn't|won't|cannot|can't|shouldn't)\s{1,4}(?:\w{1,12}\s{1,4})?)\b(?:summari[sz]e|sum up|paraphrase|encode|share|reveal|disclose|print|repeat|output|show|display|tell me|list|translate|recite|write (?:out|down)|spell out|copy|dump|leak|give me(?: a (?:tl;?dr|summary) of)?)\s{1,4}(?:me\s{1,4})?(?:all\s{1,4}(?:of\s{1,4})?)?your\s{1,4}(?:[\w-]{1,15}\s{1,4}){0,2}?(?:instructions|system prompt|system message|initial prompt|prompt|rules|guidelines|configuration|config|directives|secrets?|password|pre-prompt|programming)\b|\b(?:what|which)\s{1,4}(?:are|were|is|was)\s{1,4}(?:all\s{1,4})?your\s{1,4}(?:[\w-]{1,15}\s{1,4}){0,2}?(?:instructions|system prompt|system message|initial prompt|directives|configuration|secret (?:rules|instructions|password|key)|password)\b/i,
     weight: 0.8,
+    group: 'extract',
   },
   {
     id: 'extract_own_ml',
     re: /(?<![\p{L}])(?:выведи|выведите|покажи|покажите|повтори|повторите|напиши|напишите|раскрой|раскройте|расскажи|расскажите|перечисли|перечислите|переведи|переведите|перескажи|перескажите|процитируй|процитируйте|скажи|скажите|сообщи|сообщите|озвучь|озвучьте|распечатай|распечатайте|напечатай|напечатайте|закодируй|закодируйте|изложи|изложите|предоставь|предоставьте|дай|дайте|резюмируй|резюмируйте|воспроизведи|воспроизведите|отобрази|отобразите|приведи|приведите|раскрой)(?![\p{L}])[^.!?\n]{0,40}?(?:(?<![\p{L}])(?:сво|тво|ваш)\p{L}{0,4}(?![\p{L}])[^.!?\n]{0,30}?(?:промпт|инструкци|правил|указани|настройк|конфигураци|секрет|директив|установк|пароль|парол)|(?:системн\p{L}{0,4}\s{1,4}(?:промпт|инструкци|сообщени|подсказк|настройк)|промпт)|(?:дословно|слово в слово|полностью|(?<![\p{L}])(?:скрыт|исходн|первоначальн|изначальн|начальн|внутренн|секретн)\p{L}{0,4})(?![\p{L}])[^.!?\n]{0,30}?(?:инструкци|правил|указани|настройк|директив))|(?<![\p{L}])(?:какие|какой|какая|каковы)\s{1,4}(?:у\s{1,4}(?:тебя|вас)\s{1,4})?(?:\p{L}{1,15}\s{1,4})?(?:инструкци|системн\p{L}{0,4}\s{1,4}промпт|промпт|правил|указани)|(?<![\p{L}])(?:verrate|verrat|zeige?|zeigen sie|gib|geben sie|nenne|wiederhole|übersetze|fasse|schreib|schreibe|drucke|liste|teile)(?![\p{L}])[^.!?\n]{0,30}?(?<![\p{L}])(?:dein|deine|deinen|deiner)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:systemprompt|system-prompt|anweisungen|instruktionen|regeln|vorgaben|konfiguration|geheimnisse|passwort|prompt)(?![\p{L}])|(?<![\p{L}])was\s{1,4}(?:sind|waren|ist|war)\s{1,4}deine\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:anweisungen|instruktionen|regeln|vorgaben|systemprompt)|(?<![\p{L}])(?:révèle|révélez|affiche|affichez|répète|répétez|montre|montrez|imprime|imprimez|traduis|traduisez|résume|résumez|donne|donnez|dis|dites|écris|écrivez|récite|récitez|partage|partagez)(?:-moi)?(?![\p{L}])[^.!?\n]{0,30}?(?<![\p{L}])(?:tes|vos|ton|votre)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:instructions|prompt|invite|consignes|règles|directives|configuration|secrets|mot de passe)(?![\p{L}])|(?<![\p{L}])quel(?:le)?s?\s{1,4}(?:sont|est|étaient|était)\s{1,4}(?:tes|vos|ton|votre)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:instructions|prompt|consignes|règles|directives)|(?<![\p{L}])(?:revela|revele|revélame|muestra|muestre|muéstrame|muestrame|repite|repita|imprime|imprima|traduce|traduzca|resume|resuma|dime|díme|dame|deme|escribe|escriba|enumera|comparte|recita|rivela|mostra|mostrami|ripeti|stampa|traduci|riassumi|dimmi|dammi|scrivi|elenca|condividi|mostre|repete|traduza|diga|me diga|me dê|escreva|liste|compartilhe|recite)(?![\p{L}])[^.!?\n]{0,30}?(?<![\p{L}])(?:tus|tu|sus|tue|tuo|tuoi|le tue|il tuo|i tuoi|suas|seu|seus|sua|tuas|teu|teus|tua)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:instrucciones|indicaciones|reglas|directrices|configuración|secretos|contraseña|istruzioni|regole|direttive|configurazione|segreti|instruções|instrucoes|regras|diretrizes|configuração|configuracao|segredos|senha|prompt)(?![\p{L}])|(?<![\p{L}])(?:cuáles|cuales|quali|quais)\s{1,4}(?:son|sono|são|sao)\s{1,4}(?:as\s{1,4}|le\s{1,4})?(?:tus|tue|suas|tuas|vostre)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:instrucciones|reglas|istruzioni|regole|instruções|regras)|(?<![\p{L}])(?:toon|laat|herhaal|print|vertaal|vat|geef|vertel|noem|schrijf|deel|pokaż|pokaz|powtórz|powtorz|wypisz|ujawnij|przetłumacz|podsumuj|podaj|wyświetl|napisz|zdradź|visa|upprepa|avslöja|översätt|sammanfatta|berätta|vis|gjenta|avslør|oversett|oppsummer|fortell|näytä|toista|tulosta|paljasta|käännä|tiivistä|kerro)(?![\p{L}])[^.!?\n]{0,30}?(?<![\p{L}])(?:je|jouw|uw|swoje|twoje|swój|twój|swoich|twoich|swoją|twoją|dina|dine|din|ditt|dit)\s{1,4}(?:\p{L}{1,15}\s{1,4})?(?:instructies|systeemprompt|prompt|regels|richtlijnen|configuratie|geheimen|wachtwoord|instrukcje|instrukcji|zasady|reguły|konfigurację|sekrety|hasło|instruktioner|instruksjoner|instruksjonene|systemprompt|regler|riktlinjer|retningslinjer|lösenord|passord)(?![\p{L}])|(?<![\p{L}])(?:näytä|toista|tulosta|paljasta|käännä|tiivistä|kerro)(?![\p{L}])[^.!?\n]{0,30}?(?:ohjeesi|järjestelmäkehotteesi|kehotteesi|sääntösi|salasanasi)|(?:sistem isteminizi|sistem istemini|sistem promptunu|sistem promptunuzu|talimatlarını|talimatlarınızı|kurallarını|kurallarınızı|yönergelerini|yönergelerinizi|şifreni|şifrenizi)[^.!?\n]{0,30}?(?:göster|yazdır|tekrarla|açıkla|çevir|özetle|söyle|paylaş|listele)(?:in|iniz)?(?![\p{L}])|(?<![\p{L}])(?:tampilkan|tunjukkan|ulangi|cetak|ungkapkan|terjemahkan|ringkas|ringkaskan|beri tahu|sebutkan)(?![\p{L}])[^.!?\n]{0,30}?(?:instruksimu|instruksi anda|instruksi kamu|prompt sistem(?:mu| anda| kamu)|aturanmu|aturan anda|aturan kamu)|(?:hiển thị|in ra|lặp lại|tiết lộ|dịch|tóm tắt|cho tôi biết|cho tôi xem|liệt kê)[^.!?\n]{0,30}?(?:hướng dẫn|lời nhắc hệ thống|chỉ dẫn|chỉ thị|quy tắc)[^.!?\n]{0,10}?của bạn|(?:显示|输出|打印|重复|透露|泄露|告诉我|翻译|总结|给我看|列出|展示|复述|说出|公开|写出)[^。！？\n]{0,10}?(?:你的|您的|你)[^。！？\n]{0,6}?(?:系统提示|提示词|指令|指示|规则|设定|配置|秘密|密码|初始提示)|(?:你的|您的)(?:系统提示词?|提示词|初始指令|指令|规则|设定)(?:是什么|有哪些|是甚麼)|(?:把|将)(?:你的|您的)[^。！？\n]{0,8}?(?:系统提示|提示词|指令|指示|规则|设定)[^。！？\n]{0,6}?(?:显示|输出|打印|重复|透露|泄露|翻译|总结|告诉我|写出)|(?:あなたの|君の|お前の)[^。！？\n]{0,10}?(?:システムプロンプト|プロンプト|指示|ルール|設定|秘密|パスワード)[^。！？\n]{0,8}?(?:表示|出力|教え|見せ|繰り返|翻訳|要約|書き出|開示|公開|印刷)|(?:너의|당신의|네|니)\s{0,2}[^.!?\n]{0,10}?(?:시스템 프롬프트|프롬프트|지시|지침|규칙|설정|비밀번호)[^.!?\n]{0,8}?(?:보여|출력|알려|반복|번역|요약|공개|말해)/iu,
     weight: 0.8,
+    group: 'extract',
   },
   // ---- role / system impersonation and delimiters
   {
@@ -974,12 +978,12 @@ function cuesIn(
   layer: string,
   dataLike: boolean,
   live: readonly Cue[],
-): { id: string; weight: number; index: number; length: number }[] {
-  const hits: { id: string; weight: number; index: number; length: number }[] = [];
+): { id: string; key: string; weight: number; index: number; length: number }[] {
+  const hits: { id: string; key: string; weight: number; index: number; length: number }[] = [];
   for (const c of live) {
     if (c.data && !dataLike) continue;
     const m = c.re.exec(layer);
-    if (m) hits.push({ id: c.id, weight: c.weight, index: m.index, length: m[0].length });
+    if (m) hits.push({ id: c.id, key: c.group ?? c.id, weight: c.weight, index: m.index, length: m[0].length });
   }
   return hits;
 }
@@ -1082,8 +1086,8 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
           layer.kind === 'plain'
             ? { type: INJECTION_TYPE, start: off + h.index, end: off + h.index + h.length, score: weight }
             : { type: INJECTION_TYPE, start: layer.start, end: layer.end, score: weight };
-        const prev = byId.get(h.id);
-        if (!prev || prev.weight < weight) byId.set(h.id, { weight, f });
+        const prev = byId.get(h.key);
+        if (!prev || prev.weight < weight) byId.set(h.key, { weight, f });
       }
       if (off + WINDOW >= layer.text.length) break;
     }
