@@ -428,6 +428,8 @@ export const CUE_STEMS: Record<string, readonly string[]> = {
       'директив',
       'установк',
       'парол',
+      'сообщени',
+      'подсказк',
     ],
     ...['prompt', 'anweisung', 'instruktion', 'regeln', 'vorgaben', 'konfiguration', 'geheimnis', 'passwort'],
     ...['instruction', 'invite', 'consignes', 'règles', 'directive', 'configuration', 'secret', 'mot de passe'],
@@ -664,6 +666,20 @@ class LiteralSet {
  * each group (ASCII with the regex's literal spaces, so that a case-insensitive match shows in the lower case).
  */
 const CUE_ALSO: Record<string, readonly (readonly string[])[]> = {
+  // the nouns of the extraction cues are common in logs and configuration ("secret", "config", "prompt"):
+  // every match also holds the second person that addresses the assistant
+  extract_own: [['your']],
+  extract_own_ml: [
+    [
+      ...['сво', 'тво', 'ваш', 'системн', 'промпт', 'дословно', 'слово в слово', 'полностью', 'скрыт', 'исходн'],
+      ...['первоначальн', 'изначальн', 'начальн', 'внутренн', 'секретн', 'каки', 'како', 'dein', 'was '],
+      ...['tes', 'vos', 'ton', 'votre', 'quel', 'tus', 'tu', 'sus', 'tue', 'tuo', 'suas', 'seu', 'sua', 'teu', 'tua'],
+      ...['cuáles', 'cuales', 'quali', 'quais', 'je', 'jouw', 'uw', 'swoj', 'twoj', 'swój', 'twój', 'swoi', 'twoi'],
+      ...['din', 'dit', 'ohjeesi', 'kehotteesi', 'sääntösi', 'salasanasi', 'sistem istem', 'sistem prompt'],
+      ...['talimatlar', 'kurallar', 'yönergeler', 'şifreni', 'instruksi', 'aturan', 'của bạn'],
+      ...['你', '您', 'あなたの', '君の', 'お前の', '너의', '당신의', '네', '니'],
+    ],
+  ],
   to_ai: [
     [
       'to you',
