@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
+import { mapLimit } from '../testing/audit-load.ts';
 import { freePort, multiProcessSkip, runCli, startServerProcess } from '../testing/server-process.ts';
 import { createTestDb, pgliteTemplate } from '../testing/test-db.ts';
 
@@ -25,8 +26,9 @@ describe('agent-ledger serve: configuration errors stop the start', () => {
   ];
 
   test('exit code ≠ 0 and exactly one stderr line naming the variable, for each bad value', async () => {
-    const results = await Promise.all(
-      cases.map(([env]) => runCli(['serve'], { DATA_DIR: dataDir(), LOG_LEVEL: 'warn', PORT: '0', ...env }, 60_000)),
+    // Three at a time: nine services loading at once on a loaded machine took over a minute each.
+    const results = await mapLimit(cases, 3, ([env]) =>
+      runCli(['serve'], { DATA_DIR: dataDir(), LOG_LEVEL: 'warn', PORT: '0', ...env }),
     );
     for (const [i, r] of results.entries()) {
       const [env, variable] = cases[i]!;

@@ -97,6 +97,11 @@ export class CheckpointPruner {
     await this.#poller.stop();
   }
 
+  /** Ends the background passes only: prune() and pruneAll() still run when called (tests that prune by hand). */
+  async stopPolling(): Promise<void> {
+    await this.#poller.stop();
+  }
+
   /**
    * One pass over every workspace, skipping those some node pruned less than
    * half an interval ago; returns how many checkpoints were deleted.

@@ -164,7 +164,8 @@ export async function startServerProcess(opts: ServerOptions = {}): Promise<Serv
     return io.exited;
   };
 
-  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  // Generous: the limit catches a service that never becomes healthy, not a slow start on a loaded machine.
+  const deadline = Date.now() + (opts.timeoutMs ?? 90_000);
   let exit: Exit | undefined;
   void io.exited.then((e) => (exit = e));
   for (;;) {
