@@ -71,5 +71,5 @@ test('a receiver that never answers times out; one that is not there is a networ
     body: 'x',
     signal: signal(),
   });
-  assert.deepEqual([gone.ok, gone.error], [false, 'network: ECONNREFUSED']);
+  assert.deepEqual([gone.ok, gone.error], [false, 'network: connection refused']);
 });

@@ -113,10 +113,27 @@ export async function postToDestination(target: DestinationTarget, req: HttpDeli
     if (blocked) error = `address refused: ${blocked.message ?? ''}`;
     else if (req.signal.aborted) error = 'aborted';
     else if (timeout.aborted) error = `timeout after ${req.timeoutMs ?? SEND_TIMEOUT_MS} ms`;
-    else error = `network: ${e.code ?? e.cause?.code ?? e.message}`;
+    else {
+      const code = e.code ?? e.cause?.code;
+      error = `network: ${(code && NETWORK_ERRORS[code]) ?? code ?? e.message}`;
+    }
     return { ok: false, error: error.slice(0, 300), latencyMs: latency() };
   }
 }
+
+/** Words for the socket errors a destination's admin reads in its delivery log; other codes are shown as they are. */
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed while sending',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed by the receiver',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+};
 
 /** One header of an answer (the first, when it came more than once). */
 function header(headers: Dispatcher.ResponseData['headers'], name: string): string | null {
