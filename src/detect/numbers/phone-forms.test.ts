@@ -30,6 +30,27 @@ describe('phone numbers in the national forms people write (numbers/phone.ts)', 
   });
 });
 
+describe('the international call prefix 00 (numbers/phone.ts)', () => {
+  it('after a phone cue, one run of digits starting 00 and a country code is an international number', () => {
+    assert.deepEqual(phones('My phone number is 004917612345678.'), ['004917612345678']);
+    assert.deepEqual(phones('Ligue para 00351912345678'), ['00351912345678']);
+    // without a cue, a run of digits with leading zeros is an id, not a number dialled abroad
+    assert.deepEqual(phones('Order 004917612345678 shipped'), []);
+  });
+
+  it('00 and the country code in parentheses, as the "+" form writes them', () => {
+    assert.deepEqual(phones('Tel: (0045) 12 34 56 78'), ['(0045) 12 34 56 78']);
+  });
+});
+
+describe('phone words of more languages (numbers/phone-rules.ts)', () => {
+  it('Hindi: a number after "फोन नंबर" is a phone; Portuguese "conta número" is an account', () => {
+    assert.deepEqual(phones('मेरा फोन नंबर 9834257234 है.'), ['9834257234']);
+    assert.deepEqual(phones('conta número: 12345678'), []);
+    assert.deepEqual(phones('número de contato: 12345678'), ['12345678']);
+  });
+});
+
 describe('candidate regions from the language of the text (numbers/phone-regions.ts)', () => {
   it('a number written against the words of a script without spaces is no part of a word', () => {
     assert.deepEqual(phones('请明天拨打131 2345 4797联系我。'), ['131 2345 4797']);

@@ -98,6 +98,10 @@ const PHONE_CONTEXT: string[] = [
   '電話',
   '携帯',
   '전화',
+  // Hindi
+  'फोन',
+  'फ़ोन',
+  'मोबाइल',
 ];
 /** A phone extension glued to the number ("…-0100x565"); at most 16 chars, tried at the number's end only. */
 export const PHONE_EXT = /\s?(?:x|ext\.?|extension)\s?\d{1,5}/iy;
@@ -122,6 +126,7 @@ const NUMBER_WORD = keywordList([
   'numara',
   'număr',
   'номер',
+  'नंबर',
 ]);
 /** "number" right after one of these names another identifier ("license number"), not a phone. */
 export const OTHER_NUMBER = keywordList([
@@ -167,6 +172,7 @@ export const OTHER_NUMBER = keywordList([
   'factura',
   'fatura',
   'cuenta',
+  '^conta ',
   'ordine',
   'fattura',
   'zamówieni',
@@ -222,10 +228,11 @@ export function phoneValidity(raw: string, region: CountryCode | undefined, budg
   return v;
 }
 
-/** "+41 (0)71 …", "(+41) 71 …", "0041 71 …" as libphonenumber reads them: "+41 71 …" (without the trunk "(0)"). */
+/** "+41 (0)71 …", "(+41) 71 …", "0041 71 …", "(0041) 71 …" as libphonenumber reads them: "+41 71 …" (without the trunk "(0)"). */
 export function internationalForm(raw: string): string {
   let s = raw.replace('(0)', '');
   if (s.startsWith('(+')) s = '+' + s.slice(2);
+  else if (s.startsWith('(00')) s = '+' + s.slice(3);
   if (s.startsWith('00')) s = '+' + s.slice(2);
   return s.endsWith(')') ? s.slice(0, -1) : s;
 }

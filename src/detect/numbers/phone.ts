@@ -98,7 +98,18 @@ export class PhoneFinder {
     } else {
       rawEnd = end = chunk.endOf(start, b);
     }
-    const plus = chunk.hasPlus(a, nd);
+    // "00", the international call prefix of most countries, before a country code: spaced ("0044 7624 …")
+    // or, after a phone cue, written as one run that is a possible number so ("My phone number is 004917612345678";
+    // else it is read as a national number)
+    const plus =
+      chunk.hasPlus(a, nd) ||
+      (ng === 1 &&
+        nd >= 11 &&
+        units[start] === DIGIT_0 &&
+        units[start + 1] === DIGIT_0 &&
+        units[start + 2] !== DIGIT_0 &&
+        scan.phoneCue(start) &&
+        this.internationalValidity(start, rawEnd) >= 1);
     // groups after the first have 2+ digits, except a "(0)" trunk prefix after a '+' ("+41 (0)71 …") and
     // a one-digit area or mobile prefix right after the country code ("+31 6 12345678", "+377 6 12 34 56 78"),
     // which then must be a valid number, not only a possible one

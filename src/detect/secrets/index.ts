@@ -534,12 +534,17 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     while (i < len && i - ke < 4 && isBlank(text.charCodeAt(i))) i++;
     const op = text.charCodeAt(i);
     const op2 = text.charCodeAt(i + 1);
+    let spaced = false;
     if ((op === COLON && op2 === EQUALS) || (op === EQUALS && op2 === GREATER)) i += 2;
     else if (op === EQUALS || op === COLON) i++;
     else if (keyQuoted && startsAtIgnoreCase(text, 'value=', i))
       i += 6; // <add key="KEY" value="…"/>
     else if (i > ke && spacedAssignment(text, ks)) {
       // "set KEY value", "--key value": the name, a space, the value
+    } else if (i > ke && i - ke <= 2 && !keyQuoted) {
+      // the name, a space, the value, in prose or a command ("access token sgp_…", "-Password …"): only a
+      // value that looks random, as under a name that only says key
+      spaced = true;
     } else continue;
     while (i < len && i - ke < 10 && isBlank(text.charCodeAt(i))) i++;
     const quote = text.charCodeAt(i);
@@ -559,13 +564,13 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     const value = text.slice(vs, i);
     const lowerKey = key.toLowerCase();
     const passwordLike = lowerKey.includes('pass') || lowerKey.includes('pwd');
-    const weak = !STRONG_NAME.test(lowerKey);
+    const weak = spaced || !STRONG_NAME.test(lowerKey);
     if (weak && NON_SECRET_KEY_NAME.test(lowerKey)) continue;
     let type = 'GENERIC_SECRET';
     if (lowerKey.includes('aws') && lowerKey.includes('secret')) type = 'AWS_SECRET_KEY';
     else if (/^secret[_-]?(?:access[_-]?)?key$/.test(lowerKey) && AWS_SECRET.test(value)) type = 'AWS_SECRET_KEY';
     if (type === 'AWS_SECRET_KEY' && !AWS_SECRET.test(value)) type = 'GENERIC_SECRET';
-    if (!secretValueOk(value, passwordLike, weak)) continue;
+    if (!secretValueOk(value, passwordLike && !spaced, weak)) continue;
     out.push({ type, start: vs, end: i, score: type === 'AWS_SECRET_KEY' ? 0.9 : passwordLike ? 0.8 : 0.75 });
     skipUntil = i;
   }

@@ -18,6 +18,7 @@ const DIGITS = '0123456789';
 const ALNUM = DIGITS + UPPER + LOWER;
 const HEX = '0123456789abcdef';
 const URLSAFE = ALNUM + '-_';
+const CRYPT64 = ALNUM + './';
 /** n random characters of `alphabet`, at least one digit and one letter when the alphabet has both. */
 function r(alphabet: string, n: number): string {
   for (;;) {
@@ -115,6 +116,11 @@ export function vendorSamples(): Array<{ vendor: string; type: string; token: st
     s('Tailscale', G, `tskey-auth-k${r(ALNUM, 10)}CNTRL-${r(ALNUM, 33)}`),
     ...['shippo_live', 'shippo_test'].map((p) => s('Shippo', G, `${p}_${r(HEX, 40)}`)),
     ...['FLWSECK', 'FLWSECK_TEST'].map((p) => s('Flutterwave', G, `${p}-${r(HEX, 32)}-X`)),
+    s('bcrypt', G, `$2b$12$${r(CRYPT64, 53)}`),
+    s('SHA-256-crypt', G, `$5$${r(CRYPT64, 16)}$${r(CRYPT64, 43)}`),
+    s('SHA-512-crypt', G, `$6$rounds=5000$${r(CRYPT64, 8)}$${r(CRYPT64, 86)}`),
+    s('MD5-crypt', G, `$1$${r(CRYPT64, 8)}$${r(CRYPT64, 22)}`),
+    s('yescrypt', G, `$y$j9T$${r(CRYPT64, 22)}$${r(CRYPT64, 43)}`),
   ];
 }
 
@@ -196,4 +202,15 @@ test('lookalikes stay unreported: documented examples, placeholders, ids, hashes
     'sk-lf-...',
   ];
   for (const t of negatives) assert.deepEqual(detectSecrets(t), [], t);
+});
+
+test('a random-looking value after a secret word and a space is a secret; words, short passwords and bare keys are not', () => {
+  const found = (text: string) => detectSecrets(text).map((f) => text.slice(f.start, f.end));
+  const token = 'sgp_' + r(HEX, 40);
+  assert.deepEqual(found(`  access token ${token}\n`), [token]);
+  const pw = r(ALNUM, 20);
+  assert.deepEqual(found(`Connect-VIServer -Server vc01 -User admin -Password ${pw}`), [pw]);
+  assert.deepEqual(found('The token expired yesterday, reset the password tomorrow'), []);
+  assert.deepEqual(found('the password Secret123 works'), []); // short: only after = or : is it read
+  assert.deepEqual(found('rotate the key 5524bf449ca45fcace54698371466398321f3a82 now'), []); // "key" alone names no secret
 });

@@ -584,6 +584,42 @@ export const VENDOR_RULES: VendorRule[] = [
     check: 'mixed',
     doc: 'https://developer.flutterwave.com/docs/authentication',
   })),
+  // password hashes in the crypt(3) formats (/etc/shadow, htpasswd, application databases): not the
+  // password, but it falls to an offline guess, so it is hidden like one
+  {
+    vendor: 'bcrypt password hash',
+    type: 'GENERIC_SECRET',
+    trigger: { find: '$2' },
+    re: rx('\\$2[abxy]?\\$\\d{2}\\$[./A-Za-z0-9]{53}'),
+    check: 'none',
+    doc: 'https://man.archlinux.org/man/crypt.5.en',
+  },
+  ...['$5$', '$6$'].map((find): VendorRule => ({
+    vendor: 'SHA-crypt password hash',
+    type: 'GENERIC_SECRET',
+    trigger: { find },
+    re: rx(
+      `\\${find.slice(0, 2)}\\$(?:rounds=\\d{1,9}\\$)?[./A-Za-z0-9]{1,16}\\$[./A-Za-z0-9]{43}(?:[./A-Za-z0-9]{43})?`,
+    ),
+    check: 'none',
+    doc: 'https://man.archlinux.org/man/crypt.5.en',
+  })),
+  {
+    vendor: 'MD5-crypt password hash',
+    type: 'GENERIC_SECRET',
+    trigger: { find: '$1$' },
+    re: rx('\\$1\\$[./A-Za-z0-9]{1,8}\\$[./A-Za-z0-9]{22}'),
+    check: 'none',
+    doc: 'https://man.archlinux.org/man/crypt.5.en',
+  },
+  {
+    vendor: 'yescrypt password hash',
+    type: 'GENERIC_SECRET',
+    trigger: { find: '$y$' },
+    re: rx('\\$y\\$[./A-Za-z0-9]{1,16}\\$[./A-Za-z0-9]{1,86}\\$[./A-Za-z0-9]{43}'),
+    check: 'none',
+    doc: 'https://man.archlinux.org/man/crypt.5.en',
+  },
   {
     vendor: 'Okta (API token in its SSWS header)',
     type: 'GENERIC_SECRET',
