@@ -265,4 +265,22 @@ describe('loadConfig', () => {
       refuses({ LOG_PUBLISH_URL: 'file:///srv/tlog', LEDGER_ORIGIN: origin }, 'LOG_PUBLISH_URL');
     assert.equal(loadConfig({ LEDGER_ORIGIN: 'a/../b' }).ledgerOrigin, 'a/../b', 'unpublished, any origin still goes');
   });
+  test('LOG_KEEP_IN_DB_ENTRIES: only with LOG_PUBLISH_URL, at least one full tile', () => {
+    assert.equal(loadConfig({ LOG_PUBLISH_URL: 'file:///srv/tlog' }).logKeepInDbEntries, undefined);
+    assert.equal(
+      loadConfig({ LOG_PUBLISH_URL: 'file:///srv/tlog', LOG_KEEP_IN_DB_ENTRIES: '256' }).logKeepInDbEntries,
+      256,
+    );
+    assert.equal(
+      loadConfig({ LOG_PUBLISH_URL: 's3://logs/x', LOG_KEEP_IN_DB_ENTRIES: '1000000' }).logKeepInDbEntries,
+      1_000_000,
+    );
+    assert.match(refuses({ LOG_KEEP_IN_DB_ENTRIES: '100000' }, 'LOG_KEEP_IN_DB_ENTRIES'), /needs LOG_PUBLISH_URL/);
+    assert.match(
+      refuses({ LOG_PUBLISH_URL: 'file:///srv/tlog', LOG_KEEP_IN_DB_ENTRIES: '255' }, 'LOG_KEEP_IN_DB_ENTRIES'),
+      /at least 256/,
+    );
+    refuses({ LOG_PUBLISH_URL: 'file:///srv/tlog', LOG_KEEP_IN_DB_ENTRIES: '1e6' }, 'LOG_KEEP_IN_DB_ENTRIES');
+    refuses({ LOG_PUBLISH_URL: 'file:///srv/tlog', LOG_KEEP_IN_DB_ENTRIES: '-5' }, 'LOG_KEEP_IN_DB_ENTRIES');
+  });
 });

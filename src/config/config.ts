@@ -56,6 +56,13 @@ export interface Config {
   /** How long a node holds a log it publishes before another node may take it over. */
   logPublishLeaseMs: number;
   /**
+   * Log entries each workspace keeps in the database (LOG_KEEP_IN_DB_ENTRIES,
+   * at least MIN_LOG_KEEP_IN_DB_ENTRIES, only with LOG_PUBLISH_URL): whole
+   * published tiles before the newest N are dropped and read back from the
+   * store. Unset: every entry stays.
+   */
+  logKeepInDbEntries: number | undefined;
+  /**
    * Days invocations and rogue events are kept (RECORDS_RETENTION_DAYS, at
    * least 183): whole months past it are dropped, their leaves kept. Unset:
    * kept forever.
@@ -131,6 +138,30 @@ function recordsRetention(env: Env): number | undefined {
       `RECORDS_RETENTION_DAYS must be a whole number of days from ${MIN_RECORDS_RETENTION_DAYS} (six months, the least ` +
         `log retention the EU AI Act asks of deployers of high-risk systems) to 36500, got ${JSON.stringify(raw)}; ` +
         'unset keeps records forever',
+    );
+  return Number(raw);
+}
+
+/**
+ * The least LOG_KEEP_IN_DB_ENTRIES: one full tile. Pruning drops whole
+ * published tiles only, so with at least 256 kept the newest full tile and the
+ * partial tile after it (not published as a full one yet) always stay, and
+ * every append finds the log's right edge in the database.
+ */
+export const MIN_LOG_KEEP_IN_DB_ENTRIES = 256;
+
+function logKeepInDb(env: Env, publishUrl: string | undefined): number | undefined {
+  const raw = env['LOG_KEEP_IN_DB_ENTRIES'];
+  if (raw === undefined || raw === '') return undefined;
+  if (publishUrl === undefined)
+    throw new ConfigError(
+      'LOG_KEEP_IN_DB_ENTRIES needs LOG_PUBLISH_URL: entries are dropped from the database only once published there, ' +
+        'and read back from it',
+    );
+  if (!/^\d+$/.test(raw) || Number(raw) < MIN_LOG_KEEP_IN_DB_ENTRIES || !Number.isSafeInteger(Number(raw)))
+    throw new ConfigError(
+      `LOG_KEEP_IN_DB_ENTRIES must be a whole number of entries, at least ${MIN_LOG_KEEP_IN_DB_ENTRIES} (one full tile), ` +
+        `got ${JSON.stringify(raw)}; unset keeps every entry in the database`,
     );
   return Number(raw);
 }
@@ -310,6 +341,7 @@ export function loadConfig(env: Env = process.env): Config {
     logPublishUrl,
     logPublishS3Endpoint: url(env, 'LOG_PUBLISH_S3_ENDPOINT', ['http:', 'https:']),
     logPublishLeaseMs: int(env, 'LOG_PUBLISH_LEASE_SECONDS', 60, 1, 86_400) * 1000,
+    logKeepInDbEntries: logKeepInDb(env, logPublishUrl),
     recordsRetentionDays,
     detectWorkers: int(env, 'DETECT_WORKERS', 0, 0, 64),
     scanSliceMs: int(env, 'SCAN_SLICE_MS', 5, 1, 1000),

@@ -4,5 +4,5 @@ export { createDeliveryWorker, createDestinations, deliverySettings } from './de
 export type { DeliverySettings, DeliveryWorkerDeps, DestinationsModule } from './destinations.ts';
 export type { DeliveryDeps, EventViews } from './engine.ts';
 export { DeliveryWorker } from './engine.ts';
-export { anyActiveDestination } from './store.ts';
+export { anyActiveDestination, undeliveredFrom } from './store.ts';
 export type { DeliveryOutcome, DestinationTarget, Evidence, KindSender, OutboundEvent } from './kind.ts';

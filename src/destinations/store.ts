@@ -300,3 +300,17 @@ export async function anyActiveDestination(db: Queryable): Promise<boolean> {
   );
   return rows[0]?.some === true;
 }
+
+/**
+ * The first log index some destination of the workspace has yet to deliver
+ * (paused and disabled ones too: they resume from their cursor), or null
+ * without destinations. Delivery reads entries from the database, so the
+ * ledger's pruning (LOG_KEEP_IN_DB_ENTRIES) keeps those from here on.
+ */
+export async function undeliveredFrom(db: Queryable, tenantId: string): Promise<number | null> {
+  const [row] = await db.query<{ next: string | null }>(
+    'SELECT min(next_index)::text AS next FROM destination_cursors WHERE tenant_id = $1',
+    [tenantId],
+  );
+  return row?.next == null ? null : Number(row.next);
+}

@@ -7,7 +7,7 @@ import { encodeBase64 } from './bytes.ts';
 import { latestCheckpoint, type StoredCheckpoint } from './checkpoints.ts';
 import type { LedgerModule } from './ledger-module.ts';
 import { evidenceIndex } from './evidence.ts';
-import { readEntries, readHead, readNodes } from './log-store.ts';
+import { readHead } from './log-store.ts';
 import { consistencyNeeds, consistencyProof, inclusionNeeds, inclusionProof } from './merkle.ts';
 
 /** Most entries one range request returns. */
@@ -26,8 +26,8 @@ const config = { auth: 'account' as const };
 
 export async function auditRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: LedgerModule): Promise<void> {
   checkpointRoutes(fastify, ctx, ledger);
-  entryRoutes(fastify, ctx);
-  proofRoutes(fastify, ctx);
+  entryRoutes(fastify, ctx, ledger);
+  proofRoutes(fastify, ctx, ledger);
   evidenceRoute(fastify, ctx, ledger);
 }
 
@@ -93,8 +93,8 @@ function checkpointRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: Led
   );
 }
 
-/** One entry, or a range of them for full verification. */
-function entryRoutes(fastify: FastifyInstance, ctx: AppContext): void {
+/** One entry, or a range of them for full verification (entries pruned from the database: from the published tiles). */
+function entryRoutes(fastify: FastifyInstance, ctx: AppContext, { archive }: LedgerModule): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1/audit/entries/:index',
@@ -111,7 +111,7 @@ function entryRoutes(fastify: FastifyInstance, ctx: AppContext): void {
     async (req) => {
       const me = accountOf(req);
       const i = req.params.index;
-      const [e] = await ctx.readDb.withTenant(me.tenantId, (tx) => readEntries(tx, me.tenantId, i, i + 1));
+      const [e] = await ctx.readDb.withTenant(me.tenantId, (tx) => archive.readEntries(tx, me.tenantId, i, i + 1));
       if (!e) throw notFound('No entry at this index.');
       return entryView(e);
     },
@@ -144,7 +144,9 @@ function entryRoutes(fastify: FastifyInstance, ctx: AppContext): void {
           { field: '/end', message: `must be at most start + ${MAX_ENTRY_RANGE}` },
         ]);
       }
-      const entries = await ctx.readDb.withTenant(me.tenantId, (tx) => readEntries(tx, me.tenantId, start, end));
+      const entries = await ctx.readDb.withTenant(me.tenantId, (tx) =>
+        archive.readEntries(tx, me.tenantId, start, end),
+      );
       // The index after the last entry returned (entries may stop short of `end` at the log's tail).
       const last = entries.at(-1);
       return { start, end: last ? last.index + 1 : start, entries: entries.map(entryView) };
@@ -152,8 +154,8 @@ function entryRoutes(fastify: FastifyInstance, ctx: AppContext): void {
   );
 }
 
-/** RFC 6962 proofs against a signed size. */
-function proofRoutes(fastify: FastifyInstance, ctx: AppContext): void {
+/** RFC 6962 proofs against a signed size (nodes inside pruned tiles: from the published tiles). */
+function proofRoutes(fastify: FastifyInstance, ctx: AppContext, { archive }: LedgerModule): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/api/v1/audit/proof/inclusion',
@@ -183,7 +185,7 @@ function proofRoutes(fastify: FastifyInstance, ctx: AppContext): void {
         ]);
       }
       const nodes = await ctx.readDb.withTenant(me.tenantId, (tx) =>
-        readNodes(tx, me.tenantId, inclusionNeeds(index, tree_size)),
+        archive.readNodes(tx, me.tenantId, inclusionNeeds(index, tree_size)),
       );
       return { index, tree_size, hashes: inclusionProof(index, tree_size, nodes).map(encodeBase64) };
     },
@@ -215,7 +217,7 @@ function proofRoutes(fastify: FastifyInstance, ctx: AppContext): void {
         ]);
       }
       const nodes = await ctx.readDb.withTenant(me.tenantId, (tx) =>
-        readNodes(tx, me.tenantId, consistencyNeeds(first, second)),
+        archive.readNodes(tx, me.tenantId, consistencyNeeds(first, second)),
       );
       return { first, second, hashes: consistencyProof(first, second, nodes).map(encodeBase64) };
     },
@@ -251,11 +253,13 @@ function evidenceRoute(fastify: FastifyInstance, ctx: AppContext, ledger: Ledger
     async (req) => {
       const me = accountOf(req);
       const index = evidenceIndex(req.params.evidence_id);
-      const [e] = await ctx.db.withTenant(me.tenantId, (tx) => readEntries(tx, me.tenantId, index, index + 1));
+      const [e] = await ctx.db.withTenant(me.tenantId, (tx) =>
+        ledger.archive.readEntries(tx, me.tenantId, index, index + 1),
+      );
       if (!e) throw notFound('No such evidence.');
       const cp = await latestOrSignNow(ctx, ledger, me.tenantId);
       const nodes = await ctx.db.withTenant(me.tenantId, (tx) =>
-        readNodes(tx, me.tenantId, inclusionNeeds(index, cp.size)),
+        ledger.archive.readNodes(tx, me.tenantId, inclusionNeeds(index, cp.size)),
       );
       return {
         evidence_id: req.params.evidence_id,

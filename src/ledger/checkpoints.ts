@@ -58,7 +58,8 @@ export async function signHead(
  * A checkpoint of exactly `size` (at most the head): the stored one, or one
  * signed now over the root recomputed from the stored nodes. Reports use it
  * to state the log size their facts were read at. A pruned size is signed
- * again: with the same key, the note is the same bytes as before.
+ * again: with the same key, the note is the same bytes as before. `nodes`:
+ * where they are read (the ledger's archive reads pruned tiles' from the store).
  */
 export async function checkpointOfSize(
   tx: Queryable,
@@ -67,10 +68,11 @@ export async function checkpointOfSize(
   origin: string,
   signer: SignerKey,
   time: Date,
+  nodes: { readNodes: typeof readNodes } = { readNodes },
 ): Promise<StoredCheckpoint> {
   const existing = await checkpointAt(tx, tenantId, size);
   if (existing) return existing;
-  const root = rootFromNodes(size, await readNodes(tx, tenantId, rootNeeds(size)));
+  const root = rootFromNodes(size, await nodes.readNodes(tx, tenantId, rootNeeds(size)));
   const note = signCheckpoint({ origin, size, root }, signer);
   await tx.query(
     'INSERT INTO checkpoints (tenant_id, size, root, note, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (tenant_id, size) DO NOTHING',

@@ -15,6 +15,8 @@ export type { LedgerModule } from './ledger-module.ts';
 export { entryRange, readEntries, readHead, writeRideAlong } from './log-store.ts';
 export type { RideAlong } from './log-store.ts';
 export { ItemFailed } from './log-writer.ts';
+export { LogArchive, LogArchiveError } from './log-archive.ts';
+export { LogPruner } from './log-pruning.ts';
 export { LogPublisher } from './publisher.ts';
 export { openPublishStore } from './publish-stores.ts';
 export type { PublishStore } from './publish-stores.ts';

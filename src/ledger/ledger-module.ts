@@ -3,6 +3,7 @@ import type { Queryable } from '../db/index.ts';
 import type { LogEntry } from './append.ts';
 import type { AppendEntryInTx } from './appenders.ts';
 import type { signHead, StoredCheckpoint } from './checkpoints.ts';
+import type { LogArchive } from './log-archive.ts';
 import type { LogWriter } from './log-writer.ts';
 import type { VerifierKey } from './note.ts';
 import type { PseudonymKind } from './pseudonyms.ts';
@@ -34,6 +35,8 @@ export interface LedgerModule {
   cosigned(tenantId: string, checkpoint: StoredCheckpoint): Promise<string>;
   /** The checkpoint submitted to the witnesses now (bounded wait), with the cosignatures gathered. */
   cosignNow(tenantId: string, checkpoint: StoredCheckpoint): Promise<string>;
+  /** Entries and nodes from the database, or from the published tiles for entries pruned from it (LOG_KEEP_IN_DB_ENTRIES). */
+  archive: LogArchive;
   routes(app: FastifyInstance): Promise<void>;
   close(): Promise<void>;
 }

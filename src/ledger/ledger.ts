@@ -12,7 +12,7 @@ import {
   signHead,
   type StoredCheckpoint,
 } from './checkpoints.ts';
-import { readNodes } from './log-store.ts';
+import { LogArchive } from './log-archive.ts';
 import { consistencyNeeds, consistencyProof } from './merkle.ts';
 import { type LogStep, LogWriter } from './log-writer.ts';
 import { Pseudonyms } from './pseudonyms.ts';
@@ -45,11 +45,14 @@ export interface LogReader {
   consistencyProof(tenantId: string, first: number, second: number): Promise<Uint8Array[]>;
 }
 
-export function logReader(db: Db): LogReader {
+/** `archive`: where nodes of entries pruned from the database are read (the published tiles). */
+export function logReader(db: Db, archive: LogArchive): LogReader {
   return {
     latest: (tenantId) => db.withTenant(tenantId, (tx) => latestCheckpoint(tx, tenantId)),
     async consistencyProof(tenantId, first, second) {
-      const nodes = await db.withTenant(tenantId, (tx) => readNodes(tx, tenantId, consistencyNeeds(first, second)));
+      const nodes = await db.withTenant(tenantId, (tx) =>
+        archive.readNodes(tx, tenantId, consistencyNeeds(first, second)),
+      );
       return consistencyProof(first, second, nodes);
     },
   };
@@ -76,12 +79,14 @@ export interface CheckpointPublishing {
 /**
  * `witnessing`: the witness module, asked for cosignatures and told of each checkpoint signed.
  * `publishing`: the log publisher, told of each new latest checkpoint.
+ * `archive`: reads entries pruned from the database from the published tiles (none pruned: not needed).
  */
 export async function createLedger(
   ctx: AppContext,
   seed: Uint8Array,
   witnessing: CheckpointWitnessing,
   publishing?: CheckpointPublishing,
+  archive: LogArchive = new LogArchive(undefined, (tenantId) => originOf(ctx.config.ledgerOrigin, tenantId)),
 ): Promise<LedgerModule> {
   const signer: SignerKey = signerKeyFromSeed(ctx.config.ledgerOrigin, seed);
   // Publish the key before signing with it, so rotated keys stay listed.
@@ -121,23 +126,10 @@ export async function createLedger(
     appendAccountEntryInTx: accountEntryAppender({ appendInTx }, ctx.now),
     origin,
     verifierKey: (tenantId) => verifierKeyFor(signer, origin(tenantId)),
-    async verifierKeys(tenantId) {
-      const rows = await ctx.readDb.query<{ public_key: Uint8Array }>(
-        'SELECT public_key FROM signing_keys ORDER BY first_used_at DESC, public_key',
-      );
-      const current = formatVerifierKey(ledger.verifierKey(tenantId));
-      const others = rows
-        .map((r) => new Uint8Array(r.public_key))
-        .filter((pk) => Buffer.compare(Buffer.from(pk), Buffer.from(signer.publicKey)) !== 0)
-        .map((publicKey) => {
-          const name = origin(tenantId);
-          return formatVerifierKey({ name, keyId: keyId(name, publicKey), publicKey });
-        });
-      return [current, ...others];
-    },
+    verifierKeys: (tenantId) => verifierKeysOf(ctx, signer, origin(tenantId)),
     signNow,
     async checkpointOfSize(tx, tenantId, size) {
-      const cp = await checkpointOfSize(tx, tenantId, size, origin(tenantId), signer, ctx.now());
+      const cp = await checkpointOfSize(tx, tenantId, size, origin(tenantId), signer, ctx.now(), archive);
       await witnessing.signed(tx, tenantId);
       return cp;
     },
@@ -149,6 +141,7 @@ export async function createLedger(
       await witnessing.submitNow(tenantId, checkpoint);
       return ledger.cosigned(tenantId, checkpoint);
     },
+    archive,
     async routes(app) {
       await auditRoutes(app, ctx, ledger);
       await tileRoutes(app, ctx, ledger);
@@ -156,6 +149,18 @@ export async function createLedger(
     close: () => scheduler.close(),
   };
   return ledger;
+}
+
+/** The verifier keys of every key this service signed with, as named for one log: the current one first. */
+async function verifierKeysOf(ctx: AppContext, signer: SignerKey, name: string): Promise<string[]> {
+  const rows = await ctx.readDb.query<{ public_key: Uint8Array }>(
+    'SELECT public_key FROM signing_keys ORDER BY first_used_at DESC, public_key',
+  );
+  const others = rows
+    .map((r) => new Uint8Array(r.public_key))
+    .filter((pk) => Buffer.compare(Buffer.from(pk), Buffer.from(signer.publicKey)) !== 0)
+    .map((publicKey) => formatVerifierKey({ name, keyId: keyId(name, publicKey), publicKey }));
+  return [formatVerifierKey(verifierKeyFor(signer, name)), ...others];
 }
 
 /** LogWriterOptions.onStep into the step histogram: each step's child looked up once, not by its label at every observation. */

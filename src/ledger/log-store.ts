@@ -219,7 +219,8 @@ export async function readEntries(db: Queryable, tenantId: string, start: number
 /**
  * The entries of the log's first `size` that were appended in [from, to):
  * their first index and one past their last, or null when there are none
- * (index log_entries_time).
+ * (index log_entries_time). `archive`: also among the entries pruned from the
+ * database (all before those it holds), found through their published tiles.
  */
 export async function entryRange(
   db: Queryable,
@@ -227,13 +228,16 @@ export async function entryRange(
   from: string,
   to: string,
   size: number,
+  archive?: { entryRange: typeof entryRange },
 ): Promise<{ start: number; end: number } | null> {
   const [range] = await db.query<{ start: number | null; last: number | null }>(
     `SELECT min(idx) AS start, max(idx) AS last FROM log_entries
      WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3 AND idx < $4`,
     [tenantId, from, to, size],
   );
-  return range?.start == null || range.last == null
-    ? null
-    : { start: Number(range.start), end: Number(range.last) + 1 };
+  const held =
+    range?.start == null || range.last == null ? null : { start: Number(range.start), end: Number(range.last) + 1 };
+  const pruned = archive ? await archive.entryRange(db, tenantId, from, to, size) : null;
+  if (pruned === null) return held;
+  return { start: pruned.start, end: held?.end ?? pruned.end };
 }

@@ -4,10 +4,10 @@
 // write repeated with the same bytes changes nothing.
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 export type PublishedKind = 'tile' | 'checkpoint';
 
@@ -16,6 +16,12 @@ export interface PublishStore {
   readonly where: string;
   /** Writes `data` at `key` (slash-separated, no "." or ".." segment), replacing what was there. */
   put(key: string, data: Uint8Array, kind: PublishedKind): Promise<void>;
+  /**
+   * Reads what is at `key`, or undefined when nothing is: the tiles of log
+   * entries pruned from the database (LOG_KEEP_IN_DB_ENTRIES) are read back
+   * from here, and checked by the caller against hashes the database kept.
+   */
+  get(key: string): Promise<Uint8Array | undefined>;
   close(): void;
 }
 
@@ -90,6 +96,24 @@ export class FileStore implements PublishStore {
       await unlink(tmp).catch(() => {});
       throw err;
     }
+    // The rename itself made durable: once the database drops the entries a
+    // tile holds (LOG_KEEP_IN_DB_ENTRIES), the file is their only copy.
+    const dh = await open(dirname(target), 'r');
+    try {
+      await dh.sync();
+    } finally {
+      await dh.close();
+    }
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    checkKey(key);
+    try {
+      return new Uint8Array(await readFile(join(this.#dir, ...key.split('/'))));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
   }
 
   close(): void {}
@@ -141,6 +165,19 @@ export class S3Store implements PublishStore {
         CacheControl: CACHE_CONTROL[kind],
       }),
     );
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    checkKey(key);
+    try {
+      const got = await this.#client.send(
+        new GetObjectCommand({ Bucket: this.#bucket, Key: this.#prefix ? `${this.#prefix}/${key}` : key }),
+      );
+      return await got.Body!.transformToByteArray();
+    } catch (err) {
+      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw err;
+    }
   }
 
   close(): void {

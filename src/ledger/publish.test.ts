@@ -73,6 +73,9 @@ class CountingStore implements PublishStore {
     this.puts.push(key);
     await this.inner.put(key, data, kind);
   }
+  get(key: string) {
+    return this.inner.get(key);
+  }
   close() {}
 }
 

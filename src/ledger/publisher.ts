@@ -16,8 +16,12 @@
 import { Poller } from '../core/index.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import { latestCheckpoint, type StoredCheckpoint } from './checkpoints.ts';
+import type { LogArchive } from './log-archive.ts';
+import type { LogPruner } from './log-pruning.ts';
 import type { PublishStore } from './publish-stores.ts';
-import { buildTile, TILE_WIDTH, type TileRef } from './tiles.ts';
+import { buildTile, TILE_WIDTH, type TileRef, tilePath } from './tiles.ts';
+
+export { tilePath };
 
 /** Full entry bundles written per step (with the hash tiles they complete) before the cursor moves. */
 const CHUNK_TILES = 64;
@@ -39,19 +43,10 @@ export interface PublisherOptions {
   pollMs?: number;
   retryMaxSeconds?: number;
   onError?: (err: unknown, tenantId: string) => void;
-}
-
-/** The tile path after the origin, as the service spells it (tiles.ts parses exactly this). */
-export function tilePath(ref: TileRef): string {
-  const groups: string[] = [];
-  let n = ref.index;
-  do {
-    groups.unshift(String(n % 1000).padStart(3, '0'));
-    n = Math.floor(n / 1000);
-  } while (n > 0);
-  const index = groups.map((g, i) => (i < groups.length - 1 ? `x${g}` : g)).join('/');
-  const head = ref.kind === 'entries' ? 'entries' : String(ref.level);
-  return `tile/${head}/${index}${ref.width < TILE_WIDTH ? `.p/${ref.width}` : ''}`;
+  /** Reads the tiles of entries pruned from the database back from the store (LOG_KEEP_IN_DB_ENTRIES). */
+  archive?: LogArchive;
+  /** Drops published entries from the database after each publication (LOG_KEEP_IN_DB_ENTRIES). */
+  pruner?: LogPruner;
 }
 
 /**
@@ -85,7 +80,8 @@ export class LogPublisher {
   readonly #db: Db;
   readonly #store: PublishStore;
   readonly #deps: PublisherDeps;
-  readonly #opts: Required<Omit<PublisherOptions, 'onError'>> & Pick<PublisherOptions, 'onError'>;
+  readonly #opts: Required<Omit<PublisherOptions, 'onError' | 'archive' | 'pruner'>> &
+    Pick<PublisherOptions, 'onError' | 'archive' | 'pruner'>;
   readonly #poller: Poller;
 
   constructor(db: Db, store: PublishStore, deps: PublisherDeps, opts: PublisherOptions) {
@@ -154,14 +150,22 @@ export class LogPublisher {
   }
 
   async #settle(tenantId: string, seq: string, attempts: number): Promise<void> {
-    try {
-      await this.publish(tenantId, () =>
-        this.#db.query(
-          `UPDATE log_publish_queue SET due_at = now() + ($3::int * interval '1 millisecond')
-           WHERE tenant_id = $1 AND seq = $2`,
-          [tenantId, seq, this.#opts.leaseMs],
-        ),
+    const renew = () =>
+      this.#db.query(
+        `UPDATE log_publish_queue SET due_at = now() + ($3::int * interval '1 millisecond')
+         WHERE tenant_id = $1 AND seq = $2`,
+        [tenantId, seq, this.#opts.leaseMs],
       );
+    try {
+      await this.publish(tenantId, renew);
+      // What is now published (as log_published records it) may leave the database, still under the lease.
+      if (this.#opts.pruner) {
+        try {
+          await this.#opts.pruner.prune(tenantId, renew);
+        } catch (err) {
+          this.#opts.onError?.(err, tenantId); // tried again after the next publication
+        }
+      }
       // Unless a newer checkpoint armed the row again meanwhile.
       await this.#db.query(
         'UPDATE log_publish_queue SET due_at = NULL, attempts = 0, last_error = NULL WHERE tenant_id = $1 AND seq = $2',
@@ -235,9 +239,15 @@ export class LogPublisher {
       const out: [TileRef, Uint8Array][] = [];
       for (const ref of refs) {
         const data = await buildTile(tx, tenantId, ref);
-        // Every tile of a signed size exists: its nodes and leaves were stored with the leaves.
-        if (data === undefined) throw new Error(`tile ${tilePath(ref)} of ${tenantId} cannot be built`);
-        out.push([ref, data]);
+        if (data !== undefined) {
+          out.push([ref, data]);
+          continue;
+        }
+        // Its entries were pruned (LOG_KEEP_IN_DB_ENTRIES): then the store holds it already, as the
+        // archive checks (a store that has not it — LOG_PUBLISH_URL changed without copying — fails here).
+        if ((await this.#opts.archive?.tile(tx, tenantId, ref)) !== undefined) continue;
+        // Every other tile of a signed size exists: its nodes and leaves were stored with the leaves.
+        throw new Error(`tile ${tilePath(ref)} of ${tenantId} cannot be built`);
       }
       return out;
     });

@@ -88,7 +88,7 @@ function tlogRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: LedgerMod
         response: { 200: Type.Unsafe({ type: 'string', format: 'binary' }), ...problems(401, 404) },
       },
     },
-    async (req, reply) => sendTile(ctx, req, reply, req.params.tenant_id, req.params['*']),
+    async (req, reply) => sendTile(ctx, ledger, req, reply, req.params.tenant_id, req.params['*']),
   );
 }
 
@@ -151,8 +151,20 @@ function visibilityRoutes(fastify: FastifyInstance, ctx: AppContext, ledger: Led
   );
 }
 
-/** A hash tile or an entry bundle: a full one stored on first read (entry bundles gzipped), a partial one built each time. */
-async function sendTile(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, tenantId: string, path: string) {
+/**
+ * A hash tile or an entry bundle: a full one stored on first read (entry
+ * bundles gzipped), a partial one built each time; the level-0 tiles of
+ * entries pruned from the database (LOG_KEEP_IN_DB_ENTRIES) read from the
+ * published log and checked (log-archive.ts), never stored again.
+ */
+async function sendTile(
+  ctx: AppContext,
+  ledger: LedgerModule,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  tenantId: string,
+  path: string,
+) {
   const ref = parseTilePath(path);
   if (ref === undefined) throw notFound('Not a tile path.');
   const scope = await access(ctx, req, tenantId);
@@ -168,7 +180,9 @@ async function sendTile(ctx: AppContext, req: FastifyRequest, reply: FastifyRepl
           throw new HttpProblem('internal_error', 'An entry is too large for an entry bundle.').withCause(err);
         throw err;
       });
-      if (built !== undefined && full) {
+      // Not in the database: pruned, when the archive has it (after the build, so a tile pruned meanwhile is found).
+      if (built === undefined) return ledger.archive.tile(tx, tenantId, ref);
+      if (full) {
         stored = bundle ? gzipSync(built) : built;
         await storeTile(tx, tenantId, ref, stored);
       }

@@ -86,6 +86,19 @@ export function encodeBundle(leaves: readonly string[]): Uint8Array {
   return Buffer.concat(parts);
 }
 
+/** The tile path after the origin, as the service spells it (parseTilePath reads exactly this). */
+export function tilePath(ref: TileRef): string {
+  const groups: string[] = [];
+  let n = ref.index;
+  do {
+    groups.unshift(String(n % 1000).padStart(3, '0'));
+    n = Math.floor(n / 1000);
+  } while (n > 0);
+  const index = groups.map((g, i) => (i < groups.length - 1 ? `x${g}` : g)).join('/');
+  const head = ref.kind === 'entries' ? 'entries' : String(ref.level);
+  return `tile/${head}/${index}${ref.width < TILE_WIDTH ? `.p/${ref.width}` : ''}`;
+}
+
 // ---- storage: full tiles are written once and served from the table --------
 
 export async function readStoredTile(db: Queryable, tenantId: string, ref: TileRef): Promise<Uint8Array | undefined> {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.ts';
 import { categoryOf } from '../detect/index.ts';
-import { entryRange } from '../ledger/index.ts';
+import { entryRange, type LogArchive } from '../ledger/index.ts';
 import { policyVersions } from '../policy/index.ts';
 import {
   bump,
@@ -16,13 +16,15 @@ import { periodCounts, rogueGroups, splitPeriod } from './rollups.ts';
 
 // The service's side of a compliance report: the facts of a period computed
 // from the tables, inside one snapshot that also fixes the log size they
-// describe (the caller signs a checkpoint of exactly that size).
+// describe (the caller signs a checkpoint of exactly that size). `archive`:
+// finds the period's entries among those pruned from the database too.
 
 export async function factsFromTables(
   tx: Queryable,
   tenantId: string,
   period: Period,
   logSize: number,
+  archive?: LogArchive,
 ): Promise<ReportFacts> {
   const args = [tenantId, period.from, period.to, logSize];
   // Rows whose leaf lies beyond logSize are not yet part of the signed log the report states.
@@ -41,7 +43,7 @@ export async function factsFromTables(
   for (const r of reviewRows) reviews[r.review_status] = r.n;
 
   const versions = await policyVersions(tx, tenantId);
-  const entries = await entryRange(tx, tenantId, period.from, period.to, logSize);
+  const entries = await entryRange(tx, tenantId, period.from, period.to, logSize, archive);
   return {
     totals,
     reviews,

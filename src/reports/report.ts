@@ -43,7 +43,7 @@ export async function buildReport(
 ): Promise<ComplianceReport> {
   const { facts, size, pseudonyms } = await ctx.db.snapshot(tenantId, async (tx) => {
     const head = await readHead(tx, tenantId);
-    const facts = await factsFromTables(tx, tenantId, period, head.size);
+    const facts = await factsFromTables(tx, tenantId, period, head.size, ledger.archive);
     const pseudonyms: ReportPseudonyms = {
       agent: await openPseudonyms(tx, tenantId, 'agent', Object.keys(facts.totals.invocations_by_agent)),
       rogue_event_type: await openPseudonyms(

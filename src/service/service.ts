@@ -7,6 +7,7 @@ import {
   type DeliveryWorker,
   deliverySettings,
   type DestinationsModule,
+  undeliveredFrom,
 } from '../destinations/index.ts';
 import { consoleRoutes } from '../console/index.ts';
 import type { Config } from '../config/index.ts';
@@ -22,6 +23,8 @@ import {
   CheckpointPruner,
   createLedger,
   type LedgerModule,
+  LogArchive,
+  LogPruner,
   LogPublisher,
   logReader,
   openPublishStore,
@@ -138,8 +141,15 @@ export async function createService(config: Config, overrides: ServiceOverrides 
 
   // Each module below is made from what is above it; nothing is used before it exists.
 
+  // LOG_PUBLISH_URL's store: the publisher writes the logs' tiles to it, and, with LOG_KEEP_IN_DB_ENTRIES, entries
+  // dropped from the database are read back from it (the archive, which every reader of entries and nodes asks).
+  const publishStore = config.logPublishUrl
+    ? openPublishStore(config.logPublishUrl, { s3Endpoint: config.logPublishS3Endpoint })
+    : undefined;
+  const logOrigin = (tenantId: string) => originOf(config.ledgerOrigin, tenantId);
+  const archive = new LogArchive(publishStore, logOrigin);
   // The witnesses the ledger asks for cosignatures (its CheckpointWitnessing port); they read the logs with nothing but the database.
-  const witnesses = new WitnessSubmitter(db, logReader(db), witnessKeys, {
+  const witnesses = new WitnessSubmitter(db, logReader(db, archive), witnessKeys, {
     retryMaxSeconds: config.witnessRetryMaxSeconds,
     onError: (err, where) =>
       log.warn({ err, tenant_id: where.tenantId, witness: where.witness }, 'witness submission failed'),
@@ -147,22 +157,36 @@ export async function createService(config: Config, overrides: ServiceOverrides 
   // The log published to static storage (LOG_PUBLISH_URL), told of each new checkpoint by the ledger.
   // It lists the workspaces only when started, below, once accounts exist.
   let workspaceIds: () => Promise<string[]> = async () => [];
-  const publisher = config.logPublishUrl
+  const publisher = publishStore
     ? new LogPublisher(
         db,
-        openPublishStore(config.logPublishUrl, { s3Endpoint: config.logPublishS3Endpoint }),
+        publishStore,
         {
-          origin: (tenantId) => originOf(config.ledgerOrigin, tenantId),
+          origin: logOrigin,
           note: async (tenantId, cp) => cp.note + (await witnesses.cosignatures(tenantId, cp.size)).join(''),
           tenants: () => workspaceIds(),
         },
         {
           leaseMs: config.logPublishLeaseMs,
           onError: (err, tenantId) => log.warn({ err, tenant_id: tenantId }, 'log publication failed'),
+          archive,
+          // After each publication, what is published beyond the newest N entries leaves the database;
+          // delivery reads entries from the database, so what a destination has yet to deliver stays.
+          ...(config.logKeepInDbEntries !== undefined
+            ? {
+                pruner: new LogPruner({
+                  db,
+                  store: publishStore,
+                  origin: logOrigin,
+                  keep: config.logKeepInDbEntries,
+                  readsFrom: undeliveredFrom,
+                }),
+              }
+            : {}),
         },
       )
     : undefined;
-  const ledger = await createLedger(ctx, signingKey.key.seed, witnesses, publisher);
+  const ledger = await createLedger(ctx, signingKey.key.seed, witnesses, publisher, archive);
   const appendInTx = ledger.appendEntryInTx;
   // A witness that stops cosigning says so in the workspace's log (witness_failed), for destinations to deliver.
   witnesses.recordFailuresWith(appendInTx);
