@@ -419,11 +419,34 @@ for (const store of testStores()) {
         await assert.rejects(pruner.prune(tenant), /tile\/0\/000 of .* is not in .* as published; nothing pruned/);
         assert.equal(await count(), size);
         assert.equal(await prunedRows(), 0);
-        // Published for real, it goes.
+        // Published for real (by a node that does not prune), it may go — but not past what a reader of the
+        // database still needs (a destination's cursor, through readsFrom): only the tile before entry 300.
         await t.testDb.db.query('DELETE FROM log_published WHERE tenant_id = $1', [tenant]);
+        const real = openStore();
+        await new LogPublisher(
+          t.testDb.db,
+          real,
+          {
+            origin: (id) => originOf('agent-ledger.local', id),
+            note: async (_id, c) => c.note,
+            tenants: async () => [],
+          },
+          { leaseMs: 60_000 },
+        ).publish(tenant);
+        const held = new LogPruner({
+          db: t.testDb.db,
+          store: real,
+          origin: (id) => originOf('agent-ledger.local', id),
+          keep: KEEP,
+          readsFrom: async () => 300,
+        });
+        assert.equal(await held.prune(tenant), 256);
+        assert.equal(await count(), size - 256);
+        // The service's own publisher and pruner (no destination in b) take it to the newest 256.
         await t.testDb.db.query('UPDATE log_publish_queue SET due_at = now() WHERE tenant_id = $1', [tenant]);
         await t.service.publisher!.drain();
         assert.equal(await count(), size - Math.floor((size - KEEP) / 256) * 256);
+        real.close();
         failing.close();
       });
     });
