@@ -13,15 +13,16 @@ import { after, before, describe, test } from 'node:test';
 import { startS3StandIn, type S3StandIn } from '../testing/s3-stand-in.ts';
 import { type SignedIn, startTestService, type TestService } from '../testing/harness.ts';
 import { testStores } from '../testing/test-db.ts';
-import { openCheckpoint } from '../testing/tile-client.ts';
+import { auditPublishedLog, openCheckpoint } from '../testing/tile-client.ts';
 import { beginAppend } from './append.ts';
 import { decodeBase64 } from './bytes.ts';
 import { originOf } from './checkpoints.ts';
 import { entryRange } from './log-store.ts';
+import { LogArchive } from './log-archive.ts';
 import { LogPruner } from './log-pruning.ts';
 import { leafHash, rootFromLeafHashes, verifyConsistency, verifyInclusion } from './merkle.ts';
 import { LogPublisher } from './publisher.ts';
-import { openPublishStore, type PublishStore } from './publish-stores.ts';
+import { FileStore, openPublishStore, type PublishStore } from './publish-stores.ts';
 import { verifyBundle } from './verify-bundle.ts';
 
 const KEEP = 256;
@@ -317,6 +318,42 @@ for (const store of testStores()) {
           await rows(a, 'SELECT count(*)::int AS n FROM log_entries WHERE tenant_id = $1'),
           grown.size - Math.floor((grown.size - KEEP) / 256) * 256,
         );
+      });
+
+      test('another store after pruning: its publisher finds the dropped tiles there once copied, and fails until then', async () => {
+        const tenant = a.account.tenant_id;
+        const target = mkdtempSync(join(tmpdir(), 'agent-ledger-moved-'));
+        const moved = new FileStore(target);
+        const origins = (id: string) => originOf('agent-ledger.local', id);
+        const publisher = new LogPublisher(
+          t.testDb.db,
+          moved,
+          { origin: origins, note: async (_id, c) => c.note, tenants: async () => [] },
+          { leaseMs: 60_000, archive: new LogArchive(moved, origins) },
+        );
+        try {
+          const [mark] = await t.testDb.db.withTenant(tenant, (tx) =>
+            tx.query<{ size: string }>('SELECT size::text AS size FROM log_pruned WHERE tenant_id = $1', [tenant]),
+          );
+          const pruned = Number(mark!.size);
+          assert.ok(pruned >= 1024);
+          await assert.rejects(publisher.publish(tenant), /The published log has no tile\/(0|entries)\/000/);
+          // The operator copies the old store's objects over: the new one is then complete and verifies.
+          const old = openStore();
+          for (let n = 0; n < pruned / 256; n++) {
+            for (const path of [`tile/0/00${n}`, `tile/entries/00${n}`]) {
+              const key = `${origin(a)}/${path}`;
+              await moved.put(key, (await old.get(key))!);
+            }
+          }
+          old.close();
+          const cp = await publisher.publish(tenant);
+          const local = async (path: string) => new Uint8Array(readFileSync(join(target, origin(a), path)));
+          const audit = await auditPublishedLog(local, vkeyA, [0, 300, pruned - 1, pruned, cp!.size - 1]);
+          assert.equal(audit.checkpoint.size, cp!.size);
+        } finally {
+          rmSync(target, { recursive: true, force: true });
+        }
       });
 
       test('a tile changed or missing in the store is refused with a 503: never served, never folded into a proof', async () => {
