@@ -314,7 +314,11 @@ interface YamlRule {
   negative_examples?: string[];
 }
 
-function ruleExamples(src: Source, family: string, under: string): { cases: StructuredCase[]; left: string[] } {
+function ruleExamples(
+  src: Source,
+  family: string,
+  under: string,
+): { cases: StructuredCase[]; left: string[]; contradicted: number } {
   const out: StructuredCase[] = [];
   const left: string[] = [];
   for (const path of src.files(under)) {
@@ -341,7 +345,10 @@ function ruleExamples(src: Source, family: string, under: string): { cases: Stru
       (r.negative_examples ?? []).forEach((t, i) => push(t, i, null));
     }
   }
-  return { cases: out, left };
+  // a rule's negative example that another rule of the source gives as an example holds a credential
+  const positive = new Set(out.filter((c) => c.secret !== null).map((c) => c.text));
+  const contradicted = out.filter((c) => c.secret === null && positive.has(c.text)).length;
+  return { cases: out.filter((c) => c.secret !== null || !positive.has(c.text)), left, contradicted };
 }
 
 const RIPSECRETS_TYPES: Record<string, string> = {
@@ -406,11 +413,17 @@ function main(): void {
   const sha = createHash('sha256').update(body).digest('hex');
   const npTexts = new Set(np.cases.map((c) => c.text));
   const shared = kf.cases.filter((c) => npTexts.has(c.text)).length;
-  writeFileSync(join(OUT, 'SOURCES.md'), sourcesMd(cases, sha, np.left, kf.left, shared));
+  writeFileSync(join(OUT, 'SOURCES.md'), sourcesMd(cases, sha, np, kf, shared));
   process.stdout.write(`${cases.length} cases, sha256 ${sha}\n`);
 }
 
-function sourcesMd(cases: StructuredCase[], sha: string, npLeft: string[], kfLeft: string[], shared: number): string {
+function sourcesMd(
+  cases: StructuredCase[],
+  sha: string,
+  np: { left: string[]; contradicted: number },
+  kf: { left: string[]; contradicted: number },
+  shared: number,
+): string {
   const rows: string[] = [];
   for (const [family, r] of Object.entries(STRUCTURED_REPOS)) {
     const of = cases.filter((c) => c.family === family);
@@ -469,8 +482,10 @@ id). Only the test strings and their labels are copied, not the code around them
   our type by the rule's name (scripts/detect/build-structured-data.ts, \`secretTypeOfRule\`), or \`ANY\`
   where we have no type of that vendor. Rules about identifiers rather than credentials (Nosey Parker's
   category \`identifier\` without \`secret\`, Kingfisher's \`visible: false\` helper rules, names ending in
-  Client ID, Username, Domain, URL, Bucket and the like) are left out: ${npLeft.length} of Nosey Parker's
-  and ${kfLeft.length} of Kingfisher's. Kingfisher's rules began as a copy of Nosey Parker's: ${shared} of its
+  Client ID, Username, Domain, URL, Bucket and the like) are left out: ${np.left.length} of Nosey Parker's
+  and ${kf.left.length} of Kingfisher's. A negative example of one rule that another rule of the same source gives
+  as an example is no negative (the source says it holds a credential): ${np.contradicted} of Nosey Parker's and
+  ${kf.contradicted} of Kingfisher's are dropped. Kingfisher's rules began as a copy of Nosey Parker's: ${shared} of its
   example texts are also Nosey Parker's (kept in both families; a family is scored on its own).
   A negative example is the source's word that *that rule* must not match, not that no credential is
   there: some are near-misses of one rule that are still credential-shaped.

@@ -505,8 +505,28 @@ function secretValueOk(value: string, passwordLike: boolean, weak = false): bool
   // of the vendors whose keys are UUIDs (Heroku's API key, among others)
   if (!passwordLike && weak && UUID.test(value)) return false;
   if (CODE_REF.test(value) || URL_VALUE.test(value) || isPlaceholder(value)) return false;
-  if (CODE_EXPRESSION.test(value) || WORDS_PATH_OR_ARN.test(value) || identifierLike(value)) return false;
+  if (CODE_EXPRESSION.test(value) && !randomPart(value)) return false;
+  if (WORDS_PATH_OR_ARN.test(value) || identifierLike(value)) return false;
   return entropy(value) >= (passwordLike ? 2.5 : weak ? 3.5 : 3.2);
+}
+
+/**
+ * A dotted value with a part no code names: 16+ letters and digits with a digit, a capital and a small
+ * letter after its first char, not a word-built identifier (a Vault token "s.Z4bTMtngfLeQ18AqVoBBkUAOD1",
+ * "hawk.nHAOHdJjXoNyzAcTDC5M.R2gq…"; not config.getAccessTokenForUser or settings.SECRET_KEY_2024).
+ */
+function randomPart(value: string): boolean {
+  for (const part of value.split('.'))
+    if (
+      part.length >= 16 &&
+      /^[A-Za-z0-9]+$/.test(part) &&
+      /\d/.test(part) &&
+      /[A-Z]/.test(part.slice(1)) &&
+      /[a-z]/.test(part) &&
+      !identifierLike(part)
+    )
+      return true;
+  return false;
 }
 
 /** Values assigned to secret-looking names; `specific`: the token findings, sorted by start. */

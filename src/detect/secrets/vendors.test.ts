@@ -29,6 +29,7 @@ function r(alphabet: string, n: number): string {
   }
 }
 const b64url = (s: string) => Buffer.from(s).toString('base64url');
+const uuid = () => `${r(HEX, 8)}-${r(HEX, 4)}-4${r(HEX, 3)}-a${r(HEX, 3)}-${r(HEX, 12)}`;
 
 /** One generated token per vendor format, with the type it is reported as. */
 export function vendorSamples(): Array<{ vendor: string; type: string; token: string }> {
@@ -116,6 +117,11 @@ export function vendorSamples(): Array<{ vendor: string; type: string; token: st
     s('Tailscale', G, `tskey-auth-k${r(ALNUM, 10)}CNTRL-${r(ALNUM, 33)}`),
     ...['shippo_live', 'shippo_test'].map((p) => s('Shippo', G, `${p}_${r(HEX, 40)}`)),
     ...['FLWSECK', 'FLWSECK_TEST'].map((p) => s('Flutterwave', G, `${p}-${r(HEX, 32)}-X`)),
+    s(
+      'Microsoft Teams',
+      G,
+      `https://acme.webhook.office.com/webhookb2/${uuid()}@${uuid()}/IncomingWebhook/${r(HEX, 32)}/${uuid()}/V2${r(URLSAFE, 40)}`,
+    ),
     s('bcrypt', G, `$2b$12$${r(CRYPT64, 53)}`),
     s('SHA-256-crypt', G, `$5$${r(CRYPT64, 16)}$${r(CRYPT64, 43)}`),
     s('SHA-512-crypt', G, `$6$rounds=5000$${r(CRYPT64, 8)}$${r(CRYPT64, 86)}`),
@@ -213,4 +219,12 @@ test('a random-looking value after a secret word and a space is a secret; words,
   assert.deepEqual(found('The token expired yesterday, reset the password tomorrow'), []);
   assert.deepEqual(found('the password Secret123 works'), []); // short: only after = or : is it read
   assert.deepEqual(found('rotate the key 5524bf449ca45fcace54698371466398321f3a82 now'), []); // "key" alone names no secret
+});
+
+test('a dotted value is code unless one part is random-looking', () => {
+  const found = (text: string) => detectSecrets(text).map((f) => text.slice(f.start, f.end));
+  const vault = 's.' + r(ALNUM, 24);
+  assert.deepEqual(found(`VAULT_TOKEN="${vault}"`), [vault]);
+  assert.deepEqual(found('token = config.getAccessTokenForUser'), []);
+  assert.deepEqual(found('api_key = settings.STRIPE_SECRET_KEY_2024'), []);
 });

@@ -584,6 +584,17 @@ export const VENDOR_RULES: VendorRule[] = [
     check: 'mixed',
     doc: 'https://developer.flutterwave.com/docs/authentication',
   })),
+  {
+    vendor: 'Microsoft Teams incoming webhook',
+    type: 'GENERIC_SECRET',
+    // outlook.office.com/webhook/… (the first form) and <tenant>.webhook.office.com/webhookb2/…: the path is the secret
+    trigger: { find: 'office.com/webhook' },
+    re: rx(
+      'office\\.com/webhook(?:b2)?/[0-9a-f-]{36}@[0-9a-f-]{36}/IncomingWebhook/[0-9a-f]{32}/[0-9a-f-]{36}(?:/[A-Za-z0-9_-]{20,80})?',
+    ),
+    check: 'none',
+    doc: 'https://learn.microsoft.com/en-us/microsoftteams/platform/webhooks-and-connectors/how-to/add-incoming-webhook',
+  },
   // password hashes in the crypt(3) formats (/etc/shadow, htpasswd, application databases): not the
   // password, but it falls to an offline guess, so it is hidden like one
   {
