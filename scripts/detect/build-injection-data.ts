@@ -1335,6 +1335,90 @@ function withoutCrossFamilyCopies(existing: readonly Draft[], added: readonly Dr
   });
 }
 
+// ------------------------------------------------------------------ benign transcripts
+
+/**
+ * The labels a transcript's turns are rendered with: the plain and capitalised `user:` / `assistant:` of chat
+ * logs and SDK traces, Anthropic's `Human:` / `Assistant:` (a blank line between turns), Vicuna's `USER:` /
+ * `ASSISTANT:`. A transcript's labels are chosen by its index, the same for all its turns.
+ */
+const TRANSCRIPT_LABELS: ReadonlyArray<readonly [string, string, string]> = [
+  ['user', 'assistant', '\n'],
+  ['User', 'Assistant', '\n'],
+  ['Human', 'Assistant', '\n\n'],
+  ['USER', 'ASSISTANT', '\n'],
+];
+
+function transcript(turns: ReadonlyArray<readonly [string, string]>, labels: number): string {
+  const [u, a, sep] = TRANSCRIPT_LABELS[labels % TRANSCRIPT_LABELS.length]!;
+  return turns.flatMap(([q, ans]) => [`${u}: ${q.trim()}`, `${a}: ${ans.trim()}`]).join(sep);
+}
+
+/**
+ * Benign transcripts rendered from dialogues other people wrote, as "user: …\nassistant: …" turns, so that
+ * role labels and an assistant's ordinary answer ("Sure, here is …") are seen in text that is no attack.
+ * chat-prompts: MT-Bench's and Vicuna-Bench's questions with GPT-4's reference answers that FastChat ships
+ * (every one, both turns), and 60 of FastChat's 500 identity dialogues (seeded). alpaca-eval: the oasst and
+ * helpful_base requests with the answers of OpenAssistant's `oasst-sft-pythia-12b` that AlpacaEval ships —
+ * another model's answers than the example answers, which stay the family's answers and carriers.
+ */
+function benignTranscripts(): Draft[] {
+  const out: Draft[] = [];
+  const fc = REPOS.fastchat;
+  const push = (turns: ReadonlyArray<readonly [string, string]>, source: string) =>
+    out.push({
+      text: transcript(turns, out.length),
+      label: 'benign',
+      kind: 'benign',
+      lang: 'en',
+      family: 'chat-prompts',
+      source: `${source} (rendered as a transcript)`,
+      licence: fc.licence,
+    });
+  for (const bench of ['mt_bench', 'vicuna_bench']) {
+    const qPath = `fastchat/llm_judge/data/${bench}/question.jsonl`;
+    const aPath = `fastchat/llm_judge/data/${bench}/reference_answer/gpt-4.jsonl`;
+    const questions = new Map<number, string[]>();
+    for (const line of show(fc, qPath).split('\n').filter(Boolean)) {
+      const q = JSON.parse(line) as { question_id: number; turns: string[] };
+      questions.set(q.question_id, q.turns);
+    }
+    for (const line of show(fc, aPath).split('\n').filter(Boolean)) {
+      const a = JSON.parse(line) as { question_id: number; choices: Array<{ turns: string[] }> };
+      const qs = questions.get(a.question_id) ?? [];
+      const answers = a.choices[0]?.turns ?? [];
+      const turns = qs.flatMap((q, t) => (answers[t] ? [[q, answers[t]] as const] : []));
+      if (turns.length) push(turns, `${where(fc, aPath)} question ${a.question_id} with ${qPath}`);
+    }
+  }
+  {
+    const path = 'data/dummy_conversation.json';
+    const rows = JSON.parse(show(fc, path)) as Array<{ id: string; conversations: Array<{ value: string }> }>;
+    for (const d of sample(rows, 60, 73)) {
+      const turns: Array<[string, string]> = [];
+      for (let t = 0; t + 1 < d.conversations.length; t += 2)
+        turns.push([d.conversations[t]!.value, d.conversations[t + 1]!.value]);
+      push(turns, `${where(fc, path)} ${d.id}`);
+    }
+  }
+  const r = REPOS.alpacaEval;
+  const path = 'results/oasst-sft-pythia-12b/model_outputs.json';
+  const rows = JSON.parse(show(r, path)) as Array<{ instruction: string; output: string; dataset: string }>;
+  for (const [i, x] of rows.entries()) {
+    if ((x.dataset !== 'oasst' && x.dataset !== 'helpful_base') || !x.output.trim()) continue;
+    out.push({
+      text: transcript([[x.instruction, x.output]], i),
+      label: 'benign',
+      kind: 'benign',
+      lang: 'en',
+      family: 'alpaca-eval',
+      source: `${where(r, path)} #${i} request and answer (${x.dataset}; rendered as a transcript)`,
+      licence: x.dataset === 'oasst' ? `${r.licence} (OpenAssistant: Apache-2.0)` : `${r.licence} (Anthropic HH: MIT)`,
+    });
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ main
 
 export function build(): DataCase[] {
@@ -1381,6 +1465,8 @@ export function build(): DataCase[] {
   // and the family after them, kept apart from all of these
   drafts.push(...withoutCrossFamilyCopies(drafts, hivetrace()));
   drafts.push(...withoutCrossFamilyCopies(drafts, pincer()));
+  // benign transcripts, in the families of their dialogues, kept apart from every other family's texts
+  drafts.push(...withoutCrossFamilyCopies(drafts, benignTranscripts()));
   const seen = new Set<string>();
   const out: DataCase[] = [];
   for (const d of drafts) {

@@ -190,7 +190,9 @@ export const CUES: Cue[] = [
   // ---- prompt extraction
   {
     id: 'extract',
-    re: /\b(?:show|print|reveal|output|repeat|display|return|tell me|list|translate|spell[- ]check|give me|write (?:out|down)|dump|leak|disclose|recite)\b[^.!?\n]{0,30}?\b(?:your|the|all|initial|initials|previous|above|original|system|hidden|secret|full|entire|exact|my)\b[^.!?\n]{0,20}?\b(?:prompt|instructions|pre-prompt|system message|directives|prompt text)\b/i,
+    // the verb as an order or a request (at the start of a clause, after "please", "and", "now", "to", "can
+    // you", …), not said of something else ("compiled languages translate the instructions into machine code")
+    re: /(?:^|(?<=[^\w\s]\s{0,4})|(?<=\n\s{0,4})|(?<=\b(?:please|pls|now|then|and|or|just|also|instead|first|simply|to|can you|could you|will you|would you|you must|you should|you will|must|kindly|don't|dont|do not)\s{1,4}))(?:show|print|reveal|output|repeat|display|return|tell me|list|translate|spell[- ]check|give me|write (?:out|down)|dump|leak|disclose|recite)\b[^.!?\n]{0,30}?\b(?:your|the|all|initial|initials|previous|above|original|system|hidden|secret|full|entire|exact|my)\b[^.!?\n]{0,20}?\b(?:prompt|instructions|pre-prompt|system message|directives|prompt text)\b/i,
     weight: 0.8,
   },
   {
@@ -252,7 +254,7 @@ export const CUES: Cue[] = [
   },
   {
     id: 'no_limits',
-    re: /\b(?:without (?:any |the typical )?(?:restrictions|limitations|limits|filters|censorship|rules)|free (?:of|from) all (?:restrictions|limitations|manners|rules)|(?:no|any) (?:ethical|moral) (?:or moral )?(?:guidelines|restrictions|constraints)|(?:not|no longer) (?:have to )?(?:be )?bound (?:by|to)|(?:do not|don't) have to abide by|broken free of|beyond the standard constraints|exception to (?:ai'?s )?usual ethical|rules don'?t apply|not controlled by openai|without (?:any )?censorship)\b/i,
+    re: /\b(?:without (?:any |the typical )?(?:restrictions|limitations|limits|filters|censorship|rules)|free (?:of|from) all (?:restrictions|limitations|manners|rules)|(?:no|any) (?:ethical|moral) (?:or moral )?(?:guidelines|restrictions|constraints)|(?:not|no longer) (?:have to )?(?:be )?bound (?:by|to) (?:[\w'’-]+,?\s+){0,6}?(?:rules|restrictions|guidelines|polic(?:y|ies)|ethics|morals?|morality|laws?|limitations|limits|filters|constraints|principles|protocols|programming|censorship|openai|norms|confines|guardrails|boundaries)|(?:do not|don't) have to abide by|broken free of|beyond the standard constraints|exception to (?:ai'?s )?usual ethical|rules don'?t apply|not controlled by openai|without (?:any )?censorship)\b/i,
     weight: 0.6,
   },
   {
