@@ -64,13 +64,19 @@ export const STRUCTURED_REPOS: Record<string, Repo> = {
     repo: 'praetorian-inc/noseyparker',
     commit: '2e6e7f36ce36619852532bbe698d8cb7a26d2da7',
     licence: 'Apache-2.0',
-    notice: 'Copyright Praetorian Security, Inc.',
+    notice: 'Copyright 2022 Praetorian Security, Inc (its NOTICE)',
   },
   kingfisher: {
     repo: 'mongodb/kingfisher',
     commit: 'ee7c0db3ef87575768f817820c24736249ffcdef',
     licence: 'Apache-2.0',
-    notice: 'Copyright MongoDB, Inc.',
+    notice: 'no copyright line; published by MongoDB, its rules derived from Nosey Parker',
+  },
+  scrubadub: {
+    repo: 'LeapBeyond/scrubadub',
+    commit: '53772cbef417da290d25c95373031f786ab3b5c6',
+    licence: 'Apache-2.0',
+    notice: 'Copyright 2015 Datascope Analytics',
   },
   ripsecrets: {
     repo: 'sirwart/ripsecrets',
@@ -267,6 +273,89 @@ function duckling(src: Source, family: string): StructuredCase[] {
   return out;
 }
 
+// ---- LeapBeyond/scrubadub: the BEFORE / AFTER pairs of its detector tests' docstrings, where AFTER writes
+// each value it must find as {{TYPE}}
+
+const SCRUBADUB_TYPES: Record<string, string> = {
+  PHONE: 'PHONE_NUMBER',
+  SOCIAL_SECURITY_NUMBER: 'US_SSN',
+  EMAIL: 'EMAIL_ADDRESS',
+  URL: 'URL',
+  CREDIT_CARD: 'CREDIT_CARD',
+  NATIONAL_INSURANCE_NUMBER: 'UK_NINO',
+};
+
+/** A Python string's text, its escapes read (\n, \t, \', \", \\). */
+function pyUnescape(s: string): string {
+  return s.replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t' })[c as 'n' | 't'] ?? c);
+}
+
+/** BEFORE aligned with AFTER: the gaps AFTER writes as {{TYPE}}; undefined when they do not line up. */
+export function alignBeforeAfter(before: string, after: string): Array<[number, number, string]> | undefined {
+  const parts = after.split(/\{\{([A-Z_]+)\}\}/);
+  if (!before.startsWith(parts[0]!)) return undefined;
+  const out: Array<[number, number, string]> = [];
+  let at = parts[0]!.length;
+  for (let k = 1; k < parts.length; k += 2) {
+    const next = parts[k + 1]!;
+    let end: number;
+    if (k + 2 >= parts.length) {
+      if (!before.endsWith(next) || before.length - next.length <= at) return undefined;
+      end = before.length - next.length;
+    } else {
+      if (next === '') return undefined; // two values side by side: no boundary between them
+      end = before.indexOf(next, at + 1);
+      if (end < 0) return undefined;
+    }
+    out.push([at, end, parts[k]!]);
+    at = end + next.length;
+  }
+  return out;
+}
+
+const DOCSTRING_PAIR = /BEFORE:([^\n]*(?:\n(?![ \t]*AFTER:)[^\n]*)*)\n[ \t]*AFTER:([\s\S]*?)"""/g;
+
+function scrubadub(src: Source, family: string): StructuredCase[] {
+  const out: StructuredCase[] = [];
+  for (const path of src.files('tests')) {
+    if (!/^tests\/test_detector_\w+\.py$/.test(path)) continue;
+    const body = src.read(path);
+    const pairs: Array<[string, string]> = [];
+    for (const m of body.matchAll(DOCSTRING_PAIR)) {
+      const before = pyUnescape(m[1]!.trim());
+      const after = pyUnescape(m[2]!.trim());
+      if (!before.includes('%s')) {
+        pairs.push([before, after]);
+        continue;
+      }
+      // a template the test fills with each value of its calls: self.check_phone_numbers('…', '…')
+      for (const call of body.matchAll(/self\.check_\w+\(([\s\S]*?)\n\s*\)/g))
+        for (const lit of call[1]!.matchAll(/'((?:[^'\\]|\\.)*)'/g)) {
+          const v = pyUnescape(lit[1]!);
+          pairs.push([before.replace('%s', v), after.replace('%s', v)]);
+        }
+    }
+    pairs.forEach(([before, after], i) => {
+      const gaps = alignBeforeAfter(before, after);
+      if (!gaps) return;
+      const entities = gaps
+        .filter(([, , t]) => SCRUBADUB_TYPES[t])
+        .map(([s0, e0, t]): [number, number, string] => [s0, e0, SCRUBADUB_TYPES[t]!]);
+      if (entities.length === 0) return;
+      out.push({
+        id: `${family}/${path}/${i}`,
+        family,
+        source: src.at(path),
+        lang: 'en',
+        text: before,
+        entities,
+        checked: [...new Set(entities.map((e) => e[2]))].sort(),
+      });
+    });
+  }
+  return out;
+}
+
 // ---- secrets: rule examples (noseyparker, kingfisher) and ripsecrets' test files
 
 /** Our type for a rule's credential by the rule's name; "ANY" where we have none of that vendor. */
@@ -403,6 +492,7 @@ function main(): void {
   const cases = dedupe([
     ...recognizersText(src('recognizers-text'), 'recognizers-text'),
     ...duckling(src('duckling'), 'duckling'),
+    ...scrubadub(src('scrubadub'), 'scrubadub'),
     ...np.cases,
     ...kf.cases,
     ...ripsecrets(src('ripsecrets'), 'ripsecrets'),
@@ -459,7 +549,7 @@ test data, at a pinned commit; no detector here was written from any of them, so
 ${rows.join('\n')}
 
 Each case keeps its source's licence (all permissive: MIT, BSD-3-Clause, Apache-2.0; the notices above are
-the copyright lines of each repository's LICENSE); \`source\` names repository, commit and path (and the rule
+the copyright lines of each repository's LICENSE or NOTICE); \`source\` names repository, commit and path (and the rule
 id). Only the test strings and their labels are copied, not the code around them.
 
 ## Label rules
@@ -476,6 +566,12 @@ id). Only the test strings and their labels are copied, not the code around them
   each string literal of \`negativeCorpus\` holds none (strings built by code, like \`T.replicate …\`, are
   not read). Examples are bare values, without a sentence around them; the e-mail examples include spelt
   forms (\`alice at exAmple.io\`), as Duckling's authors label them.
+- **scrubadub** (\`tests/test_detector_*.py\`): each docstring's \`BEFORE:\` text is a case, its \`AFTER:\`
+  text says where the values are (\`{{PHONE}}\` → PHONE_NUMBER, \`{{SOCIAL_SECURITY_NUMBER}}\` → US_SSN,
+  \`{{EMAIL}}\` → EMAIL_ADDRESS, \`{{URL}}\` → URL, \`{{CREDIT_CARD}}\` → CREDIT_CARD,
+  \`{{NATIONAL_INSURANCE_NUMBER}}\` → UK_NINO; the others, such as names, Skype or Twitter handles and dates of
+  birth, are not read), found by aligning the two texts; a docstring template filled by the test's calls
+  (\`self.check_phone_numbers('…', …)\`) gives one case per value. Only the types a case labels are checked in it.
 - **Nosey Parker** (\`crates/noseyparker/data/default/builtin/rules/*.yml\`) and **Kingfisher**
   (\`data/rules/*.yml\`): each rule's \`examples\` are texts holding a credential, its
   \`negative_examples\` texts that the rule must not match (\`secret: null\`). A rule's credential is given

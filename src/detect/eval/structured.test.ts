@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { haskellListStrings } from '../../../scripts/detect/build-structured-data.ts';
+import { alignBeforeAfter, haskellListStrings } from '../../../scripts/detect/build-structured-data.ts';
 import type { StructuredCase } from '../../../scripts/detect/build-structured-data.ts';
 import { scoreStructured, structuredCases, structuredLines, structuredMacro } from './structured.ts';
 
@@ -71,7 +71,7 @@ test('the dataset parses, every family is scored and the table prints its macro-
   const results = scoreStructured(cases);
   assert.deepEqual(
     results.map((r) => r.family),
-    ['duckling', 'kingfisher', 'noseyparker', 'recognizers-text', 'ripsecrets'],
+    ['duckling', 'kingfisher', 'noseyparker', 'recognizers-text', 'ripsecrets', 'scrubadub'],
   );
   assert.equal(
     results.reduce((a, r) => a + r.cases, 0),
@@ -79,6 +79,7 @@ test('the dataset parses, every family is scored and the table prints its macro-
   );
   const lines = structuredLines(results).join('\n');
   assert.match(lines, /recognizers-text {2}PHONE_NUMBER +\d+\.\d/);
-  assert.match(lines, /PHONE_NUMBER +precision +\d+\.\d \[[\d.]+-[\d.]+\] over 2 +recall/);
+  assert.match(lines, /PHONE_NUMBER +precision +\d+\.\d \[[\d.]+-[\d.]+\] over 3 +recall/);
+  assert.match(lines, /scrubadub {9}US_SSN +\d+\.\d/);
   assert.match(lines, /secrets found +\d+\.\d \[[\d.]+-[\d.]+\] over 3/);
 });
