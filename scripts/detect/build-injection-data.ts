@@ -133,6 +133,11 @@ export const REPOS = {
     commit: '961485b0321259cf65ed3497e9c125cb587679bf',
     licence: 'MIT',
   },
+  deepteam: {
+    repo: 'confident-ai/deepteam',
+    commit: 'e05c8e5cdb3467f188fa43147991becd328e5228',
+    licence: 'Apache-2.0',
+  },
   hivetrace: {
     repo: 'HiveTrace/HiveTraceRed',
     commit: '975fd9993528a6b3531ab6687d4194d413c3b82b',
@@ -1335,6 +1340,53 @@ function withoutCrossFamilyCopies(existing: readonly Draft[], added: readonly Dr
   });
 }
 
+// ------------------------------------------------------------------ deepteam
+
+/**
+ * deepteam's single-turn attacks, by the attack its template's examples illustrate: the ones that address the
+ * model's instructions, rules, privileges or system prompt (fake system alerts and notices, claimed
+ * permissions, poisoned context that says the filters are off, system-prompt probing) are `direct`
+ * injections; the ones that only frame a harmful request (role-play, a goal, an encoding, a poem, a
+ * language, emotions, maths) are `ambiguous`.
+ */
+const DEEPTEAM_ATTACKS = new Set([
+  'authority_escalation',
+  'context_poisoning',
+  'gray_box',
+  'permission_escalation',
+  'prompt_probing',
+  'synthetic_context_injection',
+  'system_override',
+]);
+
+function deepteam(): Draft[] {
+  const r = REPOS.deepteam;
+  const out: Draft[] = [];
+  for (const f of listFiles(r, 'deepteam/attacks/single_turn').filter((f) => f.endsWith('/template.py'))) {
+    const attack = f.split('/').at(-2)!;
+    for (const m of show(r, f).matchAll(/"input": "((?:[^"\\]|\\.)*)"/g)) {
+      // a JSON string inside a Python f-string: {{ }} are braces, \\n a line break, \\" a quote
+      const text = m[1]!
+        .replace(/\{\{/g, '{')
+        .replace(/\}\}/g, '}')
+        .replace(/\\\\n/g, '\n')
+        .replace(/\\+"/g, '"')
+        .replace(/\\\\'/g, "'");
+      out.push({
+        text,
+        label: 'injection',
+        kind: 'direct',
+        lang: 'en',
+        family: 'deepteam',
+        source: `${where(r, f)} (an example of the ${attack} attack)`,
+        licence: r.licence,
+        ...(DEEPTEAM_ATTACKS.has(attack) ? {} : { ambiguous: true }),
+      });
+    }
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ benign transcripts
 
 /**
@@ -1465,6 +1517,7 @@ export function build(): DataCase[] {
   // and the family after them, kept apart from all of these
   drafts.push(...withoutCrossFamilyCopies(drafts, hivetrace()));
   drafts.push(...withoutCrossFamilyCopies(drafts, pincer()));
+  drafts.push(...withoutCrossFamilyCopies(drafts, deepteam()));
   // benign transcripts, in the families of their dialogues, kept apart from every other family's texts
   drafts.push(...withoutCrossFamilyCopies(drafts, benignTranscripts()));
   const seen = new Set<string>();

@@ -42,9 +42,11 @@ export interface InjectionDataCase {
  * families' figures show, and both cost false positives (docs/detection.md): `hivetrace` (Russian
  * system-prompt extraction) six-family macro 58.9 → 59.0 %, hard-negative false positives 1.8 → 2.9 % (its
  * 146 easy hard negatives, pooled into the tuning, lowered the folds' thresholds); `pincer` (an English
- * red-teaming library) 58.9 → 58.6 % (`arcanum` +7, `pyrit` −9), hard negatives 1.8 → 3.3 %.
+ * red-teaming library) 58.9 → 58.6 % (`arcanum` +7, `pyrit` −9), hard negatives 1.8 → 3.3 %; `deepteam` (a
+ * red-teaming framework's fake system notices and authority claims, 18 attacks) 57.0 → 55.8 % over the eight
+ * families before it (`pyrit` −7, `arcanum` −4), `cyberseceval`'s hard negatives 1.5 → 2.8 %.
  */
-export const EVALUATION_ONLY: ReadonlySet<string> = new Set(['hivetrace', 'pincer']);
+export const EVALUATION_ONLY: ReadonlySet<string> = new Set(['hivetrace', 'pincer', 'deepteam']);
 
 /** The cases a model may train or tune on: not ambiguous, not of an evaluation-only family. */
 export function trainingCases<T extends { ambiguous?: boolean; family: string }>(cases: readonly T[]): T[] {
