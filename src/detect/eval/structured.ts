@@ -1,7 +1,8 @@
 // Phone numbers, other structured PII and secrets on public test data labelled by other people
 // (datasets/detect/structured/, built by scripts/detect/build-structured-data.ts; SOURCES.md there). No
-// detector rule was written from these families, so each family's figure is a held-out one; their
-// macro-average is the figure "on sources the detectors never saw".
+// detector rule was written from these families before they were first measured; since, the misses of
+// READ_FAMILIES were read to change the rules, and the macro-average over the others is the figure "on
+// sources the detectors never saw".
 //
 // Span cases are scored as the shared corpus is (score.ts: overlap matching, false positives only for the
 // types the case checks). Secret cases carry no offsets, so they are scored per case: a credential is found
@@ -19,6 +20,12 @@ import { macro } from './loso-injection.ts';
 import type { MacroRate } from './loso-injection.ts';
 import { matchCase, wilson } from './score.ts';
 import type { TypeCounts } from './score.ts';
+
+/**
+ * The families whose misses were read to change the detectors (docs/detection.md says which changes); the
+ * others are held out, and their macro-average is printed apart.
+ */
+export const READ_FAMILIES: ReadonlySet<string> = new Set(['recognizers-text', 'noseyparker']);
 
 export const STRUCTURED_FILE = join(REPO, 'datasets', 'detect', 'structured', 'cases.jsonl.gz');
 
@@ -120,6 +127,7 @@ const ci = (r: Rate) => {
   const w = wilson(r.hit, r.n);
   return (w ? `[${(w[0] * 100).toFixed(1)}-${(w[1] * 100).toFixed(1)}]` : '').padEnd(12);
 };
+const label = (family: string) => (READ_FAMILIES.has(family) ? `${family} (read)` : family).padEnd(23);
 const both = (r: Rate) => `${pct(r)} ${ci(r)} ${`(${r.hit}/${r.n})`.padEnd(11)}`;
 const mac = (m: MacroRate | null) =>
   m
@@ -157,33 +165,40 @@ export function structuredMacro(results: readonly FamilyResult[]): StructuredMac
 /** The per-family tables and their macro-averages, as `npm run eval` prints them. */
 export function structuredLines(results: readonly FamilyResult[]): string[] {
   const out = [
-    "==== structured PII and secrets on other people's labelled test data (datasets/detect/structured, see SOURCES.md); every family held out",
-    `  ${'family'.padEnd(17)} ${'type'.padEnd(14)} ${'precision'.padEnd(32)} ${'recall'.padEnd(32)}`,
+    "==== structured PII and secrets on other people's labelled test data (datasets/detect/structured, see SOURCES.md); (read): the changes were written from its misses, the other families are held out",
+    `  ${'family'.padEnd(23)} ${'type'.padEnd(14)} ${'precision'.padEnd(32)} ${'recall'.padEnd(32)}`,
   ];
   for (const r of results)
     for (const [t, c] of [...r.pii].sort(([a], [b]) => a.localeCompare(b)))
       out.push(
-        `  ${r.family.padEnd(17)} ${t.padEnd(14)} ${both({ hit: c.tp, n: c.tp + c.fp })} ${both({ hit: c.tp, n: c.tp + c.fn })}`,
+        `  ${label(r.family)} ${t.padEnd(14)} ${both({ hit: c.tp, n: c.tp + c.fp })} ${both({ hit: c.tp, n: c.tp + c.fn })}`,
       );
   const m = structuredMacro(results);
+  const h = structuredMacro(results.filter((r) => !READ_FAMILIES.has(r.family)));
   out.push('  macro-average over families (95 % interval):');
   for (const [t, x] of Object.entries(m.pii))
     out.push(`    ${t.padEnd(14)} precision ${mac(x.precision)}   recall ${mac(x.recall)}`);
+  out.push('  the same over the held-out families only:');
+  for (const [t, x] of Object.entries(h.pii))
+    out.push(`    ${t.padEnd(14)} precision ${mac(x.precision)}   recall ${mac(x.recall)}`);
   out.push(
     '',
-    `  ${'family'.padEnd(17)} ${'secrets found (any type)'.padEnd(32)} ${'found as their type'.padEnd(32)} ${'GENERIC_SECRET precision'.padEnd(32)} must-not-match texts flagged`,
+    `  ${'family'.padEnd(23)} ${'secrets found (any type)'.padEnd(32)} ${'found as their type'.padEnd(32)} ${'GENERIC_SECRET precision'.padEnd(32)} must-not-match texts flagged`,
   );
   for (const r of results) {
     const s = r.secrets;
     if (!s) continue;
     out.push(
-      `  ${r.family.padEnd(17)} ${both(s.found)} ${both(s.typed)} ${both({ hit: s.genericTp, n: s.genericTp + s.genericFp })} ${both(s.negativeHit)}`,
+      `  ${label(r.family)} ${both(s.found)} ${both(s.typed)} ${both({ hit: s.genericTp, n: s.genericTp + s.genericFp })} ${both(s.negativeHit)}`,
     );
   }
   out.push(
     '  macro-average over families (95 % interval):',
     `    secrets found ${mac(m.secretRecall)}   found as their type ${mac(m.secretTyped)}`,
     `    GENERIC_SECRET precision ${mac(m.genericPrecision)}   must-not-match texts flagged ${mac(m.negativeHit)}`,
+    '  the same over the held-out families only:',
+    `    secrets found ${mac(h.secretRecall)}   found as their type ${mac(h.secretTyped)}`,
+    `    GENERIC_SECRET precision ${mac(h.genericPrecision)}   must-not-match texts flagged ${mac(h.negativeHit)}`,
     '',
   );
   return out;
