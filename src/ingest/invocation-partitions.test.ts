@@ -11,6 +11,8 @@ import { test } from 'node:test';
 import { eachStore, OPERATOR_TOKEN } from '../testing/harness.ts';
 import { DAY_MS, INVOCATION, newWorkspace, post } from '../testing/ingest-kit.ts';
 import { setSubscription } from '../testing/workspace.ts';
+import { encodeTimeKey } from '../review/cursor.ts';
+import { invocationListQuery } from '../review/invocation-queries.ts';
 import { oneInvocationTimeSql } from './invocation-time.ts';
 
 const month = (ms: number) => new Date(ms).toISOString().slice(0, 7).replace('-', '');
@@ -144,6 +146,37 @@ eachStore('invocations by month', (get) => {
         [tenant, since, until],
       );
       assert.deepEqual(scanned(page, 'invocations'), [`invocations_p${month(lo.getTime())}`], page);
+
+      // A later page of the list without a time (the explorer's, as the service builds it) reads only the months
+      // up to its cursor: here the first month's, not the three after it nor the default partition.
+      const first = ids[1]!;
+      const [key] = await db.withTenant(tenant, (tx) =>
+        tx.query<{ us: string }>(
+          `SELECT (extract(epoch FROM created_at) * 1000000)::bigint AS us FROM invocations
+            WHERE tenant_id = $1 AND invocation_id = $2`,
+          [tenant, first.id],
+        ),
+      );
+      const after = { us: Number(key!.us), id: first.id };
+      const older = await t.request({
+        method: 'GET',
+        url: `/api/v1/invocations?cursor=${encodeURIComponent(encodeTimeKey(after))}`,
+        token: a.token,
+      });
+      assert.equal(older.statusCode, 200, older.body);
+      assert.deepEqual(
+        older.json<{ items: Array<{ invocation_id: number }> }>().items.map((i) => i.invocation_id),
+        [ids[0]!.id],
+      );
+      const q = invocationListQuery(tenant, {}, after, 50);
+      const paged = await plan(q.sql, q.params);
+      // The page's keys (subquery k; the rows are then read by key, each pruned to its month as it runs).
+      const lines = paged.split('\n');
+      const k = lines.findIndex((l) => l.includes('Subquery Scan on k'));
+      const depth = (l: string) => l.length - l.trimStart().length;
+      const end = lines.findIndex((l, i) => i > k && depth(l) <= depth(lines[k]!));
+      const keys = lines.slice(k, end).join('\n');
+      assert.deepEqual(scanned(keys, 'invocations'), ['invocations_default', `invocations_p${month(first.at)}`], paged);
     } finally {
       t.clock.set(start);
     }

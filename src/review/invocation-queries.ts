@@ -80,7 +80,12 @@ export function invocationListQuery(
     w.add('created_at >= ?::timestamptz', f.occurred_from);
   }
   if (f.occurred_to !== undefined) w.add('occurred_at < ?::timestamptz', f.occurred_to);
-  if (after) w.add('(created_at, invocation_id) < (?::timestamptz, ?::bigint)', isoMicros(after.us), after.id);
+  if (after) {
+    // The plain bound repeats the row comparison's: PostgreSQL prunes months by it (a row comparison prunes
+    // nothing), so a page after the first reads only the months up to its cursor.
+    w.add('created_at <= ?::timestamptz', isoMicros(after.us));
+    w.add('(created_at, invocation_id) < (?::timestamptz, ?::bigint)', isoMicros(after.us), after.id);
+  }
   const lim = w.param(limit + 1);
   const sql = `SELECT ${INVOCATION_COLUMNS}${extra.columns ? `, ${extra.columns}` : ''}
 FROM (
