@@ -14,6 +14,7 @@ import { issueApiToken, revokeApiToken } from '../src/accounts/api-tokens.ts';
 import type { Queryable } from '../src/db/db.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { agentListQuery, agentTotalsQuery } from '../src/review/agent-queries.ts';
+import { encodeTimeKey } from '../src/review/cursor.ts';
 import { invocationListQuery } from '../src/review/invocation-queries.ts';
 import { reviewListQuery } from '../src/review/review-store.ts';
 import { rogueListQuery } from '../src/review/rogue-queries.ts';
@@ -90,7 +91,13 @@ try {
          AND created_at < $2 ORDER BY created_at DESC LIMIT 1`,
       [new Date((size.newest.getTime() + size.oldest.getTime()) / 2)],
     );
-    return { size, busiest, rarest, middle, traced };
+    // The key of an invocation half-way through the history: a cursor deep in it (as paging back through months leaves one).
+    const deep = await one<{ us: number; id: number }>(
+      `SELECT (extract(epoch FROM created_at) * 1000000)::bigint AS us, invocation_id AS id FROM invocations
+        WHERE tenant_id = $1 AND created_at < $2 ORDER BY created_at DESC, invocation_id DESC LIMIT 1`,
+      [new Date((size.newest.getTime() + size.oldest.getTime()) / 2)],
+    );
+    return { size, busiest, rarest, middle, traced, deep: { us: Number(deep.us), id: Number(deep.id) } };
   });
   const { size } = facts;
   const day = 86_400_000;
@@ -144,6 +151,16 @@ try {
       name: 'invocations, no filter, page 2',
       path: await secondPage('/api/v1/invocations'),
       plan: invocationListQuery(tenant, {}, page2, 50),
+    },
+    {
+      name: 'invocations, no filter, a page half-way back (cursor)',
+      path: `/api/v1/invocations?cursor=${encodeURIComponent(encodeTimeKey(facts.deep))}`,
+      plan: invocationListQuery(tenant, {}, facts.deep, 50),
+    },
+    {
+      name: 'invocations, agent_key (busiest), a page half-way back',
+      path: `/api/v1/invocations?agent_key=${facts.busiest.agent_key}&cursor=${encodeURIComponent(encodeTimeKey(facts.deep))}`,
+      plan: invocationListQuery(tenant, { agent_key: facts.busiest.agent_key }, facts.deep, 50),
     },
     inv('invocations, limit=500', '?limit=500', {}, 500),
     inv('invocations, agent_key (busiest)', `?agent_key=${facts.busiest.agent_key}`, {
@@ -239,7 +256,7 @@ try {
     for (const c of cases) {
       if (!c.plan) continue;
       const plan = await db.withTenant(tenant, (tx: Queryable) =>
-        tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, SUMMARY ON) ${c.plan!.sql}`, c.plan!.params),
+        tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${c.plan!.sql}`, c.plan!.params),
       );
       console.log(`\n--- ${c.name}`);
       for (const row of plan) console.log(`  ${row['QUERY PLAN']}`);
