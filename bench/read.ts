@@ -256,7 +256,10 @@ try {
     for (const c of cases) {
       if (!c.plan) continue;
       const plan = await db.withTenant(tenant, (tx: Queryable) =>
-        tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${c.plan!.sql}`, c.plan!.params),
+        tx.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${c.plan!.sql}`,
+          c.plan!.params,
+        ),
       );
       console.log(`\n--- ${c.name}`);
       for (const row of plan) console.log(`  ${row['QUERY PLAN']}`);

@@ -44,8 +44,12 @@ const { values } = parseArgs({
 });
 const url = typeof values['database-url'] === 'string' ? values['database-url'] : undefined;
 if (!url) {
-  console.log('skipped: bench/scale.ts erases and drops data: it runs only with --database-url of a seeded scratch database');
-  console.log('  ./node_modules/.bin/node bench/scale.ts --database-url URL [--tenant ID]... [--skip sizes,sweep,drop]');
+  console.log(
+    'skipped: bench/scale.ts erases and drops data: it runs only with --database-url of a seeded scratch database',
+  );
+  console.log(
+    '  ./node_modules/.bin/node bench/scale.ts --database-url URL [--tenant ID]... [--skip sizes,sweep,drop]',
+  );
   process.exit(0);
 }
 const skip = new Set(String(values.skip ?? '').split(','));
@@ -60,7 +64,8 @@ try {
     `SELECT count(*)::int AS n FROM workspaces WHERE domain NOT LIKE '%' || $1`,
     [SEED_DOMAIN_SUFFIX],
   );
-  if ((real?.n ?? 1) > 0) throw new Error('the database holds workspaces scripts/seed.ts did not make: not touching it');
+  if ((real?.n ?? 1) > 0)
+    throw new Error('the database holds workspaces scripts/seed.ts did not make: not touching it');
   const [load] = readFileSync('/proc/loadavg', 'utf8').split(' ');
   console.log(`load average (1 min) at start: ${load}`);
 
@@ -72,7 +77,13 @@ try {
 }
 
 async function sizes(): Promise<void> {
-  const rows = await db.query<{ parent: string; month: string; rows: number; table_bytes: number; index_bytes: number }>(
+  const rows = await db.query<{
+    parent: string;
+    month: string;
+    rows: number;
+    table_bytes: number;
+    index_bytes: number;
+  }>(
     `SELECT p.relname AS parent, right(c.relname, 6) AS month, c.reltuples::bigint AS rows,
             pg_table_size(c.oid) AS table_bytes, pg_indexes_size(c.oid) AS index_bytes
        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
