@@ -3,7 +3,7 @@
 // years of data):
 //
 //   ./node_modules/.bin/node scripts/seed.ts --database-url URL --invocations 10000000 --days 1095 --workspaces 1000
-//   ./node_modules/.bin/node bench/scale.ts --database-url URL [--tenant ID]... [--skip sizes,sweep,drop]
+//   ./node_modules/.bin/node bench/scale.ts --database-url URL [--tenant ID]... [--skip sizes,sweep,drop] [--months 2]
 //
 //   - sizes: each month's partitions of invocations, invocation_content and
 //     rogue_events — rows, table (heap and TOAST) and index bytes;
@@ -14,7 +14,7 @@
 //     later sweeps EXPLAINed by auto_explain (ANALYZE, BUFFERS) into the
 //     server's log, read back from there, with its partitions;
 //   - drop: RECORDS_RETENTION_DAYS set so the oldest month is past it, then
-//     the next one: the partitions module's pass (ingest's and OTLP's tables,
+//     the next one (--months, default 2): the partitions module's pass (ingest's and OTLP's tables,
 //     with the per-agent counters taken out first), timed per table, and
 //     pg_database_size before and after.
 //
@@ -39,6 +39,7 @@ const { values } = parseArgs({
     tenant: { type: 'string', multiple: true },
     skip: { type: 'string', default: '' },
     'server-log': { type: 'string', default: '/var/log/postgresql/postgresql-15-main.log' },
+    months: { type: 'string', default: '2' },
   },
   strict: false,
 });
@@ -48,12 +49,14 @@ if (!url) {
     'skipped: bench/scale.ts erases and drops data: it runs only with --database-url of a seeded scratch database',
   );
   console.log(
-    '  ./node_modules/.bin/node bench/scale.ts --database-url URL [--tenant ID]... [--skip sizes,sweep,drop]',
+    '  ./node_modules/.bin/node bench/scale.ts --database-url URL [--tenant ID]... [--skip sizes,sweep,drop] [--months 2]',
   );
   process.exit(0);
 }
 const skip = new Set(String(values.skip ?? '').split(','));
 const serverLog = String(values['server-log']);
+/** Months dropped, oldest first. */
+const MONTHS = Math.max(1, Number(values.months) || 2);
 const SEED_DOMAIN_SUFFIX = '.seed.agent-ledger.invalid';
 const DAY = 86_400_000;
 const MB = (b: number) => `${(b / 1_048_576).toFixed(1)} MB`;
@@ -222,7 +225,7 @@ async function drops(): Promise<void> {
     const end = Date.UTC(oldest.getUTCFullYear(), oldest.getUTCMonth() + 1 + k, 1);
     return Math.floor((now.getTime() - end) / DAY);
   };
-  for (const k of [0, 1]) {
+  for (let k = 0; k < MONTHS; k++) {
     const days = daysFor(k);
     const month = new Date(Date.UTC(oldest.getUTCFullYear(), oldest.getUTCMonth() + k, 1)).toISOString();
     const parts = await db.query<{ name: string; bytes: number; rows: number }>(
@@ -240,16 +243,30 @@ async function drops(): Promise<void> {
     let all = 0;
     for (const table of [...ingestPartitions(days), ...otlpPartitions(days)]) {
       if (table.dropBefore === undefined) continue; // idempotency keys: their own day partitions
+      // How much of the pass is taking the rows out of the per-agent counters (before the DROP, same transaction).
+      let uncountMs = 0;
+      const before = table.beforeRemove;
+      const timed = before && {
+        ...table,
+        beforeRemove: async (tx: Parameters<typeof before>[0], relation: string, at?: Date) => {
+          const u0 = performance.now();
+          await before(tx, relation, at);
+          uncountMs += performance.now() - u0;
+        },
+      };
       const t0 = performance.now();
       const pass = await new PartitionMaintainer({
         db,
         now: () => now,
-        tables: [table],
+        tables: [timed ?? table],
         onError: (err) => console.error(`  ${table.table}:`, err),
       }).maintain();
       const ms = performance.now() - t0;
       all += ms;
-      console.log(`  ${table.table}: dropped [${pass.dropped.join(', ')}] in ${ms.toFixed(1)} ms (the whole pass)`);
+      console.log(
+        `  ${table.table}: dropped [${pass.dropped.join(', ')}] in ${ms.toFixed(1)} ms (the whole pass` +
+          `${before ? `; ${uncountMs.toFixed(1)} ms of it taking the rows out of the per-agent counters` : ''})`,
+      );
     }
     const [after] = await db.query<{ bytes: number }>('SELECT pg_database_size(current_database()) AS bytes');
     const expected = parts.reduce((a, p) => a + Number(p.bytes), 0);
