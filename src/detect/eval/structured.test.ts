@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { alignBeforeAfter, haskellListStrings } from '../../../scripts/detect/build-structured-data.ts';
+import { haskellListStrings } from '../../../scripts/detect/build-structured-data.ts';
 import type { StructuredCase } from '../../../scripts/detect/build-structured-data.ts';
 import { scoreStructured, structuredCases, structuredLines, structuredMacro } from './structured.ts';
 
