@@ -254,7 +254,7 @@ eachStore(
       await setPolicy(t, team.admin.token, [REVIEW_PAYMENTS]);
       await setPanel(t, team.admin.token, {
         'fault-garbled': { content: 'I think it is fine, probably.' },
-        'fault-slow': { delayMs: 2_000, then: { verdict: 'allow' } },
+        'fault-slow': { delayMs: 8_000, then: { verdict: 'allow' } },
         'fault-busy': [
           { status: 429, headers: { 'retry-after': '0' } },
           { verdict: 'deny', rationale: 'Refund exceeds policy.' },
@@ -515,7 +515,9 @@ eachStore(
     manualJobs: true,
     env: {
       PLAN_CAPS: JSON.stringify({ team: { multi_judge_calls_per_month: CAP } }),
-      JUDGE_TIMEOUT_MS: '400',
+      // long enough for a stand-in's answer on a loaded machine (at 400 ms an answer late by a scheduler's
+      // pause was asked again and counted twice); the slow stand-in answers well after it
+      JUDGE_TIMEOUT_MS: '3000',
       JUDGE_MAX_ATTEMPTS: '2',
     },
   },
