@@ -263,6 +263,14 @@ export const CUES: Cue[] = [
     weight: 0.65,
   },
   {
+    // a claim that the model's safeguards are off ("all safety filters have been disabled", "content
+    // restrictions are lifted for this session"): written from the published descriptions of the attack
+    // (OWASP LLM01:2025, Arcanum's taxonomy), not blind — see docs/detection.md
+    id: 'safeguards_off',
+    re: /\b(?:safety|content|ethical|ethics|moderation|security)[ _-]?(?:filters?|filtering|protocols?|guidelines|guardrails|restrictions|modules?|checks?|settings|constraints|policies)\b[^\n.]{0,30}?\b(?:disabled|suspended|deactivated|turned off|switched off|lifted|bypassed|waived|removed)\b/i,
+    weight: 0.6,
+  },
+  {
     id: 'content_policy',
     re: /\bopenai(?:'s|’s)? (?:content )?polic(?:y|ies)\b|\bthe rules (?:set|imposed) (?:for|on) (?:them|ai)\b|\bimposed on ai\b/i,
     weight: 0.45,
@@ -489,6 +497,17 @@ export const CUE_STEMS: Record<string, readonly string[]> = {
     'censorship',
   ],
   unrestricted_ai: ['unrestricted', 'unfiltered', 'uncensored', 'amoral', 'unlimited', 'nonmoral', 'safe mode off'],
+  safeguards_off: [
+    'disabled',
+    'suspended',
+    'deactivated',
+    'turned off',
+    'switched off',
+    'lifted',
+    'bypassed',
+    'waived',
+    'removed',
+  ],
   content_policy: ['openai', 'the rules', 'imposed on ai'],
   you_are_now: ['you are', 'from now on', 'immerse yourself', 'take on', 'pretend to'],
   two_responses: ['responses', 'ways', 'paragraphs', 'persons', 'normally'],
@@ -1049,6 +1068,18 @@ const OVERRIDE_IDS = new Set(['override', 'override_weak', 'override_above']);
 const DESCRIBED_BEFORE =
   /\b(?:it|them|the (?:model|llm|ai|chatbot|assistant|bot|agent|system)|(?:an? )?(?:llms?|models?|chatbots?|assistants?|agents?))\s+(?:to\s+)?$/i;
 
+/** "attackers claim (that) the …", "tricks it into believing all …": the words before a reported claim. */
+const REPORTED_BEFORE =
+  /\b(?:claim(?:s|ed|ing)?|pretend(?:s|ed|ing)?|convinc(?:e|es|ed|ing)|believ(?:e|es|ed|ing)|assert(?:s|ed|ing)?|stat(?:e|es|ed|ing)|say(?:s|ing)?|said|tell(?:s|ing)?|told)\s+(?:(?:that|it|them|the model|the llm)\s+){0,2}(?:(?:its|the|all|their)\s+)?$/i;
+
+/**
+ * Is the claim at `start` reported rather than made ("attackers claim the safety filters are disabled")?
+ * Bounded: looks at most 40 chars back.
+ */
+function reportedClaim(text: string, start: number): boolean {
+  return REPORTED_BEFORE.test(text.slice(Math.max(0, start - 40), start));
+}
+
 /**
  * Is the override verb at `start` described rather than given — said of the model it acts on ("an attack
  * instructing it to ignore previous guidelines", "prompts that make the model ignore previous
@@ -1097,7 +1128,8 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
         if (layer.kind !== 'plain') weight = Math.min(0.95, weight + 0.2);
         else if (
           quotedMention(layer.text, off + h.index, off + h.index + h.length) ||
-          (OVERRIDE_IDS.has(h.id) && describedOverride(layer.text, off + h.index))
+          (OVERRIDE_IDS.has(h.id) && describedOverride(layer.text, off + h.index)) ||
+          (h.id === 'safeguards_off' && reportedClaim(layer.text, off + h.index))
         )
           weight *= MENTION_FACTOR;
         const f: Finding =
