@@ -9,66 +9,69 @@
 // The per-agent counters (agent_activity, agent_rogue_activity) are kept by
 // triggers on the parents' INSERT and DELETE; a partition's DROP fires
 // neither, so its rows are taken out of the counters first, in the same
-// transaction, one workspace at a time under its row-level security.
+// transaction (a failed DROP, such as one given up at its lock timeout, rolls
+// them back with it): one UPDATE per table for every workspace in the month.
+// The counters force row-level security on their owner too, so that UPDATE
+// runs as the maintenance role (migration 0216), whose policies let it read
+// and update every workspace's counters and nothing else.
 import type { Queryable } from '../db/index.ts';
 import { invocationTimeSql } from './invocation-time.ts';
 
 const DAY_MS = 86_400_000;
+
+/** The role the counters' UPDATE runs as (migration 0216). */
+export const MAINTENANCE_ROLE = 'agent_ledger_maintenance';
 
 /** The time before which records go, for a retention of `days` (undefined: kept forever). */
 export function recordsCutoff(days: number | undefined): ((now: Date) => Date | undefined) | undefined {
   return days === undefined ? undefined : (now) => new Date(now.getTime() - days * DAY_MS);
 }
 
-/** Runs `fn` for each workspace with rows in `relation` (before `before`), scoped to it. */
-async function perWorkspace(
-  tx: Queryable,
-  relation: string,
-  before: Date | undefined,
-  fn: (tenantId: string, where: string, params: unknown[]) => Promise<void>,
-): Promise<void> {
-  const cond = before === undefined ? 'true' : 'created_at < $1';
-  const tenants = await tx.query<{ tenant_id: string }>(
-    `SELECT DISTINCT tenant_id FROM ${relation} WHERE ${cond}`,
-    before === undefined ? [] : [before.toISOString()],
+/**
+ * Runs `sql` (which reads `relation`, only its rows before `before` when
+ * given, as $1) as the maintenance role, then switches back. `relation` is a
+ * partition (no row-level security of its own): the role is granted to read
+ * it first, in this transaction.
+ */
+async function asMaintenance(tx: Queryable, relation: string, sql: string, before: Date | undefined): Promise<void> {
+  await tx.exec(`GRANT SELECT ON ${relation} TO ${MAINTENANCE_ROLE}`);
+  const [was] = await tx.query<{ role: string }>(
+    "SELECT current_setting('role') AS role, set_config('role', $1, true)",
+    [MAINTENANCE_ROLE],
   );
-  for (const { tenant_id } of tenants) {
-    await tx.query("SELECT set_config('app.tenant_id', $1, true)", [tenant_id]);
-    await fn(
-      tenant_id,
-      `tenant_id = $1${before === undefined ? '' : ' AND created_at < $2'}`,
-      before === undefined ? [tenant_id] : [tenant_id, before.toISOString()],
-    );
-  }
-  await tx.query("SELECT set_config('app.tenant_id', '', true)");
+  await tx.query(sql, before === undefined ? [] : [before.toISOString()]);
+  await tx.query("SELECT set_config('role', $1, true)", [was!.role]);
 }
 
-/** Takes the invocations of `relation` out of agent_activity (as the DELETE trigger would). */
+const rowsOf = (relation: string, before: Date | undefined) =>
+  `${relation}${before === undefined ? '' : ' WHERE created_at < $1'}`;
+
+/** Takes the invocations of `relation` out of agent_activity (as the DELETE trigger would), every workspace at once. */
 export async function uncountInvocations(tx: Queryable, relation: string, before?: Date): Promise<void> {
-  await perWorkspace(tx, relation, before, async (_tenant, where, params) => {
-    await tx.query(
-      `UPDATE agent_activity a SET
-         invocations = a.invocations - d.n, pii_invocations = a.pii_invocations - d.pii_n, pii_findings = a.pii_findings - d.pii
-       FROM (SELECT tenant_id, agent_key, verdict, mode, outcome, count(*) AS n,
-                    count(*) FILTER (WHERE pii_count > 0) AS pii_n, coalesce(sum(pii_count), 0) AS pii
-             FROM ${relation} WHERE ${where} GROUP BY 1, 2, 3, 4, 5) d
-       WHERE a.tenant_id = d.tenant_id AND a.agent_key = d.agent_key AND a.verdict = d.verdict
-         AND a.mode = d.mode AND a.outcome = d.outcome`,
-      params,
-    );
-  });
+  await asMaintenance(
+    tx,
+    relation,
+    `UPDATE agent_activity a SET
+       invocations = a.invocations - d.n, pii_invocations = a.pii_invocations - d.pii_n, pii_findings = a.pii_findings - d.pii
+     FROM (SELECT tenant_id, agent_key, verdict, mode, outcome, count(*) AS n,
+                  count(*) FILTER (WHERE pii_count > 0) AS pii_n, coalesce(sum(pii_count), 0) AS pii
+           FROM ${rowsOf(relation, before)} GROUP BY 1, 2, 3, 4, 5) d
+     WHERE a.tenant_id = d.tenant_id AND a.agent_key = d.agent_key AND a.verdict = d.verdict
+       AND a.mode = d.mode AND a.outcome = d.outcome`,
+    before,
+  );
 }
 
-/** Takes the rogue events of `relation` out of agent_rogue_activity (as the DELETE trigger would). */
+/** Takes the rogue events of `relation` out of agent_rogue_activity (as the DELETE trigger would), every workspace at once. */
 export async function uncountRogueEvents(tx: Queryable, relation: string, before?: Date): Promise<void> {
-  await perWorkspace(tx, relation, before, async (_tenant, where, params) => {
-    await tx.query(
-      `UPDATE agent_rogue_activity a SET events = a.events - d.n
-       FROM (SELECT tenant_id, agent_key, event_type, count(*) AS n FROM ${relation} WHERE ${where} GROUP BY 1, 2, 3) d
-       WHERE a.tenant_id = d.tenant_id AND a.agent_key = d.agent_key AND a.event_type = d.event_type`,
-      params,
-    );
-  });
+  await asMaintenance(
+    tx,
+    relation,
+    `UPDATE agent_rogue_activity a SET events = a.events - d.n
+     FROM (SELECT tenant_id, agent_key, event_type, count(*) AS n FROM ${rowsOf(relation, before)} GROUP BY 1, 2, 3) d
+     WHERE a.tenant_id = d.tenant_id AND a.agent_key = d.agent_key AND a.event_type = d.event_type`,
+    before,
+  );
 }
 
 /**
