@@ -31,10 +31,15 @@ export function recordsCutoff(days: number | undefined): ((now: Date) => Date | 
  * Runs `sql` (which reads `relation`, only its rows before `before` when
  * given, as $1) as the maintenance role, then switches back. `relation` is a
  * partition (no row-level security of its own): the role is granted to read
- * it first, in this transaction.
+ * it first, in this transaction, unless it may already.
  */
 async function asMaintenance(tx: Queryable, relation: string, sql: string, before: Date | undefined): Promise<void> {
-  await tx.exec(`GRANT SELECT ON ${relation} TO ${MAINTENANCE_ROLE}`);
+  // Granted only once to the default partition, which stays (a GRANT rewrites the table's catalogue row each time).
+  const [granted] = await tx.query<{ ok: boolean }>("SELECT has_table_privilege($1, $2, 'SELECT') AS ok", [
+    MAINTENANCE_ROLE,
+    relation,
+  ]);
+  if (!granted?.ok) await tx.exec(`GRANT SELECT ON ${relation} TO ${MAINTENANCE_ROLE}`);
   const [was] = await tx.query<{ role: string }>(
     "SELECT current_setting('role') AS role, set_config('role', $1, true)",
     [MAINTENANCE_ROLE],
