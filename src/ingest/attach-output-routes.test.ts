@@ -158,6 +158,133 @@ eachStore(
       assert.equal(rec.content.find((c: { field: string }) => c.field === 'tool_output').text, 'from a');
       await assertLogVerifies(t, team);
     });
+
+    test('POST /api/v1/invocations/outputs: 207 in request order, each slot what the single endpoint answers, one transaction', async () => {
+      const t = get_();
+      await quietJobs(t);
+      const team = await newTeam(t, 'attach-many');
+      const other = await newTeam(t, 'attach-many-other');
+      const gate = await issueIngress(t, team.admin, 'gate');
+      const first = await record(t, gate.token);
+      const second = await record(t, gate.token);
+      const byAdmin = await record(t, team.admin.token);
+      const erased = await record(t, gate.token);
+      // Ids are per workspace: the other's sixth invocation has an id none of ours has.
+      let theirs = 0;
+      for (let i = 0; i < 6; i++) theirs = await record(t, other.operator.token);
+      await t.testDb.db.query(
+        'UPDATE invocation_content SET erased_at = now() WHERE tenant_id = $1 AND invocation_id = $2',
+        [team.tenantId, erased],
+      );
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/invocations/outputs',
+        token: gate.token,
+        payload: {
+          outputs: [
+            { invocation_id: first, tool_output: OUTPUT },
+            { invocation_id: theirs, tool_output: 'x' },
+            { invocation_id: second, tool_output: 'all clear' },
+            { invocation_id: first, tool_output: 'a second result for the same call' },
+            { invocation_id: byAdmin, tool_output: 'recorded by another token' },
+            { invocation_id: 987_654_321, tool_output: 'x' },
+            { invocation_id: erased, tool_output: 'x' },
+          ],
+        },
+      });
+      assert.equal(res.statusCode, 207, res.body);
+      const results = res.json().results as Array<Record<string, unknown>>;
+      assert.deepEqual(
+        results.map((r) => [r.index, r.invocation_id, r.status, r.code ?? null]),
+        [
+          [0, first, 201, null],
+          [1, theirs, 404, 'not_found'],
+          [2, second, 201, null],
+          [3, first, 409, 'conflict'],
+          [4, byAdmin, 404, 'not_found'],
+          [5, 987_654_321, 404, 'not_found'],
+          [6, erased, 409, 'conflict'],
+        ],
+      );
+      // Each stored result has its own leaf, in request order, and its evidence id names it.
+      const all = await leaves(t, team.auditor.token);
+      const attached = all.filter((l) => l.kind === 'tool_output_attached');
+      assert.deepEqual(
+        attached.map((l) => l.invocation_id),
+        [first, second],
+      );
+      assert.equal(all.indexOf(attached[0]!) + 1, results[0]!.evidence_id);
+      assert.equal(all.indexOf(attached[1]!) + 1, results[2]!.evidence_id);
+      const rows = await t.testDb.db.query<{ invocation_id: string; tx: string; sealed: Uint8Array | null }>(
+        `SELECT invocation_id, xmin::text AS tx, sealed FROM invocation_content
+         WHERE tenant_id = $1 AND field = 'tool_output' ORDER BY invocation_id`,
+        [team.tenantId],
+      );
+      assert.deepEqual(
+        rows.map((r) => Number(r.invocation_id)),
+        [first, second],
+      );
+      assert.equal(rows[0]!.tx, rows[1]!.tx, 'both stored by one transaction');
+      assert.equal(Buffer.from(rows[0]!.sealed!).includes(EMAIL), false, 'sealed, never in clear');
+      // Nothing went to the other workspace.
+      const theirRows = await t.testDb.db.query(
+        `SELECT 1 FROM invocation_content WHERE tenant_id = $1 AND field = 'tool_output'`,
+        [other.tenantId],
+      );
+      assert.equal(theirRows.length, 0);
+      // Scanned like the single endpoint's.
+      await t.service.jobs.drain();
+      const rec = (await get(t, team.auditor.token, `/api/v1/invocations/${first}`)).body;
+      assert.equal(rec.output_scan.verdict, 'flag_for_review');
+      assert.match(rec.content.find((c: { field: string }) => c.field === 'tool_output').text, /<EMAIL_ADDRESS>/);
+      const clear = (await get(t, team.auditor.token, `/api/v1/invocations/${second}`)).body;
+      assert.equal(clear.content.find((c: { field: string }) => c.field === 'tool_output').text, 'all clear');
+      // Sent again (a retry after a lost answer): each is there already.
+      const again = await t.request({
+        method: 'POST',
+        url: '/api/v1/invocations/outputs',
+        token: gate.token,
+        payload: { outputs: [{ invocation_id: first, tool_output: OUTPUT }] },
+      });
+      assert.equal(again.statusCode, 207, again.body);
+      assert.equal(again.json().results[0].status, 409);
+      await assertLogVerifies(t, team);
+    });
+
+    test('POST /api/v1/invocations/outputs: viewers 403, no token 401, 0 or 101 results or a bad one 422, nothing stored', async () => {
+      const t = get_();
+      await quietJobs(t);
+      const team = await newTeam(t, 'attach-many-refused');
+      const id = await record(t, team.operator.token);
+      const many = (token: string | undefined, payload: unknown) =>
+        t.request({
+          method: 'POST',
+          url: '/api/v1/invocations/outputs',
+          ...(token ? { token } : {}),
+          payload: payload as object,
+        });
+      const one = { outputs: [{ invocation_id: id, tool_output: 'x' }] };
+      assertProblem(await many(team.viewer.token, one), 403);
+      assertProblem(await many(team.auditor.token, one), 403);
+      assertProblem(await many(undefined, one), 401);
+      assertProblem(await many(team.admin.token, { outputs: [] }), 422);
+      assertProblem(
+        await many(team.admin.token, {
+          outputs: Array.from({ length: 101 }, () => ({ invocation_id: id, tool_output: 'x' })),
+        }),
+        422,
+      );
+      assertProblem(
+        await many(team.admin.token, { outputs: [{ invocation_id: id, tool_output: 'x'.repeat(32_001) }] }),
+        422,
+      );
+      assertProblem(await many(team.admin.token, { outputs: [{ invocation_id: 'abc', tool_output: 'x' }] }), 422);
+      const rows = await t.testDb.db.query(
+        `SELECT 1 FROM invocation_content WHERE tenant_id = $1 AND invocation_id = $2 AND field = 'tool_output'`,
+        [team.tenantId, id],
+      );
+      assert.equal(rows.length, 0);
+    });
   },
   { manualJobs: true },
 );

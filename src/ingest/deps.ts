@@ -1,9 +1,10 @@
 import type { AppContext, Principal } from '../core/index.ts';
 import type { Queryable } from '../db/index.ts';
-import type { LogEntry, LogWriter, PseudonymKind } from '../ledger/index.ts';
+import type { LogEntry, LogWriter, PseudonymKind, SetJob } from '../ledger/index.ts';
 import type { Decision, Facts, PersonaFacts, PolicyDocument } from '../policy/index.ts';
 import type { Admission } from './admission.ts';
 import type { ResolveReview } from './approvals.ts';
+import type { AttachItem, AttachResult } from './attach-outputs.ts';
 import type { EventAuthorizer } from './event-authorizer.ts';
 import type { AgentScope, Gate, GatePrincipal, WorkspaceRecord } from './gate.ts';
 import type { InFlightKeys } from './in-flight-keys.ts';
@@ -62,6 +63,8 @@ export interface IngestDeps extends IngestSources {
   inFlight: InFlightKeys;
   /** The set job every event goes through: one object, so requests queued together share its statements. */
   recordSet: ReturnType<typeof recordSet>;
+  /** The set job attached tool results go through: concurrent ones share a transaction. */
+  attachSet: SetJob<AttachItem, AttachResult>;
   /**
    * What authenticating a request (resolveForEvents) found for its token: its
    * route decides on it instead of resolving the same token again (a SHA-256

@@ -23,6 +23,7 @@ export function validateEvent(kind: EventKind, event: unknown): void {
   if (!validate(event)) throw validationProblem(validate.errors ?? [], 'body');
 }
 import {
+  BATCH_BODY_LIMIT,
   BatchBody,
   BatchResults,
   IdempotencyKeyHeader,
@@ -36,8 +37,6 @@ const WRITERS = EVENT_WRITERS;
 const FALLBACK_NEEDS_TENANT = 'The fallback ingress token needs a tenant_id in the body.';
 /** Idempotency-Key: 1-255 printable ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
-/** A batch's body may be larger than a single event's. */
-export const BATCH_BODY_LIMIT = 4 * 1024 * 1024;
 
 export async function eventRoutes(fastify: FastifyInstance, deps: IngestDeps, watch: ApprovalWatch): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { PlanCaps } from '../config/index.ts';
-import type { JobHandler } from '../jobs/index.ts';
+import type { JobKind } from '../jobs/index.ts';
 import type { Principal } from '../core/index.ts';
 import { eventRoutes, validateEvent } from './event-routes.ts';
 import { EventAuthorizer, type NamedWorkspace } from './event-authorizer.ts';
 import { Gate, type GatePrincipal } from './gate.ts';
 import { ingressTokenRoutes } from './ingress-token-routes.ts';
 import { outputScanHandler, wakeOnPendingScan } from './output-scan.ts';
+import { outputScanBatchHandler } from './output-scan-many.ts';
+import { attachOutputSet } from './attach-outputs.ts';
 import { type EventInput, type EventResult, recordEvents } from './pipeline.ts';
 import { InFlightKeys } from './in-flight-keys.ts';
 import type { IngestDeps, IngestSources } from './deps.ts';
@@ -49,7 +51,7 @@ export interface IngestModule {
    */
   recordBatch(tenantId: string, events: readonly EventInput[]): Promise<EventResult[]>;
   /** The background jobs ingest enqueues and runs, by kind: the tool_output scan, an approval's expiry. */
-  jobs: Record<string, JobHandler>;
+  jobs: Record<string, JobKind>;
   /** The long polls of GET /api/v1/approvals/{id}?wait= parked on this node. */
   approvalsWaiting(): number;
   routes(app: FastifyInstance): Promise<void>;
@@ -130,6 +132,10 @@ function ingestDeps(sources: IngestSources): { deps: IngestDeps; scanPool: Retur
     gate,
     inFlight: new InFlightKeys(ctx.config.idempotencyWaitMs),
     recordSet: recordSet(knownAgents),
+    attachSet: attachOutputSet({
+      now: ctx.now,
+      ...(sources.contentDueBefore ? { contentDueBefore: sources.contentDueBefore } : {}),
+    }),
     resolvedFor,
     authorizer: new EventAuthorizer(gate, ctx.now, resolvedFor),
   };
@@ -139,15 +145,17 @@ function ingestDeps(sources: IngestSources): { deps: IngestDeps; scanPool: Retur
 /** Ingest's background jobs: a tool output's scan, and a hold that ran out. */
 function ingestJobs(sources: IngestSources): IngestModule['jobs'] {
   const { ctx } = sources;
+  const scanDeps = {
+    writer: sources.writer,
+    scan: sources.scan,
+    outputKek: sources.outputKek,
+    policyInTx: sources.policyInTx,
+    personaInTx: sources.personaInTx,
+    now: ctx.now,
+  };
   return {
-    [OUTPUT_SCAN_JOB]: outputScanHandler({
-      writer: sources.writer,
-      scan: sources.scan,
-      outputKek: sources.outputKek,
-      policyInTx: sources.policyInTx,
-      personaInTx: sources.personaInTx,
-      now: ctx.now,
-    }),
+    // Several of a workspace's due scans go in one log transaction; one that fails runs again alone.
+    [OUTPUT_SCAN_JOB]: { one: outputScanHandler(scanDeps), many: outputScanBatchHandler({ ...scanDeps, db: ctx.db }) },
     // A hold that ran out is a deny, whether or not anyone is polling: due at expires_at.
     [APPROVAL_EXPIRY_JOB]: async (job, claim) => {
       const approvalId = String(job.payload.approval_id);

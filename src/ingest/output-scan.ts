@@ -10,7 +10,7 @@ import {
   OUT_OF_SCOPE_REASON,
   type PersonaFacts,
 } from '../policy/index.ts';
-import type { PreparedInvocation, Scanner } from './prepare.ts';
+import type { PreparedInvocation, ScanResult, Scanner } from './prepare.ts';
 import { escalatesToJudges, needsReview } from './escalation.ts';
 import { oneInvocationTimeSql } from './invocation-time.ts';
 import { countByType } from './leaves.ts';
@@ -31,7 +31,7 @@ export function wakeOnPendingScan(jobs: {
   };
 }
 
-interface Deps {
+export interface OutputScanDeps {
   writer: LogWriter;
   scan: Scanner;
   /** Opens the sealed tool_output (sealed-output.ts). */
@@ -43,7 +43,7 @@ interface Deps {
   now(): Date;
 }
 
-interface InvocationRow {
+export interface InvocationRow {
   agent_key: string;
   tool_name: string | null;
   mode: Facts['mode'];
@@ -62,7 +62,7 @@ interface InvocationRow {
  * in one transaction with the job's own deletion, so a crash anywhere makes
  * the whole scan run again and a finished scan never runs twice.
  */
-export function outputScanHandler(deps: Deps): JobHandler {
+export function outputScanHandler(deps: OutputScanDeps): JobHandler {
   return async (job, claim) => {
     const tenantId = job.tenant_id;
     const invocationId = Number(job.payload.invocation_id);
@@ -73,21 +73,12 @@ export function outputScanHandler(deps: Deps): JobHandler {
       // Read here, not before the transaction: a policy changed on another node a moment ago decides this scan.
       const policy = await deps.policyInTx(tx, tenantId);
       const r = deps.scan('tool_output', inv.output);
-      const findings: FieldFindings[] = [...inv.otherFindings];
-      if (r.findings.length > 0) findings.push({ field: 'tool_output', findings: r.findings });
-      const decision = policy.decide({
-        agent_key: inv.row.agent_key,
-        tool_name: inv.row.tool_name ?? undefined,
-        mode: inv.row.mode,
-        outcome: inv.row.outcome,
-        principal_kind: inv.row.principal_kind ?? undefined,
-        principal_id: inv.row.principal_id,
-        findings,
-        tool_in_scope: inv.row.reasons.includes(OUT_OF_SCOPE_REASON) ? false : undefined,
-        persona: await deps.personaInTx(tx, tenantId, inv.row.agent_key),
-        // The call has run: a hold rule can stop nothing now, so it gives its verdict like any rule.
-        after_call: true,
-      });
+      const { decision, review, newlyFlagged } = decideAfterScan(
+        policy,
+        inv.row,
+        withOutputFindings(inv.otherFindings, r.findings),
+        await deps.personaInTx(tx, tenantId, inv.row.agent_key),
+      );
       const now = deps.now();
       const salt = newSalt();
       await tx.query(
@@ -96,36 +87,16 @@ export function outputScanHandler(deps: Deps): JobHandler {
          WHERE ${BY_ID} AND field = 'tool_output'`,
         [tenantId, invocationId, r.stored, Buffer.from(salt), JSON.stringify(r.storedFindings)],
       );
-      const review =
-        inv.row.review_status === null && needsReview(decision.verdict, inv.row.mode)
-          ? 'pending'
-          : inv.row.review_status;
       await tx.query(
         `UPDATE invocations SET output_scan_verdict = $3, output_scan_reasons = $4, output_scanned_at = $5, review_status = $6
          WHERE ${BY_ID}`,
         [tenantId, invocationId, decision.verdict, JSON.stringify(decision.reasons), now, review],
       );
-      // Flagged by its tool_output, or a rule asking for the panel fired: escalated like at write time (the job
-      // checks the plan's calls). A flag at write time was escalated then; a rule that asked then and asks again
-      // here makes a second job, which the judge job skips (one automatic judgement per invocation).
-      const newlyFlagged = review === 'pending' && inv.row.review_status === null;
-      if (escalatesToJudges(decision, inv.row.mode) && (newlyFlagged || decision.judge)) {
+      if (escalatesToJudge(decision, inv.row.mode, newlyFlagged)) {
         const [p] = await tx.query<{ judged: boolean }>('SELECT judge_panel_configured($1) AS judged', [tenantId]);
         if (p!.judged) await enqueue(tx, tenantId, JUDGE_JOB, [judgeJobPayload(invocationId, decision)]);
       }
-      const scanIndex = log.add(
-        {
-          v: LEAF_VERSION,
-          kind: 'tool_output_scan',
-          invocation_id: invocationId,
-          content: { tool_output: commitment(salt, r.stored) },
-          findings: countByType(r.storedFindings),
-          verdict: decision.verdict,
-          reasons: decision.reasons,
-          policy_version: policy.version,
-        },
-        now,
-      );
+      const scanIndex = log.add(scanLeaf(invocationId, salt, r, decision, policy.version), now);
       // When this output's findings became final, for readers that fold scans by log position (reports' roll-ups).
       await tx.query('INSERT INTO output_scans (tenant_id, log_index, invocation_id) VALUES ($1, $2, $3)', [
         tenantId,
@@ -134,6 +105,70 @@ export function outputScanHandler(deps: Deps): JobHandler {
       ]);
     });
   };
+}
+
+/** The tool_output_scan leaf: a commitment to the text as stored (redacted), what was found, the new verdict. */
+export function scanLeaf(
+  invocationId: number,
+  salt: Uint8Array,
+  r: Pick<ScanResult, 'stored' | 'storedFindings'>,
+  decision: Decision,
+  policyVersion: number,
+) {
+  return {
+    v: LEAF_VERSION,
+    kind: 'tool_output_scan',
+    invocation_id: invocationId,
+    content: { tool_output: commitment(salt, r.stored) },
+    findings: countByType(r.storedFindings),
+    verdict: decision.verdict,
+    reasons: decision.reasons,
+    policy_version: policyVersion,
+  };
+}
+
+/** The findings of the invocation's other texts, with the tool_output's own when it has any. */
+export function withOutputFindings(other: readonly FieldFindings[], output: readonly Finding[]): FieldFindings[] {
+  return output.length > 0 ? [...other, { field: 'tool_output', findings: [...output] }] : [...other];
+}
+
+/**
+ * A scanned tool_output decided again with every finding of its invocation:
+ * the decision, the review status it leaves, and whether that puts it in the
+ * review queue now.
+ */
+export function decideAfterScan(
+  policy: { decide(facts: Facts): Decision },
+  row: InvocationRow,
+  findings: FieldFindings[],
+  persona: PersonaFacts | undefined,
+): { decision: Decision; review: string | null; newlyFlagged: boolean } {
+  const decision = policy.decide({
+    agent_key: row.agent_key,
+    tool_name: row.tool_name ?? undefined,
+    mode: row.mode,
+    outcome: row.outcome,
+    principal_kind: row.principal_kind ?? undefined,
+    principal_id: row.principal_id,
+    findings,
+    tool_in_scope: row.reasons.includes(OUT_OF_SCOPE_REASON) ? false : undefined,
+    persona,
+    // The call has run: a hold rule can stop nothing now, so it gives its verdict like any rule.
+    after_call: true,
+  });
+  const review = row.review_status === null && needsReview(decision.verdict, row.mode) ? 'pending' : row.review_status;
+  return { decision, review, newlyFlagged: review === 'pending' && row.review_status === null };
+}
+
+/**
+ * Flagged by its tool_output, or a rule asking for the panel fired: escalated
+ * like at write time (the job checks the plan's calls). A flag at write time
+ * was escalated then; a rule that asked then and asks again here makes a
+ * second job, which the judge job skips (one automatic judgement per
+ * invocation).
+ */
+export function escalatesToJudge(decision: Decision, mode: string, newlyFlagged: boolean): boolean {
+  return escalatesToJudges(decision, mode) && (newlyFlagged || decision.judge);
 }
 
 async function loadInvocation(tx: Queryable, tenantId: string, invocationId: number, kek: Uint8Array) {

@@ -185,6 +185,9 @@ const BatchItem = Type.Object({
   event: Type.Unknown({ description: 'The body the single endpoint of this kind takes (checked per event)' }),
 });
 
+/** A batch's body (of events, or of tool results) may be larger than a single event's. */
+export const BATCH_BODY_LIMIT = 4 * 1024 * 1024;
+
 export const BatchBody = Type.Object({
   events: Type.Array(BatchItem, { minItems: 1, maxItems: 500 }),
   tenant_id: Type.Optional(
@@ -219,6 +222,32 @@ export const InvocationIdParams = Type.Object({ invocation_id: Type.Integer({ mi
 
 export const AttachOutputBody = Type.Object({
   tool_output: text('Stored sealed (encrypted), then scanned in the background and stored redacted'),
+});
+
+export const AttachOutputsBody = Type.Object({
+  outputs: Type.Array(
+    Type.Object({
+      invocation_id: Type.Integer({ minimum: 1 }),
+      tool_output: text('Stored sealed (encrypted), then scanned in the background and stored redacted'),
+    }),
+    { minItems: 1, maxItems: 100 },
+  ),
+});
+
+export const OutputsAttached = Type.Object({
+  results: Type.Array(
+    Type.Object(
+      {
+        index: Type.Integer({ description: 'Position of the result in the request' }),
+        invocation_id: Type.Integer(),
+        status: Type.Integer({ description: 'What the single endpoint would have answered: 201, or a problem status' }),
+        evidence_id: Type.Optional(Type.Integer({ description: 'The tool_output_attached leaf (201)' })),
+        code: Type.Optional(Type.String({ description: 'The problem code, when status is not 201' })),
+        detail: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+  ),
 });
 
 export const OutputAttached = Type.Object({

@@ -18,6 +18,27 @@ export interface Job {
 export type JobHandler = (job: Job, claim: (tx: Queryable) => Promise<boolean>, signal: AbortSignal) => Promise<void>;
 
 /**
+ * Runs several due jobs of one kind and one workspace together, leased in the
+ * same round: `claim(tx)` deletes the rows still there inside the caller's
+ * transaction and answers their job ids (a job not among them was done
+ * already, elsewhere). For work whose cost is mostly per transaction — a
+ * workspace's log appends one transaction at a time, so N jobs in one
+ * transaction hold it up once instead of N times.
+ */
+export type JobBatchHandler = (
+  jobs: readonly Job[],
+  claim: (tx: Queryable) => Promise<Set<number>>,
+  signal: AbortSignal,
+) => Promise<void>;
+
+/**
+ * A kind of job: run one at a time, or also several of a workspace at once
+ * (`many`); when `many` fails, each of its jobs runs again alone through
+ * `one`, so one bad job fails only itself.
+ */
+export type JobKind = JobHandler | { one: JobHandler; many: JobBatchHandler };
+
+/**
  * Enqueues jobs of one kind inside the caller's transaction, one per payload,
  * in one statement: they exist exactly when the caller's work commits. The
  * jobs table is this module's; other modules enqueue only through here.
@@ -130,13 +151,13 @@ export interface WorkerOptions {
  */
 export class JobWorker {
   readonly #db: Db;
-  readonly #handlers: Record<string, JobHandler>;
+  readonly #handlers: Record<string, JobKind>;
   readonly #opts: Required<Omit<WorkerOptions, 'onError' | 'bell'>> & Pick<WorkerOptions, 'onError'>;
   readonly #poller: Poller;
   /** Aborted by stop(): the jobs running then give up; a drain() after stop() gets a fresh one. */
   #abort = new AbortController();
 
-  constructor(db: Db, handlers: Record<string, JobHandler>, opts: WorkerOptions = {}) {
+  constructor(db: Db, handlers: Record<string, JobKind>, opts: WorkerOptions = {}) {
     this.#db = db;
     this.#handlers = handlers;
     const { bell, ...rest } = opts;
@@ -180,24 +201,76 @@ export class JobWorker {
       [this.#opts.leaseMs, this.#opts.batch, this.#opts.maxAttempts],
     );
     const signal = this.#abort.signal;
-    for (const [i, job] of jobs.entries()) {
+    const work = this.#grouped(jobs);
+    for (const [i, unit] of work.entries()) {
       if (signal.aborted) {
         // Stopping: the jobs not started yet go back at once instead of waiting out their lease.
-        const rest = jobs.slice(i);
-        await this.#db.query(
-          `UPDATE jobs SET locked_until = NULL, attempts = attempts - 1
-           WHERE (tenant_id, job_id) IN (SELECT * FROM unnest($1::uuid[], $2::bigint[]))`,
-          [rest.map((j) => j.tenant_id), rest.map((j) => j.job_id)],
-        );
+        await this.#release(work.slice(i).flat());
         break;
       }
-      await this.#run(job, signal);
+      if (Array.isArray(unit)) await this.#runMany(unit, signal);
+      else await this.#run(unit, signal);
     }
     return jobs.length;
   }
 
-  async #run(job: Job, signal: AbortSignal): Promise<void> {
-    const handler = this.#handlers[job.kind];
+  /** Leased jobs not run go back at once, their attempt not counted. */
+  async #release(jobs: readonly Job[]): Promise<void> {
+    await this.#db.query(
+      `UPDATE jobs SET locked_until = NULL, attempts = attempts - 1
+       WHERE (tenant_id, job_id) IN (SELECT * FROM unnest($1::uuid[], $2::bigint[]))`,
+      [jobs.map((j) => j.tenant_id), jobs.map((j) => j.job_id)],
+    );
+  }
+
+  /** The leased jobs in order, those of a kind that runs several at once gathered per workspace where the first is. */
+  #grouped(jobs: readonly Job[]): Array<Job | Job[]> {
+    const out: Array<Job | Job[]> = [];
+    const groups = new Map<string, Job[]>();
+    for (const job of jobs) {
+      const kind = this.#handlers[job.kind];
+      if (kind === undefined || typeof kind === 'function') {
+        out.push(job);
+        continue;
+      }
+      const key = `${job.kind}\u0000${job.tenant_id}`;
+      let group = groups.get(key);
+      if (!group) {
+        group = [];
+        groups.set(key, group);
+        out.push(group);
+      }
+      group.push(job);
+    }
+    return out;
+  }
+
+  /** Jobs of one kind and workspace together; when that fails, each alone (with its own retry and backoff). */
+  async #runMany(group: readonly Job[], signal: AbortSignal): Promise<void> {
+    const kind = this.#handlers[group[0]!.kind] as Exclude<JobKind, JobHandler>;
+    if (group.length === 1) return this.#run(group[0]!, signal, kind.one);
+    const tenantId = group[0]!.tenant_id;
+    const claim = async (tx: Queryable) => {
+      const rows = await tx.query<{ job_id: string | number }>(
+        'DELETE FROM jobs WHERE tenant_id = $1 AND job_id = ANY($2::bigint[]) RETURNING job_id',
+        [tenantId, group.map((j) => j.job_id)],
+      );
+      return new Set(rows.map((r) => Number(r.job_id)));
+    };
+    try {
+      await kind.many(group, claim, signal);
+    } catch (err) {
+      // Stopping: given up like the jobs not started (nothing of it committed).
+      if (signal.aborted) return this.#release(group);
+      this.#opts.onError?.(err, group[0]);
+      // Nothing of it committed: each runs alone, so a job that cannot be done fails only itself.
+      for (const job of group) await this.#run(job, signal, kind.one);
+    }
+  }
+
+  async #run(job: Job, signal: AbortSignal, one?: JobHandler): Promise<void> {
+    const kind = this.#handlers[job.kind];
+    const handler = one ?? (typeof kind === 'object' ? kind.one : kind);
     const claim = async (tx: Queryable) =>
       (await tx.query('DELETE FROM jobs WHERE tenant_id = $1 AND job_id = $2 RETURNING 1', [job.tenant_id, job.job_id]))
         .length === 1;

@@ -20,7 +20,7 @@ export { LogPruner } from './log-pruning.ts';
 export { LogPublisher } from './publisher.ts';
 export { openPublishStore } from './publish-stores.ts';
 export type { PublishStore } from './publish-stores.ts';
-export type { LogWriter } from './log-writer.ts';
+export type { LogWriter, SetJob } from './log-writer.ts';
 export { emptyRoot, verifyConsistency } from './merkle.ts';
 export {
   NoteError,

@@ -45,6 +45,18 @@ type Approval = ApprovalState;
 
 /** How long a tool result waits to be attached, so the results of a burst of calls go together. */
 const ATTACH_DELAY_MS = 1_000;
+/** Most results in one request (the service's limit), and most characters of them (its body limit is 4 MiB). */
+const MANY_RESULTS = 100;
+const MANY_CHARS = 500_000;
+
+/** A tool's result waiting to be attached to its gated invocation. */
+interface Attachment {
+  call: { name: string; arguments: unknown };
+  gated: GateDecision & { action: 'forward' };
+  output: { text: string; cutFrom: number | null };
+  isError: boolean;
+  id: number;
+}
 /** A held call asks again this long (s) per long poll; the service answers as soon as it is decided (at most 60). */
 const POLL_SECONDS = 30;
 
@@ -60,8 +72,10 @@ export class LedgerGate {
   #canAttach = true;
   /** True once the service took an attachment: the endpoint is there, queued ones may go at once. */
   #attachSeen = false;
+  /** False once the service answered that it has no POST /api/v1/invocations/outputs: one request a result then. */
+  #canAttachMany = true;
   /** Results waiting to be attached, sent together at most ATTACH_DELAY_MS after the first. */
-  #queued: Array<() => Promise<void>> = [];
+  #queued: Attachment[] = [];
   #attachTimer: NodeJS.Timeout | undefined;
   /** Results being attached (close() waits for them). */
   readonly #attaching = new Set<Promise<void>>();
@@ -162,51 +176,87 @@ export class LedgerGate {
       return;
     }
     // Queued, not sent now: a request per result right after the call would make the agent's next call wait behind
-    // it in the workspace's log (+5 ms p50 through the proxy, bench/mcp-proxy.ts); sent together, they share the
-    // service's grouped appends, as the batched records did.
-    this.#queued.push(async () => {
-      if (!this.#canAttach) return this.#recordResult(call, gated, output, isError);
-      try {
-        await this.#client.attachOutput(id, output.text);
-        this.#attachSeen = true;
-      } catch (err) {
-        // Stored by an attempt whose answer was lost, then retried: it is there.
-        if (err instanceof AgentLedgerError && err.status === 409) {
-          this.#attachSeen = true;
-          return;
-        }
-        if (err instanceof AgentLedgerError && err.status === 404 && !this.#attachSeen) {
-          // A service from before the endpoint: the result as a child record, from now on.
-          this.#canAttach = false;
-          return this.#recordResult(call, gated, output, isError);
-        }
-        this.#o.warn(`the result of ${call.name} (invocation ${id}) was not recorded (${message(err)})`);
-      }
-    });
+    // it in the workspace's log (+5 ms p50 through the proxy, bench/mcp-proxy.ts); sent together, in one request,
+    // they take one transaction of the log.
+    this.#queued.push({ call, gated, output, isError, id });
     if (this.#attachTimer === undefined) {
       this.#attachTimer = setTimeout(() => void this.#sendAttachments(), ATTACH_DELAY_MS);
       this.#attachTimer.unref();
     }
   }
 
-  /** Sends the queued results: the first alone until the service is known to take them, then the rest together. */
+  /** Sends the queued results: in requests of many (MANY_RESULTS, MANY_CHARS), or one by one to an older service. */
   #sendAttachments(): Promise<void> {
     clearTimeout(this.#attachTimer);
     this.#attachTimer = undefined;
-    const jobs = this.#queued;
+    const queued = this.#queued;
     this.#queued = [];
     const run = (async () => {
       let i = 0;
-      while (i < jobs.length && !this.#attachSeen && this.#canAttach) await jobs[i++]!();
-      // Two at a time: a burst of them at once would hold up the agent's next call behind all of them.
-      const worker = async () => {
-        while (i < jobs.length) await jobs[i++]!();
-      };
-      await Promise.all([worker(), worker()]);
+      while (i < queued.length && this.#canAttachMany && this.#canAttach) {
+        const chunk: Attachment[] = [];
+        let chars = 0;
+        while (
+          i < queued.length &&
+          chunk.length < MANY_RESULTS &&
+          (chunk.length === 0 || chars + queued[i]!.output.text.length <= MANY_CHARS)
+        ) {
+          chars += queued[i]!.output.text.length;
+          chunk.push(queued[i++]!);
+        }
+        if (!(await this.#attachMany(chunk))) i -= chunk.length;
+      }
+      while (i < queued.length) await this.#attachOne(queued[i++]!);
     })();
     this.#attaching.add(run);
     void run.finally(() => this.#attaching.delete(run));
     return run;
+  }
+
+  /** Attaches results in one request; false (nothing sent) when the service predates the endpoint. */
+  async #attachMany(chunk: readonly Attachment[]): Promise<boolean> {
+    let results: Awaited<ReturnType<AgentLedger['attachOutputs']>>;
+    try {
+      results = await this.#client.attachOutputs(chunk.map((a) => ({ invocationId: a.id, toolOutput: a.output.text })));
+    } catch (err) {
+      if (err instanceof AgentLedgerError && err.status === 404) {
+        this.#canAttachMany = false;
+        return false;
+      }
+      this.#o.warn(`${chunk.length} tool result(s) not recorded (${message(err)})`);
+      return true;
+    }
+    this.#attachSeen = true;
+    for (const r of results) {
+      // 409: stored by an attempt whose answer was lost, then retried: it is there.
+      if (r.status === 201 || r.status === 409) continue;
+      const a = chunk[r.index]!;
+      this.#o.warn(
+        `the result of ${a.call.name} (invocation ${a.id}) was not recorded (${r.status} ${r.code ?? ''}: ${r.detail ?? ''})`,
+      );
+    }
+    return true;
+  }
+
+  /** Attaches one result through the single endpoint; a service without it gets the result as a child record. */
+  async #attachOne(a: Attachment): Promise<void> {
+    if (!this.#canAttach) return this.#recordResult(a.call, a.gated, a.output, a.isError);
+    try {
+      await this.#client.attachOutput(a.id, a.output.text);
+      this.#attachSeen = true;
+    } catch (err) {
+      // Stored by an attempt whose answer was lost, then retried: it is there.
+      if (err instanceof AgentLedgerError && err.status === 409) {
+        this.#attachSeen = true;
+        return;
+      }
+      if (err instanceof AgentLedgerError && err.status === 404 && !this.#attachSeen) {
+        // A service from before the endpoint: the result as a child record, from now on.
+        this.#canAttach = false;
+        return this.#recordResult(a.call, a.gated, a.output, a.isError);
+      }
+      this.#o.warn(`the result of ${a.call.name} (invocation ${a.id}) was not recorded (${message(err)})`);
+    }
   }
 
   /** The result as an observed invocation: with its input in observed mode, a child of the gated call otherwise. */

@@ -7,7 +7,8 @@ import type { paths } from './schema.d.ts';
 //  - record(): buffered, sent in batches in the background; flush() and
 //    shutdown() wait until everything was sent;
 //  - waitForApproval(): a held call's wait for a person's decision (long polls);
-//  - attachOutput(): a call's result, after it ran, as its invocation's tool_output;
+//  - attachOutput() / attachOutputs(): a call's result (or up to 100 calls'),
+//    after it ran, as its invocation's tool_output;
 // every request carries an Idempotency-Key that stays the same across its
 // retries (a retry after a timeout never records twice), 429/502/503/504 and
 // lost connections are retried with backoff honouring Retry-After, and
@@ -17,9 +18,12 @@ import type { paths } from './schema.d.ts';
 type InvocationOp = paths['/api/v1/admin/agents/events/invocation']['post'];
 type RogueOp = paths['/api/v1/admin/agents/events/rogue']['post'];
 type AttachOp = paths['/api/v1/invocations/{invocation_id}/output']['post'];
+type AttachManyOp = paths['/api/v1/invocations/outputs']['post'];
 export type InvocationEvent = NonNullable<InvocationOp['requestBody']>['content']['application/json'];
 export type InvocationResult = InvocationOp['responses'][201]['content']['application/json'];
 export type OutputAttached = AttachOp['responses'][201]['content']['application/json'];
+/** One result's answer in attachOutputs(): status 201 with its evidence_id, or the single endpoint's problem (404, 409). */
+export type OutputAttachedItem = AttachManyOp['responses'][207]['content']['application/json']['results'][number];
 export type RogueEvent = NonNullable<RogueOp['requestBody']>['content']['application/json'];
 export type RogueResult = RogueOp['responses'][201]['content']['application/json'];
 type ApprovalOp = paths['/api/v1/approvals/{approval_id}']['get'];
@@ -156,6 +160,24 @@ export class AgentLedger {
     });
     if (data === undefined) throw new AgentLedgerError(response.status, error);
     return data;
+  }
+
+  /**
+   * Attaches up to 100 results at once (one request, one transaction in the
+   * service): one answer per result, in order, each what attachOutput() would
+   * have been told — status 201, or 404 / 409 with the problem's code. Throws
+   * AgentLedgerError for the whole request (401, 403, 413, 422, or 404 when
+   * the service predates the endpoint).
+   */
+  async attachOutputs(
+    outputs: ReadonlyArray<{ invocationId: number; toolOutput: string }>,
+  ): Promise<OutputAttachedItem[]> {
+    const { data, error, response } = await this.#api.POST('/api/v1/invocations/outputs', {
+      body: { outputs: outputs.map((o) => ({ invocation_id: o.invocationId, tool_output: o.toolOutput })) },
+      headers: { authorization: `Bearer ${this.#opts.token}` },
+    });
+    if (data === undefined) throw new AgentLedgerError(response.status, error);
+    return data.results;
   }
 
   /**
