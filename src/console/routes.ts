@@ -112,5 +112,7 @@ export async function consoleRoutes(app: FastifyInstance, assets = loadAssets())
     return send(req, reply, index);
   };
   app.get('/console', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/console/', 308));
+  // The service's address opened in a browser: the console (302, not permanent: the root may serve more one day).
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/console/', 302));
   app.get('/console/*', { schema: { hide: true } }, handler);
 }

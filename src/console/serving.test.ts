@@ -15,6 +15,9 @@ eachStore('console assets', (get) => {
   test('/console/ is the app shell with a strict CSP; any deeper path falls back to it', async () => {
     const t = get();
     assert.equal((await t.request({ method: 'GET', url: '/console' })).headers.location, '/console/');
+    const root = await t.request({ method: 'GET', url: '/' });
+    assert.equal(root.statusCode, 302, 'the service’s address in a browser opens the console');
+    assert.equal(root.headers.location, '/console/');
     for (const url of ['/console/', '/console/invocations?verdict=deny', '/console/audit']) {
       const res = await t.request({ method: 'GET', url });
       assert.equal(res.statusCode, 200, url);
