@@ -1,5 +1,5 @@
 // npm run eval -- [--corpus DIR] [--json] [--only dev|untouched|corpus|loso|loso-ner|structured] [--errors TYPE]
-//                  [--families F,G] [--jobs N] [--approximate] [--cache DIR]
+//                  [--families F,G] [--jobs N] [--approximate] [--seeds S,T] [--cache DIR]
 //
 // Leads with prompt injection measured by leaving one source out (loso-injection.ts): on development data
 // written by other people, every source family scored by a detector trained and tuned without it.
@@ -12,7 +12,8 @@
 // With --only loso: --families F,G holds out only those injection families (each fold's figures are those of
 // the full run); --jobs N spreads the injection folds' trainings over N worker threads (same figures);
 // --approximate tunes each fold's threshold on the other folds' models (a sixth of the trainings; for
-// iterating, not the headline).
+// iterating, not the headline); --seeds 7,1 repeats the run with those example orders as well and prints each
+// family's recall and the macro-averages as mean and range over the orders (the shipped order, 99, first).
 // The names detector's leave-one-source-out table on public annotated corpora (loso-ner.ts; it trains one
 // named-entity model per source, about a minute of CPU) comes last; --only loso-ner prints it alone, and
 // with it --families scores only those names families (the same figures as the full run's rows for them);
@@ -224,6 +225,7 @@ async function main(): Promise<void> {
       ...(arg('families') ? { families: arg('families')!.split(',') } : {}),
       jobs: Number(arg('jobs') ?? 1),
       approximate: process.argv.includes('--approximate'),
+      ...(arg('seeds') ? { seeds: arg('seeds')!.split(',').map(Number) } : {}),
       onFamily: (f, done, of) => process.stderr.write(`loso: ${f} scored (${done} of ${of})\n`),
     });
     out.push(...r.lines);

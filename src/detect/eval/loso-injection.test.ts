@@ -11,10 +11,11 @@ import {
   macro,
   modelFor,
   prepare,
+  seedSpread,
   trainingCases,
 } from './loso-injection.ts';
 import { detectInjection } from '../injection/index.ts';
-import type { InjectionDataCase } from './loso-injection.ts';
+import type { FamilyResult, InjectionDataCase } from './loso-injection.ts';
 import * as injectionModel from '../injection/model.ts';
 
 const KINDS = new Set(['direct', 'indirect', 'jailbreak', 'benign', 'hard_negative']);
@@ -231,4 +232,28 @@ test('macro: the mean of the families rates, with an interval around it', () => 
   assert.ok(Math.abs(m.mean - 0.7) < 1e-12);
   assert.ok(m.ci[0] < 0.7 && m.ci[1] > 0.7 && m.ci[0] > 0.4 && m.ci[1] < 1);
   assert.equal(macro([{ hit: 0, n: 0 }]), null);
+});
+
+test('seedSpread: each family and the macro-averages as mean and range over the example orders', () => {
+  const fold = (family: string, hit: number, n: number, fp = 0): FamilyResult => ({
+    family,
+    threshold: 0.8,
+    recall: { hit, n },
+    byKind: {},
+    benignFp: { hit: fp, n: n ? 0 : 100 },
+    hardFp: { hit: 0, n: 0 },
+    ambiguous: { hit: 0, n: 0 },
+  });
+  const lines = seedSpread([
+    { seed: 99, results: [fold('a', 5, 10), fold('b', 8, 10), fold('news', 0, 0, 1)] },
+    { seed: 7, results: [fold('a', 7, 10), fold('b', 8, 10), fold('news', 0, 0, 3)] },
+  ]);
+  assert.match(lines[0]!, /2 example orders \(seeds 99, 7\)/);
+  // families without attacks have no recall row
+  assert.deepEqual(
+    lines.slice(1, -1).map((l) => l.trim().replace(/\s+/g, ' ')),
+    ['a recall 60.0 (50.0-70.0)', 'b recall 80.0 (80.0-80.0)'],
+  );
+  // macro recall 65 % and 75 %; benign false positives 1 % and 3 %
+  assert.match(lines.at(-1)!, /recall {1,2}70\.0 \(65\.0-75\.0\); FPR on benign {1,3}2\.0 \(1\.0-3\.0\)/);
 });

@@ -440,17 +440,53 @@ export function losoTable(results: readonly FamilyResult[]): string[] {
   return lines;
 }
 
+/**
+ * The same leave-one-source-out run repeated with other example orders (`--seeds`): each family's recall and
+ * the macro-averages per order, their mean and range. One epoch of Adagrad depends on the order it sees the
+ * examples in (seeds 99 / 7 / 1 of the shipped recipe read 51.5 / 49.8 / 53.3 %), so a change worth less than
+ * that range is not shown by one order.
+ */
+export function seedSpread(runs: ReadonlyArray<{ seed: number; results: readonly FamilyResult[] }>): string[] {
+  const pct = (x: number) => (100 * x).toFixed(1);
+  const stats = (xs: number[]) => {
+    const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
+    return `${pct(mean).padStart(5)} (${pct(Math.min(...xs))}-${pct(Math.max(...xs))})`;
+  };
+  const lines = [
+    `Prompt injection, leave one source out, over ${runs.length} example orders (seeds ${runs.map((r) => r.seed).join(', ')}): mean (range)`,
+  ];
+  const families = runs[0]?.results.filter((r) => r.recall.n > 0).map((r) => r.family) ?? [];
+  for (const f of families) {
+    const xs = runs.map((r) => {
+      const x = r.results.find((y) => y.family === f)!.recall;
+      return x.hit / x.n;
+    });
+    lines.push(`  ${f.padEnd(18)} recall ${stats(xs)}`);
+  }
+  const of = (pick: (r: FamilyResult) => Rate) => stats(runs.map((r) => macro(r.results.map(pick))?.mean ?? 0));
+  lines.push(
+    `  macro-average: recall ${of((r) => r.recall)}; FPR on benign ${of((r) => r.benignFp)}; on hard negatives ${of((r) => r.hardFp)}`,
+  );
+  return lines;
+}
+
 /** `npm run eval`'s leave-one-source-out section: the table's lines and its figures as JSON. */
 export async function injectionLosoSection(
-  opts: LosoOptions & { jobs?: number } = {},
+  opts: LosoOptions & { jobs?: number; seeds?: readonly number[] } = {},
 ): Promise<{ lines: string[]; json: unknown }> {
   const cases = loadInjectionData();
   const t0 = performance.now();
-  const results =
-    (opts.jobs ?? 1) > 1 ? await losoInjectionInWorkers(cases, opts.jobs!, opts) : losoInjection(cases, opts);
+  const run = (o: LosoOptions) =>
+    (opts.jobs ?? 1) > 1 ? losoInjectionInWorkers(cases, opts.jobs!, o) : Promise.resolve(losoInjection(cases, o));
+  const results = await run(opts);
+  const base = opts.settings ?? DEFAULT_SETTINGS;
+  const runs = [{ seed: base.seed, results }];
+  for (const seed of opts.seeds ?? [])
+    if (seed !== base.seed) runs.push({ seed, results: await run({ ...opts, settings: { ...base, seed } }) });
   const families = new Set(cases.map((c) => c.family)).size;
   const lines = [
     ...losoTable(results),
+    ...(runs.length > 1 ? seedSpread(runs) : []),
     `  (${cases.length} cases of ${families} families${opts.families ? `; ${results.length} held out, the macro-averages are over these only` : ''}${opts.approximate ? '; APPROXIMATE thresholds (--approximate), not the headline figures' : ''}; ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
     '',
   ];
@@ -466,6 +502,16 @@ export async function injectionLosoSection(
         benign_fpr: m(results.map((r) => r.benignFp)),
         hard_negative_fpr: m(results.map((r) => r.hardFp)),
       },
+      ...(runs.length > 1
+        ? {
+            seeds: runs.map((r) => ({
+              seed: r.seed,
+              recall: m(r.results.map((x) => x.recall)),
+              benign_fpr: m(r.results.map((x) => x.benignFp)),
+              hard_negative_fpr: m(r.results.map((x) => x.hardFp)),
+            })),
+          }
+        : {}),
     },
   };
 }
