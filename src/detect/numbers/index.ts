@@ -8,8 +8,9 @@
 // chunk-reader.ts (chunks), rules.ts and rule-table.ts (the rules), phone*.ts (phone numbers), cues.ts (context keywords),
 // named.ts (the values context names that no check accepts, hidden in storage).
 
-import type { TextContext } from '../text/context.ts';
+import { TextContext } from '../text/context.ts';
 import * as contextModule from '../text/context.ts';
+import { foldDigits } from '../text/digits.ts';
 import * as numericBest from './best.ts';
 import * as namedValues from './named.ts';
 import type { Rule } from './rule.ts';
@@ -37,7 +38,9 @@ export function detectNumeric(
   shared?: TextContext,
   minScore = 0,
 ): Finding[] {
-  const tc = textContext(text, shared);
+  // Digits of other scripts read as ASCII ones (same offsets): the scan below knows ASCII digits only.
+  const folded = foldDigits(text);
+  const tc = folded === text ? textContext(text, shared) : new TextContext(folded);
   if (!tc.hasDigit) return [];
   const table = rules === NUMERIC_RULES ? DEFAULT_TABLE : rules === NAMED_VALUE_RULES ? NAMED_TABLE : ruleTable(rules);
   const scan = new NumericScan(tc, table, minScore, rules !== NAMED_VALUE_RULES);

@@ -9,6 +9,17 @@ const phones = (text: string) =>
     .map((f) => text.slice(f.start, f.end));
 
 describe('phone numbers in the national forms people write (numbers/phone.ts)', () => {
+  it('digits of other scripts are read as the same number, at the same offsets (text/digits.ts)', () => {
+    assert.deepEqual(phones('اتصل على +١ ٦٥٠ ٧٠١ ٨٨٨٧ اليوم'), ['+١ ٦٥٠ ٧٠١ ٨٨٨٧']);
+    assert.deepEqual(phones('Tel: ۰۹۱۲ ۳۴۵ ۶۷۸۹'), ['۰۹۱۲ ۳۴۵ ۶۷۸۹']);
+    assert.deepEqual(phones('फ़ोन: +९१ ९८७६५ ४३२१०'), ['+९१ ९८७६५ ४३२१०']);
+    assert.deepEqual(phones('电话 ＋８６ １３８ ００１３ ８０００'), ['＋８６ １３８ ００１３ ８０００']);
+    const card = scan('card ４１１１ １１１１ １１１１ １１１１').findings.find((f) => f.type === 'CREDIT_CARD');
+    assert.ok(card, 'a full-width card number is a card');
+    // the same text in ASCII digits finds the same
+    assert.deepEqual(phones('اتصل على +1 650 701 8887 اليوم'), ['+1 650 701 8887']);
+  });
+
   it('pairs after a phone label that have the lengths of a date but no day and month are a short local number', () => {
     assert.deepEqual(phones('Tel: 63-06-75'), ['63-06-75']);
     assert.deepEqual(phones('Tél. 75.21.52'), ['75.21.52']);
