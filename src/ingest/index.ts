@@ -12,7 +12,7 @@ export type { ContentSelector, ErasableText } from './erasure.ts';
 export { INGRESS_TOKENS, createIngest, ingestUsage } from './ingest.ts';
 export type { IngestModule } from './ingest.ts';
 export { IDEMPOTENCY_PARTITIONS, RESERVED_KEY_PREFIX } from './idempotency.ts';
-export { invocationTimeSql, oneInvocationTimeSql } from './invocation-time.ts';
+export { invocationTimeOnceSql, invocationTimeSql, oneInvocationTimeSql } from './invocation-time.ts';
 export { linkParents } from './links.ts';
 export { invocationExpired, recordsCutoff } from './records-retention.ts';
 export {

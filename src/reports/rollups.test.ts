@@ -16,7 +16,7 @@ import { runCli } from '../testing/server-process.ts';
 import { factsFromTables } from './compliance.ts';
 import { bump, compareFacts, emptyTotals, normalizeTotals, type ReportFacts } from './facts.ts';
 import { recountFacts } from './recount.ts';
-import { RollupWorker } from './rollups.ts';
+import { foldRollups, RollupWorker } from './rollups.ts';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -519,6 +519,45 @@ eachStore(
         diff.some((d) => d.startsWith('totals.invocations_by_agent')),
         diff.join('\n'),
       );
+    });
+
+    test('a fold reads the rows after its mark with the id-to-day bounds computed once, not per row of every month', async () => {
+      const t = get();
+      const a = await t.signIn('ops@rollup-plan.io');
+      for (let i = 0; i < 3; i++) {
+        const res = await t.request({
+          method: 'POST',
+          url: INVOKE,
+          token: a.token,
+          payload: { agent_key: 'plan-bot', tool_name: 'search', prompt: `question ${i}` },
+        });
+        assert.equal(res.statusCode, 201, res.body);
+      }
+      const tenant = a.account.tenant_id;
+      const plans: string[] = [];
+      const folded = await t.service.ctx.db.withTenant(tenant, async (tx) => {
+        // The plan of each statement the fold sends, then the statement itself.
+        const explaining: Queryable = {
+          query: async (sql: string, params?: unknown[]) => {
+            if (/^\s*WITH batch AS/.test(sql)) {
+              const plan = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+              plans.push(plan.map((r) => r['QUERY PLAN']).join('\n'));
+            }
+            return tx.query(sql, params as unknown[]);
+          },
+        } as Queryable;
+        return foldRollups(explaining, tenant);
+      });
+      assert.equal(folded, 3);
+      assert.equal(plans.length, 3, 'invocations, scans and rogue events');
+      // In a row's filter the id-to-day functions ran for every row of every month (a catch-up of 500,000 rows: 33 s).
+      for (const plan of plans.slice(0, 2)) {
+        for (const line of plan.split('\n')) {
+          if (/Filter:|Index Cond:|Join Filter:/.test(line)) {
+            assert.doesNotMatch(line, /invocations_(from|until)\(/, `a per-row bound in:\n${plan}`);
+          }
+        }
+      }
     });
   },
   { manualJobs: true },

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.ts';
 import { type AppContext, Poller } from '../core/index.ts';
-import { invocationTimeSql } from '../ingest/index.ts';
+import { invocationTimeOnceSql } from '../ingest/index.ts';
 
 /** The greatest bigint: an open upper end of an id range. */
 const MAX_BIGINT = '9223372036854775807';
@@ -50,8 +50,9 @@ export async function foldRollups(tx: Queryable, tenantId: string, limit = ROLLU
          i.created_at
        FROM ingest_read.invocations i
        WHERE i.tenant_id = $1 AND i.invocation_id > (SELECT invocation_id FROM rollup_marks WHERE tenant_id = $1)
-         -- Only the months of the days that gave out ids after the mark (invocations are partitioned by month).
-         AND ${invocationTimeSql('i', '$1', `ARRAY[(SELECT invocation_id FROM rollup_marks WHERE tenant_id = $1) + 1, ${MAX_BIGINT}]`)}
+         -- Only the months of the days that gave out ids after the mark (invocations are partitioned by month),
+         -- the bounds computed once: in the row filter they ran for every row of every month.
+         AND ${invocationTimeOnceSql('i', '$1', `ARRAY[(SELECT invocation_id FROM rollup_marks WHERE tenant_id = $1) + 1, ${MAX_BIGINT}]`)}
        ORDER BY i.invocation_id LIMIT $2),
      counts AS (
        SELECT day, agent_key, verdict, mode, '' AS finding_type, count(*) AS n FROM batch GROUP BY 1, 2, 3, 4
@@ -85,7 +86,7 @@ export async function foldRollups(tx: Queryable, tenantId: string, limit = ROLLU
               count(*) AS n
        FROM batch b
        JOIN ingest_read.invocations i ON i.tenant_id = $1 AND i.invocation_id = b.invocation_id
-         AND ${invocationTimeSql('i', '$1', '(SELECT array_agg(invocation_id) FROM batch)')}
+         AND ${invocationTimeOnceSql('i', '$1', '(SELECT array_agg(invocation_id) FROM batch)')}
        JOIN ingest_read.invocation_content c
          ON c.tenant_id = $1 AND c.invocation_id = b.invocation_id AND c.created_at = i.created_at
            AND c.field = 'tool_output'
