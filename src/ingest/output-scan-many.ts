@@ -42,6 +42,8 @@ export function outputScanBatchHandler(deps: OutputScanDeps & { db: Db }): JobBa
     const scanned = new Map<number, Scanned>();
     for (const [id, t] of texts) {
       scanned.set(id, { result: deps.scan('tool_output', t.output), otherFindings: t.otherFindings });
+      // A turn of the event loop between texts (each up to 32,000 characters): requests are served meanwhile.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     await deps.writer.submit(tenantId, async (tx, log) => {
       const claimed = await claim(tx);
