@@ -33,32 +33,55 @@ export function selectorParams(
   ];
 }
 
-/** Erases at most `limit` fields; returns how many, and the invocations they belong to. */
+/**
+ * Erases at most `limit` fields, in the order of their invocations' ids from
+ * `after` on (pass the greatest id of the previous chunk to go on from there);
+ * returns how many, and the invocations they belong to.
+ *
+ * A chunk reads from where the previous one stopped, not from the start of the
+ * period past the texts already erased (each chunk re-read those, so erasing
+ * the half million texts a year brings in took hours), and the UPDATE reads
+ * only the months between the chunk's first and last text. A selector of a
+ * period alone bounds the texts' own created_at (a text has its invocation's),
+ * so the invocations are read only for a principal or an agent.
+ */
 export async function eraseInvocationContent(
   tx: Queryable,
   tenantId: string,
   sel: ContentSelector,
   now: Date,
   limit = 10_000,
+  after = 0,
 ): Promise<{ fields: number; invocationIds: number[] }> {
+  const byInvocation = sel.principalId !== undefined || sel.agentKey !== undefined;
   const rows = await tx.query<{ invocation_id: string }>(
-    `UPDATE invocation_content c
-     SET body = NULL, salt = NULL, sealed = NULL, sealed_key = NULL, erased_at = $7,
-         findings = (SELECT COALESCE(jsonb_agg(jsonb_build_object('type', f->>'type')), '[]'::jsonb)
-                     FROM jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f)
-     WHERE c.tenant_id = $1
-       AND ($4::timestamptz IS NULL OR c.created_at >= $4::timestamptz)
-       AND ($5::timestamptz IS NULL OR c.created_at < $5::timestamptz)
-       AND (c.invocation_id, c.field, c.created_at) IN (
+    `WITH due AS MATERIALIZED (
        SELECT x.invocation_id, x.field, x.created_at FROM invocation_content x
        WHERE x.tenant_id = $1 AND x.erased_at IS NULL
          -- A text is in its invocation's month: a period reads only its months' partitions.
          AND ($4::timestamptz IS NULL OR x.created_at >= $4::timestamptz)
          AND ($5::timestamptz IS NULL OR x.created_at < $5::timestamptz)
-         AND x.invocation_id IN (SELECT invocation_id FROM ${SELECTED_INVOCATIONS})
+         AND x.invocation_id >= $8
+         AND ${
+           byInvocation
+             ? `x.invocation_id IN (SELECT invocation_id FROM ${SELECTED_INVOCATIONS})`
+             : // No principal, no agent: the period alone, on the text's own time.
+               '$2::text IS NULL AND $3::text IS NULL'
+         }
+       ORDER BY x.invocation_id
        LIMIT $6)
+     UPDATE invocation_content c
+     SET body = NULL, salt = NULL, sealed = NULL, sealed_key = NULL, erased_at = $7,
+         findings = (SELECT COALESCE(jsonb_agg(jsonb_build_object('type', f->>'type')), '[]'::jsonb)
+                     FROM jsonb_array_elements(COALESCE(c.findings, '[]'::jsonb)) AS f)
+     FROM due d
+     WHERE c.tenant_id = $1 AND c.invocation_id = d.invocation_id AND c.field = d.field AND c.created_at = d.created_at
+       -- The period's months (pruned when planned), of them the chunk's only (pruned as the statement runs).
+       AND ($4::timestamptz IS NULL OR c.created_at >= $4::timestamptz)
+       AND ($5::timestamptz IS NULL OR c.created_at < $5::timestamptz)
+       AND c.created_at >= (SELECT min(created_at) FROM due) AND c.created_at <= (SELECT max(created_at) FROM due)
      RETURNING c.invocation_id`,
-    [...selectorParams(tenantId, sel), limit, now.toISOString()],
+    [...selectorParams(tenantId, sel), limit, now.toISOString(), after],
   );
   return { fields: rows.length, invocationIds: [...new Set(rows.map((r) => Number(r.invocation_id)))] };
 }
@@ -82,15 +105,15 @@ export async function forgetMetadataSalts(tx: Queryable, tenantId: string, sel: 
 /**
  * A text kept about invocations besides their content (a review's note, a
  * judge's rationale, an approval's note): which rows hold one and what
- * deleting it sets, for eraseText. The table is `t` in `set`, where $8 is the
- * erasure's time, and `x` in `pending`.
+ * deleting it sets, for eraseText. The table is `t` in `set` and `x` in
+ * `pending`.
  */
 export interface ErasableText {
   table: string;
   /** The columns that name a row. */
   key: readonly string[];
-  /** The SET list: the text and its salt gone, the row marked erased at $8. */
-  set: string;
+  /** The SET list: the text and its salt gone, the row marked erased at `at` (the statement's parameter). */
+  set(at: string): string;
   /** A row whose text is not erased yet. */
   pending: string;
   /** Its own time, by which retention erases it (`before`), rather than by the invocation's. */
@@ -100,19 +123,50 @@ export interface ErasableText {
 /**
  * Erases `text` from at most `limit` rows of the selected invocations
  * (`from`/`to` bound the invocation's time), or — with `before` — of rows
- * whose own time is before then (retention). Returns how many rows.
+ * whose own time is before then, and not before `since` if given (retention:
+ * `since` is where the previous sweep got to, every row before it erased).
+ * Returns how many rows.
+ *
+ * Retention names no invocations (`before` alone): the rows are found by
+ * their own time alone, through the table's index of pending texts by time
+ * (review migration 0217, judges 0218, ingest 0219), without reading the
+ * invocations — a selector of every invocation joined them across every
+ * month kept, so a sweep with nothing due read the workspace's whole history
+ * of invocations. Every row of these tables is about an invocation of its
+ * workspace, so the rows are the same. `since` keeps the index's range to the
+ * time that came due since the last sweep: the entries of the rows it erased
+ * stay in the index until a vacuum and were read again by every sweep.
  */
 export async function eraseText(
   tx: Queryable,
   tenantId: string,
   text: ErasableText,
-  sel: ContentSelector & { before?: Date },
+  sel: ContentSelector & { before?: Date; since?: Date },
   now: Date,
   limit = 10_000,
 ): Promise<number> {
   const key = (alias: string) => text.key.map((c) => `${alias}.${c}`).join(', ');
+  const bySelector =
+    sel.principalId !== undefined ||
+    sel.agentKey !== undefined ||
+    sel.from !== undefined ||
+    sel.to !== undefined ||
+    sel.before === undefined;
+  if (!bySelector) {
+    const rows = await tx.query(
+      `UPDATE ${text.table} t SET ${text.set('$4')}
+       WHERE t.tenant_id = $1 AND (${key('t')}) IN (
+         SELECT ${key('x')} FROM ${text.table} x
+         WHERE x.tenant_id = $1 AND ${text.pending} AND x.${text.timeColumn} < $2
+           AND ($5::timestamptz IS NULL OR x.${text.timeColumn} >= $5::timestamptz)
+         LIMIT $3)
+       RETURNING 1`,
+      [tenantId, sel.before!.toISOString(), limit, now.toISOString(), sel.since?.toISOString() ?? null],
+    );
+    return rows.length;
+  }
   const rows = await tx.query(
-    `UPDATE ${text.table} t SET ${text.set}
+    `UPDATE ${text.table} t SET ${text.set('$8')}
      WHERE t.tenant_id = $1 AND (${key('t')}) IN (
        SELECT ${key('x')} FROM ${text.table} x
        WHERE x.tenant_id = $1 AND ${text.pending}
@@ -135,7 +189,7 @@ export async function eraseText(
 export const APPROVAL_NOTES: ErasableText = {
   table: 'approvals',
   key: ['approval_id'],
-  set: 'note = NULL, note_salt = NULL, note_erased_at = $8',
+  set: (at) => `note = NULL, note_salt = NULL, note_erased_at = ${at}`,
   pending: 'x.note_erased_at IS NULL AND (x.note IS NOT NULL OR x.note_salt IS NOT NULL)',
   timeColumn: 'decided_at',
 };

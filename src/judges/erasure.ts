@@ -9,8 +9,10 @@ import type { ErasableText } from '../ingest/index.ts';
 export const JUDGE_RATIONALES: ErasableText = {
   table: 'judgements',
   key: ['invocation_id', 'attempt'],
-  set: `judges = (SELECT coalesce(jsonb_agg(o - 'rationale' ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(t.judges) WITH ORDINALITY AS e(o, n)),
-         salt = NULL, rationales_erased_at = $8`,
+  set: (
+    at,
+  ) => `judges = (SELECT coalesce(jsonb_agg(o - 'rationale' ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(t.judges) WITH ORDINALITY AS e(o, n)),
+         salt = NULL, rationales_erased_at = ${at}`,
   pending: 'x.rationales_erased_at IS NULL AND x.judges IS NOT NULL',
   timeColumn: 'finished_at',
 };

@@ -106,11 +106,12 @@ export async function erase(
   return deps.ctx.db.withTenant(tenantId, async (tx) => {
     let fields = 0;
     const invocations = new Set<number>();
-    for (;;) {
-      const chunk = await eraseInvocationContent(tx, tenantId, sel, now, SWEEP_CHUNK);
+    for (let after = 0; ;) {
+      const chunk = await eraseInvocationContent(tx, tenantId, sel, now, SWEEP_CHUNK, after);
       fields += chunk.fields;
       for (const id of chunk.invocationIds) invocations.add(id);
       if (chunk.fields < SWEEP_CHUNK) break;
+      after = Math.max(...chunk.invocationIds);
     }
     await forgetMetadataSalts(tx, tenantId, sel);
     let notes = 0;
@@ -236,6 +237,8 @@ export class RetentionSweeper {
     const now = this.#deps.ctx.now();
     let fields = 0;
     let reviewNotes = 0;
+    // The texts are erased in the order of their invocations' ids: each chunk goes on from the last one's.
+    let after = 0;
     for (;;) {
       const r = await this.#deps.ctx.db.withTenant(tenantId, async (tx) => {
         const [lock] = await tx.query<{ ok: boolean }>(
@@ -254,14 +257,14 @@ export class RetentionSweeper {
         const c =
           from !== undefined && from >= cutoff
             ? { fields: 0 }
-            : await eraseInvocationContent(tx, tenantId, due, now, SWEEP_CHUNK);
+            : await eraseInvocationContent(tx, tenantId, due, now, SWEEP_CHUNK, after);
         const n =
           c.fields < SWEEP_CHUNK
-            ? await eraseText(tx, tenantId, REVIEW_NOTES, { before: cutoff }, now, SWEEP_CHUNK)
+            ? await eraseText(tx, tenantId, REVIEW_NOTES, { before: cutoff, since: from }, now, SWEEP_CHUNK)
             : 0;
         const j =
           c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK
-            ? await eraseText(tx, tenantId, JUDGE_RATIONALES, { before: cutoff }, now, SWEEP_CHUNK)
+            ? await eraseText(tx, tenantId, JUDGE_RATIONALES, { before: cutoff, since: from }, now, SWEEP_CHUNK)
             : 0;
         // OTLP span texts expire with the invocation's content: by the invocation's time.
         const s =
@@ -271,24 +274,34 @@ export class RetentionSweeper {
         // Approval notes expire like review notes: by the decision's time.
         const a =
           c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK && s < SWEEP_CHUNK
-            ? await eraseText(tx, tenantId, APPROVAL_NOTES, { before: cutoff }, now, SWEEP_CHUNK)
+            ? await eraseText(tx, tenantId, APPROVAL_NOTES, { before: cutoff, since: from }, now, SWEEP_CHUNK)
             : 0;
         // Then what is left of span texts stored before they were stored redacted.
         const legacy =
           c.fields < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK && s < SWEEP_CHUNK && a < SWEEP_CHUNK
             ? ((await this.#deps.redactLegacySpanTexts?.(tx, tenantId, LEGACY_CHUNK)) ?? 0)
             : 0;
-        // Every text before the cutoff is erased now: the next sweep starts there.
-        if (c.fields < SWEEP_CHUNK && s < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK)
+        // Every text before the cutoff is erased now: the next sweep starts there (the notes' and rationales' own
+        // times too: each is written at its time, long after the mark).
+        if (c.fields < SWEEP_CHUNK && s < SWEEP_CHUNK && n < SWEEP_CHUNK && j < SWEEP_CHUNK && a < SWEEP_CHUNK)
           await tx.query(
             `INSERT INTO retention_sweeps (tenant_id, content_swept_before) VALUES ($1, $2)
              ON CONFLICT (tenant_id) DO UPDATE
                SET content_swept_before = greatest(retention_sweeps.content_swept_before, EXCLUDED.content_swept_before)`,
             [tenantId, cutoff.toISOString()],
           );
-        return { fields: c.fields, notes: n, rationales: j, spans: s, approvals: a, legacy };
+        return {
+          fields: c.fields,
+          last: 'invocationIds' in c ? Math.max(...c.invocationIds) : 0,
+          notes: n,
+          rationales: j,
+          spans: s,
+          approvals: a,
+          legacy,
+        };
       });
       if (r === null) break;
+      if (r.fields === SWEEP_CHUNK) after = r.last;
       fields += r.fields;
       reviewNotes += r.notes;
       const more =

@@ -4,10 +4,16 @@
 // the invocations since the mark (a text left unerased behind the mark stays
 // as it is: it is not read again, and its plan names only the months between
 // mark and cutoff); a tool_output is not attached to an invocation past
-// retention.
+// retention. The notes, rationales and approval notes the sweep erases by
+// their own time are found by that time alone: their statements read no
+// month of invocations, and each has an index of its pending texts by time.
+// Texts are erased in chunks that go on from the previous chunk's last
+// invocation: each text once, an invocation's texts split across two chunks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { eraseInvocationContent, oneInvocationTimeSql } from '../ingest/index.ts';
+import { APPROVAL_NOTES, eraseInvocationContent, eraseText, oneInvocationTimeSql } from '../ingest/index.ts';
+import { JUDGE_RATIONALES } from '../judges/index.ts';
+import { REVIEW_NOTES } from '../review/index.ts';
 import { eachStore, OPERATOR_TOKEN } from '../testing/harness.ts';
 import { DAY_MS, INVOCATION, newWorkspace, post } from '../testing/ingest-kit.ts';
 import { setSubscription } from '../testing/workspace.ts';
@@ -147,5 +153,99 @@ eachStore('content retention from its mark', (get) => {
     } finally {
       t.clock.set(start);
     }
+  });
+
+  test("the sweep's notes, rationales and approval notes by their own time: no month of invocations read", async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'sweep-notes');
+    const tenant = a.account.tenant_id;
+    const { db } = t.testDb;
+    const start = t.clock.now();
+    try {
+      // Months of partitions, as a workspace kept for a while has them.
+      for (let m = 0; m < 4; m++) {
+        t.clock.set(new Date(start.getTime() + m * 31 * DAY_MS));
+        await t.service.partitions.maintain();
+      }
+      const cutoff = new Date(t.clock.now().getTime() - 183 * DAY_MS);
+      for (const [text, index] of [
+        [REVIEW_NOTES, 'reviews_note_due'],
+        [JUDGE_RATIONALES, 'judgements_rationale_due'],
+        [APPROVAL_NOTES, 'approvals_note_due'],
+      ] as const) {
+        // The statement eraseText runs for retention, explained instead of run: as the planner picks, and with
+        // sequential scans off (the tables are small here), which index serves it.
+        const explain = (seqscan: boolean) =>
+          db.withTenant(tenant, async (tx) => {
+            if (!seqscan) await tx.query('SET LOCAL enable_seqscan = off');
+            const lines: string[] = [];
+            const explaining = {
+              query: async (sql: string, params: unknown[] = []) => {
+                const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+                lines.push(...rows.map((r) => r['QUERY PLAN']));
+                return [];
+              },
+            };
+            await eraseText(explaining as unknown as typeof tx, tenant, text, { before: cutoff }, t.clock.now());
+            return lines.join('\n');
+          });
+        const plan = await explain(true);
+        assert.doesNotMatch(plan, /\binvocations(_p\d{6}|_default)?\b/, `${text.table}: ${plan}`);
+        const indexed = await explain(false);
+        assert.match(indexed, new RegExp(`\\b${index}\\b`), `${text.table}: ${indexed}`);
+      }
+    } finally {
+      t.clock.set(start);
+    }
+  });
+
+  test('chunks of texts go on from the last invocation of the one before', async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'sweep-chunks');
+    const tenant = a.account.tenant_id;
+    const { db } = t.testDb;
+    const ids: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      const res = await post(t, INVOCATION, a.token, { agent_key: 'bot', prompt: `p ${k}`, response: `r ${k}` });
+      assert.equal(res.statusCode, 201, res.body);
+      ids.push(res.json<{ invocation_id: number }>().invocation_id);
+    }
+    const period = { to: new Date(t.clock.now().getTime() + DAY_MS) };
+    const chunks: Array<{ fields: number; invocationIds: number[] }> = [];
+    for (let after = 0; ;) {
+      const c = await db.withTenant(tenant, (tx) =>
+        eraseInvocationContent(tx, tenant, period, t.clock.now(), 3, after),
+      );
+      chunks.push(c);
+      if (c.fields < 3) break;
+      after = Math.max(...c.invocationIds);
+    }
+    assert.deepEqual(
+      chunks.map((c) => [c.fields, [...c.invocationIds].sort((x, y) => x - y)]),
+      [
+        [3, [ids[0]!, ids[1]!]],
+        [3, [ids[1]!, ids[2]!]],
+        [0, []],
+      ],
+    );
+    const [left] = await db.withTenant(tenant, (tx) =>
+      tx.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM invocation_content WHERE tenant_id = $1 AND erased_at IS NULL',
+        [tenant],
+      ),
+    );
+    assert.equal(left!.n, 0);
+    // A chunk reads from its starting invocation on: a text left before it is not read.
+    await db.withTenant(tenant, (tx) =>
+      tx.query(
+        `UPDATE invocation_content SET body = 'kept', erased_at = NULL WHERE tenant_id = $1 AND invocation_id = $2
+           AND field = 'prompt' AND ${oneInvocationTimeSql('', '$1', '$2::bigint')}`,
+        [tenant, ids[0]],
+      ),
+    );
+    const from = async (after: number) =>
+      (await db.withTenant(tenant, (tx) => eraseInvocationContent(tx, tenant, period, t.clock.now(), 3, after))).fields;
+    assert.equal(await from(ids[1]!), 0);
+    assert.equal(await from(0), 1);
   });
 });

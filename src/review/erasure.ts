@@ -7,7 +7,7 @@ import type { ErasableText } from '../ingest/index.ts';
 export const REVIEW_NOTES: ErasableText = {
   table: 'reviews',
   key: ['invocation_id'],
-  set: 'note = NULL, note_salt = NULL, note_erased_at = $8',
+  set: (at) => `note = NULL, note_salt = NULL, note_erased_at = ${at}`,
   pending: 'x.note_erased_at IS NULL',
   timeColumn: 'decided_at',
 };
