@@ -129,6 +129,60 @@ eachStore(
       // No secrets in metrics.
       assert.ok(!res.body.includes(alice.token));
     });
+
+    test('/metrics: agent_ledger_events_total counts the events stored, by kind and verdict — not replays, not refusals', async () => {
+      const t = get();
+      const alice = await t.signIn('alice@metrics-events.example');
+      const counts = async () => {
+        const res = await t.request({ method: 'GET', url: '/metrics', token: METRICS_TOKEN });
+        const count = (kind: string, verdict: string) => {
+          const line = res.body
+            .split('\n')
+            .find(
+              (l) =>
+                l.startsWith('agent_ledger_events_total{') &&
+                l.includes(`kind="${kind}"`) &&
+                l.includes(`verdict="${verdict}"`),
+            );
+          return line ? Number(line.split(' ').pop()) : 0;
+        };
+        return { allow: count('invocation', 'allow'), rogue: count('rogue', 'n/a') };
+      };
+      const before = await counts();
+      const inv = (agent_key: string, event_id?: string) => ({
+        kind: 'invocation',
+        event: { agent_key, tool_name: 'search' },
+        ...(event_id ? { event_id } : {}),
+      });
+      const batch = (events: unknown[]) =>
+        t.request({
+          method: 'POST',
+          url: '/api/v1/admin/agents/events/batch',
+          token: alice.token,
+          payload: { events },
+        });
+      const first = await batch([
+        inv('m1', 'e-1'),
+        inv('m1'),
+        inv('m2'),
+        { kind: 'rogue', event: { event_type: 'oos_tool', agent_key: 'm1', tool: 'rm' } },
+        { kind: 'invocation', event: { tool_name: 'no agent' } },
+      ]);
+      assert.equal(first.statusCode, 207, first.body);
+      assert.deepEqual(
+        first.json().results.map((r: { status: number }) => r.status),
+        [201, 201, 201, 201, 422],
+      );
+      // e-1 again is a replay: answered, not stored again.
+      const again = await batch([inv('m1', 'e-1'), inv('m2')]);
+      assert.deepEqual(
+        again.json().results.map((r: { status: number }) => r.status),
+        [201, 201],
+      );
+      const after = await counts();
+      assert.equal(after.allow - before.allow, 4);
+      assert.equal(after.rogue - before.rogue, 1);
+    });
   },
   { env: { METRICS_TOKEN } },
 );

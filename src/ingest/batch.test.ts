@@ -207,6 +207,44 @@ eachStore(
       );
       assert.equal(rows[0]!.n, 3);
     });
+
+    test("an agent's scope is read for each of its events: out-of-scope ones are denied with an oos_tool rogue event each, wherever they stand in the batch", async () => {
+      const t = get();
+      const a = await newWorkspace(t, 'batch-scope');
+      const tenant = a.account.tenant_id;
+      const scope = await t.request({
+        method: 'PUT',
+        url: '/api/v1/agents/sc/scope',
+        token: a.token,
+        payload: { allowed_tools: ['search'] },
+      });
+      assert.equal(scope.statusCode, 200, scope.body);
+      const results = await batch(t, a, [
+        inv({ agent_key: 'sc', tool_name: 'search' }),
+        inv({ agent_key: 'sc', tool_name: 'files.delete' }),
+        inv({ agent_key: 'free', tool_name: 'files.delete' }),
+        inv({ agent_key: 'sc', tool_name: 'files.delete' }),
+      ]);
+      assert.deepEqual(
+        results.map((r) => [r.status, r.verdict]),
+        [
+          [201, 'allow'],
+          [201, 'deny'],
+          [201, 'allow'],
+          [201, 'deny'],
+        ],
+      );
+      const rogue = await query<{ invocation_id: string; tool: string; source: string; agent_key: string }>(
+        t,
+        `SELECT invocation_id, tool, source, agent_key FROM rogue_events
+          WHERE tenant_id = $1 AND event_type = 'oos_tool' ORDER BY rogue_event_id`,
+        [tenant],
+      );
+      assert.deepEqual(
+        rogue.map((r) => [Number(r.invocation_id), r.tool, r.source, r.agent_key]),
+        [results[1]!, results[3]!].map((r) => [r.invocation_id, 'files.delete', 'agent-ledger', 'sc']),
+      );
+    });
   },
   { env: { PLAN_CAPS } },
 );

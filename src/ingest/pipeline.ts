@@ -4,9 +4,9 @@ import type { PlanCaps } from '../config/index.ts';
 import { badRequest, HttpProblem, rateLimited, unprocessable } from '../core/index.ts';
 import { canonicalJson, ItemFailed, newSalt } from '../ledger/index.ts';
 import { redactMeta } from './metadata.ts';
-import { decide, globMatch } from '../policy/index.ts';
+import { decide, globMatch, type PolicyDocument } from '../policy/index.ts';
 import { secondsToUtcMidnight } from '../accounts/index.ts';
-import type { TenantState } from './gate.ts';
+import type { AgentScope, TenantState } from './gate.ts';
 import type { IngestDeps } from './deps.ts';
 import type { Authorized } from './event-authorizer.ts';
 import {
@@ -200,8 +200,13 @@ export async function recordEvents(
     const { tenantId, state } = auth;
     const now = deps.ctx.now();
     const items: RecordItem[] = [];
-    for (const i of pending)
-      items.push(await toItem(deps, state, auth.caps, checked[i]!, now, inputs[i]!, auth.tokenId));
+    const looked = new Lookups(deps, state);
+    for (const i of pending) {
+      const c = checked[i]!;
+      // Only what this request has not looked up yet is awaited (awaits an event were 1.7 µs of toItem its own in a profile of batches of 100).
+      if (c.kind === 'invocation' && !looked.has(c.body)) await looked.load(c.body);
+      items.push(toItem(deps, state, auth.caps, c, now, inputs[i]!, auth.tokenId, looked));
+    }
     let release: () => void;
     try {
       release = await deps.inFlight.claim(
@@ -219,6 +224,7 @@ export async function recordEvents(
       release();
     }
     const stale: number[] = [];
+    const counted = new StoredCounts();
     outcomes.forEach((o, j) => {
       const i = pending[j]!;
       if ('stale' in o) {
@@ -227,8 +233,9 @@ export async function recordEvents(
       }
       const result = outcome(o, auth.caps, now);
       results[i] = result;
-      if ('body' in result && !result.replayed) afterStored(deps, tenantId, items[j]!, result.body);
+      if ('body' in result && !result.replayed) afterStored(deps, tenantId, items[j]!, result.body, counted);
     });
+    counted.report(deps);
     if (stale.length > 0) await deps.gate.invalidateIfAt(tenantId, state.epoch);
     pending = stale;
   }
@@ -252,7 +259,59 @@ function withPseudonymMemo(shared: IngestDeps): IngestDeps {
   };
 }
 
-async function toItem(
+/**
+ * What deciding a request's invocations reads of the workspace's cached state,
+ * looked up once a request (once an agent: its pseudonym and scope) and then
+ * read without awaiting, event after event.
+ */
+class Lookups {
+  readonly #deps: IngestDeps;
+  readonly #st: TenantState;
+  policy: { version: number; document: PolicyDocument } | undefined;
+  readonly #agents = new Map<string, { pseudonym: string; scope: AgentScope }>();
+  /** The pseudonym of the rogue event type oos_tool, once an event of the request is out of scope. */
+  oosType: string | undefined;
+
+  constructor(deps: IngestDeps, st: TenantState) {
+    this.#deps = deps;
+    this.#st = st;
+  }
+
+  /** Whether everything `body` needs is looked up. */
+  has(body: InvocationInput): boolean {
+    if (this.policy === undefined) return false;
+    const agent = this.#agents.get(body.agent_key);
+    return agent !== undefined && (this.oosType !== undefined || inScope(body.tool_name, agent.scope) !== false);
+  }
+
+  /** Looks up what `body` needs, in the order a single event always did: policy, agent's pseudonym, scope, oos_tool's pseudonym. */
+  async load(body: InvocationInput): Promise<void> {
+    const { tenantId } = this.#st;
+    this.policy ??= await this.#deps.gate.policy(this.#st);
+    let agent = this.#agents.get(body.agent_key);
+    if (!agent) {
+      const pseudonym = await this.#deps.pseudonym(tenantId, 'agent', body.agent_key);
+      agent = { pseudonym, scope: await this.#deps.gate.scope(this.#st, body.agent_key) };
+      this.#agents.set(body.agent_key, agent);
+    }
+    if (this.oosType === undefined && inScope(body.tool_name, agent.scope) === false)
+      this.oosType = await this.#deps.pseudonym(tenantId, 'rogue_event_type', 'oos_tool');
+  }
+
+  agent(agentKey: string): { pseudonym: string; scope: AgentScope } {
+    return this.#agents.get(agentKey)!;
+  }
+}
+
+/** Whether the tool is in the agent's scope and its persona's allowed tools (the policy module's rule); undefined when neither limits it. */
+function inScope(tool: string | undefined, { tools, persona }: AgentScope): boolean | undefined {
+  if (tool === undefined) return undefined;
+  const lists = [tools, persona?.allowed_tools ?? null].filter((l): l is string[] => l !== null);
+  return lists.length === 0 ? undefined : lists.every((l) => l.some((g) => globMatch(g, tool)));
+}
+
+/** The item of an event whose lookups are done (Lookups.has). */
+function toItem(
   deps: IngestDeps,
   st: TenantState,
   caps: PlanCaps,
@@ -260,14 +319,15 @@ async function toItem(
   now: Date,
   input: EventInput,
   tokenId: string | undefined,
-): Promise<RecordItem> {
+  looked: Lookups,
+): RecordItem {
   const base = { now, caps, epoch: st.epoch, idem: c.key };
   if (c.kind === 'rogue') return { ...base, kind: 'rogue', event: c.event };
   return {
     ...base,
     kind: 'invocation',
     // Never after it was recorded: occurred_at <= created_at holds for every row (the read side relies on it).
-    prepared: await decideInvocation(
+    prepared: decideInvocation(
       deps,
       st,
       c.body,
@@ -275,11 +335,12 @@ async function toItem(
       input.oosSource ?? 'agent-ledger',
       input.occurredAt !== undefined && input.occurredAt > now ? now : input.occurredAt,
       tokenId,
+      looked,
     ),
   };
 }
 
-async function decideInvocation(
+function decideInvocation(
   deps: IngestDeps,
   st: TenantState,
   body: InvocationInput,
@@ -287,22 +348,18 @@ async function decideInvocation(
   oosSource: string,
   occurredAt: Date | undefined,
   tokenId: string | undefined,
-): Promise<PreparedInvocation> {
+  looked: Lookups,
+): PreparedInvocation {
   const { content, findings, piiCount } = scanned;
   const mode = body.mode ?? 'observed';
   const outcome = body.outcome ?? 'success';
   const principalId = body.principal_id ?? body.agent_key;
-  const policy = await deps.gate.policy(st);
-  const agentPseudonym = await deps.pseudonym(st.tenantId, 'agent', body.agent_key);
+  const policy = looked.policy!;
+  const { pseudonym: agentPseudonym, scope } = looked.agent(body.agent_key);
   const toolName = redactMeta(deps.redact, body.tool_name);
   // The agent's scope and its persona's allowed tools both limit it (policy module's rule).
-  const { tools, persona } = await deps.gate.scope(st, body.agent_key);
-  let toolInScope: boolean | undefined;
-  if (body.tool_name !== undefined) {
-    const tool = body.tool_name;
-    const lists = [tools, persona?.allowed_tools ?? null].filter((l): l is string[] => l !== null);
-    toolInScope = lists.length === 0 ? undefined : lists.every((l) => l.some((g) => globMatch(g, tool)));
-  }
+  const toolInScope = inScope(body.tool_name, scope);
+  const persona = scope.persona;
   const decision = decide(policy.document, {
     agent_key: body.agent_key,
     tool_name: body.tool_name,
@@ -322,10 +379,7 @@ async function decideInvocation(
           tool: toolName,
           source: oosSource,
           severity: mode === 'shadow' ? 'info' : 'high',
-          pseudonyms: {
-            agent: agentPseudonym,
-            type: await deps.pseudonym(st.tenantId, 'rogue_event_type', 'oos_tool'),
-          },
+          pseudonyms: { agent: agentPseudonym, type: looked.oosType! },
         }
       : undefined;
   const prepared: PreparedInvocation = {
@@ -379,14 +433,34 @@ function outcome(o: Exclude<RecordOutcome, { stale: true }> | ItemFailed, caps: 
   }
 }
 
-function afterStored(deps: IngestDeps, tenantId: string, item: RecordItem, body: Record<string, unknown>): void {
+function afterStored(
+  deps: IngestDeps,
+  tenantId: string,
+  item: RecordItem,
+  body: Record<string, unknown>,
+  counted: StoredCounts,
+): void {
   if (item.kind === 'rogue') {
-    deps.ctx.metrics.events.inc({ kind: 'rogue', verdict: 'n/a' });
+    counted.rogue++;
     return;
   }
   deps.knownAgents.add(tenantId, item.prepared.agentKey);
-  deps.ctx.metrics.events.inc({ kind: 'invocation', verdict: item.prepared.decision.verdict });
+  counted.invocation(item.prepared.decision.verdict);
   deps.afterInvocation?.(tenantId, body.invocation_id as number, item.prepared);
+}
+
+/** A request's events stored, by kind and verdict: the events counter moves once a verdict, not once an event. */
+class StoredCounts {
+  rogue = 0;
+  readonly #verdicts = new Map<string, number>();
+  invocation(verdict: string): void {
+    this.#verdicts.set(verdict, (this.#verdicts.get(verdict) ?? 0) + 1);
+  }
+  report(deps: IngestDeps): void {
+    const events = deps.ctx.metrics.events;
+    if (this.rogue > 0) events.inc({ kind: 'rogue', verdict: 'n/a' }, this.rogue);
+    for (const [verdict, n] of this.#verdicts) events.inc({ kind: 'invocation', verdict }, n);
+  }
 }
 
 const problem = (p: HttpProblem): EventResult => ({ status: p.status, problem: p });
