@@ -63,7 +63,16 @@ export async function readState(
 
 /** The UTC days of the invocations among items (the days their quota counts on). */
 export function daysOf(items: readonly RecordItem[]): string[] {
-  return [...new Set(items.filter((i) => i.kind === 'invocation').map((i) => utcDay(i.now)))];
+  const days: string[] = [];
+  // The items of a request share their time: each distinct one is looked at once.
+  let last = Number.NaN;
+  for (const i of items) {
+    if (i.kind !== 'invocation' || i.now.getTime() === last) continue;
+    last = i.now.getTime();
+    const day = utcDay(i.now);
+    if (!days.includes(day)) days.push(day);
+  }
+  return days;
 }
 
 /** Whether what the lock's round trip read is the state a set was decided against, as far as the set's days go. */

@@ -1,6 +1,7 @@
 import type { IdempotencyClaim, RogueRecord, StoredResponse } from './set-items.ts';
 import type { PreparedInvocation, StoredText } from './prepare.ts';
 import { needsReview } from './escalation.ts';
+import { isoTime } from './utc-day.ts';
 
 // Each table a set of events writes, its columns declared once: a row's values, the unnest() arrays
 // they travel in and the INSERT that takes them are all made from this. A new invocation column is
@@ -55,7 +56,7 @@ export const USAGE_DAILY: SetTable<UsageRow> = {
 export const AGENTS: SetTable<{ key: string; now: Date }> = {
   cte: 'agent',
   table: 'agents',
-  columns: [col('agent_key', 'text', (r) => r.key), col('first_seen_at', 'timestamptz', (r) => r.now.toISOString())],
+  columns: [col('agent_key', 'text', (r) => r.key), col('first_seen_at', 'timestamptz', (r) => isoTime(r.now))],
   conflict: 'ON CONFLICT (tenant_id, agent_key) DO NOTHING',
 };
 
@@ -86,7 +87,7 @@ export const INVOCATIONS: SetTable<InvocationRow> = {
     col('pii_count', 'int', (r) => r.p.piiCount ?? null),
     col('log_index', 'bigint', (r) => r.index),
     // The service's clock; when the event happened is occurred_at.
-    col('created_at', 'timestamptz', (r) => r.now.toISOString()),
+    col('created_at', 'timestamptz', (r) => isoTime(r.now)),
     col('review_status', 'text', (r) => (needsReview(r.p.decision.verdict, r.p.mode) ? 'pending' : null)),
     col('meta_salt', 'bytea', (r) => r.p.metaSalt),
     col('occurred_at', 'timestamptz', (r) => r.p.occurredAt ?? null),
@@ -106,7 +107,7 @@ export const INVOCATION_CONTENT: SetTable<{ id: number; c: StoredText; now: Date
     col('sealed', 'bytea', (r) => r.c.sealed?.sealed ?? null),
     col('sealed_key', 'bytea', (r) => r.c.sealed?.wrappedKey ?? null),
     // Its invocation's created_at: the partition key both tables share.
-    col('created_at', 'timestamptz', (r) => r.now.toISOString()),
+    col('created_at', 'timestamptz', (r) => isoTime(r.now)),
   ],
 };
 
@@ -132,7 +133,7 @@ export const ROGUE_EVENTS: SetTable<RogueRow> = {
     col('source', 'text', (r) => r.e.source ?? null),
     col('invocation_id', 'bigint', (r) => r.e.invocation_id ?? null),
     col('log_index', 'bigint', (r) => r.index),
-    col('created_at', 'timestamptz', (r) => r.now.toISOString()),
+    col('created_at', 'timestamptz', (r) => isoTime(r.now)),
     col('meta_salt', 'bytea', (r) => r.salt),
   ],
 };
@@ -152,7 +153,7 @@ export const IDEMPOTENCY_KEYS: SetTable<{ claim: IdempotencyClaim; response: Sto
     col('key', 'text', (r) => r.claim.key),
     col('fingerprint', 'text', (r) => r.claim.fingerprint, "decode($, 'hex')"),
     col('response', 'text', (r) => JSON.stringify(r.response), '$::jsonb'),
-    col('created_at', 'timestamptz', (r) => r.now.toISOString()),
+    col('created_at', 'timestamptz', (r) => isoTime(r.now)),
   ],
   // An expired key is a row of an older day (the lookup ignored it); its successor is a row of its own.
   conflict: `ON CONFLICT (tenant_id, key, created_at) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
@@ -177,7 +178,7 @@ export const APPROVALS: SetTable<ApprovalRow> = {
     col('agent_key', 'text', (r) => r.p.agentKey),
     col('tool_name', 'text', (r) => r.p.toolName ?? null),
     col('requested_by_token', 'uuid', (r) => r.p.recordedBy ?? null),
-    col('created_at', 'timestamptz', (r) => r.now.toISOString()),
+    col('created_at', 'timestamptz', (r) => isoTime(r.now)),
     col('expires_at', 'timestamptz', (r) => r.expiresAt),
     col('log_index', 'bigint', (r) => r.index),
   ],

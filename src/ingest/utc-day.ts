@@ -15,3 +15,16 @@ export function utcDay(d: Date): string {
   dayName = name;
   return name;
 }
+
+// The last time isoTime wrote: the rows of a request, of a set, share their time.
+let isoAt = Number.NaN;
+let isoText = '';
+
+/** d.toISOString(), remembered for the last time asked (a set's rows ask it for each row of each table). */
+export function isoTime(d: Date): string {
+  const t = d.getTime();
+  if (t === isoAt) return isoText;
+  isoText = d.toISOString();
+  isoAt = t;
+  return isoText;
+}
