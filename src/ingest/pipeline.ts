@@ -305,7 +305,7 @@ class Lookups {
 
 /** Whether the tool is in the agent's scope and its persona's allowed tools (the policy module's rule); undefined when neither limits it. */
 function inScope(tool: string | undefined, { tools, persona }: AgentScope): boolean | undefined {
-  if (tool === undefined) return undefined;
+  if (tool === undefined || (tools === null && (persona?.allowed_tools ?? null) === null)) return undefined;
   const lists = [tools, persona?.allowed_tools ?? null].filter((l): l is string[] => l !== null);
   return lists.length === 0 ? undefined : lists.every((l) => l.some((g) => globMatch(g, tool)));
 }
@@ -321,10 +321,14 @@ function toItem(
   tokenId: string | undefined,
   looked: Lookups,
 ): RecordItem {
-  const base = { now, caps, epoch: st.epoch, idem: c.key };
-  if (c.kind === 'rogue') return { ...base, kind: 'rogue', event: c.event };
+  // Literals, not a shared base spread into each: one object an event, not two (a copy of each item's base was
+  // where toItem's own time sat in a profile of batches).
+  if (c.kind === 'rogue') return { now, caps, epoch: st.epoch, idem: c.key, kind: 'rogue', event: c.event };
   return {
-    ...base,
+    now,
+    caps,
+    epoch: st.epoch,
+    idem: c.key,
     kind: 'invocation',
     // Never after it was recorded: occurred_at <= created_at holds for every row (the read side relies on it).
     prepared: decideInvocation(
