@@ -44,9 +44,30 @@ export async function eraseSpanTexts(
   now: Date,
   limit = 10_000,
 ): Promise<number> {
+  const set = `${SPAN_TEXT_COLUMNS.map((c) => `${c} = NULL`).join(', ')}, texts_erased_at = $4, texts_redacted = true`;
+  if (sel.principalId === undefined && sel.agentKey === undefined) {
+    // A period alone (retention): a span's created_at is its invocation's, so the spans are found by their own
+    // time in the index of those not yet erased (otlp migration 0220), oldest first — each chunk starts at the
+    // first still to erase, and no invocation is read.
+    const rows = await tx.query(
+      `UPDATE otel_spans s SET ${set}
+       WHERE s.tenant_id = $1 AND s.texts_erased_at IS NULL
+         AND ($2::timestamptz IS NULL OR s.created_at >= $2::timestamptz)
+         AND ($3::timestamptz IS NULL OR s.created_at < $3::timestamptz)
+         AND (s.trace_id, s.span_id, s.created_at) IN (
+           SELECT x.trace_id, x.span_id, x.created_at FROM otel_spans x
+           WHERE x.tenant_id = $1 AND x.texts_erased_at IS NULL
+             AND ($2::timestamptz IS NULL OR x.created_at >= $2::timestamptz)
+             AND ($3::timestamptz IS NULL OR x.created_at < $3::timestamptz)
+           ORDER BY x.created_at LIMIT $5)
+       RETURNING 1`,
+      [tenantId, sel.from?.toISOString() ?? null, sel.to?.toISOString() ?? null, now.toISOString(), limit],
+    );
+    return rows.length;
+  }
   const rows = await tx.query(
     `UPDATE otel_spans s
-     SET ${SPAN_TEXT_COLUMNS.map((c) => `${c} = NULL`).join(', ')}, texts_erased_at = $7, texts_redacted = true
+     SET ${set.replace('$4', '$7')}
      WHERE s.tenant_id = $1
        AND ($4::timestamptz IS NULL OR s.created_at >= $4::timestamptz)
        AND ($5::timestamptz IS NULL OR s.created_at < $5::timestamptz)

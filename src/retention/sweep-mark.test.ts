@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { APPROVAL_NOTES, eraseInvocationContent, eraseText, oneInvocationTimeSql } from '../ingest/index.ts';
 import { JUDGE_RATIONALES } from '../judges/index.ts';
+import { eraseSpanTexts } from '../otlp/index.ts';
 import { REVIEW_NOTES } from '../review/index.ts';
 import { eachStore, OPERATOR_TOKEN } from '../testing/harness.ts';
 import { DAY_MS, INVOCATION, newWorkspace, post } from '../testing/ingest-kit.ts';
@@ -194,6 +195,43 @@ eachStore('content retention from its mark', (get) => {
         const indexed = await explain(false);
         assert.match(indexed, new RegExp(`\\b${index}\\b`), `${text.table}: ${indexed}`);
       }
+    } finally {
+      t.clock.set(start);
+    }
+  });
+
+  test("the sweep's span texts by their own time (their invocation's): no month of invocations read", async () => {
+    const t = get();
+    const a = await newWorkspace(t, 'sweep-spans');
+    const tenant = a.account.tenant_id;
+    const { db } = t.testDb;
+    const start = t.clock.now();
+    try {
+      for (let m = 0; m < 4; m++) {
+        t.clock.set(new Date(start.getTime() + m * 31 * DAY_MS));
+        await t.service.partitions.maintain();
+      }
+      const cutoff = new Date(t.clock.now().getTime() - 60 * DAY_MS);
+      // The statement eraseSpanTexts runs for retention (a period alone), explained instead of run.
+      const explain = (seqscan: boolean) =>
+        db.withTenant(tenant, async (tx) => {
+          if (!seqscan) await tx.query('SET LOCAL enable_seqscan = off');
+          const lines: string[] = [];
+          const explaining = {
+            query: async (sql: string, params: unknown[] = []) => {
+              const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+              lines.push(...rows.map((r) => r['QUERY PLAN']));
+              return [];
+            },
+          };
+          await eraseSpanTexts(explaining as unknown as typeof tx, tenant, { to: cutoff }, t.clock.now());
+          return lines.join('\n');
+        });
+      const plan = await explain(true);
+      assert.doesNotMatch(plan, /\binvocations(_p\d{6}|_default)?\b/, plan);
+      assert.doesNotMatch(plan, /selected_invocations/, plan);
+      const indexed = await explain(false);
+      assert.match(indexed, /\botel_spans_p\d{6}_tenant_id_created_at_idx\b|\botel_spans_texts_due\b/, indexed);
     } finally {
       t.clock.set(start);
     }
