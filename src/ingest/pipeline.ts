@@ -178,17 +178,7 @@ export async function recordEvents(
   for (let attempt = 0; pending.length > 0; attempt++) {
     const auth = await authorize(attempt > 0);
     if (attempt === 0) {
-      checked = await Promise.all(
-        valid.map(async (c, i) => {
-          if (!c) return undefined;
-          try {
-            return await scanEvent(deps, auth.tenantId, c);
-          } catch (err) {
-            results[i] = failure(err);
-            return undefined;
-          }
-        }),
-      );
+      checked = await scanAll(deps, auth.tenantId, valid, results);
       pending = pending.filter((i) => checked[i] !== undefined);
       if (pending.length === 0) break;
     }
@@ -240,6 +230,26 @@ export async function recordEvents(
     pending = stale;
   }
   return results as EventResult[];
+}
+
+/** Each checked event scanned for the workspace's detectors; one that fails has its failure as its slot's answer. */
+function scanAll(
+  deps: IngestDeps,
+  tenantId: string,
+  valid: ReadonlyArray<ReturnType<typeof checkEvent> | undefined>,
+  results: Array<EventResult | undefined>,
+): Promise<Array<Scanned | undefined>> {
+  return Promise.all(
+    valid.map(async (c, i) => {
+      if (!c) return undefined;
+      try {
+        return await scanEvent(deps, tenantId, c);
+      } catch (err) {
+        results[i] = failure(err);
+        return undefined;
+      }
+    }),
+  );
 }
 
 /**
