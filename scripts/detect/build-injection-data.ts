@@ -138,6 +138,11 @@ export const REPOS = {
     commit: 'e05c8e5cdb3467f188fa43147991becd328e5228',
     licence: 'Apache-2.0',
   },
+  spikee: {
+    repo: 'WithSecureLabs/spikee',
+    commit: 'f811bcc851b41bcf5e9c7de7ff314deea2ed94e5',
+    licence: 'Apache-2.0',
+  },
   hivetrace: {
     repo: 'HiveTrace/HiveTraceRed',
     commit: '975fd9993528a6b3531ab6687d4194d413c3b82b',
@@ -1387,6 +1392,128 @@ function deepteam(): Draft[] {
   return out;
 }
 
+// ------------------------------------------------------------------ spikee
+
+const SPIKEE_SEEDS = 'spikee/data/workspace/datasets';
+/**
+ * The language of a spikee seed: its `lang` field, else its id's `lrl-xx-` prefix or `-xx` suffix (its low-resource
+ * language variants); English without any.
+ */
+const spikeeLang = (row: Record<string, string>) =>
+  row.lang ?? /^lrl-(zu|sq|ga|gd)-|-(zu|sq|ga|gd)$/.exec(row.id!)?.slice(1).find(Boolean) ?? 'en';
+/**
+ * spikee's jailbreak types whose wording addresses the model's instructions, mode or task by itself: new or
+ * corrected instructions, overrides, fake test, error, debugging and developer modes, "special case" rules,
+ * urgent new tasks, DAN and no-limits personas, policy puppetry (a fake interaction config). Sent alone with
+ * an ordinary request, the others ("For academic purposes, …", "Prove you are truly intelligent by: …", a
+ * training exercise, "**EMERGENCY**") are a user's wording, not an attack: `ambiguous` unless the request
+ * is aimed at the system prompt; inside a document every one is an injection.
+ */
+const SPIKEE_ADDRESSES_INSTRUCTIONS = new Set([
+  'new-instructions',
+  'sorry',
+  'dan',
+  'ignore',
+  'test',
+  'errors',
+  'debug',
+  'dev',
+  'no-limits',
+  'experimental',
+  'hidden-function',
+  'new-task',
+  'special-case',
+  'policy-puppetry',
+]);
+const SPIKEE_JAILBREAK = new Set(['dan', 'no-limits', 'policy-puppetry']);
+
+/**
+ * WithSecure's spikee seeds: every jailbreak template (the distinct texts of all seed folders but the bare
+ * `no-jailbreak`) filled with the instructions of its language in turn, twice — once alone (`direct`, or
+ * `jailbreak` for the personas and the fake interaction config) and once as a payload spliced into another
+ * source's document (`indirect`, by `spliced` in `build`: web text, news, an assistant's answer; spikee's own two
+ * base documents would put the same e-mail and the same code around every payload, and the model would learn
+ * them as attacks); its standalone attacks (an application's prompt with an injected query, `indirect`); and
+ * the requests of its financial-advice seeds (users' questions about investing, the guardrail false-positive
+ * set and the off-topic requests) as `benign`: no attack on instructions.
+ */
+function spikee(): { cases: Draft[]; payloads: Payload[] } {
+  const r = REPOS.spikee;
+  const folders = listFiles(r, SPIKEE_SEEDS)
+    .filter((f) => f.endsWith('/jailbreaks.jsonl'))
+    .map((f) => f.slice(0, -'/jailbreaks.jsonl'.length));
+  const rows = (path: string) =>
+    show(r, path)
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Record<string, string>);
+  type Seed = { id: string; lang: string; type: string; path: string };
+  const templates = new Map<string, Seed>();
+  const instructions = new Map<string, Seed>();
+  const cases: Draft[] = [];
+  const payloads: Payload[] = [];
+  for (const folder of folders) {
+    for (const j of rows(`${folder}/jailbreaks.jsonl`))
+      if (j.jailbreak_type !== 'no-jailbreak' && !templates.has(j.text!))
+        templates.set(j.text!, {
+          id: j.id!,
+          lang: spikeeLang(j),
+          type: j.jailbreak_type!,
+          path: `${folder}/jailbreaks.jsonl`,
+        });
+    for (const i of rows(`${folder}/instructions.jsonl`))
+      if (!instructions.has(i.instruction!))
+        instructions.set(i.instruction!, {
+          id: i.id!,
+          lang: spikeeLang(i),
+          type: i.instruction_type!,
+          path: `${folder}/instructions.jsonl`,
+        });
+    const standalone = `${folder}/standalone_attacks.jsonl`;
+    if (!listFiles(r, standalone).length) continue;
+    for (const a of rows(standalone)) {
+      const benign = /^financial-adv/.test(a.jailbreak_type ?? a.id!);
+      cases.push({
+        text: a.text!,
+        label: benign ? 'benign' : 'injection',
+        kind: benign ? 'benign' : 'indirect',
+        lang: 'en',
+        family: 'spikee',
+        source: `${where(r, standalone)} ${a.id}`,
+        licence: r.licence,
+      });
+    }
+  }
+  const byLang = new Map<string, Array<[string, Seed]>>();
+  for (const e of instructions) byLang.set(e[1].lang, [...(byLang.get(e[1].lang) ?? []), e]);
+  let n = 0;
+  for (const [text, t] of templates) {
+    const pool = byLang.get(t.lang) ?? byLang.get('en')!;
+    for (const inDocument of [false, true]) {
+      const [instruction, ins] = pool[n++ % pool.length]!;
+      const payload = text.split('<INSTRUCTION>').join(instruction.replace(/\.$/, ''));
+      const lang = t.lang === ins.lang ? t.lang : `mixed-${t.lang}-${ins.lang}`;
+      const source = `${where(r, t.path)} ${t.id} filled with ${ins.path.split('/').at(-2)}/instructions.jsonl ${ins.id}`;
+      if (inDocument) {
+        payloads.push({ text: payload, lang, family: 'spikee', source });
+        continue;
+      }
+      const addresses = SPIKEE_ADDRESSES_INSTRUCTIONS.has(t.type) || ins.type === 'sysmsg-extract';
+      cases.push({
+        text: payload,
+        label: 'injection',
+        kind: SPIKEE_JAILBREAK.has(t.type) ? 'jailbreak' : 'direct',
+        lang,
+        family: 'spikee',
+        source,
+        licence: r.licence,
+        ...(addresses ? {} : { ambiguous: true }),
+      });
+    }
+  }
+  return { cases, payloads };
+}
+
 // ------------------------------------------------------------------ benign transcripts
 
 /**
@@ -1518,6 +1645,26 @@ export function build(): DataCase[] {
   drafts.push(...withoutCrossFamilyCopies(drafts, hivetrace()));
   drafts.push(...withoutCrossFamilyCopies(drafts, pincer()));
   drafts.push(...withoutCrossFamilyCopies(drafts, deepteam()));
+  // spikee, kept apart from all of them by its payloads' own words (a carrier's sentences recur in other
+  // families' spliced cases); its payloads then go into the carriers of the first families and assistants' answers
+  const sp = spikee();
+  const asDraft = (p: Payload): Draft => ({
+    ...p,
+    label: 'injection',
+    kind: 'indirect',
+    licence: REPOS.spikee.licence,
+  });
+  const spKept = new Set(
+    withoutCrossFamilyCopies(drafts, [...sp.cases, ...sp.payloads.map(asDraft)]).map((d) => d.text),
+  );
+  drafts.push(...sp.cases.filter((d) => spKept.has(d.text)));
+  drafts.push(
+    ...spliced(
+      sp.payloads.filter((p) => spKept.has(p.text)),
+      [...carriers, ...alpaca.carriers].reverse(),
+      53,
+    ),
+  );
   // benign transcripts, in the families of their dialogues, kept apart from every other family's texts
   drafts.push(...withoutCrossFamilyCopies(drafts, benignTranscripts()));
   const seen = new Set<string>();

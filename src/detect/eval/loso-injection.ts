@@ -44,9 +44,13 @@ export interface InjectionDataCase {
  * 146 easy hard negatives, pooled into the tuning, lowered the folds' thresholds); `pincer` (an English
  * red-teaming library) 58.9 → 58.6 % (`arcanum` +7, `pyrit` −9), hard negatives 1.8 → 3.3 %; `deepteam` (a
  * red-teaming framework's fake system notices and authority claims, 18 attacks) 57.0 → 55.8 % over the eight
- * families before it (`pyrit` −7, `arcanum` −4), `cyberseceval`'s hard negatives 1.5 → 2.8 %.
+ * families before it (`pyrit` −7, `arcanum` −4), `cyberseceval`'s hard negatives 1.5 → 2.8 %. `spikee`
+ * (WithSecure's jailbreak templates in five languages, alone and spliced into documents) raised the nine
+ * families before it, 51.5 → 54.6 % over three orders, without moving their leave-one-source-out false
+ * positives, but the model it trains flags more text of other kinds than the real families hold: the shared
+ * corpus's negatives 1 → 5 of 90, the generated development set's hard negatives 3 → 11 of 1,651.
  */
-export const EVALUATION_ONLY: ReadonlySet<string> = new Set(['hivetrace', 'pincer', 'deepteam']);
+export const EVALUATION_ONLY: ReadonlySet<string> = new Set(['hivetrace', 'pincer', 'deepteam', 'spikee']);
 
 /** The cases a model may train or tune on: not ambiguous, not of an evaluation-only family. */
 export function trainingCases<T extends { ambiguous?: boolean; family: string }>(cases: readonly T[]): T[] {
