@@ -15,8 +15,11 @@ interface Sent {
   body: unknown;
 }
 
-/** `outputStatus`: what each result's attachment answers; `many`: whether the service has POST /api/v1/invocations/outputs. */
-function service(outputStatus: number, many = true) {
+/**
+ * `outputStatus`: what each result's attachment answers; `many`: whether the service has POST
+ * /api/v1/invocations/outputs; `refuseFirst`: that request's first slot is a 404 (no such invocation).
+ */
+function service(outputStatus: number, many = true, refuseFirst = false) {
   const sent: Sent[] = [];
   let next = 7;
   const json = (status: number, body: unknown) =>
@@ -37,9 +40,11 @@ function service(outputStatus: number, many = true) {
       const outputs = (body as { outputs: Array<{ invocation_id: number }> }).outputs;
       return json(207, {
         results: outputs.map((o, index) =>
-          outputStatus === 201
-            ? { index, invocation_id: o.invocation_id, status: 201, evidence_id: 2 + index }
-            : { index, invocation_id: o.invocation_id, status: outputStatus, code: 'conflict', detail: 'has one' },
+          refuseFirst && index === 0
+            ? { index, invocation_id: o.invocation_id, status: 404, code: 'not_found', detail: 'No such invocation.' }
+            : outputStatus === 201
+              ? { index, invocation_id: o.invocation_id, status: 201, evidence_id: 2 + index }
+              : { index, invocation_id: o.invocation_id, status: outputStatus, code: 'conflict', detail: 'has one' },
         ),
       });
     }
@@ -52,8 +57,8 @@ function service(outputStatus: number, many = true) {
   return { sent, fetch };
 }
 
-async function gatedCall(outputStatus: number, calls = 1, many = true) {
-  const s = service(outputStatus, many);
+async function gatedCall(outputStatus: number, calls = 1, many = true, tool = 'echo', refuseFirst = false) {
+  const s = service(outputStatus, many, refuseFirst);
   const warnings: string[] = [];
   const gate = new LedgerGate({
     url: 'http://ledger.test',
@@ -67,7 +72,7 @@ async function gatedCall(outputStatus: number, calls = 1, many = true) {
     maxRetries: 0,
   });
   for (let i = 0; i < calls; i++) {
-    const call = { name: 'echo', arguments: { text: 'hi' }, signal: new AbortController().signal };
+    const call = { name: tool, arguments: { text: 'hi' }, signal: new AbortController().signal };
     const d = await gate.before(call);
     assert.equal(d.action, 'forward');
     gate.after(call, d as Extract<typeof d, { action: 'forward' }>, { content: [{ type: 'text', text: `out ${i}` }] });
@@ -101,31 +106,7 @@ test('409 (stored by an attempt whose answer was lost) is done: nothing else sen
 });
 
 test('a result the service refuses (a 404 in its slot) is said on stderr, naming the call', async () => {
-  const s = service(201);
-  const refusing = (async (input: string | URL | Request, init?: RequestInit) => {
-    const res = await s.fetch(input, init);
-    if (!String(input).endsWith('/api/v1/invocations/outputs')) return res;
-    const body = (await res.json()) as { results: Array<Record<string, unknown>> };
-    body.results[0] = { ...body.results[0], status: 404, code: 'not_found', detail: 'No such invocation.' };
-    delete body.results[0]!.evidence_id;
-    return new Response(JSON.stringify(body), { status: 207, headers: { 'content-type': 'application/json' } });
-  }) as typeof globalThis.fetch;
-  const warnings: string[] = [];
-  const gate = new LedgerGate({
-    url: 'http://ledger.test',
-    token: 't',
-    agentKey: 'desk-agent',
-    mode: 'enforced',
-    onUnreachable: 'deny',
-    server: 'fixture',
-    fetch: refusing,
-    warn: (l) => warnings.push(l),
-    maxRetries: 0,
-  });
-  const call = { name: 'lookup', arguments: {}, signal: new AbortController().signal };
-  const d = await gate.before(call);
-  gate.after(call, d as Extract<typeof d, { action: 'forward' }>, { content: [{ type: 'text', text: 'x' }] });
-  await gate.close();
+  const { warnings } = await gatedCall(201, 1, true, 'lookup', true);
   assert.equal(warnings.length, 1);
   assert.match(warnings[0]!, /the result of lookup \(invocation 7\) was not recorded \(404 not_found/);
 });

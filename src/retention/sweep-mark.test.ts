@@ -11,6 +11,7 @@
 // invocation: each text once, an invocation's texts split across two chunks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Queryable } from '../db/index.ts';
 import { APPROVAL_NOTES, eraseInvocationContent, eraseText, oneInvocationTimeSql } from '../ingest/index.ts';
 import { JUDGE_RATIONALES } from '../judges/index.ts';
 import { eraseSpanTexts } from '../otlp/index.ts';
@@ -156,7 +157,7 @@ eachStore('content retention from its mark', (get) => {
     }
   });
 
-  test("the sweep's notes, rationales and approval notes by their own time: no month of invocations read", async () => {
+  test("the sweep's notes, rationales, approval notes and span texts by their own time: no month of invocations read", async () => {
     const t = get();
     const a = await newWorkspace(t, 'sweep-notes');
     const tenant = a.account.tenant_id;
@@ -168,52 +169,9 @@ eachStore('content retention from its mark', (get) => {
         t.clock.set(new Date(start.getTime() + m * 31 * DAY_MS));
         await t.service.partitions.maintain();
       }
-      const cutoff = new Date(t.clock.now().getTime() - 183 * DAY_MS);
-      for (const [text, index] of [
-        [REVIEW_NOTES, 'reviews_note_due'],
-        [JUDGE_RATIONALES, 'judgements_rationale_due'],
-        [APPROVAL_NOTES, 'approvals_note_due'],
-      ] as const) {
-        // The statement eraseText runs for retention, explained instead of run: as the planner picks, and with
-        // sequential scans off (the tables are small here), which index serves it.
-        const explain = (seqscan: boolean) =>
-          db.withTenant(tenant, async (tx) => {
-            if (!seqscan) await tx.query('SET LOCAL enable_seqscan = off');
-            const lines: string[] = [];
-            const explaining = {
-              query: async (sql: string, params: unknown[] = []) => {
-                const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
-                lines.push(...rows.map((r) => r['QUERY PLAN']));
-                return [];
-              },
-            };
-            await eraseText(explaining as unknown as typeof tx, tenant, text, { before: cutoff }, t.clock.now());
-            return lines.join('\n');
-          });
-        const plan = await explain(true);
-        assert.doesNotMatch(plan, /\binvocations(_p\d{6}|_default)?\b/, `${text.table}: ${plan}`);
-        const indexed = await explain(false);
-        assert.match(indexed, new RegExp(`\\b${index}\\b`), `${text.table}: ${indexed}`);
-      }
-    } finally {
-      t.clock.set(start);
-    }
-  });
-
-  test("the sweep's span texts by their own time (their invocation's): no month of invocations read", async () => {
-    const t = get();
-    const a = await newWorkspace(t, 'sweep-spans');
-    const tenant = a.account.tenant_id;
-    const { db } = t.testDb;
-    const start = t.clock.now();
-    try {
-      for (let m = 0; m < 4; m++) {
-        t.clock.set(new Date(start.getTime() + m * 31 * DAY_MS));
-        await t.service.partitions.maintain();
-      }
-      const cutoff = new Date(t.clock.now().getTime() - 60 * DAY_MS);
-      // The statement eraseSpanTexts runs for retention (a period alone), explained instead of run.
-      const explain = (seqscan: boolean) =>
+      // A statement the sweep runs, explained instead of run: as the planner picks, and with sequential scans off
+      // (the tables are small here), which index serves it.
+      const explain = (seqscan: boolean, erase: (tx: Queryable) => Promise<unknown>) =>
         db.withTenant(tenant, async (tx) => {
           if (!seqscan) await tx.query('SET LOCAL enable_seqscan = off');
           const lines: string[] = [];
@@ -224,14 +182,30 @@ eachStore('content retention from its mark', (get) => {
               return [];
             },
           };
-          await eraseSpanTexts(explaining as unknown as typeof tx, tenant, { to: cutoff }, t.clock.now());
+          await erase(explaining as unknown as Queryable);
           return lines.join('\n');
         });
-      const plan = await explain(true);
-      assert.doesNotMatch(plan, /\binvocations(_p\d{6}|_default)?\b/, plan);
+      const noInvocations = /\binvocations(_p\d{6}|_default)?\b/;
+      const cutoff = new Date(t.clock.now().getTime() - 183 * DAY_MS);
+      for (const [text, index] of [
+        [REVIEW_NOTES, 'reviews_note_due'],
+        [JUDGE_RATIONALES, 'judgements_rationale_due'],
+        [APPROVAL_NOTES, 'approvals_note_due'],
+      ] as const) {
+        const erase = (tx: Queryable) => eraseText(tx, tenant, text, { before: cutoff }, t.clock.now());
+        const plan = await explain(true, erase);
+        assert.doesNotMatch(plan, noInvocations, `${text.table}: ${plan}`);
+        const indexed = await explain(false, erase);
+        assert.match(indexed, new RegExp(`\\b${index}\\b`), `${text.table}: ${indexed}`);
+      }
+      // Span texts by their invocation's time, which each span row holds (a period alone, as the sweep passes).
+      const spansBefore = new Date(t.clock.now().getTime() - 60 * DAY_MS);
+      const eraseSpans = (tx: Queryable) => eraseSpanTexts(tx, tenant, { to: spansBefore }, t.clock.now());
+      const plan = await explain(true, eraseSpans);
+      assert.doesNotMatch(plan, noInvocations, plan);
       assert.doesNotMatch(plan, /selected_invocations/, plan);
-      const indexed = await explain(false);
-      assert.match(indexed, /\botel_spans_p\d{6}_tenant_id_created_at_idx\b|\botel_spans_texts_due\b/, indexed);
+      const indexed = await explain(false, eraseSpans);
+      assert.match(indexed, /\botel_spans_p\d{6}_tenant_id_created_at_idx\b/, indexed);
     } finally {
       t.clock.set(start);
     }
