@@ -241,7 +241,8 @@ eachStore('HTTP conventions', (get) => {
   test('unknown routes and methods → 404 problem', async () => {
     const t = get();
     for (const [method, url] of [
-      ['GET', '/'],
+      ['POST', '/'],
+      ['GET', '/index.html'],
       ['GET', '/api/v1/nope'],
       ['GET', '/api/v2/accounts/me'],
       ['DELETE', '/api/v1/accounts/me'],

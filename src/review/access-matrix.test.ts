@@ -171,6 +171,19 @@ const MATRIX: Record<string, Row> = {
     // Another workspace's invocation is none of its own: 404.
     expect: editors(201, 404),
   },
+  'POST /api/v1/invocations/outputs': {
+    // A fresh invocation of workspace A each time, as for the single endpoint.
+    request: async (w) => {
+      const r = await invoke(w.t, w.a.admin.token, { agent_key: 'matrix-writer', tool_name: 'probe' });
+      return {
+        url: '/api/v1/invocations/outputs',
+        payload: { outputs: [{ invocation_id: r.invocation_id, tool_output: 'probe result' }] },
+      };
+    },
+    // The request is the caller's own workspace's; another workspace's invocation is none of its own: 404 in its slot.
+    expect: editors(207),
+    check: (res, caller) => assert.equal(json(res).results[0].status, caller === 'other' ? 404 : 201),
+  },
   'POST /api/v1/admin/agents/events/rogue': {
     request: () => ({
       url: '/api/v1/admin/agents/events/rogue',

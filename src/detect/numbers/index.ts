@@ -8,9 +8,9 @@
 // chunk-reader.ts (chunks), rules.ts and rule-table.ts (the rules), phone*.ts (phone numbers), cues.ts (context keywords),
 // named.ts (the values context names that no check accepts, hidden in storage).
 
-import { TextContext } from '../text/context.ts';
+import type { TextContext } from '../text/context.ts';
 import * as contextModule from '../text/context.ts';
-import { foldDigits } from '../text/digits.ts';
+import * as digitsModule from '../text/digits.ts';
 import * as numericBest from './best.ts';
 import * as namedValues from './named.ts';
 import type { Rule } from './rule.ts';
@@ -19,7 +19,8 @@ import * as numericRules from './rules.ts';
 import { NumericScan } from './scan.ts';
 import type { Finding } from '../types.ts';
 // Bound once (README.md, "Imports"): a named import is re-read and checked at every use in a loop.
-const { textContext } = contextModule;
+const { textContext, TextContext: ContextOf } = contextModule;
+const { foldDigits } = digitsModule;
 const { bestPerType } = numericBest;
 const { ruleTable } = numericRuleTable;
 const { NUMERIC_RULES } = numericRules;
@@ -40,7 +41,7 @@ export function detectNumeric(
 ): Finding[] {
   // Digits of other scripts read as ASCII ones (same offsets): the scan below knows ASCII digits only.
   const folded = foldDigits(text);
-  const tc = folded === text ? textContext(text, shared) : new TextContext(folded);
+  const tc = folded === text ? textContext(text, shared) : new ContextOf(folded);
   if (!tc.hasDigit) return [];
   const table = rules === NUMERIC_RULES ? DEFAULT_TABLE : rules === NAMED_VALUE_RULES ? NAMED_TABLE : ruleTable(rules);
   const scan = new NumericScan(tc, table, minScore, rules !== NAMED_VALUE_RULES);
