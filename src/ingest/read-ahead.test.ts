@@ -1,7 +1,7 @@
 // The set's read ahead (record.ts opening): when the request that opens a
-// transaction brings no idempotency key and only agents this node knows, what
-// deciding needs is read in the round trip that takes the head lock, and the
-// transaction sends no read of its own. It must decide exactly as the read
+// transaction brings only agents this node knows, what deciding needs (its
+// idempotency keys too) is read in the round trip that takes the head lock,
+// and the transaction sends no read of its own. It must decide exactly as the read
 // would: caps counted on every node, ids gap-free, and a day it did not read
 // read again.
 import assert from 'node:assert/strict';
@@ -74,7 +74,7 @@ eachTestDb('read ahead with the head lock', (testDb) => {
     assert.deepEqual(seen[1], [`opening: INSERT INTO log_heads`, `opening: ${READ}`, 'WITH usage AS']);
   });
 
-  test('an unknown agent or an idempotency key reads inside the transaction instead', async () => {
+  test('an unknown agent reads inside the transaction instead', async () => {
     const { db, statements } = countingDb(testDb.db);
     const known = new KnownAgents();
     const writer = new LogWriter(db);
@@ -83,14 +83,61 @@ eachTestDb('read ahead with the head lock', (testDb) => {
     statements.length = 0;
     await writer.submitSet(tenantId, set, metaItems(tenantId, 5, new Date(), caps(1_000_000), 5)); // agent-4 is new
     assert.deepEqual(statements, ['opening: INSERT INTO log_heads', READ, 'WITH usage AS']);
+    assert.equal((await stored(tenantId)).usage, 4 + 5);
+  });
+
+  test("the opening request's idempotency keys are looked up ahead: a replay answers first time's response, nothing stored again", async () => {
+    const { db, statements } = countingDb(testDb.db);
+    const known = new KnownAgents();
+    const writer = new LogWriter(db);
+    const set = recordSet(known);
+    const tenantId = await warmed(writer, set, known, caps(1_000_000));
+    const keyed = (n: number, prefix: string) =>
+      metaItems(tenantId, n, new Date(), caps(1_000_000)).map((i, k) => ({
+        ...i,
+        idem: { key: `${prefix}-${k}`, fingerprint: 'ab'.repeat(32) },
+      }));
     statements.length = 0;
-    const keyed = metaItems(tenantId, 2, new Date(), caps(1_000_000)).map((i, n) => ({
-      ...i,
-      idem: { key: `k-${n}`, fingerprint: 'ab'.repeat(32) },
-    }));
-    await writer.submitSet(tenantId, set, keyed);
-    assert.deepEqual(statements, ['opening: INSERT INTO log_heads', READ, 'WITH usage AS']);
-    assert.equal((await stored(tenantId)).usage, 4 + 5 + 2);
+    const first = await writer.submitSet(tenantId, set, keyed(2, 'k'));
+    assert.deepEqual(statements, ['opening: INSERT INTO log_heads', `opening: ${READ}`, 'WITH usage AS']);
+    assert.ok(first.every((o) => 'status' in o && o.status === 201 && !o.replayed));
+    statements.length = 0;
+    const again = await writer.submitSet(tenantId, set, keyed(2, 'k'));
+    // Replays only: nothing to write, no read inside.
+    assert.deepEqual(statements.slice(0, 2), ['opening: INSERT INTO log_heads', `opening: ${READ}`]);
+    assert.ok(!statements.includes(READ));
+    assert.deepEqual(
+      again.map((o) => ('body' in o ? [o.replayed, o.body.invocation_id] : o)),
+      first.map((o) => ('body' in o ? [true, o.body.invocation_id] : o)),
+    );
+    const s = await stored(tenantId);
+    assert.equal(s.usage, 4 + 2);
+    assert.equal(s.size, 4 + 4 + 2);
+  });
+
+  test('keys the opening did not look up (another request taken with it) are read inside the transaction', async () => {
+    const { db, statements } = countingDb(testDb.db);
+    const known = new KnownAgents();
+    const writer = new LogWriter(db);
+    const set = recordSet(known);
+    const tenantId = await warmed(writer, set, known, caps(1_000_000));
+    const keyed = (key: string) =>
+      metaItems(tenantId, 1, new Date(), caps(1_000_000)).map((i) => ({
+        ...i,
+        idem: { key, fingerprint: 'cd'.repeat(32) },
+      }));
+    const firstB = await writer.submitSet(tenantId, set, keyed('b'));
+    statements.length = 0;
+    // Queued together: one transaction, opened by the first request; the second's key was not read ahead.
+    const [a, b] = await Promise.all([
+      writer.submitSet(tenantId, set, keyed('a')),
+      writer.submitSet(tenantId, set, keyed('b')),
+    ]);
+    assert.deepEqual(statements, ['opening: INSERT INTO log_heads', `opening: ${READ}`, READ, 'WITH usage AS']);
+    assert.ok(a![0] && 'status' in a![0] && a![0].status === 201 && !a![0].replayed);
+    assert.ok(b![0] && 'body' in b![0] && b![0].replayed);
+    assert.equal('body' in b![0] && b![0].body.invocation_id, 'body' in firstB[0]! && firstB[0].body.invocation_id);
+    assert.equal((await stored(tenantId)).usage, 4 + 2);
   });
 
   test('the daily cap read ahead is exact: the events over it are refused and nothing of them is stored', async () => {

@@ -42,22 +42,30 @@ export class RecordSet {
 
   /**
    * Reads ahead, with the head lock, what a set like the opening request's
-   * needs when it brings no idempotency key and no agent this node has not
-   * seen: the change epoch, the usage of its days (and of each next day, for
-   * a request that crosses midnight while it waits), the last ids, the panel.
+   * needs when it brings no agent this node has not seen: the change epoch,
+   * the usage of its days (and of each next day, for a request that crosses
+   * midnight while it waits), the last ids, the panel, and the request's
+   * idempotency keys (an agent gated call by call sends one with each, and
+   * looking them up under the lock would cost the set a round trip there).
    */
   opening(tenantId: string, items: readonly RecordItem[]): Statement | undefined {
-    if (!this.#readAheadServes(tenantId, items)) return undefined;
+    if (!this.#agentsKnown(tenantId, items)) return undefined;
     const days = new Set<string>();
+    const keys = new Set<string>();
     // The items of a request share their time: each distinct one is named once.
     let last = Number.NaN;
+    let earliest = Number.POSITIVE_INFINITY;
     for (const i of items) {
+      if (i.idem) keys.add(i.idem.key);
       if (i.kind !== 'invocation' || i.now.getTime() === last) continue;
       last = i.now.getTime();
+      earliest = Math.min(earliest, last);
       days.add(utcDay(i.now));
       days.add(utcDay(new Date(last + DAY_MS)));
     }
-    return openingState(tenantId, [...days]);
+    if (keys.size === 0) return openingState(tenantId, [...days]);
+    const oldest = Math.min(earliest, ...items.map((i) => i.now.getTime())) - IDEMPOTENCY_TTL_MS;
+    return openingState(tenantId, [...days], [...keys], new Date(oldest));
   }
 
   async run(tx: Queryable, log: OpenAppend, items: readonly RecordItem[], opened?: Row[]): Promise<RecordOutcome[]> {
@@ -70,20 +78,13 @@ export class RecordSet {
       if (i.kind === 'invocation' && !this.#known.has(tenantId, i.prepared.agentKey)) unknown.add(i.prepared.agentKey);
     }
     const keys = [...keySet];
+    const oldest = new Date(Math.min(...items.map((i) => i.now.getTime())) - IDEMPOTENCY_TTL_MS);
     const ahead = opened?.[0] as StateRow | undefined;
-    // What was read ahead serves when these items need nothing more: no key
-    // to look up, no agent to count, no day it did not read.
+    // What was read ahead serves when these items need nothing more: no agent
+    // to count, no day and no key it did not read.
     const read =
-      ahead && keys.length === 0 && unknown.size === 0 && days.every((d) => ahead.days.includes(d))
-        ? ahead
-        : await readState(
-            tx,
-            tenantId,
-            days,
-            [...unknown],
-            keys,
-            new Date(Math.min(...items.map((i) => i.now.getTime())) - IDEMPOTENCY_TTL_MS),
-          );
+      (ahead && unknown.size === 0 && days.every((d) => ahead.days.includes(d)) && keysSince(ahead, keys, oldest)) ||
+      (await readState(tx, tenantId, days, [...unknown], keys, oldest));
     const planned = this.#plan(log, items, read);
     await planned.write(tx);
     return planned.out;
@@ -119,12 +120,17 @@ export class RecordSet {
     };
   }
 
-  /** Whether items need nothing read but the lock's read-ahead: no idempotency key, no agent unknown here. */
+  /** Whether items need nothing read but what the last set left and the lock's read-ahead: no idempotency key, no agent unknown here. */
   #readAheadServes(tenantId: string, items: readonly RecordItem[]): boolean {
+    for (const i of items) if (i.idem !== undefined) return false;
+    return this.#agentsKnown(tenantId, items);
+  }
+
+  /** Whether this node has seen every agent of items (an unknown one is counted against the agent cap, read under the lock). */
+  #agentsKnown(tenantId: string, items: readonly RecordItem[]): boolean {
     // Asked twice a set (opening, ahead) for each of its ~2,000 events: a request's events mostly share their agent.
     let agent: string | undefined;
     for (const i of items) {
-      if (i.idem !== undefined) return false;
       if (i.kind !== 'invocation' || i.prepared.agentKey === agent) continue;
       agent = i.prepared.agentKey;
       if (!this.#known.has(tenantId, agent)) return false;
@@ -139,6 +145,20 @@ export class RecordSet {
     this.#left.set(log.tenantId, planned.after);
     return setWrite(log, planned);
   }
+}
+
+/**
+ * The read-ahead row as the state of a set whose keys are `keys`, answering
+ * from `oldest` on; undefined when it did not look up every one of them or
+ * looked only from a later time.
+ */
+function keysSince(ahead: StateRow, keys: readonly string[], oldest: Date): StateRow | undefined {
+  if (keys.length === 0) return ahead;
+  const from = Date.parse(ahead.oldest);
+  if (!(from <= oldest.getTime()) || !keys.every((k) => ahead.asked.includes(k))) return undefined;
+  if (from === oldest.getTime()) return ahead;
+  // Looked up from earlier than this set answers: a key stored in between has expired for it.
+  return { ...ahead, keys: ahead.keys.filter((k) => Date.parse(k[3]) > oldest.getTime()) };
 }
 
 /** How a decided set's rows reach the database: in the log's own statement when they can, else one of their own. */

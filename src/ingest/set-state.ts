@@ -17,6 +17,9 @@ export interface StateRow {
   judged: boolean;
   /** The days whose usage was read (a day without a row has none). */
   days: string[];
+  /** The idempotency keys looked up, and the time from which (ISO). */
+  asked: string[];
+  oldest: string;
 }
 
 /**
@@ -36,17 +39,24 @@ function stateSql(tenant: string, days: string, agents: string, keys: string, ol
            (SELECT coalesce(jsonb_object_agg(kind, last_id), '{}'::jsonb) FROM event_ids WHERE tenant_id = ${tenant}) AS last_ids,
            -- The judges module's function (migration 0120): whether flags escalate to its panel.
            judge_panel_configured(${tenant}) AS judged,
-           ${days}::date[]::text[] AS days`;
+           ${days}::date[]::text[] AS days,
+           ${keys}::text[] AS asked,
+           to_jsonb((${oldest})::timestamptz) AS oldest`;
 }
 
 const STATE_SQL = stateSql('$1', '$2', '$3', '$4', '$5');
 /** The oldest time a key answers from, when no key is looked up. */
 const EPOCH_ISO = new Date(0).toISOString();
 
-/** The state statement for a set that brings no key and no agent unknown to this node: the lock's read-ahead. */
-export function openingState(tenantId: string, days: readonly string[]): Statement {
-  // No agents to count, no keys to look up (so no oldest time for them either).
-  return { sql: STATE_SQL, params: [tenantId, days, [], [], EPOCH_ISO] };
+/** The state statement for a set that brings no agent unknown to this node: the lock's read-ahead. */
+export function openingState(
+  tenantId: string,
+  days: readonly string[],
+  keys: readonly string[] = [],
+  oldest?: Date,
+): Statement {
+  // No agents to count; with no keys to look up, no oldest time for them either.
+  return { sql: STATE_SQL, params: [tenantId, days, [], keys, oldest?.toISOString() ?? EPOCH_ISO] };
 }
 
 export async function readState(
