@@ -151,6 +151,10 @@ export function attachOutputSet(
   opts: Omit<AttachOptions, 'now'> & { now: () => Date },
 ): SetJob<AttachItem, AttachResult> {
   return {
+    // Answered for already (the call ran): a decision waiting behind it goes first, and
+    // between parts of a burst (16 results, a transaction of about 3 ms on PostgreSQL).
+    background: true,
+    maxItems: 16,
     // A text's weight in a transaction (LogWriter's maxWeight), as the events' sealed outputs weigh.
     weight: (item) => item.sealed.length,
     run: (tx, log, items) =>

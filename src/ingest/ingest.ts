@@ -159,10 +159,14 @@ function ingestJobs(sources: IngestSources): IngestModule['jobs'] {
     // A hold that ran out is a deny, whether or not anyone is polling: due at expires_at.
     [APPROVAL_EXPIRY_JOB]: async (job, claim) => {
       const approvalId = String(job.payload.approval_id);
-      await sources.writer.submit(job.tenant_id, async (tx, log) => {
-        if (!(await claim(tx))) return;
-        await expireIfDue(tx, log, job.tenant_id, approvalId, ctx.now());
-      });
+      await sources.writer.submit(
+        job.tenant_id,
+        async (tx, log) => {
+          if (!(await claim(tx))) return;
+          await expireIfDue(tx, log, job.tenant_id, approvalId, ctx.now());
+        },
+        { background: true },
+      );
     },
   };
 }

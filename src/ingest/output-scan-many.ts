@@ -45,15 +45,19 @@ export function outputScanBatchHandler(deps: OutputScanDeps & { db: Db }): JobBa
       // A turn of the event loop between texts (each up to 32,000 characters): requests are served meanwhile.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    await deps.writer.submit(tenantId, async (tx, log) => {
-      const claimed = await claim(tx);
-      const todo = [
-        ...new Set(jobs.filter((j) => claimed.has(Number(j.job_id))).map((j) => Number(j.payload.invocation_id))),
-      ].filter((id) => scanned.has(id));
-      if (todo.length === 0) return;
-      const { policyVersion, plans } = await decideScans(tx, deps, tenantId, todo, scanned);
-      if (plans.length > 0) await writeScans(tx, log, deps, tenantId, plans, policyVersion);
-    });
+    await deps.writer.submit(
+      tenantId,
+      async (tx, log) => {
+        const claimed = await claim(tx);
+        const todo = [
+          ...new Set(jobs.filter((j) => claimed.has(Number(j.job_id))).map((j) => Number(j.payload.invocation_id))),
+        ].filter((id) => scanned.has(id));
+        if (todo.length === 0) return;
+        const { policyVersion, plans } = await decideScans(tx, deps, tenantId, todo, scanned);
+        if (plans.length > 0) await writeScans(tx, log, deps, tenantId, plans, policyVersion);
+      },
+      { background: true },
+    );
   };
 }
 

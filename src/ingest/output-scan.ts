@@ -66,44 +66,48 @@ export function outputScanHandler(deps: OutputScanDeps): JobHandler {
   return async (job, claim) => {
     const tenantId = job.tenant_id;
     const invocationId = Number(job.payload.invocation_id);
-    await deps.writer.submit(tenantId, async (tx, log) => {
-      if (!(await claim(tx))) return;
-      const inv = await loadInvocation(tx, tenantId, invocationId, deps.outputKek);
-      if (!inv || inv.row.output_scanned_at !== null || inv.output === null) return;
-      // Read here, not before the transaction: a policy changed on another node a moment ago decides this scan.
-      const policy = await deps.policyInTx(tx, tenantId);
-      const r = deps.scan('tool_output', inv.output);
-      const { decision, review, newlyFlagged } = decideAfterScan(
-        policy,
-        inv.row,
-        withOutputFindings(inv.otherFindings, r.findings),
-        await deps.personaInTx(tx, tenantId, inv.row.agent_key),
-      );
-      const now = deps.now();
-      const salt = newSalt();
-      await tx.query(
-        // The redacted text replaces the sealed one; ciphertext and wrapped key go (crypto-shredding).
-        `UPDATE invocation_content SET body = $3, salt = $4, findings = $5, sealed = NULL, sealed_key = NULL
+    await deps.writer.submit(
+      tenantId,
+      async (tx, log) => {
+        if (!(await claim(tx))) return;
+        const inv = await loadInvocation(tx, tenantId, invocationId, deps.outputKek);
+        if (!inv || inv.row.output_scanned_at !== null || inv.output === null) return;
+        // Read here, not before the transaction: a policy changed on another node a moment ago decides this scan.
+        const policy = await deps.policyInTx(tx, tenantId);
+        const r = deps.scan('tool_output', inv.output);
+        const { decision, review, newlyFlagged } = decideAfterScan(
+          policy,
+          inv.row,
+          withOutputFindings(inv.otherFindings, r.findings),
+          await deps.personaInTx(tx, tenantId, inv.row.agent_key),
+        );
+        const now = deps.now();
+        const salt = newSalt();
+        await tx.query(
+          // The redacted text replaces the sealed one; ciphertext and wrapped key go (crypto-shredding).
+          `UPDATE invocation_content SET body = $3, salt = $4, findings = $5, sealed = NULL, sealed_key = NULL
          WHERE ${BY_ID} AND field = 'tool_output'`,
-        [tenantId, invocationId, r.stored, Buffer.from(salt), JSON.stringify(r.storedFindings)],
-      );
-      await tx.query(
-        `UPDATE invocations SET output_scan_verdict = $3, output_scan_reasons = $4, output_scanned_at = $5, review_status = $6
+          [tenantId, invocationId, r.stored, Buffer.from(salt), JSON.stringify(r.storedFindings)],
+        );
+        await tx.query(
+          `UPDATE invocations SET output_scan_verdict = $3, output_scan_reasons = $4, output_scanned_at = $5, review_status = $6
          WHERE ${BY_ID}`,
-        [tenantId, invocationId, decision.verdict, JSON.stringify(decision.reasons), now, review],
-      );
-      if (escalatesToJudge(decision, inv.row.mode, newlyFlagged)) {
-        const [p] = await tx.query<{ judged: boolean }>('SELECT judge_panel_configured($1) AS judged', [tenantId]);
-        if (p!.judged) await enqueue(tx, tenantId, JUDGE_JOB, [judgeJobPayload(invocationId, decision)]);
-      }
-      const scanIndex = log.add(scanLeaf(invocationId, salt, r, decision, policy.version), now);
-      // When this output's findings became final, for readers that fold scans by log position (reports' roll-ups).
-      await tx.query('INSERT INTO output_scans (tenant_id, log_index, invocation_id) VALUES ($1, $2, $3)', [
-        tenantId,
-        scanIndex,
-        invocationId,
-      ]);
-    });
+          [tenantId, invocationId, decision.verdict, JSON.stringify(decision.reasons), now, review],
+        );
+        if (escalatesToJudge(decision, inv.row.mode, newlyFlagged)) {
+          const [p] = await tx.query<{ judged: boolean }>('SELECT judge_panel_configured($1) AS judged', [tenantId]);
+          if (p!.judged) await enqueue(tx, tenantId, JUDGE_JOB, [judgeJobPayload(invocationId, decision)]);
+        }
+        const scanIndex = log.add(scanLeaf(invocationId, salt, r, decision, policy.version), now);
+        // When this output's findings became final, for readers that fold scans by log position (reports' roll-ups).
+        await tx.query('INSERT INTO output_scans (tenant_id, log_index, invocation_id) VALUES ($1, $2, $3)', [
+          tenantId,
+          scanIndex,
+          invocationId,
+        ]);
+      },
+      { background: true },
+    );
   };
 }
 

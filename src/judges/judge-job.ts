@@ -192,70 +192,74 @@ async function store(
   out: { status: 'done' | 'quota_exhausted' | 'failed'; outcome: PanelOutcomeLike | null },
 ): Promise<void> {
   const { tenantId, invocationId, attempt } = at;
-  await deps.writer.submit(tenantId, async (tx, log) => {
-    if (!(await at.claim(tx))) return;
-    const row = await judgementAt(tx, tenantId, invocationId, attempt);
-    if (!row || row.status !== 'pending') return;
-    const now = deps.now();
-    const o = out.outcome;
-    if (o === null) {
-      await finishJudgement(tx, tenantId, invocationId, attempt, {
-        status: out.status,
-        decision: null,
-        unanimous: null,
-        judges: null,
-        salt: null,
-        logIndex: null,
-        autoResolved: false,
+  await deps.writer.submit(
+    tenantId,
+    async (tx, log) => {
+      if (!(await at.claim(tx))) return;
+      const row = await judgementAt(tx, tenantId, invocationId, attempt);
+      if (!row || row.status !== 'pending') return;
+      const now = deps.now();
+      const o = out.outcome;
+      if (o === null) {
+        await finishJudgement(tx, tenantId, invocationId, attempt, {
+          status: out.status,
+          decision: null,
+          unanimous: null,
+          judges: null,
+          salt: null,
+          logIndex: null,
+          autoResolved: false,
+          now,
+        });
+        return;
+      }
+      const judges: StoredOpinion[] = o.judges.map((j) => ({
+        name: j.name,
+        verdict: j.verdict,
+        rationale: j.rationale,
+        rubric_points: j.rubric_points,
+        calls: j.calls,
+        ...(j.error !== undefined ? { error: j.error } : {}),
+      }));
+      // A unanimous allow or deny of a complete panel may close the review, if the workspace said so; only an
+      // invocation in the review queue has one (resolveAsPanel leaves any other alone: a rule's escalation only advises).
+      const resolves = at.autoResolve && out.status === 'done' && o.unanimous && o.decision !== 'uncertain';
+      let autoResolved = false;
+      const salt = newSalt();
+      const index = log.add(
+        {
+          v: LEAF_VERSION,
+          kind: 'judge_verdict',
+          invocation_id: invocationId,
+          attempt,
+          status: out.status,
+          decision: o.decision,
+          unanimous: o.unanimous,
+          verdicts: judges.map((j) => j.verdict),
+          opinions: commitment(salt, encodeLeaf({ judges })),
+        },
         now,
-      });
-      return;
-    }
-    const judges: StoredOpinion[] = o.judges.map((j) => ({
-      name: j.name,
-      verdict: j.verdict,
-      rationale: j.rationale,
-      rubric_points: j.rubric_points,
-      calls: j.calls,
-      ...(j.error !== undefined ? { error: j.error } : {}),
-    }));
-    // A unanimous allow or deny of a complete panel may close the review, if the workspace said so; only an
-    // invocation in the review queue has one (resolveAsPanel leaves any other alone: a rule's escalation only advises).
-    const resolves = at.autoResolve && out.status === 'done' && o.unanimous && o.decision !== 'uncertain';
-    let autoResolved = false;
-    const salt = newSalt();
-    const index = log.add(
-      {
-        v: LEAF_VERSION,
-        kind: 'judge_verdict',
-        invocation_id: invocationId,
-        attempt,
+      );
+      if (resolves) {
+        autoResolved = await deps.resolveAsPanel(tx, log, {
+          tenantId,
+          invocationId,
+          decision: o.decision === 'allow' ? 'approve' : 'reject',
+          note: `Resolved by the judge panel: unanimous ${o.decision} (judgement attempt ${attempt}).`,
+          now,
+        });
+      }
+      await finishJudgement(tx, tenantId, invocationId, attempt, {
         status: out.status,
         decision: o.decision,
         unanimous: o.unanimous,
-        verdicts: judges.map((j) => j.verdict),
-        opinions: commitment(salt, encodeLeaf({ judges })),
-      },
-      now,
-    );
-    if (resolves) {
-      autoResolved = await deps.resolveAsPanel(tx, log, {
-        tenantId,
-        invocationId,
-        decision: o.decision === 'allow' ? 'approve' : 'reject',
-        note: `Resolved by the judge panel: unanimous ${o.decision} (judgement attempt ${attempt}).`,
+        judges,
+        salt,
+        logIndex: index,
+        autoResolved,
         now,
       });
-    }
-    await finishJudgement(tx, tenantId, invocationId, attempt, {
-      status: out.status,
-      decision: o.decision,
-      unanimous: o.unanimous,
-      judges,
-      salt,
-      logIndex: index,
-      autoResolved,
-      now,
-    });
-  });
+    },
+    { background: true },
+  );
 }

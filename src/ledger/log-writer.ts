@@ -49,6 +49,17 @@ export interface SetJob<I, R> {
    * request when it must. Undefined: items weigh nothing.
    */
   weight?(item: I): number;
+  /**
+   * Work nobody waits on (attaching results already answered for): its
+   * transactions give way to the others (takeFromQueue).
+   */
+  background?: boolean;
+  /**
+   * Most items of this set one transaction takes (a request of more goes in
+   * parts): background work holds the workspace's log for short turns, and
+   * what waits behind it goes between them.
+   */
+  maxItems?: number;
 }
 
 /** Work a SetJob decided ahead: run() writes it, or returns undefined, having run nothing, when what it assumed does not hold. */
@@ -86,6 +97,10 @@ export class ItemFailed {
 
 interface JobPending {
   job: AppendJob<unknown>;
+  /** SubmitOptions.background. */
+  background: boolean;
+  /** A transaction of the other kind was taken ahead of it once already: it goes next. */
+  passed?: boolean;
   /** When it was queued (performance.now()). */
   queuedAt: number;
   resolve: (v: unknown) => void;
@@ -99,6 +114,7 @@ interface SetPending {
   queuedAt: number;
   /** Items before it were taken by a transaction already (a request heavier than one transaction takes). */
   next: number;
+  passed?: boolean;
   results: unknown[];
   left: number;
   resolve: (v: unknown[]) => void;
@@ -110,6 +126,14 @@ type Pending = JobPending | SetPending;
 type Unit =
   | { kind: 'job'; p: JobPending }
   | { kind: 'set'; set: SetJob<unknown, unknown>; parts: Array<{ p: SetPending; index: number }>; alone: boolean };
+
+export interface SubmitOptions {
+  /**
+   * Work nobody waits on (a background scan, an expiry): its transactions
+   * give way to those of requests being answered (takeFromQueue).
+   */
+  background?: boolean;
+}
 
 export interface LogWriterOptions {
   /** Most requests grouped into one transaction. */
@@ -219,9 +243,15 @@ export class LogWriter {
     this.#opts = opts;
   }
 
-  submit<T>(tenantId: string, job: AppendJob<T>): Promise<T> {
+  submit<T>(tenantId: string, job: AppendJob<T>, opts: SubmitOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#enqueue(tenantId, { job, queuedAt: performance.now(), resolve: resolve as (v: unknown) => void, reject });
+      this.#enqueue(tenantId, {
+        job,
+        background: opts.background === true,
+        queuedAt: performance.now(),
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
     });
   }
 
@@ -723,7 +753,7 @@ class LaneTurn {
       ? taken.kind === 'set'
         ? { set: taken.set, items: taken.parts.map((x) => x.p.items[x.index]) }
         : undefined
-      : openerOf(this.#lane.queue[0]);
+      : openerOf(frontOf(this.#lane.queue, this.#deps.maxBatch));
     const statement = opener?.set.opening?.(this.#tenantId, opener.items);
     return statement === undefined || !opener ? undefined : { set: opener.set, statement };
   }
@@ -803,14 +833,21 @@ type Taken = { p: JobPending } | { p: SetPending; from: number; to: number };
  * event loop), not behind megabytes.
  */
 function takeFromQueue(queue: Pending[], max: number, maxItems: number, maxWeight: number): Taken[] {
+  const background = servesBackground(queue, max);
   const out: Taken[] = [];
   let n = 0;
   let weight = 0;
-  while (queue.length > 0 && out.length < max) {
-    const p = queue[0]!;
+  for (let i = 0; i < queue.length && i < max && out.length < max;) {
+    const p = queue[i]!;
+    if (isBackground(p) !== background) {
+      // Left for a transaction of its own kind; passed over once, it opens the next one.
+      p.passed = true;
+      i++;
+      continue;
+    }
     if ('job' in p) {
       if (out.length > 0 && n + 1 > maxItems) break;
-      queue.shift();
+      queue.splice(i, 1);
       out.push({ p });
       n++;
       continue;
@@ -818,12 +855,13 @@ function takeFromQueue(queue: Pending[], max: number, maxItems: number, maxWeigh
     const left = p.items.length - p.next;
     if (out.length > 0 && n + left > maxItems) break;
     let to = p.items.length;
-    if (p.set.weight) {
+    if (p.set.weight || p.set.maxItems) {
+      const most = p.set.maxItems ?? Number.POSITIVE_INFINITY;
       to = p.next;
       while (to < p.items.length) {
-        const w = p.set.weight(p.items[to]);
+        const w = p.set.weight?.(p.items[to]) ?? 0;
         // The first item of a transaction goes whatever it weighs.
-        if (weight + w > maxWeight && (out.length > 0 || to > p.next)) break;
+        if ((weight + w > maxWeight || n + to - p.next >= most) && (out.length > 0 || to > p.next)) break;
         weight += w;
         to++;
       }
@@ -833,11 +871,36 @@ function takeFromQueue(queue: Pending[], max: number, maxItems: number, maxWeigh
     n += to - p.next;
     if (to < p.items.length) {
       p.next = to;
+      // Its turn taken: what waits of the other kind goes before its next part.
+      p.passed = false;
       break;
     }
-    queue.shift();
+    queue.splice(i, 1);
   }
   return out;
+}
+
+const isBackground = (p: Pending): boolean => ('job' in p ? p.background : p.set.background === true);
+
+/**
+ * Whether the next transaction takes background work: a transaction takes
+ * one kind only, so a request being answered never waits for a background
+ * scan's statements in its own transaction, and it goes first when both wait
+ * — but background work passed over once goes next, so it never starves.
+ */
+function servesBackground(queue: readonly Pending[], max: number): boolean {
+  const front = queue[0];
+  if (front === undefined || !isBackground(front)) return false;
+  if (front.passed) return true;
+  for (let i = 1; i < queue.length && i < max; i++) if (!isBackground(queue[i]!)) return false;
+  return true;
+}
+
+/** The request that opens the next transaction (the first of the kind it takes). */
+function frontOf(queue: readonly Pending[], max: number): Pending | undefined {
+  const background = servesBackground(queue, max);
+  for (let i = 0; i < queue.length && i < max; i++) if (isBackground(queue[i]!) === background) return queue[i];
+  return undefined;
 }
 
 /** Events queued in the first `max` requests. */
