@@ -26,6 +26,13 @@ describe('phone numbers in the national forms people write (numbers/phone.ts)', 
     assert.deepEqual(phones('Telefon: 26-30-65'), ['26-30-65']);
   });
 
+  it('"ph." and "ph:" label a phone number; "Ph.D." does not', () => {
+    assert.deepEqual(phones('ph. 566 8083'), ['566 8083']);
+    assert.deepEqual(phones('Ph: 26 23 76'), ['26 23 76']);
+    assert.deepEqual(phones('She has a Ph.D. from 1998 and 23 45 67 patents'), []);
+    assert.deepEqual(phones('Ph.D. thesis 2019, student 4512 8891'), []);
+  });
+
   it('four pairs with one separator are no date, even when the first three could be one', () => {
     assert.deepEqual(phones('Tel: 70.12.23.09'), ['70.12.23.09']);
     assert.deepEqual(phones('Tel: 06-03-60-34'), ['06-03-60-34']);

@@ -19,6 +19,9 @@ const PHONE_CONTEXT: string[] = [
   // "tel" as a label or the start of a phone word, not "tell" or "hotel"
   ...['.', ':', ' ', ',', '/', ')', '-', '"', "'", '_', '\t', '\n', 'e', 'é', 'f', 'n'].map((c) => `^tel${c}`),
   'telefon',
+  // "ph." / "ph:", the English abbreviation on cards and signatures ("ph. " with its space: not "Ph.D.")
+  '^ph. ',
+  '^ph:',
   // Nordic and other labels (tlf. Norwegian/Danish, tfn Swedish, puh. Finnish, GSM Belgian)
   '^tlf',
   '^tfn',

@@ -323,7 +323,7 @@ function detectPrivateKeys(text: string): Finding[] {
 // ---------------------------------------------------------------- assignments to secret-looking names
 
 const KEYWORD_RE =
-  /password|passwd|passphrase|pass(?![a-z])|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|client[_-]?secret|signing[_-]?key|encryption[_-]?key|auth(?![a-z])|key(?![a-z])/gi;
+  /password|passwd|passphrase|pass(?![a-z])|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|client[_-]?secret|signing[_-]?key|encryption[_-]?key|auth(?![a-z])|key(?![a-z])|(?<![a-z])pat(?![a-z])/gi;
 const KEYWORD_AT = new RegExp(KEYWORD_RE.source, 'iy');
 /** Words that end a key name just before "key" (api_key, accesskey, ...), as in KEYWORD_RE. */
 const KEY_NAME_WORDS = ['api', 'access', 'auth', 'private', 'signing', 'encryption'];
@@ -369,6 +369,9 @@ function keywordStarts(lower: string): number[] {
       starts.push(q); // any other name ending in "key" (SENDGRID_KEY, appKey): a weak name, see WEAK_NAME
     }
   }
+  // "pat", a personal access token (ADO_PAT, github_pat), as a word of the name only: a weak name (STRONG_NAME)
+  for (let q = lower.indexOf('pat'); q !== -1; q = lower.indexOf('pat', q + 1))
+    if (!isLowerLetter(lower.charCodeAt(q - 1)) && !isLowerLetter(lower.charCodeAt(q + 3))) starts.push(q);
   for (let q = lower.indexOf('uth'); q !== -1; q = lower.indexOf('uth', q + 1))
     if (lower.charCodeAt(q - 1) === 97 /* a */) starts.push(q - 1);
   for (let q = lower.indexOf('cre'); q !== -1; q = lower.indexOf('cre', q + 1)) {
@@ -382,11 +385,19 @@ function keywordStarts(lower: string): number[] {
   return starts.sort((x, y) => x - y);
 }
 
-/** A name written before its value with a space: a CLI flag ("--password …") or a shell "set" ("set KEY …"). */
+function isLowerLetter(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+
+/**
+ * A name written before its value with a space: a CLI flag ("--password …"), a shell "set" ("set KEY …")
+ * or a C macro ("#define API_KEY \"…\"", as Arduino sketches hold their keys).
+ */
 function spacedAssignment(text: string, ks: number): boolean {
   // the key name may have taken the dashes in ("--password")
   if (text.charCodeAt(ks) === HYPHEN && text.charCodeAt(ks + 1) === HYPHEN) return true;
   if (ks >= 2 && text.charCodeAt(ks - 1) === HYPHEN && text.charCodeAt(ks - 2) === HYPHEN) return true;
+  if (startsAt(text, '#define ', ks - 8)) return true;
   return ks >= 4 && startsAtIgnoreCase(text, 'set ', ks - 4) && (ks === 4 || !isAsciiAlnum(text.charCodeAt(ks - 5)));
 }
 
@@ -551,22 +562,31 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     const keyQuoted = text.charCodeAt(i) === QUOTE || text.charCodeAt(i) === APOSTROPHE;
     if (keyQuoted) i++;
     if (keyQuoted && text.charCodeAt(i) === CLOSE_BRACKET) i++; // os.environ["KEY"] = …, config['key'] = …
-    while (i < len && i - ke < 4 && isBlank(text.charCodeAt(i))) i++;
+    // names padded into a column ("fbApiKey:            \"…\"", ":password       => '…'"): up to 40 blanks
+    while (i < len && i - ke < 40 && isBlank(text.charCodeAt(i))) i++;
     const op = text.charCodeAt(i);
     const op2 = text.charCodeAt(i + 1);
+    const lowerKey = key.toLowerCase();
+    const passwordLike = lowerKey.includes('pass') || lowerKey.includes('pwd');
     let spaced = false;
+    let prose = false;
     if ((op === COLON && op2 === EQUALS) || (op === EQUALS && op2 === GREATER)) i += 2;
     else if (op === EQUALS || op === COLON) i++;
     else if (keyQuoted && startsAtIgnoreCase(text, 'value=', i))
       i += 6; // <add key="KEY" value="…"/>
-    else if (i > ke && spacedAssignment(text, ks)) {
+    else if (passwordLike && !keyQuoted && i > ke && proseValueStart(text, ke) > 0) {
+      // "the password is 'Secret123'", "the password for user 'postgres' is 'admin'"
+      i = proseValueStart(text, ke);
+      prose = true;
+    } else if (i > ke && spacedAssignment(text, ks)) {
       // "set KEY value", "--key value": the name, a space, the value
     } else if (i > ke && i - ke <= 2 && !keyQuoted) {
       // the name, a space, the value, in prose or a command ("access token sgp_…", "-Password …"): only a
       // value that looks random, as under a name that only says key
       spaced = true;
     } else continue;
-    while (i < len && i - ke < 10 && isBlank(text.charCodeAt(i))) i++;
+    const opEnd = i;
+    while (i < len && i - opEnd < 40 && isBlank(text.charCodeAt(i))) i++;
     const quote = text.charCodeAt(i);
     const quoted = quote === QUOTE || quote === APOSTROPHE || quote === BACKTICK;
     if (quoted) i++;
@@ -581,16 +601,22 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     // A value overlapping a specific token is dropped in the end anyway (e.g. GITHUB_TOKEN=ghp_...). Its
     // verdict matters only when a keyword starts inside it: a reported value makes this loop skip those.
     if (overlapsSorted(vs, i, specific) && !keywordStartsIn(ms, j + 2, ke, i)) continue;
+    // a sentence's last word: without the sentence's punctuation
+    if (prose && !quoted) while (i > vs && PROSE_END.includes(text[i - 1]!)) i--;
     const value = text.slice(vs, i);
-    const lowerKey = key.toLowerCase();
-    const passwordLike = lowerKey.includes('pass') || lowerKey.includes('pwd');
     const weak = spaced || !STRONG_NAME.test(lowerKey);
     if (weak && NON_SECRET_KEY_NAME.test(lowerKey)) continue;
     let type = 'GENERIC_SECRET';
     if (lowerKey.includes('aws') && lowerKey.includes('secret')) type = 'AWS_SECRET_KEY';
     else if (/^secret[_-]?(?:access[_-]?)?key$/.test(lowerKey) && AWS_SECRET.test(value)) type = 'AWS_SECRET_KEY';
     if (type === 'AWS_SECRET_KEY' && !AWS_SECRET.test(value)) type = 'GENERIC_SECRET';
-    if (!secretValueOk(value, passwordLike && !spaced, weak)) continue;
+    // a password written as a string is one whatever it looks like ('open sesame', "centipede"); in prose
+    // only a quoted one or one that looks like a password
+    const ok =
+      secretValueOk(value, passwordLike && !spaced, weak) ||
+      (quoted && !spaced && PASSWORD_NAME_END.test(lowerKey) && plainPasswordOk(value));
+    if (DOCUMENTED_EXAMPLES.has(value)) continue;
+    if (!ok || (prose && !quoted && !(/\d/.test(value) && /[A-Za-z]/.test(value)))) continue;
     out.push({ type, start: vs, end: i, score: type === 'AWS_SECRET_KEY' ? 0.9 : passwordLike ? 0.8 : 0.75 });
     skipUntil = i;
   }
@@ -598,6 +624,53 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
 }
 
 const AWS_SECRET = /^[A-Za-z0-9/+]{40}$/;
+
+/**
+ * Where the value starts in "<password word> … is <value>" on one line: " is " within 48 chars of the name's
+ * end with no sentence end before it; 0 if none.
+ */
+function proseValueStart(text: string, ke: number): number {
+  const stop = Math.min(text.length - 3, ke + 48);
+  for (let i = ke; i < stop; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 46 /* . */ || c === 33 /* ! */ || c === 63 /* ? */ || c === 59 /* ; */ || c === 61 /* = */)
+      return 0;
+    if (
+      c === SPACE &&
+      lowerAscii(text.charCodeAt(i + 1)) === 105 /* i */ &&
+      lowerAscii(text.charCodeAt(i + 2)) === 115 /* s */
+    ) {
+      const d = text.charCodeAt(i + 3);
+      if (d === SPACE || d === COLON) return i + 4;
+    }
+  }
+  return 0;
+}
+
+const PROSE_END = '.,:!?)';
+
+/** A name that ends by naming a password (db_password, AdminPassword, pwd), not an enum of its states. */
+const PASSWORD_NAME_END = /(?:pass|password|passwd|passphrase|pwd)$/;
+
+/** Words a password field is described by or typed as, not a password ("password": "string"). */
+const NOT_A_PASSWORD =
+  /^(?:string|str|text|number|int|integer|bool|boolean|object|array|any|none|null|nil|undefined|empty|blank|hidden|required|optional|mandatory|invalid|incorrect|wrong|correct|valid|expired|missing|unknown|default|true|false|yes|no|on|off|enabled|disabled|secret|user|username|login|\*+|•+)$/i;
+
+/**
+ * A quoted value under a password name that secretValueOk's shape tests refuse (lower-case words, short
+ * words): a password still, unless it names a type or a state, repeats the word password, is written in
+ * capitals (a constant's name), is a placeholder or a reference, or is no word at all (punctuation first,
+ * no letter, more than three words).
+ */
+function plainPasswordOk(v: string): boolean {
+  const n = v.length;
+  if (n < 4 || n > 64 || NOT_A_PASSWORD.test(v)) return false;
+  // starts with a letter or digit, holds a letter, at most three words
+  if (!/^[A-Za-z0-9][^\s]*(?: [^\s]+){0,2}$/.test(v) || !/[A-Za-z]/.test(v)) return false;
+  if (/pass|pwd/i.test(v) || /^[A-Z0-9_]+$/.test(v)) return false;
+  if (CODE_REF.test(v) || isPlaceholder(v) || URL_VALUE.test(v)) return false;
+  return !CODE_EXPRESSION.test(v);
+}
 
 /** True when one of the keyword matches (start/end pairs, ascending) from index `from` on starts in [lo, hi). */
 function keywordStartsIn(ms: readonly number[], from: number, lo: number, hi: number): boolean {
@@ -978,6 +1051,8 @@ function vendorStartsElsewhere(text: string, vs: VendorStarts): void {
 /** Documented example values the vendors print in their docs ("documented example keys are not secrets"). */
 const DOCUMENTED_EXAMPLES = new Set([
   '123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11', // core.telegram.org/bots/api
+  // learn.microsoft.com/en-us/purview/sit-defn-azure-devops-personal-access-token
+  'abcdefghijklmnopqrstuvwxyz012345679ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnoAZDOabcd',
 ]);
 
 function vendorValueOk(r: VendorRule, v: string, text: string, start: number): boolean {

@@ -3,7 +3,7 @@
 // format must not take (documented examples, placeholders, ids and hashes of the same shape).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { redact, scan } from '../index.ts';
+import { redact, redactForStorage, scan } from '../index.ts';
 import { detectSecrets } from './index.ts';
 import { VENDOR_RULES } from './vendors.ts';
 
@@ -79,6 +79,8 @@ export function vendorSamples(): Array<{ vendor: string; type: string; token: st
     s('Azure Service Bus', 'AZURE_KEY', 'SharedAccessKey=' + r(ALNUM + '+/', 43) + '='),
     s('age', 'PRIVATE_KEY', 'AGE-SECRET-KEY-1' + r('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58)),
     s('Google OAuth client secret', G, 'GOCSPX-' + r(URLSAFE, 28)),
+    s('Google OAuth access token', G, 'ya29.' + r(URLSAFE, 120)),
+    s('Azure DevOps PAT', G, r(ALNUM, 76) + 'AZDO' + r(ALNUM, 4)),
     s('Airtable', G, `pat${r(ALNUM, 14)}.${r(HEX, 64)}`),
     s('Mapbox', G, `sk.eyJ1Ijoi${r(URLSAFE, 60)}.${r(URLSAFE, 22)}`),
     s('Dynatrace', G, `dt0c01.${r(DIGITS + UPPER, 24)}.${r(DIGITS + UPPER, 64)}`),
@@ -206,6 +208,9 @@ test('lookalikes stay unreported: documented examples, placeholders, ids, hashes
     'access-production-<access-token>',
     'Authorization: SSWS ${OKTA_API_TOKEN}',
     'sk-lf-...',
+    // Azure DevOps' documented example PAT
+    'PAT = "abcdefghijklmnopqrstuvwxyz012345679ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnoAZDOabcd"',
+    'ya29.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
   ];
   for (const t of negatives) assert.deepEqual(detectSecrets(t), [], t);
 });
@@ -227,4 +232,50 @@ test('a dotted value is code unless one part is random-looking', () => {
   assert.deepEqual(found(`VAULT_TOKEN="${vault}"`), [vault]);
   assert.deepEqual(found('token = config.getAccessTokenForUser'), []);
   assert.deepEqual(found('api_key = settings.STRIPE_SECRET_KEY_2024'), []);
+});
+
+test('a password stated in prose is a secret when quoted or shaped like one; a state or a rule is not', () => {
+  const found = (text: string) => detectSecrets(text).map((f) => text.slice(f.start, f.end));
+  assert.deepEqual(found(`echo "The password is 'Secret123'"`), ['Secret123']);
+  assert.deepEqual(found("Ensure the password for user 'postgres' is 'admin' or change .env file."), ['admin']);
+  assert.deepEqual(found('The default password for the user "pyne-user" is "pyne".'), ['pyne']);
+  assert.deepEqual(found('my password is hunter2.'), ['hunter2']);
+  assert.deepEqual(found('the password is incorrect'), []);
+  assert.deepEqual(found('The password is required.'), []);
+  assert.deepEqual(found('The password is "string"'), []);
+  assert.equal(redactForStorage('The wifi password is "centipede".'), 'The wifi password is "<GENERIC_SECRET>".');
+});
+
+test('a quoted password is one whatever it looks like; types, the word password, constants and junk are not', () => {
+  const found = (text: string) => detectSecrets(text).map((f) => text.slice(f.start, f.end));
+  assert.deepEqual(found("user = 'Aladdin'\npassword = 'open sesame'\n"), ['open sesame']);
+  assert.deepEqual(found('{"user": "joe", "password": "blooberry"}'), ['blooberry']);
+  for (const t of [
+    'password: string;',
+    '"password": "string"',
+    "password = 'password'",
+    "password 'thisismypassword'",
+    '"password": "YOURPASSWORD"',
+    '"password": "********"',
+    '"password": "+<!-- 5024"',
+    '"password": "ignore all previous instructions"',
+    'password = "${DB_PASSWORD}"',
+  ])
+    assert.deepEqual(found(t), [], t);
+});
+
+test('names padded into a column, C macros and personal access tokens name their values', () => {
+  const found = (text: string) => detectSecrets(text).map((f) => text.slice(f.start, f.end));
+  const hex = r(HEX, 32);
+  assert.deepEqual(found(`     fbApiKey:            "${hex}",`), [hex]);
+  assert.deepEqual(found(":password       => '4ian1234',\n"), ['4ian1234']);
+  const aio = 'aio_' + r(ALNUM, 28);
+  assert.deepEqual(found(`#define IO_KEY       "${aio}"`), [aio]);
+  const pat = r(DIGITS + LOWER, 52);
+  assert.deepEqual(found(`    ado_pat =  "${pat}"\n`), [pat]);
+  assert.deepEqual(found(`GITHUB_PAT=${pat}`), [pat]);
+  // "pat" as a word of a name only, and a weak name: the value must look random
+  assert.deepEqual(found(`path = "${pat}"`), []);
+  assert.deepEqual(found('pat = "my-token-name"'), []);
+  assert.deepEqual(found('#define MAX_KEY_LEN 64'), []);
 });

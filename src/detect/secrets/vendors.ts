@@ -305,6 +305,23 @@ export const VENDOR_RULES: VendorRule[] = [
     doc: 'https://support.google.com/cloud/answer/15549257',
   },
   {
+    vendor: 'Google (OAuth access token)',
+    type: 'GENERIC_SECRET',
+    trigger: { sep: '.', lit: 'ya29' },
+    re: rx('ya29\\.[A-Za-z0-9_-]{30,2048}'),
+    check: 'mixed',
+    doc: 'https://cloud.google.com/docs/authentication/token-types',
+  },
+  {
+    vendor: 'Azure DevOps (personal access token)',
+    type: 'GENERIC_SECRET',
+    // 84 characters, the fixed signature AZDO at positions 76-79
+    trigger: { find: 'AZDO', back: 76 },
+    re: rx('[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}'),
+    check: 'mixed',
+    doc: 'https://learn.microsoft.com/en-us/purview/sit-defn-azure-devops-personal-access-token',
+  },
+  {
     vendor: 'Airtable (personal access token)',
     type: 'GENERIC_SECRET',
     trigger: { sep: '.', lit: 'pat', at: 17 },
