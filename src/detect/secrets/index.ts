@@ -357,7 +357,14 @@ function keywordMatches(text: string): number[] {
 /** Ascending positions where a keyword may start: a superset of KEYWORD_RE's match starts. */
 function keywordStarts(lower: string): number[] {
   const starts: number[] = [];
-  for (let q = lower.indexOf('pass'); q !== -1; q = lower.indexOf('pass', q + 1)) starts.push(q);
+  // "pass", and "pat" (a personal access token: ADO_PAT, github_pat) as a word of the name only, a weak name
+  // (STRONG_NAME): one search for both
+  for (let q = lower.indexOf('pa'); q !== -1; q = lower.indexOf('pa', q + 2)) {
+    const c = lower.charCodeAt(q + 2);
+    if (c === 115 /* s */ && lower.charCodeAt(q + 3) === 115) starts.push(q);
+    else if (c === 116 /* t */ && !isLowerLetter(lower.charCodeAt(q - 1)) && !isLowerLetter(lower.charCodeAt(q + 3)))
+      starts.push(q);
+  }
   // "pwd" from its "wd": 'w' is rarer than 'p', and indexOf's cost goes with its first character's count
   for (let q = lower.indexOf('wd'); q !== -1; q = lower.indexOf('wd', q + 1))
     if (lower.charCodeAt(q - 1) === 112) starts.push(q - 1);
@@ -369,9 +376,6 @@ function keywordStarts(lower: string): number[] {
       starts.push(q); // any other name ending in "key" (SENDGRID_KEY, appKey): a weak name, see WEAK_NAME
     }
   }
-  // "pat", a personal access token (ADO_PAT, github_pat), as a word of the name only: a weak name (STRONG_NAME)
-  for (let q = lower.indexOf('pat'); q !== -1; q = lower.indexOf('pat', q + 1))
-    if (!isLowerLetter(lower.charCodeAt(q - 1)) && !isLowerLetter(lower.charCodeAt(q + 3))) starts.push(q);
   for (let q = lower.indexOf('uth'); q !== -1; q = lower.indexOf('uth', q + 1))
     if (lower.charCodeAt(q - 1) === 97 /* a */) starts.push(q - 1);
   for (let q = lower.indexOf('cre'); q !== -1; q = lower.indexOf('cre', q + 1)) {
@@ -566,15 +570,13 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     while (i < len && i - ke < 40 && isBlank(text.charCodeAt(i))) i++;
     const op = text.charCodeAt(i);
     const op2 = text.charCodeAt(i + 1);
-    const lowerKey = key.toLowerCase();
-    const passwordLike = lowerKey.includes('pass') || lowerKey.includes('pwd');
     let spaced = false;
     let prose = false;
     if ((op === COLON && op2 === EQUALS) || (op === EQUALS && op2 === GREATER)) i += 2;
     else if (op === EQUALS || op === COLON) i++;
     else if (keyQuoted && startsAtIgnoreCase(text, 'value=', i))
       i += 6; // <add key="KEY" value="…"/>
-    else if (passwordLike && !keyQuoted && i > ke && proseValueStart(text, ke) > 0) {
+    else if (!keyQuoted && i > ke && isPasswordName(key) && proseValueStart(text, ke) > 0) {
       // "the password is 'Secret123'", "the password for user 'postgres' is 'admin'"
       i = proseValueStart(text, ke);
       prose = true;
@@ -604,6 +606,8 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     // a sentence's last word: without the sentence's punctuation
     if (prose && !quoted) while (i > vs && PROSE_END.includes(text[i - 1]!)) i--;
     const value = text.slice(vs, i);
+    const lowerKey = key.toLowerCase();
+    const passwordLike = isPasswordName(key);
     const weak = spaced || !STRONG_NAME.test(lowerKey);
     if (weak && NON_SECRET_KEY_NAME.test(lowerKey)) continue;
     let type = 'GENERIC_SECRET';
@@ -648,6 +652,12 @@ function proseValueStart(text: string, ke: number): number {
 }
 
 const PROSE_END = '.,:!?)';
+
+/** Does the name say password ("pass", "pwd" in any case)? */
+function isPasswordName(key: string): boolean {
+  const k = key.toLowerCase();
+  return k.includes('pass') || k.includes('pwd');
+}
 
 /** A name that ends by naming a password (db_password, AdminPassword, pwd), not an enum of its states. */
 const PASSWORD_NAME_END = /(?:pass|password|passwd|passphrase|pwd)$/;
