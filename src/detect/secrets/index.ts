@@ -402,6 +402,10 @@ function spacedAssignment(text: string, ks: number): boolean {
   if (text.charCodeAt(ks) === HYPHEN && text.charCodeAt(ks + 1) === HYPHEN) return true;
   if (ks >= 2 && text.charCodeAt(ks - 1) === HYPHEN && text.charCodeAt(ks - 2) === HYPHEN) return true;
   if (startsAt(text, '#define ', ks - 8)) return true;
+  // a PowerShell parameter or a one-dash flag naming a password ("-Password …", "-pass …")
+  // (the key name has taken the dash in)
+  if (text.charCodeAt(ks) === HYPHEN && (ks === 0 || isBlank(text.charCodeAt(ks - 1))))
+    return isPasswordName(text.slice(ks, Math.min(text.length, ks + 12)));
   return ks >= 4 && startsAtIgnoreCase(text, 'set ', ks - 4) && (ks === 4 || !isAsciiAlnum(text.charCodeAt(ks - 5)));
 }
 
@@ -618,7 +622,10 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
     // only a quoted one or one that looks like a password
     const ok =
       secretValueOk(value, passwordLike && !spaced, weak) ||
-      (quoted && !spaced && PASSWORD_NAME_END.test(lowerKey) && plainPasswordOk(value));
+      ((quoted || connectionStringPair(text, ks, i)) &&
+        !spaced &&
+        PASSWORD_NAME_END.test(lowerKey) &&
+        plainPasswordOk(value));
     if (DOCUMENTED_EXAMPLES.has(value)) continue;
     if (!ok || (prose && !quoted && !(/\d/.test(value) && /[A-Za-z]/.test(value)))) continue;
     out.push({ type, start: vs, end: i, score: type === 'AWS_SECRET_KEY' ? 0.9 : passwordLike ? 0.8 : 0.75 });
@@ -652,6 +659,16 @@ function proseValueStart(text: string, ke: number): number {
 }
 
 const PROSE_END = '.,:!?)';
+
+/**
+ * A pair of a connection string ("Server=db;User Id=app;Password=goodspec;"): the name right after a ';' and
+ * the value ending at one, so the value is the string's password whatever its shape.
+ */
+function connectionStringPair(text: string, ks: number, ve: number): boolean {
+  let p = ks - 1;
+  while (p >= 0 && ks - p < 4 && isBlank(text.charCodeAt(p))) p--;
+  return p >= 0 && text.charCodeAt(p) === 59 /* ; */ && text.charCodeAt(ve) === 59;
+}
 
 /** Does the name say password ("pass", "pwd" in any case)? */
 function isPasswordName(key: string): boolean {
@@ -717,6 +734,64 @@ function* credentialUrlMatches(text: string): Generator<RegExpExecArray> {
     next = URL_CRED_AT.lastIndex;
     yield m;
   }
+}
+
+/**
+ * The password of a command line's user option: curl's `-u` / `--user user:password`
+ * (https://curl.se/docs/manpage.html#-u), or a `-p` after `-u user` on the same line (docker login, psexec,
+ * sshpass and the like). A `-p` that is a port (digits only), a reference ($VAR, %VAR%) or a placeholder is
+ * none. Each `-u` reads at most the rest of its line, up to 200 chars, and stops at the next `-u`.
+ */
+function detectCliCredentials(text: string): Finding[] {
+  const out: Finding[] = [];
+  for (let q = text.indexOf('-u'); q !== -1; q = text.indexOf('-u', q + 2)) {
+    let at: number;
+    if (
+      text.charCodeAt(q + 2) === SPACE &&
+      (q === 0 || isBlank(text.charCodeAt(q - 1)) || text.charCodeAt(q - 1) === 10)
+    )
+      at = q + 3;
+    else if (
+      startsAt(text, 'ser', q + 2) &&
+      text.charCodeAt(q - 1) === HYPHEN &&
+      (text.charCodeAt(q + 5) === SPACE || text.charCodeAt(q + 5) === EQUALS)
+    )
+      at = q + 6;
+    else continue;
+    const line = Math.min(text.length, at + 200);
+    let e = at;
+    const quote = text.charCodeAt(e) === QUOTE || text.charCodeAt(e) === APOSTROPHE ? text.charCodeAt(e++) : 0;
+    const us = e;
+    while (e < line && !isBlank(text.charCodeAt(e)) && text.charCodeAt(e) !== 10 && text.charCodeAt(e) !== quote) e++;
+    const colon = text.indexOf(':', us);
+    if (colon > us && colon < e) {
+      cliPassword(text, colon + 1, e, out);
+      continue;
+    }
+    // -u user … -p password, on the same line, before another -u
+    for (let k = e; k + 3 < line; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 10) break;
+      if (c !== HYPHEN || !isBlank(text.charCodeAt(k - 1))) continue;
+      if (text.charCodeAt(k + 1) === 117 /* u */) break;
+      if (text.charCodeAt(k + 1) !== 112 /* p */ || text.charCodeAt(k + 2) !== SPACE) continue;
+      let vs = k + 3;
+      const vq = text.charCodeAt(vs) === QUOTE || text.charCodeAt(vs) === APOSTROPHE ? text.charCodeAt(vs++) : 0;
+      let ve = vs;
+      while (ve < line && !isBlank(text.charCodeAt(ve)) && text.charCodeAt(ve) !== 10 && text.charCodeAt(ve) !== vq)
+        ve++;
+      cliPassword(text, vs, ve, out);
+      break;
+    }
+  }
+  return out;
+}
+
+function cliPassword(text: string, vs: number, ve: number, out: Finding[]): void {
+  const v = text.slice(vs, ve);
+  if (/^\d+$/.test(v) || /%/.test(v)) return;
+  if (!(secretValueOk(v, true) || plainPasswordOk(v))) return;
+  out.push({ type: 'GENERIC_SECRET', start: vs, end: ve, score: 0.8 });
 }
 
 function detectCredentialUrls(text: string): Finding[] {
@@ -1137,6 +1212,7 @@ export function detectSecrets(text: string): Finding[] {
   const generic = sortByStart([
     ...detectAssignments(text, specific),
     ...detectCredentialUrls(text),
+    ...detectCliCredentials(text),
     ...detectAuthHeaders(text),
   ]);
   let lastEnd = -1;

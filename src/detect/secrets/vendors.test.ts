@@ -279,3 +279,31 @@ test('names padded into a column, C macros and personal access tokens name their
   assert.deepEqual(found('pat = "my-token-name"'), []);
   assert.deepEqual(found('#define MAX_KEY_LEN 64'), []);
 });
+
+test("a command line's user option carries its password; a port, a reference or a placeholder is none", () => {
+  const found = (text: string) => detectSecrets(text).map((f) => text.slice(f.start, f.end));
+  assert.deepEqual(found('curl -u admin:s3cr3tPass https://api.example.com/v1/items'), ['s3cr3tPass']);
+  assert.deepEqual(found('curl --user deploy:Xk9mQ2vL https://ci.example.com'), ['Xk9mQ2vL']);
+  assert.deepEqual(found('docker login -u myuser -p Hx7kLm2Q registry.example.com'), ['Hx7kLm2Q']);
+  assert.deepEqual(found('psexec \\\\10.0.94.120 -u Administrator -p dev_admin cmd'), ['dev_admin']);
+  assert.deepEqual(found('Connect-VIServer -Server vc01 -User admin -Password VMware1!'), ['VMware1!']);
+  for (const t of [
+    'curl -u $USER:$TOKEN https://api.example.com',
+    'curl -u user:password https://api.example.com',
+    'curl -u admin https://api.example.com',
+    'mytool -u admin -p 5432 --verbose',
+    'psexec \\\\host -u %USER% -p %PASS% cmd',
+    'Connect-VIServer "$endpoint" -User "$username" -Password "$password"',
+    'tar -uvf -p archive.tar',
+  ])
+    assert.deepEqual(found(t), [], t);
+});
+
+test("a connection string's password is one whatever its shape", () => {
+  const found = (text: string) => detectSecrets(text).map((f) => text.slice(f.start, f.end));
+  assert.deepEqual(found('Server=tcp:db.example.net;Database=app;User Id=app;Password=goodspec;'), ['goodspec']);
+  assert.deepEqual(found('Data Source=db01;User ID=sa; Pwd=bluemoon;Initial Catalog=Sales'), ['bluemoon']);
+  // an unquoted word elsewhere is still read as code (a variable), not a password
+  assert.deepEqual(found('password = goodspec\n'), []);
+  assert.deepEqual(found('Server=db;User Id=app;Password=PASSWORD;'), []);
+});
