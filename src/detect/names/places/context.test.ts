@@ -86,6 +86,13 @@ describe('country names with connectors (names/places/country-names.ts)', () => 
     ]);
     assert.deepEqual(found('Este verano nos vamos a República de Corea.', 'LOCATION'), ['República de Corea']);
   });
+
+  it("the Isle of Man by its full name, not the word 'Man' alone", () => {
+    assert.deepEqual(found('She moved to the Isle of Man last year.', 'LOCATION'), ['Isle of Man']);
+    // "Man" opens Swedish, Danish and German sentences (one can …), and is an English noun
+    none(['Man kan inte säga att det är fel.', 'Man skal huske det.', 'Man muss das wissen.']);
+    assert.deepEqual(found('Our Man in Havana', 'LOCATION'), ['Havana']);
+  });
 });
 
 describe('fields, structure and asides', () => {

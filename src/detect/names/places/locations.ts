@@ -109,6 +109,13 @@ const STREET_ANCHORS_COMMA_LAST = [...STREET_ANCHORS]
       : { anchor, afterComma, k, pivot: anchor.slice(k, k + 2) };
   });
 
+/**
+ * Country names of the dictionaries that are everyday words too: Norwegian's short "Man" for the Isle of
+ * Man opens Swedish, Danish, Norwegian and German sentences ("Man kan …": one can), and is an English noun;
+ * across the held-out corpora it was never a place alone.
+ */
+const NOT_A_COUNTRY_ALONE = new Set(['man']);
+
 export function detectLocations(text: string, cands = scanCandidates(text)): Finding[] {
   const d = loadDicts();
   const out: Finding[] = [];
@@ -262,10 +269,19 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
   const country = (v: string, at: number) => {
     // longest prefix (of at most 3 words) that is a country; single words without allocating a split
     if (v.indexOf(' ') < 0) {
-      if (d.countries.has(norm(v))) {
-        push('LOCATION', at, at + v.length, 0.7);
-        countryStarts.push(at);
+      const n = norm(v);
+      if (!d.countries.has(n)) return;
+      if (NOT_A_COUNTRY_ALONE.has(n)) {
+        // only in the island's full name: "Isle of Man", never the word alone
+        const isle = at >= 8 && text.slice(at - 8, at).toLowerCase() === 'isle of ' ? at - 8 : -1;
+        if (isle >= 0) {
+          push('LOCATION', isle, at + v.length, 0.7);
+          countryStarts.push(isle);
+        }
+        return;
       }
+      push('LOCATION', at, at + v.length, 0.7);
+      countryStarts.push(at);
       return;
     }
     // the longest country that starts at one of its (at most 3) words: "Our Malawi office", "Our Czech Republic office"
@@ -276,7 +292,7 @@ export function detectLocations(text: string, cands = scanCandidates(text)): Fin
       if (a > 0 && !COMMON_WORDS.has(norm(words[a - 1]!))) break;
       for (let k = words.length; k > a; k--) {
         const cand = words.slice(a, k).join(' ');
-        if (d.countries.has(norm(cand))) {
+        if (d.countries.has(norm(cand)) && !NOT_A_COUNTRY_ALONE.has(norm(cand))) {
           push('LOCATION', at + off, at + off + cand.length, 0.7);
           countryStarts.push(at + off);
           return;
