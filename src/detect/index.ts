@@ -69,7 +69,9 @@ export function detectPii(text: string, minScore = 0, shared?: TextContext): Fin
   for (const f of detectUrl(text)) out.push(f);
   for (const f of detectBareDomain(text, out)) out.push(f);
   const web = new SpanIndex(out); // names never overlap an e-mail address, a URL or a domain
-  for (const list of [detectIp(text), detectMac(text, tc), detectCrypto(text, tc), detectIban(text, tc)])
+  // nor does an IP address that is a URL's host ("http://10.0.0.5:8080/admin"): the URL is redacted whole
+  for (const f of detectIp(text)) if (!web.overlaps(f, false)) out.push(f);
+  for (const list of [detectMac(text, tc), detectCrypto(text, tc), detectIban(text, tc)])
     for (const f of list) out.push(f);
   const structured = new SpanIndex(out); // a numeric or pattern guess never lies over a structured finding of another type
   for (const list of [detectNumeric(text, undefined, tc, minScore), detectPatterns(text, undefined, tc, minScore)]) {

@@ -141,7 +141,7 @@ function labelsStart(text: string, end: number, floor: number): number {
   }
   return start;
 }
-const SCHEME_RE = /(?<![A-Za-z0-9+.-])(?:https?|ftp|ftps|sftp|wss?|git|ssh|s3):\/\//gi;
+const SCHEME_RE = /(?<![A-Za-z0-9+-])(?:https?|ftp|ftps|sftp|wss?|git|ssh|s3):\/\//gi;
 const WWW_RE = /(?<![\w./@-])www\.(?=[a-z0-9-]{1,63}\.)/gi;
 const URL_STOP = /[\s<>"'`\][{}|\\^]/;
 const PERSONAL_QUERY =
