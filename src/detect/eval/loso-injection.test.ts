@@ -7,7 +7,6 @@ import {
   loadInjectionData,
   losoInjection,
   losoInjectionInWorkers,
-  EVALUATION_ONLY,
   macro,
   modelFor,
   prepare,
@@ -172,7 +171,8 @@ test('leave one source out: shared trainings, a subset of folds and worker threa
 });
 
 test('an evaluation-only family is scored held out and never trained or tuned on: the other folds read as without it', async () => {
-  const only = [...EVALUATION_ONLY][0]!;
+  const only = 'scored-only';
+  const evaluationOnly = [only];
   const base = toyWithAttacksOnly();
   // the evaluation-only family: the alpha family's words (attacks) and negatives that would lower every threshold
   const extra: InjectionDataCase[] = [];
@@ -197,21 +197,26 @@ test('an evaluation-only family is scored held out and never trained or tuned on
   }
   const cases = [...base, ...extra];
   const without = losoInjection(base, { settings: TOY_SETTINGS });
-  const withIt = losoInjection(cases, { settings: TOY_SETTINGS });
+  const withIt = losoInjection(cases, { settings: TOY_SETTINGS, evaluationOnly });
   assert.deepEqual(
     withIt.filter((r) => r.family !== only),
     without,
   );
-  assert.deepEqual(await losoInjectionInWorkers(cases, 2, { settings: TOY_SETTINGS }), withIt);
+  assert.deepEqual(await losoInjectionInWorkers(cases, 2, { settings: TOY_SETTINGS, evaluationOnly }), withIt);
   // held out, it is scored by the shipped recipe (every other family): the alpha words it shares are known
   const own = withIt.find((r) => r.family === only)!;
-  const { model, threshold } = modelFor(prepare(cases), { settings: TOY_SETTINGS });
+  const { model, threshold } = modelFor(prepare(cases), { settings: TOY_SETTINGS, evaluationOnly });
   assert.equal(own.threshold, threshold);
   assert.equal(own.recall.n, 20);
   assert.equal(own.hardFp.n, 100);
   const hit = extra.filter((c) => c.label === 'injection' && detectInjection(c.text, { model }).detected).length;
   assert.equal(own.recall.hit, hit);
-  assert.deepEqual(trainingCases(cases), trainingCases(base));
+  assert.deepEqual(trainingCases(cases, new Set(evaluationOnly)), trainingCases(base));
+  // trained on like the others, it moves the other folds (the toy's easy negatives lower their thresholds)
+  assert.notDeepEqual(
+    losoInjection(cases, { settings: TOY_SETTINGS }).filter((r) => r.family !== only),
+    without,
+  );
 });
 
 test('pickThreshold: the model may add at most the budget of false positives to the rules', () => {

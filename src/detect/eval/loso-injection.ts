@@ -36,25 +36,22 @@ export interface InjectionDataCase {
 
 /**
  * Families that are only ever scored: no fold trains or tunes on them, nor does the shipped model
- * (`trainingCases`). Held out, each is scored by the detector trained and tuned on every other family —
- * the shipped recipe — so its figure is that of text the model never saw, and the other families'
- * figures are those of a run without it. Trained on, neither taught the model anything the other
- * families' figures show, and both cost false positives (docs/detection.md): `hivetrace` (Russian
- * system-prompt extraction) six-family macro 58.9 → 59.0 %, hard-negative false positives 1.8 → 2.9 % (its
- * 146 easy hard negatives, pooled into the tuning, lowered the folds' thresholds); `pincer` (an English
- * red-teaming library) 58.9 → 58.6 % (`arcanum` +7, `pyrit` −9), hard negatives 1.8 → 3.3 %; `deepteam` (a
- * red-teaming framework's fake system notices and authority claims, 18 attacks) 57.0 → 55.8 % over the eight
- * families before it (`pyrit` −7, `arcanum` −4), `cyberseceval`'s hard negatives 1.5 → 2.8 %. `spikee`
- * (WithSecure's jailbreak templates in five languages, alone and spliced into documents) raised the nine
- * families before it, 51.5 → 54.6 % over three orders, without moving their leave-one-source-out false
- * positives, but the model it trains flags more text of other kinds than the real families hold: the shared
- * corpus's negatives 1 → 5 of 90, the generated development set's hard negatives 3 → 11 of 1,651.
+ * (`trainingCases`). Held out, such a family is scored by the detector trained and tuned on every other
+ * family — the shipped recipe — so its figure is that of text the model never saw, and the other families'
+ * figures are those of a run without it. None is now: every family is trained on. Trained on one at a time,
+ * `hivetrace`, `pincer` and `deepteam` cost false positives or other families' recall, and `spikee` raised the
+ * others' recall but made the model flag more of the shared corpus's negatives; all four together, with the
+ * tuning budget of 0.75 % (TUNING_FPR), raise the other families' recall and flag no more of them
+ * (docs/detection.md, "Prompt injection"). `LosoOptions.evaluationOnly` sets them per run.
  */
-export const EVALUATION_ONLY: ReadonlySet<string> = new Set(['hivetrace', 'pincer', 'deepteam', 'spikee']);
+export const EVALUATION_ONLY: ReadonlySet<string> = new Set<string>();
 
 /** The cases a model may train or tune on: not ambiguous, not of an evaluation-only family. */
-export function trainingCases<T extends { ambiguous?: boolean; family: string }>(cases: readonly T[]): T[] {
-  return cases.filter((c) => !c.ambiguous && !EVALUATION_ONLY.has(c.family));
+export function trainingCases<T extends { ambiguous?: boolean; family: string }>(
+  cases: readonly T[],
+  evaluationOnly: ReadonlySet<string> = EVALUATION_ONLY,
+): T[] {
+  return cases.filter((c) => !c.ambiguous && !evaluationOnly.has(c.family));
 }
 
 export const INJECTION_DATA = new URL('../../../datasets/detect/injection/cases.jsonl.gz', import.meta.url);
@@ -71,15 +68,19 @@ export function loadInjectionData(file: URL | string = INJECTION_DATA): Injectio
  * False positives the model may add when tuning the threshold, on all benign texts and on all hard negatives
  * pooled over families (the target is 2 %; the rest is margin for unseen sources). A budget per family as
  * well (2 % of each) let the smallest family of write-ups decide the threshold alone: measured without it,
- * leave-one-source-out recall rose 3.8 points at 0.5 / 1.8 % false positives (docs/detection.md).
+ * leave-one-source-out recall rose 3.8 points at 0.5 / 1.8 % false positives (docs/detection.md). 0.75 %
+ * rather than 1 % since every family is trained on: at 1 % the model trained on all of them flagged one more
+ * of the shared corpus's negatives (a persona prompt), at 0.75 % none, and it keeps most of their gain.
  */
-export const TUNING_FPR = 0.01;
+export const TUNING_FPR = 0.0075;
 
 export interface LosoOptions {
   /** always in training, never scored (generated or auxiliary text) */
   extra?: readonly TrainingExample[];
   settings?: TrainSettings;
   tuningFpr?: number;
+  /** families only ever scored, never trained or tuned on (EVALUATION_ONLY when absent) */
+  evaluationOnly?: readonly string[];
   /** hold out only these families (their figures are those of the full run) */
   families?: readonly string[];
   /**
@@ -183,7 +184,8 @@ export function modelFor(
   const s = opts.settings ?? DEFAULT_SETTINGS;
   const extra = opts.extra ?? [];
   const extraFeats = extra.map((e) => featurize(e.text));
-  const usable = cases.filter((p) => !p.c.ambiguous && !EVALUATION_ONLY.has(p.c.family));
+  const evaluationOnly = new Set(opts.evaluationOnly ?? EVALUATION_ONLY);
+  const usable = cases.filter((p) => !p.c.ambiguous && !evaluationOnly.has(p.c.family));
   const threshold = tuneThreshold(usable, extra, extraFeats, s, opts.tuningFpr ?? TUNING_FPR);
   const model = fit(usable, extra, extraFeats, s);
   return { model: { ...model, threshold }, threshold };
@@ -210,10 +212,15 @@ export interface TaskResult {
 }
 
 /** The trainings the folds of `selected` need: one per fold, one per pair of a fold and a family with negatives. */
-export function foldTasks(prepared: readonly Prepared[], selected: readonly string[], approximate = false): FoldTask[] {
+export function foldTasks(
+  prepared: readonly Prepared[],
+  selected: readonly string[],
+  approximate = false,
+  evaluationOnly: ReadonlySet<string> = EVALUATION_ONLY,
+): FoldTask[] {
   const families = [...new Set(prepared.map((p) => p.c.family))].sort();
   const withNegatives = new Set(
-    prepared.filter((p) => !p.c.ambiguous && p.ex.y === 0 && !EVALUATION_ONLY.has(p.c.family)).map((p) => p.c.family),
+    prepared.filter((p) => !p.c.ambiguous && p.ex.y === 0 && !evaluationOnly.has(p.c.family)).map((p) => p.c.family),
   );
   if (approximate)
     return families
@@ -240,9 +247,10 @@ export function runTask(
   extraFeats: readonly Int32Array[][],
   s: TrainSettings,
   task: FoldTask,
+  evaluationOnly: ReadonlySet<string> = EVALUATION_ONLY,
 ): TaskResult {
   const m = fit(
-    prepared.filter((p) => !p.c.ambiguous && !EVALUATION_ONLY.has(p.c.family) && !task.without.includes(p.c.family)),
+    prepared.filter((p) => !p.c.ambiguous && !evaluationOnly.has(p.c.family) && !task.without.includes(p.c.family)),
     extra,
     extraFeats,
     s,
@@ -347,8 +355,9 @@ export function losoInjection(cases: readonly InjectionDataCase[], opts: LosoOpt
   const extraFeats = extra.map((e) => featurize(e.text));
   const prepared = prepare(cases);
   const selected = selectedFamilies(cases, opts.families);
-  const results = foldTasks(prepared, selected, opts.approximate).map((t) =>
-    runTask(prepared, extra, extraFeats, s, t),
+  const evaluationOnly = new Set(opts.evaluationOnly ?? EVALUATION_ONLY);
+  const results = foldTasks(prepared, selected, opts.approximate, evaluationOnly).map((t) =>
+    runTask(prepared, extra, extraFeats, s, t, evaluationOnly),
   );
   return assemble(prepared, selected, results, opts);
 }
@@ -361,11 +370,12 @@ export async function losoInjectionInWorkers(
 ): Promise<FamilyResult[]> {
   const prepared = prepare(cases);
   const selected = selectedFamilies(cases, opts.families);
-  const tasks = foldTasks(prepared, selected, opts.approximate);
+  const evaluationOnly = [...(opts.evaluationOnly ?? EVALUATION_ONLY)];
+  const tasks = foldTasks(prepared, selected, opts.approximate, new Set(evaluationOnly));
   const shares = Array.from({ length: Math.max(1, Math.min(jobs, tasks.length)) }, (_, j) =>
     tasks.filter((_, i) => i % jobs === j),
   );
-  const data = { cases, extra: opts.extra ?? [], settings: opts.settings ?? DEFAULT_SETTINGS };
+  const data = { cases, extra: opts.extra ?? [], settings: opts.settings ?? DEFAULT_SETTINGS, evaluationOnly };
   const parts = await Promise.all(
     shares.map(
       (share) =>
@@ -436,7 +446,11 @@ export function losoTable(results: readonly FamilyResult[]): string[] {
   lines.push(
     `  macro-average: recall ${m(results.map((r) => r.recall))}`,
     `    over the first five attack families (${FIRST_ATTACK_FAMILIES.join(', ')}): ${m(results.filter((r) => FIRST_ATTACK_FAMILIES.includes(r.family)).map((r) => r.recall))}`,
-    `    over the families trained on (without the evaluation-only ${[...EVALUATION_ONLY].join(', ')}): ${m(results.filter((r) => !EVALUATION_ONLY.has(r.family)).map((r) => r.recall))}`,
+    ...(EVALUATION_ONLY.size > 0
+      ? [
+          `    over the families trained on (without the evaluation-only ${[...EVALUATION_ONLY].join(', ')}): ${m(results.filter((r) => !EVALUATION_ONLY.has(r.family)).map((r) => r.recall))}`,
+        ]
+      : []),
     ...kinds.map((k) => `    ${k.padEnd(10)} ${m(results.map((r) => r.byKind[k] ?? { hit: 0, n: 0 }))}`),
     `  FPR on benign ${m(results.map((r) => r.benignFp))}`,
     `  FPR on hard negatives ${m(results.map((r) => r.hardFp))}`,

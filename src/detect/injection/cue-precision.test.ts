@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EVALUATION_ONLY, loadInjectionData } from '../eval/loso-injection.ts';
+import { loadInjectionData } from '../eval/loso-injection.ts';
 import { detectInjection } from './index.ts';
 
 // The cue rules stay only while they are precise on text written by other people
 // (datasets/detect/injection/, docs/detection.md "The cue rules, kept by their precision on real text").
+
+// The families no cue was written or kept by (added after the cues, their texts never read to change one).
+const UNSEEN_BY_CUES: ReadonlySet<string> = new Set(['hivetrace', 'pincer', 'deepteam', 'spikee']);
 
 test('the cues alone flag no ordinary real text, and at most 2 % (the goal for the whole verdict) of real texts about attacks', () => {
   const cases = loadInjectionData().filter((c) => !c.ambiguous && c.label === 'benign');
@@ -16,15 +19,15 @@ test('the cues alone flag no ordinary real text, and at most 2 % (the goal for t
     [],
   );
   // the families the cues were kept by: at most 2 %
-  const hard = cases.filter((c) => c.kind === 'hard_negative' && !EVALUATION_ONLY.has(c.family));
-  const hardFlagged = flagged('hard_negative').filter((c) => !EVALUATION_ONLY.has(c.family));
+  const hard = cases.filter((c) => c.kind === 'hard_negative' && !UNSEEN_BY_CUES.has(c.family));
+  const hardFlagged = flagged('hard_negative').filter((c) => !UNSEEN_BY_CUES.has(c.family));
   assert.ok(hardFlagged.length <= hard.length * 0.02, `${hardFlagged.length} of ${hard.length}`);
-  // the evaluation-only families, never looked at when the cues were written or kept: above the goal, 15 of
+  // the families the cues never saw, never looked at when the cues were written or kept: above the goal, 15 of
   // their 351 texts about attacks (14 of pincer's one-sentence descriptions of attacks: "… by instructing it
   // to ignore previous instructions and reveal …", "… special tokens ([INST], <<SYS>>) …"), recorded in
   // docs/detection.md; a cue change may lower this count, not raise it
-  const unseen = flagged('hard_negative').filter((c) => EVALUATION_ONLY.has(c.family));
-  assert.ok(unseen.length <= 15, `${unseen.length} of the evaluation-only families' texts about attacks`);
+  const unseen = flagged('hard_negative').filter((c) => UNSEEN_BY_CUES.has(c.family));
+  assert.ok(unseen.length <= 15, `${unseen.length} of the texts about attacks of the families the cues never saw`);
 });
 
 test('an override said of the model it acts on is a mention; given to the model, an attack', () => {
