@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/index.ts';
+import { type Db, pgErrorCode, type Queryable } from '../db/index.ts';
 import { enqueue, type JobBatchHandler, JUDGE_JOB, judgeJobPayload } from '../jobs/index.ts';
 import { newSalt, type OpenAppend } from '../ledger/index.ts';
 import type { ContentField, FieldFindings, Finding, PersonaFacts } from '../policy/index.ts';
@@ -11,6 +11,7 @@ import {
   scanLeaf,
   withOutputFindings,
 } from './output-scan.ts';
+import { planScans, readScanState, writePlannedScans } from './output-scan-ahead.ts';
 import type { ScanResult } from './prepare.ts';
 import { openText } from './sealed-output.ts';
 
@@ -37,14 +38,29 @@ export function outputScanBatchHandler(deps: OutputScanDeps & { db: Db }): JobBa
   return async (jobs, claim) => {
     const tenantId = jobs[0]!.tenant_id;
     const ids = [...new Set(jobs.map((j) => Number(j.payload.invocation_id)))];
-    // Outside the log's lock: the costly part (reading, opening and scanning the texts).
-    const texts = await deps.db.withTenant(tenantId, (tx) => pendingOutputs(tx, tenantId, ids, deps.outputKek));
+    // Outside the log's lock: the costly part (reading, opening and scanning the texts) and what decides them.
+    const { texts, state } = await deps.db.withTenant(tenantId, async (tx) => ({
+      texts: await pendingOutputs(tx, tenantId, ids, deps.outputKek),
+      state: await readScanState(tx, deps, tenantId, ids),
+    }));
     const scanned = new Map<number, Scanned>();
     for (const [id, t] of texts) {
       scanned.set(id, { result: deps.scan('tool_output', t.output), otherFindings: t.otherFindings });
       // A turn of the event loop between texts (each up to 32,000 characters): requests are served meanwhile.
       await new Promise((resolve) => setImmediate(resolve));
     }
+    const plans = planScans(state, scanned);
+    try {
+      await deps.writer.submit(
+        tenantId,
+        (tx, log) => writePlannedScans(tx, log, deps.now(), tenantId, jobs, state, plans),
+        { background: true },
+      );
+      return;
+    } catch (err) {
+      if (pgErrorCode(err) !== 'AL001') throw err;
+    }
+    // What they were decided on moved (a person's review, a policy, another node's scan): decided again under the lock.
     await deps.writer.submit(
       tenantId,
       async (tx, log) => {
