@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/index.ts';
-import { JUDGE_JOB, type Job, judgeJobPayload } from '../jobs/index.ts';
+import { claimJobsSql, enqueueJobsSql, JUDGE_JOB, type Job, judgeJobPayload } from '../jobs/index.ts';
 import { newSalt, type OpenAppend } from '../ledger/index.ts';
 import { epochSql, readEpoch } from '../changes/index.ts';
 import type { PersonaFacts } from '../policy/index.ts';
@@ -100,7 +100,7 @@ export async function writePlannedScans(
   const judged = plans.filter((p) => escalatesToJudge(p.decision, p.row.mode, p.newlyFlagged));
   await tx.query(
     `WITH claimed AS (
-       DELETE FROM jobs WHERE tenant_id = $1 AND job_id = ANY($3::bigint[]) RETURNING job_id
+       ${claimJobsSql('$1', '$3::bigint[]')}
      ), texts AS (
        UPDATE invocation_content c
        SET body = u.body, salt = decode(u.salt, 'hex'), findings = u.findings::jsonb, sealed = NULL, sealed_key = NULL
@@ -121,8 +121,8 @@ export async function writePlannedScans(
        INSERT INTO output_scans (tenant_id, log_index, invocation_id)
        SELECT $1, x.log_index, x.id FROM unnest($12::bigint[], ${IDS}) AS x(log_index, id)
      ), judges AS (
-       INSERT INTO jobs (tenant_id, kind, payload)
-       SELECT $1, $13, p FROM unnest($14::jsonb[]) AS p WHERE judge_panel_configured($1)
+       -- The judges module's function (migration 0120): whether flags escalate to its panel.
+       ${enqueueJobsSql('$1', '$13', '$14', 'judge_panel_configured($1)')}
      )
      SELECT log_expect(
        (SELECT count(*) FROM claimed) = $15 AND (SELECT count(*) FROM texts) = $16

@@ -57,6 +57,24 @@ export async function enqueue(
   ]);
 }
 
+/**
+ * SQL that claims jobs (deletes them, returning each deleted job_id), for a
+ * statement of another module's that does a job's work in one round trip
+ * (a data-modifying CTE): `tenant` a uuid and `ids` a bigint[] SQL expression.
+ */
+export function claimJobsSql(tenant: string, ids: string): string {
+  return `DELETE FROM jobs WHERE tenant_id = ${tenant} AND job_id = ANY(${ids}) RETURNING job_id`;
+}
+
+/**
+ * SQL that enqueues one job of kind `kind` (a text SQL expression) per
+ * element of `payloads` (a jsonb[] SQL expression) when `when` (a boolean SQL
+ * expression) holds, for a data-modifying CTE, as claimJobsSql.
+ */
+export function enqueueJobsSql(tenant: string, kind: string, payloads: string, when = 'true'): string {
+  return `INSERT INTO jobs (tenant_id, kind, payload) SELECT ${tenant}, ${kind}, p FROM unnest(${payloads}::jsonb[]) AS p WHERE ${when}`;
+}
+
 /** Enqueues one job due `delayMs` from now on the database's clock (the one the worker compares with). */
 export async function enqueueLater(
   tx: Queryable,
