@@ -3,9 +3,11 @@ import { test } from 'node:test';
 import { pgErrorCode } from '../db/index.ts';
 import type { Job } from '../jobs/index.ts';
 import { LogWriter } from '../ledger/log-writer.ts';
+import { outputScanBatchHandler } from './output-scan-many.ts';
 import { eachStore } from '../testing/harness.ts';
 import { planScans, readScanState, writePlannedScans } from './output-scan-ahead.ts';
 import type { OutputScanDeps } from './output-scan.ts';
+import type { ScanResult } from './prepare.ts';
 
 // Scans decided before the log's lock (output-scan-ahead.ts) are written
 // under it by one guarded statement: everything of them, or — when what they
@@ -138,6 +140,66 @@ eachStore(
         assert.equal(s.leaves, 0);
       });
     }
+
+    test('the job handler: when the state moved, the scans are decided again under the lock and written once', async () => {
+      const { t, tenantId, id } = await pending('ops@ahead-handler.io');
+      // The text as rows from before sealing hold it (in body), so that this handler opens it without the service's key.
+      await t.testDb.db.query(
+        `UPDATE invocation_content SET body = 'Call me.', sealed = NULL, sealed_key = NULL
+         WHERE tenant_id = $1 AND invocation_id = $2 AND field = 'tool_output'`,
+        [tenantId, id],
+      );
+      const jobs = await t.testDb.db.query<Job & Record<string, unknown>>(
+        `SELECT tenant_id, job_id, kind, payload, attempts FROM jobs WHERE tenant_id = $1`,
+        [tenantId],
+      );
+      const real = new LogWriter(t.testDb.db);
+      let submits = 0;
+      // A person approves the invocation after the scan was decided, before its write takes the lock.
+      const writer = {
+        submit: async (...args: Parameters<LogWriter['submit']>) => {
+          if (submits++ === 0) {
+            await t.testDb.db.query(
+              `UPDATE invocations SET review_status = 'approved' WHERE tenant_id = $1 AND invocation_id = $2`,
+              [tenantId, id],
+            );
+          }
+          return real.submit(...args);
+        },
+      } as unknown as LogWriter;
+      const scan = (_f: unknown, text: string): ScanResult => ({
+        findings: [],
+        stored: `${text} (scanned)`,
+        storedFindings: [],
+        pii_count: 0,
+      });
+      const handler = outputScanBatchHandler({
+        ...deps,
+        writer,
+        scan,
+        outputKek: new Uint8Array(32),
+        now: () => new Date(),
+        db: t.testDb.db,
+      });
+      const claim = async (tx: Parameters<Parameters<LogWriter['submit']>[1]>[0]) =>
+        new Set(
+          (
+            await tx.query<{ job_id: string }>(
+              'DELETE FROM jobs WHERE tenant_id = $1 AND job_id = ANY($2::bigint[]) RETURNING job_id',
+              [tenantId, jobs.map((j) => j.job_id)],
+            )
+          ).map((r) => Number(r.job_id)),
+        );
+      await handler(jobs, claim, new AbortController().signal);
+      assert.equal(submits, 2, 'refused by its guard, then decided again');
+      const s = await stored(tenantId, id);
+      assert.equal(s.body, 'Call me. (scanned)');
+      assert.equal(s.verdict, 'flag_for_review');
+      assert.equal(s.review, 'approved', "decided again on the person's review, not the stale row");
+      assert.equal(s.jobs, 0);
+      assert.equal(s.rollups, 1);
+      assert.equal(s.leaves, 1);
+    });
   },
   { manualJobs: true },
 );

@@ -37,12 +37,17 @@ export interface ScanState {
   personas: Map<string, PersonaFacts | undefined>;
 }
 
-/** Reads, in the transaction that reads the texts, the invocations still unscanned and what decides them. */
+/**
+ * Reads the invocations still unscanned and what decides them: before the
+ * lock, in the transaction that reads the texts; under it (`lock`: their rows
+ * locked) when they are decided again there.
+ */
 export async function readScanState(
   tx: Queryable,
   deps: OutputScanDeps,
   tenantId: string,
   ids: readonly number[],
+  opts: { lock?: boolean } = {},
 ): Promise<ScanState> {
   // The epoch first: a policy or persona changed after it moves it, and the write's guard sees that.
   const epoch = await readEpoch(tx, tenantId);
@@ -51,7 +56,7 @@ export async function readScanState(
             output_scanned_at
      FROM invocations
      WHERE tenant_id = $1 AND invocation_id = ANY(${IDS}) AND ${invocationTimeSql('', '$1', IDS)}
-       AND output_scanned_at IS NULL`,
+       AND output_scanned_at IS NULL${opts.lock ? ' ORDER BY invocation_id FOR UPDATE' : ''}`,
     [tenantId, ids],
   );
   const policy = await deps.policyInTx(tx, tenantId);

@@ -1,16 +1,9 @@
 import { type Db, pgErrorCode, type Queryable } from '../db/index.ts';
 import { enqueue, type JobBatchHandler, JUDGE_JOB, judgeJobPayload } from '../jobs/index.ts';
-import { newSalt, type OpenAppend } from '../ledger/index.ts';
-import type { ContentField, FieldFindings, Finding, PersonaFacts } from '../policy/index.ts';
+import type { OpenAppend } from '../ledger/index.ts';
+import type { ContentField, FieldFindings, Finding } from '../policy/index.ts';
 import { invocationTimeSql } from './invocation-time.ts';
-import {
-  decideAfterScan,
-  escalatesToJudge,
-  type InvocationRow,
-  type OutputScanDeps,
-  scanLeaf,
-  withOutputFindings,
-} from './output-scan.ts';
+import { escalatesToJudge, type OutputScanDeps, scanLeaf } from './output-scan.ts';
 import { planScans, readScanState, writePlannedScans } from './output-scan-ahead.ts';
 import type { ScanResult } from './prepare.ts';
 import { openText } from './sealed-output.ts';
@@ -22,8 +15,10 @@ import { openText } from './sealed-output.ts';
 // the texts are read, opened and scanned before the transaction; inside it,
 // a fixed handful of statements for all of them, each text written only if
 // it is still waiting for its scan (an erasure or another node may have come
-// first). What a scan decides is read inside, as one at a time does: the
-// invocation's row, the policy and the persona in force then.
+// first). They are decided before the transaction too and written by one
+// guarded statement (output-scan-ahead.ts); only when what they were decided
+// on moved are they decided again inside it, on the invocation's row, the
+// policy and the persona in force then.
 
 const IDS = '$2::bigint[]';
 
@@ -87,33 +82,8 @@ async function decideScans(
   todo: readonly number[],
   scanned: ReadonlyMap<number, Scanned>,
 ) {
-  const rows = await tx.query<InvocationRow & { invocation_id: string | number } & Record<string, unknown>>(
-    `SELECT invocation_id, agent_key, tool_name, mode, outcome, principal_kind, principal_id, reasons, review_status,
-            output_scanned_at
-     FROM invocations
-     WHERE tenant_id = $1 AND invocation_id = ANY(${IDS}) AND ${invocationTimeSql('', '$1', IDS)}
-       AND output_scanned_at IS NULL
-     ORDER BY invocation_id FOR UPDATE`,
-    [tenantId, todo],
-  );
-  if (rows.length === 0) return { policyVersion: 0, plans: [] };
-  const policy = await deps.policyInTx(tx, tenantId);
-  const personas = new Map<string, PersonaFacts | undefined>();
-  for (const agent of new Set(rows.map((r) => r.agent_key))) {
-    personas.set(agent, await deps.personaInTx(tx, tenantId, agent));
-  }
-  const plans = rows.map((row) => {
-    const id = Number(row.invocation_id);
-    const s = scanned.get(id)!;
-    const decided = decideAfterScan(
-      policy,
-      row,
-      withOutputFindings(s.otherFindings, s.result.findings),
-      personas.get(row.agent_key),
-    );
-    return { id, row, result: s.result, salt: newSalt(), ...decided };
-  });
-  return { policyVersion: policy.version, plans };
+  const state = await readScanState(tx, deps, tenantId, todo, { lock: true });
+  return { policyVersion: state.policy.version, plans: planScans(state, scanned) };
 }
 
 /** Writes the scans whose texts still wait for them: the redacted texts, the verdicts, the judges' jobs, the leaves. */
