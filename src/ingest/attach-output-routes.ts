@@ -32,13 +32,13 @@ export async function attachOutput(
     token: string | null;
     kek: Uint8Array;
     now: Date;
-    contentDueBefore?: (tx: Queryable, tenantId: string, now: Date) => Promise<Date>;
+    contentDaysSql?: (tenant: string) => string;
   },
 ): Promise<AttachResult> {
   const item = attachItem(a.kek, a.tenantId, a.invocationId, a.text, a.token);
   const [result] = await attachOutputs(tx, log, a.tenantId, [item], {
     now: a.now,
-    ...(a.contentDueBefore ? { contentDueBefore: a.contentDueBefore } : {}),
+    ...(a.contentDaysSql ? { contentDaysSql: a.contentDaysSql } : {}),
   });
   return result!;
 }

@@ -44,11 +44,12 @@ export interface IngestSources {
   /** Resolves a held invocation's review queue item with its approval's decision (review's resolveAsReviewer). */
   resolveReview?: ResolveReview;
   /**
-   * The time before which the workspace's stored content is past its
-   * retention (retention's contentDueBefore): a tool_output is not attached to
-   * an invocation before it, as the retention sweep would not come back to it.
+   * The workspace's content retention in days, as an SQL expression of the
+   * workspace's id (retention's contentDaysSql): a tool_output is not
+   * attached to an invocation older than that, as the retention sweep would
+   * not come back to it.
    */
-  contentDueBefore?(tx: Queryable, tenantId: string, now: Date): Promise<Date>;
+  contentDaysSql?(tenant: string): string;
 }
 
 export interface IngestDeps extends IngestSources {

@@ -318,6 +318,7 @@ async function attachToPreHook(
       token: p?.kind === 'ingress' ? p.tokenId : null,
       kek: deps.outputKek,
       now: deps.ctx.now(),
+      ...(deps.contentDaysSql ? { contentDaysSql: deps.contentDaysSql } : {}),
     });
   });
   if (result === null || (!result.ok && result.reason === 'not_found')) return false;

@@ -134,7 +134,7 @@ function ingestDeps(sources: IngestSources): { deps: IngestDeps; scanPool: Retur
     recordSet: recordSet(knownAgents),
     attachSet: attachOutputSet({
       now: ctx.now,
-      ...(sources.contentDueBefore ? { contentDueBefore: sources.contentDueBefore } : {}),
+      ...(sources.contentDaysSql ? { contentDaysSql: sources.contentDaysSql } : {}),
     }),
     resolvedFor,
     authorizer: new EventAuthorizer(gate, ctx.now, resolvedFor),

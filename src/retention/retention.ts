@@ -50,17 +50,19 @@ export interface ErasureRecord {
   evidence_id: number;
 }
 
-export async function contentDays(tx: Queryable, tenantId: string): Promise<number> {
-  const [row] = await tx.query<{ content_days: number }>(
-    'SELECT content_days FROM retention_settings WHERE tenant_id = $1',
-    [tenantId],
-  );
-  return row?.content_days ?? DEFAULT_CONTENT_DAYS;
+/**
+ * The workspace's content retention in days as an SQL expression (`tenant`: a
+ * uuid SQL expression): for a statement of another module's that reads it
+ * with its own rows (attaching a tool's result reads it in the round trip
+ * that takes the log's lock).
+ */
+export function contentDaysSql(tenant: string): string {
+  return `coalesce((SELECT content_days FROM retention_settings WHERE tenant_id = ${tenant}), ${DEFAULT_CONTENT_DAYS})`;
 }
 
-/** The time before which the workspace's stored content is past its retention (erased by the sweep). */
-export async function contentDueBefore(tx: Queryable, tenantId: string, now: Date): Promise<Date> {
-  return new Date(now.getTime() - (await contentDays(tx, tenantId)) * DAY_MS);
+export async function contentDays(tx: Queryable, tenantId: string): Promise<number> {
+  const [row] = await tx.query<{ content_days: number }>(`SELECT ${contentDaysSql('$1')} AS content_days`, [tenantId]);
+  return row!.content_days;
 }
 
 export async function setContentDays(deps: RetentionDeps, tenantId: string, days: number, by: string): Promise<void> {

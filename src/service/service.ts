@@ -36,7 +36,7 @@ import { PartitionMaintainer } from '../partitions/index.ts';
 import { createPersonas, personasUsed } from '../personas/index.ts';
 import { createPolicy } from '../policy/index.ts';
 import { reportRoutes, RollupWorker } from '../reports/index.ts';
-import { contentDueBefore, type RetentionDeps, retentionRoutes, RetentionSweeper } from '../retention/index.ts';
+import { contentDaysSql, type RetentionDeps, retentionRoutes, RetentionSweeper } from '../retention/index.ts';
 import { createReview, invocationViews, resolveAsPanel, resolveAsReviewer, rogueViewsAt } from '../review/index.ts';
 import { witnessesOf, WitnessSubmitter } from '../witness/index.ts';
 import { DeliveryThread } from './delivery-host.ts';
@@ -228,7 +228,7 @@ export async function createService(config: Config, overrides: ServiceOverrides 
     jobsEnqueued: jobBell.ring,
     // A held invocation's approval, decided by a person, resolves its review queue item too.
     resolveReview: resolveAsReviewer,
-    contentDueBefore,
+    contentDaysSql,
   });
   const otlp = createOtlp({
     ctx,
