@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { pgErrorCode } from '../db/index.ts';
 import type { Job } from '../jobs/index.ts';
 import { LogWriter } from '../ledger/log-writer.ts';
+import { countingDb } from '../testing/counting-db.ts';
 import { outputScanBatchHandler } from './output-scan-many.ts';
 import { eachStore } from '../testing/harness.ts';
 import { planScans, readScanState, writePlannedScans } from './output-scan-ahead.ts';
@@ -10,8 +11,9 @@ import type { OutputScanDeps } from './output-scan.ts';
 import type { ScanResult } from './prepare.ts';
 
 // Scans decided before the log's lock (output-scan-ahead.ts) are written
-// under it by one guarded statement: everything of them, or — when what they
-// were decided on moved in between — nothing, so that they are decided again.
+// under it by one guarded statement, the log's own: everything of them, or —
+// when what they were decided on moved in between — nothing, so that they
+// are decided again.
 
 /** A policy that flags whatever it is asked about, so a scan puts its invocation in the review queue. */
 const deps = {
@@ -47,11 +49,12 @@ eachStore(
       const result = { findings: [], stored: 'Nothing to see (scanned).', storedFindings: [], pii_count: 0 };
       const plans = planScans(state, new Map([[id, { result, otherFindings: [] }]]));
       assert.equal(plans.length, 1);
+      const counted = countingDb(t.testDb.db);
       const write = () =>
-        new LogWriter(t.testDb.db).submit(tenantId, (tx, log) =>
+        new LogWriter(counted.db).submit(tenantId, (tx, log) =>
           writePlannedScans(tx, log, new Date(), tenantId, jobs, state, plans),
         );
-      return { t, tenantId, id, write };
+      return { t, tenantId, id, write, statements: counted.statements };
     }
 
     async function stored(tenantId: string, id: number) {
@@ -79,9 +82,15 @@ eachStore(
       return { ...row!, ...counts! };
     }
 
-    test('written whole under the lock: the text redacted, the verdict, the review item, the roll-up row, the leaf, the job gone', async () => {
-      const { tenantId, id, write } = await pending('ops@ahead-written.io');
+    test('written whole under the lock, in the log statement: the text redacted, the verdict, the review item, the roll-up row, the leaf, the job gone', async () => {
+      const { tenantId, id, write, statements } = await pending('ops@ahead-written.io');
       await write();
+      // Two round trips under the lock: the lock, then the log's statement carrying every row (and the commit);
+      // besides, the tree's right edge, which a log writer new to the workspace reads once.
+      assert.deepEqual(
+        statements.filter((s) => !s.startsWith('SELECT n.level')),
+        ['opening: INSERT INTO log_heads', 'WITH claimed AS'],
+      );
       const s = await stored(tenantId, id);
       assert.equal(s.body, 'Nothing to see (scanned).');
       assert.equal(s.scanned, true);

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.ts';
 import { claimJobsSql, enqueueJobsSql, JUDGE_JOB, type Job, judgeJobPayload } from '../jobs/index.ts';
-import { newSalt, type OpenAppend } from '../ledger/index.ts';
+import { newSalt, type OpenAppend, type RideAlong, writeRideAlong } from '../ledger/index.ts';
 import { epochSql, readEpoch } from '../changes/index.ts';
 import type { PersonaFacts } from '../policy/index.ts';
 import { invocationTimeSql } from './invocation-time.ts';
@@ -19,8 +19,9 @@ import type { ScanResult } from './prepare.ts';
 // front of it, and deciding under the lock (output-scan-many.ts) held it for
 // eight statements: a decision arriving meanwhile waited 5-18 ms. Here the
 // rows, the change epoch, the policy and the personas are read with the
-// texts, the scans decided then, and under the lock one statement claims the
-// jobs and writes texts, verdicts, roll-up rows and judges' jobs — guarded:
+// texts, the scans decided then, and under the lock one statement (the log's
+// own, when it can) claims the jobs and writes texts, verdicts, roll-up rows
+// and judges' jobs — guarded:
 // it raises (log_expect, SQLSTATE AL001) and writes nothing unless every job
 // was still there, every text still waited for its scan, every invocation
 // still had the review status it was decided on, and the change epoch (the
@@ -89,8 +90,9 @@ export function planScans(
 
 /**
  * Under the lock: the leaves appended, then one guarded statement that claims
- * `jobs` and writes every plan. Raises AL001, having written nothing, when
- * what the plans were decided on moved.
+ * `jobs` and writes every plan — the log's own statement when this is the last
+ * work of its transaction (one round trip less under the lock). Raises AL001,
+ * having written nothing, when what the plans were decided on moved.
  */
 export async function writePlannedScans(
   tx: Queryable,
@@ -103,8 +105,10 @@ export async function writePlannedScans(
 ): Promise<void> {
   const indexes = plans.map((p) => log.add(scanLeaf(p.id, p.salt, p.result, p.decision, state.policy.version), now));
   const judged = plans.filter((p) => escalatesToJudge(p.decision, p.row.mode, p.newlyFlagged));
-  await tx.query(
-    `WITH claimed AS (
+  const rows: RideAlong = {
+    // The guard is the roll-up rows' condition: a data-modifying CTE always runs, and its
+    // condition reads the others' counts, so each has run whole before anything commits.
+    ctes: `claimed AS (
        ${claimJobsSql('$1', '$3::bigint[]')}
      ), texts AS (
        UPDATE invocation_content c
@@ -121,19 +125,19 @@ export async function writePlannedScans(
        WHERE i.tenant_id = $1 AND i.invocation_id = u.id AND ${invocationTimeSql('i', '$1', IDS)}
          AND i.output_scanned_at IS NULL AND i.review_status IS NOT DISTINCT FROM u.was
        RETURNING i.invocation_id
+     ), judges AS (
+       -- The judges module's function (migration 0120): whether flags escalate to its panel.
+       ${enqueueJobsSql('$1', '$13', '$14', 'judge_panel_configured($1)')}
      ), rollups AS (
        -- When each output's findings became final, for readers that fold scans by log position (reports' roll-ups).
        INSERT INTO output_scans (tenant_id, log_index, invocation_id)
        SELECT $1, x.log_index, x.id FROM unnest($12::bigint[], ${IDS}) AS x(log_index, id)
-     ), judges AS (
-       -- The judges module's function (migration 0120): whether flags escalate to its panel.
-       ${enqueueJobsSql('$1', '$13', '$14', 'judge_panel_configured($1)')}
-     )
-     SELECT log_expect(
-       (SELECT count(*) FROM claimed) = $15 AND (SELECT count(*) FROM texts) = $16
-         AND (SELECT count(*) FROM verdicts) = $16 AND ${epochSql('$1')} = $17,
-       'the scans were decided on a state that has moved')`,
-    [
+       WHERE (SELECT log_expect(
+         (SELECT count(*) FROM claimed) = $15 AND (SELECT count(*) FROM texts) = $16
+           AND (SELECT count(*) FROM verdicts) = $16 AND ${epochSql('$1')} = $17,
+         'the scans were decided on a state that has moved'))
+     )`,
+    params: [
       tenantId,
       plans.map((p) => p.id),
       jobs.map((j) => j.job_id),
@@ -152,5 +156,7 @@ export async function writePlannedScans(
       plans.length,
       state.epoch,
     ],
-  );
+  };
+  if (log.lastWork && plans.length > 0) log.rideAlong(rows);
+  else await writeRideAlong(tx, rows);
 }
