@@ -137,6 +137,28 @@ const row = (name: string, s: Sample) =>
 row('baseline', base);
 const scanS = medians(overRecords((t) => scan(t)));
 row('scan()', scanS);
+
+/**
+ * Each record timed on its own (wall time of the main thread, after scan() of another record, so that the
+ * caches hold what a service's would), the fastest of RUNS rounds kept per record, summed over the
+ * records: what a record costs when nothing else takes the core, a figure the machine's load moves far
+ * less than the medians above (a lower bound, not the target's figure).
+ */
+function fastestPerRecord(f: (t: string) => unknown): number {
+  const best = new Float64Array(records.length).fill(Infinity);
+  for (let r = 0; r < RUNS; r++)
+    for (let j = 0; j < records.length; j++) {
+      scan(records[(j + 7) % records.length]!);
+      const t0 = performance.now();
+      f(records[j]!);
+      best[j] = Math.min(best[j]!, performance.now() - t0);
+    }
+  return best.reduce((a, b) => a + b, 0);
+}
+const scanFastest = fastestPerRecord((t) => scan(t));
+console.log(
+  `  (scan(), each record's fastest of ${RUNS} rounds by wall time, summed: ${rate(mb, scanFastest)} MB/s, ${(scanFastest / mb).toFixed(1)} ms/MB)`,
+);
 for (const [name, det] of Object.entries(DETECTORS)) {
   if (ONLY && !ONLY.includes(name)) continue;
   row(name, medians(overRecords(det)));
@@ -204,6 +226,6 @@ console.log(`
 targets (each a CPU-time figure, so that other processes' load changes it less than wall time; load average ${loadAverage()
   .map((l) => l.toFixed(1))
   .join(' ')}):
-  MB/s per core, whole scan: ${rate(mb, scanS.cpu)} (scan(), models included, ${mb.toFixed(2)} MB in 4 KB records; target >= 20)
+  MB/s per core, whole scan: ${rate(mb, scanS.cpu)} (scan(), models included, ${mb.toFixed(2)} MB in 4 KB records; each record's fastest: ${rate(mb, scanFastest)}; target >= 20)
   worst adversarial ms: ${worstAdv.cpu.toFixed(2)} (${worstAdv.detector} on ${worstAdv.input}, 32,000 chars, ${worstAdv.main.toFixed(2)} of it the main thread's; target <= 5)
   start-up ms, models loaded: ${startup.wall.toFixed(0)} wall, ${startup.cpu.toFixed(0)} CPU, ${startup.main.toFixed(0)} the main thread's (import and first scan() of 50 KB, ${getCompileCacheDir() ? 'compile cache on' : 'no compile cache'}; target < 1000)`);
