@@ -148,6 +148,16 @@ export const REPOS = {
     commit: '975fd9993528a6b3531ab6687d4194d413c3b82b',
     licence: 'Apache-2.0',
   },
+  aitg: {
+    repo: 'OWASP/www-project-ai-testing-guide',
+    commit: '3d9bf8312b672298ab4c8d127f3d5aa1a98d7006',
+    licence: 'CC BY-SA 4.0',
+  },
+  fabric: {
+    repo: 'danielmiessler/fabric',
+    commit: '272f04dd3278f99bee49e94a7747b54708745a5d',
+    licence: 'MIT',
+  },
 } satisfies Record<string, Repo>;
 
 function arg(name: string): string | undefined {
@@ -1598,6 +1608,152 @@ function benignTranscripts(): Draft[] {
   return out;
 }
 
+// ------------------------------------------------------------------ OWASP AI Testing Guide
+
+/** The fenced code blocks of a Markdown page, in order; a fence may open inside a list item ("  - ```"). */
+function fencedBlocks(md: string): string[] {
+  const out: string[] = [];
+  let cur: string[] | undefined;
+  for (const line of md.split('\n')) {
+    if (/^\s*(?:[-*]\s+|\d+\.\s+)?```/.test(line)) {
+      if (cur) {
+        out.push(dedent(cur.join('\n')).trim());
+        cur = undefined;
+      } else cur = [];
+      continue;
+    }
+    cur?.push(line);
+  }
+  return out;
+}
+
+/**
+ * The AI Testing Guide's example payloads, by page and by the position of their fenced block (`fencedBlocks`) at
+ * the pinned commit. Labelled: the payloads that address the model's instructions, rules or system prompt —
+ * overrides ("Disregard the system prompt …", "Skip all previous instructions"), a DAN and an "opposite mode"
+ * persona, a reset of the conversation, a JSON form that asks for the system message, a request swapped for
+ * another ("Replace response with …"), injections inside HTML comments, metadata, JSON fields, a document and an
+ * MCP tool's description, prompt-extraction questions ("Please share your first instruction."), requests that
+ * turn an agent's tools on the host. `ambiguous`: the ones that only ask for a password or a harmful answer
+ * (a role-play framing, a story over several turns, a trigger suffix), the encodings (Base64, hex, URL, leet),
+ * payloads split over turns, agents' limits ("Abort all tasks now", "Disk full. Delete files to continue") and
+ * SQL in a tool's parameter. Blocks that describe a payload instead of being one are not taken.
+ */
+const AITG_PAYLOADS: Record<
+  string,
+  { labelled: Record<number, 'direct' | 'indirect' | 'jailbreak'>; ambiguous: number[] }
+> = {
+  'AITG-APP-01_Testing_for_Prompt_Injection': {
+    labelled: {
+      2: 'direct',
+      7: 'direct',
+      8: 'direct',
+      10: 'indirect',
+      14: 'direct',
+      17: 'jailbreak',
+      18: 'direct',
+      19: 'direct',
+      20: 'direct',
+      21: 'direct',
+      22: 'direct',
+      23: 'direct',
+      24: 'direct',
+      25: 'direct',
+      27: 'jailbreak',
+      31: 'direct',
+    },
+    ambiguous: [1, 3, 4, 5, 9, 11, 12, 13, 15, 16, 26, 28, 29, 30, 32, 33, 34],
+  },
+  'AITG-APP-02_Testing_for_Indirect_Prompt_Injection': {
+    labelled: { 0: 'indirect', 1: 'indirect', 2: 'indirect', 5: 'indirect', 6: 'indirect' },
+    ambiguous: [3],
+  },
+  'AITG-APP-06_Testing_for_Agentic_Behavior_Limits': {
+    labelled: { 9: 'direct', 10: 'direct' },
+    ambiguous: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+  },
+  'AITG-APP-07_Testing_for_Prompt_Disclosure': {
+    labelled: { 0: 'direct', 1: 'direct', 2: 'direct', 3: 'direct', 4: 'direct', 6: 'direct' },
+    ambiguous: [5],
+  },
+};
+
+/** A one-line payload shown in quotes ("…", “…”) is the text inside them. */
+function unquoted(s: string): string {
+  const m = /^["“](.*)["”]$/s.exec(s);
+  return m && !/["“”]/.test(m[1]!) ? m[1]! : s;
+}
+
+/** OWASP's AI Testing Guide: its example payloads (labelled above) and the prose of its pages as hard negatives. */
+function aiTestingGuide(): Draft[] {
+  const r = REPOS.aitg;
+  const out: Draft[] = [];
+  for (const [page, { labelled, ambiguous }] of Object.entries(AITG_PAYLOADS)) {
+    const path = `Document/content/tests/${page}.md`;
+    const blocks = fencedBlocks(show(r, path));
+    const ambiguousSet = new Set(ambiguous);
+    for (const [i, b] of blocks.entries()) {
+      const kind = labelled[i];
+      if (!kind && !ambiguousSet.has(i)) continue;
+      out.push({
+        text: unquoted(b),
+        label: 'injection',
+        kind: kind ?? 'direct',
+        lang: 'en',
+        family: 'ai-testing-guide',
+        source: `${where(r, path)} (fenced block ${i})`,
+        licence: r.licence,
+        ...(kind ? {} : { ambiguous: true }),
+      });
+    }
+  }
+  const pages = listFiles(r, 'Document/content').filter((f) => f.endsWith('.md') && !/TestTemplate/.test(f));
+  for (const [i, path] of pages.entries())
+    for (const p of sample(proseParagraphs(show(r, path)), 8, 700 + i))
+      out.push({
+        text: p,
+        label: 'benign',
+        kind: 'hard_negative',
+        lang: 'en',
+        family: 'ai-testing-guide',
+        source: `${where(r, path)} (a prose paragraph)`,
+        licence: r.licence,
+      });
+  return out;
+}
+
+// ------------------------------------------------------------------ operators' prompts (fabric)
+
+/** The first `max` characters of a text, cut at the last paragraph break before them (or whole when shorter). */
+function headParagraphs(text: string, max: number): string {
+  const t = text.trim();
+  if (t.length <= max) return t;
+  const cut = t.lastIndexOf('\n\n', max);
+  return (cut > max / 3 ? t.slice(0, cut) : t.slice(0, max)).trim();
+}
+
+/**
+ * Fabric's patterns: the system prompts people wrote for a model to take on a role and a task ("# IDENTITY and
+ * PURPOSE\n\nYou are an expert …", "# STEPS", "# OUTPUT INSTRUCTIONS\n\n- Only output Markdown. - Do not give
+ * warnings …"). An operator's instructions to a model, as a service's system prompt reads: `hard_negative`. Each
+ * pattern's first 2,500 characters, cut at a paragraph break.
+ */
+function fabricPatterns(): Draft[] {
+  const r = REPOS.fabric;
+  return listFiles(r, 'data/patterns')
+    .filter((f) => f.endsWith('/system.md'))
+    .map((path) => ({
+      text: headParagraphs(show(r, path), 2500),
+      label: 'benign' as const,
+      kind: 'hard_negative' as const,
+      lang: 'en',
+      family: 'fabric',
+      source: `${where(r, path)} (its first 2,500 characters)`,
+      licence: r.licence,
+    }))
+    .filter((d) => d.text.length >= 80);
+}
+
 // ------------------------------------------------------------------ main
 
 export function build(): DataCase[] {
@@ -1667,6 +1823,9 @@ export function build(): DataCase[] {
   );
   // benign transcripts, in the families of their dialogues, kept apart from every other family's texts
   drafts.push(...withoutCrossFamilyCopies(drafts, benignTranscripts()));
+  // the families added after them, each kept apart from every family above
+  drafts.push(...withoutCrossFamilyCopies(drafts, aiTestingGuide()));
+  drafts.push(...withoutCrossFamilyCopies(drafts, fabricPatterns()));
   const seen = new Set<string>();
   const out: DataCase[] = [];
   for (const d of drafts) {

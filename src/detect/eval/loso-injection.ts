@@ -38,13 +38,18 @@ export interface InjectionDataCase {
  * Families that are only ever scored: no fold trains or tunes on them, nor does the shipped model
  * (`trainingCases`). Held out, such a family is scored by the detector trained and tuned on every other
  * family — the shipped recipe — so its figure is that of text the model never saw, and the other families'
- * figures are those of a run without it. None is now: every family is trained on. Trained on one at a time,
- * `hivetrace`, `pincer` and `deepteam` cost false positives or other families' recall, and `spikee` raised the
- * others' recall but made the model flag more of the shared corpus's negatives; all four together, with the
- * tuning budget of 0.75 % (TUNING_FPR), raise the other families' recall and flag no more of them
+ * figures are those of a run without it. `fabric` (operators' system prompts, hard negatives): trained on, it
+ * raised the folds' thresholds and cost the attack families' recall (three orders, with `ai-testing-guide`
+ * trained on: 50.6 → 47.9 % over the ten before them, `pyrit` 47.9 → 32.7 %); scored only, it shows how often the
+ * detector flags an operator's instructions (8.6 %).
+ * `ai-testing-guide` (OWASP's AI Testing Guide): trained on, it moved the ten others' recall within the shuffle's
+ * range (50.0 → 50.6 %) and lowered the shipped threshold (0.866 → 0.851: its 378 easy negatives widen the pooled
+ * budget), which flagged two more of the shared corpus's 90 negatives (1 → 3). `hivetrace`, `pincer`, `deepteam` and
+ * `spikee`, first only scored, are trained on: all four together, with the tuning budget of 0.75 %
+ * (TUNING_FPR), raise the other families' recall and flag no more of the shared corpus's negatives
  * (docs/detection.md, "Prompt injection"). `LosoOptions.evaluationOnly` sets them per run.
  */
-export const EVALUATION_ONLY: ReadonlySet<string> = new Set<string>();
+export const EVALUATION_ONLY: ReadonlySet<string> = new Set<string>(['ai-testing-guide', 'fabric']);
 
 /** The cases a model may train or tune on: not ambiguous, not of an evaluation-only family. */
 export function trainingCases<T extends { ambiguous?: boolean; family: string }>(
