@@ -11,7 +11,7 @@ import { loadNerData, NER_DATA_DIR } from '../../src/detect/eval/ner-data.ts';
 import { FEATURES_PER_TOKEN, TABLE_BITS, TAGS } from '../../src/detect/models/ner-features.ts';
 import { NER_EPOCHS, NER_SEED, nerGazetteer } from '../../src/detect/models/ner-default.ts';
 import { encodeNerWeights } from '../../src/detect/models/ner.ts';
-import { prepare, quantize, trainNer } from '../../src/detect/models/ner-train.ts';
+import { prepare, quantize, trainNer, WEIGHT_AT_INT16_MAX } from '../../src/detect/models/ner-train.ts';
 import { REPO } from './frozen.ts';
 
 const t0 = performance.now();
@@ -35,6 +35,7 @@ const manifest = {
   epochs: NER_EPOCHS,
   seed: NER_SEED,
   weights: 'int16 little-endian, rows x tags, gzipped',
+  weight_at_int16_max: WEIGHT_AT_INT16_MAX,
   data: 'datasets/detect/ner (see SOURCES.md)',
   sources: Object.fromEntries(
     data.map((d) => {

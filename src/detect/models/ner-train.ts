@@ -117,13 +117,21 @@ export function trainNer(examples: readonly Example[], opt: TrainOptions): Float
   return w;
 }
 
-/** Weights as shipped: int16 with one scale (decoding only compares sums, so the scale is not needed). */
+/**
+ * The float weight that int16's largest value stands for. Fixed, not each training's own largest weight:
+ * a span's margin (models/ner.ts) is counted in int16 units, and the merge's least margin
+ * (names/model-merge.ts) must mean the same for every model trained by this recipe — the shipped one and
+ * each leave-one-source-out fold's. With a per-training scale, two trainings were read at different
+ * effective thresholds. The value is the largest weight of the model shipped when the scale was fixed (so
+ * that model's int16 weights, and the least margin read from them, stayed as they were); a larger weight
+ * of a later training is clipped.
+ */
+export const WEIGHT_AT_INT16_MAX = 52.135231018066406;
+
+/** Weights as shipped: int16 at the fixed scale above. */
 export function quantize(w: Float32Array): Int16Array {
-  let max = 0;
-  for (let j = 0; j < w.length; j++) max = Math.max(max, Math.abs(w[j]!));
+  const k = 32767 / WEIGHT_AT_INT16_MAX;
   const q = new Int16Array(w.length);
-  if (max === 0) return q;
-  const k = 32767 / max;
-  for (let j = 0; j < w.length; j++) q[j] = Math.round(w[j]! * k);
+  for (let j = 0; j < w.length; j++) q[j] = Math.max(-32767, Math.min(32767, Math.round(w[j]! * k)));
   return q;
 }
