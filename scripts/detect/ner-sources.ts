@@ -17,6 +17,8 @@ export interface NerSource {
   tokenCol: number;
   /** The column separator of the CoNLL-like files (a tab unless given). */
   sep?: string;
+  /** The files have no blank lines between sentences: a sentence ends at a ".", "!" or "?" token. */
+  splitAtStops?: true;
   /**
    * The files' form: CoNLL-like token rows (the default), or a JSON array of `{text, entities: [{span:
    * [start, end], type}]}` (`mapType` then reads `type`; offsets in code points).
@@ -253,6 +255,46 @@ export const NER_SOURCES: NerSource[] = [
     tagOf: (cols) => mentionFree(cols, cols[1] ?? 'O'),
     mapType: (t) => UNER_TYPES[t],
   },
+  {
+    // only the Wikipedia evaluation set: the Digitoday news of the same repository are CC BY-NC-ND
+    id: 'finer-wiki',
+    description:
+      'FiNER, Finnish Wikipedia articles (the Wikipedia test set of "A Finnish News Corpus for Named Entity Recognition")',
+    repo: 'mpsilfve/finer-data',
+    commit: '45bcbd277462bb1469118490e4ad0deb9e77f293',
+    licence: BY_SA_3,
+    files: [{ path: 'data/wikipedia.test.csv', lang: 'fi' }],
+    cap: 12000,
+    tokenCol: 0,
+    // the third column holds the names nested in another (a place inside an organisation's name): the outer one counts
+    tagOf: (cols) => cols[1] || 'O',
+    mapType: (t) => UNER_TYPES[t],
+  },
+  ...(
+    [
+      [
+        'de',
+        'German (the Austrian National Library, Dr Friedrich Teßmann Library and Berlin State Library)',
+        ['enp_DE.lft.bio/enp_DE.lft.bio', 'enp_DE.onb.bio/enp_DE.onb.bio', 'enp_DE.sbb.bio/enp_DE.sbb.bio'],
+      ],
+      ['fr', 'French (the National Library of France)', ['enp_FR.bnf.bio/enp_FR.bnf.bio']],
+      ['nl', 'Dutch (the National Library of the Netherlands)', ['enp_NL.kb.bio/enp_NL.kb.bio']],
+    ] as const
+  ).map(([lang, what, paths]): NerSource => ({
+    id: `europeana-${lang}`,
+    description: `Europeana Newspapers, historic newspapers (OCR, 1710-1950s) in ${what}`,
+    repo: 'EuropeanaNewspapers/ner-corpora',
+    commit: '6bf838d23112c255fd81431b1187ab30ef6c2d90',
+    licence: 'CC0 1.0',
+    files: paths.map((path) => ({ path, lang })),
+    cap: 12000,
+    tokenCol: 0,
+    sep: ' ',
+    splitAtStops: true,
+    tagOf: (cols) => cols[1] ?? 'O',
+    // one file writes "B-PEr"
+    mapType: (t) => UNER_TYPES[t.toUpperCase()],
+  })),
   {
     id: 'turku-ner',
     evaluationOnly: true,

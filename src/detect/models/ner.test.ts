@@ -175,7 +175,11 @@ describe('names detector with the model', () => {
     const rule = { type: 'PERSON', start: 11, end: 16, score: 0.8 };
     const merged = mergeModelSpans([rule], [{ start: 0, end: 16, label: 'PER', margin: 100 }]);
     assert.deepEqual(merged, [{ type: 'PERSON', start: 0, end: 16, score: 0.8 }]);
-    assert.deepEqual(mergeModelSpans([], [{ start: 0, end: 5, label: 'LOC', margin: MIN_MARGIN - 1 }]), []);
+    assert.deepEqual(mergeModelSpans([], [{ start: 0, end: 5, label: 'LOC', margin: MIN_MARGIN.LOC - 1 }]), []);
+    assert.deepEqual(mergeModelSpans([], [{ start: 0, end: 5, label: 'PER', margin: MIN_MARGIN.PER - 1 }]), []);
+    assert.deepEqual(mergeModelSpans([], [{ start: 0, end: 5, label: 'PER', margin: MIN_MARGIN.PER }]), [
+      { type: 'PERSON', start: 0, end: 5, score: 0.7 },
+    ]);
     // another type at the span: the rule stays alone
     const loc = { type: 'LOCATION', start: 0, end: 6, score: 0.8 };
     assert.deepEqual(mergeModelSpans([loc], [{ start: 0, end: 6, label: 'PER', margin: 99999 }]), [loc]);
