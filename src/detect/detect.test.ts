@@ -183,6 +183,24 @@ describe('secrets', () => {
     assert.deepEqual(detectSecrets('password: ' + '$' + '{DB_PASSWORD}'), []);
   });
 
+  it('a random-looking token on the line after a secret word, not ids, digests, code or words', () => {
+    for (const t of [
+      'acme access key for the staging bot: 7fQ2xLp9RtZ4mKc8NvW3bY6hJd1sGe5A',
+      'Recovery Key 3: Xq8+Vn2ZpL5tRk9/Yc4Mw7Hb1Js6Df3Ga0Ne8Tu2Qi=',
+      '# the token of the deploy user\nclient = Deploy("skip") ; token -> 3c9e1f7a20b84d6e95f0a1b2c3d4e5f6 <-',
+    ])
+      assert.deepEqual(types(detectSecrets(t)), ['GENERIC_SECRET'], t);
+    for (const t of [
+      'the key id is 7fQ2xLp9RtZ4mKc8NvW3bY6hJd1sGe5A',
+      'api key sha256: 3c9e1f7a20b84d6e95f0a1b2c3d4e5f63c9e1f7a20b84d6e95f0a1b2c3d4e5f6',
+      'token handling moved to resolveAwsSdkSigV4AConfig in this release',
+      'the secret is stored in internationalization_settings_2024 now',
+      'NextContinuationToken: "1w4Xl63U0xa8q7smH50vCxyTQqdxo69O3EmK28Bi5PcROI4wI/EyIJg=="',
+      'api key: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    ])
+      assert.deepEqual(detectSecrets(t), [], t);
+  });
+
   it('private key blocks need a real body', () => {
     const body = Buffer.from(Array.from({ length: 96 }, (_, i) => (i * 73 + 11) % 256)).toString('base64');
     const pem = `-----BEGIN RSA PRIVATE KEY-----\n${body}\n-----END RSA PRIVATE KEY-----`;

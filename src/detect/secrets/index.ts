@@ -24,7 +24,7 @@ const {
   TAB,
   UNDERSCORE,
 } = chars;
-const { VENDOR_RULES } = vendorsModule;
+const { AZURE_SIGNATURES, VENDOR_RULES } = vendorsModule;
 
 // ---------------------------------------------------------------- placeholders
 
@@ -548,10 +548,9 @@ function randomPart(value: string): boolean {
   return false;
 }
 
-/** Values assigned to secret-looking names; `specific`: the token findings, sorted by start. */
-function detectAssignments(text: string, specific: readonly Finding[]): Finding[] {
+/** Values assigned to secret-looking names; `specific`: the token findings, sorted by start; `ms`: keywordMatches. */
+function detectAssignments(text: string, specific: readonly Finding[], ms: readonly number[]): Finding[] {
   const out: Finding[] = [];
-  const ms = keywordMatches(text);
   const len = text.length;
   let skipUntil = -1;
   for (let j = 0; j < ms.length; j += 2) {
@@ -635,6 +634,129 @@ function detectAssignments(text: string, specific: readonly Finding[]): Finding[
 }
 
 const AWS_SECRET = /^[A-Za-z0-9/+]{40}$/;
+
+// ---------------------------------------------------------------- random tokens after a secret word
+
+/** [A-Za-z0-9_+/=.-]: the characters of a token (base64, base64url, hex, vendor prefixes and dots). */
+const TOKEN_CHAR = asciiTable(/[A-Za-z0-9_+/=.-]/);
+/** How far after a secret word (on its line) a token may start: "clarifai access key for the bot: …". */
+const LINE_TOKEN_REACH = 100;
+/**
+ * Words just before the secret word or between it and the token that say the token is a digest, an id or
+ * public material, not a credential ("the key's sha256 fingerprint is …", "key id 4f2…", "GPG key 4AEE…").
+ */
+const DIGEST_OR_ID_WORDS =
+  /sha|hash|checksum|digest|integrity|fingerprint|commit|uuid|nonce|\bids?\b|public|gpg|pgp|ssh/i;
+/** How far before the secret word DIGEST_OR_ID_WORDS are looked for ("ssh public key: …"). */
+const WORDS_BEFORE = 24;
+
+function isTokenChar(c: number): boolean {
+  return c < 128 && TOKEN_CHAR[c] === 1;
+}
+
+/**
+ * A token that looks drawn at random rather than written: its longest letter-and-digit run has 16+
+ * characters, a letter and a digit, no run of 9 letters of one case (words, identifiers), not more than 80 %
+ * digits (numbers, timestamps), no camel-case identifier's shape, and the entropy of random text of its
+ * alphabet (hex ≥ 3.0 bits a character — a random 32-hex key has about 3.8 — other ≥ 3.8; base62 has about
+ * 4.6 at 32 characters). Not a dotted name (code), not a placeholder.
+ */
+function randomLookingToken(t: string): boolean {
+  let best = 0;
+  let bestStart = 0;
+  for (let i = 0; i < t.length;) {
+    if (!isAsciiAlnum(t.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const s = i;
+    while (i < t.length && isAsciiAlnum(t.charCodeAt(i))) i++;
+    if (i - s > best) {
+      best = i - s;
+      bestStart = s;
+    }
+  }
+  if (best < 16) return false;
+  const core = t.slice(bestStart, bestStart + best);
+  let digits = 0;
+  let letters = 0;
+  let hex = true;
+  let run = 0;
+  let runCase = 0; // 1 lower, 2 upper
+  for (let i = 0; i < core.length; i++) {
+    const c = core.charCodeAt(i);
+    if (isAsciiDigit(c)) {
+      digits++;
+      run = 0;
+      continue;
+    }
+    letters++;
+    const lc = lowerAscii(c);
+    if (lc > 102 /* f */) hex = false;
+    const cs = c === lc ? 1 : 2;
+    run = cs === runCase ? run + 1 : 1;
+    runCase = cs;
+    if (run >= 9) return false;
+  }
+  if (!digits || !letters || digits > 0.8 * core.length) return false;
+  // a camel-case name with a digit or two (resolveAwsSdkSigV4AConfig): five small letters, then a capital
+  let lead = 0;
+  while (lead < core.length && isLowerLetter(core.charCodeAt(lead))) lead++;
+  if (lead >= 5 && isAsciiUpper(core.charCodeAt(lead))) return false;
+  if (identifierLike(core) || isPlaceholder(t)) return false;
+  return entropy(core) >= (hex ? 3.0 : 3.8);
+}
+
+/**
+ * Random-looking tokens on the line after a secret word, within LINE_TOKEN_REACH characters: a vendor's
+ * key named in prose, a table or a call rather than assigned ("clarifai access key dkHL49…", "Unseal Key 2:
+ * 0tZn+7QQ…", `GrafanaClient("eyJr…")` after a comment naming the token). Only values that look random
+ * (randomLookingToken) and no digest or id named between word and token. `ms`: keywordMatches. Linear: the
+ * text after each word is read once (`scanned` only grows) and a token is read once.
+ */
+function detectKeywordLineTokens(text: string, ms: readonly number[]): Finding[] {
+  const out: Finding[] = [];
+  const len = text.length;
+  let scanned = 0;
+  for (let j = 0; j < ms.length; j += 2) {
+    const kw = ms[j]!;
+    const ke = ms[j + 1]!;
+    if (ke + LINE_TOKEN_REACH <= scanned) continue;
+    // the name the word is part of, as detectAssignments reads it: names of ids, public keys, paging tokens
+    // and map keys do not name a credential (a bare "key" does here: the token after it must look random)
+    let ks = kw;
+    while (ks > 0 && kw - ks < 40 && isKeyChar(text.charCodeAt(ks - 1))) ks--;
+    let ne = ke;
+    while (ne < len && ne - ke < 40 && isKeyChar(text.charCodeAt(ne))) ne++;
+    const name = text.slice(ks, ne);
+    if (NON_SECRET_KEY.test(name) || PUBLIC_KEY.test(name) || PAGING_TOKEN.test(name)) continue;
+    if (NON_SECRET_KEY_NAME.test(name) && !/^keys?$/i.test(name)) continue;
+    let i = Math.max(ke, scanned);
+    const reach = Math.min(len, ke + LINE_TOKEN_REACH);
+    while (i < reach) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 13) break; // the word's line only
+      if (!isTokenChar(c) || isTokenChar(text.charCodeAt(i - 1))) {
+        i++;
+        continue;
+      }
+      const ts = i;
+      const limit = Math.min(len, ts + 200);
+      while (i < limit && isTokenChar(text.charCodeAt(i))) i++;
+      let te = i;
+      while (te > ts && text.charCodeAt(te - 1) === 46 /* . */) te--; // a sentence's full stop
+      if (te - ts < 16 || !isAsciiAlnum(text.charCodeAt(ts)) || isTokenChar(text.charCodeAt(i))) continue;
+      const t = text.slice(ts, te);
+      if (t.includes('.')) continue; // code (dotted names), hosts, versions
+      if (!randomLookingToken(t)) continue;
+      if (DIGEST_OR_ID_WORDS.test(text.slice(Math.max(kw - WORDS_BEFORE, ts - LINE_TOKEN_REACH - WORDS_BEFORE, 0), ts)))
+        continue;
+      out.push({ type: 'GENERIC_SECRET', start: ts, end: te, score: 0.6 });
+    }
+    scanned = Math.max(scanned, i);
+  }
+  return out;
+}
 
 /**
  * Where the value starts in "<password word> … is <value>" on one line: " is " within 48 chars of the name's
@@ -1054,7 +1176,8 @@ const BY_FREQUENCY = ' etaoinsrhldcu\n.,:/-_"=mfpgwybvk0123456789STAECIRNOLDPMUH
 function pivoted(e: LeadEntry): PivotEntry {
   const rarity = (ch: string) => (BY_FREQUENCY.includes(ch) ? BY_FREQUENCY.indexOf(ch) : BY_FREQUENCY.length);
   let k = 0;
-  for (let i = 1; i < e.find.length; i++) if (rarity(e.find[i]!) > rarity(e.find[k]!)) k = i;
+  // the pivot keeps two characters: a one-character indexOf ('2' of "oy2") stops far more often
+  for (let i = 1; i < e.find.length - 1; i++) if (rarity(e.find[i]!) > rarity(e.find[k]!)) k = i;
   return { ...e, pivot: e.find.slice(k, k + 2), k };
 }
 
@@ -1072,6 +1195,8 @@ const A_LEADS: LeadEntry[] = [];
 const FIND_LEADS: PivotEntry[] = [];
 let DOTTED_RULE = -1;
 let COLON_RULE = -1;
+let AZURE32_RULE = -1;
+let AZURE64_RULE = -1;
 VENDOR_RULES.forEach((r, rule) => {
   const t = r.trigger;
   if ('sep' in t) {
@@ -1088,6 +1213,8 @@ VENDOR_RULES.forEach((r, rule) => {
     else if (t.find[0] === 'A' && t.back === undefined) A_LEADS.push(e);
     else FIND_LEADS.push(pivoted(e));
   } else if (t.special === 'dotted') DOTTED_RULE = rule;
+  else if (t.special === 'azure32') AZURE32_RULE = rule;
+  else if (t.special === 'azure64') AZURE64_RULE = rule;
   else COLON_RULE = rule;
 });
 
@@ -1125,6 +1252,15 @@ function vendorStartsElsewhere(text: string, vs: VendorStarts): void {
     let s = q - 1;
     while (s > 0 && q - s < 13 && isAsciiDigit(text.charCodeAt(s - 1))) s--;
     if (q - s >= 6 && q - s <= 12) addVendor(vs, COLON_RULE, s);
+  }
+  // Azure's identifiable keys end in '=' (32 bytes) or '==' (64 bytes) a fixed distance after their signature
+  for (let q = text.indexOf('='); q !== -1; q = text.indexOf('=', q + 1)) {
+    const two = text.charCodeAt(q + 1) === 61;
+    const sig = q - 10; // 33 + 4 + 1 + 5 characters before a lone "=", 76 + 4 + 5 + 1 before "=="
+    const c = text.charCodeAt(sig);
+    if ((c === 43 /* + */ || c === 65) /* A */ && AZURE_SIGNATURES.has(text.slice(sig, sig + 4)))
+      addVendor(vs, two ? AZURE64_RULE : AZURE32_RULE, two ? q - 86 : q - 43);
+    if (two) q++;
   }
   for (const e of FIND_LEADS) {
     const { find, k, pivot } = e;
@@ -1209,8 +1345,10 @@ export function detectSecrets(text: string): Finding[] {
   const out = [...specific];
   // generic findings only where no specific token was found (sorted by start for a linear check)
   sortByStart(specific);
+  const ms = keywordMatches(text);
   const generic = sortByStart([
-    ...detectAssignments(text, specific),
+    ...detectAssignments(text, specific, ms),
+    ...detectKeywordLineTokens(text, ms),
     ...detectCredentialUrls(text),
     ...detectCliCredentials(text),
     ...detectAuthHeaders(text),

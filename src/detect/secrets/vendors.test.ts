@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { redact, redactForStorage, scan } from '../index.ts';
 import { detectSecrets } from './index.ts';
-import { VENDOR_RULES } from './vendors.ts';
+import { AZURE_SIGNATURES, VENDOR_RULES } from './vendors.ts';
 
 let seed = 7;
 function rnd(): number {
@@ -19,6 +19,7 @@ const ALNUM = DIGITS + UPPER + LOWER;
 const HEX = '0123456789abcdef';
 const URLSAFE = ALNUM + '-_';
 const CRYPT64 = ALNUM + './';
+const B64 = ALNUM + '+/';
 /** n random characters of `alphabet`, at least one digit and one letter when the alphabet has both. */
 function r(alphabet: string, n: number): string {
   for (;;) {
@@ -129,6 +130,19 @@ export function vendorSamples(): Array<{ vendor: string; type: string; token: st
     s('SHA-512-crypt', G, `$6$rounds=5000$${r(CRYPT64, 8)}$${r(CRYPT64, 86)}`),
     s('MD5-crypt', G, `$1$${r(CRYPT64, 8)}$${r(CRYPT64, 22)}`),
     s('yescrypt', G, `$y$j9T$${r(CRYPT64, 22)}$${r(CRYPT64, 43)}`),
+    s('New Relic admin key', G, `NRAA-${r(HEX, 27)}`),
+    s('New Relic license key', G, `eu01xx${r(HEX, 30)}NRAL`),
+    s('crates.io', G, 'cio' + r(ALNUM, 32)),
+    s('NuGet', G, `oy2a${r(DIGITS + LOWER, 15)}a${r(DIGITS + LOWER, 11)}e7a${r(DIGITS + LOWER, 11)}a`),
+    s('Clojars', G, 'CLOJARS_' + r(HEX, 60)),
+    s('PostHog', G, 'phx_' + r(ALNUM, 47)),
+    s('Dependency-Track', G, 'odt_' + r(ALNUM, 32)),
+    s('Adafruit IO', G, 'aio_' + r(ALNUM, 28)),
+    ...['sdk', 'api'].map((p) => s('LaunchDarkly', G, `${p}-${uuid()}`)),
+    ...[...AZURE_SIGNATURES].flatMap((sig) => [
+      s('Azure 32-byte identifiable key', 'AZURE_KEY', `${r(B64, 33)}${sig}${r('ABCDEFGHIJKLMNOP', 1)}${r(B64, 5)}=`),
+      s('Azure 64-byte identifiable key', 'AZURE_KEY', `${r(B64, 76)}${sig}${r(B64, 5)}${r('AQgw', 1)}==`),
+    ]),
   ];
 }
 
@@ -223,7 +237,12 @@ test('a random-looking value after a secret word and a space is a secret; words,
   assert.deepEqual(found(`Connect-VIServer -Server vc01 -User admin -Password ${pw}`), [pw]);
   assert.deepEqual(found('The token expired yesterday, reset the password tomorrow'), []);
   assert.deepEqual(found('the password Secret123 works'), []); // short: only after = or : is it read
-  assert.deepEqual(found('rotate the key 5524bf449ca45fcace54698371466398321f3a82 now'), []); // "key" alone names no secret
+  // "key" alone names no secret to assign to, but a random run after it on its line is one (the line rule);
+  // a key's id, fingerprint or public half is not
+  const hex = r(HEX, 40);
+  assert.deepEqual(found(`rotate the key ${hex} now`), [hex]);
+  assert.deepEqual(found(`import the GPG key ${hex.slice(0, 16).toUpperCase()}`), []);
+  assert.deepEqual(found(`the key's fingerprint is ${hex}`), []);
 });
 
 test('a dotted value is code unless one part is random-looking', () => {

@@ -12,12 +12,13 @@ export interface VendorRule {
    * How a candidate start is found, so that most texts run no regex at all: `sep` is a separator
    * character with the literal `lit` starting `at` (default lit.length) code units before it; `find` is a
    * literal searched with indexOf, the match starting `back` (default 0) code units before it; `dotted`
-   * and `colon` are index.ts's own checks at each '.' and ':' (Discord's and Telegram's bodies).
+   * and `colon` are index.ts's own checks at each '.' and ':' (Discord's and Telegram's bodies), `azure32`
+   * and `azure64` its check at each '=' for an Azure signature at the key's fixed place before it.
    */
   trigger:
     | { sep: '_' | '-' | '.'; lit: string; at?: number }
     | { find: string; back?: number }
-    | { special: 'dotted' | 'colon' };
+    | { special: 'dotted' | 'colon' | 'azure32' | 'azure64' };
   re: RegExp;
   /**
    * What the value must also satisfy: 'mixed' a letter and a digit in the body and no placeholder;
@@ -32,6 +33,26 @@ export interface VendorRule {
 const B = '(?<![A-Za-z0-9_-])';
 const E = '(?![A-Za-z0-9_-])';
 const rx = (body: string) => new RegExp(B + body + E, 'y');
+
+/** The signatures of Azure's identifiable keys (Microsoft's security-utilities, IdentifiableMetadata.cs). */
+export const AZURE_SIGNATURES: ReadonlySet<string> = new Set([
+  'AZEG',
+  '+ASb',
+  '+AEh',
+  '+ARm',
+  '+ABa',
+  'ACDb',
+  'AzCa',
+  '+ASt',
+  'AzSe',
+  '+AMC',
+  '+ACR',
+  'AIoT',
+  'APIM',
+]);
+const AZURE_SIG_RE = [...AZURE_SIGNATURES].map((x) => x.replace('+', '\\+')).join('|');
+const AZURE_DOC =
+  'https://github.com/microsoft/security-utilities/blob/main/src/Microsoft.Security.Utilities.Core/IdentifiableMetadata.cs';
 
 export const VENDOR_RULES: VendorRule[] = [
   {
@@ -247,7 +268,7 @@ export const VENDOR_RULES: VendorRule[] = [
     check: 'mixed',
     doc: 'https://grafana.com/docs/grafana/latest/administration/service-accounts/',
   },
-  ...['NRAK', 'NRII', 'NRIQ'].map((lit): VendorRule => ({
+  ...['NRAK', 'NRAA', 'NRII', 'NRIQ'].map((lit): VendorRule => ({
     vendor: 'New Relic',
     type: 'GENERIC_SECRET',
     trigger: { sep: '-', lit },
@@ -656,5 +677,96 @@ export const VENDOR_RULES: VendorRule[] = [
     re: rx('00[A-Za-z0-9_-]{40}'),
     check: 'mixed',
     doc: 'https://developer.okta.com/docs/guides/create-an-api-token/main/',
+  },
+  {
+    vendor: 'New Relic (license key)',
+    type: 'GENERIC_SECRET',
+    // 40 characters ending in NRAL
+    trigger: { find: 'NRAL', back: 36 },
+    re: rx('[A-Za-z0-9]{36}NRAL'),
+    check: 'mixed',
+    doc: 'https://docs.newrelic.com/docs/apis/intro-apis/new-relic-api-keys/',
+  },
+  {
+    vendor: 'crates.io (API token)',
+    type: 'GENERIC_SECRET',
+    trigger: { find: 'cio' },
+    re: rx('cio[A-Za-z0-9]{32}'),
+    check: 'mixed',
+    // the issuer's own code: TOKEN_PREFIX "cio", TOKEN_LENGTH 32
+    doc: 'https://github.com/rust-lang/crates.io/blob/main/crates/crates_io_database/src/utils/token.rs',
+  },
+  {
+    vendor: 'NuGet (API key)',
+    type: 'GENERIC_SECRET',
+    trigger: { find: 'oy2' },
+    // Microsoft's own detector library (SEC101/030): 46 lower-case characters with fixed classes at fixed places
+    re: /(?<![0-9a-z])oy2[a-p][0-9a-z]{15}[aq][0-9a-z]{11}[eu][bdfhjlnprtvxz357][a-p][0-9a-z]{11}[aeimquy4](?![0-9a-z])/y,
+    check: 'mixed',
+    doc: 'https://github.com/microsoft/security-utilities/blob/main/src/Microsoft.Security.Utilities.Core/HighConfidenceMicrosoftSecurityModels/SEC101_030_NuGetApiKey.cs',
+  },
+  {
+    vendor: 'Clojars (deploy token)',
+    type: 'GENERIC_SECRET',
+    trigger: { sep: '_', lit: 'CLOJARS' },
+    re: rx('CLOJARS_[a-f0-9]{60}'),
+    check: 'mixed',
+    doc: 'https://github.com/clojars/clojars-web/wiki/Deploy-Tokens',
+  },
+  {
+    vendor: 'PostHog (personal API key)',
+    type: 'GENERIC_SECRET',
+    trigger: { sep: '_', lit: 'phx' },
+    re: rx('phx_[A-Za-z0-9]{40,60}'),
+    check: 'mixed',
+    doc: 'https://posthog.com/docs/api#private-endpoint-authentication',
+  },
+  {
+    vendor: 'Dependency-Track (API key)',
+    type: 'GENERIC_SECRET',
+    trigger: { sep: '_', lit: 'odt' },
+    re: rx('odt_[A-Za-z0-9_]{32,64}'),
+    check: 'mixed',
+    doc: 'https://docs.dependencytrack.org/integrations/rest-api/',
+  },
+  {
+    vendor: 'Adafruit IO (key)',
+    type: 'GENERIC_SECRET',
+    trigger: { sep: '_', lit: 'aio' },
+    re: rx('aio_[A-Za-z0-9]{28}'),
+    check: 'mixed',
+    doc: 'https://io.adafruit.com/api/docs/#authentication',
+  },
+  ...['sdk', 'api'].map((lit): VendorRule => ({
+    vendor: 'LaunchDarkly (SDK key, API access token)',
+    type: 'GENERIC_SECRET',
+    trigger: { sep: '-', lit },
+    re: rx(`${lit}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`),
+    check: 'mixed',
+    doc: 'https://docs.launchdarkly.com/sdk/concepts/client-side-server-side#keys',
+  })),
+  // Azure's identifiable keys: the service's 4-character signature at a fixed place of the base64 key, 32-byte
+  // keys (44 characters, one '=') and 64-byte keys (88, two), as Microsoft's own detector library lays them out
+  {
+    vendor: 'Azure identifiable key (32 bytes)',
+    type: 'AZURE_KEY',
+    trigger: { special: 'azure32' },
+    re: new RegExp(
+      `(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{33}(?:${AZURE_SIG_RE})[A-P][A-Za-z0-9+/]{5}=(?![A-Za-z0-9+/=])`,
+      'y',
+    ),
+    check: 'mixed',
+    doc: AZURE_DOC,
+  },
+  {
+    vendor: 'Azure identifiable key (64 bytes)',
+    type: 'AZURE_KEY',
+    trigger: { special: 'azure64' },
+    re: new RegExp(
+      `(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{76}(?:${AZURE_SIG_RE})[A-Za-z0-9+/]{5}[AQgw]==(?![A-Za-z0-9+/=])`,
+      'y',
+    ),
+    check: 'mixed',
+    doc: AZURE_DOC,
   },
 ];
