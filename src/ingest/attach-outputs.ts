@@ -12,6 +12,7 @@ import {
 import { OUTPUT_SCAN_JOB } from './escalation.ts';
 import { invocationTimeSql } from './invocation-time.ts';
 import { sealText } from './sealed-output.ts';
+import { DAY_MS } from './utc-day.ts';
 
 // A tool's result attached to the invocation already recorded for the call
 // (an MCP gate records the call before it runs, its result after): stored
@@ -71,7 +72,6 @@ export interface AttachOptions {
 }
 
 const IDS = '$2::bigint[]';
-const DAY_MS = 86_400_000;
 
 /** What attaching reads before it writes: one row, whatever the ids found. */
 interface AttachState {
